@@ -1,0 +1,12 @@
+// GET /api/research/:id/stream – snapshot, then live progress (AI SDK UI message stream)
+import { route } from "@/lib/http";
+import { requireCaller } from "@/lib/auth/caller";
+import { researchStreamResponse } from "@/lib/research/stream";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { userId } = await requireCaller(request);
+  const { id } = await params;
+  return researchStreamResponse({ id, signal: request.signal, userId });
+});

@@ -1,0 +1,11 @@
+// POST /api/research/questions – create a research draft with tailored follow-up questions
+import { parseBody, route } from "@/lib/http";
+import { requireCaller } from "@/lib/auth/caller";
+import { questionsRequestSchema } from "@/lib/research/schema";
+import { askFollowupQuestions } from "@/lib/research/service";
+
+export const POST = route(async (request: Request) => {
+  const { userId } = await requireCaller(request);
+  const input = await parseBody(request, questionsRequestSchema(), "questions");
+  return Response.json(await askFollowupQuestions({ userId, input }));
+});

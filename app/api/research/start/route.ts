@@ -1,0 +1,14 @@
+// POST /api/research/start – save the answers and parameters, start the run, reply at once
+import { parseBody, route } from "@/lib/http";
+import { requireCaller } from "@/lib/auth/caller";
+import { startWithinLimits } from "@/lib/auth/run-limits";
+import { startRequestSchema } from "@/lib/research/schema";
+import { startResearch } from "@/lib/research/service";
+
+export const POST = route(async (request: Request) => {
+  const { userId } = await requireCaller(request);
+  const input = await parseBody(request, startRequestSchema(), "research");
+  // Per-user limits (429) are checked and the run marked running under one per-user lock.
+  const started = await startWithinLimits({ userId, start: () => startResearch({ userId, input }) });
+  return Response.json(started, { status: 202, headers: { Location: started.links.self } });
+});

@@ -1,0 +1,17 @@
+// GET /api/share/:token – the read-only JSON of a shared research (no sign-in; 404 for a bad link)
+import { loadSharedResearch } from "@/lib/auth/load-shared";
+import { AppError, toErrorResponse } from "@/lib/errors";
+
+export async function GET(_request: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
+  try {
+    const { token } = await params;
+    const research = await loadSharedResearch(token);
+    if (!research) throw new AppError("not_found:share", "This link does not exist, was revoked or has expired.");
+    return Response.json(
+      { research },
+      { headers: { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" } },
+    );
+  } catch (error) {
+    return toErrorResponse(error);
+  }
+}

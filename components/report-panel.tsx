@@ -1,0 +1,135 @@
+"use client";
+// The "Report" tab: the rendered report with a table of contents, citations that show their
+// snippets, copy and download; or the draft while it is being written.
+import Link from "next/link";
+import { useCallback, useMemo, useState } from "react";
+import { useResearchText } from "@/hooks/use-research-text";
+import { normalizeUrl } from "@/lib/client/format";
+import { extractToc } from "@/lib/client/markdown";
+import { itemsByUrl } from "@/lib/client/sources";
+import { buttonClass } from "./button";
+import { CitationLink } from "./citation-link";
+import { EmptyState } from "./empty-state";
+import { Icon } from "./icons";
+import { Markdown } from "./markdown";
+import { useResearch } from "./research-context";
+import { ReportToc } from "./report-toc";
+import { Spinner } from "./spinner";
+
+export function ReportPanel() {
+  const { live } = useResearch();
+  const r = live.research;
+  // The snapshot carries the report; fetch it only if a finished research arrived without it.
+  const fetched = useResearchText(r.links.report, r.status === "completed" && !r.report);
+  const report = r.report ?? fetched.data ?? null;
+  const draft = live.reportDraft;
+  const sources = useMemo(() => itemsByUrl(r.successful_scraped_websites), [r.successful_scraped_websites]);
+  const markdown = report ?? draft;
+  const toc = useMemo(() => (markdown ? extractToc(markdown) : []), [markdown]);
+
+  const renderLink = useCallback(
+    ({ href, children }: { href?: string; children: React.ReactNode }) => {
+      const source = href && /^https?:/i.test(href) ? sources.get(normalizeUrl(href)) : undefined;
+      if (href && source) return <CitationLink href={href} source={source}>{children}</CitationLink>;
+      return (
+        <a href={href} target="_blank" rel="noreferrer noopener">
+          {children}
+        </a>
+      );
+    },
+    [sources],
+  );
+
+  if (!markdown) {
+    if (r.status === "completed" && fetched.isPending) return <p className="text-sm text-muted">Loading the report…</p>;
+    const running = r.status === "running";
+    return (
+      <EmptyState
+        icon="file"
+        title={running ? "The report is written when the research is done" : r.status === "failed" ? "No report: the research failed" : "No report was written"}
+        testid="report-empty"
+        action={
+          <Link href={`/research/${r.research_id}`} className={buttonClass("secondary", "md")}>
+            <Icon name="tree" /> Watch the query tree
+          </Link>
+        }
+      >
+        {running ? "Quarry is still searching and reading. This tab fills in as soon as writing starts." : r.error ?? "This research stopped before writing its report."}
+      </EmptyState>
+    );
+  }
+
+  const writing = !report;
+  return (
+    <div className="grid gap-6 lg:grid-cols-[13.5rem_minmax(0,1fr)]">
+      <ReportToc entries={toc} />
+      <div className="min-w-0">
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+          {writing ? (
+            <p className="inline-flex items-center gap-2 text-sm text-muted" data-testid="report-writing">
+              <Spinner className="size-3.5" /> Writing the report…
+            </p>
+          ) : (
+            <p className="text-sm text-muted">
+              {sources.size} sources · hover or click a citation to see what it said
+            </p>
+          )}
+          {!writing ? <ReportActions researchId={r.research_id} markdown={report} /> : null}
+        </div>
+        <article
+          data-testid="report"
+          className="rounded-xl border border-border bg-surface px-5 py-6 sm:px-9 sm:py-8"
+          aria-busy={writing}
+        >
+          <Markdown renderLink={renderLink}>{markdown}</Markdown>
+        </article>
+      </div>
+    </div>
+  );
+}
+
+function ReportActions({ researchId, markdown }: { researchId: string; markdown: string }) {
+  const [copied, setCopied] = useState<"idle" | "ok" | "failed">("idle");
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(markdown);
+      setCopied("ok");
+    } catch {
+      // Clipboard API blocked (insecure origin): fall back to a hidden textarea.
+      const ta = document.createElement("textarea");
+      ta.value = markdown;
+      ta.style.position = "fixed";
+      ta.style.opacity = "0";
+      document.body.appendChild(ta);
+      ta.select();
+      const ok = document.execCommand("copy");
+      ta.remove();
+      setCopied(ok ? "ok" : "failed");
+    }
+    setTimeout(() => setCopied("idle"), 2000);
+  }
+
+  function download() {
+    const url = URL.createObjectURL(new Blob([markdown], { type: "text/markdown;charset=utf-8" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = `quarry-report-${researchId}.md`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  return (
+    <div className="flex gap-2">
+      <button type="button" onClick={copy} className={buttonClass("secondary", "sm")} data-testid="copy-report" aria-live="polite">
+        <Icon name={copied === "ok" ? "check" : "copy"} className="size-3.5" />
+        {copied === "ok" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
+      </button>
+      <button type="button" onClick={download} className={buttonClass("secondary", "sm")} data-testid="download-report">
+        <Icon name="download" className="size-3.5" /> Download .md
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+"use client";
+// The live research shared by the research page's tabs (tree, sources, report), so that switching
+// tab keeps one stream and one selection.
+import { createContext, useContext } from "react";
+import type { LiveResearch } from "@/lib/client/research-state";
+import type { StreamConnection } from "@/lib/client/research-stream";
+
+export interface ResearchContextValue {
+  live: LiveResearch;
+  connection: StreamConnection;
+  selectedQueryId: string | null;
+  selectQuery: (id: string | null) => void;
+}
+
+export const ResearchContext = createContext<ResearchContextValue | null>(null);
+
+export function useResearch(): ResearchContextValue {
+  const v = useContext(ResearchContext);
+  if (!v) throw new Error("useResearch must be used inside the research page");
+  return v;
+}

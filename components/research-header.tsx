@@ -1,0 +1,144 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useState } from "react";
+import { useCancelResearch } from "@/hooks/use-research-mutations";
+import { useNow } from "@/hooks/use-now";
+import { formatDateTime, formatDuration, formatNumber, formatRelative } from "@/lib/client/format";
+import { elapsedMs, researchStats } from "@/lib/client/research-stats";
+import { buttonClass } from "./button";
+import { ConfirmDialog } from "./confirm-dialog";
+import { Icon } from "./icons";
+import { ErrorOutput } from "./error-output";
+import { useResearch } from "./research-context";
+import { ShareButton } from "./share-dialog";
+import { StatusBadge } from "./status-badge";
+
+const PHASE_LABEL = {
+  starting: "Planning the first queries…",
+  researching: "Searching and reading…",
+  writing: "Writing the report…",
+  done: "",
+};
+
+export function ResearchHeader() {
+  const { live, connection } = useResearch();
+  const r = live.research;
+  const running = r.status === "running";
+  const now = useNow(running);
+  const stats = researchStats(r, live.reportDraft);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const cancel = useCancelResearch();
+  const onReport = (usePathname() ?? "").endsWith("/report");
+
+  return (
+    <section aria-labelledby="research-title">
+      <Link href="/history" className="inline-flex items-center gap-1 text-sm text-muted hover:text-fg">
+        <Icon name="arrowLeft" className="size-3.5" /> History
+      </Link>
+      <div className="mt-3 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <div className="mb-2 flex flex-wrap items-center gap-2 text-xs text-muted">
+            <StatusBadge status={r.status} testid="research-status" />
+            {r.depth && r.breadth ? <span title="depth × breadth">Depth {r.depth} × breadth {r.breadth}</span> : null}
+            <span aria-hidden="true">·</span>
+            <time dateTime={r.created_at} title={formatDateTime(r.created_at)}>{formatRelative(r.created_at, now)}</time>
+            {running ? <ConnectionIndicator connection={connection} /> : null}
+          </div>
+          <h1 id="research-title" data-testid="research-title" className="line-clamp-3 text-xl font-semibold leading-snug tracking-tight sm:text-2xl">
+            {r.initial_prompt}
+          </h1>
+        </div>
+        <div className="flex shrink-0 gap-2">
+          {running ? (
+            <button type="button" data-testid="cancel-research" className={buttonClass("secondary", "md")} onClick={() => setConfirmCancel(true)}>
+              <Icon name="stop" className="size-3.5" /> Cancel
+            </button>
+          ) : null}
+          {r.status === "completed" ? <ShareButton researchId={r.research_id} /> : null}
+          {r.status === "completed" && !onReport ? (
+            <Link href={`/research/${r.research_id}/report`} data-testid="open-report" className={buttonClass("primary", "md")}>
+              <Icon name="file" /> Read report
+            </Link>
+          ) : null}
+        </div>
+      </div>
+
+      {r.status === "failed" ? (
+        <div role="alert" data-testid="research-error" className="mt-5 rounded-xl border border-danger/30 bg-danger-soft p-4">
+          <div className="flex gap-3">
+            <Icon name="alert" className="mt-0.5 size-5 shrink-0 text-danger" />
+            <div className="min-w-0 flex-1">
+              <p className="font-semibold text-danger">This research failed</p>
+              <p className="mt-1 break-words text-sm" data-testid="research-error-message">{r.error ?? "An unknown error stopped the research."}</p>
+              <ErrorOutput href={r.links.error_output} />
+            </div>
+          </div>
+        </div>
+      ) : null}
+      {r.status === "cancelled" ? (
+        <p className="mt-5 rounded-xl border border-border bg-surface-2/60 px-4 py-3 text-sm text-muted" data-testid="research-cancelled">
+          This research was cancelled. What it found before stopping is kept below.
+        </p>
+      ) : null}
+
+      <dl className="mt-5 grid grid-cols-2 gap-2.5 sm:grid-cols-4 sm:gap-3">
+        <Stat label="Queries" testid="stat-queries" value={<>{stats.queriesDone}<span className="text-subtle">/{stats.queriesTotal}</span></>} sub={stats.queriesFailed ? `${stats.queriesFailed} failed` : "done"} subDanger={stats.queriesFailed > 0} />
+        <Stat label="Pages analysed" testid="stat-pages" value={<>{stats.pagesAnalyzed}<span className="text-subtle">/{stats.pagesTotal}</span></>} sub={stats.pagesFailed ? `${stats.pagesFailed} failed` : "none failed"} subDanger={stats.pagesFailed > 0} />
+        <Stat label="Tokens" testid="stat-tokens" value={formatNumber(r.tokens.total)} sub={`${r.tokens.llm_calls} LLM calls`} title={`${r.tokens.prompt} prompt + ${r.tokens.completion} completion`} />
+        <Stat label="Elapsed" testid="stat-elapsed" value={formatDuration(elapsedMs(r, now))} sub={running ? PHASE_LABEL[stats.phase] : r.completed_at ? `finished ${formatRelative(r.completed_at, now)}` : "—"} />
+      </dl>
+
+      <div className="mt-4" aria-hidden={!running && r.status !== "completed"}>
+        <div
+          role="progressbar"
+          aria-label="Research progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(stats.progress * 100)}
+          data-testid="progress"
+          className="relative h-1.5 overflow-hidden rounded-full bg-border/70"
+        >
+          <div
+            className="h-full rounded-full transition-[width] duration-500"
+            style={{ width: `${stats.progress * 100}%`, background: r.status === "failed" ? "var(--st-failed)" : r.status === "completed" ? "var(--st-completed)" : "var(--accent)" }}
+          />
+          {running && stats.phase !== "researching" ? <div className="animate-indeterminate absolute inset-y-0 left-0 w-1/3 rounded-full bg-accent/40" /> : null}
+        </div>
+      </div>
+
+      <ConfirmDialog
+        open={confirmCancel}
+        title="Cancel this research?"
+        description="Queries in flight stop, and no report is written. What was found so far stays visible."
+        confirmLabel="Cancel research"
+        busyLabel="Cancelling…"
+        busy={cancel.isPending}
+        error={cancel.error?.message}
+        destructive
+        onClose={() => setConfirmCancel(false)}
+        onConfirm={() => cancel.mutate(r.research_id, { onSuccess: () => setConfirmCancel(false) })}
+      />
+    </section>
+  );
+}
+
+function Stat({ label, value, sub, subDanger, testid, title }: { label: string; value: React.ReactNode; sub: string; subDanger?: boolean; testid: string; title?: string }) {
+  return (
+    <div className="min-w-0 rounded-xl border border-border bg-surface px-3.5 py-3" title={title}>
+      <dt className="text-[11px] font-medium uppercase tracking-wide text-subtle">{label}</dt>
+      <dd data-testid={testid} className="mt-1 text-xl font-semibold tabular-nums tracking-tight">{value}</dd>
+      <dd className={`mt-0.5 truncate text-xs ${subDanger ? "text-danger" : "text-muted"}`}>{sub}</dd>
+    </div>
+  );
+}
+
+function ConnectionIndicator({ connection }: { connection: string }) {
+  const live = connection === "live";
+  return (
+    <span className="inline-flex items-center gap-1.5" data-testid="connection" data-state={connection}>
+      <span aria-hidden="true" className={`size-1.5 rounded-full ${live ? "animate-pulse-dot bg-emerald-500" : "bg-amber-500"}`} />
+      {live ? "Live" : "Reconnecting…"}
+    </span>
+  );
+}

@@ -1,0 +1,53 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { Icon, Logo } from "./icons";
+import { AccountMenu } from "./account-menu";
+import { ThemeToggle } from "./theme-toggle";
+
+const NAV = [
+  { href: "/", label: "New research", icon: "plus" as const, testid: "nav-new", match: (p: string) => p === "/" || p === "/research/new" },
+  { href: "/history", label: "History", icon: "history" as const, testid: "nav-history", match: (p: string) => p.startsWith("/history") },
+];
+
+export function SiteHeader() {
+  const pathname = usePathname() ?? "/";
+  return (
+    <header className="sticky top-0 z-30 border-b border-border bg-bg/85 backdrop-blur supports-[backdrop-filter]:bg-bg/70">
+      <div className="mx-auto flex h-14 w-full max-w-6xl items-center gap-2 px-4 sm:gap-4 sm:px-6">
+        <Link href="/" className="flex items-center gap-2 rounded-md font-semibold tracking-tight" aria-label="Quarry home">
+          <Logo className="size-7" />
+          <span className="hidden text-[15px] min-[400px]:inline">Quarry</span>
+        </Link>
+        <nav aria-label="Main" className="ml-1 flex items-center gap-1 sm:ml-3">
+          {NAV.map((item) => {
+            const active = item.match(pathname);
+            return (
+              <Link
+                key={item.href}
+                href={item.href}
+                data-testid={item.testid}
+                title={item.label}
+                aria-current={active ? "page" : undefined}
+                className={`flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors ${
+                  active ? "bg-surface-2 text-fg" : "text-muted hover:bg-surface-2/60 hover:text-fg"
+                }`}
+              >
+                <Icon name={item.icon} className="size-4" />
+                <span className="sr-only sm:not-sr-only">{item.label}</span>
+              </Link>
+            );
+          })}
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          <ThemeToggle />
+          {/* The account menu (components/account-menu.tsx, owned by the auth feature). On phones
+              the email is hidden so that the header fits. */}
+          <div id="account-slot" data-slot="account" className="flex items-center whitespace-nowrap [&_[data-testid=account-email]]:hidden md:[&_[data-testid=account-email]]:inline">
+            <AccountMenu />
+          </div>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,45 @@
+// A research whose LLM fails shows its error and a link to the error output.
+import { expect, test } from "@playwright/test";
+import { llmControl, llmReset, sameOrigin, shot, startResearch } from "./helpers";
+
+test.afterEach(async ({ request }) => llmReset(request));
+
+test("a failed research shows its error and error output", async ({ page, request }) => {
+  const q = await request.post("/api/research/questions", { headers: sameOrigin(), data: { initial_prompt: "Why do some batteries swell?", num_questions: 1 } });
+  const { research_id } = (await q.json()) as { research_id: string };
+  await llmControl(request, { failAll: 500 });
+  const s = await request.post("/api/research/start", {
+    headers: sameOrigin(),
+    data: { research_id, initial_prompt: "Why do some batteries swell?", followup_questions: ["Which kinds?"], followup_answers: ["Phones"], depth: 1, breadth: 1 },
+  });
+  expect(s.status()).toBe(202);
+
+  await page.goto(`/research/${research_id}`);
+  await expect(page.getByTestId("research-status")).toHaveAttribute("data-status", "failed", { timeout: 90_000 });
+  await expect(page.getByTestId("research-error")).toBeVisible();
+  await expect(page.getByTestId("research-error-message")).not.toBeEmpty();
+  const link = page.getByTestId("error-output-link");
+  await expect(link).toHaveAttribute("href", `/api/research/${research_id}/error-output`);
+  const out = await request.get(`/api/research/${research_id}/error-output`);
+  expect(out.status()).toBe(200);
+  await shot(page, "research-failed-light");
+  await llmReset(request);
+
+  // The report tab says why there is no report.
+  await page.getByTestId("tab-report").click();
+  await expect(page.getByTestId("report-empty")).toBeVisible();
+});
+
+
+test("a running research can be cancelled", async ({ page, request }) => {
+  await llmControl(request, { latencyMs: 1500 });
+  const { id } = await startResearch(request, "How do coral reefs recover after bleaching?", 2, 2);
+  await page.goto(`/research/${id}`);
+  await expect(page.getByTestId("research-status")).toHaveAttribute("data-status", "running");
+  await page.getByTestId("cancel-research").click();
+  await expect(page.getByTestId("confirm-dialog")).toBeVisible();
+  await page.getByTestId("confirm-ok").click();
+  await expect(page.getByTestId("research-status")).toHaveAttribute("data-status", "cancelled", { timeout: 30_000 });
+  await expect(page.getByTestId("research-cancelled")).toBeVisible();
+  await expect(page.getByTestId("cancel-research")).toHaveCount(0);
+});

@@ -1,0 +1,63 @@
+// Shared steps for the specs: fake control, research creation through the API, screenshots.
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+
+export const FAKE_LLM = process.env.E2E_FAKE_LLM ?? "http://127.0.0.1:4101";
+
+export const E2E_USER = { email: "e2e@quarry.test", password: "e2e-password-123" };
+/** The signed-in session the setup project saves (outside outputDir, which Playwright empties). */
+export const AUTH_FILE = path.join(process.cwd(), "test-results", ".auth", "user.json");
+
+/** Changes the fake LLM's behaviour for the next requests (latencyMs, failAll, …). */
+export async function llmControl(request: APIRequestContext, patch: Record<string, unknown>): Promise<void> {
+  const res = await request.post(`${FAKE_LLM}/__control`, { data: patch });
+  expect(res.ok(), `fake LLM control ${JSON.stringify(patch)}: ${res.status()}`).toBeTruthy();
+}
+
+/** Back to the options the fake LLM was started with. */
+export async function llmReset(request: APIRequestContext): Promise<void> {
+  await request.post(`${FAKE_LLM}/__reset`);
+}
+
+/** State-changing API calls from a spec must look same-origin, as the app's own fetches do (CSRF check). */
+export function sameOrigin(): { origin: string } {
+  return { origin: new URL(test.info().project.use.baseURL ?? "http://127.0.0.1:3100").origin };
+}
+
+export interface Created {
+  id: string;
+  prompt: string;
+}
+
+/** A research created and started through the API (for specs that are not about the wizard). */
+export async function startResearch(request: APIRequestContext, prompt: string, depth = 2, breadth = 2): Promise<Created> {
+  const q = await request.post("/api/research/questions", { headers: sameOrigin(), data: { initial_prompt: prompt, num_questions: 1 } });
+  expect(q.status(), await q.text()).toBe(200);
+  const { research_id, followup_questions } = (await q.json()) as { research_id: string; followup_questions: string[] };
+  const s = await request.post("/api/research/start", {
+    headers: sameOrigin(),
+    data: {
+      research_id,
+      initial_prompt: prompt,
+      followup_questions,
+      followup_answers: followup_questions.map(() => "Focus on the last five years."),
+      depth,
+      breadth,
+    },
+  });
+  expect(s.status(), await s.text()).toBe(202);
+  return { id: research_id, prompt };
+}
+
+const SHOTS = path.join(process.cwd(), "test-results", "screenshots");
+
+export async function shot(page: Page, name: string, fullPage = false): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
+}
+
+export async function setTheme(page: Page, theme: "light" | "dark"): Promise<void> {
+  await page.getByTestId(`theme-${theme}`).click();
+  await expect(page.locator("html")).toHaveClass(theme === "dark" ? /dark/ : /^(?!.*dark).*$/);
+}

@@ -1,0 +1,76 @@
+import { generatePlainText, streamPlainText } from "../ai/call";
+import { agentHeader, qaBlock, tag, today, trimToTokens, type QA } from "../ai/prompts";
+import type { UsageSink } from "../ai/usage";
+
+export interface Learning {
+  content: string;
+  url: string;
+}
+
+/** Groups learnings by URL into <source> elements: the model cites the exact url attribute. */
+export function renderSources(learnings: Learning[]): string {
+  const byUrl = new Map<string, string[]>();
+  for (const l of learnings) byUrl.set(l.url, [...(byUrl.get(l.url) ?? []), l.content]);
+  return [...byUrl.entries()].map(([url, items]) => tag("source", items.map((i) => `- ${i}`).join("\n"), { url })).join("\n");
+}
+
+const CITATION_RULES = `Cite every factual claim with its exact source URL as a Markdown link right after the claim,
+e.g. "… grew 12% in 2024 ([source](https://example.org/page))." Use only URLs that appear in a url attribute of
+the sources; never invent, shorten or alter a URL. Do not state facts that the sources do not support.`;
+
+/** The Report Writing Agent: a sectioned Markdown report from extracted content only, streamed. */
+export async function writeReport({
+  prompt,
+  qa,
+  sources,
+  onDelta,
+  onUsage,
+  signal,
+}: {
+  prompt: string;
+  qa: QA[];
+  /** Rendered <source> elements or <branch_summary> elements. */
+  sources: string;
+  onDelta: (delta: string) => void;
+  onUsage?: UsageSink;
+  signal?: AbortSignal;
+}): Promise<string> {
+  const agent = "report-writer";
+  const system = `${agentHeader(agent)}
+Today is ${today()}. Write a research report in Markdown that answers the researcher's prompt and takes their
+clarifications into account, using only the extracted research content provided. Structure: a "# " title, a short
+summary, "## " sections with the findings (use lists and tables where they help), a section on open questions or
+conflicting evidence, and a final "## Sources" list of the URLs you cited.
+${CITATION_RULES}`;
+  const user = [tag("prompt", prompt), qaBlock(qa), tag("learnings", sources)].filter(Boolean).join("\n");
+  return streamPlainText({ agent, system, prompt: user, onDelta, onUsage, signal });
+}
+
+/** Condenses one branch's learnings, keeping every URL next to its facts (for reports too large for one call). */
+export async function summarizeBranch({
+  prompt,
+  branchQuery,
+  learnings,
+  budgetTokens,
+  onUsage,
+  signal,
+}: {
+  prompt: string;
+  branchQuery: string;
+  learnings: Learning[];
+  budgetTokens: number;
+  onUsage?: UsageSink;
+  signal?: AbortSignal;
+}): Promise<string> {
+  const agent = "branch-summarizer";
+  const system = `${agentHeader(agent)}
+Condense the research learnings of one branch into a dense list of findings for a report writer. Keep every
+distinct fact with its specifics, merge duplicates, and keep each fact's source URL exactly as given, as
+"- finding (url)". Do not add facts.`;
+  const user = [
+    tag("prompt", prompt),
+    tag("branch", branchQuery),
+    tag("learnings", trimToTokens(renderSources(learnings), budgetTokens)),
+  ].join("\n");
+  return generatePlainText({ agent, system, prompt: user, onUsage, signal });
+}

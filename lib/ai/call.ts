@@ -1,0 +1,120 @@
+// Every LLM call goes through here: the global concurrency limit, token accounting, structured
+// output with zod validation and bounded repair, and classification of failures.
+import { generateText, NoObjectGeneratedError, Output, streamText, type ModelMessage } from "ai";
+import { z } from "zod";
+import { getEnv } from "../env";
+import { limiters } from "../limits";
+import { extractJson } from "./json";
+import { LlmUnavailableError, StructuredOutputError } from "./errors";
+import { researchModel } from "./providers";
+import { toTokenCount, type UsageSink } from "./usage";
+
+export interface CallOptions {
+  /** Agent name, also the first line of its system prompt. */
+  agent: string;
+  system: string;
+  prompt: string;
+  onUsage?: UsageSink;
+  signal?: AbortSignal;
+}
+
+function isAbort(error: unknown, signal?: AbortSignal): boolean {
+  return Boolean(signal?.aborted) || (error instanceof Error && error.name === "AbortError");
+}
+
+function rethrow(error: unknown, signal?: AbortSignal): never {
+  if (isAbort(error, signal)) throw signal?.reason ?? error;
+  if (error instanceof StructuredOutputError || error instanceof LlmUnavailableError) throw error;
+  throw new LlmUnavailableError(error);
+}
+
+export async function generateStructured<T>(options: CallOptions & { schema: z.ZodType<T> }): Promise<T> {
+  const { agent, schema, onUsage, signal } = options;
+  const env = getEnv();
+  const jsonSchema = JSON.stringify(z.toJSONSchema(schema));
+  const system = `${options.system}\n\nReply with one JSON object only, matching this JSON Schema:\n${jsonSchema}`;
+  const messages: ModelMessage[] = [{ role: "user", content: options.prompt }];
+  let lastProblem = "";
+
+  for (let attempt = 0; attempt <= env.LLM_REPAIR_ATTEMPTS; attempt++) {
+    let text: string | undefined;
+    try {
+      const result = await limiters().llm.run(
+        () =>
+          generateText({
+            model: researchModel(),
+            system,
+            messages,
+            output: Output.object({ schema, name: agent.replace(/[^a-zA-Z0-9_-]/g, "_") }),
+            maxRetries: 0,
+            abortSignal: signal,
+          }),
+        signal,
+      );
+      onUsage?.(toTokenCount(result.usage));
+      return result.output as T;
+    } catch (error) {
+      if (!NoObjectGeneratedError.isInstance(error)) rethrow(error, signal);
+      onUsage?.(toTokenCount(error.usage));
+      text = error.text ?? "";
+    }
+    // The model ignored response_format or drifted: recover what we can, else ask for a repair.
+    try {
+      return schema.parse(extractJson(text));
+    } catch (error) {
+      lastProblem = error instanceof z.ZodError ? z.prettifyError(error) : "the reply was not valid JSON";
+    }
+    messages.push(
+      { role: "assistant", content: text.slice(0, 4000) },
+      {
+        role: "user",
+        content: `Your previous reply was not valid for the required JSON Schema (${lastProblem.slice(0, 600)}). Reply again with only the corrected JSON object: no code fences, no prose.`,
+      },
+    );
+  }
+  throw new StructuredOutputError(agent, lastProblem);
+}
+
+export async function generatePlainText(options: CallOptions): Promise<string> {
+  const { onUsage, signal } = options;
+  try {
+    const result = await limiters().llm.run(
+      () => generateText({ model: researchModel(), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal }),
+      signal,
+    );
+    onUsage?.(toTokenCount(result.usage));
+    return result.text;
+  } catch (error) {
+    rethrow(error, signal);
+  }
+}
+
+/** Streams text, calling onDelta for each piece; resolves with the whole text. */
+export async function streamPlainText(options: CallOptions & { onDelta: (delta: string) => void }): Promise<string> {
+  const { onUsage, signal } = options;
+  try {
+    return await limiters().llm.run(async () => {
+      let streamError: unknown;
+      const result = streamText({
+        model: researchModel(),
+        system: options.system,
+        prompt: options.prompt,
+        maxRetries: 0,
+        abortSignal: signal,
+        onError: ({ error }) => {
+          streamError = error;
+        },
+      });
+      let text = "";
+      for await (const delta of result.textStream) {
+        text += delta;
+        options.onDelta(delta);
+      }
+      if (streamError) throw streamError;
+      onUsage?.(toTokenCount(await result.usage));
+      return text;
+    }, signal);
+  } catch (error) {
+    rethrow(error, signal);
+  }
+}

@@ -1,0 +1,28 @@
+import type { LanguageModelUsage } from "ai";
+
+export interface TokenCount {
+  promptTokens: number;
+  completionTokens: number;
+  calls: number;
+}
+
+/** Receives the token usage of every LLM call; the runner adds it to the research and the query. */
+export type UsageSink = (usage: TokenCount) => void;
+
+export function toTokenCount(usage: LanguageModelUsage | undefined, calls = 1): TokenCount {
+  return {
+    promptTokens: usage?.inputTokens ?? 0,
+    completionTokens: usage?.outputTokens ?? 0,
+    calls,
+  };
+}
+
+export function addTokens(a: TokenCount, b: TokenCount): TokenCount {
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    calls: a.calls + b.calls,
+  };
+}
+
+export const ZERO_TOKENS: TokenCount = { promptTokens: 0, completionTokens: 0, calls: 0 };

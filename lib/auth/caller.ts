@@ -1,0 +1,60 @@
+// Who is calling: a browser session (cookie) or an API token (Authorization: Bearer). Every API
+// route calls requireCaller(request) first.
+import { db } from "../db/client";
+import { AppError } from "../errors";
+import { verifyApiToken } from "./api-tokens";
+import { assertSameOrigin } from "./csrf";
+import { auth } from "./next-auth";
+
+export interface Caller {
+  userId: string;
+  via: "session" | "token";
+}
+
+function bearerToken(request: Request): string | null | undefined {
+  const header = request.headers.get("authorization");
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+async function sessionUserId(): Promise<string | null> {
+  const session = await auth();
+  const id = session?.user?.id;
+  if (!id) return null;
+  // A session outlives nothing: if the account was deleted, the cookie stops working.
+  const user = await db.user.findUnique({ where: { id }, select: { id: true } });
+  return user?.id ?? null;
+}
+
+/**
+ * The caller, or null when signed out. A present but invalid bearer token is never
+ * replaced by the session: it yields null.
+ */
+export async function getCaller(request: Request): Promise<Caller | null> {
+  const bearer = bearerToken(request);
+  if (bearer !== undefined) {
+    if (!bearer) return null;
+    const verified = await verifyApiToken(bearer);
+    return verified ? { userId: verified.userId, via: "token" } : null;
+  }
+  const userId = await sessionUserId();
+  return userId ? { userId, via: "session" } : null;
+}
+
+/** Throws 401 when signed out, 403 for a cross-site cookie-authenticated state change. */
+export async function requireCaller(request: Request): Promise<Caller> {
+  const caller = await getCaller(request);
+  if (!caller) {
+    throw new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>.", {
+      headers: { "WWW-Authenticate": 'Bearer realm="quarry"' },
+    });
+  }
+  if (caller.via === "session") assertSameOrigin(request);
+  return caller;
+}
+
+/** The signed-in user's id for server components and server actions (no bearer tokens there). */
+export async function getSessionUserId(): Promise<string | null> {
+  return sessionUserId();
+}

@@ -1,0 +1,44 @@
+// Session check for proxy.ts: decodes the session cookie only (no database, no providers).
+// Routes still call requireCaller(), which also verifies API tokens and that the user exists.
+import NextAuth, { type Session } from "next-auth";
+import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
+import { AppError, toErrorResponse } from "../errors";
+import { baseAuthConfig } from "./config";
+
+const { auth } = NextAuth(() => baseAuthConfig());
+
+const PUBLIC_PAGES = [/^\/sign-in\/?$/, /^\/sign-up\/?$/, /^\/share\/[^/]+\/?$/];
+// /api/config/status carries variable names only and is the readiness probe of the test helper.
+const PUBLIC_API = [/^\/api\/auth(\/|$)/, /^\/api\/share\/[^/]+\/?$/, /^\/api\/config\/status\/?$/];
+
+export function isPublicPath(pathname: string): boolean {
+  return (pathname.startsWith("/api/") || pathname === "/api" ? PUBLIC_API : PUBLIC_PAGES).some((r) => r.test(pathname));
+}
+
+type Handler = (request: NextRequest & { auth: Session | null }) => Response;
+type Wrapped = (request: NextRequest, event: NextFetchEvent) => Promise<Response>;
+
+/** Signed-out visitors go to /sign-in; signed-out API calls get a JSON 401 (bearer tokens are checked by the route). */
+const decide: Handler = (request) => {
+  const { pathname, search } = request.nextUrl;
+  if (isPublicPath(pathname) || request.auth?.user) return NextResponse.next();
+  if (pathname === "/api" || pathname.startsWith("/api/")) {
+    if (request.headers.get("authorization")) return NextResponse.next();
+    return toErrorResponse(
+      new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>.", {
+        headers: { "WWW-Authenticate": 'Bearer realm="quarry"' },
+      }),
+    );
+  }
+  const signIn = new URL("/sign-in", request.nextUrl);
+  if (pathname !== "/") signIn.searchParams.set("callbackUrl", `${pathname}${search}`);
+  return NextResponse.redirect(signIn);
+};
+
+// With a lazy (per-request) config, Auth.js's auth(handler) resolves to the wrapped handler
+// asynchronously, although its type says otherwise.
+const wrapped = (auth as unknown as (h: Handler) => Wrapped | Promise<Wrapped>)(decide);
+
+export async function authProxy(request: NextRequest, event: NextFetchEvent): Promise<Response> {
+  return (await wrapped)(request, event);
+}

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { useTestDatabase } from "./test-support";
+
+useTestDatabase();
+process.env.RATE_LIMIT_STARTS_PER_HOUR = "3";
+process.env.MAX_CONCURRENT_RUNS_PER_USER = "2";
+const { db } = await import("../db/client");
+const { assertCanStartResearch, startWithinLimits } = await import("./run-limits");
+
+const status = (e: { status?: number; code?: string; headers?: Record<string, string> }) => e.status === 429 && Boolean(e.headers?.["Retry-After"]);
+
+test("concurrent running researches are capped per user", async () => {
+  const user = await db.user.create({ data: { email: "runner@example.com", passwordHash: "x" } });
+  const other = await db.user.create({ data: { email: "other@example.com", passwordHash: "x" } });
+  const old = new Date(Date.now() - 2 * 3_600_000);
+  await db.research.createMany({ data: [0, 1].map(() => ({ userId: user.id, initialPrompt: "p", status: "running", startedAt: old })) });
+  await assert.rejects(assertCanStartResearch({ userId: user.id }), (e: { code?: string }) => status(e) && e.code === "rate_limit:concurrent_runs");
+  await assertCanStartResearch({ userId: other.id });
+});
+
+test("starts per hour are limited, and simultaneous starts cannot both take the last slot", async () => {
+  const user = await db.user.create({ data: { email: "hourly@example.com", passwordHash: "x" } });
+  await db.research.createMany({ data: [0, 1].map(() => ({ userId: user.id, initialPrompt: "p", status: "completed", startedAt: new Date() })) });
+  let started = 0;
+  const start = () =>
+    startWithinLimits({
+      userId: user.id,
+      start: async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        await db.research.create({ data: { userId: user.id, initialPrompt: "p", status: "completed", startedAt: new Date() } });
+        started += 1;
+      },
+    });
+  const results = await Promise.allSettled([start(), start()]);
+  assert.equal(started, 1);
+  const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+  assert.equal(rejected.reason.code, "rate_limit:research_starts");
+  assert.match(rejected.reason.message, /3 researches in the last hour/);
+});

@@ -1,0 +1,58 @@
+// The read-only view behind a share link: the report, its sources and its query tree — nothing
+// else of the owner's. Internal ids are replaced by positional refs (q1, q2 …) that only link the
+// tree together; errors, token counts and API links are left out.
+import type { ResearchStatus, ResearchView, QueryStatus } from "../types";
+
+export interface SharedQuery {
+  ref: string;
+  parentRef: string | null;
+  depth: number;
+  text: string;
+  objective: string;
+  status: QueryStatus;
+}
+
+export interface SharedSource {
+  queryRef: string;
+  url: string;
+  title: string | null;
+  learnings: string[];
+}
+
+export interface SharedResearch {
+  prompt: string;
+  status: ResearchStatus;
+  report: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  queries: SharedQuery[];
+  sources: SharedSource[];
+}
+
+export function toSharedResearch(view: ResearchView): SharedResearch {
+  const ordered = [...view.serp_queries].sort((a, b) => a.depth - b.depth || a.position - b.position || a.created_at.localeCompare(b.created_at));
+  const refs = new Map(ordered.map((q, i) => [q.query_id, `q${i + 1}`]));
+  return {
+    prompt: view.initial_prompt,
+    status: view.status,
+    report: view.report,
+    createdAt: view.created_at,
+    completedAt: view.completed_at,
+    queries: ordered.map((q) => ({
+      ref: refs.get(q.query_id)!,
+      parentRef: q.parent_query_id ? (refs.get(q.parent_query_id) ?? null) : null,
+      depth: q.depth,
+      text: q.text,
+      objective: q.objective,
+      status: q.status,
+    })),
+    sources: view.successful_scraped_websites
+      .filter((w) => refs.has(w.query_id))
+      .map((w) => ({
+        queryRef: refs.get(w.query_id)!,
+        url: w.url,
+        title: w.title,
+        learnings: w.items.map((item) => item.content),
+      })),
+  };
+}

@@ -1,0 +1,61 @@
+// Accounts: email + bcrypt password hash.
+import { db } from "../db/client";
+import { AppError } from "../errors";
+import { hashPassword, verifyPassword } from "./password";
+import { signUpSchema } from "./schema";
+
+export interface PublicUser {
+  id: string;
+  email: string;
+  name: string | null;
+}
+
+function parseSignUp(input: { email: string; password: string; name?: string }) {
+  const parsed = signUpSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError("bad_request:account", issue?.message ?? "Invalid account details.", { field: String(issue?.path[0] ?? "") || undefined });
+  }
+  return parsed.data;
+}
+
+export async function createUser(input: { email: string; password: string; name?: string }): Promise<PublicUser> {
+  const data = parseSignUp(input);
+  const passwordHash = await hashPassword(data.password);
+  try {
+    return await db.user.create({
+      data: { email: data.email, name: data.name ?? null, passwordHash },
+      select: { id: true, email: true, name: true },
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === "P2002") {
+      throw new AppError("conflict:account", "An account with this email already exists.", { field: "email" });
+    }
+    throw error;
+  }
+}
+
+/** Returns the user when the password matches; null otherwise (same timing for unknown emails). */
+export async function verifyCredentials(email: string, password: string): Promise<PublicUser | null> {
+  const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
+  const ok = await verifyPassword(password, user?.passwordHash);
+  return ok && user ? { id: user.id, email: user.email, name: user.name } : null;
+}
+
+/** For the CLI: the existing user (checking the password when one is given), or a new one. */
+export async function findOrCreateUser(
+  input: { email: string; password?: string },
+): Promise<{ user: PublicUser; created: boolean }> {
+  const email = input.email.trim().toLowerCase();
+  const existing = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } });
+  if (existing) {
+    if (input.password !== undefined && !(await verifyPassword(input.password, existing.passwordHash))) {
+      throw new AppError("unauthorized:account", "Wrong password for the existing account.");
+    }
+    return { user: { id: existing.id, email: existing.email, name: existing.name }, created: false };
+  }
+  if (input.password === undefined) {
+    throw new AppError("bad_request:account", "No account with this email: pass --password to create one.", { field: "password" });
+  }
+  return { user: await createUser({ email, password: input.password }), created: true };
+}

@@ -1,0 +1,97 @@
+// Calls to the app's own JSON API. Errors keep the server's `{ error, code, field }`.
+import type { ResearchStatus, ResearchSummary, ResearchView } from "@/lib/types";
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** A signed-out browser (expired session) goes to the sign-in page and comes back here after. */
+export function redirectToSignIn(): void {
+  if (typeof window === "undefined") return;
+  const back = `${window.location.pathname}${window.location.search}`;
+  window.location.assign(`/sign-in?callbackUrl=${encodeURIComponent(back)}`);
+}
+
+async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      ...init,
+      headers: { ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError("Could not reach the server. Check your connection and try again.", 0, "network:client");
+  }
+  if (res.status === 204) return undefined as T;
+  if (res.status === 401) redirectToSignIn();
+  const text = await res.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!res.ok) {
+    const b = (body ?? {}) as { error?: string; code?: string; field?: string };
+    throw new ApiError(b.error ?? `Request failed (${res.status})`, res.status, b.code ?? `http:${res.status}`, b.field);
+  }
+  return body as T;
+}
+
+export interface QuestionsResponse {
+  research_id: string;
+  followup_questions: string[];
+}
+
+export interface StartInput {
+  research_id: string;
+  initial_prompt: string;
+  followup_questions: string[];
+  followup_answers: string[];
+  depth: number;
+  breadth: number;
+}
+
+export interface StartResponse {
+  research_id: string;
+  status: ResearchStatus;
+  links: ResearchView["links"];
+}
+
+export interface ResearchListResponse {
+  researches: ResearchSummary[];
+  next_cursor: string | null;
+}
+
+export const api = {
+  questions: (input: { initial_prompt: string; num_questions: number }) =>
+    request<QuestionsResponse>("/api/research/questions", { method: "POST", body: JSON.stringify(input) }),
+  start: (input: StartInput) => request<StartResponse>("/api/research/start", { method: "POST", body: JSON.stringify(input) }),
+  get: (id: string) => request<ResearchView>(`/api/research/${encodeURIComponent(id)}`),
+  list: (params: { status?: string; q?: string; limit?: number; cursor?: string | null }) => {
+    const sp = new URLSearchParams();
+    if (params.status) sp.set("status", params.status);
+    if (params.q) sp.set("q", params.q);
+    if (params.limit) sp.set("limit", String(params.limit));
+    if (params.cursor) sp.set("cursor", params.cursor);
+    return request<ResearchListResponse>(`/api/research?${sp}`);
+  },
+  remove: (id: string) => request<void>(`/api/research/${encodeURIComponent(id)}`, { method: "DELETE" }),
+  cancel: (id: string) => request<{ status: ResearchStatus }>(`/api/research/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
+  text: async (path: string): Promise<string | null> => {
+    const res = await fetch(path, { cache: "no-store" });
+    if (res.status === 404) return null;
+    if (res.status === 401) redirectToSignIn();
+    if (!res.ok) throw new ApiError(`Request failed (${res.status})`, res.status, `http:${res.status}`);
+    return res.text();
+  },
+};

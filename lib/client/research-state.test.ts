@@ -1,0 +1,53 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyChunk, type LiveResearch } from "./research-state";
+import type { ResearchView, SerpQueryView } from "@/lib/types";
+
+const view = (over: Partial<ResearchView> = {}): ResearchView => ({
+  research_id: "r1",
+  initial_prompt: "p",
+  followup_questions: [],
+  followup_answers: [],
+  depth: 2,
+  breadth: 2,
+  status: "running",
+  error: null,
+  report: null,
+  serp_queries: [],
+  successful_scraped_websites: [],
+  tokens: { prompt: 0, completion: 0, total: 0, llm_calls: 0 },
+  created_at: "2026-01-01T00:00:00Z",
+  started_at: null,
+  completed_at: null,
+  elapsed_ms: null,
+  links: { self: "", stream: "", report: "", error_output: "" },
+  ...over,
+});
+
+const query = (id: string, status: SerpQueryView["status"]): SerpQueryView => ({
+  query_id: id, parent_query_id: null, depth: 1, position: 0, text: id, objective: "", status,
+  level_breadth: 2, error_message: null, prompt_tokens: 0, completion_tokens: 0,
+  created_at: "", started_at: null, completed_at: null,
+});
+
+test("live parts replace rows by id and skip those the snapshot already holds", () => {
+  let s: LiveResearch | null = null;
+  s = applyChunk(s, { type: "data-query", data: { ...query("a", "pending"), seq: 1, at: 0 } });
+  assert.equal(s, null, "a live part before the snapshot is ignored");
+  s = applyChunk(s, { type: "data-snapshot", data: { seq: 5, research: view({ serp_queries: [query("a", "searching")] }), report_draft: null } });
+  s = applyChunk(s, { type: "data-query", data: { ...query("a", "pending"), seq: 4, at: 0 } });
+  assert.equal(s!.research.serp_queries[0].status, "searching");
+  s = applyChunk(s, { type: "data-query", data: { ...query("a", "completed"), seq: 6, at: 0 } });
+  s = applyChunk(s, { type: "data-query", data: { ...query("b", "pending"), seq: 7, at: 0 } });
+  assert.deepEqual(s!.research.serp_queries.map((q) => [q.query_id, q.status]), [["a", "completed"], ["b", "pending"]]);
+  assert.equal("seq" in s!.research.serp_queries[0], false);
+});
+
+test("report deltas append to the draft until the final report", () => {
+  let s = applyChunk(null, { type: "data-snapshot", data: { seq: 1, research: view(), report_draft: "# T" } });
+  s = applyChunk(s, { type: "data-report-delta", data: { delta: "itle", seq: 2, at: 0 } });
+  assert.equal(s!.reportDraft, "# Title");
+  s = applyChunk(s, { type: "data-report", data: { markdown: "# Title\n", seq: 3, at: 0 } });
+  assert.equal(s!.reportDraft, null);
+  assert.equal(s!.research.report, "# Title\n");
+});

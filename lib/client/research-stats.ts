@@ -1,0 +1,45 @@
+// Counters of a live research, derived from its rows.
+import type { ResearchView } from "@/lib/types";
+import { expectedQueryTotal } from "./estimate";
+
+export interface ResearchStats {
+  queriesDone: number;
+  queriesFailed: number;
+  queriesTotal: number;
+  pagesAnalyzed: number;
+  pagesFailed: number;
+  pagesTotal: number;
+  /** 0..1 */
+  progress: number;
+  phase: "starting" | "researching" | "writing" | "done";
+}
+
+export function researchStats(r: ResearchView, reportDraft: string | null): ResearchStats {
+  const queries = r.serp_queries;
+  const queriesDone = queries.filter((q) => q.status === "completed" || q.status === "failed").length;
+  const queriesFailed = queries.filter((q) => q.status === "failed").length;
+  const queriesTotal = expectedQueryTotal(r.depth, r.breadth, queries);
+  const sites = r.successful_scraped_websites;
+  const pagesAnalyzed = sites.filter((w) => w.status === "analyzed").length;
+  const pagesFailed = sites.filter((w) => w.status === "failed").length;
+
+  let phase: ResearchStats["phase"];
+  if (r.status === "completed" || r.status === "failed" || r.status === "cancelled") phase = "done";
+  else if (reportDraft !== null || (queriesTotal > 0 && queriesDone >= queriesTotal)) phase = "writing";
+  else if (queries.length === 0) phase = "starting";
+  else phase = "researching";
+
+  // Queries are 90% of the work; the report is the rest.
+  let progress = queriesTotal > 0 ? (queriesDone / queriesTotal) * 0.9 : 0;
+  if (phase === "writing") progress = 0.92;
+  if (r.status === "completed") progress = 1;
+  return { queriesDone, queriesFailed, queriesTotal, pagesAnalyzed, pagesFailed, pagesTotal: sites.length, progress, phase };
+}
+
+export function elapsedMs(r: ResearchView, now: number): number | null {
+  if (!r.started_at) return null;
+  const start = Date.parse(r.started_at);
+  if (r.completed_at) return Date.parse(r.completed_at) - start;
+  if (r.status === "running") return now - start;
+  return r.elapsed_ms;
+}

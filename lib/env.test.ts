@@ -1,0 +1,26 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadEnv } from "./env";
+
+test("defaults need no variables at all", () => {
+  const { env, problems } = loadEnv({});
+  assert.equal(env.LLM_CONCURRENCY, 8);
+  assert.equal(env.ANALYZE_CONCURRENCY_PER_QUERY, 1);
+  assert.equal(env.DATABASE_URL, "file:./data/quarry.db");
+  assert.deepEqual(problems, []);
+});
+
+test("a malformed service URL is reported by name and does not stop the app", () => {
+  const { env, problems } = loadEnv({ OPENAI_BASE_URL: "localhost:11434", SEARXNG_URL: "http://127.0.0.1:8080" });
+  assert.equal(env.OPENAI_BASE_URL, undefined);
+  assert.equal(env.SEARXNG_URL, "http://127.0.0.1:8080");
+  assert.equal(problems.length, 1);
+  assert.equal(problems[0].variable, "OPENAI_BASE_URL");
+  assert.match(problems[0].message, /OPENAI_BASE_URL must be a full http\(s\) URL/);
+});
+
+test("any other invalid value throws, naming the variable", () => {
+  assert.throws(() => loadEnv({ LLM_CONCURRENCY: "lots" }), /LLM_CONCURRENCY/);
+  assert.throws(() => loadEnv({ LLM_CONCURRENCY: "0" }), /LLM_CONCURRENCY must be at least 1/);
+  assert.throws(() => loadEnv({ DATABASE_URL: "mysql://x" }), /DATABASE_URL/);
+});

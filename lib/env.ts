@@ -1,0 +1,171 @@
+// All environment variables are read and validated here, once. Other modules call getEnv().
+import { z } from "zod";
+import { DEFAULT_DATABASE_URL } from "./db/database-url";
+import { AppError } from "./errors";
+
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int(`must be an integer`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).default(def);
+
+const flag = z
+  .enum(["0", "1", "true", "false", ""])
+  .default("0")
+  .transform((v) => v === "1" || v === "true");
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(z.url({ protocol: /^https?$/, error: "must be a full http(s) URL such as http://localhost:11434/v1" }).optional());
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().trim().default(DEFAULT_DATABASE_URL).refine((v) => v.startsWith("file:"), {
+    message: "must be a SQLite file: URL such as file:./data/quarry.db",
+  }),
+
+  // LLM
+  OPENAI_API_KEY: z.string().trim().optional().transform((v) => v || undefined),
+  OPENAI_BASE_URL: optionalUrl,
+  RESEARCH_MODEL: z.string().trim().min(1).default("gpt-4.1-mini"),
+  LLM_CONCURRENCY: int(8, 1, 256),
+  LLM_MAX_RETRIES: int(4, 0, 10),
+  LLM_TIMEOUT_MS: int(120_000, 1_000),
+  LLM_REPAIR_ATTEMPTS: int(2, 0, 5),
+
+  // Search
+  SEARXNG_URL: optionalUrl,
+  SEARCH_CONCURRENCY: int(4, 1, 64),
+  SEARCH_MAX_RESULTS: int(7, 1, 7),
+  SEARCH_TIMEOUT_MS: int(15_000, 500),
+  SEARCH_MAX_RETRIES: int(2, 0, 10),
+
+  // Scraping
+  SCRAPE_TIMEOUT_MS: int(15_000, 100),
+  SCRAPE_MAX_BYTES: int(5 * 1024 * 1024, 1024),
+  SCRAPE_MAX_REDIRECTS: int(5, 0, 20),
+  SCRAPE_CONCURRENCY: int(8, 1, 128),
+  SCRAPE_ALLOW_PRIVATE: flag,
+  SCRAPE_USER_AGENT: z
+    .string()
+    .default("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36 Quarry/0.1"),
+
+  // Engine
+  ANALYZE_CONCURRENCY_PER_QUERY: int(1, 1, 16),
+  MAX_DEPTH: int(5, 1, 10),
+  MAX_BREADTH: int(10, 1, 20),
+  MAX_QUESTIONS: int(10, 1, 20),
+  CONTEXT_TOKEN_BUDGET: int(6_000, 500),
+  PAGE_TOKEN_BUDGET: int(6_000, 500),
+  REPORT_TOKEN_BUDGET: int(60_000, 2_000),
+  RESUME_ON_START: z.enum(["0", "1"]).default("1").transform((v) => v === "1"),
+  REPORTS_DIR: z.string().default("data/reports"),
+
+  // Accounts and API access
+  // Signs session cookies, API tokens (through a derived key) and nothing else. Required in production;
+  // `npm start` generates AUTH_SECRET_FILE on first start when it is not set (lib/auth/secret.ts).
+  AUTH_SECRET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 33`)").optional()),
+  AUTH_SECRET_FILE: z.string().trim().min(1).default("data/auth-secret"),
+  AUTH_ALLOW_SIGNUP: z
+    .enum(["0", "1", "true", "false", ""])
+    .default("1")
+    .transform((v) => v !== "0" && v !== "false"),
+  API_TOKEN_DEFAULT_DAYS: int(90, 1, 3650),
+  API_TOKEN_MAX_DAYS: int(365, 1, 3650),
+  RATE_LIMIT_STARTS_PER_HOUR: int(30, 1, 100_000),
+  MAX_CONCURRENT_RUNS_PER_USER: int(3, 1, 1_000),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export interface ConfigProblem {
+  variable: string;
+  message: string;
+}
+
+let cached: { env: Env; problems: ConfigProblem[] } | undefined;
+
+function issuesToProblems(error: z.ZodError): ConfigProblem[] {
+  return error.issues.map((issue) => ({
+    variable: String(issue.path[0] ?? "environment"),
+    message: `${String(issue.path[0])} ${issue.message}`,
+  }));
+}
+
+/**
+ * Parses the environment. A malformed optional service URL (LLM, search) is reported but does not
+ * stop the app: it is dropped, and the research requests that need it fail with a message naming it.
+ * Any other invalid value throws, naming the variable.
+ */
+export function loadEnv(source: Record<string, string | undefined> = process.env): { env: Env; problems: ConfigProblem[] } {
+  const soft = new Set(["OPENAI_BASE_URL", "SEARXNG_URL"]);
+  const input: Record<string, string | undefined> = { ...source };
+  const problems: ConfigProblem[] = [];
+  const first = schema.safeParse(input);
+  if (first.success) return { env: first.data, problems };
+  for (const p of issuesToProblems(first.error)) {
+    if (!soft.has(p.variable)) {
+      throw new Error(`Invalid configuration: ${p.message}`);
+    }
+    problems.push({ variable: p.variable, message: p.message });
+    delete input[p.variable];
+  }
+  return { env: schema.parse(input), problems };
+}
+
+export function getEnv(): Env {
+  cached ??= loadEnv();
+  return cached.env;
+}
+
+/** Test hook: re-read process.env on next access. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}
+
+/** Everything a user must fix before research can run, each naming its variable. */
+export function configProblems(): ConfigProblem[] {
+  cached ??= loadEnv();
+  const { env, problems } = cached;
+  const out = [...problems];
+  if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL && !problems.some((p) => p.variable === "OPENAI_BASE_URL")) {
+    out.push({
+      variable: "OPENAI_API_KEY",
+      message: "No LLM is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama (http://localhost:11434/v1).",
+    });
+  }
+  if (!env.SEARXNG_URL && !problems.some((p) => p.variable === "SEARXNG_URL")) {
+    out.push({
+      variable: "SEARXNG_URL",
+      message: "No search engine is configured: set SEARXNG_URL to a SearXNG instance with the JSON format enabled (e.g. http://localhost:8080).",
+    });
+  }
+  return out;
+}
+
+/** Throws a 503 naming the variable when the LLM or search is not configured. */
+export function assertResearchConfigured(needs: { llm?: boolean; search?: boolean } = { llm: true, search: true }): void {
+  const problems = configProblems().filter((p) =>
+    (needs.llm && (p.variable === "OPENAI_API_KEY" || p.variable === "OPENAI_BASE_URL")) ||
+    (needs.search && p.variable === "SEARXNG_URL"),
+  );
+  if (problems.length > 0) {
+    throw new AppError("unavailable:config", problems.map((p) => p.message).join(" "));
+  }
+}
+
+/**
+ * Removes blank LLM variables from process.env. @ai-sdk/openai builds a default provider when its
+ * module loads and throws on an empty OPENAI_BASE_URL, which would stop the server from starting;
+ * a blank value means "not set" here. Call before anything imports the AI SDK.
+ */
+export function dropBlankLlmVariables(env: Record<string, string | undefined> = process.env): void {
+  for (const name of ["OPENAI_BASE_URL", "OPENAI_API_KEY"]) {
+    if (env[name] !== undefined && env[name]!.trim() === "") delete env[name];
+  }
+}

@@ -1,0 +1,125 @@
+// Maps database rows to the public shapes (seed field names) in one place.
+import type { ExtractedItem, Page, QueryPage, Research, SerpQuery } from "../generated/prisma/client";
+import type {
+  QueryStatus,
+  ResearchStatus,
+  ResearchSummary,
+  ResearchView,
+  RunStatusData,
+  SerpQueryView,
+  WebsiteStatus,
+  WebsiteView,
+} from "../types";
+
+export type QueryPageRow = QueryPage & { page: Page; items: ExtractedItem[] };
+export type ResearchGraph = Research & { queries: SerpQuery[]; queryPages: QueryPageRow[] };
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+export function parseStringArray(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function researchLinks(id: string) {
+  const base = `/api/research/${id}`;
+  return { self: base, stream: `${base}/stream`, report: `${base}/report`, error_output: `${base}/error-output` };
+}
+
+export function toQueryView(q: SerpQuery): SerpQueryView {
+  return {
+    query_id: q.id,
+    parent_query_id: q.parentId,
+    depth: q.depth,
+    position: q.position,
+    text: q.text,
+    objective: q.objective,
+    status: q.status as QueryStatus,
+    level_breadth: q.levelBreadth,
+    error_message: q.error,
+    prompt_tokens: q.promptTokens,
+    completion_tokens: q.completionTokens,
+    created_at: q.createdAt.toISOString(),
+    started_at: iso(q.startedAt),
+    completed_at: iso(q.completedAt),
+  };
+}
+
+export function websiteStatus(qp: QueryPage, page: Page): WebsiteStatus {
+  if (qp.status === "analyzed") return "analyzed";
+  if (qp.status === "failed" || page.status === "failed") return "failed";
+  return page.status as WebsiteStatus;
+}
+
+export function toWebsiteView(qp: QueryPageRow): WebsiteView {
+  const items = [...qp.items].sort((a, b) => a.position - b.position).map((i) => ({ content: i.content, url: i.url }));
+  return {
+    id: `${qp.queryId}:${qp.pageId}`,
+    query_id: qp.queryId,
+    url: qp.page.url,
+    title: qp.page.title,
+    status: websiteStatus(qp, qp.page),
+    content: items.map((i) => `- ${i.content}`).join("\n"),
+    items,
+    error_message: qp.error ?? qp.page.error,
+  };
+}
+
+export function toRunStatus(r: Research): RunStatusData {
+  return {
+    status: r.status as ResearchStatus,
+    error: r.error,
+    tokens: {
+      prompt: r.promptTokens,
+      completion: r.completionTokens,
+      total: r.promptTokens + r.completionTokens,
+      llm_calls: r.llmCalls,
+    },
+    started_at: iso(r.startedAt),
+    completed_at: iso(r.completedAt),
+  };
+}
+
+export function toResearchSummary(r: Research): ResearchSummary {
+  return {
+    research_id: r.id,
+    initial_prompt: r.initialPrompt,
+    status: r.status as ResearchStatus,
+    depth: r.depth,
+    breadth: r.breadth,
+    created_at: r.createdAt.toISOString(),
+    completed_at: iso(r.completedAt),
+  };
+}
+
+export function toResearchView(r: ResearchGraph, now = Date.now()): ResearchView {
+  const run = toRunStatus(r);
+  const queries = [...r.queries].sort((a, b) => a.depth - b.depth || a.createdAt.getTime() - b.createdAt.getTime() || a.position - b.position);
+  const websites = [...r.queryPages]
+    .sort((a, b) => a.queryId.localeCompare(b.queryId) || a.position - b.position)
+    .map(toWebsiteView);
+  const end = r.completedAt?.getTime() ?? (r.status === "running" ? now : null);
+  return {
+    research_id: r.id,
+    initial_prompt: r.initialPrompt,
+    followup_questions: parseStringArray(r.followupQuestions),
+    followup_answers: parseStringArray(r.followupAnswers),
+    depth: r.depth,
+    breadth: r.breadth,
+    status: run.status,
+    error: r.error,
+    report: r.report,
+    serp_queries: queries.map(toQueryView),
+    successful_scraped_websites: websites,
+    tokens: run.tokens,
+    created_at: r.createdAt.toISOString(),
+    started_at: run.started_at,
+    completed_at: run.completed_at,
+    elapsed_ms: r.startedAt && end ? end - r.startedAt.getTime() : null,
+    links: researchLinks(r.id),
+  };
+}

@@ -1,0 +1,121 @@
+// One query node: search → save ≤7 URLs → scrape each (once per research) → analyse each scraped
+// page against this query's objective → completed. A failed page never stops its query.
+import { analyzeWebsite } from "../agents/analyze-website";
+import { StructuredOutputError } from "../ai/errors";
+import { Semaphore } from "../concurrency";
+import { errorMessage } from "../errors";
+import type { SerpQuery } from "../generated/prisma/client";
+import { limiters } from "../limits";
+import { searchWeb, SearchError } from "../search";
+import { scrapeUrl, ScrapeError } from "../scrape";
+import { AppError } from "../errors";
+import type { RunContext } from "./context";
+import { toQueryView, toWebsiteView, type QueryPageRow } from "./public-shape";
+import * as store from "./store";
+import type { QueryStatus } from "../types";
+
+async function setStatus(ctx: RunContext, query: SerpQuery, status: QueryStatus, extra: Parameters<typeof store.setQueryStatus>[2] = {}) {
+  const updated = await store.setQueryStatus(query.id, status, extra);
+  ctx.emit({ type: "query.status", query: toQueryView(updated) });
+  return updated;
+}
+
+function emitWebsite(ctx: RunContext, row: QueryPageRow, type: "page.status" | "item.extracted" = "page.status") {
+  ctx.emit({ type, website: toWebsiteView(row) });
+}
+
+/** Returns true when the query completed (its children may be generated), false when it failed. */
+export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<boolean> {
+  if (query.status === "pending" || query.status === "searching") {
+    query = await setStatus(ctx, query, "searching", { startedAt: query.startedAt ?? new Date() });
+    let results;
+    try {
+      results = await searchWeb(query.text, ctx.signal);
+    } catch (error) {
+      if (!(error instanceof SearchError) && !(error instanceof AppError)) throw error;
+      // The branch ends here; the rest of the tree goes on.
+      await setStatus(ctx, query, "failed", { error: error.message, completedAt: new Date() });
+      return false;
+    }
+    query = await store.attachSearchResults(query, results);
+    ctx.emit({ type: "query.status", query: toQueryView(query) });
+    for (const row of await store.queryPagesOfQuery(query.id)) emitWebsite(ctx, row);
+  }
+
+  const rows = await store.queryPagesOfQuery(query.id);
+  const analyses = new Semaphore(ctx.env.ANALYZE_CONCURRENCY_PER_QUERY);
+  let analyzing = query.status === "analyzing";
+  await Promise.all(
+    rows
+      .filter((row) => row.status === "pending")
+      .map(async (row) => {
+        await ensurePageFetched(ctx, row.pageId);
+        const page = await store.getPage(row.pageId);
+        if (page.status !== "scraped") {
+          emitWebsite(ctx, await store.failQueryPage(row.id, page.error ?? "The page could not be fetched"));
+          return;
+        }
+        await analyses.run(async () => {
+          if (!analyzing) {
+            analyzing = true;
+            query = await setStatus(ctx, query, "analyzing");
+          }
+          let items: string[];
+          try {
+            items = await analyzeWebsite({
+              objective: query.objective,
+              query: query.text,
+              url: page.url,
+              title: page.title,
+              text: page.content ?? "",
+              pageBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
+              onUsage: ctx.usage(query.id),
+              signal: ctx.signal,
+            });
+          } catch (error) {
+            if (!(error instanceof StructuredOutputError)) throw error;
+            emitWebsite(ctx, await store.failQueryPage(row.id, error.message));
+            return;
+          }
+          emitWebsite(ctx, await store.saveAnalysis(row.id, ctx.id, page.url, items), "item.extracted");
+        }, ctx.signal);
+      }),
+  );
+  await setStatus(ctx, query, "completed", { completedAt: new Date() });
+  return true;
+}
+
+/** Fetches a page once per research, however many queries found it; concurrent callers share the fetch. */
+function ensurePageFetched(ctx: RunContext, pageId: string): Promise<void> {
+  let pending = ctx.pageFetches.get(pageId);
+  if (!pending) {
+    pending = fetchPage(ctx, pageId);
+    ctx.pageFetches.set(pageId, pending);
+  }
+  return pending;
+}
+
+async function fetchPage(ctx: RunContext, pageId: string): Promise<void> {
+  const page = await store.getPage(pageId);
+  if (page.status === "scraped" || page.status === "failed") return;
+  const broadcast = async () => {
+    for (const row of await store.queryPagesOfPage(pageId)) if (row.status === "pending") emitWebsite(ctx, row);
+  };
+  await store.updatePage(pageId, { status: "scraping", error: null });
+  await broadcast();
+  try {
+    const scraped = await limiters().fetch.run(() => scrapeUrl(page.url, { signal: ctx.signal }), ctx.signal);
+    await store.updatePage(pageId, {
+      status: "scraped",
+      title: scraped.title ?? page.title,
+      content: scraped.text,
+      contentType: scraped.contentType,
+      fetchedAt: new Date(),
+    });
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    const message = error instanceof ScrapeError ? error.message : `Fetch failed: ${errorMessage(error)}`;
+    await store.updatePage(pageId, { status: "failed", error: message, fetchedAt: new Date() });
+  }
+  await broadcast();
+}

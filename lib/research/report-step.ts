@@ -1,0 +1,71 @@
+// The last step: a cited Markdown report from the extracted content only. When the content is too
+// large for one call, each branch is summarised first (keeping its URLs). Then every citation is
+// checked against the URLs that were actually analysed.
+import { renderSources, summarizeBranch, writeReport, type Learning } from "../agents/write-report";
+import { estimateTokens, tag } from "../ai/prompts";
+import type { RunContext } from "./context";
+import { verifyCitations } from "./citations";
+import * as store from "./store";
+
+export async function buildReport(ctx: RunContext): Promise<string> {
+  const learnings = await store.learningsByBranch(ctx.id);
+  if (learnings.length === 0) return noFindingsReport(ctx);
+
+  let sources = renderSources(learnings);
+  if (estimateTokens(sources) > ctx.env.REPORT_TOKEN_BUDGET) {
+    const branches = new Map<string, { query: string; learnings: Learning[] }>();
+    for (const l of learnings) {
+      const branch = branches.get(l.branchId) ?? { query: l.branchQuery, learnings: [] };
+      branch.learnings.push(l);
+      branches.set(l.branchId, branch);
+    }
+    const perBranchBudget = Math.floor(ctx.env.REPORT_TOKEN_BUDGET / Math.max(1, branches.size));
+    const summaries = await Promise.all(
+      [...branches.values()].map(async (b) =>
+        tag(
+          "branch_summary",
+          await summarizeBranch({
+            prompt: ctx.research.initialPrompt,
+            branchQuery: b.query,
+            learnings: b.learnings,
+            budgetTokens: Math.max(perBranchBudget * 3, 2_000),
+            onUsage: ctx.usage(),
+            signal: ctx.signal,
+          }),
+          { query: b.query },
+        ),
+      ),
+    );
+    sources = summaries.join("\n");
+  }
+
+  const markdown = await writeReport({
+    prompt: ctx.research.initialPrompt,
+    qa: ctx.qa,
+    sources,
+    onDelta: (delta) => {
+      ctx.reportDraft += delta;
+      ctx.emit({ type: "report.delta", delta });
+    },
+    onUsage: ctx.usage(),
+    signal: ctx.signal,
+  });
+  const checked = verifyCitations(markdown, new Set(learnings.map((l) => l.url)));
+  if (checked.removed.length > 0) {
+    console.warn(`[quarry] research ${ctx.id}: removed ${checked.removed.length} citation(s) to URLs that were not analysed`);
+  }
+  return checked.markdown;
+}
+
+async function noFindingsReport(ctx: RunContext): Promise<string> {
+  const queries = await store.queriesOf(ctx.id);
+  const lines = queries.map((q) => `- ${q.text} — ${q.status}${q.error ? `: ${q.error}` : ""}`);
+  return [
+    `# ${ctx.research.initialPrompt}`,
+    "",
+    "No report could be written: none of the pages found for the research queries yielded content for their objectives, so there is nothing to cite.",
+    "",
+    "## Queries",
+    ...lines,
+  ].join("\n");
+}

@@ -1,0 +1,44 @@
+// Request schemas of the tree-research API, with the seed's exact messages.
+import { z } from "zod";
+import { getEnv } from "../env";
+
+const positiveInt = (message: string, max: number, maxMessage: string) =>
+  z.number({ error: message }).int({ error: message }).positive({ error: message }).max(max, { error: maxMessage });
+
+const promptSchema = z
+  .string({ error: "Initial prompt cannot be empty" })
+  .trim()
+  .min(1, { error: "Initial prompt cannot be empty" })
+  .max(10_000, { error: "Initial prompt must be at most 10,000 characters" });
+
+export function questionsRequestSchema() {
+  const max = getEnv().MAX_QUESTIONS;
+  return z.object({
+    initial_prompt: promptSchema,
+    num_questions: positiveInt("Number of questions must be a positive integer", max, `Number of questions cannot exceed ${max}`),
+  });
+}
+
+export function startRequestSchema() {
+  const env = getEnv();
+  const stringList = (field: string) =>
+    z.array(z.string({ error: `Each of ${field} must be a string` }).max(5_000), { error: `${field} must be a list of strings` });
+  return z.object({
+    research_id: z.string({ error: "research_id is required" }).trim().min(1, { error: "research_id is required" }),
+    initial_prompt: promptSchema.optional(),
+    followup_questions: stringList("followup_questions").optional(),
+    followup_answers: stringList("followup_answers"),
+    depth: positiveInt("Depth must be a positive integer", env.MAX_DEPTH, `Depth cannot exceed ${env.MAX_DEPTH}`),
+    breadth: positiveInt("Breadth must be a positive integer", env.MAX_BREADTH, `Breadth cannot exceed ${env.MAX_BREADTH}`),
+  });
+}
+
+export type QuestionsRequest = z.infer<ReturnType<typeof questionsRequestSchema>>;
+export type StartRequest = z.infer<ReturnType<typeof startRequestSchema>>;
+
+export const listQuerySchema = z.object({
+  status: z.enum(["draft", "running", "completed", "failed", "cancelled"], { error: "status must be one of draft, running, completed, failed, cancelled" }).optional(),
+  q: z.string().trim().max(500).optional(),
+  limit: z.coerce.number({ error: "limit must be an integer from 1 to 100" }).int().min(1).max(100).default(20),
+  cursor: z.string().max(100).optional(),
+});

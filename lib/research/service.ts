@@ -1,0 +1,86 @@
+// The tree-research operations that route handlers (and the CLI) call: one function per action.
+import { generateFollowupQuestions } from "../agents/prompt-analyzer";
+import { LlmUnavailableError, StructuredOutputError } from "../ai/errors";
+import { createResearch, getResearch, loadResearchGraph, saveStartParameters, type Owner } from "../db/research";
+import { db } from "../db/client";
+import { assertResearchConfigured } from "../env";
+import { AppError } from "../errors";
+import { runRegistry } from "../runs/registry";
+import type { ResearchView } from "../types";
+import { parseStringArray, researchLinks, toResearchView } from "./public-shape";
+import type { QuestionsRequest, StartRequest } from "./schema";
+
+function llmFailure(error: unknown): never {
+  if (error instanceof LlmUnavailableError) throw new AppError("unavailable:llm", error.message, { cause: error });
+  if (error instanceof StructuredOutputError) throw new AppError("unavailable:llm", error.message, { cause: error });
+  throw error;
+}
+
+export async function askFollowupQuestions({ userId, input }: { userId: string | null; input: QuestionsRequest }) {
+  assertResearchConfigured({ llm: true, search: true });
+  let tokens = { promptTokens: 0, completionTokens: 0, calls: 0 };
+  const questions = await generateFollowupQuestions({
+    prompt: input.initial_prompt,
+    count: input.num_questions,
+    onUsage: (t) => {
+      tokens = { promptTokens: tokens.promptTokens + t.promptTokens, completionTokens: tokens.completionTokens + t.completionTokens, calls: tokens.calls + t.calls };
+    },
+  }).catch(llmFailure);
+  const research = await createResearch({ userId, initialPrompt: input.initial_prompt, questions });
+  await db.research.update({
+    where: { id: research.id },
+    data: { promptTokens: tokens.promptTokens, completionTokens: tokens.completionTokens, llmCalls: tokens.calls },
+  });
+  return { research_id: research.id, followup_questions: questions };
+}
+
+export async function startResearch({ input, ...owner }: Owner & { input: StartRequest }) {
+  const research = await getResearch({ id: input.research_id, ...owner });
+  if (!research) {
+    throw new AppError("bad_request:research", `Unknown research_id: ${input.research_id}`, { field: "research_id" });
+  }
+  if (research.status !== "draft") {
+    throw new AppError("conflict:research", `This research has already been started (status: ${research.status})`, { field: "research_id" });
+  }
+  const questions = input.followup_questions ?? parseStringArray(research.followupQuestions);
+  if (input.followup_answers.length !== questions.length) {
+    throw new AppError("bad_request:research", "Number of answers must match number of questions", { field: "followup_answers" });
+  }
+  assertResearchConfigured({ llm: true, search: true });
+  if (input.initial_prompt !== undefined || input.followup_questions !== undefined) {
+    await db.research.update({
+      where: { id: research.id },
+      data: {
+        initialPrompt: input.initial_prompt ?? research.initialPrompt,
+        followupQuestions: JSON.stringify(questions),
+      },
+    });
+  }
+  const started = await saveStartParameters({ id: research.id, answers: input.followup_answers, depth: input.depth, breadth: input.breadth });
+  if (!started) throw new AppError("conflict:research", "This research has already been started", { field: "research_id" });
+  void runRegistry.start(research.id);
+  return { research_id: research.id, status: "running" as const, links: researchLinks(research.id) };
+}
+
+export async function getResearchView({ id, ...owner }: Owner & { id: string }): Promise<ResearchView> {
+  const graph = await loadResearchGraph({ id, ...owner });
+  if (!graph) throw new AppError("not_found:research", "Research not found");
+  return toResearchView(graph);
+}
+
+export async function cancelResearch({ id, ...owner }: Owner & { id: string }) {
+  const research = await getResearch({ id, ...owner });
+  if (!research) throw new AppError("not_found:research", "Research not found");
+  if (research.status !== "running") {
+    throw new AppError("conflict:research", `Only a running research can be cancelled (status: ${research.status})`);
+  }
+  await runRegistry.cancel(id);
+  return { research_id: id, status: "cancelled" as const };
+}
+
+export async function deleteResearchById({ id, ...owner }: Owner & { id: string }) {
+  const research = await getResearch({ id, ...owner });
+  if (!research) throw new AppError("not_found:research", "Research not found");
+  if (research.status === "running") await runRegistry.cancel(id);
+  await db.research.delete({ where: { id } });
+}

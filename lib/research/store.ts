@@ -1,0 +1,163 @@
+// The runner's persistence: every state change is written here before its event is emitted.
+// Each write is idempotent or guarded, so that a step re-run after a crash cannot duplicate rows.
+import { db } from "../db/client";
+import type { Page, SerpQuery } from "../generated/prisma/client";
+import type { TokenCount } from "../ai/usage";
+import type { SerpQueryDraft, ChainLink } from "../agents/generate-serp-queries";
+import type { SearchResult } from "../search";
+import type { QueryPageRow } from "./public-shape";
+import type { QueryStatus } from "../types";
+
+export async function loadResearch(id: string) {
+  return db.research.findUnique({ where: { id } });
+}
+
+export async function queriesOf(researchId: string) {
+  return db.serpQuery.findMany({ where: { researchId }, orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { position: "asc" }] });
+}
+
+/** Creates the root queries once; returns [] if another attempt already did. */
+export async function createRootQueries(researchId: string, drafts: SerpQueryDraft[], levelBreadth: number): Promise<SerpQuery[]> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.research.updateMany({ where: { id: researchId, rootQueriesGenerated: false }, data: { rootQueriesGenerated: true } });
+    if (count === 0) return [];
+    const created: SerpQuery[] = [];
+    for (const [position, d] of drafts.entries()) {
+      created.push(
+        await tx.serpQuery.create({ data: { researchId, depth: 1, position, text: d.query, objective: d.objective, levelBreadth } }),
+      );
+    }
+    return created;
+  });
+}
+
+/** Creates a query's children once; returns [] if they exist already. */
+export async function createChildQueries(parent: SerpQuery, drafts: SerpQueryDraft[], levelBreadth: number): Promise<SerpQuery[]> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.serpQuery.updateMany({ where: { id: parent.id, childrenGenerated: false }, data: { childrenGenerated: true } });
+    if (count === 0) return [];
+    const created: SerpQuery[] = [];
+    for (const [position, d] of drafts.entries()) {
+      created.push(
+        await tx.serpQuery.create({
+          data: { researchId: parent.researchId, parentId: parent.id, depth: parent.depth + 1, position, text: d.query, objective: d.objective, levelBreadth },
+        }),
+      );
+    }
+    return created;
+  });
+}
+
+export async function setQueryStatus(id: string, status: QueryStatus, extra: { error?: string | null; startedAt?: Date; completedAt?: Date } = {}) {
+  return db.serpQuery.update({ where: { id }, data: { status, ...extra } });
+}
+
+/** Saves a query's search results: each URL once per research (Page), linked to this query (QueryPage). */
+export async function attachSearchResults(query: SerpQuery, results: SearchResult[]): Promise<SerpQuery> {
+  return db.$transaction(async (tx) => {
+    for (const [position, result] of results.entries()) {
+      const page = await tx.page.upsert({
+        where: { researchId_url: { researchId: query.researchId, url: result.url } },
+        create: { researchId: query.researchId, url: result.url, title: result.title || null },
+        update: {},
+      });
+      await tx.queryPage.upsert({
+        where: { queryId_pageId: { queryId: query.id, pageId: page.id } },
+        create: { queryId: query.id, pageId: page.id, position },
+        update: {},
+      });
+    }
+    return tx.serpQuery.update({ where: { id: query.id }, data: { status: "scraping" } });
+  });
+}
+
+const withPageAndItems = { page: true, items: true } as const;
+
+export async function queryPagesOfQuery(queryId: string): Promise<QueryPageRow[]> {
+  return db.queryPage.findMany({ where: { queryId }, include: withPageAndItems, orderBy: { position: "asc" } });
+}
+
+export async function queryPagesOfPage(pageId: string): Promise<QueryPageRow[]> {
+  return db.queryPage.findMany({ where: { pageId }, include: withPageAndItems });
+}
+
+export async function updatePage(id: string, data: Partial<Pick<Page, "status" | "title" | "content" | "contentType" | "error" | "fetchedAt">>) {
+  return db.page.update({ where: { id }, data });
+}
+
+export async function getPage(id: string) {
+  return db.page.findUniqueOrThrow({ where: { id } });
+}
+
+/** Saves a page's extracted items and marks it analysed in one transaction (idempotent). */
+export async function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[]): Promise<QueryPageRow> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.queryPage.updateMany({
+      where: { id: queryPageId, status: "pending" },
+      data: { status: "analyzed", analyzedAt: new Date(), error: null },
+    });
+    if (count === 1 && items.length > 0) {
+      await tx.extractedItem.createMany({
+        data: items.map((content, position) => ({ queryPageId, researchId, content, url, position })),
+      });
+    }
+    return tx.queryPage.findUniqueOrThrow({ where: { id: queryPageId }, include: withPageAndItems });
+  });
+}
+
+export async function failQueryPage(queryPageId: string, error: string): Promise<QueryPageRow> {
+  await db.queryPage.updateMany({ where: { id: queryPageId, status: "pending" }, data: { status: "failed", error } });
+  return db.queryPage.findUniqueOrThrow({ where: { id: queryPageId }, include: withPageAndItems });
+}
+
+export async function addUsage(researchId: string, queryId: string | undefined, t: TokenCount) {
+  const increments = { promptTokens: { increment: t.promptTokens }, completionTokens: { increment: t.completionTokens } };
+  await db.research.update({ where: { id: researchId }, data: { ...increments, llmCalls: { increment: t.calls } } });
+  if (queryId) await db.serpQuery.update({ where: { id: queryId }, data: increments });
+}
+
+/** The chain from the root to this query, with each one's learnings, for child generation. */
+export async function ancestorChain(query: SerpQuery): Promise<ChainLink[]> {
+  const chain: ChainLink[] = [];
+  let current: SerpQuery | null = query;
+  while (current) {
+    const items = await db.extractedItem.findMany({
+      where: { queryPage: { queryId: current.id } },
+      orderBy: [{ queryPage: { position: "asc" } }, { position: "asc" }],
+    });
+    chain.unshift({ query: current.text, objective: current.objective, learnings: items.map((i) => ({ content: i.content, url: i.url })) });
+    current = current.parentId ? await db.serpQuery.findUnique({ where: { id: current.parentId } }) : null;
+  }
+  return chain;
+}
+
+/** Every extracted item with the root query of its branch. */
+export async function learningsByBranch(researchId: string) {
+  const [queries, items] = await Promise.all([
+    db.serpQuery.findMany({ where: { researchId }, select: { id: true, parentId: true, text: true } }),
+    db.extractedItem.findMany({
+      where: { researchId },
+      include: { queryPage: { select: { queryId: true } } },
+      orderBy: [{ createdAt: "asc" }, { position: "asc" }],
+    }),
+  ]);
+  const byId = new Map(queries.map((q) => [q.id, q]));
+  const rootOf = (id: string) => {
+    let q = byId.get(id);
+    while (q?.parentId) q = byId.get(q.parentId);
+    return q;
+  };
+  return items.map((i) => {
+    const root = rootOf(i.queryPage.queryId);
+    return { content: i.content, url: i.url, branchId: root?.id ?? "", branchQuery: root?.text ?? "" };
+  });
+}
+
+export async function finishResearch(id: string, data: { status: "completed" | "failed"; report?: string | null; error?: string | null }) {
+  return db.research.update({ where: { id }, data: { ...data, completedAt: new Date() } });
+}
+
+export async function markCancelled(id: string) {
+  const { count } = await db.research.updateMany({ where: { id, status: "running" }, data: { status: "cancelled", completedAt: new Date() } });
+  return count === 1;
+}

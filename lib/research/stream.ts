@@ -1,0 +1,84 @@
+// GET /api/research/:id/stream as an AI SDK UI message stream: first a snapshot from the database
+// with the sequence number it is current to, then live events newer than it, until the research
+// reaches a terminal state. A late or reconnecting client misses nothing and sees nothing twice.
+import { createUIMessageStream, createUIMessageStreamResponse, type UIMessageStreamWriter } from "ai";
+import { loadResearchGraph, type Owner } from "../db/research";
+import { AppError } from "../errors";
+import { eventBus, type EmittedEvent } from "../events/bus";
+import { runRegistry } from "../runs/registry";
+import type { ResearchStatus, ResearchUIMessage } from "../types";
+import { toResearchView } from "./public-shape";
+
+const TERMINAL: ResearchStatus[] = ["completed", "failed", "cancelled"];
+
+function writePart(writer: UIMessageStreamWriter<ResearchUIMessage>, e: EmittedEvent): void {
+  const meta = { seq: e.seq, at: e.at };
+  switch (e.type) {
+    case "query.created":
+    case "query.status":
+      return writer.write({ type: "data-query", id: e.query.query_id, data: { ...e.query, ...meta } });
+    case "page.status":
+    case "item.extracted":
+      return writer.write({ type: "data-website", id: e.website.id, data: { ...e.website, ...meta } });
+    case "report.delta":
+      return writer.write({ type: "data-report-delta", data: { delta: e.delta, ...meta }, transient: true });
+    case "report.done":
+      return writer.write({ type: "data-report", id: "report", data: { markdown: e.markdown, ...meta } });
+    case "run.status":
+      return writer.write({ type: "data-run", id: "run", data: { ...e.run, ...meta } });
+  }
+}
+
+export async function researchStreamResponse({ id, signal, ...owner }: Owner & { id: string; signal: AbortSignal }): Promise<Response> {
+  // Subscribe before reading the snapshot: every event ≤ seq was written to the database before it
+  // was emitted, so the snapshot holds it; later ones are queued and sent after the snapshot.
+  const queue: EmittedEvent[] = [];
+  let wake: (() => void) | undefined;
+  const unsubscribe = eventBus.subscribe(id, (e) => {
+    queue.push(e);
+    wake?.();
+  });
+  const seq = eventBus.currentSeq(id);
+  const graph = await loadResearchGraph({ id, ...owner }).catch((error: unknown) => {
+    unsubscribe();
+    throw error;
+  });
+  if (!graph) {
+    unsubscribe();
+    throw new AppError("not_found:research", "Research not found");
+  }
+
+  const stream = createUIMessageStream<ResearchUIMessage>({
+    execute: async ({ writer }) => {
+      try {
+        writer.write({ type: "start" });
+        writer.write({
+          type: "data-snapshot",
+          id: "snapshot",
+          data: { seq, research: toResearchView(graph), report_draft: runRegistry.reportDraft(id) },
+        });
+        let done = TERMINAL.includes(graph.status as ResearchStatus);
+        while (!done && !signal.aborted) {
+          if (queue.length === 0) {
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              signal.addEventListener("abort", () => resolve(), { once: true });
+            });
+            wake = undefined;
+          }
+          for (const e of queue.splice(0)) {
+            if (e.seq <= seq) continue;
+            writePart(writer, e);
+            if (e.type === "run.status" && TERMINAL.includes(e.run.status)) done = true;
+          }
+        }
+        // A client can tell a finished research from a dropped connection.
+        if (done) writer.write({ type: "finish" });
+      } finally {
+        unsubscribe();
+      }
+    },
+    onError: () => "The research stream failed",
+  });
+  return createUIMessageStreamResponse({ stream, keepAliveMs: 15_000 });
+}

@@ -1,0 +1,108 @@
+// Scraping: fetch one public web page or PDF safely and return its readable text. Pure I/O, no database.
+import { getEnv } from "@/lib/env";
+import { checkDeclaredType, decodeBody, detectKind, parseContentType } from "./content";
+import { formatSeconds, ScrapeError } from "./errors";
+import { fetchFollowing, type FetchedBody } from "./fetch";
+import { extractHtml } from "./html";
+import { extractPdf } from "./pdf";
+import { assertHttpUrl, resolveTarget, type LookupFn } from "./ssrf";
+
+export { ScrapeError, type ScrapeFailure } from "./errors";
+export { extractHtml } from "./html";
+export type { LookupFn, ResolvedAddress } from "./ssrf";
+
+export interface ScrapedPage {
+  /** The URL asked for, normalised. */
+  url: string;
+  /** The URL the content came from, after redirects. */
+  finalUrl: string;
+  title: string | null;
+  text: string;
+  contentType: "html" | "text" | "pdf";
+  /** Size of the body received, after decompression. */
+  bytes: number;
+}
+
+export interface ScrapeOptions {
+  /** Total time for DNS, every redirect hop, headers, body and extraction. Default SCRAPE_TIMEOUT_MS. */
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+  /** Allow loopback, private, link-local and other non-public addresses. Default SCRAPE_ALLOW_PRIVATE. */
+  allowPrivate?: boolean;
+  userAgent?: string;
+  /** Cancels the scrape; the promise then rejects with the signal's reason, not a ScrapeError. */
+  signal?: AbortSignal;
+  /** Injectable DNS, for tests. */
+  lookup?: LookupFn;
+}
+
+const MAX_URL_LENGTH = 8192;
+
+function parseUrl(input: string): URL {
+  if (input.length > MAX_URL_LENGTH) throw new ScrapeError("invalid_url", "The URL is too long");
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new ScrapeError("invalid_url", "Not a valid URL");
+  }
+  assertHttpUrl(url);
+  return url;
+}
+
+async function toPage(url: URL, fetched: FetchedBody, signal: AbortSignal): Promise<ScrapedPage> {
+  const contentType = detectKind(fetched.contentType, fetched.body);
+  let title: string | null = null;
+  let text: string;
+  if (contentType === "pdf") {
+    ({ title, text } = await extractPdf(fetched.body, signal));
+  } else {
+    const decoded = decodeBody(fetched.body, contentType, parseContentType(fetched.contentType).charset);
+    if (contentType === "html") ({ title, text } = extractHtml(decoded, fetched.finalUrl));
+    else text = decoded.replace(/\r\n?/g, "\n").trim(); // plain text and markdown stay as written
+  }
+  if (text === "") {
+    throw new ScrapeError("empty", contentType === "pdf" ? "The PDF has no extractable text" : "The page has no readable text");
+  }
+  return { url: url.href, finalUrl: fetched.finalUrl, title, text, contentType, bytes: fetched.body.length };
+}
+
+/**
+ * Fetches an http(s) URL and extracts its readable text. Throws ScrapeError with a stable reason and
+ * a user-readable message; non-public addresses are refused before any connection unless allowed.
+ */
+export async function scrapeUrl(url: string, options: ScrapeOptions = {}): Promise<ScrapedPage> {
+  const env = getEnv();
+  const timeoutMs = options.timeoutMs ?? env.SCRAPE_TIMEOUT_MS;
+  const allowPrivate = options.allowPrivate ?? env.SCRAPE_ALLOW_PRIVATE;
+  const start = parseUrl(url);
+  options.signal?.throwIfAborted();
+
+  // One controller for the whole scrape: its reason is either the caller's or a timeout ScrapeError.
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new ScrapeError("timeout", `Timed out after ${formatSeconds(timeoutMs)}`)),
+    timeoutMs,
+  );
+  const cancel = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", cancel, { once: true });
+  const signal = controller.signal;
+  try {
+    const fetched = await fetchFollowing(start, {
+      signal,
+      maxBytes: options.maxBytes ?? env.SCRAPE_MAX_BYTES,
+      maxRedirects: options.maxRedirects ?? env.SCRAPE_MAX_REDIRECTS,
+      userAgent: options.userAgent ?? env.SCRAPE_USER_AGENT,
+      guard: (hop) => resolveTarget(hop, { allowPrivate, lookup: options.lookup, signal }),
+      checkType: checkDeclaredType,
+    });
+    return await toPage(start, fetched, signal);
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", cancel);
+  }
+}

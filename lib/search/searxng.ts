@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { backoffDelay, parseRetryAfter, sleep } from "../concurrency";
+import { errorMessage } from "../errors";
+import { SearchError, type SearchProvider, type SearchResult } from "./types";
+
+const responseSchema = z.object({
+  results: z
+    .array(
+      z.object({
+        url: z.string(),
+        title: z.string().optional().default(""),
+        content: z.string().optional().nullable(),
+      }),
+    )
+    .default([]),
+});
+
+/** Normalises a URL for de-duplication: no fragment, lower-case host. Returns null for non-http URLs. */
+export function normalizeResultUrl(raw: string): string | null {
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    url.hash = "";
+    return url.toString();
+  } catch {
+    return null;
+  }
+}
+
+export class SearxngProvider implements SearchProvider {
+  readonly name = "searxng";
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly options: { timeoutMs: number; maxRetries: number },
+  ) {}
+
+  async search(query: string, { limit, signal }: { limit: number; signal?: AbortSignal }): Promise<SearchResult[]> {
+    const url = new URL("search", this.baseUrl.endsWith("/") ? this.baseUrl : `${this.baseUrl}/`);
+    url.searchParams.set("q", query);
+    url.searchParams.set("format", "json");
+    const body = await this.fetchJson(url, signal);
+    const parsed = responseSchema.safeParse(body);
+    if (!parsed.success) throw new SearchError("SearXNG returned an unexpected JSON shape");
+    // SearXNG returns the same URL from several engines; keep the first of each.
+    const seen = new Set<string>();
+    const results: SearchResult[] = [];
+    for (const r of parsed.data.results) {
+      const normalized = normalizeResultUrl(r.url);
+      if (!normalized || seen.has(normalized)) continue;
+      seen.add(normalized);
+      results.push({ url: normalized, title: r.title, snippet: r.content ?? "" });
+      if (results.length >= limit) break;
+    }
+    return results;
+  }
+
+  private async fetchJson(url: URL, signal?: AbortSignal): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      const timeout = AbortSignal.timeout(this.options.timeoutMs);
+      let problem: string;
+      let retryAfter: number | undefined;
+      try {
+        const response = await fetch(url, {
+          headers: { accept: "application/json" },
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+        if (response.ok) return await response.json();
+        problem = response.status === 403
+          ? "SearXNG answered 403: enable the json format in its settings.yml (search.formats)"
+          : `SearXNG answered HTTP ${response.status}`;
+        retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+        await response.body?.cancel().catch(() => undefined);
+        if (response.status < 500 && response.status !== 429) throw new SearchError(problem);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (error instanceof SearchError) throw error;
+        problem = timeout.aborted ? `SearXNG did not answer within ${this.options.timeoutMs} ms` : `SearXNG unreachable: ${errorMessage(error)}`;
+      }
+      if (attempt >= this.options.maxRetries) throw new SearchError(`${problem} (after ${attempt + 1} attempts)`);
+      await sleep(retryAfter ?? backoffDelay(attempt, 300, 5_000), signal);
+    }
+  }
+}

@@ -1,0 +1,17 @@
+export interface SearchResult {
+  url: string;
+  title: string;
+  snippet: string;
+}
+
+export interface SearchProvider {
+  readonly name: string;
+  search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<SearchResult[]>;
+}
+
+export class SearchError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "SearchError";
+  }
+}

@@ -1,0 +1,113 @@
+// The public shapes of tree research: the JSON of GET /api/research/:id (seed field names) and the
+// typed data parts of GET /api/research/:id/stream. Declared once; the server maps to them in
+// lib/research/public-shape.ts and the browser reads them.
+import type { UIMessage } from "ai";
+
+export type ResearchStatus = "draft" | "running" | "completed" | "failed" | "cancelled";
+export type QueryStatus = "pending" | "searching" | "scraping" | "analyzing" | "completed" | "failed";
+/** Status of one URL for one query: the page fetch, then this query's analysis of it. */
+export type WebsiteStatus = "pending" | "scraping" | "scraped" | "analyzed" | "failed";
+
+export interface SerpQueryView {
+  query_id: string;
+  parent_query_id: string | null;
+  depth: number;
+  position: number;
+  text: string;
+  objective: string;
+  status: QueryStatus;
+  level_breadth: number;
+  error_message: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface ExtractedItemView {
+  content: string;
+  url: string;
+}
+
+export interface WebsiteView {
+  /** `${query_id}:${page_id}` — stable id of this URL under this query */
+  id: string;
+  query_id: string;
+  url: string;
+  title: string | null;
+  status: WebsiteStatus;
+  /** The extracted items joined as Markdown bullets (the seed's `content`). */
+  content: string;
+  items: ExtractedItemView[];
+  error_message: string | null;
+}
+
+export interface TokenUsage {
+  prompt: number;
+  completion: number;
+  total: number;
+  llm_calls: number;
+}
+
+export interface ResearchView {
+  research_id: string;
+  initial_prompt: string;
+  followup_questions: string[];
+  followup_answers: string[];
+  depth: number | null;
+  breadth: number | null;
+  status: ResearchStatus;
+  error: string | null;
+  report: string | null;
+  serp_queries: SerpQueryView[];
+  successful_scraped_websites: WebsiteView[];
+  tokens: TokenUsage;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  elapsed_ms: number | null;
+  links: { self: string; stream: string; report: string; error_output: string };
+}
+
+/** A row of GET /api/research (history). */
+export interface ResearchSummary {
+  research_id: string;
+  initial_prompt: string;
+  status: ResearchStatus;
+  depth: number | null;
+  breadth: number | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface RunStatusData {
+  status: ResearchStatus;
+  error: string | null;
+  tokens: TokenUsage;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+/**
+ * Data parts of the research stream (AI SDK UI message stream). The first part is always a
+ * `snapshot` built from the database; later parts are live updates newer than `snapshot.seq`.
+ * `query` and `website` parts carry the whole current row and use its id, so a repeated id replaces
+ * the earlier part. `report-delta` is transient (appended text while the report is written).
+ */
+/** Every live part carries the per-research sequence number and `at`, the emit time (epoch ms). */
+export interface LiveMeta {
+  seq: number;
+  at: number;
+}
+
+export type ResearchDataParts = {
+  snapshot: { seq: number; research: ResearchView; report_draft: string | null };
+  query: SerpQueryView & LiveMeta;
+  website: WebsiteView & LiveMeta;
+  "report-delta": { delta: string } & LiveMeta;
+  report: { markdown: string } & LiveMeta;
+  run: RunStatusData & LiveMeta;
+};
+
+export type ResearchUIMessage = UIMessage<never, ResearchDataParts>;

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// npm test: builds the app, runs every unit and integration test (node:test via tsx) and the
+// Playwright specs (Debian's Chromium), and prints one closing line "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+process.chdir(root);
+const args = new Set(process.argv.slice(2));
+const only = (name) => args.size === 0 || args.has(`--${name}`);
+
+function run(cmd, cmdArgs, options = {}) {
+  console.log(`\n$ ${cmd} ${cmdArgs.join(" ")}`);
+  return spawnSync(cmd, cmdArgs, { stdio: "inherit", env: { ...process.env, ...options.env }, ...options }).status ?? 1;
+}
+
+function findTests(dir, out = []) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (["node_modules", ".next", ".git", "data", "e2e", "test-results"].includes(entry.name)) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) findTests(full, out);
+    else if (entry.name.endsWith(".test.ts")) out.push(path.relative(root, full));
+  }
+  return out.sort();
+}
+
+function ensureChromium() {
+  if (fs.existsSync("/usr/bin/chromium")) return;
+  if (process.getuid?.() !== 0) {
+    console.error("Chromium is missing: install Debian's package with `sudo apt-get install -y chromium` and run npm test again.");
+    process.exit(1);
+  }
+  if (run("apt-get", ["update"]) !== 0 || run("apt-get", ["install", "-y", "chromium"], { env: { DEBIAN_FRONTEND: "noninteractive" } }) !== 0) {
+    console.error("Could not install chromium with apt-get.");
+    process.exit(1);
+  }
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+fs.rmSync(path.join(root, "data", "test"), { recursive: true, force: true });
+fs.mkdirSync(path.join(root, "test-results"), { recursive: true });
+
+if (!args.has("--no-build") && (only("integration") || only("e2e"))) {
+  if (run("npx", ["next", "build"]) !== 0) {
+    console.error("next build failed");
+    console.log("\n0 passed, 1 failed");
+    process.exit(1);
+  }
+}
+
+if (only("unit") || only("integration")) {
+  const files = findTests(root).filter((f) => {
+    const integration = f.startsWith("test/integration/");
+    return (integration && only("integration")) || (!integration && only("unit"));
+  });
+  const tap = path.join(root, "test-results", "node-tests.tap");
+  run(process.execPath, [
+    "--import", "tsx", "--test", "--test-concurrency=1", "--test-timeout=300000",
+    "--test-reporter=spec", "--test-reporter-destination=stdout",
+    "--test-reporter=tap", `--test-reporter-destination=${tap}`,
+    ...files,
+  ], { env: { NODE_ENV: "test" } });
+  const text = fs.existsSync(tap) ? fs.readFileSync(tap, "utf8") : "";
+  const count = (name) => Number(text.match(new RegExp(`^# ${name} (\\d+)$`, "m"))?.[1] ?? 0);
+  passed += count("pass");
+  failed += count("fail") + count("cancelled");
+  skipped += count("skipped");
+  if (!text) failed += 1;
+}
+
+if (only("e2e") && fs.existsSync(path.join(root, "playwright.config.ts"))) {
+  ensureChromium();
+  const report = path.join(root, "test-results", "playwright.json");
+  fs.rmSync(report, { force: true });
+  run("npx", ["playwright", "test", "--reporter=list,json"], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
+  if (fs.existsSync(report)) {
+    const stats = JSON.parse(fs.readFileSync(report, "utf8")).stats ?? {};
+    passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+    failed += stats.unexpected ?? 0;
+    skipped += stats.skipped ?? 0;
+  } else {
+    failed += 1;
+  }
+}
+
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,77 @@
+// The loopback fakes in one call: fixture web server, fake SearXNG pointing at it, fake LLM, and
+// the environment that points the product at them.
+import { FakeLlm, type LlmOptions } from "./llm-server";
+import { FakeSearch, type SearchOptions } from "./search-server";
+import { FakeWeb, type WebOptions } from "./web-server";
+
+export { FakeServer, type LatencyRule, type LogResponse } from "./fake-server";
+export { FakeLlm, estimateTokens, type LlmLogEntry, type LlmOptions } from "./llm-server";
+export { FABRICATED_URL } from "./llm-report";
+export type { QueryCountOverride } from "./llm-agents";
+export { FakeSearch, type SearchLogEntry, type SearchOptions, type SearchResponse, type SearchResult } from "./search-server";
+export { FakeWeb, type WebLogEntry, type WebOptions } from "./web-server";
+export { CONTENT_PAGES, FAILING_PAGES, type FailingPage, type FixturePage } from "./web-pages";
+export { buildPdf } from "./pdf";
+
+export interface StartFakesOptions {
+  llm?: Partial<LlmOptions>;
+  search?: Partial<SearchOptions>;
+  web?: Partial<WebOptions>;
+  /** Fixed ports (default 0: ephemeral). */
+  ports?: { llm?: number; search?: number; web?: number };
+}
+
+export interface FakesEnv {
+  OPENAI_BASE_URL: string;
+  OPENAI_API_KEY: string;
+  SEARXNG_URL: string;
+  RESEARCH_MODEL: string;
+  SCRAPE_ALLOW_PRIVATE: "1";
+  [key: string]: string;
+}
+
+export interface Fakes {
+  llm: FakeLlm;
+  search: FakeSearch;
+  web: FakeWeb;
+  /** The product's environment: merge into process.env or a child process's env. */
+  env: FakesEnv;
+  /** Back to the start options, logs cleared, on all three. */
+  reset(): void;
+  stop(): Promise<void>;
+}
+
+export async function startFakes(opts: StartFakesOptions = {}): Promise<Fakes> {
+  const web = new FakeWeb(opts.web);
+  const llm = new FakeLlm(opts.llm);
+  const started: { stop(): Promise<void> }[] = [];
+  try {
+    await web.start(opts.ports?.web);
+    started.push(web);
+    const search = new FakeSearch(web.baseUrl, opts.search);
+    await search.start(opts.ports?.search);
+    started.push(search);
+    await llm.start(opts.ports?.llm);
+    started.push(llm);
+    return {
+      llm,
+      search,
+      web,
+      env: {
+        OPENAI_BASE_URL: llm.url,
+        OPENAI_API_KEY: "test-key",
+        SEARXNG_URL: search.url,
+        RESEARCH_MODEL: llm.currentOptions().model,
+        // The fixture pages live on 127.0.0.1, which the SSRF guard refuses otherwise.
+        SCRAPE_ALLOW_PRIVATE: "1",
+      },
+      reset() {
+        for (const fake of [llm, search, web]) fake.reset();
+      },
+      stop: () => Promise.all([llm.stop(), search.stop(), web.stop()]).then(() => undefined),
+    };
+  } catch (error) {
+    await Promise.all(started.map((s) => s.stop()));
+    throw error;
+  }
+}

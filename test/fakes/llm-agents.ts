@@ -1,0 +1,134 @@
+// What the fake LLM answers, per agent. Deterministic: the same prompt (and the same counter state)
+// gives the same reply. Report writing and branch summaries live in llm-report.ts.
+import { schemaInstance, type JsonSchema } from "./json-schema-instance";
+import { firstWords, intTag, sentencesOf, tagContent, tagOf, taskText, type ChatMessage } from "./llm-parse";
+import { writeBranchSummary, writeReport } from "./llm-report";
+import { hashString } from "./random";
+
+export type QueryCountOverride = "exact" | "more" | "fewer";
+
+export interface ResponseFormat {
+  type: string;
+  json_schema?: { name?: string; schema?: JsonSchema };
+}
+
+export interface AgentContext {
+  agent: string;
+  messages: ChatMessage[];
+  responseFormat?: ResponseFormat;
+  queryCountOverride: QueryCountOverride;
+  hallucinateCitation: boolean;
+  /** Next number of a per-prompt counter that lives as long as the fake (until reset). */
+  nextNumber: (key: string) => number;
+}
+
+export interface AgentReply {
+  text: string;
+  /** Whether the reply is JSON (sloppy and broken modes apply). */
+  json: boolean;
+}
+
+export function agentReply(ctx: AgentContext): AgentReply {
+  const task = taskText(ctx.messages);
+  switch (ctx.agent) {
+    case "prompt-analyzer":
+      return json(questions(task, ctx));
+    case "query-generator":
+      return json(queries(task, ctx));
+    case "website-analyzer":
+      return json(extractItems(task));
+    case "report-writer":
+      return { text: writeReport(task, ctx.hallucinateCitation), json: false };
+    case "branch-summarizer":
+      return { text: writeBranchSummary(task), json: false };
+    default:
+      return fallback(task, ctx);
+  }
+}
+
+const json = (value: unknown): AgentReply => ({ text: JSON.stringify(value), json: true });
+
+function adjustCount(count: number, mode: QueryCountOverride): number {
+  if (mode === "more") return count + 2;
+  if (mode === "fewer") return Math.max(1, count - 1);
+  return count;
+}
+
+const QUESTION_TEMPLATES = [
+  (t: string) => `What time period should the research on "${t}" cover?`,
+  (t: string) => `Which countries or regions matter most for "${t}"?`,
+  (t: string) => `Who will read the report on "${t}", and how technical should it be?`,
+  (t: string) => `Which aspects of "${t}" matter most to you: costs, technology, policy or impacts?`,
+  (t: string) => `Are there sources on "${t}" that you trust, or want excluded?`,
+  (t: string) => `Should the report on "${t}" compare options or recommend one?`,
+  (t: string) => `What decision will the research on "${t}" inform?`,
+  (t: string) => `How recent must the data on "${t}" be to be useful?`,
+];
+
+function questions(task: string, ctx: AgentContext) {
+  const topic = firstWords(tagContent(task, "prompt") ?? task, 6);
+  const count = adjustCount(intTag(task, "count", 3), ctx.queryCountOverride);
+  const asked = new Set((tagContent(task, "already_asked") ?? "").split("\n").map((q) => q.trim().toLowerCase()));
+  const out: string[] = [];
+  for (let i = 0; out.length < count && i < count + asked.size + QUESTION_TEMPLATES.length; i++) {
+    const q = i < QUESTION_TEMPLATES.length ? QUESTION_TEMPLATES[i](topic) : `Is there anything else about "${topic}" we should know (point ${i + 1})?`;
+    if (!asked.has(q.toLowerCase())) out.push(q);
+  }
+  return { questions: out };
+}
+
+/**
+ * Query ids are paths: root queries are "aspect 1", "aspect 2"…, children of "aspect 2" are
+ * "aspect 2.1", "aspect 2.2"…, so a branch is recognisable by its prefix and numbering does not
+ * depend on the order in which concurrent branches call. Counters live per prompt and parent, so
+ * a repeated call (top-up, repair, second run) continues the numbering instead of repeating it.
+ */
+function queries(task: string, ctx: AgentContext) {
+  const prompt = tagContent(task, "prompt") ?? task;
+  const topic = firstWords(prompt, 5);
+  // A top-up request asks for "N more"; the count tag still holds the original number.
+  const more = /Write (\d+) more/.exec(task);
+  const count = adjustCount(more ? Number(more[1]) : intTag(task, "count", 3), ctx.queryCountOverride);
+  const chain = tagContent(task, "parent_chain");
+  const parentQuery = chain ? (/level="parent"\s*>\s*Query:\s*(.+)/.exec(chain)?.[1]?.trim() ?? chain) : "";
+  const parentPath = chain ? (/aspect (\d+(?:\.\d+)*)/.exec(parentQuery)?.[1] ?? `0${hashString(parentQuery) % 1000}`) : "";
+  const depth = parentPath ? parentPath.split(".").length + 1 : 1;
+  const key = `${prompt.trim().toLowerCase()}|${parentPath}`;
+  return {
+    queries: Array.from({ length: count }, () => {
+      const path = parentPath ? `${parentPath}.${ctx.nextNumber(key)}` : String(ctx.nextNumber(key));
+      return {
+        query: `${topic} aspect ${path}`,
+        objective: `Find figures, dates and named sources on ${topic} (aspect ${path}, depth ${depth}).`,
+      };
+    }),
+  };
+}
+
+function extractItems(task: string) {
+  const page = tagOf(task, "page");
+  const text = (page?.content ?? "").replace(/\s*\[…\]$/, "");
+  const candidates = sentencesOf(text);
+  if (!text.trim()) return { items: [] };
+  if (candidates.length === 0) return { items: [{ content: text.trim().split("\n")[0].slice(0, 300) }] };
+  const objectiveWords = new Set(
+    firstWords(tagContent(task, "objective") ?? "", 40)
+      .split(" ")
+      .filter((w) => w.length > 3),
+  );
+  const scored = candidates.map((sentence, index) => ({
+    sentence,
+    index,
+    score: (/\d/.test(sentence) ? 2 : 0) + (sentence.split(/\s+/).length >= 12 ? 1 : 0) + sentence.toLowerCase().split(/\W+/).filter((w) => objectiveWords.has(w)).length,
+  }));
+  const wanted = 1 + (hashString(page?.attrs.url ?? text) % 3);
+  const picked = [...scored].sort((a, b) => b.score - a.score || a.index - b.index).slice(0, wanted);
+  return { items: picked.sort((a, b) => a.index - b.index).map((p) => ({ content: p.sentence })) };
+}
+
+function fallback(task: string, ctx: AgentContext): AgentReply {
+  const format = ctx.responseFormat;
+  if (format?.type === "json_schema" && format.json_schema?.schema) return json(schemaInstance(format.json_schema.schema));
+  if (format?.type === "json_object") return json({ reply: `Fake reply about ${firstWords(task, 6)}.` });
+  return { text: `This is a fake reply about ${firstWords(task, 8)}.`, json: false };
+}

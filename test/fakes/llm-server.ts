@@ -1,0 +1,235 @@
+// Fake OpenAI-compatible LLM: POST /v1/chat/completions (JSON and SSE streaming, the wire format
+// @ai-sdk/openai's chat model parses) and GET /v1/models. Replies per agent come from llm-agents.ts;
+// the options here inject latency, sloppy or broken JSON, and failures.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { clientGone, FakeServer, hang, latencyFor, readBody, sendJson, sleep, type LatencyRule } from "./fake-server";
+import { agentReply, type QueryCountOverride, type ResponseFormat } from "./llm-agents";
+import { agentOf, messageText, type ChatMessage } from "./llm-parse";
+import { seededRandom } from "./random";
+
+export interface LlmOptions {
+  /** The model id reported by GET /v1/models and echoed in replies. */
+  model: string;
+  /** Delay before answering; streams spend half before the first chunk and spread half between chunks. */
+  latencyMs: number;
+  /** First match wins; `match` is a regex tested on the concatenated message text. */
+  latencyRules: LatencyRule[];
+  /** Wrap JSON replies in ```json fences with prose before and after. */
+  sloppy: boolean;
+  /** The next n JSON replies are truncated (invalid JSON); counts down. */
+  brokenJsonTimes: number;
+  /** Share (0..1) of requests that get a 500, drawn from a PRNG seeded with `seed`. */
+  failureRate: number;
+  seed: number;
+  /** The next n requests get 429 with a Retry-After header; counts down. */
+  fail429Times: number;
+  retryAfterSeconds: number;
+  /** Every request fails with this status until reset (0 or null: off). */
+  failAll: number | null;
+  /** Every request hangs (never answered) until reset. */
+  hangAll: boolean;
+  /** The report writer also cites FABRICATED_URL once. */
+  hallucinateCitation: boolean;
+  /** How many queries (and questions) to return against <count>: exact, count + 2, or max(1, count - 1). */
+  queryCountOverride: QueryCountOverride;
+}
+
+export interface LlmLogEntry {
+  at: number;
+  agent: string;
+  stream: boolean;
+  model: string;
+  messages: ChatMessage[];
+  response_format_name: string | null;
+  /** Null while the request is open (and forever for hung requests). */
+  status: number | null;
+  promptTokens: number;
+  completionTokens: number;
+  /** The text sent back (null for failures). */
+  reply: string | null;
+}
+
+interface ChatRequest {
+  model?: string;
+  messages?: ChatMessage[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  response_format?: ResponseFormat;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+}
+
+const DEFAULTS: LlmOptions = {
+  model: "fake-model",
+  latencyMs: 0,
+  latencyRules: [],
+  sloppy: false,
+  brokenJsonTimes: 0,
+  failureRate: 0,
+  seed: 1,
+  fail429Times: 0,
+  retryAfterSeconds: 1,
+  failAll: null,
+  hangAll: false,
+  hallucinateCitation: false,
+  queryCountOverride: "exact",
+};
+
+/** The token estimate the product uses too: ceil(characters / 4). */
+export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+
+export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
+  private random: () => number;
+  private counters = new Map<string, number>();
+  private nextId = 0;
+
+  constructor(options: Partial<LlmOptions> = {}) {
+    super(DEFAULTS, options);
+    this.random = seededRandom(this.options.seed);
+  }
+
+  protected publicUrl(origin: string): string {
+    return `${origin}/v1`;
+  }
+
+  protected countKey(entry: LlmLogEntry): string {
+    return entry.agent;
+  }
+
+  protected onReset(): void {
+    this.random = seededRandom(this.options.seed);
+    this.counters.clear();
+    this.nextId = 0;
+  }
+
+  configure(patch: Partial<LlmOptions>): void {
+    super.configure(patch);
+    if (patch.seed !== undefined) this.random = seededRandom(patch.seed);
+  }
+
+  /** Requests per agent so far (all agents when none is given). */
+  calls(agent?: string): number {
+    return agent ? this.log.filter((e) => e.agent === agent).length : this.log.length;
+  }
+
+  protected async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const path = url.pathname.replace(/\/+$/, "");
+    if (req.method === "GET" && path.endsWith("/models")) {
+      return sendJson(res, 200, { object: "list", data: [{ id: this.options.model, object: "model", created: 1_735_689_600, owned_by: "quarry-fakes" }] });
+    }
+    if (req.method !== "POST" || !path.endsWith("/chat/completions")) {
+      return sendJson(res, 404, openAiError(`Unknown path ${url.pathname}`, "invalid_request_error", null));
+    }
+    let body: ChatRequest;
+    try {
+      body = JSON.parse(await readBody(req)) as ChatRequest;
+    } catch {
+      return sendJson(res, 400, openAiError("Request body is not valid JSON", "invalid_request_error", null));
+    }
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    const allText = messages.map(messageText).join("\n");
+    const entry: LlmLogEntry = {
+      at: Date.now(),
+      agent: agentOf(messages),
+      stream: body.stream === true,
+      model: body.model ?? this.options.model,
+      messages,
+      response_format_name: body.response_format?.json_schema?.name ?? body.response_format?.type ?? null,
+      status: null,
+      promptTokens: estimateTokens(allText),
+      completionTokens: 0,
+      reply: null,
+    };
+    this.log.push(entry);
+    res.on("finish", () => (entry.status = res.statusCode));
+    const signals = [this.stopSignal.signal, clientGone(req, res)];
+    if (messages.length === 0) return sendJson(res, 400, openAiError("messages must be a non-empty array", "invalid_request_error", null));
+
+    const o = this.options;
+    if (o.hangAll) return hang(...signals);
+    if (o.failAll) return sendJson(res, o.failAll, failureBody(o.failAll));
+    if (o.fail429Times > 0) {
+      o.fail429Times--;
+      return sendJson(res, 429, failureBody(429), { "retry-after": String(o.retryAfterSeconds) });
+    }
+    if (o.failureRate > 0 && this.random() < o.failureRate) return sendJson(res, 500, failureBody(500));
+
+    const reply = agentReply({
+      agent: entry.agent,
+      messages,
+      responseFormat: body.response_format,
+      queryCountOverride: o.queryCountOverride,
+      hallucinateCitation: o.hallucinateCitation,
+      nextNumber: (key) => {
+        const n = (this.counters.get(key) ?? 0) + 1;
+        this.counters.set(key, n);
+        return n;
+      },
+    });
+    let text = reply.text;
+    if (reply.json) {
+      if (o.brokenJsonTimes > 0) {
+        o.brokenJsonTimes--;
+        // A prefix of the object: its outer brace never closes, so no lenient parser can recover it.
+        text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
+      } else if (o.sloppy) {
+        text = `Sure! Here is the JSON you asked for:\n\n\`\`\`json\n${text}\n\`\`\`\n\nLet me know if you need anything else.`;
+      }
+    }
+    let finishReason = "stop";
+    const limit = body.max_completion_tokens ?? body.max_tokens;
+    if (limit && estimateTokens(text) > limit) {
+      text = text.slice(0, limit * 4);
+      finishReason = "length";
+    }
+    entry.reply = text;
+    entry.completionTokens = estimateTokens(text);
+    const usage = { prompt_tokens: entry.promptTokens, completion_tokens: entry.completionTokens, total_tokens: entry.promptTokens + entry.completionTokens };
+    const latency = latencyFor(allText, o.latencyRules, o.latencyMs);
+    const id = `chatcmpl-fake${++this.nextId}`;
+    const created = Math.floor(Date.now() / 1000);
+    const base = { id, created, model: entry.model, system_fingerprint: "fp_fake" };
+
+    if (!entry.stream) {
+      await sleep(latency, ...signals);
+      return sendJson(res, 200, {
+        ...base,
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: null, finish_reason: finishReason }],
+        usage,
+      });
+    }
+
+    const includeUsage = body.stream_options?.include_usage === true;
+    const chunk = (choices: unknown[], extra: object = {}) =>
+      `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices, ...(includeUsage ? { usage: null } : {}), ...extra })}\n\n`;
+    const pieces = text.match(/(?:\S+\s*){1,3}|\s+/g) ?? [];
+    await sleep(latency / 2, ...signals);
+    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+    res.write(chunk([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null }]));
+    // Spread the second half of the latency over the chunks, against the clock so that coarse
+    // timers do not add up: each chunk waits until its share of the time is due.
+    const perPiece = pieces.length ? latency / 2 / pieces.length : 0;
+    const streamStart = Date.now();
+    for (const [i, piece] of pieces.entries()) {
+      res.write(chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }]));
+      const wait = streamStart + (i + 1) * perPiece - Date.now();
+      if (wait >= 2) await sleep(wait, ...signals);
+    }
+    res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]));
+    if (includeUsage) res.write(chunk([], { usage }));
+    res.end("data: [DONE]\n\n");
+  }
+}
+
+function openAiError(message: string, type: string, code: string | null) {
+  return { error: { message, type, param: null, code } };
+}
+
+function failureBody(status: number) {
+  if (status === 429) return openAiError("Rate limit reached for fake-model (fake). Please try again later.", "requests", "rate_limit_exceeded");
+  if (status === 401) return openAiError("Incorrect API key provided (fake).", "invalid_request_error", "invalid_api_key");
+  if (status === 404) return openAiError("The model does not exist (fake).", "invalid_request_error", "model_not_found");
+  if (status < 500) return openAiError(`Fake failure with status ${status}.`, "invalid_request_error", null);
+  return openAiError(`The server had an error while processing your request (fake ${status}).`, "server_error", null);
+}

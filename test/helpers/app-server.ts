@@ -1,0 +1,151 @@
+// Starts the production build (`next start`) as a child process with its own SQLite database, for
+// integration tests that drive the real HTTP API. `kill()` simulates a crash (SIGKILL); `restart()`
+// starts a new process on the same database.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { createPrismaClient } from "@/lib/db/create-client";
+import { createTestUser, TEST_AUTH_SECRET, type TestUser } from "./auth";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const TEST_DATA = path.join(ROOT, "data", "test");
+const TEMPLATE = path.join(TEST_DATA, "template.db");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/** A migrated empty database, made once per test process and copied for each app. */
+function migratedDatabase(name: string): string {
+  fs.mkdirSync(TEST_DATA, { recursive: true });
+  if (!fs.existsSync(TEMPLATE)) {
+    const tmp = `${TEMPLATE}.${process.pid}.tmp`;
+    execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: `file:${tmp}` }, stdio: "pipe" });
+    fs.renameSync(tmp, TEMPLATE);
+  }
+  const file = path.join(TEST_DATA, `${name}-${process.pid}-${Date.now()}.db`);
+  fs.copyFileSync(TEMPLATE, file);
+  return file;
+}
+
+export interface AppOptions {
+  env: Record<string, string>;
+  name?: string;
+}
+
+export class TestApp {
+  readonly db: ReturnType<typeof createPrismaClient>;
+  private child?: ChildProcess;
+  private output = "";
+  url = "";
+
+  private constructor(
+    readonly dbFile: string,
+    private readonly env: Record<string, string>,
+  ) {
+    this.db = createPrismaClient(`file:${dbFile}`);
+  }
+
+  static async start(options: AppOptions): Promise<TestApp> {
+    const dbFile = migratedDatabase(options.name ?? "app");
+    const app = new TestApp(dbFile, {
+      REPORTS_DIR: path.join(path.dirname(dbFile), `reports-${path.basename(dbFile, ".db")}`),
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      ...options.env,
+    });
+    // Every request of app.fetch/app.postJson is made as this user, with an API token.
+    app.user = await createTestUser(app.db, { email: "owner@test.local" });
+    app.headers.authorization = `Bearer ${app.user.token}`;
+    await app.launch();
+    return app;
+  }
+
+  /** The user app.fetch authenticates as (see test/helpers/auth.ts for more users and sessions). */
+  user!: TestUser;
+
+  /** Extra headers every request of this app's `fetch` sends (authentication is added here). */
+  headers: Record<string, string> = {};
+
+  fetch(pathname: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    for (const [k, v] of Object.entries(this.headers)) if (!headers.has(k)) headers.set(k, v);
+    return fetch(`${this.url}${pathname}`, { ...init, headers });
+  }
+
+  postJson(pathname: string, body: unknown, init: RequestInit = {}): Promise<Response> {
+    return this.fetch(pathname, {
+      ...init,
+      method: "POST",
+      headers: { "content-type": "application/json", ...(init.headers as Record<string, string> | undefined) },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  }
+
+  logs(): string {
+    return this.output;
+  }
+
+  private async launch(): Promise<void> {
+    const port = await freePort();
+    this.url = `http://127.0.0.1:${port}`;
+    const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+    this.child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: `file:${this.dbFile}`, ...this.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child.stdout?.on("data", (d) => (this.output += d));
+    this.child.stderr?.on("data", (d) => (this.output += d));
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`next start exited (${this.child.exitCode}):\n${this.output}`);
+      try {
+        const res = await fetch(`${this.url}/api/config/status`);
+        if (res.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    throw new Error(`next start did not answer within 60 s:\n${this.output}`);
+  }
+
+  /** Simulates a crash: SIGKILL, no cleanup. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGKILL");
+    await exited;
+  }
+
+  async restart(): Promise<void> {
+    await this.kill();
+    await this.launch();
+  }
+
+  async stop(): Promise<void> {
+    await this.kill();
+    await this.db.$disconnect();
+  }
+}
+
+/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,345 @@
+// Authorisation matrix through the real HTTP server: for every API route and method, another user
+// (by session and by token) gets 404 for Alice's objects, a signed-out caller and a revoked, expired
+// or tampered token get 401, and a share token opens its own report only.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { signApiToken } from "@/lib/auth/api-token-jwt";
+import { startFakes, type Fakes } from "../fakes";
+import { TestApp } from "../helpers/app-server";
+import { createTestToken, createTestUser, signInSession, TEST_AUTH_SECRET, type TestUser } from "../helpers/auth";
+
+type Method = "GET" | "POST" | "DELETE" | "PUT" | "PATCH";
+interface Ids {
+  research: string;
+  failed: string;
+  draft: string;
+  shareId: string;
+  shareToken: string;
+  tokenId: string;
+}
+interface Call {
+  path: string;
+  body?: unknown;
+}
+/** How to call each route against Alice's objects, and what the route is. */
+interface RouteSpec {
+  kind: "object" | "collection" | "public";
+  call: (ids: Ids) => Call;
+}
+
+const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
+  "/api/research": { GET: { kind: "collection", call: () => ({ path: "/api/research" }) } },
+  "/api/research/questions": {
+    POST: { kind: "collection", call: () => ({ path: "/api/research/questions", body: { initial_prompt: "Bob's own question", num_questions: 1 } }) },
+  },
+  "/api/research/start": {
+    POST: { kind: "object", call: (ids) => ({ path: "/api/research/start", body: { research_id: ids.draft, followup_answers: ["yes"], depth: 1, breadth: 1 } }) },
+  },
+  "/api/research/[id]": {
+    GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}` }) },
+    DELETE: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}` }) },
+  },
+  "/api/research/[id]/cancel": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/cancel` }) } },
+  "/api/research/[id]/report": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/report` }) } },
+  "/api/research/[id]/error-output": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/error-output` }) } },
+  "/api/research/[id]/stream": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/stream` }) } },
+  "/api/research/[id]/shares": {
+    GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/shares` }) },
+    POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/shares`, body: {} }) },
+  },
+  "/api/research/[id]/shares/[shareId]": {
+    DELETE: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/shares/${ids.shareId}` }) },
+  },
+  "/api/tokens": {
+    GET: { kind: "collection", call: () => ({ path: "/api/tokens" }) },
+    POST: { kind: "collection", call: () => ({ path: "/api/tokens", body: { name: "bob's" } }) },
+  },
+  "/api/tokens/[id]": { DELETE: { kind: "object", call: (ids) => ({ path: `/api/tokens/${ids.tokenId}` }) } },
+  "/api/share/[token]": { GET: { kind: "public", call: (ids) => ({ path: `/api/share/${ids.shareToken}` }) } },
+  "/api/config/status": { GET: { kind: "public", call: () => ({ path: "/api/config/status" }) } },
+  "/api/auth/[...nextauth]": { GET: { kind: "public", call: () => ({ path: "/api/auth/session" }) }, POST: { kind: "public", call: () => ({ path: "/api/auth/signout" }) } },
+};
+
+/** Every route.ts under app/api with the methods it exports. */
+function discoverRoutes(): { route: string; methods: Method[] }[] {
+  const root = path.resolve(import.meta.dirname, "../../app");
+  const out: { route: string; methods: Method[] }[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === "route.ts") {
+        const source = fs.readFileSync(full, "utf8");
+        const methods = [...source.matchAll(/export\s+(?:const|async function|function)\s+(GET|POST|DELETE|PUT|PATCH)\b|export\s+const\s+\{\s*([A-Z, ]+)\s*\}/g)].flatMap((m) =>
+          m[1] ? [m[1] as Method] : m[2].split(",").map((s) => s.trim() as Method),
+        );
+        const route = "/" + path.relative(root, path.dirname(full)).split(path.sep).filter((s) => !s.startsWith("(")).join("/");
+        out.push({ route, methods });
+      }
+    }
+  };
+  walk(path.join(root, "api"));
+  return out;
+}
+
+let fakes: Fakes;
+let app: TestApp;
+let alice: TestUser;
+let bob: TestUser;
+let bobCookie: string;
+let ids: Ids;
+let bobResearch: string;
+let bobShareToken: string;
+const badTokens: Record<string, string> = {};
+
+type As = { token: string } | { cookie: string } | null;
+
+function send(as: As, method: Method, call: Call): Promise<Response> {
+  const headers: Record<string, string> = {};
+  if (as && "token" in as) headers.authorization = `Bearer ${as.token}`;
+  if (as && "cookie" in as) {
+    headers.cookie = as.cookie;
+    headers.origin = app.url; // what a browser sends on a same-origin request
+  }
+  if (call.body !== undefined) headers["content-type"] = "application/json";
+  // Not app.fetch: that adds the default user's token.
+  return fetch(`${app.url}${call.path}`, { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), redirect: "manual" });
+}
+
+async function errorBody(res: Response): Promise<{ error: string; code: string }> {
+  assert.match(res.headers.get("content-type") ?? "", /application\/json/);
+  const json = (await res.json()) as { error: string; code: string };
+  assert.equal(typeof json.error, "string");
+  assert.equal(typeof json.code, "string");
+  assert.ok(!/\n\s+at /.test(json.error), "no stack trace");
+  return json;
+}
+
+before(async () => {
+  fakes = await startFakes();
+  app = await TestApp.start({ name: "authz", env: { ...fakes.env } });
+  alice = await createTestUser(app.db, { email: "alice@test.local" });
+  bob = await createTestUser(app.db, { email: "bob@test.local" });
+  bobCookie = await signInSession(app.url, bob.email, bob.password);
+  const now = new Date();
+  const research = await app.db.research.create({
+    data: { userId: alice.id, initialPrompt: "Alice's private topic", status: "completed", report: "# Alice's report", depth: 1, breadth: 1, startedAt: now, completedAt: now },
+  });
+  const failed = await app.db.research.create({
+    data: { userId: alice.id, initialPrompt: "Alice's failed topic", status: "failed", error: "boom", depth: 1, breadth: 1, startedAt: now, completedAt: now },
+  });
+  const draft = await app.db.research.create({ data: { userId: alice.id, initialPrompt: "Alice's draft", followupQuestions: JSON.stringify(["Why?"]) } });
+  const shared = await send({ token: alice.token }, "POST", { path: `/api/research/${research.id}/shares`, body: {} });
+  assert.equal(shared.status, 201, await shared.clone().text());
+  const share = (await shared.json()) as { token: string; shareLink: { id: string } };
+  ids = { research: research.id, failed: failed.id, draft: draft.id, shareId: share.shareLink.id, shareToken: share.token, tokenId: alice.tokenId };
+
+  const bobs = await app.db.research.create({ data: { userId: bob.id, initialPrompt: "Bob's topic", status: "completed", report: "# Bob's report", completedAt: now } });
+  bobResearch = bobs.id;
+  const bobShare = (await (await send({ token: bob.token }, "POST", { path: `/api/research/${bobs.id}/shares`, body: {} })).json()) as { token: string };
+  bobShareToken = bobShare.token;
+
+  // Alice's own bad tokens: refused with 401 even on her own objects.
+  const revoked = await createTestToken(app.db, alice.id, { name: "revoked" });
+  await app.db.apiToken.update({ where: { id: revoked.tokenId }, data: { revokedAt: new Date() } });
+  badTokens.revoked = revoked.token;
+  badTokens.expired = (await createTestToken(app.db, alice.id, { name: "expired", days: 1, now: new Date(Date.now() - 3 * 86_400_000) })).token;
+  const expiredInDb = await createTestToken(app.db, alice.id, { name: "expired in db" });
+  await app.db.apiToken.update({ where: { id: expiredInDb.tokenId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+  badTokens.expiredInDatabase = expiredInDb.token;
+  const [h, p, s] = alice.token.split(".");
+  badTokens.tamperedSignature = `${h}.${p}.${s.slice(0, -3)}${s.endsWith("AAA") ? "BBB" : "AAA"}`;
+  const payload = JSON.parse(Buffer.from(p, "base64url").toString()) as Record<string, unknown>;
+  badTokens.tamperedPayload = `${h}.${Buffer.from(JSON.stringify({ ...payload, exp: 4_000_000_000 })).toString("base64url")}.${s}`;
+  badTokens.otherSecret = await signApiToken({ userId: alice.id, tokenId: alice.tokenId, expiresAt: new Date(Date.now() + 86_400_000), secret: `${TEST_AUTH_SECRET}-other` });
+  badTokens.deletedRow = await signApiToken({ userId: alice.id, tokenId: "no-such-token", expiresAt: new Date(Date.now() + 86_400_000), secret: TEST_AUTH_SECRET });
+  badTokens.unsigned = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString("base64url")}.${p}.`;
+  badTokens.garbage = "not-a-token";
+});
+
+after(async () => {
+  await app?.stop();
+  await fakes?.stop();
+});
+
+describe("authorisation matrix", () => {
+  test("every API route and method is in the matrix", () => {
+    for (const { route, methods } of discoverRoutes()) {
+      assert.ok(ROUTES[route], `route ${route} is missing from the authorisation matrix`);
+      for (const m of methods) assert.ok(ROUTES[route][m], `${m} ${route} is missing from the authorisation matrix`);
+    }
+  });
+
+  test("Alice can use her own objects (positive control)", async () => {
+    const me = { token: alice.token };
+    assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}` })).status, 200);
+    assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/report` })).status, 200);
+    assert.equal((await send(me, "GET", { path: `/api/research/${ids.failed}/error-output` })).status, 200);
+    assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/shares` })).status, 200);
+    const list = (await (await send(me, "GET", { path: "/api/research" })).json()) as { researches: { research_id: string }[] };
+    assert.ok(list.researches.some((r) => r.research_id === ids.research));
+  });
+
+  for (const who of ["token", "session"] as const) {
+    test(`Bob (${who}) gets 404 for every one of Alice's objects, and nothing of hers changes`, async () => {
+      const as: As = who === "token" ? { token: bob.token } : { cookie: bobCookie };
+      for (const [route, methods] of Object.entries(ROUTES)) {
+        for (const [method, spec] of Object.entries(methods) as [Method, RouteSpec][]) {
+          if (spec.kind !== "object") continue;
+          const call = spec.call(ids);
+          const res = await send(as, method, call);
+          if (route === "/api/research/start") {
+            // An unknown and a foreign research_id are indistinguishable.
+            const unknown = await send(as, method, { ...call, body: { ...(call.body as object), research_id: "does-not-exist" } });
+            assert.equal(res.status, unknown.status, `${method} ${route}`);
+            assert.deepEqual((await errorBody(res)).code, (await errorBody(unknown)).code);
+            assert.ok([400, 404].includes(res.status));
+            continue;
+          }
+          assert.equal(res.status, 404, `${method} ${call.path} as Bob (${who}) → ${res.status}`);
+          const body = await errorBody(res);
+          assert.match(body.code, /^not_found:/);
+        }
+      }
+      const research = await app.db.research.findUnique({ where: { id: ids.research } });
+      assert.equal(research?.status, "completed", "Alice's research was neither deleted nor cancelled");
+      assert.equal((await app.db.research.findUnique({ where: { id: ids.draft } }))?.status, "draft", "Alice's draft was not started");
+      assert.equal((await app.db.shareLink.findUnique({ where: { id: ids.shareId } }))?.revokedAt, null);
+      assert.equal((await app.db.apiToken.findUnique({ where: { id: ids.tokenId } }))?.revokedAt, null);
+      assert.equal(await app.db.shareLink.count({ where: { researchId: ids.research } }), 1, "Bob created no share link on Alice's research");
+    });
+
+    test(`Bob's (${who}) lists hold only his own things`, async () => {
+      const as: As = who === "token" ? { token: bob.token } : { cookie: bobCookie };
+      const researches = await (await send(as, "GET", { path: "/api/research" })).text();
+      assert.ok(researches.includes(bobResearch));
+      for (const id of [ids.research, ids.failed, ids.draft]) assert.ok(!researches.includes(id));
+      const tokens = await (await send(as, "GET", { path: "/api/tokens" })).text();
+      assert.ok(tokens.includes(bob.tokenId));
+      assert.ok(!tokens.includes(alice.tokenId));
+    });
+  }
+
+  test("a token cannot mint tokens; a session can (same origin only)", async () => {
+    assert.equal((await send({ token: bob.token }, "POST", { path: "/api/tokens", body: { name: "x" } })).status, 403);
+    assert.equal((await send({ cookie: bobCookie }, "POST", { path: "/api/tokens", body: { name: "x" } })).status, 201);
+  });
+
+  test("cookie-authenticated changes from another site are refused (CSRF)", async () => {
+    for (const headers of [{ origin: "http://evil.example" }, { "sec-fetch-site": "cross-site", origin: app.url }, {}] as Record<string, string>[]) {
+      const res = await fetch(`${app.url}/api/research/${bobResearch}/shares`, {
+        method: "POST",
+        headers: { cookie: bobCookie, "content-type": "application/json", ...headers },
+        body: "{}",
+      });
+      assert.equal(res.status, 403, JSON.stringify(headers));
+      assert.equal((await errorBody(res)).code, "forbidden:csrf");
+    }
+    assert.equal(await app.db.shareLink.count({ where: { researchId: bobResearch } }), 1);
+  });
+
+  test("a signed-out caller gets a JSON 401 from every non-public route and method", async () => {
+    for (const [route, methods] of Object.entries(ROUTES)) {
+      for (const [method, spec] of Object.entries(methods) as [Method, RouteSpec][]) {
+        if (spec.kind === "public") continue;
+        const res = await send(null, method, spec.call(ids));
+        assert.equal(res.status, 401, `${method} ${route}`);
+        assert.equal((await errorBody(res)).code, "unauthorized:auth");
+      }
+    }
+  });
+
+  for (const kind of ["revoked", "expired", "expiredInDatabase", "tamperedSignature", "tamperedPayload", "otherSecret", "deletedRow", "unsigned", "garbage"]) {
+    test(`a ${kind} token gets 401 everywhere, even on its owner's objects`, async () => {
+      for (const [route, methods] of Object.entries(ROUTES)) {
+        for (const [method, spec] of Object.entries(methods) as [Method, RouteSpec][]) {
+          if (spec.kind === "public") continue;
+          const res = await send({ token: badTokens[kind] }, method, spec.call(ids));
+          assert.equal(res.status, 401, `${method} ${route} with a ${kind} token → ${res.status}`);
+          assert.equal((await errorBody(res)).code, "unauthorized:auth");
+        }
+      }
+    });
+  }
+});
+
+describe("share links", () => {
+  test("a share token opens its own report and nothing of the owner's", async () => {
+    for (const as of [null, { token: bob.token }] as As[]) {
+      const res = await send(as, "GET", { path: `/api/share/${ids.shareToken}` });
+      assert.equal(res.status, 200);
+      const text = await res.text();
+      const { research } = JSON.parse(text) as { research: { prompt: string; report: string } };
+      assert.equal(research.prompt, "Alice's private topic");
+      assert.equal(research.report, "# Alice's report");
+      for (const secret of [alice.id, alice.email, ids.research, ids.failed, ids.draft, ids.shareId, "Bob's", "failed topic"]) {
+        assert.ok(!text.includes(secret), `shared JSON leaks ${secret}`);
+      }
+    }
+    const bobs = (await (await send(null, "GET", { path: `/api/share/${bobShareToken}` })).json()) as { research: { prompt: string } };
+    assert.equal(bobs.research.prompt, "Bob's topic");
+  });
+
+  test("the shared page renders the report signed out, without ids or emails", async () => {
+    const res = await send(null, "GET", { path: `/share/${ids.shareToken}` });
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.ok(html.includes("Alice&#x27;s private topic") || html.includes("Alice's private topic"));
+    for (const secret of [alice.id, alice.email, ids.research, ids.failed, ids.shareId]) assert.ok(!html.includes(secret), `page leaks ${secret}`);
+  });
+
+  test("unknown, revoked and expired share tokens open nothing", async () => {
+    for (const token of ["x".repeat(43), "short", ids.shareToken.slice(0, -1) + (ids.shareToken.endsWith("A") ? "B" : "A")]) {
+      const res = await send(null, "GET", { path: `/api/share/${token}` });
+      assert.equal(res.status, 404);
+      await errorBody(res);
+    }
+    const made = (await (await send({ token: alice.token }, "POST", { path: `/api/research/${ids.research}/shares`, body: {} })).json()) as { token: string; shareLink: { id: string } };
+    assert.equal((await send(null, "GET", { path: `/api/share/${made.token}` })).status, 200);
+    const revoke = await send({ token: alice.token }, "DELETE", { path: `/api/research/${ids.research}/shares/${made.shareLink.id}` });
+    assert.equal(revoke.status, 200);
+    assert.equal((await send(null, "GET", { path: `/api/share/${made.token}` })).status, 404);
+    assert.equal((await send(null, "GET", { path: `/share/${made.token}` })).status, 404);
+    await app.db.shareLink.update({ where: { id: ids.shareId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    assert.equal((await send(null, "GET", { path: `/api/share/${ids.shareToken}` })).status, 404);
+    await app.db.shareLink.update({ where: { id: ids.shareId }, data: { expiresAt: null } });
+  });
+
+  test("the owner sees how often a link was opened", async () => {
+    const before = (await app.db.shareLink.findUniqueOrThrow({ where: { id: ids.shareId } })).openCount;
+    await send(null, "GET", { path: `/api/share/${ids.shareToken}` });
+    const list = (await (await send({ token: alice.token }, "GET", { path: `/api/research/${ids.research}/shares` })).json()) as { shareLinks: { id: string; openCount: number }[] };
+    assert.equal(list.shareLinks.find((l) => l.id === ids.shareId)?.openCount, before + 1);
+  });
+});
+
+describe("limits on starting research", () => {
+  test("a user over the concurrent-run cap or the hourly start limit gets a clear 429", async () => {
+    const carol = await createTestUser(app.db, { email: "carol@test.local" });
+    const draft = () => app.db.research.create({ data: { userId: carol.id, initialPrompt: "Carol's", followupQuestions: "[]" } });
+    const start = async () => send({ token: carol.token }, "POST", { path: "/api/research/start", body: { research_id: (await draft()).id, followup_answers: [], depth: 1, breadth: 1 } });
+    const now = new Date();
+    // MAX_CONCURRENT_RUNS_PER_USER defaults to 3: three rows already running.
+    const running = await Promise.all([0, 1, 2].map(() => app.db.research.create({ data: { userId: carol.id, initialPrompt: "r", status: "running", startedAt: new Date(now.getTime() - 7_200_000) } })));
+    let res = await start();
+    assert.equal(res.status, 429);
+    let body = await errorBody(res);
+    assert.equal(body.code, "rate_limit:concurrent_runs");
+    assert.match(body.error, /limit is 3/);
+    assert.ok(res.headers.get("retry-after"));
+    await app.db.research.updateMany({ where: { id: { in: running.map((r) => r.id) } }, data: { status: "completed" } });
+    // RATE_LIMIT_STARTS_PER_HOUR defaults to 30.
+    await app.db.research.createMany({ data: Array.from({ length: 30 }, () => ({ userId: carol.id, initialPrompt: "s", status: "completed", startedAt: now })) });
+    res = await start();
+    assert.equal(res.status, 429);
+    body = await errorBody(res);
+    assert.equal(body.code, "rate_limit:research_starts");
+    assert.match(body.error, /30 researches in the last hour/);
+    // Bob is not affected by Carol's limits.
+    const bobDraft = await app.db.research.create({ data: { userId: bob.id, initialPrompt: "Bob's run", followupQuestions: "[]" } });
+    const ok = await send({ token: bob.token }, "POST", { path: "/api/research/start", body: { research_id: bobDraft.id, followup_answers: [], depth: 1, breadth: 1 } });
+    assert.equal(ok.status, 202, await ok.clone().text());
+  });
+});

@@ -1,0 +1,99 @@
+// Crash and failure: a killed server resumes its runs without duplicating rows; a research whose
+// LLM goes down past its retries fails and leaves error-output.md.
+import { after, before, beforeEach, test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { startFakes, type Fakes } from "../fakes";
+import { TestApp, waitFor } from "../helpers/app-server";
+import { createAndStart, waitForStatus } from "../helpers/research";
+import { queriesPerLevel } from "@/lib/research/tree";
+
+let fakes: Fakes;
+let app: TestApp;
+
+before(async () => {
+  fakes = await startFakes();
+  app = await TestApp.start({ name: "resume", env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", LLM_MAX_RETRIES: "1" } });
+});
+after(async () => {
+  await app?.stop();
+  await fakes?.stop();
+});
+beforeEach(() => fakes.reset());
+
+test("a research interrupted by a crash resumes on restart and completes with no duplicate rows", async () => {
+  fakes.llm.configure({ latencyMs: 150 });
+  fakes.search.configure({ failingPageShare: 0.2 });
+  const id = await createAndStart(app, { depth: 2, breadth: 3 });
+  // Kill the server once some queries are finished and others are still in flight.
+  const before = await waitFor(async () => {
+    const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
+    const done = queries.filter((q) => q.status === "completed");
+    return done.length >= 2 && queries.length > done.length ? { queries, done } : undefined;
+  }, 60_000, "a partly finished tree");
+  await app.kill();
+  const doneBefore = await app.db.serpQuery.findMany({ where: { researchId: id, status: "completed" }, include: { queryPages: { include: { items: true } } } });
+  assert.ok(doneBefore.length >= before.done.length);
+  assert.equal((await app.db.research.findUniqueOrThrow({ where: { id } })).status, "running");
+
+  await app.restart();
+  const view = await waitForStatus(app, id, ["completed", "failed"]);
+  assert.equal(view.status, "completed", view.error ?? "");
+  assert.deepEqual(
+    (await app.db.serpQuery.groupBy({ by: ["depth"], where: { researchId: id }, _count: true, orderBy: { depth: "asc" } })).map((g) => g._count),
+    queriesPerLevel(2, 3),
+    "no duplicate queries",
+  );
+  // Finished queries kept their results untouched.
+  for (const q of doneBefore) {
+    const after = await app.db.serpQuery.findUniqueOrThrow({ where: { id: q.id }, include: { queryPages: { include: { items: true } } } });
+    assert.equal(after.completedAt?.getTime(), q.completedAt?.getTime());
+    assert.deepEqual(after.queryPages.flatMap((p) => p.items.map((i) => i.id)).sort(), q.queryPages.flatMap((p) => p.items.map((i) => i.id)).sort());
+  }
+  // No duplicate pages, links or items.
+  const pages = await app.db.page.findMany({ where: { researchId: id } });
+  assert.equal(pages.length, new Set(pages.map((p) => p.url)).size);
+  const items = await app.db.extractedItem.findMany({ where: { researchId: id } });
+  const keys = items.map((i) => `${i.queryPageId}|${i.position}`);
+  assert.equal(keys.length, new Set(keys).size);
+  const contentKeys = items.map((i) => `${i.queryPageId}|${i.content}`);
+  assert.equal(contentKeys.length, new Set(contentKeys).size, "an analysis was saved twice");
+  assert.ok(view.report && view.report.length > 100);
+});
+
+test("a research whose LLM fails past its retries is marked failed and writes error-output.md", async () => {
+  fakes.search.configure({ failingPageShare: 0.3 });
+  fakes.llm.configure({ latencyMs: 60 });
+  const id = await createAndStart(app, { depth: 2, breadth: 2 });
+  // Let some pages be analysed, then take the LLM down.
+  await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) > 0 ? true : undefined), 60_000, "extracted items");
+  fakes.llm.configure({ failAll: 503 });
+  const view = await waitForStatus(app, id, ["completed", "failed"]);
+  assert.equal(view.status, "failed");
+  assert.match(view.error ?? "", /language model is unavailable/i);
+
+  const res = await app.fetch(`/api/research/${id}/error-output`);
+  assert.equal(res.status, 200);
+  const md = await res.text();
+  assert.match(md, /^# Research failed/m);
+  assert.match(md, /## Analysed websites \([1-9]\d*\)/);
+  const analysed = view.successful_scraped_websites.filter((w) => w.status === "analyzed");
+  for (const w of analysed) {
+    assert.ok(md.includes(w.url), `error output lists ${w.url}`);
+    for (const item of w.items) assert.ok(md.includes(item.content));
+  }
+  for (const w of view.successful_scraped_websites.filter((x) => x.status === "failed" && x.error_message)) {
+    assert.ok(md.includes(w.url));
+  }
+  assert.match(md, /## Partial report/);
+  // The file was written at failure time too.
+  const reportsDir = app.logs() && path.join(path.dirname(app.dbFile), `reports-${path.basename(app.dbFile, ".db")}`);
+  assert.equal(fs.readFileSync(path.join(reportsDir, id, "error-output.md"), "utf8"), md);
+
+  // A completed research has no error output.
+  fakes.reset();
+  const ok = await createAndStart(app, { depth: 1, breadth: 1 });
+  await waitForStatus(app, ok, ["completed"]);
+  assert.equal((await app.fetch(`/api/research/${ok}/error-output`)).status, 404);
+});

@@ -1,0 +1,111 @@
+// The progress stream (snapshot first, then live events, nothing twice) and the behaviour of an
+// app started with no LLM or search configured.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { startFakes, type Fakes } from "../fakes";
+import { TestApp } from "../helpers/app-server";
+import { createAndStart, waitForStatus } from "../helpers/research";
+
+interface Part {
+  type: string;
+  id?: string;
+  data?: { seq?: number; at?: number; status?: string; [k: string]: unknown };
+}
+
+/** Reads an AI SDK UI message stream (SSE) to its end, or until `stopAfter` parts. */
+async function readStream(app: TestApp, id: string, stopAfter = Infinity): Promise<Part[]> {
+  const res = await app.fetch(`/api/research/${id}/stream`, { signal: AbortSignal.timeout(60_000) });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("x-vercel-ai-ui-message-stream"), "v1");
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const parts: Part[] = [];
+  let buffer = "";
+  while (parts.length < stopAfter) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    const lines = buffer.split("\n");
+    buffer = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+      parts.push(JSON.parse(line.slice(6)) as Part);
+    }
+  }
+  await reader.cancel().catch(() => undefined);
+  return parts;
+}
+
+describe("stream", () => {
+  let fakes: Fakes;
+  let app: TestApp;
+  before(async () => {
+    fakes = await startFakes();
+    app = await TestApp.start({ name: "stream", env: fakes.env });
+  });
+  after(async () => {
+    await app?.stop();
+    await fakes?.stop();
+  });
+
+  test("a client that connects mid-run gets the snapshot, then only newer events, until the end", async () => {
+    fakes.llm.configure({ latencyMs: 80 });
+    const id = await createAndStart(app, { depth: 2, breadth: 2 });
+    await new Promise((r) => setTimeout(r, 700));
+    const parts = (await readStream(app, id)).filter((p) => p.type.startsWith("data-"));
+    assert.equal(parts[0].type, "data-snapshot");
+    const snapshot = parts[0].data as unknown as { seq: number; research: { status: string; serp_queries: unknown[] } };
+    assert.equal(snapshot.research.status, "running");
+    const live = parts.slice(1);
+    assert.ok(live.length > 10, `only ${live.length} live parts`);
+    const seqs = live.map((p) => p.data!.seq!);
+    assert.ok(seqs.every((s, i) => s > snapshot.seq && (i === 0 || s > seqs[i - 1])), "live parts are newer than the snapshot and strictly ordered");
+    for (const type of ["data-query", "data-website", "data-report-delta", "data-report", "data-run"]) {
+      assert.ok(live.some((p) => p.type === type), `saw ${type}`);
+    }
+    const last = live.at(-1)!;
+    assert.equal(last.type, "data-run");
+    assert.equal(last.data!.status, "completed");
+    const view = await waitForStatus(app, id, ["completed"]);
+    const report = live.find((p) => p.type === "data-report")!;
+    assert.equal(report.data!.markdown, view.report);
+  });
+
+  test("a client that connects after the end gets the final snapshot and the stream closes", async () => {
+    const id = await createAndStart(app, { depth: 1, breadth: 1 });
+    await waitForStatus(app, id, ["completed"]);
+    const parts = (await readStream(app, id)).filter((p) => p.type.startsWith("data-"));
+    assert.equal(parts.length, 1);
+    const research = (parts[0].data as unknown as { research: { status: string; report: string } }).research;
+    assert.equal(research.status, "completed");
+    assert.ok(research.report.length > 0);
+  });
+});
+
+describe("no LLM or search configured", () => {
+  let app: TestApp;
+  before(async () => {
+    app = await TestApp.start({ name: "noconfig", env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "", SEARXNG_URL: "not a url" } });
+  });
+  after(async () => app?.stop());
+
+  test("the app starts, reports what to set, and research requests fail at once naming the variable", async () => {
+    const status = (await (await app.fetch("/api/config/status")).json()) as { problems: { variable: string; message: string }[] };
+    const variables = status.problems.map((p) => p.variable).sort();
+    assert.deepEqual(variables, ["OPENAI_API_KEY", "SEARXNG_URL"]);
+    assert.match(status.problems.find((p) => p.variable === "OPENAI_API_KEY")!.message, /OPENAI_BASE_URL/);
+    assert.match(app.logs(), /SEARXNG_URL must be a full http\(s\) URL/, "the malformed URL is reported at start-up");
+
+    const started = Date.now();
+    const res = await app.postJson("/api/research/questions", { initial_prompt: "Anything", num_questions: 2 });
+    assert.equal(res.status, 503);
+    const body = (await res.json()) as { error: string; code: string };
+    assert.equal(body.code, "unavailable:config");
+    assert.match(body.error, /OPENAI_API_KEY/);
+    assert.match(body.error, /SEARXNG_URL/);
+    assert.ok(Date.now() - started < 2000, "fails at once");
+    assert.ok(!JSON.stringify(body).includes("not a url"), "no configuration values are echoed");
+
+    const page = await app.fetch("/", { redirect: "manual" });
+    assert.ok(page.status < 500, `pages still work (${page.status})`);
+  });
+});
