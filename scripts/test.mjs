@@ -10,9 +10,10 @@ process.chdir(root);
 const args = new Set(process.argv.slice(2));
 const only = (name) => args.size === 0 || args.has(`--${name}`);
 
-function run(cmd, cmdArgs, options = {}) {
+function run(cmd, cmdArgs, { env, ...options } = {}) {
   console.log(`\n$ ${cmd} ${cmdArgs.join(" ")}`);
-  return spawnSync(cmd, cmdArgs, { stdio: "inherit", env: { ...process.env, ...options.env }, ...options }).status ?? 1;
+  // The child inherits the whole environment (PATH, HOME…), with `env` laid over it.
+  return spawnSync(cmd, cmdArgs, { stdio: "inherit", ...options, env: { ...process.env, ...env } }).status ?? 1;
 }
 
 function findTests(dir, out = []) {
