@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// npm start: migrate the database (creating it on first run), build if needed, then serve.
+// npm start: migrate the database (creating it on first run), build if needed, make sure there is an
+// AUTH_SECRET, then serve.
 import { spawnSync, spawn } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
+import { ensureAuthSecret } from "./auth-secret.mjs";
+import { buildIsStale } from "./build-state.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
@@ -11,31 +13,12 @@ const run = (cmd, args) => {
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
-/** The newest modification time under the folders a build depends on. */
-function newestSource(dirs) {
-  let newest = 0;
-  const walk = (dir) => {
-    if (!fs.existsSync(dir)) return;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === "generated" || entry.name === "node_modules") continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else newest = Math.max(newest, fs.statSync(full).mtimeMs);
-    }
-  };
-  for (const dir of dirs) walk(path.join(root, dir));
-  for (const file of ["package.json", "next.config.ts", "proxy.ts", "instrumentation.ts"]) {
-    if (fs.existsSync(file)) newest = Math.max(newest, fs.statSync(file).mtimeMs);
-  }
-  return newest;
-}
-
 run("npx", ["prisma", "migrate", "deploy"]);
-const buildId = path.join(root, ".next", "BUILD_ID");
-const stale = !fs.existsSync(buildId) || newestSource(["app", "components", "hooks", "lib", "public"]) > fs.statSync(buildId).mtimeMs;
-if (stale || process.env.QUARRY_REBUILD === "1") {
+if (buildIsStale(root) || process.env.QUARRY_REBUILD === "1") {
   run("npx", ["next", "build"]);
 }
+// Production needs AUTH_SECRET; the embedded default keeps a generated one in data/auth-secret.
+ensureAuthSecret(process.env, root);
 const port = process.env.PORT ?? "3000";
 const server = spawn("npx", ["next", "start", "-p", port], { stdio: "inherit", env: process.env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

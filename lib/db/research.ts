@@ -6,6 +6,9 @@ import type { ResearchStatus } from "../types";
 
 export type Owner = { userId?: string | null };
 
+/** A query page as views and events show it: the page without its text, and the extracted items. */
+export const QUERY_PAGE_ROW = { page: { omit: { content: true } }, items: true } as const;
+
 function ownerWhere({ userId }: Owner) {
   return userId === undefined ? {} : { userId };
 }
@@ -25,7 +28,7 @@ export async function loadResearchGraph({ id, ...owner }: { id: string } & Owner
   if (!research) return null;
   const queryPages = await db.queryPage.findMany({
     where: { query: { researchId: id } },
-    include: { page: true, items: true },
+    include: QUERY_PAGE_ROW,
   });
   return { ...research, queryPages };
 }

@@ -1,5 +1,6 @@
 // What every step of a run shares: the research's parameters, the abort signal, event emission
 // and token accounting.
+import { setMaxListeners } from "node:events";
 import type { Research } from "../generated/prisma/client";
 import type { Env } from "../env";
 import type { EventBus, ResearchEvent } from "../events/bus";
@@ -33,6 +34,8 @@ export class RunContext {
     private readonly hooks: RunHooks = {},
   ) {
     this.signal = AbortSignal.any([cancelSignal, this.fatalController.signal]);
+    // Every queued limiter waiter and in-flight fetch of the run listens to this one signal.
+    setMaxListeners(0, this.signal);
     const questions = parseStringArray(research.followupQuestions);
     const answers = parseStringArray(research.followupAnswers);
     this.qa = questions.map((question, i) => ({ question, answer: answers[i] ?? "" }));

@@ -11,7 +11,9 @@ import type {
   WebsiteView,
 } from "../types";
 
-export type QueryPageRow = QueryPage & { page: Page; items: ExtractedItem[] };
+/** A page without its text: events and views never need the text, and it can be large. */
+export type PageSummary = Omit<Page, "content">;
+export type QueryPageRow = QueryPage & { page: PageSummary; items: ExtractedItem[] };
 export type ResearchGraph = Research & { queries: SerpQuery[]; queryPages: QueryPageRow[] };
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
@@ -49,7 +51,7 @@ export function toQueryView(q: SerpQuery): SerpQueryView {
   };
 }
 
-export function websiteStatus(qp: QueryPage, page: Page): WebsiteStatus {
+export function websiteStatus(qp: QueryPage, page: PageSummary): WebsiteStatus {
   if (qp.status === "analyzed") return "analyzed";
   if (qp.status === "failed" || page.status === "failed") return "failed";
   return page.status as WebsiteStatus;

@@ -1,6 +1,7 @@
 // The runner's persistence: every state change is written here before its event is emitted.
 // Each write is idempotent or guarded, so that a step re-run after a crash cannot duplicate rows.
 import { db } from "../db/client";
+import { QUERY_PAGE_ROW } from "../db/research";
 import type { Page, SerpQuery } from "../generated/prisma/client";
 import type { TokenCount } from "../ai/usage";
 import type { SerpQueryDraft, ChainLink } from "../agents/generate-serp-queries";
@@ -71,14 +72,12 @@ export async function attachSearchResults(query: SerpQuery, results: SearchResul
   });
 }
 
-const withPageAndItems = { page: true, items: true } as const;
-
 export async function queryPagesOfQuery(queryId: string): Promise<QueryPageRow[]> {
-  return db.queryPage.findMany({ where: { queryId }, include: withPageAndItems, orderBy: { position: "asc" } });
+  return db.queryPage.findMany({ where: { queryId }, include: QUERY_PAGE_ROW, orderBy: { position: "asc" } });
 }
 
 export async function queryPagesOfPage(pageId: string): Promise<QueryPageRow[]> {
-  return db.queryPage.findMany({ where: { pageId }, include: withPageAndItems });
+  return db.queryPage.findMany({ where: { pageId }, include: QUERY_PAGE_ROW });
 }
 
 export async function updatePage(id: string, data: Partial<Pick<Page, "status" | "title" | "content" | "contentType" | "error" | "fetchedAt">>) {
@@ -101,13 +100,13 @@ export async function saveAnalysis(queryPageId: string, researchId: string, url:
         data: items.map((content, position) => ({ queryPageId, researchId, content, url, position })),
       });
     }
-    return tx.queryPage.findUniqueOrThrow({ where: { id: queryPageId }, include: withPageAndItems });
+    return tx.queryPage.findUniqueOrThrow({ where: { id: queryPageId }, include: QUERY_PAGE_ROW });
   });
 }
 
 export async function failQueryPage(queryPageId: string, error: string): Promise<QueryPageRow> {
   await db.queryPage.updateMany({ where: { id: queryPageId, status: "pending" }, data: { status: "failed", error } });
-  return db.queryPage.findUniqueOrThrow({ where: { id: queryPageId }, include: withPageAndItems });
+  return db.queryPage.findUniqueOrThrow({ where: { id: queryPageId }, include: QUERY_PAGE_ROW });
 }
 
 export async function addUsage(researchId: string, queryId: string | undefined, t: TokenCount) {

@@ -60,10 +60,13 @@ export async function researchStreamResponse({ id, signal, ...owner }: Owner & {
         let done = TERMINAL.includes(graph.status as ResearchStatus);
         while (!done && !signal.aborted) {
           if (queue.length === 0) {
+            // One abort listener per wait, removed after it: a long run wakes this loop thousands of times.
+            let resume = () => {};
             await new Promise<void>((resolve) => {
-              wake = resolve;
-              signal.addEventListener("abort", () => resolve(), { once: true });
+              resume = wake = resolve;
+              signal.addEventListener("abort", resume, { once: true });
             });
+            signal.removeEventListener("abort", resume);
             wake = undefined;
           }
           for (const e of queue.splice(0)) {
@@ -80,5 +83,11 @@ export async function researchStreamResponse({ id, signal, ...owner }: Owner & {
     },
     onError: () => "The research stream failed",
   });
-  return createUIMessageStreamResponse({ stream, keepAliveMs: 15_000 });
+  return createUIMessageStreamResponse({
+    stream,
+    keepAliveMs: 15_000,
+    // no-transform keeps the server's gzip off this response: compression buffered each event until
+    // more data came, delaying progress by ~150 ms (p95 ~600 ms) in the benchmark.
+    headers: { "cache-control": "no-cache, no-transform" },
+  });
 }

@@ -40,6 +40,8 @@ function migratedDatabase(name: string): string {
 export interface AppOptions {
   env: Record<string, string>;
   name?: string;
+  /** Extra arguments for the server's node process (the benchmark's --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 export class TestApp {
@@ -51,6 +53,7 @@ export class TestApp {
   private constructor(
     readonly dbFile: string,
     private readonly env: Record<string, string>,
+    private readonly nodeArgs: string[] = [],
   ) {
     this.db = createPrismaClient(`file:${dbFile}`);
   }
@@ -61,7 +64,7 @@ export class TestApp {
       REPORTS_DIR: path.join(path.dirname(dbFile), `reports-${path.basename(dbFile, ".db")}`),
       AUTH_SECRET: TEST_AUTH_SECRET,
       ...options.env,
-    });
+    }, options.nodeArgs);
     // Every request of app.fetch/app.postJson is made as this user, with an API token.
     app.user = await createTestUser(app.db, { email: "owner@test.local" });
     app.headers.authorization = `Bearer ${app.user.token}`;
@@ -90,6 +93,11 @@ export class TestApp {
     });
   }
 
+  /** The server process (for the benchmark's CPU and memory sampling). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   logs(): string {
     return this.output;
   }
@@ -98,7 +106,7 @@ export class TestApp {
     const port = await freePort();
     this.url = `http://127.0.0.1:${port}`;
     const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-    this.child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    this.child = spawn(process.execPath, [...this.nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: "production", DATABASE_URL: `file:${this.dbFile}`, ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -133,7 +141,14 @@ export class TestApp {
     await this.launch();
   }
 
-  async stop(): Promise<void> {
+  /** Stops the server; `graceful` sends SIGTERM first (lets --cpu-prof write its profile), SIGKILL after 10 s. */
+  async stop({ graceful = false } = {}): Promise<void> {
+    const child = this.child;
+    if (graceful && child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    }
     await this.kill();
     await this.db.$disconnect();
   }

@@ -70,6 +70,17 @@ describe("stream", () => {
     assert.equal(report.data!.markdown, view.report);
   });
 
+  test("the stream is never compressed, so each event goes out as it happens", async () => {
+    const id = await createAndStart(app, { depth: 1, breadth: 1 });
+    // Browsers and fetch accept gzip; a gzip encoder holds events back until more data comes.
+    const res = await app.fetch(`/api/research/${id}/stream`, { headers: { "accept-encoding": "gzip, deflate, br" } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-encoding"), null);
+    assert.match(res.headers.get("cache-control") ?? "", /no-transform/);
+    await res.body?.cancel();
+    await waitForStatus(app, id, ["completed"]);
+  });
+
   test("a client that connects after the end gets the final snapshot and the stream closes", async () => {
     const id = await createAndStart(app, { depth: 1, breadth: 1 });
     await waitForStatus(app, id, ["completed"]);

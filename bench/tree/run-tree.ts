@@ -1,0 +1,214 @@
+// One tree-research benchmark run: a fresh production server (its own SQLite database), warmed up
+// with a tiny research, then one research of the given depth × breadth through the HTTP API with a
+// stream client attached. Measures wall time, the bound, server CPU and memory, rows, LLM work,
+// pages fetched, prompt tokens per depth and stream latency.
+import { TestApp } from "../../test/helpers/app-server";
+import { createAndStart, waitForStatus } from "../../test/helpers/research";
+import { tagOf } from "../../test/fakes/llm-parse";
+import type { LlmLogEntry, WebLogEntry } from "../../test/fakes";
+import { computeBound, type Bound, type BoundLatencies, type BoundLimits, type BoundQuery } from "./bound";
+import { sampleProcessTree } from "./proc";
+import { followStream, percentile } from "./stream-client";
+import type { FakesProcess } from "./fakes-process";
+
+export interface TreeRunOptions {
+  depth: number;
+  breadth: number;
+  latencies: BoundLatencies;
+  limits: BoundLimits;
+  contextTokenBudget: number;
+  fakes: FakesProcess;
+  log: (line: string) => void;
+  /** Write the server's CPU profile (.cpuprofile) into this folder. */
+  profileDir?: string;
+}
+
+export interface DepthTokens {
+  depth: number;
+  queries: number;
+  /** All prompt tokens charged to the queries of this depth (their page analyses and child generation), per query. */
+  promptTokensPerQuery: number;
+  /** Prompt tokens of the child-generation calls made by queries of this depth (null at the last depth). */
+  childGeneration: { calls: number; meanPromptTokens: number; maxPromptTokens: number; maxChainTokens: number } | null;
+}
+
+export interface TreeRunResult {
+  depth: number;
+  breadth: number;
+  status: string;
+  wallMs: number;
+  bound: Bound;
+  ratio: number;
+  server: { cpuSeconds: number; cpuShareOfWall: number; peakRssMb: number };
+  rows: { research: number; serpQueries: number; pages: number; queryPages: number; extractedItems: number; total: number };
+  llm: { calls: number; promptTokens: number; completionTokens: number; callsByAgent: Record<string, number> };
+  pages: { fetched: number; distinctUrls: number; analysed: number; failed: number };
+  queriesByDepth: number[];
+  tokensByDepth: DepthTokens[];
+  stream: { parts: number; medianMs: number; p95Ms: number; maxMs: number };
+}
+
+const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+export function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fakes">): Record<string, string> {
+  return {
+    ...o.fakes.env,
+    LLM_CONCURRENCY: String(o.limits.llmConcurrency),
+    SEARCH_CONCURRENCY: String(o.limits.searchConcurrency),
+    SCRAPE_CONCURRENCY: String(o.limits.fetchConcurrency),
+    ANALYZE_CONCURRENCY_PER_QUERY: String(o.limits.analyzeConcurrencyPerQuery),
+    CONTEXT_TOKEN_BUDGET: String(o.contextTokenBudget),
+    RATE_LIMIT_STARTS_PER_HOUR: "1000",
+    RESUME_ON_START: "0",
+  };
+}
+
+export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
+  const app = await TestApp.start({ name: `bench-${o.depth}x${o.breadth}`, env: serverEnv(o),
+    nodeArgs: o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] : [],
+  });
+  try {
+    // Warm-up: the first requests load every route and module of the server.
+    const warm = await createAndStart(app, { prompt: "Warm-up run", depth: 1, breadth: 1, questions: 1 });
+    await waitForStatus(app, warm, ["completed", "failed"], 120_000);
+    await o.fakes.resetLogs();
+
+    const prompt = `How do grid-scale batteries earn money? (benchmark ${o.depth}x${o.breadth})`;
+    const q = await app.postJson("/api/research/questions", { initial_prompt: prompt, num_questions: 2 });
+    const { research_id: id, followup_questions: questions } = (await q.json()) as { research_id: string; followup_questions: string[] };
+    const llmCallsBefore = (await o.fakes.llmLog()).length;
+
+    const sampler = sampleProcessTree(app.pid!);
+    const t0 = performance.timeOrigin + performance.now();
+    const start = await app.postJson("/api/research/start", {
+      research_id: id,
+      followup_answers: questions.map(() => "Europe and the US since 2020, with figures."),
+      depth: o.depth,
+      breadth: o.breadth,
+    });
+    if (start.status !== 202) throw new Error(`start: HTTP ${start.status} ${await start.text()}`);
+    const stream = await followStream(`${app.url}/api/research/${id}/stream`, app.headers);
+    const usage = sampler.stop();
+    const wallMs = (stream.endedAt ?? performance.timeOrigin + performance.now()) - t0;
+
+    const research = await app.db.research.findUniqueOrThrow({ where: { id } });
+    const queries = await app.db.serpQuery.findMany({
+      where: { researchId: id },
+      include: { queryPages: { include: { page: { select: { status: true } } } }, children: { select: { id: true } } },
+    });
+    const pages = await app.db.page.findMany({ where: { researchId: id } });
+    const rows = {
+      research: 1,
+      serpQueries: queries.length,
+      pages: pages.length,
+      queryPages: await app.db.queryPage.count({ where: { query: { researchId: id } } }),
+      extractedItems: await app.db.extractedItem.count({ where: { researchId: id } }),
+      total: 0,
+    };
+    rows.total = rows.research + rows.serpQueries + rows.pages + rows.queryPages + rows.extractedItems;
+
+    const llmLog = (await o.fakes.llmLog()).slice(llmCallsBefore);
+    const webLog = await o.fakes.webLog();
+    const callsByAgent: Record<string, number> = {};
+    for (const e of llmLog) callsByAgent[e.agent] = (callsByAgent[e.agent] ?? 0) + 1;
+
+    const boundQueries: BoundQuery[] = queries.map((sq) => ({
+      id: sq.id,
+      parentId: sq.parentId,
+      pages: sq.queryPages.length,
+      // Every page that was fetched got an analysis call, whatever its outcome.
+      analyses: sq.queryPages.filter((qp) => qp.page.status === "scraped").length,
+      generatedChildren: sq.children.length > 0,
+    }));
+    const bound = computeBound({
+      latencies: o.latencies,
+      limits: o.limits,
+      queries: boundQueries,
+      llmCalls: llmLog.length,
+      pagesFetched: pages.filter((p) => p.status === "scraped" || p.status === "failed").length,
+      reportSteps: callsByAgent["branch-summarizer"] ? 2 : 1,
+    });
+
+    const queriesByDepth: number[] = [];
+    for (const sq of queries) queriesByDepth[sq.depth - 1] = (queriesByDepth[sq.depth - 1] ?? 0) + 1;
+
+    const result: TreeRunResult = {
+      depth: o.depth,
+      breadth: o.breadth,
+      status: research.status,
+      wallMs,
+      bound,
+      ratio: wallMs / bound.boundMs,
+      server: {
+        cpuSeconds: usage.cpuSeconds,
+        cpuShareOfWall: usage.cpuSeconds / (wallMs / 1000),
+        peakRssMb: usage.peakRssBytes / 1024 / 1024,
+      },
+      rows,
+      llm: { calls: research.llmCalls, promptTokens: research.promptTokens, completionTokens: research.completionTokens, callsByAgent },
+      pages: {
+        fetched: webLog.filter((e) => e.path !== "/").length,
+        distinctUrls: new Set(webLog.map((e) => e.path)).size,
+        analysed: queries.reduce((n, sq) => n + sq.queryPages.filter((qp) => qp.status === "analyzed").length, 0),
+        failed: pages.filter((p) => p.status === "failed").length,
+      },
+      queriesByDepth,
+      tokensByDepth: tokensByDepth(queries, llmLog),
+      stream: {
+        parts: stream.parts,
+        medianMs: percentile(stream.latenciesMs, 50),
+        p95Ms: percentile(stream.latenciesMs, 95),
+        maxMs: Math.max(...stream.latenciesMs),
+      },
+    };
+    if (research.status !== "completed") throw new Error(`the ${o.depth}x${o.breadth} research ended ${research.status}: ${research.error}`);
+    if (!stream.finished) throw new Error("the stream ended without its finish part");
+    return result;
+  } finally {
+    await app.stop({ graceful: Boolean(o.profileDir) });
+  }
+}
+
+/** Prompt tokens per query by depth, and the child-generation prompts' size against the context budget. */
+function tokensByDepth(
+  queries: { id: string; depth: number; text: string; promptTokens: number }[],
+  llmLog: LlmLogEntry[],
+): DepthTokens[] {
+  const depthOfText = new Map(queries.map((q) => [q.text, q.depth]));
+  const generations = new Map<number, { prompt: number; chain: number }[]>();
+  for (const e of llmLog) {
+    if (e.agent !== "query-generator") continue;
+    const user = e.messages.find((m) => m.role === "user");
+    const text = typeof user?.content === "string" ? user.content : "";
+    const chain = tagOf(text, "parent_chain")?.content;
+    if (!chain) continue; // root generation
+    const parentText = /level="parent">\s*Query: (.*)/.exec(chain)?.[1]?.trim();
+    const depth = parentText ? depthOfText.get(parentText) : undefined;
+    if (depth === undefined) continue;
+    const list = generations.get(depth) ?? [];
+    list.push({ prompt: e.promptTokens, chain: estimateTokens(chain) });
+    generations.set(depth, list);
+  }
+  const maxDepth = Math.max(...queries.map((q) => q.depth));
+  return Array.from({ length: maxDepth }, (_, i) => {
+    const depth = i + 1;
+    const atDepth = queries.filter((q) => q.depth === depth);
+    const gens = generations.get(depth) ?? [];
+    return {
+      depth,
+      queries: atDepth.length,
+      promptTokensPerQuery: mean(atDepth.map((q) => q.promptTokens)),
+      childGeneration: gens.length
+        ? {
+            calls: gens.length,
+            meanPromptTokens: mean(gens.map((g) => g.prompt)),
+            maxPromptTokens: Math.max(...gens.map((g) => g.prompt)),
+            maxChainTokens: Math.max(...gens.map((g) => g.chain)),
+          }
+        : null,
+    };
+  });
+}
+
+export type { WebLogEntry };

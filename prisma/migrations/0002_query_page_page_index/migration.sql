@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "QueryPage_pageId_idx" ON "QueryPage"("pageId");
