@@ -45,3 +45,47 @@ test("Retry-After in seconds or as an HTTP date", () => {
   assert.equal(parseRetryAfter(null), undefined);
   assert.equal(parseRetryAfter("soon"), undefined);
 });
+
+/** Queues one waiter per entry behind a full semaphore, then frees the slot and records the order they ran in. */
+async function serveOrder(entries: { name: string; lane?: string; priority?: number }[]): Promise<string[]> {
+  const sem = new Semaphore(1);
+  const release = await sem.acquire();
+  const order: string[] = [];
+  const done = entries.map(({ name, lane, priority }) => sem.run(async () => void order.push(name), undefined, { lane, priority }));
+  release();
+  await Promise.all(done);
+  return order;
+}
+
+test("within a lane the highest priority goes first, equal priorities in arrival order", async () => {
+  const order = await serveOrder([
+    { name: "leaf-a", priority: 1 },
+    { name: "root", priority: 40 },
+    { name: "leaf-b", priority: 1 },
+    { name: "mid", priority: 17 },
+  ]);
+  assert.deepEqual(order, ["root", "mid", "leaf-a", "leaf-b"]);
+});
+
+test("lanes take turns, so one busy run cannot starve another", async () => {
+  const big = Array.from({ length: 4 }, (_, i) => ({ name: `big${i}`, lane: "big", priority: 50 }));
+  const order = await serveOrder([...big, { name: "small0", lane: "small", priority: 1 }, { name: "small1", lane: "small", priority: 1 }]);
+  assert.deepEqual(order, ["big0", "small0", "big1", "small1", "big2", "big3"]);
+});
+
+test("an aborted waiter leaves its lane; the others are still served", async () => {
+  const sem = new Semaphore(1);
+  const release = await sem.acquire();
+  const controller = new AbortController();
+  const order: string[] = [];
+  const gone = sem.run(async () => void order.push("gone"), controller.signal, { lane: "a", priority: 9 });
+  const kept = sem.run(async () => void order.push("kept"), undefined, { lane: "a", priority: 1 });
+  const other = sem.run(async () => void order.push("other"), undefined, { lane: "b" });
+  controller.abort(new Error("cancelled"));
+  await assert.rejects(gone, /cancelled/);
+  assert.equal(sem.waiting, 2);
+  release();
+  await Promise.all([kept, other]);
+  assert.deepEqual(order, ["kept", "other"]);
+  assert.equal(sem.inUse, 0);
+});

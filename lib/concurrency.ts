@@ -1,8 +1,28 @@
 // A counting semaphore: one per scarce resource (LLM calls, searches, page fetches), shared by every
-// run in the process so that the configured limits mean what they say.
+// run in the process so that the configured limits mean what they say. When a slot frees up, the
+// lanes (one per research run) take turns, so that one large run cannot starve another; within a
+// lane the waiter with the highest priority goes first (the runner gives the calls that unlock the
+// most remaining work the highest), and equal priorities go in arrival order.
+
+export interface WaitOptions {
+  /** Waiters of one lane are served by priority; lanes are served round-robin. Default "". */
+  lane?: string;
+  /** Higher first within the lane. Default 0. */
+  priority?: number;
+}
+
+interface Waiter {
+  priority: number;
+  grant: () => void;
+}
+
 export class Semaphore {
   private active = 0;
-  private readonly waiters: Array<() => void> = [];
+  private queued = 0;
+  /** Each lane's waiters, best first. A lane is here only while it has waiters. */
+  private readonly lanes = new Map<string, Waiter[]>();
+  /** Lanes with waiters, in the order they are served. */
+  private readonly turns: string[] = [];
 
   constructor(readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1) throw new Error(`Semaphore limit must be a positive integer, got ${limit}`);
@@ -13,33 +33,35 @@ export class Semaphore {
   }
 
   get waiting(): number {
-    return this.waiters.length;
+    return this.queued;
   }
 
-  async acquire(signal?: AbortSignal): Promise<() => void> {
+  async acquire(signal?: AbortSignal, { lane = "", priority = 0 }: WaitOptions = {}): Promise<() => void> {
     signal?.throwIfAborted();
     if (this.active < this.limit) {
       this.active++;
       return this.releaser();
     }
     await new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        priority,
+        grant: () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+      };
       const onAbort = () => {
-        const index = this.waiters.indexOf(grant);
-        if (index >= 0) this.waiters.splice(index, 1);
+        this.remove(lane, waiter);
         reject(signal?.reason ?? new DOMException("Aborted", "AbortError"));
       };
-      const grant = () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      this.waiters.push(grant);
+      this.enqueue(lane, waiter);
       signal?.addEventListener("abort", onAbort, { once: true });
     });
     return this.releaser();
   }
 
-  async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const release = await this.acquire(signal);
+  async run<T>(fn: () => Promise<T>, signal?: AbortSignal, options?: WaitOptions): Promise<T> {
+    const release = await this.acquire(signal, options);
     try {
       return await fn();
     } finally {
@@ -47,14 +69,59 @@ export class Semaphore {
     }
   }
 
+  private enqueue(lane: string, waiter: Waiter): void {
+    let list = this.lanes.get(lane);
+    if (!list) {
+      this.lanes.set(lane, (list = []));
+      this.turns.push(lane);
+    }
+    // After every waiter of equal or higher priority: equal priorities keep their arrival order.
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid].priority >= waiter.priority) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, waiter);
+    this.queued++;
+  }
+
+  private remove(lane: string, waiter: Waiter): void {
+    const list = this.lanes.get(lane);
+    const index = list?.indexOf(waiter) ?? -1;
+    if (!list || index < 0) return;
+    list.splice(index, 1);
+    this.queued--;
+    if (list.length === 0) this.dropLane(lane);
+  }
+
+  private dropLane(lane: string): void {
+    this.lanes.delete(lane);
+    const turn = this.turns.indexOf(lane);
+    if (turn >= 0) this.turns.splice(turn, 1);
+  }
+
+  /** The next waiter: the head of the lane whose turn it is; that lane then goes to the back. */
+  private next(): Waiter | undefined {
+    const lane = this.turns.shift();
+    if (lane === undefined) return undefined;
+    const list = this.lanes.get(lane)!;
+    const waiter = list.shift()!;
+    this.queued--;
+    if (list.length > 0) this.turns.push(lane);
+    else this.lanes.delete(lane);
+    return waiter;
+  }
+
   private releaser(): () => void {
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const next = this.waiters.shift();
+      const next = this.next();
       // Hand the slot straight to the next waiter; the active count is unchanged.
-      if (next) next();
+      if (next) next.grant();
       else this.active--;
     };
   }

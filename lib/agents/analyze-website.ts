@@ -2,6 +2,7 @@ import { z } from "zod";
 import { generateStructured } from "../ai/call";
 import { agentHeader, tag, today, trimToTokens } from "../ai/prompts";
 import type { UsageSink } from "../ai/usage";
+import type { WaitOptions } from "../concurrency";
 
 const schema = z.object({
   items: z
@@ -25,6 +26,7 @@ export async function analyzeWebsite({
   pageBudgetTokens,
   onUsage,
   signal,
+  schedule,
 }: {
   objective: string;
   query: string;
@@ -34,6 +36,7 @@ export async function analyzeWebsite({
   pageBudgetTokens: number;
   onUsage?: UsageSink;
   signal?: AbortSignal;
+  schedule?: WaitOptions;
 }): Promise<string[]> {
   const agent = "website-analyzer";
   const system = `${agentHeader(agent)}
@@ -46,6 +49,6 @@ If nothing on the page serves the objective, return an empty list.`;
     tag("search_query", query),
     tag("page", trimToTokens(text, pageBudgetTokens), { url, title: title ?? "" }),
   ].join("\n");
-  const result = await generateStructured({ agent, schema, system, prompt: user, onUsage, signal });
+  const result = await generateStructured({ agent, schema, system, prompt: user, onUsage, signal, schedule });
   return result.items.map((item) => item.content.trim()).filter(Boolean).slice(0, 20);
 }

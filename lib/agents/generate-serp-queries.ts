@@ -3,6 +3,7 @@ import { generateStructured } from "../ai/call";
 import { StructuredOutputError } from "../ai/errors";
 import { agentHeader, estimateTokens, qaBlock, tag, today, trimToTokens, type QA } from "../ai/prompts";
 import type { UsageSink } from "../ai/usage";
+import type { WaitOptions } from "../concurrency";
 
 const schema = z.object({
   queries: z
@@ -62,6 +63,7 @@ export async function generateSerpQueries({
   contextBudgetTokens,
   onUsage,
   signal,
+  schedule,
 }: {
   prompt: string;
   qa: QA[];
@@ -70,6 +72,7 @@ export async function generateSerpQueries({
   contextBudgetTokens: number;
   onUsage?: UsageSink;
   signal?: AbortSignal;
+  schedule?: WaitOptions;
 }): Promise<SerpQueryDraft[]> {
   const agent = "query-generator";
   const rendered = renderChain(chain, contextBudgetTokens);
@@ -90,7 +93,7 @@ to extract. ${chain.length ? "You are going deeper into one branch of the resear
     .filter(Boolean)
     .join("\n");
 
-  const result = await generateStructured({ agent, schema, system, prompt: user, onUsage, signal });
+  const result = await generateStructured({ agent, schema, system, prompt: user, onUsage, signal, schedule });
   const seen = new Set(chain.map((c) => c.query.toLowerCase()));
   const queries = result.queries
     .map((q) => ({ query: q.query.trim(), objective: q.objective.trim() }))
@@ -105,6 +108,7 @@ to extract. ${chain.length ? "You are going deeper into one branch of the resear
     prompt: `${user}\n${tag("already_planned", queries.map((q) => q.query).join("\n"))}\nWrite ${count - queries.length} more, different queries.`,
     onUsage,
     signal,
+    schedule,
   });
   for (const q of topUp.queries) {
     const text = q.query.trim();

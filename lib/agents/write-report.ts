@@ -1,6 +1,7 @@
 import { generatePlainText, streamPlainText } from "../ai/call";
 import { agentHeader, qaBlock, tag, today, trimToTokens, type QA } from "../ai/prompts";
 import type { UsageSink } from "../ai/usage";
+import type { WaitOptions } from "../concurrency";
 
 export interface Learning {
   content: string;
@@ -26,6 +27,7 @@ export async function writeReport({
   onDelta,
   onUsage,
   signal,
+  schedule,
 }: {
   prompt: string;
   qa: QA[];
@@ -34,6 +36,7 @@ export async function writeReport({
   onDelta: (delta: string) => void;
   onUsage?: UsageSink;
   signal?: AbortSignal;
+  schedule?: WaitOptions;
 }): Promise<string> {
   const agent = "report-writer";
   const system = `${agentHeader(agent)}
@@ -43,7 +46,7 @@ summary, "## " sections with the findings (use lists and tables where they help)
 conflicting evidence, and a final "## Sources" list of the URLs you cited.
 ${CITATION_RULES}`;
   const user = [tag("prompt", prompt), qaBlock(qa), tag("learnings", sources)].filter(Boolean).join("\n");
-  return streamPlainText({ agent, system, prompt: user, onDelta, onUsage, signal });
+  return streamPlainText({ agent, system, prompt: user, onDelta, onUsage, signal, schedule });
 }
 
 /** Condenses one branch's learnings, keeping every URL next to its facts (for reports too large for one call). */
@@ -54,6 +57,7 @@ export async function summarizeBranch({
   budgetTokens,
   onUsage,
   signal,
+  schedule,
 }: {
   prompt: string;
   branchQuery: string;
@@ -61,6 +65,7 @@ export async function summarizeBranch({
   budgetTokens: number;
   onUsage?: UsageSink;
   signal?: AbortSignal;
+  schedule?: WaitOptions;
 }): Promise<string> {
   const agent = "branch-summarizer";
   const system = `${agentHeader(agent)}
@@ -72,5 +77,5 @@ distinct fact with its specifics, merge duplicates, and keep each fact's source 
     tag("branch", branchQuery),
     tag("learnings", trimToTokens(renderSources(learnings), budgetTokens)),
   ].join("\n");
-  return generatePlainText({ agent, system, prompt: user, onUsage, signal });
+  return generatePlainText({ agent, system, prompt: user, onUsage, signal, schedule });
 }

@@ -3,6 +3,7 @@
 import { generateText, NoObjectGeneratedError, Output, streamText, type ModelMessage } from "ai";
 import { z } from "zod";
 import { getEnv } from "../env";
+import type { WaitOptions } from "../concurrency";
 import { limiters } from "../limits";
 import { extractJson } from "./json";
 import { LlmUnavailableError, StructuredOutputError } from "./errors";
@@ -16,6 +17,8 @@ export interface CallOptions {
   prompt: string;
   onUsage?: UsageSink;
   signal?: AbortSignal;
+  /** Where the call waits for an LLM slot: its run's lane and its priority there. */
+  schedule?: WaitOptions;
 }
 
 function isAbort(error: unknown, signal?: AbortSignal): boolean {
@@ -29,7 +32,7 @@ function rethrow(error: unknown, signal?: AbortSignal): never {
 }
 
 export async function generateStructured<T>(options: CallOptions & { schema: z.ZodType<T> }): Promise<T> {
-  const { agent, schema, onUsage, signal } = options;
+  const { agent, schema, onUsage, signal, schedule } = options;
   const env = getEnv();
   const jsonSchema = JSON.stringify(z.toJSONSchema(schema));
   const system = `${options.system}\n\nReply with one JSON object only, matching this JSON Schema:\n${jsonSchema}`;
@@ -50,6 +53,7 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
             abortSignal: signal,
           }),
         signal,
+        schedule,
       );
       onUsage?.(toTokenCount(result.usage));
       return result.output as T;
@@ -76,11 +80,12 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
 }
 
 export async function generatePlainText(options: CallOptions): Promise<string> {
-  const { onUsage, signal } = options;
+  const { onUsage, signal, schedule } = options;
   try {
     const result = await limiters().llm.run(
       () => generateText({ model: researchModel(), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal }),
       signal,
+      schedule,
     );
     onUsage?.(toTokenCount(result.usage));
     return result.text;
@@ -91,7 +96,7 @@ export async function generatePlainText(options: CallOptions): Promise<string> {
 
 /** Streams text, calling onDelta for each piece; resolves with the whole text. */
 export async function streamPlainText(options: CallOptions & { onDelta: (delta: string) => void }): Promise<string> {
-  const { onUsage, signal } = options;
+  const { onUsage, signal, schedule } = options;
   try {
     return await limiters().llm.run(async () => {
       let streamError: unknown;
@@ -113,7 +118,7 @@ export async function streamPlainText(options: CallOptions & { onDelta: (delta: 
       if (streamError) throw streamError;
       onUsage?.(toTokenCount(await result.usage));
       return text;
-    }, signal);
+    }, signal, schedule);
   } catch (error) {
     rethrow(error, signal);
   }

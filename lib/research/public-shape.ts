@@ -14,6 +14,11 @@ import type {
 /** A page without its text: events and views never need the text, and it can be large. */
 export type PageSummary = Omit<Page, "content">;
 export type QueryPageRow = QueryPage & { page: PageSummary; items: ExtractedItem[] };
+/** What a website view is made of: a query page row as loaded, or as the runner just wrote it. */
+export type WebsiteRow = Pick<QueryPage, "queryId" | "pageId" | "status" | "error"> & {
+  page: Pick<Page, "url" | "title" | "status" | "error">;
+  items: Pick<ExtractedItem, "content" | "url" | "position">[];
+};
 export type ResearchGraph = Research & { queries: SerpQuery[]; queryPages: QueryPageRow[] };
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
@@ -51,13 +56,13 @@ export function toQueryView(q: SerpQuery): SerpQueryView {
   };
 }
 
-export function websiteStatus(qp: QueryPage, page: PageSummary): WebsiteStatus {
+export function websiteStatus(qp: Pick<QueryPage, "status">, page: Pick<Page, "status">): WebsiteStatus {
   if (qp.status === "analyzed") return "analyzed";
   if (qp.status === "failed" || page.status === "failed") return "failed";
   return page.status as WebsiteStatus;
 }
 
-export function toWebsiteView(qp: QueryPageRow): WebsiteView {
+export function toWebsiteView(qp: WebsiteRow): WebsiteView {
   const items = [...qp.items].sort((a, b) => a.position - b.position).map((i) => ({ content: i.content, url: i.url }));
   return {
     id: `${qp.queryId}:${qp.pageId}`,

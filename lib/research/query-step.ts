@@ -10,7 +10,8 @@ import { searchWeb, SearchError } from "../search";
 import { scrapeUrl, ScrapeError } from "../scrape";
 import { AppError } from "../errors";
 import type { RunContext } from "./context";
-import { toQueryView, toWebsiteView, type QueryPageRow } from "./public-shape";
+import type { FetchedPage } from "./context";
+import { toQueryView, toWebsiteView, type QueryPageRow, type WebsiteRow } from "./public-shape";
 import * as store from "./store";
 import type { QueryStatus } from "../types";
 
@@ -20,12 +21,13 @@ async function setStatus(ctx: RunContext, query: SerpQuery, status: QueryStatus,
   return updated;
 }
 
-function emitWebsite(ctx: RunContext, row: QueryPageRow, type: "page.status" | "item.extracted" = "page.status") {
+function emitWebsite(ctx: RunContext, row: WebsiteRow, type: "page.status" | "item.extracted" = "page.status") {
   ctx.emit({ type, website: toWebsiteView(row) });
 }
 
 /** Returns true when the query completed (its children may be generated), false when it failed. */
 export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<boolean> {
+  let rows: QueryPageRow[];
   if (query.status === "pending" || query.status === "searching") {
     query = await setStatus(ctx, query, "searching", { startedAt: query.startedAt ?? new Date() });
     let results;
@@ -37,85 +39,99 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
       await setStatus(ctx, query, "failed", { error: error.message, completedAt: new Date() });
       return false;
     }
-    query = await store.attachSearchResults(query, results);
+    ({ query, rows } = await store.attachSearchResults(query, results));
     ctx.emit({ type: "query.status", query: toQueryView(query) });
-    for (const row of await store.queryPagesOfQuery(query.id)) emitWebsite(ctx, row);
+    for (const row of rows) emitWebsite(ctx, row);
+  } else {
+    rows = await store.queryPagesOfQuery(query.id);
   }
 
-  const rows = await store.queryPagesOfQuery(query.id);
+  const pending = rows.filter((row) => row.status === "pending");
   const analyses = new Semaphore(ctx.env.ANALYZE_CONCURRENCY_PER_QUERY);
   let analyzing = query.status === "analyzing";
+  // Pages of this query still to analyse: its LLM calls' scheduling priority.
+  let analysesLeft = pending.length;
   await Promise.all(
-    rows
-      .filter((row) => row.status === "pending")
-      .map(async (row) => {
-        await ensurePageFetched(ctx, row.pageId);
-        const page = await store.getPage(row.pageId);
-        if (page.status !== "scraped") {
-          emitWebsite(ctx, await store.failQueryPage(row.id, page.error ?? "The page could not be fetched"));
+    pending.map(async (row) => {
+      const page = await ensurePageFetched(ctx, row.pageId);
+      // The event shows what was just written: no need to read it back.
+      const written = (status: "analyzed" | "failed", error: string | null, items: string[] = []): WebsiteRow => ({
+        ...row,
+        status,
+        error,
+        page: { ...row.page, status: page.status, title: page.title, error: page.error },
+        items: items.map((content, position) => ({ content, url: page.url, position })),
+      });
+      if (page.status !== "scraped") {
+        analysesLeft--;
+        const error = page.error ?? "The page could not be fetched";
+        if (await store.failQueryPage(row.id, error)) emitWebsite(ctx, written("failed", error));
+        return;
+      }
+      await analyses.run(async () => {
+        const schedule = ctx.schedule({ kind: "analysis", depth: query.depth, analysesLeft: analysesLeft-- });
+        if (!analyzing) {
+          analyzing = true;
+          query = await setStatus(ctx, query, "analyzing");
+        }
+        let items: string[];
+        try {
+          items = await analyzeWebsite({
+            objective: query.objective,
+            query: query.text,
+            url: page.url,
+            title: page.title,
+            text: page.content ?? "",
+            pageBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
+            onUsage: ctx.usage(query.id),
+            signal: ctx.signal,
+            schedule,
+          });
+        } catch (error) {
+          if (!(error instanceof StructuredOutputError)) throw error;
+          if (await store.failQueryPage(row.id, error.message)) emitWebsite(ctx, written("failed", error.message));
           return;
         }
-        await analyses.run(async () => {
-          if (!analyzing) {
-            analyzing = true;
-            query = await setStatus(ctx, query, "analyzing");
-          }
-          let items: string[];
-          try {
-            items = await analyzeWebsite({
-              objective: query.objective,
-              query: query.text,
-              url: page.url,
-              title: page.title,
-              text: page.content ?? "",
-              pageBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
-              onUsage: ctx.usage(query.id),
-              signal: ctx.signal,
-            });
-          } catch (error) {
-            if (!(error instanceof StructuredOutputError)) throw error;
-            emitWebsite(ctx, await store.failQueryPage(row.id, error.message));
-            return;
-          }
-          emitWebsite(ctx, await store.saveAnalysis(row.id, ctx.id, page.url, items), "item.extracted");
-        }, ctx.signal);
-      }),
+        if (await store.saveAnalysis(row.id, ctx.id, page.url, items)) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
+      }, ctx.signal);
+    }),
   );
   await setStatus(ctx, query, "completed", { completedAt: new Date() });
   return true;
 }
 
-/** Fetches a page once per research, however many queries found it; concurrent callers share the fetch. */
-function ensurePageFetched(ctx: RunContext, pageId: string): Promise<void> {
-  let pending = ctx.pageFetches.get(pageId);
-  if (!pending) {
-    pending = fetchPage(ctx, pageId);
-    ctx.pageFetches.set(pageId, pending);
+/**
+ * Fetches a page once per research, however many queries found it; concurrent callers share the
+ * fetch, and later ones get the page (with its text) from memory.
+ */
+function ensurePageFetched(ctx: RunContext, pageId: string): Promise<FetchedPage> {
+  let fetched = ctx.pageFetches.get(pageId);
+  if (!fetched) {
+    fetched = fetchPage(ctx, pageId);
+    ctx.pageFetches.set(pageId, fetched);
   }
-  return pending;
+  return fetched;
 }
 
-async function fetchPage(ctx: RunContext, pageId: string): Promise<void> {
+async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> {
   const page = await store.getPage(pageId);
-  if (page.status === "scraped" || page.status === "failed") return;
+  if (page.status === "scraped" || page.status === "failed") return page as FetchedPage;
   const broadcast = async () => {
     for (const row of await store.queryPagesOfPage(pageId)) if (row.status === "pending") emitWebsite(ctx, row);
   };
   await store.updatePage(pageId, { status: "scraping", error: null });
   await broadcast();
+  let result: FetchedPage;
   try {
     const scraped = await limiters().fetch.run(() => scrapeUrl(page.url, { signal: ctx.signal }), ctx.signal);
-    await store.updatePage(pageId, {
-      status: "scraped",
-      title: scraped.title ?? page.title,
-      content: scraped.text,
-      contentType: scraped.contentType,
-      fetchedAt: new Date(),
-    });
+    result = { url: page.url, status: "scraped", title: scraped.title ?? page.title, content: scraped.text, error: null };
+    await store.updatePage(pageId, { ...result, contentType: scraped.contentType, fetchedAt: new Date() });
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     const message = error instanceof ScrapeError ? error.message : `Fetch failed: ${errorMessage(error)}`;
+    result = { url: page.url, status: "failed", title: page.title, content: null, error: message };
     await store.updatePage(pageId, { status: "failed", error: message, fetchedAt: new Date() });
   }
   await broadcast();
+  return result;
 }

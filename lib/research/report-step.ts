@@ -31,6 +31,7 @@ export async function buildReport(ctx: RunContext): Promise<string> {
             budgetTokens: Math.max(perBranchBudget * 3, 2_000),
             onUsage: ctx.usage(),
             signal: ctx.signal,
+            schedule: ctx.schedule({ kind: "report" }),
           }),
           { query: b.query },
         ),
@@ -49,6 +50,7 @@ export async function buildReport(ctx: RunContext): Promise<string> {
     },
     onUsage: ctx.usage(),
     signal: ctx.signal,
+    schedule: ctx.schedule({ kind: "report" }),
   });
   const checked = verifyCitations(markdown, new Set(learnings.map((l) => l.url)));
   if (checked.removed.length > 0) {

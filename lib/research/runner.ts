@@ -15,6 +15,8 @@ const ACTIVE = new Set(["pending", "searching", "scraping", "analyzing"]);
 
 export class TreeRunner {
   private readonly inflight = new Set<Promise<void>>();
+  /** Every query of the run by id, for walking a query's parent chain without reading it back. */
+  private readonly queries = new Map<string, SerpQuery>();
   private fatal: unknown;
 
   constructor(private readonly ctx: RunContext) {}
@@ -24,7 +26,9 @@ export class TreeRunner {
     const { ctx } = this;
     try {
       if (!ctx.research.rootQueriesGenerated) await this.generateRoots();
-      for (const q of await store.queriesOf(ctx.id)) {
+      const queries = await store.queriesOf(ctx.id);
+      for (const q of queries) this.queries.set(q.id, q);
+      for (const q of queries) {
         if (ACTIVE.has(q.status)) this.spawn(() => this.runQuery(q));
         else if (q.status === "completed" && q.depth < ctx.depth && !q.childrenGenerated) this.spawn(() => this.expand(q));
       }
@@ -89,6 +93,7 @@ export class TreeRunner {
       contextBudgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET,
       onUsage: ctx.usage(),
       signal: ctx.signal,
+      schedule: ctx.schedule({ kind: "root" }),
     });
     for (const q of await store.createRootQueries(ctx.id, drafts, ctx.breadth)) ctx.emit({ type: "query.created", query: toQueryView(q) });
   }
@@ -98,6 +103,13 @@ export class TreeRunner {
     if (completed && query.depth < this.ctx.depth) await this.expand(query);
   }
 
+  /** The query and its ancestors, root first. */
+  private chainOf(query: SerpQuery): SerpQuery[] {
+    const chain: SerpQuery[] = [];
+    for (let q: SerpQuery | undefined = query; q; q = q.parentId ? this.queries.get(q.parentId) : undefined) chain.unshift(q);
+    return chain;
+  }
+
   /** Generates a completed query's children from the whole parent chain, then schedules them. */
   private async expand(parent: SerpQuery): Promise<void> {
     const { ctx } = this;
@@ -105,13 +117,15 @@ export class TreeRunner {
     const drafts = await generateSerpQueries({
       prompt: ctx.research.initialPrompt,
       qa: ctx.qa,
-      chain: await store.ancestorChain(parent),
+      chain: await store.chainLearnings(this.chainOf(parent)),
       count,
       contextBudgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET,
       onUsage: ctx.usage(parent.id),
       signal: ctx.signal,
+      schedule: ctx.schedule({ kind: "children", depth: parent.depth }),
     });
     const children = await store.createChildQueries(parent, drafts, count);
+    for (const child of children) this.queries.set(child.id, child);
     for (const child of children) ctx.emit({ type: "query.created", query: toQueryView(child) });
     for (const child of children) this.spawn(() => this.runQuery(child));
   }

@@ -53,22 +53,28 @@ export async function setQueryStatus(id: string, status: QueryStatus, extra: { e
   return db.serpQuery.update({ where: { id }, data: { status, ...extra } });
 }
 
-/** Saves a query's search results: each URL once per research (Page), linked to this query (QueryPage). */
-export async function attachSearchResults(query: SerpQuery, results: SearchResult[]): Promise<SerpQuery> {
+/**
+ * Saves a query's search results in one transaction: each URL once per research (Page), linked to
+ * this query (QueryPage), and the query moves to `scraping`. Returns the query and its rows. The
+ * rows exist exactly when the query is past `searching`, so a re-run after a crash cannot duplicate them.
+ */
+export async function attachSearchResults(query: SerpQuery, results: SearchResult[]): Promise<{ query: SerpQuery; rows: QueryPageRow[] }> {
+  const byUrl = new Map<string, SearchResult>();
+  for (const r of results) if (!byUrl.has(r.url)) byUrl.set(r.url, r);
+  const urls = [...byUrl.keys()];
+  const { researchId } = query;
   return db.$transaction(async (tx) => {
-    for (const [position, result] of results.entries()) {
-      const page = await tx.page.upsert({
-        where: { researchId_url: { researchId: query.researchId, url: result.url } },
-        create: { researchId: query.researchId, url: result.url, title: result.title || null },
-        update: {},
-      });
-      await tx.queryPage.upsert({
-        where: { queryId_pageId: { queryId: query.id, pageId: page.id } },
-        create: { queryId: query.id, pageId: page.id, position },
-        update: {},
-      });
+    const known = new Set((await tx.page.findMany({ where: { researchId, url: { in: urls } }, select: { url: true } })).map((p) => p.url));
+    const missing = urls.filter((url) => !known.has(url));
+    if (missing.length > 0) {
+      await tx.page.createMany({ data: missing.map((url) => ({ researchId, url, title: byUrl.get(url)!.title || null })) });
     }
-    return tx.serpQuery.update({ where: { id: query.id }, data: { status: "scraping" } });
+    const pages = await tx.page.findMany({ where: { researchId, url: { in: urls } }, select: { id: true, url: true } });
+    const pageIds = new Map(pages.map((p) => [p.url, p.id]));
+    await tx.queryPage.createMany({ data: urls.map((url, position) => ({ queryId: query.id, pageId: pageIds.get(url)!, position })) });
+    const updated = await tx.serpQuery.update({ where: { id: query.id }, data: { status: "scraping" } });
+    const rows = await tx.queryPage.findMany({ where: { queryId: query.id }, include: QUERY_PAGE_ROW, orderBy: { position: "asc" } });
+    return { query: updated, rows };
   });
 }
 
@@ -84,12 +90,13 @@ export async function updatePage(id: string, data: Partial<Pick<Page, "status" |
   return db.page.update({ where: { id }, data });
 }
 
+/** A page with its text, for analysis. */
 export async function getPage(id: string) {
   return db.page.findUniqueOrThrow({ where: { id } });
 }
 
-/** Saves a page's extracted items and marks it analysed in one transaction (idempotent). */
-export async function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[]): Promise<QueryPageRow> {
+/** Saves a page's extracted items and marks it analysed in one transaction. False if it was not pending. */
+export async function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[]): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const { count } = await tx.queryPage.updateMany({
       where: { id: queryPageId, status: "pending" },
@@ -100,34 +107,37 @@ export async function saveAnalysis(queryPageId: string, researchId: string, url:
         data: items.map((content, position) => ({ queryPageId, researchId, content, url, position })),
       });
     }
-    return tx.queryPage.findUniqueOrThrow({ where: { id: queryPageId }, include: QUERY_PAGE_ROW });
+    return count === 1;
   });
 }
 
-export async function failQueryPage(queryPageId: string, error: string): Promise<QueryPageRow> {
-  await db.queryPage.updateMany({ where: { id: queryPageId, status: "pending" }, data: { status: "failed", error } });
-  return db.queryPage.findUniqueOrThrow({ where: { id: queryPageId }, include: QUERY_PAGE_ROW });
+/** Marks a query's page failed. False if it was not pending. */
+export async function failQueryPage(queryPageId: string, error: string): Promise<boolean> {
+  const { count } = await db.queryPage.updateMany({ where: { id: queryPageId, status: "pending" }, data: { status: "failed", error } });
+  return count === 1;
 }
 
-export async function addUsage(researchId: string, queryId: string | undefined, t: TokenCount) {
-  const increments = { promptTokens: { increment: t.promptTokens }, completionTokens: { increment: t.completionTokens } };
-  await db.research.update({ where: { id: researchId }, data: { ...increments, llmCalls: { increment: t.calls } } });
-  if (queryId) await db.serpQuery.update({ where: { id: queryId }, data: increments });
+/** Adds token usage to the research and to each query it was spent for, in one transaction. */
+export async function addUsage(researchId: string, total: TokenCount, perQuery: Map<string, TokenCount>) {
+  const increments = (t: TokenCount) => ({ promptTokens: { increment: t.promptTokens }, completionTokens: { increment: t.completionTokens } });
+  await db.$transaction([
+    db.research.update({ where: { id: researchId }, data: { ...increments(total), llmCalls: { increment: total.calls } } }),
+    ...[...perQuery].map(([id, t]) => db.serpQuery.update({ where: { id }, data: increments(t) })),
+  ]);
 }
 
-/** The chain from the root to this query, with each one's learnings, for child generation. */
-export async function ancestorChain(query: SerpQuery): Promise<ChainLink[]> {
-  const chain: ChainLink[] = [];
-  let current: SerpQuery | null = query;
-  while (current) {
-    const items = await db.extractedItem.findMany({
-      where: { queryPage: { queryId: current.id } },
-      orderBy: [{ queryPage: { position: "asc" } }, { position: "asc" }],
-    });
-    chain.unshift({ query: current.text, objective: current.objective, learnings: items.map((i) => ({ content: i.content, url: i.url })) });
-    current = current.parentId ? await db.serpQuery.findUnique({ where: { id: current.parentId } }) : null;
-  }
-  return chain;
+/** Each query of a chain (root first) with its learnings, read in one query. */
+export async function chainLearnings(chain: SerpQuery[]): Promise<ChainLink[]> {
+  const items = await db.extractedItem.findMany({
+    where: { queryPage: { queryId: { in: chain.map((q) => q.id) } } },
+    select: { content: true, url: true, queryPage: { select: { queryId: true } } },
+    orderBy: [{ queryPage: { position: "asc" } }, { position: "asc" }],
+  });
+  return chain.map((q) => ({
+    query: q.text,
+    objective: q.objective,
+    learnings: items.filter((i) => i.queryPage.queryId === q.id).map(({ content, url }) => ({ content, url })),
+  }));
 }
 
 /** Every extracted item with the root query of its branch. */
