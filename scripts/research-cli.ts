@@ -1,121 +1,237 @@
-// npm run research -- "<prompt>" --depth 2 --breadth 3 [--questions 3] [--answers '["…","…"]' | --answers "a|b|c"] [--out report.md]
+// npm run research -- "<prompt>" --depth 2 --breadth 3 [--answers '["…","…"]'] [--email you@example.com] [--out report.md]
 // Runs a tree research in this process against the configured LLM and search, asking the follow-up
-// questions in the terminal, printing progress, and writing the report to a file.
+// questions on stdin (one answer per line) unless --answers gives them, printing progress, and
+// writing the report to a file. Exit codes: 0 done, 1 failed, 2 bad arguments, 130 interrupted.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import readline from "node:readline/promises";
+import readline from "node:readline";
 import { parseArgs } from "node:util";
+import { assertResearchConfigured, dropBlankLlmVariables, getEnv } from "../lib/env";
+import { AppError } from "../lib/errors";
+import { questionsRequestSchema, startRequestSchema, type StartRequest } from "../lib/research/schema";
 
-function usage(message?: string): never {
-  if (message) console.error(`error: ${message}\n`);
-  console.error(`usage: npm run research -- "<prompt>" [--depth 2] [--breadth 3] [--questions 3] [--answers '["a","b","c"]' | --answers "a|b|c"] [--out report.md]`);
-  process.exit(2);
+const USAGE = `usage: npm run research -- "<prompt>" [options]
+
+Runs a tree research, asks the follow-up questions, prints progress and writes the report.
+
+options:
+  --depth <n>       levels of the query tree (default 2)
+  --breadth <n>     queries on the first level (default 3)
+  --questions <n>   follow-up questions to ask for (default 3)
+  --answers <list>  the answers, as a JSON array '["a","b"]' or "a|b"; without it the questions
+                    are asked on stdin, one answer per line
+  --email <email>   file the research under this existing account (default: no account)
+  --out <file>      where to write the report (default reports/<research id>.md)
+  -h, --help        show this help`;
+
+/** An expected failure: printed as "error: …" without a stack trace. */
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+const badArgs = (message: string) => new CliError(`${message}\n(npm run research -- --help lists the options)`, 2);
+
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        depth: { type: "string", default: "2" },
+        breadth: { type: "string", default: "3" },
+        questions: { type: "string", default: "3" },
+        answers: { type: "string" },
+        email: { type: "string" },
+        out: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    // parseArgs's own messages name the option (unknown option, missing or dash-leading value).
+    throw badArgs((error as Error).message);
+  }
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    depth: { type: "string", default: "2" },
-    breadth: { type: "string", default: "3" },
-    questions: { type: "string", default: "3" },
-    answers: { type: "string" },
-    out: { type: "string" },
-    help: { type: "boolean", short: "h" },
-  },
-});
-if (values.help) usage();
-const prompt = positionals.join(" ").trim();
-if (!prompt) usage("a research prompt is required");
+function positiveInt(option: string, raw: string, max: number): number {
+  const value = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || !Number.isInteger(value) || value < 1) throw badArgs(`${option} must be a positive integer, got "${raw}"`);
+  if (value > max) throw badArgs(`${option} cannot exceed ${max}, got ${value}`);
+  return value;
+}
 
 function parseAnswers(raw: string): string[] {
-  if (raw.trim().startsWith("[")) {
-    const parsed: unknown = JSON.parse(raw);
-    if (!Array.isArray(parsed)) usage("--answers must be a JSON array or a |-separated list");
-    return parsed.map(String);
+  if (!raw.trim().startsWith("[")) return raw.split("|").map((s) => s.trim());
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    throw badArgs(`--answers is not valid JSON (${(error as Error).message}); pass a JSON array of strings or a |-separated list`);
   }
-  return raw.split("|").map((s) => s.trim());
+  if (!Array.isArray(parsed) || !parsed.every((a) => typeof a === "string")) throw badArgs("--answers must be a JSON array of strings or a |-separated list");
+  return parsed;
 }
 
-async function main() {
+/** Asks each question on stdout and reads one line of stdin per answer (a terminal or a pipe). */
+async function askOnStdin(questions: string[]): Promise<string[]> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+  rl.on("SIGINT", () => {
+    console.error("\nInterrupted.");
+    process.exit(130);
+  });
+  const lines = rl[Symbol.asyncIterator](); // buffers lines that arrive before they are asked for
+  console.log(`\nPlease answer ${questions.length} follow-up questions, one line each:`);
+  const answers: string[] = [];
+  for (const [i, question] of questions.entries()) {
+    console.log(`\n${i + 1}. ${question}`);
+    rl.setPrompt("> ");
+    rl.prompt();
+    const line = await lines.next();
+    if (line.done) {
+      throw new CliError(`stdin ended after ${answers.length} of ${questions.length} answers: answer every question, or pass them with --answers`);
+    }
+    answers.push(String(line.value).trim());
+  }
+  rl.close();
+  return answers;
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseCommandLine();
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const prompt = positionals.join(" ").trim();
+  if (!prompt) throw badArgs("a research prompt is required");
+
+  // Everything that can be checked without the LLM is checked before the first call.
+  dropBlankLlmVariables(); // before anything imports the AI SDK
+  const env = getEnv();
+  const depth = positiveInt("--depth", values.depth!, env.MAX_DEPTH);
+  const breadth = positiveInt("--breadth", values.breadth!, env.MAX_BREADTH);
+  const numQuestions = positiveInt("--questions", values.questions!, env.MAX_QUESTIONS);
+  const givenAnswers = values.answers === undefined ? undefined : parseAnswers(values.answers);
+  const out = values.out ? path.resolve(values.out) : undefined;
+  if (out) {
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.accessSync(path.dirname(out), fs.constants.W_OK);
+  }
+  const questionsInput = questionsRequestSchema().safeParse({ initial_prompt: prompt, num_questions: numQuestions });
+  if (!questionsInput.success) throw badArgs(questionsInput.error.issues[0].message);
+  assertResearchConfigured({ llm: true, search: true });
+
   // Create or migrate the database before anything opens it.
-  execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: ["ignore", "ignore", "inherit"] });
-  (await import("../lib/env")).dropBlankLlmVariables();
-  const { questionsRequestSchema, startRequestSchema } = await import("../lib/research/schema");
+  try {
+    execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: "pipe", encoding: "utf8" });
+  } catch (error) {
+    const detail = String((error as { stderr?: string }).stderr ?? "").trim() || (error as Error).message;
+    throw new CliError(`could not migrate the database (${env.DATABASE_URL}):\n${detail}`);
+  }
+  const { db } = await import("../lib/db/client");
   const { askFollowupQuestions, startResearch } = await import("../lib/research/service");
   const { eventBus } = await import("../lib/events/bus");
   const { runRegistry } = await import("../lib/runs/registry");
-  const { getResearch } = await import("../lib/db/research");
-  const { AppError } = await import("../lib/errors");
+  const { getResearch, loadResearchGraph } = await import("../lib/db/research");
+  const { renderErrorOutput } = await import("../lib/research/error-output");
 
+  let userId: string | null = null;
+  if (values.email !== undefined) {
+    const email = values.email.trim().toLowerCase();
+    const user = await db.user.findUnique({ where: { email }, select: { id: true } });
+    if (!user) throw new CliError(`no account with the email ${email} (--email): sign up in the web app, or run npm run token -- create --email ${email} --name cli --password '…'`);
+    userId = user.id;
+  }
+
+  console.log("Asking the prompt analyzer for follow-up questions…");
+  const { research_id, followup_questions } = await askFollowupQuestions({ userId, input: questionsInput.data });
+  let input: StartRequest;
   try {
-    const q = questionsRequestSchema().parse({ initial_prompt: prompt, num_questions: Number(values.questions) });
-    console.log("Asking the prompt analyzer for follow-up questions…");
-    const { research_id, followup_questions } = await askFollowupQuestions({ userId: null, input: q });
-
-    let answers: string[];
-    if (values.answers !== undefined) {
-      answers = parseAnswers(values.answers);
-    } else if (process.stdin.isTTY) {
-      const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
-      answers = [];
-      for (const [i, question] of followup_questions.entries()) answers.push(await rl.question(`\n${i + 1}. ${question}\n> `));
-      rl.close();
-    } else {
-      usage("stdin is not a terminal: pass the answers with --answers");
-    }
+    const answers = givenAnswers ?? (await askOnStdin(followup_questions));
     if (answers.length !== followup_questions.length) {
-      usage(`${followup_questions.length} questions need ${followup_questions.length} answers, got ${answers.length}:\n${followup_questions.map((x, i) => `  ${i + 1}. ${x}`).join("\n")}`);
+      const list = followup_questions.map((q, i) => `  ${i + 1}. ${q}`).join("\n");
+      throw new CliError(`--answers gives ${answers.length} answer(s) for ${followup_questions.length} question(s):\n${list}`, 2);
     }
-
-    const input = startRequestSchema().parse({ research_id, followup_answers: answers, depth: Number(values.depth), breadth: Number(values.breadth) });
-    const counts = { queries: 0, done: 0, failed: 0, pages: 0 };
-    eventBus.subscribe(research_id, (e) => {
-      if (e.type === "query.created") {
-        counts.queries++;
-        console.log(`  + [d${e.query.depth}] ${e.query.text}`);
-      } else if (e.type === "query.status" && (e.query.status === "completed" || e.query.status === "failed")) {
-        if (e.query.status === "completed") counts.done++;
-        else counts.failed++;
-        console.log(`  ${e.query.status === "completed" ? "✓" : "✗"} [d${e.query.depth}] ${e.query.text}${e.query.error_message ? ` — ${e.query.error_message}` : ""}  (${counts.done + counts.failed}/${counts.queries})`);
-      } else if (e.type === "item.extracted") {
-        counts.pages++;
-      } else if (e.type === "report.delta" && e.seq % 50 === 0) {
-        process.stdout.write(".");
-      }
-    });
-    console.log(`\nResearch ${research_id}: depth ${input.depth}, breadth ${input.breadth}`);
-    await startResearch({ userId: null, input });
-    await runRegistry.start(research_id);
-
-    const research = await getResearch({ id: research_id });
-    if (!research) throw new Error("The research disappeared");
-    const out = path.resolve(values.out ?? path.join("reports", `${research_id}.md`));
-    fs.mkdirSync(path.dirname(out), { recursive: true });
-    if (research.status === "completed" && research.report) {
-      fs.writeFileSync(out, research.report);
-      console.log(`\nDone: ${counts.done} queries completed, ${counts.failed} failed, ${counts.pages} pages analysed, ${research.promptTokens + research.completionTokens} tokens.\nReport written to ${out}`);
-      process.exit(0);
-    }
-    console.error(`\nThe research ${research.status}: ${research.error ?? "no report"}`);
-    const { loadResearchGraph } = await import("../lib/db/research");
-    const { renderErrorOutput } = await import("../lib/research/error-output");
-    const graph = await loadResearchGraph({ id: research_id });
-    if (graph) {
-      const errorFile = out.replace(/\.md$/, "") + ".error-output.md";
-      fs.writeFileSync(errorFile, renderErrorOutput(graph));
-      console.error(`What was gathered is in ${errorFile}`);
-    }
-    process.exit(1);
+    const parsed = startRequestSchema().safeParse({ research_id, followup_answers: answers, depth, breadth });
+    if (!parsed.success) throw badArgs(parsed.error.issues[0].message);
+    input = parsed.data;
   } catch (error) {
-    if (error instanceof AppError) {
-      console.error(`error: ${error.message}`);
-      process.exit(1);
-    }
-    const { ZodError } = await import("zod");
-    if (error instanceof ZodError) usage(error.issues[0]?.message);
+    await db.research.delete({ where: { id: research_id } }); // no draft left behind
     throw error;
   }
+
+  const counts = { queries: 0, done: 0, failed: 0, pages: 0, reportDeltas: 0 };
+  eventBus.subscribe(research_id, (e) => {
+    if (e.type === "query.created") {
+      counts.queries++;
+      console.log(`  + [d${e.query.depth}] ${e.query.text}`);
+    } else if (e.type === "query.status" && (e.query.status === "completed" || e.query.status === "failed")) {
+      if (e.query.status === "completed") counts.done++;
+      else counts.failed++;
+      const error = e.query.error_message ? ` — ${e.query.error_message}` : "";
+      console.log(`  ${e.query.status === "completed" ? "✓" : "✗"} [d${e.query.depth}] ${e.query.text}${error}  (${counts.done + counts.failed}/${counts.queries})`);
+    } else if (e.type === "item.extracted") {
+      counts.pages++;
+    } else if (e.type === "report.delta") {
+      if (counts.reportDeltas++ === 0) process.stdout.write("Writing the report");
+      if (counts.reportDeltas % 50 === 0) process.stdout.write(".");
+    }
+  });
+  console.log(`\nResearch ${research_id}: depth ${depth}, breadth ${breadth}`);
+  // Ctrl-C cancels the run (instead of leaving it "running" for the server to resume); twice quits.
+  let cancelling: Promise<boolean> | undefined;
+  const interrupt = () => {
+    console.error("\nCancelling the research… (Ctrl-C again to quit at once)");
+    cancelling = runRegistry.cancel(research_id);
+    process.once("SIGINT", () => process.exit(130));
+  };
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
+  await startResearch({ userId, input });
+  await runRegistry.start(research_id); // the run startResearch began; resolves when it ends
+  if (cancelling) {
+    await cancelling;
+    console.error(`The research ${research_id} was cancelled.`);
+    return 130;
+  }
+
+  const research = await getResearch({ id: research_id });
+  if (!research) throw new CliError(`the research ${research_id} disappeared from the database`);
+  const file = out ?? path.resolve("reports", `${research_id}.md`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (research.status === "completed" && research.report) {
+    fs.writeFileSync(file, research.report);
+    const tokens = research.promptTokens + research.completionTokens;
+    console.log(`\nDone: ${counts.done} queries completed, ${counts.failed} failed, ${counts.pages} pages analysed, ${tokens} tokens.\nReport written to ${file}`);
+    return 0;
+  }
+  console.error(`\nThe research ${research.status}: ${research.error ?? "no report"}`);
+  const graph = await loadResearchGraph({ id: research_id });
+  if (graph) {
+    const errorFile = file.replace(/\.md$/, "") + ".error-output.md";
+    fs.writeFileSync(errorFile, renderErrorOutput(graph));
+    console.error(`What was gathered is in ${errorFile}`);
+  }
+  return 1;
 }
 
-void main();
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof CliError) {
+      console.error(`error: ${error.message}`);
+      process.exit(error.exitCode);
+    }
+    // AppError: a configuration or LLM problem with a user-facing message; an fs error (e.g. --out
+    // not writable) or an invalid environment variable: the message says it all.
+    if (error instanceof AppError || (error as NodeJS.ErrnoException)?.code || /^Invalid configuration/.test((error as Error)?.message)) {
+      console.error(`error: ${(error as Error).message}`);
+      process.exit(1);
+    }
+    console.error("error: unexpected failure:", error);
+    process.exit(1);
+  },
+);

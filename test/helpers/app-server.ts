@@ -24,8 +24,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A migrated empty database, made once per test process and copied for each app. */
-function migratedDatabase(name: string): string {
+/**
+ * A migrated empty database file under data/test/ (the template is migrated once per test process
+ * and copied for each caller). Used for each TestApp, and by tests that run other processes (the CLI).
+ */
+export function migratedDatabase(name: string): string {
   fs.mkdirSync(TEST_DATA, { recursive: true });
   if (!fs.existsSync(TEMPLATE)) {
     const tmp = `${TEMPLATE}.${process.pid}.tmp`;
