@@ -115,7 +115,8 @@ async function main(): Promise<number> {
   const breadth = positiveInt("--breadth", values.breadth!, env.MAX_BREADTH);
   const numQuestions = positiveInt("--questions", values.questions!, env.MAX_QUESTIONS);
   const givenAnswers = values.answers === undefined ? undefined : parseAnswers(values.answers);
-  const out = values.out ? path.resolve(values.out) : undefined;
+  // `npm run` starts in the package root; INIT_CWD is the folder the user ran it from.
+  const out = values.out ? path.resolve(process.env.INIT_CWD ?? process.cwd(), values.out) : undefined;
   if (out) {
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.accessSync(path.dirname(out), fs.constants.W_OK);

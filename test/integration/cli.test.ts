@@ -152,6 +152,19 @@ describe("research CLI", () => {
     assert.ok(!report.includes(FABRICATED_URL), "the fabricated citation is not in the report file");
   });
 
+  test("a relative --out is written where the user ran `npm run` (INIT_CWD), not in the package root", async () => {
+    const { url } = freshDatabase("cli-relative-out");
+    const userDir = path.join(OUT_DIR, "user-cwd");
+    fs.mkdirSync(userDir, { recursive: true });
+    const result = await runCli(
+      ["Heat pumps in cold climates", "--questions", "1", "--answers", '["Nordic countries"]', "--depth", "1", "--breadth", "1", "--out", "mine.md"],
+      { ...cliEnv(url), INIT_CWD: userDir },
+    ).exit;
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(fs.existsSync(path.join(userDir, "mine.md")), result.stdout);
+    assert.ok(!fs.existsSync(path.join(ROOT, "mine.md")), "nothing written to the package root");
+  });
+
   test("interactive: asks each follow-up question on stdin and saves the answers", async () => {
     const { url, db } = freshDatabase("cli-interactive");
     const out = path.join(OUT_DIR, "interactive.md");
