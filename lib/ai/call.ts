@@ -31,10 +31,25 @@ function rethrow(error: unknown, signal?: AbortSignal): never {
   throw new LlmUnavailableError(error);
 }
 
+/** Each schema's JSON Schema text and AI SDK output spec, built once: converting costs more than the call's own work. */
+const structuredSpecs = new WeakMap<z.ZodType, { jsonSchema: string; output: ReturnType<typeof Output.object> }>();
+
+function structuredSpec<T>(schema: z.ZodType<T>, agent: string) {
+  let spec = structuredSpecs.get(schema);
+  if (!spec) {
+    spec = {
+      jsonSchema: JSON.stringify(z.toJSONSchema(schema)),
+      output: Output.object({ schema, name: agent.replace(/[^a-zA-Z0-9_-]/g, "_") }),
+    };
+    structuredSpecs.set(schema, spec);
+  }
+  return spec as { jsonSchema: string; output: ReturnType<typeof Output.object<T>> };
+}
+
 export async function generateStructured<T>(options: CallOptions & { schema: z.ZodType<T> }): Promise<T> {
   const { agent, schema, onUsage, signal, schedule } = options;
   const env = getEnv();
-  const jsonSchema = JSON.stringify(z.toJSONSchema(schema));
+  const { jsonSchema, output } = structuredSpec(schema, agent);
   const system = `${options.system}\n\nReply with one JSON object only, matching this JSON Schema:\n${jsonSchema}`;
   const messages: ModelMessage[] = [{ role: "user", content: options.prompt }];
   let lastProblem = "";
@@ -48,7 +63,7 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
             model: researchModel(),
             system,
             messages,
-            output: Output.object({ schema, name: agent.replace(/[^a-zA-Z0-9_-]/g, "_") }),
+            output,
             maxRetries: 0,
             abortSignal: signal,
           }),

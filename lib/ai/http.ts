@@ -2,6 +2,7 @@
 // honouring Retry-After, and network errors. The AI SDK's own retries are turned off (maxRetries: 0)
 // so that this is the one retry policy.
 import { backoffDelay, parseRetryAfter, sleep } from "../concurrency";
+import { plainFetch } from "../plain-fetch";
 
 export interface RetryingFetchOptions {
   maxRetries: number;
@@ -15,7 +16,7 @@ export interface RetryingFetchOptions {
 const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
 export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch {
-  const { maxRetries, baseDelayMs = 500, maxDelayMs = 20_000, timeoutMs, fetchImpl = fetch } = options;
+  const { maxRetries, baseDelayMs = 500, maxDelayMs = 20_000, timeoutMs, fetchImpl = plainFetch() } = options;
   return async (input, init) => {
     const callerSignal = init?.signal ?? undefined;
     for (let attempt = 0; ; attempt++) {

@@ -2,7 +2,7 @@
 // Each write is idempotent or guarded, so that a step re-run after a crash cannot duplicate rows.
 import { db } from "../db/client";
 import { QUERY_PAGE_ROW } from "../db/research";
-import type { Page, SerpQuery } from "../generated/prisma/client";
+import { Prisma, type Page, type SerpQuery } from "../generated/prisma/client";
 import type { TokenCount } from "../ai/usage";
 import type { SerpQueryDraft, ChainLink } from "../agents/generate-serp-queries";
 import type { SearchResult } from "../search";
@@ -95,17 +95,25 @@ export async function getPage(id: string) {
   return db.page.findUniqueOrThrow({ where: { id } });
 }
 
+// The two writes below run once per analysed page (hundreds per research): they are plain SQL,
+// standard enough for SQLite and PostgreSQL alike, because a Prisma model operation costs ~5× the
+// CPU of the same statement raw (the benchmark's figures are in bench/README.md).
+
 /** Saves a page's extracted items and marks it analysed in one transaction. False if it was not pending. */
 export async function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[]): Promise<boolean> {
+  const now = new Date();
   return db.$transaction(async (tx) => {
-    const { count } = await tx.queryPage.updateMany({
-      where: { id: queryPageId, status: "pending" },
-      data: { status: "analyzed", analyzedAt: new Date(), error: null },
-    });
+    const count = await tx.$executeRaw`
+      UPDATE "QueryPage" SET "status" = 'analyzed', "analyzedAt" = ${now}, "error" = NULL
+      WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
     if (count === 1 && items.length > 0) {
-      await tx.extractedItem.createMany({
-        data: items.map((content, position) => ({ queryPageId, researchId, content, url, position })),
-      });
+      // Item ids are the query page's and the position: unique, and stable across a re-run.
+      const values = items.map(
+        (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}, ${now})`,
+      );
+      await tx.$executeRaw`
+        INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
+        VALUES ${Prisma.join(values)}`;
     }
     return count === 1;
   });
@@ -113,7 +121,8 @@ export async function saveAnalysis(queryPageId: string, researchId: string, url:
 
 /** Marks a query's page failed. False if it was not pending. */
 export async function failQueryPage(queryPageId: string, error: string): Promise<boolean> {
-  const { count } = await db.queryPage.updateMany({ where: { id: queryPageId, status: "pending" }, data: { status: "failed", error } });
+  const count = await db.$executeRaw`
+    UPDATE "QueryPage" SET "status" = 'failed', "error" = ${error} WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
   return count === 1;
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { backoffDelay, parseRetryAfter, sleep } from "../concurrency";
 import { errorMessage } from "../errors";
+import { plainFetch } from "../plain-fetch";
 import { SearchError, type SearchProvider, type SearchResult } from "./types";
 
 const responseSchema = z.object({
@@ -61,7 +62,7 @@ export class SearxngProvider implements SearchProvider {
       let problem: string;
       let retryAfter: number | undefined;
       try {
-        const response = await fetch(url, {
+        const response = await plainFetch()(url, {
           headers: { accept: "application/json" },
           signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
