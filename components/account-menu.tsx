@@ -18,10 +18,11 @@ export function AccountMenu({ email: initialEmail }: { email?: string | null }) 
   useEffect(() => {
     if (initialEmail !== undefined) return;
     let cancelled = false;
-    fetch("/api/auth/session", { cache: "no-store" })
+    // Not /api/auth/session: that re-issues the session cookie (see app/api/account/route.ts).
+    fetch("/api/account", { cache: "no-store" })
       .then((res) => (res.ok ? res.json() : null))
-      .then((session: { user?: { email?: string } } | null) => {
-        if (!cancelled) setEmail(session?.user?.email ?? null);
+      .then((account: { email?: string } | null) => {
+        if (!cancelled) setEmail(account?.email ?? null);
       })
       .catch(() => !cancelled && setEmail(null));
     return () => {
