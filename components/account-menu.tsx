@@ -1,25 +1,34 @@
 "use client";
 // The header's account slot: who is signed in, Settings, and sign-out (a POST server action).
 import Link from "next/link";
+import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { signOutAction } from "@/app/(auth)/actions";
 
+const ACCOUNT_PAGES = /^\/sign-(in|up|out)\/?$/;
+
 export function AccountMenu({ email: initialEmail }: { email?: string | null }) {
   const [email, setEmail] = useState<string | null | undefined>(initialEmail);
+  // The header lives in the root layout and survives navigations, and signing in, up or out ends
+  // in a client-side redirect to or from an account page. So the session is read again whenever
+  // such a page is entered, left or changed — not on every navigation inside the app.
+  const pathname = usePathname() ?? "/";
+  const sessionKey = ACCOUNT_PAGES.test(pathname) ? pathname : "app";
 
   useEffect(() => {
     if (initialEmail !== undefined) return;
     let cancelled = false;
-    fetch("/api/auth/session", { cache: "no-store" })
+    // Not /api/auth/session: that re-issues the session cookie (see app/api/account/route.ts).
+    fetch("/api/account", { cache: "no-store" })
       .then((res) => (res.ok ? res.json() : null))
-      .then((session: { user?: { email?: string } } | null) => {
-        if (!cancelled) setEmail(session?.user?.email ?? null);
+      .then((account: { email?: string } | null) => {
+        if (!cancelled) setEmail(account?.email ?? null);
       })
       .catch(() => !cancelled && setEmail(null));
     return () => {
       cancelled = true;
     };
-  }, [initialEmail]);
+  }, [initialEmail, sessionKey]);
 
   if (email === undefined) return <div className="h-8" aria-hidden data-testid="account-menu" />;
   if (email === null) {

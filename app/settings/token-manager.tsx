@@ -79,8 +79,8 @@ export function TokenManager({ tokens, defaultDays, maxDays }: { tokens: ApiToke
             <code className="block flex-1 overflow-x-auto whitespace-nowrap rounded bg-surface px-2 py-1" data-testid="token-value">
               {created.token}
             </code>
-            <button type="button" className={button} onClick={() => navigator.clipboard?.writeText(created.token)}>Copy</button>
-            <button type="button" className={button} onClick={() => setCreated(null)}>Done</button>
+            <button type="button" className={button} onClick={() => navigator.clipboard?.writeText(created.token)} data-testid="token-copy">Copy</button>
+            <button type="button" className={button} onClick={() => setCreated(null)} data-testid="token-done">Done</button>
           </div>
         </div>
       )}

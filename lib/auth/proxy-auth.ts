@@ -4,6 +4,7 @@ import NextAuth, { type Session } from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { AppError, toErrorResponse } from "../errors";
 import { baseAuthConfig } from "./config";
+import { dropSessionRefresh } from "./session-refresh";
 
 const { auth } = NextAuth(() => baseAuthConfig());
 
@@ -40,5 +41,8 @@ const decide: Handler = (request) => {
 const wrapped = (auth as unknown as (h: Handler) => Wrapped | Promise<Wrapped>)(decide);
 
 export async function authProxy(request: NextRequest, event: NextFetchEvent): Promise<Response> {
-  return (await wrapped)(request, event);
+  const response = await (await wrapped)(request, event);
+  // No rolling session: a refreshed cookie arriving after a sign-out would sign the user back in.
+  dropSessionRefresh(response.headers);
+  return response;
 }

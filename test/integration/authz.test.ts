@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { signApiToken } from "@/lib/auth/api-token-jwt";
+import { isSessionRefresh } from "@/lib/auth/session-refresh";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
 import { createTestToken, createTestUser, signInSession, TEST_AUTH_SECRET, type TestUser } from "../helpers/auth";
@@ -52,6 +53,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   "/api/research/[id]/shares/[shareId]": {
     DELETE: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/shares/${ids.shareId}` }) },
   },
+  "/api/account": { GET: { kind: "collection", call: () => ({ path: "/api/account" }) } },
   "/api/tokens": {
     GET: { kind: "collection", call: () => ({ path: "/api/tokens" }) },
     POST: { kind: "collection", call: () => ({ path: "/api/tokens", body: { name: "bob's" } }) },
@@ -219,12 +221,21 @@ describe("authorisation matrix", () => {
       const tokens = await (await send(as, "GET", { path: "/api/tokens" })).text();
       assert.ok(tokens.includes(bob.tokenId));
       assert.ok(!tokens.includes(alice.tokenId));
+      assert.deepEqual(await (await send(as, "GET", { path: "/api/account" })).json(), { email: bob.email });
     });
   }
 
   test("a token cannot mint tokens; a session can (same origin only)", async () => {
     assert.equal((await send({ token: bob.token }, "POST", { path: "/api/tokens", body: { name: "x" } })).status, 403);
     assert.equal((await send({ cookie: bobCookie }, "POST", { path: "/api/tokens", body: { name: "x" } })).status, 201);
+  });
+
+  test("signed-in requests never re-issue the session cookie (a late response would undo a sign-out)", async () => {
+    for (const path of ["/api/research", "/api/account", "/history", "/settings"]) {
+      const res = await send({ cookie: bobCookie }, "GET", { path });
+      assert.equal(res.status, 200, path);
+      assert.deepEqual(res.headers.getSetCookie().filter(isSessionRefresh), [], path);
+    }
   });
 
   test("cookie-authenticated changes from another site are refused (CSRF)", async () => {

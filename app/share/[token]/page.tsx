@@ -71,11 +71,12 @@ export default async function SharedResearchPage({ params }: { params: Promise<{
           <p className="text-sm text-muted" data-testid="shared-report-missing">The report is not written yet.</p>
         )}
       </section>
-      <section aria-labelledby="sources-heading" className="flex flex-col gap-2">
-        <h2 id="sources-heading" className="text-lg font-semibold">Sources</h2>
+      {/* The report ends with its own "Sources" (the cited pages); this list is every page read. */}
+      <section aria-labelledby="sources-heading" className="flex flex-col gap-2 border-t border-border pt-6">
+        <h2 id="sources-heading" className="text-lg font-semibold">Pages read</h2>
         <Sources research={research} />
       </section>
-      <section aria-labelledby="tree-heading" className="flex flex-col gap-2">
+      <section aria-labelledby="tree-heading" className="flex flex-col gap-2 border-t border-border pt-6">
         <h2 id="tree-heading" className="text-lg font-semibold">Query tree</h2>
         <QueryTree queries={research.queries} parentRef={null} />
       </section>
