@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { SignJWT } from "jose";
-import { useTestDatabase } from "./test-support";
+import { useTestDatabase } from "../db/test-support";
 
 useTestDatabase();
 const { db } = await import("../db/client");

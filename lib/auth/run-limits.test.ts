@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { useTestDatabase } from "./test-support";
+import { useTestDatabase } from "../db/test-support";
 
 useTestDatabase();
 process.env.RATE_LIMIT_STARTS_PER_HOUR = "3";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { useTestDatabase } from "./test-support";
+import { useTestDatabase } from "../db/test-support";
 
 useTestDatabase();
 const { db } = await import("../db/client");

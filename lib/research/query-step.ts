@@ -62,6 +62,13 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
         page: { ...row.page, status: page.status, title: page.title, error: page.error },
         items: items.map((content, position) => ({ content, url: page.url, position })),
       });
+      if (row.items.length > 0) {
+        // Analysed before a crash, between saving the items and marking the row (see store.saveAnalysis).
+        analysesLeft--;
+        const items = [...row.items].sort((a, b) => a.position - b.position).map((i) => i.content);
+        if (await store.saveAnalysis(row.id, ctx.id, page.url, items)) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
+        return;
+      }
       if (page.status !== "scraped") {
         analysesLeft--;
         const error = page.error ?? "The page could not be fetched";

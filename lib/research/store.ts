@@ -99,24 +99,26 @@ export async function getPage(id: string) {
 // standard enough for SQLite and PostgreSQL alike, because a Prisma model operation costs ~5× the
 // CPU of the same statement raw (the benchmark's figures are in bench/README.md).
 
-/** Saves a page's extracted items and marks it analysed in one transaction. False if it was not pending. */
+/**
+ * Saves a page's extracted items, then marks it analysed. No transaction is needed: item ids are the
+ * query page's and the position, so a re-run after a crash between the two statements inserts
+ * nothing twice, and a pending row that already has items is taken as analysed (see processQuery).
+ * False if the row was no longer pending.
+ */
 export async function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[]): Promise<boolean> {
   const now = new Date();
-  return db.$transaction(async (tx) => {
-    const count = await tx.$executeRaw`
-      UPDATE "QueryPage" SET "status" = 'analyzed', "analyzedAt" = ${now}, "error" = NULL
-      WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
-    if (count === 1 && items.length > 0) {
-      // Item ids are the query page's and the position: unique, and stable across a re-run.
-      const values = items.map(
-        (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}, ${now})`,
-      );
-      await tx.$executeRaw`
-        INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
-        VALUES ${Prisma.join(values)}`;
-    }
-    return count === 1;
-  });
+  if (items.length > 0) {
+    const values = items.map(
+      (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}, ${now})`,
+    );
+    await db.$executeRaw`
+      INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
+      VALUES ${Prisma.join(values)} ON CONFLICT DO NOTHING`;
+  }
+  const count = await db.$executeRaw`
+    UPDATE "QueryPage" SET "status" = 'analyzed', "analyzedAt" = ${now}, "error" = NULL
+    WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
+  return count === 1;
 }
 
 /** Marks a query's page failed. False if it was not pending. */

@@ -7,7 +7,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 
 export function useTestDatabase(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-auth-"));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-test-"));
   const file = path.join(dir, "test.db");
   const sqlite = new Database(file);
   const migrations = path.resolve(import.meta.dirname, "../../prisma/migrations");

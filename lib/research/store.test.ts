@@ -1,0 +1,53 @@
+// The runner's per-page writes against a real (migrated, temporary) SQLite database.
+import assert from "node:assert/strict";
+import { before, test } from "node:test";
+import { useTestDatabase } from "../db/test-support";
+
+useTestDatabase();
+// The store reads DATABASE_URL when it is first imported.
+const { db } = await import("../db/client");
+const store = await import("./store");
+
+let researchId = "";
+let queryPageId = "";
+before(async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  const query = await db.serpQuery.create({ data: { researchId: research.id, depth: 1, position: 0, text: "q", objective: "o", levelBreadth: 1 } });
+  const { rows } = await store.attachSearchResults(query, [
+    { url: "https://a.example/1", title: "One", snippet: "" },
+    { url: "https://a.example/1", title: "One again", snippet: "" },
+    { url: "https://b.example/2", title: "Two", snippet: "" },
+  ]);
+  researchId = research.id;
+  queryPageId = rows[0].id;
+});
+
+test("search results attach once per URL, in order, and move the query to scraping", async () => {
+  const rows = await db.queryPage.findMany({ where: { query: { researchId } }, include: { page: true }, orderBy: { position: "asc" } });
+  assert.deepEqual(rows.map((r) => r.page.url), ["https://a.example/1", "https://b.example/2"]);
+  assert.equal(rows[0].page.title, "One");
+  assert.equal((await db.serpQuery.findFirstOrThrow({ where: { researchId } })).status, "scraping");
+});
+
+test("an analysis saves its items and marks the row; a second save of the same row changes nothing", async () => {
+  assert.equal(await store.saveAnalysis(queryPageId, researchId, "https://a.example/1", ["fact 1", "fact 2"]), true);
+  assert.equal(await store.saveAnalysis(queryPageId, researchId, "https://a.example/1", ["other"]), false);
+  const row = await db.queryPage.findUniqueOrThrow({ where: { id: queryPageId }, include: { items: { orderBy: { position: "asc" } } } });
+  assert.equal(row.status, "analyzed");
+  assert.ok(row.analyzedAt instanceof Date && Math.abs(row.analyzedAt.getTime() - Date.now()) < 60_000);
+  assert.deepEqual(row.items.map((i) => i.content), ["fact 1", "fact 2"]);
+});
+
+test("a crash between saving the items and marking the row: the re-run duplicates nothing", async () => {
+  // The state such a crash leaves: items saved, the row still pending.
+  await db.queryPage.update({ where: { id: queryPageId }, data: { status: "pending", analyzedAt: null } });
+  assert.equal(await store.saveAnalysis(queryPageId, researchId, "https://a.example/1", ["fact 1", "fact 2"]), true);
+  assert.equal(await db.extractedItem.count({ where: { queryPageId } }), 2);
+});
+
+test("a failed page records its error once", async () => {
+  const other = await db.queryPage.findFirstOrThrow({ where: { query: { researchId }, id: { not: queryPageId } } });
+  assert.equal(await store.failQueryPage(other.id, "HTTP 403"), true);
+  assert.equal(await store.failQueryPage(other.id, "again"), false);
+  assert.equal((await db.queryPage.findUniqueOrThrow({ where: { id: other.id } })).error, "HTTP 403");
+});
