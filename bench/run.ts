@@ -4,6 +4,7 @@
 //   options: --configs 2x3,5x5  --llm-latency 150 --search-latency 80 --web-latency 60
 //            --llm-concurrency 8 --only tree|extraction  --no-build  --out DIR
 //            --profile DIR (the server's CPU profile of each tree run, for Chrome DevTools)
+//            --server-node-args=--max-semi-space-size=64 (extra flags for the server's node; note the =)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     "no-build": { type: "boolean", default: false },
     out: { type: "string" },
     profile: { type: "string" },
+    "server-node-args": { type: "string" },
   },
 });
 
@@ -80,7 +82,8 @@ async function main(): Promise<void> {
     try {
       for (const { depth, breadth } of configs) {
         log(`tree ${depth}x${breadth}: running`);
-        const result = await runTree({ depth, breadth, latencies, limits, contextTokenBudget, fakes, log, profileDir: values.profile && path.resolve(values.profile) });
+        const result = await runTree({ depth, breadth, latencies, limits, contextTokenBudget, fakes, log, profileDir: values.profile && path.resolve(values.profile),
+          serverNodeArgs: values["server-node-args"]?.split(/\s+/).filter(Boolean) ?? [] });
         log(
           `tree ${depth}x${breadth}: ${(result.wallMs / 1000).toFixed(2)} s wall, bound ${(result.bound.boundMs / 1000).toFixed(2)} s ` +
             `(${result.bound.limitedBy}), ratio ${result.ratio.toFixed(3)}, CPU ${result.server.cpuSeconds.toFixed(2)} s, ` +

@@ -21,6 +21,8 @@ export interface TreeRunOptions {
   log: (line: string) => void;
   /** Write the server's CPU profile (.cpuprofile) into this folder. */
   profileDir?: string;
+  /** Extra flags for the server's node process. */
+  serverNodeArgs?: string[];
 }
 
 export interface DepthTokens {
@@ -46,6 +48,8 @@ export interface TreeRunResult {
   queriesByDepth: number[];
   tokensByDepth: DepthTokens[];
   stream: { parts: number; medianMs: number; p95Ms: number; maxMs: number };
+  /** How busy the LLM slots were: overall, and per 500 ms from the start (mean calls in flight). */
+  llmSlots: { busyShare: number; perHalfSecond: number[]; firstCallMs: number; reportStartMs: number };
 }
 
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
@@ -66,7 +70,7 @@ export function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget
 
 export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
   const app = await TestApp.start({ name: `bench-${o.depth}x${o.breadth}`, env: serverEnv(o),
-    nodeArgs: o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] : [],
+    nodeArgs: [...(o.serverNodeArgs ?? []), ...(o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] : [])],
   });
   try {
     // Warm-up: the first requests load every route and module of the server.
@@ -130,6 +134,8 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       reportSteps: callsByAgent["branch-summarizer"] ? 2 : 1,
     });
 
+    const llmSlots = slotUsage(llmLog, t0, wallMs, o.latencies.llmMs, o.limits.llmConcurrency);
+
     const queriesByDepth: number[] = [];
     for (const sq of queries) queriesByDepth[sq.depth - 1] = (queriesByDepth[sq.depth - 1] ?? 0) + 1;
 
@@ -155,6 +161,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       },
       queriesByDepth,
       tokensByDepth: tokensByDepth(queries, llmLog),
+      llmSlots,
       stream: {
         parts: stream.parts,
         medianMs: percentile(stream.latenciesMs, 50),
@@ -168,6 +175,29 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
   } finally {
     await app.stop({ graceful: Boolean(o.profileDir) });
   }
+}
+
+/** LLM calls in flight over the run, from the fake's request log (each call lasts its fixed latency). */
+function slotUsage(log: LlmLogEntry[], t0: number, wallMs: number, latencyMs: number, slots: number): TreeRunResult["llmSlots"] {
+  const bucketMs = 500;
+  const perHalfSecond = Array.from({ length: Math.ceil(wallMs / bucketMs) }, () => 0);
+  let busy = 0;
+  for (const e of log) {
+    const start = e.at - t0;
+    const end = start + latencyMs;
+    busy += latencyMs;
+    for (let b = Math.max(0, Math.floor(start / bucketMs)); b < perHalfSecond.length && b * bucketMs < end; b++) {
+      const overlap = Math.min(end, (b + 1) * bucketMs) - Math.max(start, b * bucketMs);
+      if (overlap > 0) perHalfSecond[b] += overlap / bucketMs;
+    }
+  }
+  const report = log.find((e) => e.agent === "report-writer" || e.agent === "branch-summarizer");
+  return {
+    busyShare: busy / (wallMs * slots),
+    perHalfSecond: perHalfSecond.map((v) => Math.round(v * 10) / 10),
+    firstCallMs: log.length ? log[0].at - t0 : 0,
+    reportStartMs: report ? report.at - t0 : wallMs,
+  };
 }
 
 /** Prompt tokens per query by depth, and the child-generation prompts' size against the context budget. */

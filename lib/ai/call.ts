@@ -1,12 +1,13 @@
-// Every LLM call goes through here: the global concurrency limit, token accounting, structured
-// output with zod validation and bounded repair, and classification of failures.
+// Every LLM call goes through here: token accounting, structured output with zod validation and
+// bounded repair, and classification of failures. The global concurrency limit is applied per HTTP
+// exchange by the provider's fetch (./http.ts), in the lane and at the priority given as `schedule`.
 import { generateText, NoObjectGeneratedError, Output, streamText, type ModelMessage } from "ai";
 import { z } from "zod";
 import { getEnv } from "../env";
 import type { WaitOptions } from "../concurrency";
-import { limiters } from "../limits";
 import { extractJson } from "./json";
 import { LlmUnavailableError, StructuredOutputError } from "./errors";
+import { llmSchedule } from "./http";
 import { researchModel } from "./providers";
 import { toTokenCount, type UsageSink } from "./usage";
 
@@ -57,18 +58,8 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
   for (let attempt = 0; attempt <= env.LLM_REPAIR_ATTEMPTS; attempt++) {
     let text: string | undefined;
     try {
-      const result = await limiters().llm.run(
-        () =>
-          generateText({
-            model: researchModel(),
-            system,
-            messages,
-            output,
-            maxRetries: 0,
-            abortSignal: signal,
-          }),
-        signal,
-        schedule,
+      const result = await llmSchedule.run(schedule ?? {}, () =>
+        generateText({ model: researchModel(), system, messages, output, maxRetries: 0, abortSignal: signal }),
       );
       onUsage?.(toTokenCount(result.usage));
       return result.output as T;
@@ -97,10 +88,8 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
 export async function generatePlainText(options: CallOptions): Promise<string> {
   const { onUsage, signal, schedule } = options;
   try {
-    const result = await limiters().llm.run(
-      () => generateText({ model: researchModel(), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal }),
-      signal,
-      schedule,
+    const result = await llmSchedule.run(schedule ?? {}, () =>
+      generateText({ model: researchModel(), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal }),
     );
     onUsage?.(toTokenCount(result.usage));
     return result.text;
@@ -113,7 +102,7 @@ export async function generatePlainText(options: CallOptions): Promise<string> {
 export async function streamPlainText(options: CallOptions & { onDelta: (delta: string) => void }): Promise<string> {
   const { onUsage, signal, schedule } = options;
   try {
-    return await limiters().llm.run(async () => {
+    return await llmSchedule.run(schedule ?? {}, async () => {
       let streamError: unknown;
       const result = streamText({
         model: researchModel(),
@@ -133,7 +122,7 @@ export async function streamPlainText(options: CallOptions & { onDelta: (delta: 
       if (streamError) throw streamError;
       onUsage?.(toTokenCount(await result.usage));
       return text;
-    }, signal, schedule);
+    });
   } catch (error) {
     rethrow(error, signal);
   }

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRetryingFetch } from "./http";
+import { Semaphore } from "../concurrency";
+import { createRetryingFetch, llmSchedule } from "./http";
 
 function scripted(statuses: Array<number | Error>, headers: Record<string, string> = {}) {
   const calls: number[] = [];
@@ -49,4 +50,42 @@ test("retries network errors", async () => {
   const f = createRetryingFetch({ maxRetries: 1, baseDelayMs: 1, timeoutMs: 1000, fetchImpl });
   assert.equal((await f("http://llm.test/")).status, 200);
   assert.equal(calls.length, 2);
+});
+
+test("a limiter slot covers one HTTP exchange: taken when the request goes out, freed when its body is read", async () => {
+  const limiter = new Semaphore(1);
+  const f = createRetryingFetch({ maxRetries: 0, timeoutMs: 1000, limiter, fetchImpl: (async () => new Response("reply body")) as typeof fetch });
+  const res = await f("http://llm.test/v1/chat/completions");
+  assert.equal(limiter.inUse, 1, "held while the body is unread");
+  assert.equal(await res.text(), "reply body");
+  assert.equal(limiter.inUse, 0);
+  await (await f("http://llm.test/v1/chat/completions")).body!.cancel();
+  assert.equal(limiter.inUse, 0, "a cancelled body frees its slot");
+});
+
+test("back-off waits hold no slot, and a failed request frees its own", async () => {
+  const limiter = new Semaphore(1);
+  const { fetchImpl } = scripted([new Error("connection reset"), 503, 200]);
+  let inUseDuringBackoff = -1;
+  const f = createRetryingFetch({ maxRetries: 3, baseDelayMs: 20, timeoutMs: 1000, limiter, fetchImpl, onRetry: () => queueMicrotask(() => (inUseDuringBackoff = limiter.inUse)) });
+  const res = await f("http://llm.test/v1/chat/completions");
+  await res.text();
+  assert.equal(inUseDuringBackoff, 0);
+  assert.equal(limiter.inUse, 0);
+});
+
+test("requests wait for a slot in the lane and at the priority of llmSchedule", async () => {
+  const limiter = new Semaphore(1);
+  const order: string[] = [];
+  const fetchImpl = (async (input: string | URL | Request) => {
+    order.push(new URL(String(input)).pathname);
+    return new Response("{}");
+  }) as typeof fetch;
+  const f = createRetryingFetch({ maxRetries: 0, timeoutMs: 1000, limiter, fetchImpl });
+  const held = await limiter.acquire();
+  const low = llmSchedule.run({ lane: "run", priority: 1 }, () => f("http://llm.test/leaf")).then((r) => r.text());
+  const high = llmSchedule.run({ lane: "run", priority: 30 }, () => f("http://llm.test/root")).then((r) => r.text());
+  held();
+  await Promise.all([low, high]);
+  assert.deepEqual(order, ["/root", "/leaf"]);
 });

@@ -2,6 +2,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
 import { assertResearchConfigured, getEnv } from "../env";
+import { limiters } from "../limits";
 import { createRetryingFetch } from "./http";
 
 let cached: { key: string; model: LanguageModel } | undefined;
@@ -19,7 +20,7 @@ export function researchModel(): LanguageModel {
     baseURL: env.OPENAI_BASE_URL,
     // Local servers ignore the key, but the client requires one.
     apiKey: env.OPENAI_API_KEY ?? "not-needed",
-    fetch: createRetryingFetch({ maxRetries: env.LLM_MAX_RETRIES, timeoutMs: env.LLM_TIMEOUT_MS }),
+    fetch: createRetryingFetch({ maxRetries: env.LLM_MAX_RETRIES, timeoutMs: env.LLM_TIMEOUT_MS, limiter: limiters().llm }),
   });
   cached = { key, model: provider.chat(env.RESEARCH_MODEL) };
   return cached.model;

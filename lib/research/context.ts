@@ -9,7 +9,7 @@ import { addTokens, ZERO_TOKENS, type TokenCount, type UsageSink } from "../ai/u
 import type { WaitOptions } from "../concurrency";
 import * as store from "./store";
 import { parseStringArray } from "./public-shape";
-import { remainingSteps } from "./tree";
+import { llmPriority } from "./tree";
 
 /** A page whose fetch has finished (in this run or before it), with its text. */
 export interface FetchedPage {
@@ -100,14 +100,8 @@ export class RunContext {
     return this.usageWrites;
   }
 
-  /** Where an LLM call of this run waits for a slot: the run's own lane, longest remaining path first. */
-  schedule(call: Parameters<typeof remainingSteps>[0]): WaitOptions {
-    const shape = {
-      depth: this.depth,
-      pagesPerQuery: this.env.SEARCH_MAX_RESULTS,
-      analyzeConcurrency: this.env.ANALYZE_CONCURRENCY_PER_QUERY,
-    };
-    return { lane: this.id, priority: remainingSteps(call, shape) };
+  /** Where an LLM call of this run waits for a slot: the run's own lane, at its priority there. */
+  schedule(call: Parameters<typeof llmPriority>[0]): WaitOptions {
+    return { lane: this.id, priority: llmPriority(call, { depth: this.depth, pagesPerQuery: this.env.SEARCH_MAX_RESULTS }) };
   }
-
 }

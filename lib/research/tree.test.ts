@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { childCount, levelBreadths, queriesPerLevel, remainingSteps, totalQueries } from "./tree";
+import { childCount, levelBreadths, queriesPerLevel, llmPriority, totalQueries } from "./tree";
 
 test("breadth 5 halves per level, rounding up", () => {
   assert.deepEqual(levelBreadths(5, 5), [5, 3, 2, 1, 1]);
@@ -20,18 +20,18 @@ test("counts for other shapes", () => {
   assert.deepEqual(queriesPerLevel(4, 1), [1, 1, 1, 1]);
 });
 
-test("remaining steps: the calls that unlock the most work rank highest", () => {
-  const shape = { depth: 3, pagesPerQuery: 7, analyzeConcurrency: 1 };
-  // Depth 3: below the root, levels 1 and 2 each take 7 analyses + child generation, level 3 takes 7.
-  assert.equal(remainingSteps({ kind: "root" }, shape), 1 + 8 + 8 + 7);
-  assert.equal(remainingSteps({ kind: "children", depth: 1 }, shape), 1 + 8 + 7);
-  assert.equal(remainingSteps({ kind: "analysis", depth: 1, analysesLeft: 7 }, shape), 7 + 1 + 8 + 7);
-  assert.equal(remainingSteps({ kind: "analysis", depth: 3, analysesLeft: 2 }, shape), 2);
-  assert.equal(remainingSteps({ kind: "report" }, shape), 1);
-  // A leaf with more analyses left goes before one nearly done; any shallower call before both.
-  const leaf = (left: number) => remainingSteps({ kind: "analysis", depth: 3, analysesLeft: left }, shape);
-  assert.ok(leaf(6) > leaf(1));
-  assert.ok(remainingSteps({ kind: "children", depth: 2 }, shape) > leaf(7));
-  // Analyses in parallel shorten the path.
-  assert.equal(remainingSteps({ kind: "analysis", depth: 3, analysesLeft: 7 }, { ...shape, analyzeConcurrency: 3 }), 3);
+test("LLM priority: shallower first; above the last level, fewest analyses left first; leaves, most left first", () => {
+  const shape = { depth: 3, pagesPerQuery: 7 };
+  const p = (call: Parameters<typeof llmPriority>[0]) => llmPriority(call, shape);
+  const analysis = (depth: number, analysesLeft: number) => p({ kind: "analysis", depth, analysesLeft });
+  // Every call of a shallower level outranks every call of a deeper one.
+  assert.ok(p({ kind: "root" }) > p({ kind: "children", depth: 1 }));
+  assert.ok(analysis(1, 7) > p({ kind: "children", depth: 2 }));
+  assert.ok(analysis(2, 7) > analysis(3, 7));
+  // Within a level above the last: child generation, then the query closest to done.
+  assert.ok(p({ kind: "children", depth: 2 }) > analysis(2, 1));
+  assert.ok(analysis(2, 1) > analysis(2, 6));
+  // On the last level the leaf with the most left goes first; the report comes last of all.
+  assert.ok(analysis(3, 6) > analysis(3, 1));
+  assert.ok(analysis(3, 1) > p({ kind: "report" }));
 });

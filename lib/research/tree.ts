@@ -33,36 +33,33 @@ export function totalQueries(depth: number, breadth: number): number {
 }
 
 /**
- * How many LLM steps at the least follow, in sequence, from an LLM call of a run: its scheduling
- * priority (the LLM limiter serves the highest first within a run). Serving the longest remaining
- * path first keeps every slot busy to the end: the shallow queries that unlock the most work go
- * first, and leaves with more analyses left go before those nearly done.
- * `pagesPerQuery` pages are analysed `analyzeConcurrency` at a time; a query above the last depth
- * then generates its children.
+ * The scheduling priority of an LLM call of a run (the LLM limiter serves the highest first within a
+ * run). Shallower work goes first: it unlocks the most of what remains. Within a level above the last,
+ * child generation goes first, then the queries with the fewest analyses left, so that queries finish
+ * one by one and their children arrive in a steady stream (served in lockstep, a whole level would
+ * finish at once and leave the LLM idle while its children search). On the last level the leaves with
+ * the most analyses left go first, so that they all finish together at the end.
  */
-export function remainingSteps(
+export function llmPriority(
   call:
     | { kind: "root" }
     | { kind: "children"; depth: number }
     | { kind: "analysis"; depth: number; analysesLeft: number }
     | { kind: "report" },
-  { depth: maxDepth, pagesPerQuery, analyzeConcurrency }: { depth: number; pagesPerQuery: number; analyzeConcurrency: number },
+  { depth: maxDepth, pagesPerQuery }: { depth: number; pagesPerQuery: number },
 ): number {
-  const rounds = (pages: number) => Math.ceil(pages / analyzeConcurrency);
-  // Steps of the levels below depth d: each level's analyses, and child generation above the last.
-  const below = (d: number) => {
-    let steps = 0;
-    for (let level = d + 1; level <= maxDepth; level++) steps += rounds(pagesPerQuery) + (level < maxDepth ? 1 : 0);
-    return steps;
-  };
+  // Levels apart by more than any within-level spread.
+  const level = (d: number) => (maxDepth - d + 1) * (pagesPerQuery + 2);
   switch (call.kind) {
     case "root":
-      return 1 + below(0);
+      return level(0);
     case "children":
-      return 1 + below(call.depth);
+      return level(call.depth) + pagesPerQuery + 1;
     case "analysis":
-      return rounds(call.analysesLeft) + (call.depth < maxDepth ? 1 : 0) + below(call.depth);
+      return call.depth < maxDepth
+        ? level(call.depth) + Math.max(0, pagesPerQuery - call.analysesLeft) + 1
+        : level(call.depth) + Math.min(pagesPerQuery, call.analysesLeft);
     case "report":
-      return 1;
+      return 0;
   }
 }
