@@ -45,8 +45,8 @@ export function formatBenchMarkdown(b: BenchSummary): string {
   if (b.tree.length > 0) {
     out.push("## 1. Wall time vs the critical-path bound", "");
     out.push(`Target at ${TARGETS.at}: wall/bound ≤ ${TARGETS.maxRatio}.`, "");
-    out.push(row(["depth × breadth", "queries", "wall", "critical path", "LLM work / limit", "bound (limited by)", "wall / bound"]));
-    out.push(row(["---", "---:", "---:", "---:", "---:", "---", "---:"]));
+    out.push(row(["depth × breadth", "queries", "wall", "critical path", "LLM work / limit", "bound (limited by)", "wall / bound", "LLM slots busy"]));
+    out.push(row(["---", "---:", "---:", "---:", "---:", "---", "---:", "---:"]));
     for (const r of b.tree) {
       out.push(
         row([
@@ -57,10 +57,17 @@ export function formatBenchMarkdown(b: BenchSummary): string {
           s(r.bound.llmThroughputMs),
           `${s(r.bound.boundMs)} (${r.bound.limitedBy})`,
           `${r.ratio.toFixed(3)}${targetMarks(r).ratio}`,
+          `${(r.llmSlots.busyShare * 100).toFixed(1)}%`,
         ]),
       );
     }
 
+    out.push(
+      "",
+      "LLM slots busy: the share of the run's LLM capacity (limit × wall time) spent in calls. Calls in flight per 500 ms:",
+      "",
+    );
+    for (const r of b.tree) out.push(`- ${r.depth} × ${r.breadth}: ${r.llmSlots.perHalfSecond.join(" ")}`);
     out.push("", "## 2. Server cost per run", "");
     out.push(`Targets at ${TARGETS.at}: peak RSS < ${TARGETS.maxPeakRssMb} MB, CPU < ${TARGETS.maxCpuShare * 100}% of wall time.`, "");
     out.push(row(["depth × breadth", "CPU", "CPU / wall", "peak RSS", "DB rows written", "LLM calls", "prompt tokens", "completion tokens", "pages fetched (distinct)"]));
