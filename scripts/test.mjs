@@ -8,7 +8,10 @@ import path from "node:path";
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
 const args = new Set(process.argv.slice(2));
-const only = (name) => args.size === 0 || args.has(`--${name}`);
+// --unit, --integration and --e2e pick parts; without any of them every part runs (other flags,
+// such as --no-build, do not pick).
+const picked = ["unit", "integration", "e2e"].filter((name) => args.has(`--${name}`));
+const only = (name) => picked.length === 0 || picked.includes(name);
 
 function run(cmd, cmdArgs, { env, ...options } = {}) {
   console.log(`\n$ ${cmd} ${cmdArgs.join(" ")}`);
