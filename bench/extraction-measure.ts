@@ -101,7 +101,8 @@ export function exposeGc(): (() => void) | undefined {
   }
 }
 
-function quantile(sorted: readonly number[], q: number): number {
+/** The q-quantile (0..1) of sorted values, interpolated. */
+export function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return 0;
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);

@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     try {
       for (const { depth, breadth } of configs) {
         log(`tree ${depth}x${breadth}: running`);
-        const result = await runTree({ depth, breadth, latencies, limits, contextTokenBudget, fakes, log, profileDir: values.profile && path.resolve(values.profile),
+        const result = await runTree({ depth, breadth, latencies, limits, contextTokenBudget, fakes, profileDir: values.profile && path.resolve(values.profile),
           serverNodeArgs: values["server-node-args"]?.split(/\s+/).filter(Boolean) ?? [] });
         log(
           `tree ${depth}x${breadth}: ${(result.wallMs / 1000).toFixed(2)} s wall, bound ${(result.bound.boundMs / 1000).toFixed(2)} s ` +

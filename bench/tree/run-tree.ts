@@ -5,10 +5,11 @@
 import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { tagOf } from "../../test/fakes/llm-parse";
-import type { LlmLogEntry, WebLogEntry } from "../../test/fakes";
+import type { LlmLogEntry } from "../../test/fakes";
 import { computeBound, type Bound, type BoundLatencies, type BoundLimits, type BoundQuery } from "./bound";
 import { sampleProcessTree } from "./proc";
-import { followStream, percentile } from "./stream-client";
+import { quantile } from "../extraction-measure";
+import { followStream } from "./stream-client";
 import type { FakesProcess } from "./fakes-process";
 
 export interface TreeRunOptions {
@@ -18,7 +19,6 @@ export interface TreeRunOptions {
   limits: BoundLimits;
   contextTokenBudget: number;
   fakes: FakesProcess;
-  log: (line: string) => void;
   /** Write the server's CPU profile (.cpuprofile) into this folder. */
   profileDir?: string;
   /** Extra flags for the server's node process. */
@@ -55,7 +55,7 @@ export interface TreeRunResult {
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
-export function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fakes">): Record<string, string> {
+function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fakes">): Record<string, string> {
   return {
     ...o.fakes.env,
     LLM_CONCURRENCY: String(o.limits.llmConcurrency),
@@ -94,6 +94,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     if (start.status !== 202) throw new Error(`start: HTTP ${start.status} ${await start.text()}`);
     const stream = await followStream(`${app.url}/api/research/${id}/stream`, app.headers);
     const usage = sampler.stop();
+    const latencies = [...stream.latenciesMs].sort((a, b) => a - b);
     const wallMs = (stream.endedAt ?? performance.timeOrigin + performance.now()) - t0;
 
     const research = await app.db.research.findUniqueOrThrow({ where: { id } });
@@ -164,9 +165,9 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       llmSlots,
       stream: {
         parts: stream.parts,
-        medianMs: percentile(stream.latenciesMs, 50),
-        p95Ms: percentile(stream.latenciesMs, 95),
-        maxMs: Math.max(...stream.latenciesMs),
+        medianMs: quantile(latencies, 0.5),
+        p95Ms: quantile(latencies, 0.95),
+        maxMs: latencies.at(-1) ?? Number.NaN,
       },
     };
     if (research.status !== "completed") throw new Error(`the ${o.depth}x${o.breadth} research ended ${research.status}: ${research.error}`);
@@ -241,4 +242,3 @@ function tokensByDepth(
   });
 }
 
-export type { WebLogEntry };

@@ -62,12 +62,13 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
         page: { ...row.page, status: page.status, title: page.title, error: page.error },
         items: items.map((content, position) => ({ content, url: page.url, position })),
       });
+      const recordAnalysis = async (items: string[]) => {
+        if (await store.saveAnalysis(row.id, ctx.id, page.url, items)) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
+      };
       if (row.items.length > 0) {
         // Analysed before a crash, between saving the items and marking the row (see store.saveAnalysis).
         analysesLeft--;
-        const items = [...row.items].sort((a, b) => a.position - b.position).map((i) => i.content);
-        if (await store.saveAnalysis(row.id, ctx.id, page.url, items)) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
-        return;
+        return recordAnalysis([...row.items].sort((a, b) => a.position - b.position).map((i) => i.content));
       }
       if (page.status !== "scraped") {
         analysesLeft--;
@@ -99,7 +100,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
           if (await store.failQueryPage(row.id, error.message)) emitWebsite(ctx, written("failed", error.message));
           return;
         }
-        if (await store.saveAnalysis(row.id, ctx.id, page.url, items)) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
+        await recordAnalysis(items);
       }, ctx.signal);
     }),
   );
@@ -132,7 +133,7 @@ async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> 
   try {
     const scraped = await limiters().fetch.run(() => scrapeUrl(page.url, { signal: ctx.signal }), ctx.signal);
     result = { url: page.url, status: "scraped", title: scraped.title ?? page.title, content: scraped.text, error: null };
-    await store.updatePage(pageId, { ...result, contentType: scraped.contentType, fetchedAt: new Date() });
+    await store.updatePage(pageId, { status: "scraped", title: result.title, content: result.content, contentType: scraped.contentType, fetchedAt: new Date() });
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     const message = error instanceof ScrapeError ? error.message : `Fetch failed: ${errorMessage(error)}`;

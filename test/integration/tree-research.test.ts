@@ -36,7 +36,12 @@ describe("tree research", () => {
     const cited = citedUrls(view.report!);
     assert.ok(cited.length >= 2, "the report cites its sources");
     for (const url of cited) assert.ok(analysed.has(url), `cites ${url}, which was not analysed`);
-    assert.ok(view.tokens.prompt > 0 && view.tokens.completion > 0 && view.tokens.llm_calls > 9);
+    // Every call the LLM answered for this research (questions included) is counted, none lost or twice.
+    const sum = (key: "promptTokens" | "completionTokens") => fakes.llm.log.reduce((n, e) => n + e[key], 0);
+    assert.deepEqual(
+      { prompt: view.tokens.prompt, completion: view.tokens.completion, llm_calls: view.tokens.llm_calls },
+      { prompt: sum("promptTokens"), completion: sum("completionTokens"), llm_calls: fakes.llm.log.length },
+    );
     assert.ok(view.serp_queries.every((q) => q.prompt_tokens > 0), "tokens are counted per query");
 
     const report = await app.fetch(`/api/research/${id}/report`);
