@@ -4,9 +4,24 @@
 import type { UIMessage } from "ai";
 
 export type ResearchStatus = "draft" | "running" | "completed" | "failed" | "cancelled";
-export type QueryStatus = "pending" | "searching" | "scraping" | "analyzing" | "completed" | "failed";
-/** Status of one URL for one query: the page fetch, then this query's analysis of it. */
-export type WebsiteStatus = "pending" | "scraping" | "scraped" | "analyzed" | "failed";
+/** `stopped`: the research failed or was cancelled before this query finished; a resume picks it up again. */
+export type QueryStatus = "pending" | "searching" | "scraping" | "analyzing" | "completed" | "failed" | "stopped";
+/**
+ * Status of one URL for one query: the page fetch, then this query's analysis of it. `stopped`: the
+ * research ended (failed or cancelled) before this page was fetched or analysed; a resume continues it.
+ */
+export type WebsiteStatus = "pending" | "scraping" | "scraped" | "analyzed" | "failed" | "stopped";
+
+/**
+ * Set while a running research is held up by its LLM provider (an outage, or rate limits past the
+ * usual retries): its calls wait and are retried by themselves, nothing is lost. Null otherwise.
+ */
+export interface PausedState {
+  /** Why, for people: e.g. "Waiting for the LLM provider: HTTP 503 from the LLM server". */
+  reason: string;
+  /** ISO time the pause began. */
+  since: string;
+}
 
 export interface SerpQueryView {
   query_id: string;
@@ -63,11 +78,29 @@ export interface ResearchView {
   serp_queries: SerpQueryView[];
   successful_scraped_websites: WebsiteView[];
   tokens: TokenUsage;
+  /** Non-null while the run waits for its LLM provider (see PausedState). */
+  paused: PausedState | null;
+  /** Things the run could not do fully but went on without (e.g. fewer queries than planned). */
+  warnings: string[];
   created_at: string;
   started_at: string | null;
   completed_at: string | null;
   elapsed_ms: number | null;
-  links: { self: string; stream: string; report: string; error_output: string };
+  links: ResearchLinks;
+}
+
+/**
+ * What a client can do next. `resume` (POST): continue a failed or cancelled research from where it
+ * stopped, or retry the LLM provider at once for a paused one. `write_report` (POST): write the report
+ * from what a failed or cancelled research already found.
+ */
+export interface ResearchLinks {
+  self: string;
+  stream: string;
+  report: string;
+  error_output: string;
+  resume: string;
+  write_report: string;
 }
 
 /** A row of GET /api/research (history). */
@@ -85,6 +118,8 @@ export interface RunStatusData {
   status: ResearchStatus;
   error: string | null;
   tokens: TokenUsage;
+  paused: PausedState | null;
+  warnings: string[];
   started_at: string | null;
   completed_at: string | null;
 }

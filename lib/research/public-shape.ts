@@ -34,7 +34,14 @@ export function parseStringArray(json: string): string[] {
 
 export function researchLinks(id: string) {
   const base = `/api/research/${id}`;
-  return { self: base, stream: `${base}/stream`, report: `${base}/report`, error_output: `${base}/error-output` };
+  return {
+    self: base,
+    stream: `${base}/stream`,
+    report: `${base}/report`,
+    error_output: `${base}/error-output`,
+    resume: `${base}/resume`,
+    write_report: `${base}/write-report`,
+  };
 }
 
 export function toQueryView(q: SerpQuery): SerpQueryView {
@@ -86,6 +93,8 @@ export function toRunStatus(r: Research): RunStatusData {
       total: r.promptTokens + r.completionTokens,
       llm_calls: r.llmCalls,
     },
+    paused: null,
+    warnings: [],
     started_at: iso(r.startedAt),
     completed_at: iso(r.completedAt),
   };
@@ -123,6 +132,8 @@ export function toResearchView(r: ResearchGraph, now = Date.now()): ResearchView
     serp_queries: queries.map(toQueryView),
     successful_scraped_websites: websites,
     tokens: run.tokens,
+    paused: run.paused,
+    warnings: run.warnings,
     created_at: r.createdAt.toISOString(),
     started_at: run.started_at,
     completed_at: run.completed_at,
