@@ -19,7 +19,8 @@ const view: ResearchView = {
   successful_scraped_websites: [{ id: "cm_child:cm_page", query_id: "cm_child", url: "https://example.com/a", title: "A", status: "analyzed", content: "- fact", items: [{ content: "fact", url: "https://example.com/a" }], error_message: null }],
   tokens: { prompt: 1, completion: 2, total: 3, llm_calls: 1 },
   created_at: "2026-01-01T00:00:00.000Z", started_at: null, completed_at: null, elapsed_ms: null,
-  links: { self: "/api/research/cm_research_secret_id", stream: "", report: "", error_output: "" },
+  links: { self: "/api/research/cm_research_secret_id", stream: "", report: "", error_output: "", resume: "", write_report: "" },
+  paused: null, warnings: [],
 };
 
 test("the shared view keeps the report, sources and tree, and drops internal ids and errors", () => {

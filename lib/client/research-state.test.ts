@@ -20,7 +20,9 @@ const view = (over: Partial<ResearchView> = {}): ResearchView => ({
   started_at: null,
   completed_at: null,
   elapsed_ms: null,
-  links: { self: "", stream: "", report: "", error_output: "" },
+  links: { self: "", stream: "", report: "", error_output: "", resume: "", write_report: "" },
+  paused: null,
+  warnings: [],
   ...over,
 });
 

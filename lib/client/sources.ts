@@ -11,7 +11,7 @@ export interface SourceEntry {
   errors: string[];
 }
 
-const RANK: Record<WebsiteStatus, number> = { pending: 0, scraping: 1, scraped: 2, failed: 3, analyzed: 4 };
+const RANK: Record<WebsiteStatus, number> = { stopped: 0, pending: 0, scraping: 1, scraped: 2, failed: 3, analyzed: 4 };
 
 export function groupSources(websites: WebsiteView[], queries: SerpQueryView[]): SourceEntry[] {
   const qById = new Map(queries.map((q) => [q.query_id, q]));
