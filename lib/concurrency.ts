@@ -24,8 +24,31 @@ export class Semaphore {
   /** Lanes with waiters, in the order they are served. */
   private readonly turns: string[] = [];
 
-  constructor(readonly limit: number) {
+  private current: number;
+
+  constructor(limit: number) {
     if (!Number.isInteger(limit) || limit < 1) throw new Error(`Semaphore limit must be a positive integer, got ${limit}`);
+    this.current = limit;
+  }
+
+  /** The number of holders allowed at once. */
+  get limit(): number {
+    return this.current;
+  }
+
+  /**
+   * Changes the limit (adaptive concurrency). A higher limit admits waiters at once; a lower one takes
+   * effect as holders release: nobody is interrupted.
+   */
+  setLimit(limit: number): void {
+    if (!Number.isInteger(limit) || limit < 1) throw new Error(`Semaphore limit must be a positive integer, got ${limit}`);
+    this.current = limit;
+    while (this.active < this.current) {
+      const next = this.next();
+      if (!next) break;
+      this.active++;
+      next.grant();
+    }
   }
 
   get inUse(): number {
@@ -38,7 +61,7 @@ export class Semaphore {
 
   async acquire(signal?: AbortSignal, { lane = "", priority = 0 }: WaitOptions = {}): Promise<() => void> {
     signal?.throwIfAborted();
-    if (this.active < this.limit) {
+    if (this.active < this.current) {
       this.active++;
       return this.releaser();
     }
@@ -119,8 +142,9 @@ export class Semaphore {
     return () => {
       if (released) return;
       released = true;
-      const next = this.next();
-      // Hand the slot straight to the next waiter; the active count is unchanged.
+      // Hand the slot straight to the next waiter (the active count is unchanged), unless the limit
+      // was lowered below the holders.
+      const next = this.active <= this.current ? this.next() : undefined;
       if (next) next.grant();
       else this.active--;
     };

@@ -29,7 +29,10 @@ const schema = z.object({
   OPENAI_BASE_URL: optionalUrl,
   RESEARCH_MODEL: z.string().trim().min(1).default("gpt-4.1-mini"),
   LLM_CONCURRENCY: int(8, 1, 256),
-  LLM_MAX_RETRIES: int(4, 0, 10),
+  // How long one LLM call keeps retrying 429s, 5xx and network errors before it gives up.
+  LLM_RETRY_BUDGET_MS: int(300_000, 0),
+  // No successful LLM call for this long (with 3+ failures) means the provider is down: runs pause.
+  LLM_OUTAGE_AFTER_MS: int(20_000, 0),
   LLM_TIMEOUT_MS: int(120_000, 1_000),
   LLM_REPAIR_ATTEMPTS: int(2, 0, 5),
 

@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { assertResearchConfigured, dropBlankLlmVariables, getEnv } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { questionsRequestSchema, startRequestSchema, type StartRequest } from "../lib/research/schema";
+import { parseStringArray } from "../lib/research/public-shape";
 
 const USAGE = `usage: npm run research -- "<prompt>" [options]
 
@@ -164,7 +165,7 @@ async function main(): Promise<number> {
     throw error;
   }
 
-  const counts = { queries: 0, done: 0, failed: 0, pages: 0, reportDeltas: 0 };
+  const counts = { queries: 0, done: 0, failed: 0, pages: 0, reportDeltas: 0, paused: false };
   eventBus.subscribe(research_id, (e) => {
     if (e.type === "query.created") {
       counts.queries++;
@@ -176,6 +177,11 @@ async function main(): Promise<number> {
       console.log(`  ${e.query.status === "completed" ? "✓" : "✗"} [d${e.query.depth}] ${e.query.text}${error}  (${counts.done + counts.failed}/${counts.queries})`);
     } else if (e.type === "item.extracted") {
       counts.pages++;
+    } else if (e.type === "run.status" && e.run.status === "running" && Boolean(e.run.paused) !== counts.paused) {
+      // The LLM provider went down (the run waits and goes on by itself) or came back.
+      counts.paused = Boolean(e.run.paused);
+      if (e.run.paused) console.log(`  ⏸ ${e.run.paused.reason} — the research goes on by itself when it answers again (Ctrl-C to cancel)`);
+      else console.log("  ▶ The LLM provider answers again; the research goes on");
     } else if (e.type === "report.delta") {
       if (counts.reportDeltas++ === 0) process.stdout.write("Writing the report");
       if (counts.reportDeltas % 50 === 0) process.stdout.write(".");
@@ -207,6 +213,7 @@ async function main(): Promise<number> {
     fs.writeFileSync(file, research.report);
     const tokens = research.promptTokens + research.completionTokens;
     console.log(`\nDone: ${counts.done} queries completed, ${counts.failed} failed, ${counts.pages} pages analysed, ${tokens} tokens.\nReport written to ${file}`);
+    for (const warning of parseStringArray(research.warnings)) console.log(`Warning: ${warning}`);
     return 0;
   }
   console.error(`\nThe research ${research.status}: ${research.error ?? "no report"}`);

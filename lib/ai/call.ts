@@ -22,6 +22,19 @@ export interface CallOptions {
   schedule?: WaitOptions;
 }
 
+/**
+ * Every string of a reply with lone UTF-16 surrogates replaced: a model can emit half of a pair (a
+ * cut-off emoji), which the database refuses to store.
+ */
+function wellFormed<T>(value: T): T {
+  if (typeof value === "string") return (value.isWellFormed() ? value : value.toWellFormed()) as T;
+  if (Array.isArray(value)) return value.map(wellFormed) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wellFormed(v)])) as T;
+  }
+  return value;
+}
+
 function isAbort(error: unknown, signal?: AbortSignal): boolean {
   return Boolean(signal?.aborted) || (error instanceof Error && error.name === "AbortError");
 }
@@ -61,16 +74,16 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
       const result = await llmSchedule.run(schedule ?? {}, () =>
         generateText({ model: researchModel(), system, messages, output, maxRetries: 0, abortSignal: signal }),
       );
-      onUsage?.(toTokenCount(result.usage));
-      return result.output as T;
+      await onUsage?.(toTokenCount(result.usage));
+      return wellFormed(result.output as T);
     } catch (error) {
       if (!NoObjectGeneratedError.isInstance(error)) rethrow(error, signal);
-      onUsage?.(toTokenCount(error.usage));
+      await onUsage?.(toTokenCount(error.usage));
       text = error.text ?? "";
     }
     // The model ignored response_format or drifted: recover what we can, else ask for a repair.
     try {
-      return schema.parse(extractJson(text));
+      return wellFormed(schema.parse(extractJson(text)));
     } catch (error) {
       lastProblem = error instanceof z.ZodError ? z.prettifyError(error) : "the reply was not valid JSON";
     }
@@ -91,8 +104,8 @@ export async function generatePlainText(options: CallOptions): Promise<string> {
     const result = await llmSchedule.run(schedule ?? {}, () =>
       generateText({ model: researchModel(), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal }),
     );
-    onUsage?.(toTokenCount(result.usage));
-    return result.text;
+    await onUsage?.(toTokenCount(result.usage));
+    return wellFormed(result.text);
   } catch (error) {
     rethrow(error, signal);
   }
@@ -120,8 +133,8 @@ export async function streamPlainText(options: CallOptions & { onDelta: (delta: 
         options.onDelta(delta);
       }
       if (streamError) throw streamError;
-      onUsage?.(toTokenCount(await result.usage));
-      return text;
+      await onUsage?.(toTokenCount(await result.usage));
+      return wellFormed(text);
     });
   } catch (error) {
     rethrow(error, signal);

@@ -1,10 +1,18 @@
 import { errorMessage } from "../errors";
 
-/** The LLM could not be reached or kept failing after retries: the research cannot continue. */
+/**
+ * An LLM call failed: the server could not be reached or kept failing past the retry budget
+ * (`transient`: this call is lost, the run goes on without it), or it refused the request in a way
+ * no retry fixes — a bad API key, a missing model (`config`: no call can succeed, the run stops).
+ */
 export class LlmUnavailableError extends Error {
+  readonly kind: "transient" | "config";
+
   constructor(cause: unknown) {
     super(`The language model is unavailable: ${describeLlmError(cause)}`, { cause });
     this.name = "LlmUnavailableError";
+    const status = (cause as { statusCode?: unknown })?.statusCode;
+    this.kind = status === 401 || status === 403 || status === 404 ? "config" : "transient";
   }
 }
 
@@ -25,4 +33,9 @@ function describeLlmError(error: unknown): string {
   const message = errorMessage(error);
   const cause = e?.cause ? ` (${errorMessage(e.cause)})` : "";
   return `${message}${cause}`.slice(0, 300);
+}
+
+/** An LLM call that was lost (past its retries, or unusable output), as opposed to one that can never succeed. */
+export function isLostCall(error: unknown): error is Error {
+  return error instanceof StructuredOutputError || (error instanceof LlmUnavailableError && error.kind === "transient");
 }

@@ -17,7 +17,7 @@ function scripted(statuses: Array<number | Error>, headers: Record<string, strin
 test("retries 429 and 5xx, then returns the success", async () => {
   const { fetchImpl, calls } = scripted([429, 503, 200]);
   const retries: Array<number | undefined> = [];
-  const f = createRetryingFetch({ maxRetries: 3, baseDelayMs: 1, timeoutMs: 1000, fetchImpl, onRetry: (i) => retries.push(i.status) });
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 1000, fetchImpl, onRetry: (i) => retries.push(i.status) });
   const res = await f("http://llm.test/v1/chat/completions");
   assert.equal(res.status, 200);
   assert.equal(calls.length, 3);
@@ -26,35 +26,37 @@ test("retries 429 and 5xx, then returns the success", async () => {
 
 test("honours Retry-After", async () => {
   const { fetchImpl, calls } = scripted([429, 200], { "retry-after": "1" });
-  const f = createRetryingFetch({ maxRetries: 2, baseDelayMs: 1, timeoutMs: 5000, fetchImpl });
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 5000, fetchImpl });
   await f("http://llm.test/");
   assert.ok(calls[1] - calls[0] >= 950, `waited ${calls[1] - calls[0]} ms`);
 });
 
-test("gives up after maxRetries and returns the last error response", async () => {
-  const { fetchImpl, calls } = scripted([500, 500, 500, 500]);
-  const f = createRetryingFetch({ maxRetries: 2, baseDelayMs: 1, timeoutMs: 1000, fetchImpl });
+test("retries within a time budget, not a fixed count, then returns the last error response", async () => {
+  const { fetchImpl, calls } = scripted(Array(50).fill(500));
+  const f = createRetryingFetch({ retryBudgetMs: 150, baseDelayMs: 5, maxDelayMs: 10, timeoutMs: 1000, fetchImpl });
+  const started = Date.now();
   assert.equal((await f("http://llm.test/")).status, 500);
-  assert.equal(calls.length, 3);
+  assert.ok(Date.now() - started >= 150, "kept retrying for the whole budget");
+  assert.ok(calls.length > 5, `retried ${calls.length - 1} times`);
 });
 
 test("does not retry a 400", async () => {
   const { fetchImpl, calls } = scripted([400]);
-  const f = createRetryingFetch({ maxRetries: 3, baseDelayMs: 1, timeoutMs: 1000, fetchImpl });
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 1000, fetchImpl });
   assert.equal((await f("http://llm.test/")).status, 400);
   assert.equal(calls.length, 1);
 });
 
 test("retries network errors", async () => {
   const { fetchImpl, calls } = scripted([new TypeError("fetch failed"), 200]);
-  const f = createRetryingFetch({ maxRetries: 1, baseDelayMs: 1, timeoutMs: 1000, fetchImpl });
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 1000, fetchImpl });
   assert.equal((await f("http://llm.test/")).status, 200);
   assert.equal(calls.length, 2);
 });
 
 test("a limiter slot covers one HTTP exchange: taken when the request goes out, freed when its body is read", async () => {
   const limiter = new Semaphore(1);
-  const f = createRetryingFetch({ maxRetries: 0, timeoutMs: 1000, limiter, fetchImpl: (async () => new Response("reply body")) as typeof fetch });
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, timeoutMs: 1000, limiter, fetchImpl: (async () => new Response("reply body")) as typeof fetch });
   const res = await f("http://llm.test/v1/chat/completions");
   assert.equal(limiter.inUse, 1, "held while the body is unread");
   assert.equal(await res.text(), "reply body");
@@ -67,7 +69,7 @@ test("back-off waits hold no slot, and a failed request frees its own", async ()
   const limiter = new Semaphore(1);
   const { fetchImpl } = scripted([new Error("connection reset"), 503, 200]);
   let inUseDuringBackoff = -1;
-  const f = createRetryingFetch({ maxRetries: 3, baseDelayMs: 20, timeoutMs: 1000, limiter, fetchImpl, onRetry: () => queueMicrotask(() => (inUseDuringBackoff = limiter.inUse)) });
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 20, timeoutMs: 1000, limiter, fetchImpl, onRetry: () => queueMicrotask(() => (inUseDuringBackoff = limiter.inUse)) });
   const res = await f("http://llm.test/v1/chat/completions");
   await res.text();
   assert.equal(inUseDuringBackoff, 0);
@@ -81,7 +83,7 @@ test("requests wait for a slot in the lane and at the priority of llmSchedule", 
     order.push(new URL(String(input)).pathname);
     return new Response("{}");
   }) as typeof fetch;
-  const f = createRetryingFetch({ maxRetries: 0, timeoutMs: 1000, limiter, fetchImpl });
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, timeoutMs: 1000, limiter, fetchImpl });
   const held = await limiter.acquire();
   const low = llmSchedule.run({ lane: "run", priority: 1 }, () => f("http://llm.test/leaf")).then((r) => r.text());
   const high = llmSchedule.run({ lane: "run", priority: 30 }, () => f("http://llm.test/root")).then((r) => r.text());

@@ -1,6 +1,8 @@
-// The fetch used for every LLM request: the global LLM concurrency limit, and retries of 429, 5xx and
-// network errors with exponential backoff and jitter, honouring Retry-After. The AI SDK's own
-// retries are turned off (maxRetries: 0) so that this is the one retry policy.
+// The fetch used for every LLM request: the global LLM concurrency limit, and retries of 429, 5xx,
+// timeouts and network errors within a time budget, with exponential backoff and jitter, honouring
+// Retry-After; the provider's health (./provider-health.ts) adapts the limit to rate limiting and
+// holds every call while the provider is down. The AI SDK's own retries are turned off
+// (maxRetries: 0) so that this is the one retry policy.
 //
 // A slot of the limit covers exactly one HTTP exchange, from sending the request until its body has
 // been read: building the request and parsing the reply happen outside it, and so do back-off waits.
@@ -8,9 +10,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { backoffDelay, parseRetryAfter, sleep, type Semaphore, type WaitOptions } from "../concurrency";
 import { plainFetch } from "../plain-fetch";
+import type { ProviderHealth } from "./provider-health";
 
 export interface RetryingFetchOptions {
-  maxRetries: number;
+  /**
+   * How long one call may keep retrying 429s, 5xx, timeouts and network errors. Time spent waiting
+   * while the provider is down (see ProviderHealth) does not count: the run is paused then.
+   */
+  retryBudgetMs: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
   timeoutMs: number;
@@ -18,6 +25,9 @@ export interface RetryingFetchOptions {
   onRetry?: (info: { attempt: number; status?: number; delayMs: number }) => void;
   /** Bounds the requests in flight; each waits in the lane and at the priority of `llmSchedule`. */
   limiter?: Semaphore;
+  /** Adaptive concurrency and outage detection, shared by every call. */
+  health?: ProviderHealth;
+  now?: () => number;
 }
 
 /** The scheduling of the LLM calls made inside `llmSchedule.run(schedule, …)`. */
@@ -55,31 +65,71 @@ function releaseAfterBody(response: Response, release: () => void): Response {
 
 const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
+function describeNetworkError(error: unknown): string {
+  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === "TimeoutError") return "the LLM server did not answer in time";
+  const cause = e?.cause?.code ?? e?.cause?.message;
+  return `${e?.message ?? String(error)}${cause ? ` (${cause})` : ""}`.slice(0, 200);
+}
+
 export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch {
-  const { maxRetries, baseDelayMs = 500, maxDelayMs = 20_000, timeoutMs, fetchImpl = plainFetch() } = options;
+  const { retryBudgetMs, baseDelayMs = 500, maxDelayMs = 20_000, timeoutMs, fetchImpl = plainFetch(), health, now = Date.now } = options;
   return async (input, init) => {
     const callerSignal = init?.signal ?? undefined;
+    const started = now();
+    // Time that does not count against the budget: waiting for, and probing, a provider that is down.
+    let excludedMs = 0;
     for (let attempt = 0; ; attempt++) {
+      const admitStart = now();
+      const probe = health ? await health.admit(callerSignal) : false;
+      excludedMs += now() - admitStart;
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
-      const release = options.limiter ? await options.limiter.acquire(callerSignal, llmSchedule.getStore()) : () => {};
+      let release: () => void;
+      try {
+        release = options.limiter ? await options.limiter.acquire(callerSignal, llmSchedule.getStore()) : () => {};
+      } catch (error) {
+        if (probe) health?.releaseProbe();
+        throw error;
+      }
       let response: Response | undefined;
+      let networkError: unknown;
       try {
         response = await fetchImpl(input, { ...init, signal });
       } catch (error) {
         release();
-        if (callerSignal?.aborted || attempt >= maxRetries) throw error;
-        const delayMs = backoffDelay(attempt, baseDelayMs, maxDelayMs);
-        options.onRetry?.({ attempt, delayMs });
-        await sleep(delayMs, callerSignal);
+        if (callerSignal?.aborted) {
+          if (probe) health?.releaseProbe();
+          throw error;
+        }
+        networkError = error;
+      }
+      if (response && !RETRYABLE.has(response.status)) {
+        health?.succeeded();
+        return releaseAfterBody(response, release);
+      }
+      const status = response?.status;
+      const retryAfter = response ? parseRetryAfter(response.headers.get("retry-after")) : undefined;
+      health?.failed(response ? `HTTP ${status} from the LLM server` : describeNetworkError(networkError), { rateLimited: status === 429 });
+
+      if (!probe && now() - started - excludedMs >= retryBudgetMs) {
+        // Out of budget: hand the caller the last answer (the AI SDK turns it into an error with its status).
+        if (response) return releaseAfterBody(response, release);
+        throw networkError;
+      }
+      if (response) {
+        await response.body?.cancel().catch(() => undefined);
+        release();
+      }
+      if (probe) {
+        // The provider is still down: wait, then probe again. None of this spends the budget.
+        const waitStart = now();
+        await health!.probeFailed(callerSignal, retryAfter);
+        excludedMs += now() - waitStart;
         continue;
       }
-      if (!RETRYABLE.has(response.status) || attempt >= maxRetries) return releaseAfterBody(response, release);
-      const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
       const delayMs = Math.min(maxDelayMs * 3, retryAfter ?? backoffDelay(attempt, baseDelayMs, maxDelayMs));
-      await response.body?.cancel().catch(() => undefined);
-      release();
-      options.onRetry?.({ attempt, status: response.status, delayMs });
+      options.onRetry?.({ attempt, status, delayMs });
       await sleep(delayMs, callerSignal);
     }
   };

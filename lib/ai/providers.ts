@@ -20,7 +20,12 @@ export function researchModel(): LanguageModel {
     baseURL: env.OPENAI_BASE_URL,
     // Local servers ignore the key, but the client requires one.
     apiKey: env.OPENAI_API_KEY ?? "not-needed",
-    fetch: createRetryingFetch({ maxRetries: env.LLM_MAX_RETRIES, timeoutMs: env.LLM_TIMEOUT_MS, limiter: limiters().llm }),
+    fetch: createRetryingFetch({
+      retryBudgetMs: env.LLM_RETRY_BUDGET_MS,
+      timeoutMs: env.LLM_TIMEOUT_MS,
+      limiter: limiters().llm,
+      health: limiters().llmHealth,
+    }),
   });
   cached = { key, model: provider.chat(env.RESEARCH_MODEL) };
   return cached.model;

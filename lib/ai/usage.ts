@@ -6,8 +6,11 @@ export interface TokenCount {
   calls: number;
 }
 
-/** Receives the token usage of every LLM call; the runner adds it to the research and the query. */
-export type UsageSink = (usage: TokenCount) => void;
+/**
+ * Receives the token usage of every LLM call; the runner adds it to the research and the query.
+ * The call waits for it, so that a sink that writes to the database records each call durably.
+ */
+export type UsageSink = (usage: TokenCount) => void | Promise<void>;
 
 export function toTokenCount(usage: LanguageModelUsage | undefined, calls = 1): TokenCount {
   return {

@@ -81,3 +81,7 @@ export async function runningResearchIds(): Promise<string[]> {
   const rows = await db.research.findMany({ where: { status: "running" }, select: { id: true } });
   return rows.map((r) => r.id);
 }
+
+export async function countExtractedItems({ researchId }: { researchId: string }) {
+  return db.extractedItem.count({ where: { researchId } });
+}

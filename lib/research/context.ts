@@ -5,10 +5,11 @@ import type { Research } from "../generated/prisma/client";
 import type { Env } from "../env";
 import type { EventBus, ResearchEvent } from "../events/bus";
 import type { QA } from "../ai/prompts";
-import { addTokens, ZERO_TOKENS, type TokenCount, type UsageSink } from "../ai/usage";
+import type { TokenCount, UsageSink } from "../ai/usage";
+import type { HealthState, ProviderHealth } from "../ai/provider-health";
 import type { WaitOptions } from "../concurrency";
 import * as store from "./store";
-import { parseStringArray } from "./public-shape";
+import { parseStringArray, toRunStatus } from "./public-shape";
 import { llmPriority } from "./tree";
 
 /** A page whose fetch has finished (in this run or before it), with its text. */
@@ -19,8 +20,6 @@ export interface FetchedPage {
   content: string | null;
   error: string | null;
 }
-
-const USAGE_FLUSH_MS = 1_000;
 
 export interface RunHooks {
   /** Called with each event after it is emitted (the CLI prints progress from these). */
@@ -34,9 +33,8 @@ export class RunContext {
   /** Page fetches by page id: a URL is fetched at most once per research, and read once. */
   readonly pageFetches = new Map<string, Promise<FetchedPage>>();
   reportDraft = "";
-  private usageWrites: Promise<void> = Promise.resolve();
-  private unsavedUsage = { total: ZERO_TOKENS, perQuery: new Map<string, TokenCount>() };
-  private usageTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Pause and warning writes, in order. */
+  private writes: Promise<void> = Promise.resolve();
   private readonly fatalController = new AbortController();
   /** Aborted on cancel, or when a severe error stops the run. */
   readonly signal: AbortSignal;
@@ -72,32 +70,47 @@ export class RunContext {
     this.hooks.onEvent?.(event);
   }
 
-  /**
-   * A usage sink that adds each call's tokens to the research (and the query, if given). Counts are
-   * gathered in memory and written about once a second, and always before the run ends: two writes
-   * per LLM call cost more than the rest of the run's bookkeeping.
-   */
+  /** A usage sink that records each call's tokens on the research (and the query, if given) as the call returns. */
   usage(queryId?: string): UsageSink {
-    return (t: TokenCount) => {
-      this.unsavedUsage.total = addTokens(this.unsavedUsage.total, t);
-      if (queryId) this.unsavedUsage.perQuery.set(queryId, addTokens(this.unsavedUsage.perQuery.get(queryId) ?? ZERO_TOKENS, t));
-      this.usageTimer ??= setTimeout(() => void this.flushUsage(), USAGE_FLUSH_MS);
+    return (t: TokenCount) => store.addUsage(this.id, t, queryId);
+  }
+
+  /** Records a warning on the research (serialised: warnings are one JSON column). */
+  warn(message: string): Promise<void> {
+    console.warn(`[quarry] research ${this.id}: ${message}`);
+    this.writes = this.writes.then(() => store.addWarning(this.id, message)).catch((error: unknown) => console.error("[quarry] could not record a warning:", error));
+    return this.writes.then(() => this.emitRunStatus());
+  }
+
+  /**
+   * Shows the run paused while the LLM provider is down, and running again when it is back. Returns
+   * the function that stops watching.
+   */
+  watchProvider(health: ProviderHealth): () => void {
+    const apply = (state: HealthState) => {
+      this.writes = this.writes
+        .then(async () => {
+          const research = await store.setPaused(this.id, state.down ? `Waiting for the LLM provider: ${state.reason}` : null, state.since ?? undefined);
+          if (research.status === "running") this.emit({ type: "run.status", run: toRunStatus(research) });
+        })
+        .catch((error: unknown) => console.error("[quarry] could not record the pause:", error));
+    };
+    if (health.state.down) apply(health.state);
+    else if (this.research.pausedAt) apply(health.state);
+    const unsubscribe = health.subscribe(apply);
+    return () => {
+      unsubscribe();
     };
   }
 
-  /** Writes the usage gathered so far; resolves when every earlier write is done. */
-  flushUsage(): Promise<void> {
-    clearTimeout(this.usageTimer);
-    this.usageTimer = undefined;
-    const { total, perQuery } = this.unsavedUsage;
-    if (total.calls > 0 || total.promptTokens > 0 || total.completionTokens > 0) {
-      this.unsavedUsage = { total: ZERO_TOKENS, perQuery: new Map() };
-      // Serialised so that counters never race.
-      this.usageWrites = this.usageWrites
-        .then(() => store.addUsage(this.id, total, perQuery))
-        .catch((error: unknown) => console.error("[quarry] could not record token usage:", error));
-    }
-    return this.usageWrites;
+  /** Resolves when every pause and warning write so far is done. */
+  settled(): Promise<void> {
+    return this.writes;
+  }
+
+  private async emitRunStatus(): Promise<void> {
+    const research = await store.loadResearch(this.id);
+    if (research?.status === "running") this.emit({ type: "run.status", run: toRunStatus(research) });
   }
 
   /** Where an LLM call of this run waits for a slot: the run's own lane, at its priority there. */

@@ -93,8 +93,8 @@ export function toRunStatus(r: Research): RunStatusData {
       total: r.promptTokens + r.completionTokens,
       llm_calls: r.llmCalls,
     },
-    paused: null,
-    warnings: [],
+    paused: r.pausedAt && r.status === "running" ? { reason: r.pauseReason ?? "Waiting for the LLM provider", since: r.pausedAt.toISOString() } : null,
+    warnings: parseStringArray(r.warnings),
     started_at: iso(r.startedAt),
     completed_at: iso(r.completedAt),
   };

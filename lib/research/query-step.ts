@@ -1,7 +1,7 @@
 // One query node: search → save ≤7 URLs → scrape each (once per research) → analyse each scraped
 // page against this query's objective → completed. A failed page never stops its query.
 import { analyzeWebsite } from "../agents/analyze-website";
-import { StructuredOutputError } from "../ai/errors";
+import { isLostCall } from "../ai/errors";
 import { Semaphore } from "../concurrency";
 import { errorMessage } from "../errors";
 import type { SerpQuery } from "../generated/prisma/client";
@@ -96,7 +96,8 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
             schedule,
           });
         } catch (error) {
-          if (!(error instanceof StructuredOutputError)) throw error;
+          // A lost call costs this page's analysis (a resume retries it), never the query.
+          if (!isLostCall(error)) throw error;
           if (await store.failQueryPage(row.id, error.message)) emitWebsite(ctx, written("failed", error.message));
           return;
         }

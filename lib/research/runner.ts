@@ -1,17 +1,30 @@
 // The tree runner: a scheduler over query nodes, not levels. When a query completes, its children
 // are generated and scheduled at once; every branch goes on by itself, limited only by the shared
 // LLM, search and fetch limiters. It resumes from whatever the database holds.
-import { generateSerpQueries } from "../agents/generate-serp-queries";
+//
+// Failures stay as small as they can: a page whose analysis fails is marked failed and its query
+// goes on; a branch whose follow-up queries cannot be planned is tried again later, then ends with a
+// warning. The research fails only when it cannot go on at all (no root queries, no report, the LLM
+// refusing every call, a bug), and then stays resumable.
+import { generateSerpQueries, type SerpQueryDraft } from "../agents/generate-serp-queries";
+import { QueryShortfallError } from "../agents/errors";
+import { isLostCall, LlmUnavailableError } from "../ai/errors";
+import { sleep } from "../concurrency";
 import { errorMessage } from "../errors";
 import type { SerpQuery } from "../generated/prisma/client";
 import type { RunContext } from "./context";
-import { toQueryView, toRunStatus } from "./public-shape";
+import { toQueryView, toRunStatus, toWebsiteView } from "./public-shape";
 import { processQuery } from "./query-step";
 import { buildReport } from "./report-step";
 import * as store from "./store";
 import { childCount } from "./tree";
 
 const ACTIVE = new Set(["pending", "searching", "scraping", "analyzing"]);
+/** Waits before planning a branch's follow-up queries again, after the LLM call for it was lost. */
+const PLAN_RETRY_DELAYS_MS = [30_000, 120_000];
+
+/** `tree`: explore (or go on exploring) and write the report. `report`: write the report from what was found. */
+export type RunMode = "tree" | "report";
 
 export class TreeRunner {
   private readonly inflight = new Set<Promise<void>>();
@@ -22,31 +35,57 @@ export class TreeRunner {
   constructor(private readonly ctx: RunContext) {}
 
   /** Runs (or resumes) the research to a terminal state. Never throws: failures are recorded. */
-  async run(): Promise<"completed" | "failed" | "cancelled"> {
+  async run(mode: RunMode = "tree"): Promise<"completed" | "failed" | "cancelled"> {
     const { ctx } = this;
     try {
-      if (!ctx.research.rootQueriesGenerated) await this.generateRoots();
-      const queries = await store.queriesOf(ctx.id);
-      for (const q of queries) this.queries.set(q.id, q);
-      for (const q of queries) {
-        if (ACTIVE.has(q.status)) this.spawn(() => this.runQuery(q));
-        else if (q.status === "completed" && q.depth < ctx.depth && !q.childrenGenerated) this.spawn(() => this.expand(q));
-      }
-      await this.idle();
-      if (this.fatal) throw this.fatal;
+      if (mode === "tree") await this.explore();
+      else await this.notePartial();
       ctx.signal.throwIfAborted();
 
       const report = await buildReport(ctx);
-      await ctx.flushUsage();
+      await ctx.settled();
       const done = await store.finishResearch(ctx.id, { status: "completed", report, error: null });
       ctx.emit({ type: "report.done", markdown: report });
       ctx.emit({ type: "run.status", run: toRunStatus(done) });
       return "completed";
     } catch (error) {
       await this.idle();
-      await ctx.flushUsage();
+      await this.settle();
+      await ctx.settled();
       if (ctx.signal.aborted && !this.fatal) return "cancelled";
       return this.fail(this.fatal ?? error);
+    }
+  }
+
+  private async explore(): Promise<void> {
+    const { ctx } = this;
+    if (!ctx.research.rootQueriesGenerated) await this.generateRoots();
+    const queries = await store.queriesOf(ctx.id);
+    for (const q of queries) this.queries.set(q.id, q);
+    for (const q of queries) {
+      if (ACTIVE.has(q.status)) this.spawn(() => this.runQuery(q));
+      else if (q.status === "completed" && q.depth < ctx.depth && !q.childrenGenerated) this.spawn(() => this.expand(q));
+    }
+    await this.idle();
+    if (this.fatal) throw this.fatal;
+  }
+
+  /** A report written from a stopped research says so. */
+  private async notePartial(): Promise<void> {
+    const queries = await store.queriesOf(this.ctx.id);
+    const done = queries.filter((q) => q.status === "completed").length;
+    await this.ctx.warn(`The report was written from what the research found before it stopped: ${done} of ${queries.length} queries had finished.`);
+  }
+
+  /** Every query, page and analysis still in progress becomes `stopped`, and the clients hear of it. */
+  private async settle(): Promise<void> {
+    const { ctx } = this;
+    try {
+      const { queries, rows } = await store.settleStopped(ctx.id);
+      for (const q of queries) ctx.emit({ type: "query.status", query: toQueryView(q) });
+      for (const row of rows) ctx.emit({ type: "page.status", website: toWebsiteView(row) });
+    } catch (error) {
+      console.error(`[quarry] research ${ctx.id}: could not settle unfinished rows:`, error);
     }
   }
 
@@ -55,7 +94,7 @@ export class TreeRunner {
     const current = await store.loadResearch(ctx.id);
     if (current?.status === "cancelled") return "cancelled";
     const message = errorMessage(error);
-    if (!message.startsWith("The language model is unavailable")) console.error(`[quarry] research ${ctx.id} failed:`, error);
+    if (!(error instanceof LlmUnavailableError)) console.error(`[quarry] research ${ctx.id} failed:`, error);
     const failed = await store.finishResearch(ctx.id, {
       status: "failed",
       error: message,
@@ -70,7 +109,7 @@ export class TreeRunner {
     if (this.fatal || this.ctx.signal.aborted) return;
     const promise: Promise<void> = task()
       .catch((error: unknown) => {
-        // A severe error (LLM down past retries, a bug) stops the whole run.
+        // What is left here cannot be worked around (the LLM refusing every call, a bug): stop the run.
         if (!this.fatal && !this.ctx.signal.aborted) {
           this.fatal = error;
           this.ctx.abortOnFatal();
@@ -84,17 +123,45 @@ export class TreeRunner {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
+  /**
+   * Plans queries, trying again later when the LLM call is lost. Resolves with the drafts, or with
+   * null (after a warning) when planning keeps failing; a shortfall after the agent's own repairs
+   * is accepted with a warning.
+   */
+  private async plan(what: string, generate: () => Promise<SerpQueryDraft[]>): Promise<SerpQueryDraft[] | null> {
+    const { ctx } = this;
+    for (let round = 0; ; round++) {
+      try {
+        return await generate();
+      } catch (error) {
+        if (error instanceof QueryShortfallError) {
+          await ctx.warn(`${error.message} for ${what}; the research went on with ${error.queries.length}.`);
+          return error.queries;
+        }
+        if (!isLostCall(error)) throw error;
+        if (round >= PLAN_RETRY_DELAYS_MS.length) {
+          await ctx.warn(`Could not plan ${what}: ${error.message}. Resume the research to try again.`);
+          return null;
+        }
+        await sleep(PLAN_RETRY_DELAYS_MS[round], ctx.signal);
+      }
+    }
+  }
+
   private async generateRoots(): Promise<void> {
     const { ctx } = this;
-    const drafts = await generateSerpQueries({
-      prompt: ctx.research.initialPrompt,
-      qa: ctx.qa,
-      count: ctx.breadth,
-      contextBudgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET,
-      onUsage: ctx.usage(),
-      signal: ctx.signal,
-      schedule: ctx.schedule({ kind: "root" }),
-    });
+    const drafts = await this.plan("the research queries", () =>
+      generateSerpQueries({
+        prompt: ctx.research.initialPrompt,
+        qa: ctx.qa,
+        count: ctx.breadth,
+        contextBudgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET,
+        onUsage: ctx.usage(),
+        signal: ctx.signal,
+        schedule: ctx.schedule({ kind: "root" }),
+      }),
+    );
+    if (!drafts?.length) throw new Error("No search query could be planned for this research (see its warnings).");
     for (const q of await store.createRootQueries(ctx.id, drafts, ctx.breadth)) ctx.emit({ type: "query.created", query: toQueryView(q) });
   }
 
@@ -114,16 +181,21 @@ export class TreeRunner {
   private async expand(parent: SerpQuery): Promise<void> {
     const { ctx } = this;
     const count = childCount(parent.levelBreadth);
-    const drafts = await generateSerpQueries({
-      prompt: ctx.research.initialPrompt,
-      qa: ctx.qa,
-      chain: await store.chainLearnings(this.chainOf(parent)),
-      count,
-      contextBudgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET,
-      onUsage: ctx.usage(parent.id),
-      signal: ctx.signal,
-      schedule: ctx.schedule({ kind: "children", depth: parent.depth }),
-    });
+    const chain = await store.chainLearnings(this.chainOf(parent));
+    const drafts = await this.plan(`the follow-up queries of "${parent.text}"`, () =>
+      generateSerpQueries({
+        prompt: ctx.research.initialPrompt,
+        qa: ctx.qa,
+        chain,
+        count,
+        contextBudgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET,
+        onUsage: ctx.usage(parent.id),
+        signal: ctx.signal,
+        schedule: ctx.schedule({ kind: "children", depth: parent.depth }),
+      }),
+    );
+    // Nothing planned: the branch ends here, and a resume tries again (children were not generated).
+    if (!drafts?.length) return;
     const children = await store.createChildQueries(parent, drafts, count);
     for (const child of children) this.queries.set(child.id, child);
     for (const child of children) ctx.emit({ type: "query.created", query: toQueryView(child) });

@@ -1,7 +1,9 @@
 // The tree-research operations that route handlers (and the CLI) call: one function per action.
 import { generateFollowupQuestions } from "../agents/prompt-analyzer";
 import { LlmUnavailableError, StructuredOutputError } from "../ai/errors";
-import { createResearch, getResearch, loadResearchGraph, saveStartParameters, type Owner } from "../db/research";
+import { countExtractedItems, createResearch, getResearch, loadResearchGraph, saveStartParameters, type Owner } from "../db/research";
+import { reopenForReport, reopenForResume } from "./store";
+import { startWithinLimits } from "../auth/run-limits";
 import { db } from "../db/client";
 import { assertResearchConfigured } from "../env";
 import { AppError } from "../errors";
@@ -76,6 +78,56 @@ export async function cancelResearch({ id, ...owner }: Owner & { id: string }) {
   }
   await runRegistry.cancel(id);
   return { research_id: id, status: "cancelled" as const };
+}
+
+/**
+ * Resume: a failed or cancelled research continues from where it stopped (completed work is kept,
+ * lost analyses are retried); a running research paused by its LLM provider retries it at once.
+ */
+export async function resumeResearch({ id, userId }: { id: string; userId: string }) {
+  const owner = { userId };
+  const research = await getResearch({ id, ...owner });
+  if (!research) throw new AppError("not_found:research", "Research not found");
+  if (research.status === "running") {
+    if (!research.pausedAt) throw new AppError("conflict:research", "This research is running; there is nothing to resume");
+    runRegistry.retryProviderNow();
+    return { research_id: id, status: "running" as const, links: researchLinks(id) };
+  }
+  if (research.status !== "failed" && research.status !== "cancelled") {
+    throw new AppError("conflict:research", `Only a failed, cancelled or paused research can be resumed (status: ${research.status})`);
+  }
+  assertResearchConfigured({ llm: true, search: true });
+  // Running again counts against the user's concurrent runs (checked and marked under one lock).
+  await startWithinLimits({
+    userId,
+    start: async () => {
+      if (!(await reopenForResume(id))) throw new AppError("conflict:research", "This research was resumed already");
+    },
+  });
+  void runRegistry.start(id);
+  return { research_id: id, status: "running" as const, links: researchLinks(id) };
+}
+
+/** Writes the report of a failed or cancelled research from what it had found. */
+export async function writeReportNow({ id, userId }: { id: string; userId: string }) {
+  const owner = { userId };
+  const research = await getResearch({ id, ...owner });
+  if (!research) throw new AppError("not_found:research", "Research not found");
+  if (research.status !== "failed" && research.status !== "cancelled") {
+    throw new AppError("conflict:research", `A report can be written from the findings of a failed or cancelled research only (status: ${research.status})`);
+  }
+  if ((await countExtractedItems({ researchId: id })) === 0) {
+    throw new AppError("conflict:research", "Nothing was found yet to write a report from; resume the research instead");
+  }
+  assertResearchConfigured({ llm: true });
+  await startWithinLimits({
+    userId,
+    start: async () => {
+      if (!(await reopenForReport(id))) throw new AppError("conflict:research", "This research was restarted already");
+    },
+  });
+  void runRegistry.start(id, {}, "report");
+  return { research_id: id, status: "running" as const, links: researchLinks(id) };
 }
 
 export async function deleteResearchById({ id, ...owner }: Owner & { id: string }) {

@@ -6,7 +6,7 @@ import { Prisma, type Page, type SerpQuery } from "../generated/prisma/client";
 import type { TokenCount } from "../ai/usage";
 import type { SerpQueryDraft, ChainLink } from "../agents/generate-serp-queries";
 import type { SearchResult } from "../search";
-import type { QueryPageRow } from "./public-shape";
+import { parseStringArray, type QueryPageRow } from "./public-shape";
 import type { QueryStatus } from "../types";
 
 export async function loadResearch(id: string) {
@@ -128,13 +128,104 @@ export async function failQueryPage(queryPageId: string, error: string): Promise
   return count === 1;
 }
 
-/** Adds token usage to the research and to each query it was spent for, in one transaction. */
-export async function addUsage(researchId: string, total: TokenCount, perQuery: Map<string, TokenCount>) {
-  const increments = (t: TokenCount) => ({ promptTokens: { increment: t.promptTokens }, completionTokens: { increment: t.completionTokens } });
+/**
+ * Adds one LLM call's token usage to the research (and the query it was spent for) as soon as the
+ * call returns, so that the totals are exact after any crash.
+ */
+export async function addUsage(researchId: string, t: TokenCount, queryId?: string) {
+  const research = db.$executeRaw`
+    UPDATE "Research" SET "promptTokens" = "promptTokens" + ${t.promptTokens},
+      "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls}
+    WHERE "id" = ${researchId}`;
+  if (!queryId) {
+    await research;
+    return;
+  }
   await db.$transaction([
-    db.research.update({ where: { id: researchId }, data: { ...increments(total), llmCalls: { increment: total.calls } } }),
-    ...[...perQuery].map(([id, t]) => db.serpQuery.update({ where: { id }, data: increments(t) })),
+    research,
+    db.$executeRaw`
+      UPDATE "SerpQuery" SET "promptTokens" = "promptTokens" + ${t.promptTokens}, "completionTokens" = "completionTokens" + ${t.completionTokens}
+      WHERE "id" = ${queryId}`,
   ]);
+}
+
+/** Marks a running research paused (waiting for its LLM provider), or no longer paused. */
+export async function setPaused(id: string, reason: string | null, since = new Date()) {
+  await db.research.updateMany({
+    where: { id, status: "running" },
+    data: reason ? { pausedAt: since, pauseReason: reason } : { pausedAt: null, pauseReason: null },
+  });
+  return db.research.findUniqueOrThrow({ where: { id } });
+}
+
+/** Appends a warning (kept once) to the research. Callers serialise their calls per research. */
+export async function addWarning(id: string, warning: string) {
+  const row = await db.research.findUniqueOrThrow({ where: { id }, select: { warnings: true } });
+  const warnings = parseStringArray(row.warnings);
+  if (warnings.includes(warning)) return;
+  await db.research.update({ where: { id }, data: { warnings: JSON.stringify([...warnings, warning]) } });
+}
+
+const UNFINISHED_QUERY = ["pending", "searching", "scraping", "analyzing"];
+
+/**
+ * A research that failed or was cancelled: every query, page and analysis still in progress becomes
+ * `stopped`, so the tree and the counts show what really happened. Returns what changed.
+ */
+export async function settleStopped(researchId: string): Promise<{ queries: SerpQuery[]; rows: QueryPageRow[] }> {
+  return db.$transaction(async (tx) => {
+    const queries = await tx.serpQuery.findMany({ where: { researchId, status: { in: UNFINISHED_QUERY } }, select: { id: true } });
+    const rowIds = await tx.queryPage.findMany({ where: { query: { researchId }, status: "pending" }, select: { id: true } });
+    await tx.serpQuery.updateMany({ where: { id: { in: queries.map((q) => q.id) } }, data: { status: "stopped" } });
+    await tx.page.updateMany({ where: { researchId, status: { in: ["pending", "scraping"] } }, data: { status: "stopped" } });
+    await tx.queryPage.updateMany({ where: { id: { in: rowIds.map((r) => r.id) } }, data: { status: "stopped" } });
+    return {
+      queries: await tx.serpQuery.findMany({ where: { id: { in: queries.map((q) => q.id) } } }),
+      rows: await tx.queryPage.findMany({ where: { id: { in: rowIds.map((r) => r.id) } }, include: QUERY_PAGE_ROW }),
+    };
+  });
+}
+
+/** The error recorded on a page analysis that failed because the LLM call failed (a resume retries it). */
+export const LLM_FAILURE_PREFIX = "The language model is unavailable";
+
+/**
+ * Reopens a failed or cancelled research to run again from where it stopped: stopped queries,
+ * pages and analyses go back to where they were, and analyses lost to LLM failures are retried.
+ * Completed work is untouched. False if the research was not failed or cancelled.
+ */
+export async function reopenForResume(id: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.research.updateMany({
+      where: { id, status: { in: ["failed", "cancelled"] } },
+      data: { status: "running", error: null, completedAt: null, pausedAt: null, pauseReason: null },
+    });
+    if (count === 0) return false;
+    // A stopped query with search results goes on from its pages; one without searches again.
+    await tx.serpQuery.updateMany({ where: { researchId: id, status: "stopped", queryPages: { some: {} } }, data: { status: "scraping" } });
+    await tx.serpQuery.updateMany({ where: { researchId: id, status: "stopped" }, data: { status: "pending" } });
+    await tx.page.updateMany({ where: { researchId: id, status: "stopped" }, data: { status: "pending" } });
+    const retry = await tx.queryPage.findMany({
+      where: { query: { researchId: id }, OR: [{ status: "stopped" }, { status: "failed", error: { startsWith: LLM_FAILURE_PREFIX } }] },
+      select: { id: true, queryId: true },
+    });
+    await tx.queryPage.updateMany({ where: { id: { in: retry.map((r) => r.id) } }, data: { status: "pending", error: null } });
+    // Completed queries with analyses to redo go back to their pages (their children, if any, stay).
+    await tx.serpQuery.updateMany({
+      where: { id: { in: [...new Set(retry.map((r) => r.queryId))] }, status: "completed" },
+      data: { status: "scraping", completedAt: null },
+    });
+    return true;
+  });
+}
+
+/** Reopens a failed or cancelled research to write its report from what it found. */
+export async function reopenForReport(id: string): Promise<boolean> {
+  const { count } = await db.research.updateMany({
+    where: { id, status: { in: ["failed", "cancelled"] } },
+    data: { status: "running", error: null, completedAt: null, pausedAt: null, pauseReason: null },
+  });
+  return count === 1;
 }
 
 /** Each query of a chain (root first) with its learnings, read in one query. */
@@ -174,10 +265,13 @@ export async function learningsByBranch(researchId: string) {
 }
 
 export async function finishResearch(id: string, data: { status: "completed" | "failed"; report?: string | null; error?: string | null }) {
-  return db.research.update({ where: { id }, data: { ...data, completedAt: new Date() } });
+  return db.research.update({ where: { id }, data: { ...data, completedAt: new Date(), pausedAt: null, pauseReason: null } });
 }
 
 export async function markCancelled(id: string) {
-  const { count } = await db.research.updateMany({ where: { id, status: "running" }, data: { status: "cancelled", completedAt: new Date() } });
+  const { count } = await db.research.updateMany({
+    where: { id, status: "running" },
+    data: { status: "cancelled", completedAt: new Date(), pausedAt: null, pauseReason: null },
+  });
   return count === 1;
 }

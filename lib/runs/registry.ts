@@ -6,7 +6,8 @@ import { loadResearchGraph, runningResearchIds } from "../db/research";
 import { RunContext, type RunHooks } from "../research/context";
 import { writeErrorOutputFile } from "../research/error-output";
 import { toRunStatus } from "../research/public-shape";
-import { TreeRunner } from "../research/runner";
+import { limiters } from "../limits";
+import { TreeRunner, type RunMode } from "../research/runner";
 import * as store from "../research/store";
 
 interface ActiveRun {
@@ -29,29 +30,42 @@ export class RunRegistry {
     return this.runs.get(researchId)?.context?.reportDraft || null;
   }
 
-  /** Starts (or resumes) a research whose status is `running`. Idempotent within the process. */
-  start(researchId: string, hooks: RunHooks = {}): Promise<void> {
+  /**
+   * Starts (or resumes) a research whose status is `running`; `mode: "report"` only writes its report
+   * from what it found. Idempotent within the process.
+   */
+  start(researchId: string, hooks: RunHooks = {}, mode: RunMode = "tree"): Promise<void> {
     const existing = this.runs.get(researchId);
     if (existing) return existing.done;
     const controller = new AbortController();
     const entry: ActiveRun = { controller, done: Promise.resolve() };
-    entry.done = this.execute(researchId, entry, hooks).finally(() => this.runs.delete(researchId));
+    entry.done = this.execute(researchId, entry, hooks, mode).finally(() => this.runs.delete(researchId));
     this.runs.set(researchId, entry);
     return entry.done;
   }
 
-  private async execute(researchId: string, entry: ActiveRun, hooks: RunHooks): Promise<void> {
+  /** Makes a paused run try its LLM provider again at once. False if nothing was waiting. */
+  retryProviderNow(): boolean {
+    return limiters().llmHealth.nudge();
+  }
+
+  private async execute(researchId: string, entry: ActiveRun, hooks: RunHooks, mode: RunMode): Promise<void> {
+    let unwatch = () => {};
     try {
       const research = await store.loadResearch(researchId);
       if (!research || research.status !== "running") return;
       entry.context = new RunContext(research, getEnv(), this.bus, entry.controller.signal, hooks);
-      const outcome = await new TreeRunner(entry.context).run();
+      unwatch = entry.context.watchProvider(limiters().llmHealth);
+      const outcome = await new TreeRunner(entry.context).run(mode);
+      unwatch();
       if (outcome === "failed") {
         const graph = await loadResearchGraph({ id: researchId });
         if (graph) await writeErrorOutputFile(graph);
       }
     } catch (error) {
       console.error(`[quarry] run ${researchId} crashed:`, error);
+    } finally {
+      unwatch();
     }
   }
 

@@ -14,7 +14,7 @@ let app: TestApp;
 
 before(async () => {
   fakes = await startFakes();
-  app = await TestApp.start({ name: "resume", env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", LLM_MAX_RETRIES: "1" } });
+  app = await TestApp.start({ name: "resume", env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000" } });
 });
 after(async () => {
   await app?.stop();
@@ -62,16 +62,19 @@ test("a research interrupted by a crash resumes on restart and completes with no
   assert.ok(view.report && view.report.length > 100);
 });
 
-test("a research whose LLM fails past its retries is marked failed and writes error-output.md", async () => {
+test("a research whose LLM refuses every call is marked failed, writes error-output.md, and resumes once the LLM is back", async () => {
   fakes.search.configure({ failingPageShare: 0.3 });
   fakes.llm.configure({ latencyMs: 60 });
   const id = await createAndStart(app, { depth: 2, breadth: 2 });
   // Let some pages be analysed, then take the LLM down.
   await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) > 0 ? true : undefined), 60_000, "extracted items");
-  fakes.llm.configure({ failAll: 503 });
+  // A rejected API key: no retry or wait can help, so the research stops (an outage only pauses it).
+  fakes.llm.configure({ failAll: 401 });
   const view = await waitForStatus(app, id, ["completed", "failed"]);
   assert.equal(view.status, "failed");
-  assert.match(view.error ?? "", /language model is unavailable/i);
+  assert.match(view.error ?? "", /language model is unavailable: HTTP 401/i);
+  const unfinished = new Set(["pending", "searching", "scraping", "analyzing"]);
+  assert.deepEqual(view.serp_queries.filter((q) => unfinished.has(q.status)), [], "no query left in progress");
 
   const res = await app.fetch(`/api/research/${id}/error-output`);
   assert.equal(res.status, 200);
@@ -90,6 +93,24 @@ test("a research whose LLM fails past its retries is marked failed and writes er
   // The file was written at failure time too.
   const reportsDir = app.logs() && path.join(path.dirname(app.dbFile), `reports-${path.basename(app.dbFile, ".db")}`);
   assert.equal(fs.readFileSync(path.join(reportsDir, id, "error-output.md"), "utf8"), md);
+
+  // With the LLM back, the research resumes from where it stopped and completes every branch.
+  const itemsBefore = (await app.db.extractedItem.findMany({ where: { researchId: id } })).map((i) => i.id).sort();
+  const analysedBefore = await app.db.queryPage.count({ where: { query: { researchId: id }, status: "analyzed" } });
+  fakes.reset();
+  const resumed = await app.postJson(`/api/research/${id}/resume`, {});
+  assert.equal(resumed.status, 202, await resumed.clone().text());
+  const done = await waitForStatus(app, id, ["completed", "failed"]);
+  assert.equal(done.status, "completed", done.error ?? "");
+  assert.equal(done.error, null);
+  assert.deepEqual(
+    (await app.db.serpQuery.groupBy({ by: ["depth"], where: { researchId: id }, _count: true, orderBy: { depth: "asc" } })).map((g) => g._count),
+    queriesPerLevel(2, 2),
+  );
+  const itemsAfter = new Set((await app.db.extractedItem.findMany({ where: { researchId: id } })).map((i) => i.id));
+  for (const item of itemsBefore) assert.ok(itemsAfter.has(item), "items found before the failure are kept");
+  const analysedAfter = await app.db.queryPage.count({ where: { query: { researchId: id }, status: "analyzed" } });
+  assert.equal(fakes.llm.calls("website-analyzer"), analysedAfter - analysedBefore, "only the analyses not done before are made");
 
   // A completed research has no error output.
   fakes.reset();

@@ -1,0 +1,194 @@
+// The LLM provider's health, shared by every call and every run in the process.
+//
+// - Adaptive concurrency: a 429 lowers the LLM limiter's limit (at most once per second, ×0.7, down
+//   to 1); each run of `limit` successes raises it by one, back up to the configured maximum. So when
+//   the provider rate-limits, all runs slow down together instead of each call hammering on its own.
+// - Outages: when calls have failed for `outageAfterMs` with no success in between (and at least
+//   `minFailures` failures), the provider is *down*. While it is down, one request at a time goes out
+//   as a probe (backing off up to `probeMaxDelayMs`); every other call waits without spending its
+//   retry budget, and the runs show themselves paused. The first success brings everything back.
+//   `nudge()` (a user's "resume") makes the sleeping probe go at once.
+import { sleep, type Semaphore } from "../concurrency";
+
+export interface HealthOptions {
+  /** The configured maximum concurrency (the limiter's limit at start). */
+  maxLimit: number;
+  /** No success for this long (with at least `minFailures` failures) means the provider is down. */
+  outageAfterMs: number;
+  minFailures?: number;
+  probeBaseDelayMs?: number;
+  probeMaxDelayMs?: number;
+  now?: () => number;
+}
+
+export interface HealthState {
+  down: boolean;
+  /** Why, while down: the last failure. */
+  reason: string | null;
+  since: Date | null;
+}
+
+export type HealthListener = (state: HealthState) => void;
+
+const DECREASE_EVERY_MS = 1_000;
+const DECREASE_FACTOR = 0.7;
+
+export class ProviderHealth {
+  private readonly now: () => number;
+  private readonly minFailures: number;
+  private readonly probeBaseDelayMs: number;
+  private readonly probeMaxDelayMs: number;
+  private streakStart = 0;
+  private streakFailures = 0;
+  private downSince: number | null = null;
+  private reason: string | null = null;
+  private probing = false;
+  private probeDelayMs: number;
+  private wakeProbe: AbortController | null = null;
+  private changed = deferred();
+  private readonly listeners = new Set<HealthListener>();
+  private successesAtLimit = 0;
+  private lastDecrease = 0;
+
+  constructor(
+    private readonly limiter: Semaphore | undefined,
+    private readonly options: HealthOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.minFailures = options.minFailures ?? 3;
+    this.probeBaseDelayMs = options.probeBaseDelayMs ?? 1_000;
+    this.probeMaxDelayMs = options.probeMaxDelayMs ?? 30_000;
+    this.probeDelayMs = this.probeBaseDelayMs;
+  }
+
+  get state(): HealthState {
+    return { down: this.downSince !== null, reason: this.reason, since: this.downSince === null ? null : new Date(this.downSince) };
+  }
+
+  /** Called on every change between up and down; returns the unsubscribe function. */
+  subscribe(listener: HealthListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Before each attempt. While the provider is down, one caller at a time is let through as the
+   * probe and the others wait here. Resolves with whether this attempt is the probe.
+   */
+  async admit(signal?: AbortSignal): Promise<boolean> {
+    while (this.downSince !== null) {
+      signal?.throwIfAborted();
+      if (!this.probing) {
+        this.probing = true;
+        return true;
+      }
+      await waitOrAbort(this.changed.promise, signal);
+    }
+    return false;
+  }
+
+  /** A successful exchange (any non-retryable reply counts: the provider answered). */
+  succeeded(): void {
+    this.streakFailures = 0;
+    this.streakStart = 0;
+    if (this.downSince !== null) {
+      this.downSince = null;
+      this.reason = null;
+      this.probing = false;
+      this.probeDelayMs = this.probeBaseDelayMs;
+      this.notify();
+    }
+    const limiter = this.limiter;
+    if (limiter && limiter.limit < this.options.maxLimit && ++this.successesAtLimit >= limiter.limit) {
+      this.successesAtLimit = 0;
+      limiter.setLimit(limiter.limit + 1);
+    }
+  }
+
+  /** A failed exchange (429, 5xx, network error, timeout). */
+  failed(reason: string, { rateLimited = false } = {}): void {
+    const now = this.now();
+    if (rateLimited && this.limiter && now - this.lastDecrease >= DECREASE_EVERY_MS) {
+      this.lastDecrease = now;
+      this.successesAtLimit = 0;
+      this.limiter.setLimit(Math.max(1, Math.floor(this.limiter.limit * DECREASE_FACTOR)));
+    }
+    if (this.streakFailures === 0) this.streakStart = now;
+    this.streakFailures++;
+    this.reason = reason;
+    if (this.downSince === null && this.streakFailures >= this.minFailures && now - this.streakStart >= this.options.outageAfterMs) {
+      this.downSince = now;
+      this.notify();
+    }
+  }
+
+  /**
+   * After a failed probe: waits the probe delay (or `retryAfterMs`, if longer), doubling it up to
+   * the maximum, then lets the next probe go. `nudge()` cuts the wait short.
+   */
+  async probeFailed(signal?: AbortSignal, retryAfterMs = 0): Promise<void> {
+    const delay = Math.max(this.probeDelayMs, retryAfterMs);
+    this.probeDelayMs = Math.min(this.probeMaxDelayMs, this.probeDelayMs * 2);
+    this.wakeProbe = new AbortController();
+    try {
+      await sleep(delay, signal ? AbortSignal.any([signal, this.wakeProbe.signal]) : this.wakeProbe.signal);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+    } finally {
+      this.wakeProbe = null;
+      this.releaseProbe();
+    }
+  }
+
+  /** The probe's caller gave up (cancelled): let another waiter probe. */
+  releaseProbe(): void {
+    if (!this.probing) return;
+    this.probing = false;
+    this.wake();
+  }
+
+  /** Probe again now (a user asked to resume). Returns whether the provider was down. */
+  nudge(): boolean {
+    if (this.downSince === null) return false;
+    this.probeDelayMs = this.probeBaseDelayMs;
+    this.wakeProbe?.abort();
+    return true;
+  }
+
+  private wake(): void {
+    const previous = this.changed;
+    this.changed = deferred();
+    previous.resolve();
+  }
+
+  private notify(): void {
+    this.wake();
+    const state = this.state;
+    for (const listener of this.listeners) {
+      try {
+        listener(state);
+      } catch (error) {
+        console.error("[quarry] provider health listener failed:", error);
+      }
+    }
+  }
+}
+
+/** Promise.withResolvers, which Node 20 lacks. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+function waitOrAbort(promise: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return promise;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,168 @@
+// Fault tolerance: no research lost to one failed LLM call. An LLM outage pauses the run (and it
+// goes on by itself with nothing redone); token usage is exact after kill -9; a cancelled or failed
+// research settles its rows, can be resumed from where it stopped, or get its report written from
+// what it found.
+import { after, before, beforeEach, test } from "node:test";
+import assert from "node:assert/strict";
+import { startFakes, type Fakes } from "../fakes";
+import { TestApp, waitFor } from "../helpers/app-server";
+import { createTestUser } from "../helpers/auth";
+import { countByDepth, createAndStart, getView, waitForStatus } from "../helpers/research";
+import { queriesPerLevel } from "@/lib/research/tree";
+import type { ResearchView } from "@/lib/types";
+
+let fakes: Fakes;
+let app: TestApp;
+
+before(async () => {
+  fakes = await startFakes();
+  app = await TestApp.start({
+    name: "faults",
+    // An outage is declared after 3 s without a success (20 s by default), so the test sees the pause soon.
+    env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", LLM_OUTAGE_AFTER_MS: "3000" },
+  });
+});
+after(async () => {
+  await app?.stop();
+  await fakes?.stop();
+});
+beforeEach(() => fakes.reset());
+
+const answered = (agent: string) => fakes.llm.log.filter((e) => e.agent === agent && e.status === 200).length;
+const llmTotals = () => {
+  const ok = fakes.llm.log.filter((e) => e.status === 200);
+  return {
+    prompt: ok.reduce((n, e) => n + e.promptTokens, 0),
+    completion: ok.reduce((n, e) => n + e.completionTokens, 0),
+    llm_calls: ok.length,
+  };
+};
+const recordedTotals = (view: ResearchView) => ({ prompt: view.tokens.prompt, completion: view.tokens.completion, llm_calls: view.tokens.llm_calls });
+
+/** Nothing redone: each page analysed once, each level planned once, nothing left unfinished. */
+async function assertNothingRedone(id: string, view: ResearchView) {
+  const rows = await app.db.queryPage.findMany({ where: { query: { researchId: id } } });
+  const analysed = rows.filter((r) => r.status === "analyzed").length;
+  assert.equal(answered("website-analyzer"), analysed, "every page analysed exactly once");
+  const expanded = view.serp_queries.filter((q) => q.depth < (view.depth ?? 1)).length;
+  assert.equal(answered("query-generator"), 1 + expanded, "the roots and each branch's children planned once");
+  const items = await app.db.extractedItem.findMany({ where: { researchId: id } });
+  assert.equal(items.length, new Set(items.map((i) => `${i.queryPageId}|${i.position}`)).size);
+  assert.ok(rows.every((r) => r.status !== "pending" && r.status !== "stopped"), "no analysis left unfinished");
+}
+
+test("an LLM outage of 60 s pauses the research, which then completes by itself with nothing redone", async () => {
+  fakes.llm.configure({ latencyMs: 80 });
+  const id = await createAndStart(app, { depth: 2, breadth: 3 });
+  await waitFor(async () => ((await app.db.serpQuery.count({ where: { researchId: id, status: "completed" } })) >= 1 ? true : undefined), 60_000, "a finished query");
+  fakes.llm.configure({ failAll: 503 });
+  const downAt = Date.now();
+  const paused = await waitFor(async () => {
+    const view = await getView(app, id);
+    return view.paused ? view : undefined;
+  }, 30_000, "the research to show itself paused");
+  assert.equal(paused.status, "running");
+  assert.match(paused.paused!.reason, /Waiting for the LLM provider: HTTP 503/);
+  // While it is down, the run waits: it neither fails nor floods the provider with retries.
+  await new Promise((r) => setTimeout(r, Math.max(0, downAt + 30_000 - Date.now())));
+  const during = await getView(app, id);
+  assert.equal(during.status, "running");
+  assert.ok(during.paused);
+  const attemptsWhileDown = fakes.llm.log.filter((e) => e.status === 503).length;
+  assert.ok(attemptsWhileDown < 60, `${attemptsWhileDown} requests in 30 s of outage`);
+
+  await new Promise((r) => setTimeout(r, Math.max(0, downAt + 60_000 - Date.now())));
+  fakes.llm.configure({ failAll: null });
+  const view = await waitForStatus(app, id, ["completed", "failed"], 120_000);
+  assert.equal(view.status, "completed", view.error ?? "");
+  assert.equal(view.paused, null);
+  assert.deepEqual(countByDepth(view), queriesPerLevel(2, 3), "every branch");
+  assert.ok(view.serp_queries.every((q) => q.status === "completed"));
+  await assertNothingRedone(id, view);
+  assert.deepEqual(recordedTotals(view), llmTotals());
+});
+
+test("token usage is recorded with each call: exact after kill -9, and after the resumed run", async () => {
+  fakes.llm.configure({ latencyMs: 60 });
+  const id = await createAndStart(app, { depth: 2, breadth: 2 });
+  await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) >= 3 ? true : undefined), 60_000, "some analyses");
+  // Hold every new request, let those already answered be recorded, then crash.
+  fakes.llm.configure({ hangAll: true });
+  await new Promise((r) => setTimeout(r, 400));
+  await app.kill();
+  const crashed = await app.db.research.findUniqueOrThrow({ where: { id } });
+  assert.deepEqual(
+    { prompt: crashed.promptTokens, completion: crashed.completionTokens, llm_calls: crashed.llmCalls },
+    llmTotals(),
+    "the totals the provider counted, none lost in the crash",
+  );
+  fakes.llm.configure({ hangAll: false });
+  await app.restart();
+  const view = await waitForStatus(app, id, ["completed", "failed"]);
+  assert.equal(view.status, "completed", view.error ?? "");
+  assert.deepEqual(recordedTotals(view), llmTotals());
+});
+
+test("a cancelled research settles its rows, and its report can be written from what it found", async () => {
+  fakes.llm.configure({ latencyMs: 120 });
+  const id = await createAndStart(app, { depth: 2, breadth: 3 });
+  await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) >= 2 ? true : undefined), 60_000, "some findings");
+  assert.equal((await app.postJson(`/api/research/${id}/cancel`, {})).status, 200);
+  const cancelled = await getView(app, id);
+  assert.equal(cancelled.status, "cancelled");
+  const unfinished = new Set(["pending", "searching", "scraping", "analyzing"]);
+  assert.deepEqual(cancelled.serp_queries.filter((q) => unfinished.has(q.status)), [], "no query left in progress");
+  assert.deepEqual(cancelled.successful_scraped_websites.filter((w) => w.status === "pending" || w.status === "scraping"), [], "no page left in progress");
+  assert.ok(cancelled.serp_queries.some((q) => q.status === "stopped"), "the queries the cancel interrupted show as stopped");
+
+  const res = await app.postJson(`/api/research/${id}/write-report`, {});
+  assert.equal(res.status, 202, await res.clone().text());
+  const view = await waitForStatus(app, id, ["completed", "failed"]);
+  assert.equal(view.status, "completed", view.error ?? "");
+  assert.ok(view.report && /^# /m.test(view.report));
+  assert.match(view.warnings.join("\n"), /written from what the research found before it stopped/);
+  // Nothing was explored after the cancel: the stopped queries stay stopped.
+  assert.deepEqual(
+    view.serp_queries.map((q) => q.status).sort(),
+    cancelled.serp_queries.map((q) => q.status).sort(),
+  );
+  // Once completed, neither action applies any more.
+  assert.equal((await app.postJson(`/api/research/${id}/write-report`, {})).status, 409);
+  assert.equal((await app.postJson(`/api/research/${id}/resume`, {})).status, 409);
+});
+
+test("a cancelled research resumes from where it stopped and completes every branch", async () => {
+  fakes.llm.configure({ latencyMs: 100 });
+  const id = await createAndStart(app, { depth: 2, breadth: 3 });
+  await waitFor(async () => ((await app.db.serpQuery.count({ where: { researchId: id, status: "completed" } })) >= 1 ? true : undefined), 60_000, "a finished query");
+  assert.equal((await app.postJson(`/api/research/${id}/cancel`, {})).status, 200);
+  const before = await app.db.serpQuery.findMany({ where: { researchId: id, status: "completed" }, include: { queryPages: { include: { items: true } } } });
+
+  const res = await app.postJson(`/api/research/${id}/resume`, {});
+  assert.equal(res.status, 202, await res.clone().text());
+  const view = await waitForStatus(app, id, ["completed", "failed"]);
+  assert.equal(view.status, "completed", view.error ?? "");
+  assert.deepEqual(countByDepth(view), queriesPerLevel(2, 3));
+  assert.ok(view.serp_queries.every((q) => q.status === "completed"));
+  for (const q of before) {
+    const after = await app.db.serpQuery.findUniqueOrThrow({ where: { id: q.id }, include: { queryPages: { include: { items: true } } } });
+    assert.equal(after.completedAt?.getTime(), q.completedAt?.getTime(), "finished work is kept as it was");
+    assert.deepEqual(after.queryPages.flatMap((p) => p.items.map((i) => i.id)).sort(), q.queryPages.flatMap((p) => p.items.map((i) => i.id)).sort());
+  }
+  await assertNothingRedone(id, view);
+});
+
+test("resume and write-report: 404 for another user's research, 409 for a draft or a running one", async () => {
+  const q = await app.postJson("/api/research/questions", { initial_prompt: "Heat pumps in cold climates", num_questions: 1 });
+  const { research_id } = (await q.json()) as { research_id: string };
+  assert.equal((await app.postJson(`/api/research/${research_id}/resume`, {})).status, 409);
+  assert.equal((await app.postJson(`/api/research/${research_id}/write-report`, {})).status, 409);
+  const stranger = await createTestUser(app.db);
+  for (const action of ["resume", "write-report"]) {
+    const res = await app.fetch(`/api/research/${research_id}/${action}`, { method: "POST", headers: { authorization: `Bearer ${stranger.token}` } });
+    assert.equal(res.status, 404, `${action} of another user's research`);
+  }
+  const anonymous = await fetch(`${app.url}/api/research/${research_id}/resume`, { method: "POST" });
+  assert.equal(anonymous.status, 401);
+  assert.equal((await app.postJson(`/api/research/does-not-exist/resume`, {})).status, 404);
+});
