@@ -125,7 +125,7 @@ describe("query generator against a scripted model", () => {
     assert.equal(prompts.length, 3);
     assert.match(prompts[1], /<rejected_duplicates>\nheat pumps {2}in NORWAY!\ncold-climate cop\n<\/rejected_duplicates>/);
     assert.match(prompts[1], /Write 2 more/);
-    assert.match(prompts[1], /the queries of the parent chain/);
+    assert.match(prompts[1], /from the already planned queries, the queries of the parent chain, and the rejected duplicates\./);
     // Rejected once, shown once: the third request lists each rejected text a single time.
     assert.match(prompts[2], /<rejected_duplicates>\nheat pumps {2}in NORWAY!\ncold-climate cop\n<\/rejected_duplicates>/);
     assert.match(prompts[2], /<already_planned>\nCold climate COP\nDefrost cycles\n<\/already_planned>/);
@@ -158,7 +158,7 @@ describe("query generator against a scripted model", () => {
       return true;
     });
     assert.equal(prompts.length, 4);
-    assert.match(prompts[1], /Write 2 queries, with objectives\./, "nothing planned yet: not asked for 'more'");
+    assert.match(prompts[1], /Write 2 queries, each with an objective\./, "nothing planned yet: not asked for 'more'");
   });
 });
 

@@ -166,7 +166,8 @@ function repairPrompt(user: string, planned: SerpQueryDraft[], rejected: string[
   if (planned.length) parts.push(tag("already_planned", planned.map((q) => q.query).join("\n")));
   if (rejected.length) parts.push(tag("rejected_duplicates", rejected.slice(-MAX_REJECTED_SHOWN).join("\n")));
   const others = [planned.length ? "the already planned queries" : "", hasChain ? "the queries of the parent chain" : "", rejected.length ? "the rejected duplicates" : ""].filter(Boolean);
-  const differ = others.length ? ` Each must differ in substance (not only in case, spacing or punctuation) from ${others.join(", ")}.` : "";
-  parts.push(`Write ${missing} ${planned.length ? "more, different " : ""}${missing === 1 ? "query" : "queries"}, with objectives.${differ}`);
+  const differ = others.length ? ` Each must differ in substance (not only in case, spacing or punctuation) from ${new Intl.ListFormat("en").format(others)}.` : "";
+  const what = missing === 1 ? "query, with its objective" : "queries, each with an objective";
+  parts.push(`Write ${missing} ${planned.length ? "more, different " : ""}${what}.${differ}`);
   return parts.join("\n");
 }
