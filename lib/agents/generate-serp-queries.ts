@@ -54,7 +54,36 @@ export function renderChain(chain: ChainLink[], budgetTokens: number): { text: s
   return { text: blocks.join("\n"), trimmed };
 }
 
-/** The Query Generator Agent: exactly `count` queries with objectives. */
+/** How many times a short or repetitive reply is followed by a request for the missing queries. */
+export const QUERY_REPAIR_ROUNDS = 3;
+
+/**
+ * The model could not plan `count` distinct queries, even after QUERY_REPAIR_ROUNDS requests for the
+ * missing ones. `queries` holds the distinct ones it did plan (possibly none): the runner goes on with
+ * them and records the message as a research warning.
+ */
+export class QueryShortfallError extends StructuredOutputError {
+  constructor(
+    readonly queries: SerpQueryDraft[],
+    readonly count: number,
+    repairRounds: number,
+  ) {
+    super("query-generator", `planned ${queries.length} of ${count} queries`);
+    this.name = "QueryShortfallError";
+    this.message = `The query generator planned ${queries.length} of ${count} queries after ${repairRounds} repair attempts`;
+  }
+}
+
+/** The text queries are compared by: case, whitespace and punctuation do not make a query new. */
+export function normaliseQuery(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+/** The Query Generator Agent: exactly `count` distinct queries with objectives, or QueryShortfallError. */
 export async function generateSerpQueries({
   prompt,
   qa,
@@ -93,32 +122,52 @@ to extract. ${chain.length ? "You are going deeper into one branch of the resear
     .filter(Boolean)
     .join("\n");
 
-  const result = await generateStructured({ agent, schema, system, prompt: user, onUsage, signal, schedule });
-  const seen = new Set(chain.map((c) => c.query.toLowerCase()));
-  const queries = result.queries
-    .map((q) => ({ query: q.query.trim(), objective: q.objective.trim() }))
-    .filter((q) => q.query && !seen.has(q.query.toLowerCase()) && (seen.add(q.query.toLowerCase()), true));
-  if (queries.length >= count) return queries.slice(0, count);
+  const queries: SerpQueryDraft[] = [];
+  // The parent chain's queries count as taken: a child that repeats its ancestor finds nothing new.
+  const seen = new Set(chain.map((c) => normaliseQuery(c.query)));
+  // Rejected texts as the model wrote them, once each, to show it what not to write again.
+  const rejected = new Map<string, string>();
 
-  // Top up a short answer once, then fall back to objectives of the queries we have.
-  const topUp = await generateStructured({
-    agent,
-    schema,
-    system,
-    prompt: `${user}\n${tag("already_planned", queries.map((q) => q.query).join("\n"))}\nWrite ${count - queries.length} more, different queries.`,
-    onUsage,
-    signal,
-    schedule,
-  });
-  for (const q of topUp.queries) {
-    const text = q.query.trim();
-    if (queries.length < count && text && !seen.has(text.toLowerCase())) {
-      seen.add(text.toLowerCase());
-      queries.push({ query: text, objective: q.objective.trim() });
+  for (let round = 0; round <= QUERY_REPAIR_ROUNDS && queries.length < count; round++) {
+    const result = await generateStructured({
+      agent,
+      schema,
+      system,
+      prompt: round === 0 ? user : repairPrompt(user, queries, [...rejected.values()], count - queries.length, chain.length > 0),
+      onUsage,
+      signal,
+      schedule,
+    });
+    for (const draft of result.queries) {
+      const query = draft.query.trim();
+      const key = normaliseQuery(query);
+      if (!key || queries.length >= count) continue;
+      if (seen.has(key)) {
+        if (!rejected.has(key)) rejected.set(key, query);
+        continue;
+      }
+      seen.add(key);
+      queries.push({ query, objective: draft.objective.trim() });
     }
   }
-  if (queries.length < count) {
-    throw new StructuredOutputError(agent, `planned ${queries.length} of ${count} queries`);
-  }
+  if (queries.length < count) throw new QueryShortfallError(queries, count, QUERY_REPAIR_ROUNDS);
   return queries;
+}
+
+/** At most this many rejected queries are quoted back: enough to show the pattern, bounded in tokens. */
+const MAX_REJECTED_SHOWN = 20;
+
+/**
+ * Asks for the missing queries. The <count> tag keeps the total; "Write N more" says how many are
+ * still needed, and the model sees which it already has and which were rejected as repeats.
+ */
+function repairPrompt(user: string, planned: SerpQueryDraft[], rejected: string[], missing: number, hasChain: boolean): string {
+  const parts = [user];
+  if (planned.length) parts.push(tag("already_planned", planned.map((q) => q.query).join("\n")));
+  if (rejected.length) parts.push(tag("rejected_duplicates", rejected.slice(-MAX_REJECTED_SHOWN).join("\n")));
+  const others = [planned.length ? "the already planned queries" : "", hasChain ? "the queries of the parent chain" : "", rejected.length ? "the rejected duplicates" : ""].filter(Boolean);
+  const differ = others.length ? ` Each must differ in substance (not only in case, spacing or punctuation) from ${new Intl.ListFormat("en").format(others)}.` : "";
+  const what = missing === 1 ? "query, with its objective" : "queries, each with an objective";
+  parts.push(`Write ${missing} ${planned.length ? "more, different " : ""}${what}.${differ}`);
+  return parts.join("\n");
 }

@@ -5,7 +5,13 @@ import { firstWords, intTag, sentencesOf, tagContent, tagOf, taskText, type Chat
 import { writeBranchSummary, writeReport } from "./llm-report";
 import { hashString } from "./random";
 
-export type QueryCountOverride = "exact" | "more" | "fewer";
+/**
+ * How many queries (and questions) the fake writes against what it is asked for: exact, count + 2,
+ * max(1, count - 1), or "stuck": like "fewer" on the first request, and then a model that keeps
+ * repeating itself, answering every request for more with what it already planned (and its
+ * parent's query) in a different case and punctuation.
+ */
+export type QueryCountOverride = "exact" | "more" | "fewer" | "stuck";
 
 export interface ResponseFormat {
   type: string;
@@ -50,7 +56,7 @@ const json = (value: unknown): AgentReply => ({ text: JSON.stringify(value), jso
 
 function adjustCount(count: number, mode: QueryCountOverride): number {
   if (mode === "more") return count + 2;
-  if (mode === "fewer") return Math.max(1, count - 1);
+  if (mode === "fewer" || mode === "stuck") return Math.max(1, count - 1);
   return count;
 }
 
@@ -94,6 +100,7 @@ function queries(task: string, ctx: AgentContext) {
   const parentPath = chain ? (/aspect (\d+(?:\.\d+)*)/.exec(parentQuery)?.[1] ?? `0${hashString(parentQuery) % 1000}`) : "";
   const depth = parentPath ? parentPath.split(".").length + 1 : 1;
   const key = `${prompt.trim().toLowerCase()}|${parentPath}`;
+  if (more && ctx.queryCountOverride === "stuck") return { queries: repeated(task, parentQuery) };
   return {
     queries: Array.from({ length: count }, () => {
       const path = parentPath ? `${parentPath}.${ctx.nextNumber(key)}` : String(ctx.nextNumber(key));
@@ -103,6 +110,16 @@ function queries(task: string, ctx: AgentContext) {
       };
     }),
   };
+}
+
+/** A stuck model's answer to "N more": the queries it already has, restyled, and its parent's query. */
+function repeated(task: string, parentQuery: string) {
+  const planned = (tagContent(task, "already_planned") ?? "").split("\n").map((q) => q.trim()).filter(Boolean);
+  const restyle = (q: string) => `${q.replace(/\b\w/g, (c) => c.toUpperCase())}?`;
+  return [...planned.map(restyle), ...(parentQuery ? [`  ${parentQuery.toUpperCase()}  `] : [])].map((query) => ({
+    query,
+    objective: `Find more on ${query.trim()}.`,
+  }));
 }
 
 function extractItems(task: string) {

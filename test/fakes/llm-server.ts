@@ -30,7 +30,7 @@ export interface LlmOptions {
   hangAll: boolean;
   /** The report writer also cites FABRICATED_URL once. */
   hallucinateCitation: boolean;
-  /** How many queries (and questions) to return against <count>: exact, count + 2, or max(1, count - 1). */
+  /** How many queries (and questions) to return against <count>: exact, count + 2, max(1, count - 1), or stuck (see llm-agents.ts). */
   queryCountOverride: QueryCountOverride;
 }
 
