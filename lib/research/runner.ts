@@ -6,8 +6,7 @@
 // goes on; a branch whose follow-up queries cannot be planned is tried again later, then ends with a
 // warning. The research fails only when it cannot go on at all (no root queries, no report, the LLM
 // refusing every call, a bug), and then stays resumable.
-import { generateSerpQueries, type SerpQueryDraft } from "../agents/generate-serp-queries";
-import { QueryShortfallError } from "../agents/errors";
+import { generateSerpQueries, QueryShortfallError, type SerpQueryDraft } from "../agents/generate-serp-queries";
 import { isLostCall, LlmUnavailableError } from "../ai/errors";
 import { sleep } from "../concurrency";
 import { errorMessage } from "../errors";
