@@ -39,13 +39,16 @@ const llmTotals = () => {
 };
 const recordedTotals = (view: ResearchView) => ({ prompt: view.tokens.prompt, completion: view.tokens.completion, llm_calls: view.tokens.llm_calls });
 
-/** Nothing redone: each page analysed once, each level planned once, nothing left unfinished. */
-async function assertNothingRedone(id: string, view: ResearchView) {
+/**
+ * Nothing redone: each page analysed once, each level planned once, nothing left unfinished.
+ * `before`: analyses answered and saved before a cancel (a reply in flight at the cancel is dropped).
+ */
+async function assertNothingRedone(id: string, view: ResearchView, before = { answered: 0, analysed: 0, planAnswered: 0, planned: 0 }) {
   const rows = await app.db.queryPage.findMany({ where: { query: { researchId: id } } });
   const analysed = rows.filter((r) => r.status === "analyzed").length;
-  assert.equal(answered("website-analyzer"), analysed, "every page analysed exactly once");
+  assert.equal(answered("website-analyzer") - before.answered, analysed - before.analysed, "every page analysed exactly once");
   const expanded = view.serp_queries.filter((q) => q.depth < (view.depth ?? 1)).length;
-  assert.equal(answered("query-generator"), 1 + expanded, "the roots and each branch's children planned once");
+  assert.equal(answered("query-generator") - before.planAnswered, 1 + expanded - before.planned, "the roots and each branch's children planned once");
   const items = await app.db.extractedItem.findMany({ where: { researchId: id } });
   assert.equal(items.length, new Set(items.map((i) => `${i.queryPageId}|${i.position}`)).size);
   assert.ok(rows.every((r) => r.status !== "pending" && r.status !== "stopped"), "no analysis left unfinished");
@@ -136,7 +139,14 @@ test("a cancelled research resumes from where it stopped and completes every bra
   const id = await createAndStart(app, { depth: 2, breadth: 3 });
   await waitFor(async () => ((await app.db.serpQuery.count({ where: { researchId: id, status: "completed" } })) >= 1 ? true : undefined), 60_000, "a finished query");
   assert.equal((await app.postJson(`/api/research/${id}/cancel`, {})).status, 200);
+  await new Promise((r) => setTimeout(r, 300));
   const before = await app.db.serpQuery.findMany({ where: { researchId: id, status: "completed" }, include: { queryPages: { include: { items: true } } } });
+  const baseline = {
+    answered: answered("website-analyzer"),
+    analysed: await app.db.queryPage.count({ where: { query: { researchId: id }, status: "analyzed" } }),
+    planAnswered: answered("query-generator"),
+    planned: 1 + (await app.db.serpQuery.count({ where: { researchId: id, childrenGenerated: true } })),
+  };
 
   const res = await app.postJson(`/api/research/${id}/resume`, {});
   assert.equal(res.status, 202, await res.clone().text());
@@ -149,7 +159,7 @@ test("a cancelled research resumes from where it stopped and completes every bra
     assert.equal(after.completedAt?.getTime(), q.completedAt?.getTime(), "finished work is kept as it was");
     assert.deepEqual(after.queryPages.flatMap((p) => p.items.map((i) => i.id)).sort(), q.queryPages.flatMap((p) => p.items.map((i) => i.id)).sort());
   }
-  await assertNothingRedone(id, view);
+  await assertNothingRedone(id, view, baseline);
 });
 
 test("resume and write-report: 404 for another user's research, 409 for a draft or a running one", async () => {
