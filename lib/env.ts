@@ -62,6 +62,8 @@ const schema = z.object({
   PAGE_TOKEN_BUDGET: int(6_000, 500),
   REPORT_TOKEN_BUDGET: int(60_000, 2_000),
   RESUME_ON_START: z.enum(["0", "1"]).default("1").transform((v) => v === "1"),
+  // A live run renews its lease this often; a run whose lease is 3 beats old is taken over.
+  RUN_HEARTBEAT_MS: int(10_000, 100),
   REPORTS_DIR: z.string().default("data/reports"),
 
   // Accounts and API access

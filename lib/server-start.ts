@@ -1,5 +1,5 @@
 import { configProblems, getEnv } from "./env";
-import { runRegistry } from "./runs/registry";
+import { runRegistry } from "./runs/engines";
 
 /** Validates configuration (invalid values stop the start with a message naming the variable) and resumes runs. */
 export async function startServer(): Promise<void> {
@@ -14,7 +14,9 @@ export async function startServer(): Promise<void> {
     console.warn(`[quarry] configuration: ${problem.message}`);
   }
   if (env.RESUME_ON_START) {
-    const resumed = await runRegistry.resumeAll();
-    if (resumed.length > 0) console.log(`[quarry] resuming ${resumed.length} interrupted research run(s): ${resumed.join(", ")}`);
+    // Runs left by a crash or a stop, and from now on those of any process that stops heartbeating.
+    const resumed = await runRegistry.takeOverOrphans();
+    if (resumed.length > 0) console.log(`[quarry] resuming ${resumed.length} interrupted run(s): ${resumed.join(", ")}`);
+    runRegistry.startSweeping();
   }
 }

@@ -136,7 +136,7 @@ async function main(): Promise<number> {
   const { db } = await import("../lib/db/client");
   const { askFollowupQuestions, startResearch } = await import("../lib/research/service");
   const { eventBus } = await import("../lib/events/bus");
-  const { runRegistry } = await import("../lib/runs/registry");
+  const { runRegistry } = await import("../lib/runs/engines");
   const { getResearch, loadResearchGraph } = await import("../lib/db/research");
   const { renderErrorOutput } = await import("../lib/research/error-output");
 
@@ -192,13 +192,13 @@ async function main(): Promise<number> {
   let cancelling: Promise<boolean> | undefined;
   const interrupt = () => {
     console.error("\nCancelling the research… (Ctrl-C again to quit at once)");
-    cancelling = runRegistry.cancel(research_id);
+    cancelling = runRegistry.cancel("tree", research_id);
     process.once("SIGINT", () => process.exit(130));
   };
   process.once("SIGINT", interrupt);
   process.once("SIGTERM", interrupt);
   await startResearch({ userId, input });
-  await runRegistry.start(research_id); // the run startResearch began; resolves when it ends
+  await runRegistry.start("tree", research_id); // the run startResearch began; resolves when it ends
   if (cancelling) {
     await cancelling;
     console.error(`The research ${research_id} was cancelled.`);

@@ -77,11 +77,6 @@ export async function deleteResearch({ id, ...owner }: { id: string } & Owner) {
   return count === 1;
 }
 
-export async function runningResearchIds(): Promise<string[]> {
-  const rows = await db.research.findMany({ where: { status: "running" }, select: { id: true } });
-  return rows.map((r) => r.id);
-}
-
 export async function countExtractedItems({ researchId }: { researchId: string }) {
   return db.extractedItem.count({ where: { researchId } });
 }

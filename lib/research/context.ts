@@ -45,6 +45,8 @@ export class RunContext {
     readonly bus: EventBus,
     cancelSignal: AbortSignal,
     private readonly hooks: RunHooks = {},
+    /** True once another process took the run over: the run stops and writes nothing more. */
+    readonly leaseLost: () => boolean = () => false,
   ) {
     this.signal = AbortSignal.any([cancelSignal, this.fatalController.signal]);
     // Every queued limiter waiter and in-flight fetch of the run listens to this one signal.

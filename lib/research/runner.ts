@@ -34,7 +34,7 @@ export class TreeRunner {
   constructor(private readonly ctx: RunContext) {}
 
   /** Runs (or resumes) the research to a terminal state. Never throws: failures are recorded. */
-  async run(mode: RunMode = "tree"): Promise<"completed" | "failed" | "cancelled"> {
+  async run(mode: RunMode = "tree"): Promise<"completed" | "failed" | "cancelled" | "abandoned"> {
     const { ctx } = this;
     try {
       if (mode === "tree") await this.explore();
@@ -49,6 +49,8 @@ export class TreeRunner {
       return "completed";
     } catch (error) {
       await this.idle();
+      // Another process owns the run now: it goes on from the database; nothing more is written here.
+      if (ctx.leaseLost()) return "abandoned";
       await this.settle();
       await ctx.settled();
       if (ctx.signal.aborted && !this.fatal) return "cancelled";

@@ -7,7 +7,8 @@ import { startWithinLimits } from "../auth/run-limits";
 import { db } from "../db/client";
 import { assertResearchConfigured } from "../env";
 import { AppError } from "../errors";
-import { runRegistry } from "../runs/registry";
+import { deleteRunsOf, openRun } from "../db/runs";
+import { runRegistry } from "../runs/engines";
 import type { ResearchView } from "../types";
 import { parseStringArray, researchLinks, toResearchView } from "./public-shape";
 import type { QuestionsRequest, StartRequest } from "./schema";
@@ -60,7 +61,8 @@ export async function startResearch({ input, ...owner }: Owner & { input: StartR
   }
   const started = await saveStartParameters({ id: research.id, answers: input.followup_answers, depth: input.depth, breadth: input.breadth });
   if (!started) throw new AppError("conflict:research", "This research has already been started", { field: "research_id" });
-  void runRegistry.start(research.id);
+  await openRun({ kind: "tree", subjectId: research.id, userId: research.userId, mode: "tree" });
+  void runRegistry.start("tree", research.id);
   return { research_id: research.id, status: "running" as const, links: researchLinks(research.id) };
 }
 
@@ -76,7 +78,7 @@ export async function cancelResearch({ id, ...owner }: Owner & { id: string }) {
   if (research.status !== "running") {
     throw new AppError("conflict:research", `Only a running research can be cancelled (status: ${research.status})`);
   }
-  await runRegistry.cancel(id);
+  await runRegistry.cancel("tree", id);
   return { research_id: id, status: "cancelled" as const };
 }
 
@@ -102,9 +104,10 @@ export async function resumeResearch({ id, userId }: { id: string; userId: strin
     userId,
     start: async () => {
       if (!(await reopenForResume(id))) throw new AppError("conflict:research", "This research was resumed already");
+      await openRun({ kind: "tree", subjectId: id, userId: research.userId, mode: "tree" });
     },
   });
-  void runRegistry.start(id);
+  void runRegistry.start("tree", id);
   return { research_id: id, status: "running" as const, links: researchLinks(id) };
 }
 
@@ -124,15 +127,17 @@ export async function writeReportNow({ id, userId }: { id: string; userId: strin
     userId,
     start: async () => {
       if (!(await reopenForReport(id))) throw new AppError("conflict:research", "This research was restarted already");
+      await openRun({ kind: "tree", subjectId: id, userId: research.userId, mode: "report" });
     },
   });
-  void runRegistry.start(id, {}, "report");
+  void runRegistry.start("tree", id);
   return { research_id: id, status: "running" as const, links: researchLinks(id) };
 }
 
 export async function deleteResearchById({ id, ...owner }: Owner & { id: string }) {
   const research = await getResearch({ id, ...owner });
   if (!research) throw new AppError("not_found:research", "Research not found");
-  if (research.status === "running") await runRegistry.cancel(id);
+  if (research.status === "running") await runRegistry.cancel("tree", id);
   await db.research.delete({ where: { id } });
+  await deleteRunsOf({ kind: "tree", subjectId: id });
 }

@@ -5,8 +5,8 @@ import { createUIMessageStream, createUIMessageStreamResponse, type UIMessageStr
 import { loadResearchGraph, type Owner } from "../db/research";
 import { AppError } from "../errors";
 import { eventBus, type EmittedEvent } from "../events/bus";
-import { runRegistry } from "../runs/registry";
 import type { ResearchStatus, ResearchUIMessage } from "../types";
+import { reportDraft } from "./engine";
 import { toResearchView } from "./public-shape";
 
 const TERMINAL: ResearchStatus[] = ["completed", "failed", "cancelled"];
@@ -55,7 +55,7 @@ export async function researchStreamResponse({ id, signal, ...owner }: Owner & {
         writer.write({
           type: "data-snapshot",
           id: "snapshot",
-          data: { seq, research: toResearchView(graph), report_draft: runRegistry.reportDraft(id) },
+          data: { seq, research: toResearchView(graph), report_draft: reportDraft(id) },
         });
         let done = TERMINAL.includes(graph.status as ResearchStatus);
         while (!done && !signal.aborted) {

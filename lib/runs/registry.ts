@@ -1,98 +1,146 @@
-// The run registry (embedded default): executes research in this server process, one run per
-// research, and resumes every research left `running` by a crash or restart.
+// The run registry: executes runs of every engine in this process, under a lease in the database.
+// Claiming is a compare-and-set; a live run renews its lease on a heartbeat and stops when it loses
+// it or when a cancel is recorded (by any process). On start-up and on every heartbeat the registry
+// takes over runs whose lease expired — never a live one owned by another process.
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, type RunKind } from "../db/runs";
+import { errorMessage } from "../errors";
 import { getEnv } from "../env";
-import { eventBus, type EventBus } from "../events/bus";
-import { loadResearchGraph, runningResearchIds } from "../db/research";
-import { RunContext, type RunHooks } from "../research/context";
-import { writeErrorOutputFile } from "../research/error-output";
-import { toRunStatus } from "../research/public-shape";
 import { limiters } from "../limits";
-import { TreeRunner, type RunMode } from "../research/runner";
-import * as store from "../research/store";
+import type { Engine, RunHandle, RunOutcome } from "./engine";
 
 interface ActiveRun {
+  handle: RunHandle & { leaseLost: boolean };
   controller: AbortController;
-  context?: RunContext;
   done: Promise<void>;
 }
 
+const key = (kind: RunKind, subjectId: string) => `${kind}:${subjectId}`;
+/** A lease lasts three heartbeats: a run is stale after three missed beats. */
+const leaseMs = () => getEnv().RUN_HEARTBEAT_MS * 3;
+
 export class RunRegistry {
+  /** This process, as a lease owner. */
+  readonly owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly engines = new Map<RunKind, Engine>();
   private readonly runs = new Map<string, ActiveRun>();
+  private readonly starting = new Map<string, Promise<void>>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly bus: EventBus) {}
-
-  isActive(researchId: string): boolean {
-    return this.runs.has(researchId);
+  /** Adds (or replaces) the engine of a kind. */
+  register(engine: Engine<never>): void {
+    this.engines.set(engine.kind, engine as Engine);
   }
 
-  /** The report text streamed so far, for a client that connects while it is being written. */
-  reportDraft(researchId: string): string | null {
-    return this.runs.get(researchId)?.context?.reportDraft || null;
-  }
-
-  /**
-   * Starts (or resumes) a research whose status is `running`; `mode: "report"` only writes its report
-   * from what it found. Idempotent within the process.
-   */
-  start(researchId: string, hooks: RunHooks = {}, mode: RunMode = "tree"): Promise<void> {
-    const existing = this.runs.get(researchId);
-    if (existing) return existing.done;
-    const controller = new AbortController();
-    const entry: ActiveRun = { controller, done: Promise.resolve() };
-    entry.done = this.execute(researchId, entry, hooks, mode).finally(() => this.runs.delete(researchId));
-    this.runs.set(researchId, entry);
-    return entry.done;
-  }
-
-  /** Makes a paused run try its LLM provider again at once. False if nothing was waiting. */
-  retryProviderNow(): boolean {
-    return limiters().llmHealth.nudge();
-  }
-
-  private async execute(researchId: string, entry: ActiveRun, hooks: RunHooks, mode: RunMode): Promise<void> {
-    let unwatch = () => {};
-    try {
-      const research = await store.loadResearch(researchId);
-      if (!research || research.status !== "running") return;
-      entry.context = new RunContext(research, getEnv(), this.bus, entry.controller.signal, hooks);
-      unwatch = entry.context.watchProvider(limiters().llmHealth);
-      const outcome = await new TreeRunner(entry.context).run(mode);
-      unwatch();
-      if (outcome === "failed") {
-        const graph = await loadResearchGraph({ id: researchId });
-        if (graph) await writeErrorOutputFile(graph);
-      }
-    } catch (error) {
-      console.error(`[quarry] run ${researchId} crashed:`, error);
-    } finally {
-      unwatch();
-    }
-  }
-
-  /** Cancels a running research. Returns false if it was not running. */
-  async cancel(researchId: string): Promise<boolean> {
-    const cancelled = await store.markCancelled(researchId);
-    const run = this.runs.get(researchId);
-    run?.controller.abort(new Error("Cancelled by the user"));
-    if (cancelled) {
-      const research = await store.loadResearch(researchId);
-      if (research) this.bus.emit(researchId, { type: "run.status", run: toRunStatus(research) });
-    }
-    await run?.done;
-    return cancelled;
-  }
-
-  /** Resumes every research left running (called once at server start). */
-  async resumeAll(): Promise<string[]> {
-    const ids = await runningResearchIds();
-    for (const id of ids) void this.start(id);
-    return ids;
+  isActive(kind: RunKind, subjectId: string): boolean {
+    return this.runs.has(key(kind, subjectId));
   }
 
   activeCount(): number {
     return this.runs.size;
   }
+
+  /**
+   * Runs the subject's run here if its lease is free (open it with `openRun` first). Resolves when
+   * the run ends in this process, or at once when another process holds it.
+   */
+  start<Hooks>(kind: RunKind, subjectId: string, hooks?: Hooks): Promise<void> {
+    const k = key(kind, subjectId);
+    const existing = this.runs.get(k)?.done ?? this.starting.get(k);
+    if (existing) return existing;
+    const started = this.claimAndExecute(kind, subjectId, hooks).finally(() => this.starting.delete(k));
+    this.starting.set(k, started);
+    return started;
+  }
+
+  private async claimAndExecute(kind: RunKind, subjectId: string, hooks: unknown): Promise<void> {
+    const engine = this.engines.get(kind);
+    if (!engine) throw new Error(`No engine registered for runs of kind "${kind}"`);
+    const env = getEnv();
+    const row = await getRun({ kind, subjectId });
+    if (!row || !(await claimRun({ id: row.id, owner: this.owner, leaseMs: leaseMs() }))) return;
+    const controller = new AbortController();
+    const handle = { id: row.id, kind, subjectId, userId: row.userId, mode: row.mode, signal: controller.signal, leaseLost: false };
+    const entry: ActiveRun = { handle, controller, done: Promise.resolve() };
+    const k = key(kind, subjectId);
+    this.runs.set(k, entry);
+    const beat = setInterval(() => void this.heartbeat(entry), env.RUN_HEARTBEAT_MS);
+    entry.done = (async () => {
+      let outcome: RunOutcome = "failed";
+      let error: string | null = null;
+      try {
+        outcome = await engine.execute(handle, hooks);
+      } catch (e) {
+        error = errorMessage(e);
+        console.error(`[quarry] ${kind} run ${row.id} crashed:`, e);
+      } finally {
+        clearInterval(beat);
+        this.runs.delete(k);
+      }
+      if (outcome !== "abandoned" && !handle.leaseLost) await finishRun({ id: row.id, owner: this.owner, status: outcome, error });
+    })();
+    await entry.done;
+  }
+
+  private async heartbeat(entry: ActiveRun): Promise<void> {
+    try {
+      const { held, cancelRequested } = await heartbeatRun({ id: entry.handle.id, owner: this.owner, leaseMs: leaseMs() });
+      if (!held) {
+        entry.handle.leaseLost = true;
+        entry.controller.abort(new Error("Another process took this run over"));
+      } else if (cancelRequested) {
+        entry.controller.abort(new Error("Cancelled by the user"));
+      }
+    } catch (error) {
+      // A missed beat is survivable: the lease outlives a few of them.
+      console.error(`[quarry] heartbeat of run ${entry.handle.id} failed:`, error);
+    }
+  }
+
+  /**
+   * Cancels a running subject: marks it cancelled, records the cancel for whichever process runs it,
+   * and stops it here at once if it runs here. False if it was not running.
+   */
+  async cancel(kind: RunKind, subjectId: string): Promise<boolean> {
+    const engine = this.engines.get(kind);
+    if (!engine) throw new Error(`No engine registered for runs of kind "${kind}"`);
+    const cancelled = await engine.markCancelled(subjectId);
+    await requestCancel({ kind, subjectId });
+    const local = this.runs.get(key(kind, subjectId));
+    local?.controller.abort(new Error("Cancelled by the user"));
+    await local?.done;
+    return cancelled;
+  }
+
+  /** Makes runs paused by their LLM provider try it again at once. False if nothing was waiting. */
+  retryProviderNow(): boolean {
+    return limiters().llmHealth.nudge();
+  }
+
+  /** Starts every run no live process holds (queued, or with an expired lease). Returns their subjects. */
+  async takeOverOrphans(): Promise<string[]> {
+    const taken: string[] = [];
+    for (const run of await orphanedRuns()) {
+      const kind = run.kind as RunKind;
+      if (!this.engines.has(kind) || this.isActive(kind, run.subjectId)) continue;
+      taken.push(run.subjectId);
+      void this.start(kind, run.subjectId).catch((error: unknown) => console.error(`[quarry] could not take over run ${run.id}:`, error));
+    }
+    return taken;
+  }
+
+  /** Takes over orphaned runs now and on every heartbeat interval from now on. */
+  startSweeping(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      this.takeOverOrphans()
+        .then((ids) => ids.length && console.log(`[quarry] took over ${ids.length} run(s) whose process stopped: ${ids.join(", ")}`))
+        .catch((error: unknown) => console.error("[quarry] run sweep failed:", error));
+    }, getEnv().RUN_HEARTBEAT_MS);
+    this.sweeper.unref();
+  }
 }
 
 const globalForRuns = globalThis as unknown as { quarryRuns?: RunRegistry };
-export const runRegistry: RunRegistry = (globalForRuns.quarryRuns ??= new RunRegistry(eventBus));
+export const runRegistry: RunRegistry = (globalForRuns.quarryRuns ??= new RunRegistry());

@@ -75,6 +75,18 @@ export class TestApp {
     return app;
   }
 
+  /**
+   * A second server process on the same database as `other` (same user and token): two processes
+   * sharing one database, as a deployment with several servers runs.
+   */
+  static async alongside(other: TestApp, options: AppOptions): Promise<TestApp> {
+    const app = new TestApp(other.dbFile, { ...other.env, ...options.env }, options.nodeArgs);
+    app.user = other.user;
+    app.headers = { ...other.headers };
+    await app.launch();
+    return app;
+  }
+
   /** The user app.fetch authenticates as (see test/helpers/auth.ts for more users and sessions). */
   user!: TestUser;
 

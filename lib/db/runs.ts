@@ -1,0 +1,108 @@
+// Query functions for runs: one row per execution of an engine, with its lease. Claiming, renewing
+// and releasing a lease are compare-and-set updates, so two processes on one database never run the
+// same run at once.
+import { db } from "./client";
+
+export type RunKind = "tree";
+export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
+
+/** Creates the run of a subject, or reopens it (queued, no lease, no cancel) for another attempt. */
+export async function openRun({ kind, subjectId, userId, mode }: { kind: RunKind; subjectId: string; userId: string | null; mode: string }) {
+  const reopen = { status: "queued", mode, leaseOwner: null, leaseExpiresAt: null, cancelRequestedAt: null, error: null, completedAt: null };
+  return db.run.upsert({
+    where: { kind_subjectId: { kind, subjectId } },
+    create: { kind, subjectId, userId, ...reopen },
+    update: reopen,
+  });
+}
+
+export async function getRun({ kind, subjectId }: { kind: RunKind; subjectId: string }) {
+  return db.run.findUnique({ where: { kind_subjectId: { kind, subjectId } } });
+}
+
+/**
+ * Takes the run's lease if it is free, expired or already ours. False when another process holds a
+ * live lease, or the run has ended.
+ */
+export async function claimRun({ id, owner, leaseMs, now = new Date() }: { id: string; owner: string; leaseMs: number; now?: Date }): Promise<boolean> {
+  const { count } = await db.run.updateMany({
+    where: {
+      id,
+      status: { in: ["queued", "running"] },
+      OR: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseExpiresAt: { lt: now } }],
+    },
+    data: {
+      status: "running",
+      leaseOwner: owner,
+      leaseExpiresAt: new Date(now.getTime() + leaseMs),
+      heartbeatAt: now,
+      attempt: { increment: 1 },
+    },
+  });
+  if (count === 1) await db.run.updateMany({ where: { id, startedAt: null }, data: { startedAt: now } });
+  return count === 1;
+}
+
+/**
+ * Renews the lease. `held: false` when another process took the run over (or it ended);
+ * `cancelRequested` when a cancel was recorded by any process.
+ */
+export async function heartbeatRun({ id, owner, leaseMs, now = new Date() }: { id: string; owner: string; leaseMs: number; now?: Date }) {
+  const { count } = await db.run.updateMany({
+    where: { id, leaseOwner: owner, status: "running" },
+    data: { heartbeatAt: now, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+  });
+  if (count === 0) return { held: false, cancelRequested: false };
+  const row = await db.run.findUnique({ where: { id }, select: { cancelRequestedAt: true } });
+  return { held: true, cancelRequested: Boolean(row?.cancelRequestedAt) };
+}
+
+/** Ends the run, if this process still holds it. */
+export async function finishRun({ id, owner, status, error = null }: { id: string; owner: string; status: Exclude<RunStatus, "queued" | "running">; error?: string | null }) {
+  await db.run.updateMany({
+    where: { id, leaseOwner: owner },
+    data: { status, error, leaseOwner: null, leaseExpiresAt: null, completedAt: new Date() },
+  });
+}
+
+/** Gives the lease back without ending the run (this process is stopping): another takes it over at once. */
+export async function releaseRun({ id, owner }: { id: string; owner: string }) {
+  await db.run.updateMany({ where: { id, leaseOwner: owner, status: "running" }, data: { leaseOwner: null, leaseExpiresAt: null } });
+}
+
+/** Records a cancel; whichever process runs the run stops it at its next heartbeat. */
+export async function requestCancel({ kind, subjectId }: { kind: RunKind; subjectId: string }) {
+  await db.run.updateMany({ where: { kind, subjectId, status: { in: ["queued", "running"] } }, data: { cancelRequestedAt: new Date() } });
+}
+
+/** Runs that should be running but that no live process holds: queued, or running with no or an expired lease. */
+export async function orphanedRuns({ now = new Date() }: { now?: Date } = {}) {
+  return db.run.findMany({
+    where: {
+      status: { in: ["queued", "running"] },
+      cancelRequestedAt: null,
+      OR: [{ leaseOwner: null }, { leaseExpiresAt: { lt: now } }],
+    },
+    select: { id: true, kind: true, subjectId: true },
+    orderBy: { createdAt: "asc" },
+  });
+}
+
+/** How many runs a user has going (for the per-user limit). */
+export async function countActiveRuns({ userId }: { userId: string }) {
+  return db.run.count({ where: { userId, status: { in: ["queued", "running"] } } });
+}
+
+/**
+ * Reserves the next `block` event sequence numbers of a run and returns the first of them. The
+ * counter lives in the database, so numbering goes on after a restart or a takeover, never repeating.
+ */
+export async function reserveSeq({ id, block }: { id: string; block: number }): Promise<number> {
+  const rows = await db.$queryRaw<{ seq: number | bigint }[]>`UPDATE "Run" SET "seq" = "seq" + ${block} WHERE "id" = ${id} RETURNING "seq"`;
+  if (rows.length === 0) throw new Error(`No run ${id}`);
+  return Number(rows[0].seq) - block + 1;
+}
+
+export async function deleteRunsOf({ kind, subjectId }: { kind: RunKind; subjectId: string }) {
+  await db.run.deleteMany({ where: { kind, subjectId } });
+}

@@ -1,0 +1,30 @@
+// The engine interface: what every research engine (tree research today; Deep Research and the
+// answer agent next) tells the run registry. The registry owns leases, heartbeats, takeover, cancel
+// and the run rows; an engine only executes a run and keeps its own objects' statuses.
+import type { RunKind } from "../db/runs";
+
+/** One execution, as the registry hands it to its engine. */
+export interface RunHandle {
+  readonly id: string;
+  readonly kind: RunKind;
+  /** The engine's own object (a research id, …). */
+  readonly subjectId: string;
+  readonly userId: string | null;
+  /** Engine-specific start mode, as given to `openRun`. */
+  readonly mode: string;
+  /** Aborted on cancel (from any process) and when the lease is lost. */
+  readonly signal: AbortSignal;
+  /** True once another process took the run over: stop, and write nothing more. */
+  readonly leaseLost: boolean;
+}
+
+/** How an execution ended. `abandoned`: the lease was lost and another process goes on. */
+export type RunOutcome = "completed" | "failed" | "cancelled" | "abandoned";
+
+export interface Engine<Hooks = unknown> {
+  readonly kind: RunKind;
+  /** Runs (or resumes, from what the database holds) to an end. Failures are recorded, not thrown. */
+  execute(run: RunHandle, hooks?: Hooks): Promise<RunOutcome>;
+  /** Marks the subject cancelled for its users. False if it was not running. */
+  markCancelled(subjectId: string): Promise<boolean>;
+}

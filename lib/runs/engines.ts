@@ -1,0 +1,8 @@
+// The composition root of the run platform: every engine, registered with the registry. Anything
+// that starts, cancels or takes over runs imports the registry from here.
+import { treeEngine } from "../research/engine";
+import { runRegistry } from "./registry";
+
+runRegistry.register(treeEngine);
+
+export { runRegistry };
