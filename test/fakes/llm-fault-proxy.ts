@@ -163,7 +163,12 @@ export class LlmFaultProxy extends FakeServer<FaultOptions, FaultLogEntry> {
   protected async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (url.pathname.endsWith("/__stats")) return sendJson(res, 200, this.stats());
     if (url.pathname.endsWith("/__down") && req.method === "POST") {
-      const { ms } = JSON.parse((await readBody(req)) || "{}") as { ms?: unknown };
+      let ms: unknown;
+      try {
+        ms = (JSON.parse((await readBody(req)) || "{}") as { ms?: unknown }).ms;
+      } catch {
+        ms = undefined;
+      }
       if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) return sendJson(res, 400, { error: 'body must be {"ms": <non-negative number>}' });
       this.down(ms);
       return sendJson(res, 200, this.options);
