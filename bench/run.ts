@@ -2,7 +2,9 @@
 //   npm run bench                       tree runs (2,3) (3,4) (5,5) + extraction → bench/results/latest.{json,md}
 //   npm run bench -- --smoke            a tiny run of every part (CI) → bench/results/tmp/
 //   options: --configs 2x3,5x5  --llm-latency 150 --search-latency 80 --web-latency 60
-//            --llm-concurrency 8 --only tree|extraction  --no-build  --out DIR
+//            --llm-concurrency 8 --only tree|faults|extraction  --no-build  --out DIR
+//            --faults-config 3x4 --fault-429 0.3 --fault-500 0.1 --retry-after 1 --fault-seed 1  --no-faults
+//              (the "faults" row: one research through the fault-injecting LLM proxy; smoke: 1x2)
 //            --profile DIR (the server's CPU profile of each tree run, for Chrome DevTools)
 //            --server-node-args=--max-semi-space-size=64 (extra flags for the server's node; note the =)
 import { spawnSync } from "node:child_process";
@@ -33,6 +35,12 @@ const { values } = parseArgs({
     "context-budget": { type: "string", default: "6000" },
     "failing-page-share": { type: "string", default: "0" },
     only: { type: "string" },
+    "faults-config": { type: "string" },
+    "fault-429": { type: "string", default: "0.3" },
+    "fault-500": { type: "string", default: "0.1" },
+    "retry-after": { type: "string" },
+    "fault-seed": { type: "string", default: "1" },
+    "no-faults": { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
     out: { type: "string" },
     profile: { type: "string" },
@@ -47,11 +55,20 @@ function positive(name: string, raw: string | undefined, fallback: number): numb
 }
 
 const smoke = values.smoke;
-const configs = (values.configs ?? (smoke ? "1x2" : "2x3,3x4,5x5")).split(",").map((c) => {
+function config(c: string): { depth: number; breadth: number } {
   const m = /^(\d+)x(\d+)$/.exec(c.trim());
-  if (!m) throw new Error(`--configs takes DEPTHxBREADTH pairs such as 2x3,5x5, got "${c}"`);
+  if (!m) throw new Error(`--configs and --faults-config take DEPTHxBREADTH pairs such as 2x3,5x5, got "${c}"`);
   return { depth: Number(m[1]), breadth: Number(m[2]) };
-});
+}
+const configs = (values.configs ?? (smoke ? "1x2" : "2x3,3x4,5x5")).split(",").map(config);
+const faultsConfig = config(values["faults-config"] ?? (smoke ? "1x2" : "3x4"));
+const faultMix = {
+  rate429: positive("fault-429", values["fault-429"], 0.3),
+  rate500: positive("fault-500", values["fault-500"], 0.1),
+  // Smoke: Retry-After 0, so that the 429s cost no waiting (the row only has to keep working there).
+  retryAfterSeconds: positive("retry-after", values["retry-after"], smoke ? 0 : 1),
+  seed: positive("fault-seed", values["fault-seed"], 1),
+};
 const latencies: BoundLatencies = {
   llmMs: positive("llm-latency", values["llm-latency"], smoke ? 20 : 150),
   searchMs: positive("search-latency", values["search-latency"], smoke ? 10 : 80),
@@ -65,22 +82,26 @@ const limits: BoundLimits = {
 };
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
-const runTreePart = values.only !== "extraction";
-const runExtraction = values.only !== "tree";
+if (values.only && !["tree", "faults", "extraction"].includes(values.only)) throw new Error(`--only takes tree, faults or extraction, got "${values.only}"`);
+// --only tree runs the tree rows and the faults row; --only faults the faults row alone.
+const runTreePart = !values.only || values.only === "tree";
+const runFaults = !values["no-faults"] && (!values.only || values.only === "tree" || values.only === "faults");
+const runExtraction = !values.only || values.only === "extraction";
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 async function main(): Promise<void> {
-  if (runTreePart && !values["no-build"] && buildIsStale(ROOT)) {
+  if ((runTreePart || runFaults) && !values["no-build"] && buildIsStale(ROOT)) {
     log("building the app (next build)");
     const build = spawnSync("npx", ["next", "build"], { cwd: ROOT, stdio: "inherit" });
     if (build.status !== 0) throw new Error("next build failed");
   }
 
   const tree: TreeRunResult[] = [];
-  if (runTreePart) {
-    const fakes = await startFakesProcess(latencies, { failingPageShare: Number(values["failing-page-share"]) });
+  const faults: TreeRunResult[] = [];
+  if (runTreePart || runFaults) {
+    const fakes = await startFakesProcess(latencies, { failingPageShare: Number(values["failing-page-share"]), faults: runFaults });
     try {
-      for (const { depth, breadth } of configs) {
+      for (const { depth, breadth } of runTreePart ? configs : []) {
         log(`tree ${depth}x${breadth}: running`);
         const result = await runTree({ depth, breadth, latencies, limits, contextTokenBudget, fakes, profileDir: values.profile && path.resolve(values.profile),
           serverNodeArgs: values["server-node-args"]?.split(/\s+/).filter(Boolean) ?? [] });
@@ -90,6 +111,22 @@ async function main(): Promise<void> {
             `peak RSS ${result.server.peakRssMb.toFixed(0)} MB, stream p95 ${result.stream.p95Ms.toFixed(1)} ms`,
         );
         tree.push(result);
+      }
+      if (runFaults) {
+        const { depth, breadth } = faultsConfig;
+        log(`faults ${depth}x${breadth}: running with ${faultMix.rate429 * 100}% 429 (Retry-After ${faultMix.retryAfterSeconds} s) + ${faultMix.rate500 * 100}% 500`);
+        const result = await runTree({ depth, breadth, latencies, limits, contextTokenBudget, fakes, faults: faultMix,
+          serverNodeArgs: values["server-node-args"]?.split(/\s+/).filter(Boolean) ?? [] });
+        const f = result.faults!;
+        // A run that lost branches built a smaller tree: hold it against the whole tree's bound.
+        const clean = tree.find((t) => t.depth === depth && t.breadth === breadth);
+        if (clean) Object.assign(f, { faultFreeBoundMs: clean.bound.boundMs, boundFrom: "fault-free row", ratioToFaultFreeBound: result.wallMs / clean.bound.boundMs });
+        log(
+          `faults ${depth}x${breadth}: ${result.status}${f.timedOut ? " (timed out)" : ""}, ${(result.wallMs / 1000).toFixed(2)} s wall, ` +
+            `fault-free bound ${(f.faultFreeBoundMs / 1000).toFixed(2)} s (${f.boundFrom}), ratio ${f.ratioToFaultFreeBound.toFixed(3)}, queries completed ${f.completedQueries}/${f.plannedQueries}, ` +
+            `injected ${f.proxy.injected429}×429 + ${f.proxy.injected500}×500, retries ${f.proxy.repeats}${f.error ? `; error: ${f.error}` : ""}`,
+        );
+        faults.push(result);
       }
     } finally {
       await fakes.stop();
@@ -113,6 +150,7 @@ async function main(): Promise<void> {
     failingPageShare: Number(values["failing-page-share"]),
     targets: TARGETS,
     tree,
+    faults,
     extraction: extraction && { ...extraction, markdown: undefined },
   };
   const markdown = formatBenchMarkdown({ ...result, extractionMarkdown: extraction?.markdown });

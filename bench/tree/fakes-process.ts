@@ -3,16 +3,22 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import type { LlmLogEntry, LogResponse, WebLogEntry } from "../../test/fakes";
+import type { FaultOptions, FaultStats, LlmLogEntry, LogResponse, WebLogEntry } from "../../test/fakes";
 import type { BoundLatencies } from "./bound";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export interface FakesProcess {
+  /** Points the product at the fake LLM directly. */
   env: Record<string, string>;
+  /** The fault proxy's base URL, for OPENAI_BASE_URL in fault runs (started with `faults: true`). */
+  faultsUrl?: string;
   resetLogs(): Promise<void>;
   llmLog(): Promise<LlmLogEntry[]>;
   webLog(): Promise<WebLogEntry[]>;
+  /** The fault proxy in front of the LLM (started with `faults: true`; reset by resetLogs). */
+  configureFaults(patch: Partial<FaultOptions>): Promise<void>;
+  faultStats(): Promise<FaultStats>;
   stop(): Promise<void>;
 }
 
@@ -22,7 +28,7 @@ async function getJson<T>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-export async function startFakesProcess(latencies: BoundLatencies, { failingPageShare = 0 } = {}): Promise<FakesProcess> {
+export async function startFakesProcess(latencies: BoundLatencies, { failingPageShare = 0, faults = false } = {}): Promise<FakesProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -31,6 +37,7 @@ export async function startFakesProcess(latencies: BoundLatencies, { failingPage
       "--search-latency", String(latencies.searchMs),
       "--web-latency", String(latencies.webMs),
       "--failing-page-share", String(failingPageShare),
+      ...(faults ? ["--faults"] : []),
     ],
     { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
   );
@@ -39,8 +46,12 @@ export async function startFakesProcess(latencies: BoundLatencies, { failingPage
     rl.once("line", resolve);
     child.once("exit", (code) => reject(new Error(`the fakes exited (${code}) before starting`)));
   });
-  const urls = JSON.parse(line) as { llm: string; searxng: string; web: string };
-  const origins = [urls.llm, urls.searxng, urls.web].map((u) => new URL(u).origin);
+  const urls = JSON.parse(line) as { llm: string; searxng: string; web: string; faults?: string };
+  const origins = [urls.llm, urls.searxng, urls.web, ...(urls.faults ? [urls.faults] : [])].map((u) => new URL(u).origin);
+  const proxy = () => {
+    if (!urls.faults) throw new Error("the fakes were started without the fault proxy");
+    return new URL(urls.faults).origin;
+  };
   return {
     env: {
       OPENAI_BASE_URL: urls.llm,
@@ -49,11 +60,17 @@ export async function startFakesProcess(latencies: BoundLatencies, { failingPage
       SEARXNG_URL: urls.searxng,
       SCRAPE_ALLOW_PRIVATE: "1",
     },
+    faultsUrl: urls.faults,
     async resetLogs() {
       await Promise.all(origins.map((o) => fetch(`${o}/__reset`, { method: "POST" })));
     },
     llmLog: async () => (await getJson<LogResponse<LlmLogEntry>>(`${origins[0]}/__log`)).entries,
     webLog: async () => (await getJson<LogResponse<WebLogEntry>>(`${origins[2]}/__log`)).entries,
+    async configureFaults(patch) {
+      const res = await fetch(`${proxy()}/__control`, { method: "POST", body: JSON.stringify(patch) });
+      if (!res.ok) throw new Error(`fault proxy /__control: HTTP ${res.status} ${await res.text()}`);
+    },
+    faultStats: () => getJson<FaultStats>(`${proxy()}/__stats`),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

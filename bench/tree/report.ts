@@ -14,6 +14,8 @@ export interface BenchSummary {
   contextTokenBudget: number;
   failingPageShare: number;
   tree: TreeRunResult[];
+  /** Fault runs: one research through the fault-injecting LLM proxy. */
+  faults?: TreeRunResult[];
   extractionMarkdown?: string;
 }
 
@@ -126,8 +128,56 @@ export function formatBenchMarkdown(b: BenchSummary): string {
     out.push("");
   }
 
+  if (b.faults?.length) out.push(...faultsSection(b.faults, b.tree));
+
   if (b.extractionMarkdown) {
     out.push("## 4. Extraction throughput", "", b.extractionMarkdown.replace(/^#+ .*\n/, "").trim(), "");
   }
   return `${out.join("\n")}\n`;
+}
+
+/** Section 6: the research under injected 429s and 500s, against the fault-free bound. */
+function faultsSection(faults: TreeRunResult[], tree: TreeRunResult[]): string[] {
+  const out = ["## 6. Under LLM faults", ""];
+  out.push(
+    "One research through the fault-injecting proxy (seeded). Fault-free bound: the bound of row 1's run of the same " +
+      "depth × breadth when the bench ran one, else the bound over the tree this run built (counting only the LLM calls " +
+      "that reached the LLM). Retries: requests whose body the proxy had already seen. Tokens: what the research recorded " +
+      "against the usage of the completions the proxy forwarded.",
+    "",
+  );
+  out.push(row(["depth × breadth", "faults", "status", "wall", "fault-free bound", "wall / bound", "fault-free wall (row 1)", "queries completed / planned", "LLM requests: 429 / 500 injected, retries", "completions charged", "tokens recorded / charged"]));
+  out.push(row(["---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]));
+  for (const r of faults) {
+    const f = r.faults;
+    if (!f) continue;
+    const o = f.options;
+    const clean = tree.find((t) => t.depth === r.depth && t.breadth === r.breadth);
+    const recorded = r.llm.promptTokens + r.llm.completionTokens;
+    const charged = f.proxy.usage.promptTokens + f.proxy.usage.completionTokens;
+    out.push(
+      row([
+        `${r.depth} × ${r.breadth}`,
+        `${(o.rate429 ?? 0) * 100}% 429 (Retry-After ${o.retryAfterSeconds ?? 1} s) + ${(o.rate500 ?? 0) * 100}% 500, seed ${o.seed ?? 1}`,
+        `${r.status}${f.timedOut ? " (timed out)" : ""}`,
+        s(r.wallMs),
+        `${s(f.faultFreeBoundMs)}${f.boundFrom === "tree built" ? " (tree built)" : ""}`,
+        f.ratioToFaultFreeBound.toFixed(3),
+        clean ? s(clean.wallMs) : "–",
+        `${f.completedQueries} / ${f.plannedQueries} ${mark(f.completedQueries === f.plannedQueries)}`,
+        `${f.proxy.requests}: ${f.proxy.injected429} / ${f.proxy.injected500}, ${f.proxy.repeats}`,
+        f.proxy.usage.completions,
+        `${recorded.toLocaleString("en-US")} / ${charged.toLocaleString("en-US")}`,
+      ]),
+    );
+  }
+  out.push("");
+  for (const r of faults) {
+    const f = r.faults;
+    if (!f) continue;
+    const statuses = Object.entries(f.queriesByStatus).map(([k, v]) => `${v} ${k}`).join(", ");
+    out.push(`- ${r.depth} × ${r.breadth}: queries ${statuses || "none"}${f.error ? `; research error: ${f.error.replace(/\s+/g, " ").slice(0, 300)}` : ""}`);
+  }
+  out.push("");
+  return out;
 }

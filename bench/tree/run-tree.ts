@@ -5,7 +5,8 @@
 import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { tagOf } from "../../test/fakes/llm-parse";
-import type { LlmLogEntry } from "../../test/fakes";
+import type { FaultOptions, FaultStats, LlmLogEntry } from "../../test/fakes";
+import { totalQueries } from "@/lib/research/tree";
 import { computeBound, type Bound, type BoundLatencies, type BoundLimits, type BoundQuery } from "./bound";
 import { sampleProcessTree } from "./proc";
 import { quantile } from "../extraction-measure";
@@ -23,6 +24,33 @@ export interface TreeRunOptions {
   profileDir?: string;
   /** Extra flags for the server's node process. */
   serverNodeArgs?: string[];
+  /**
+   * The fault mix the proxy applies to the measured research (not to the warm-up or the questions);
+   * the fakes must run with the proxy. A fault run records how the research ended instead of throwing.
+   */
+  faults?: Partial<FaultOptions>;
+  /** Give up waiting for the terminal status after this long (fault runs; default 10 min). */
+  timeoutMs?: number;
+}
+
+export interface FaultRunResult {
+  options: Partial<FaultOptions>;
+  /** Queries by status at the end, and against the tree arithmetic's count for depth × breadth. */
+  plannedQueries: number;
+  completedQueries: number;
+  queriesByStatus: Record<string, number>;
+  /** The stream had not ended when timeoutMs ran out. */
+  timedOut: boolean;
+  /**
+   * The fault-free bound the wall time is held against: the fault-free row's of the same depth ×
+   * breadth when the bench ran one (run.ts sets it), else the bound over the tree this run built.
+   */
+  faultFreeBoundMs: number;
+  boundFrom: "fault-free row" | "tree built";
+  ratioToFaultFreeBound: number;
+  error: string | null;
+  /** The proxy's counters: injected faults, retries (repeated bodies), completions and their usage. */
+  proxy: FaultStats;
 }
 
 export interface DepthTokens {
@@ -50,14 +78,18 @@ export interface TreeRunResult {
   stream: { parts: number; medianMs: number; p95Ms: number; maxMs: number };
   /** How busy the LLM slots were: overall, and per 500 ms from the start (mean calls in flight). */
   llmSlots: { busyShare: number; perHalfSecond: number[]; firstCallMs: number; reportStartMs: number };
+  faults?: FaultRunResult;
 }
 
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
-function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fakes">): Record<string, string> {
+function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fakes" | "faults">): Record<string, string> {
+  if (o.faults && !o.fakes.faultsUrl) throw new Error("a fault run needs the fakes started with the fault proxy");
   return {
     ...o.fakes.env,
+    // Only fault runs go through the proxy, so that the other rows measure no extra hop.
+    ...(o.faults ? { OPENAI_BASE_URL: o.fakes.faultsUrl! } : {}),
     LLM_CONCURRENCY: String(o.limits.llmConcurrency),
     SEARCH_CONCURRENCY: String(o.limits.searchConcurrency),
     SCRAPE_CONCURRENCY: String(o.limits.fetchConcurrency),
@@ -69,7 +101,7 @@ function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fa
 }
 
 export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
-  const app = await TestApp.start({ name: `bench-${o.depth}x${o.breadth}`, env: serverEnv(o),
+  const app = await TestApp.start({ name: `bench-${o.depth}x${o.breadth}${o.faults ? "-faults" : ""}`, env: serverEnv(o),
     nodeArgs: [...(o.serverNodeArgs ?? []), ...(o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] : [])],
   });
   try {
@@ -82,6 +114,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     const q = await app.postJson("/api/research/questions", { initial_prompt: prompt, num_questions: 2 });
     const { research_id: id, followup_questions: questions } = (await q.json()) as { research_id: string; followup_questions: string[] };
     const llmCallsBefore = (await o.fakes.llmLog()).length;
+    if (o.faults) await o.fakes.configureFaults(o.faults);
 
     const sampler = sampleProcessTree(app.pid!);
     const t0 = performance.timeOrigin + performance.now();
@@ -92,10 +125,20 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       breadth: o.breadth,
     });
     if (start.status !== 202) throw new Error(`start: HTTP ${start.status} ${await start.text()}`);
-    const stream = await followStream(`${app.url}/api/research/${id}/stream`, app.headers);
+    const timeoutMs = o.faults ? (o.timeoutMs ?? 600_000) : undefined;
+    const stream = await followStream(`${app.url}/api/research/${id}/stream`, app.headers, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined)
+      .catch((error: unknown) => {
+        if (!o.faults || !(error instanceof DOMException && error.name === "TimeoutError")) throw error;
+        return undefined;
+      });
     const usage = sampler.stop();
-    const latencies = [...stream.latenciesMs].sort((a, b) => a - b);
-    const wallMs = (stream.endedAt ?? performance.timeOrigin + performance.now()) - t0;
+    if (o.faults) await o.fakes.configureFaults({ rate429: 0, rate500: 0, outage: false, outageUntil: 0, slowMs: 0 });
+    if (!stream) {
+      // Timed out: cancel the run so that the server stops promptly, then measure what is there.
+      await app.postJson(`/api/research/${id}/cancel`, {}).catch(() => undefined);
+    }
+    const latencies = [...(stream?.latenciesMs ?? [])].sort((a, b) => a - b);
+    const wallMs = (stream?.endedAt ?? performance.timeOrigin + performance.now()) - t0;
 
     const research = await app.db.research.findUniqueOrThrow({ where: { id } });
     const queries = await app.db.serpQuery.findMany({
@@ -164,14 +207,31 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       tokensByDepth: tokensByDepth(queries, llmLog),
       llmSlots,
       stream: {
-        parts: stream.parts,
+        parts: stream?.parts ?? 0,
         medianMs: quantile(latencies, 0.5),
         p95Ms: quantile(latencies, 0.95),
         maxMs: latencies.at(-1) ?? Number.NaN,
       },
     };
+    if (o.faults) {
+      const queriesByStatus: Record<string, number> = {};
+      for (const sq of queries) queriesByStatus[sq.status] = (queriesByStatus[sq.status] ?? 0) + 1;
+      result.faults = {
+        options: o.faults,
+        plannedQueries: totalQueries(o.depth, o.breadth),
+        completedQueries: queriesByStatus.completed ?? 0,
+        queriesByStatus,
+        timedOut: !stream,
+        faultFreeBoundMs: bound.boundMs,
+        boundFrom: "tree built",
+        ratioToFaultFreeBound: result.ratio,
+        error: research.error,
+        proxy: await o.fakes.faultStats(),
+      };
+      return result;
+    }
     if (research.status !== "completed") throw new Error(`the ${o.depth}x${o.breadth} research ended ${research.status}: ${research.error}`);
-    if (!stream.finished) throw new Error("the stream ended without its finish part");
+    if (!stream?.finished) throw new Error("the stream ended without its finish part");
     return result;
   } finally {
     await app.stop({ graceful: Boolean(o.profileDir) });

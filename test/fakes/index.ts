@@ -1,10 +1,12 @@
 // The loopback fakes in one call: fixture web server, fake SearXNG pointing at it, fake LLM, and
 // the environment that points the product at them.
+import { LlmFaultProxy, type FaultOptions } from "./llm-fault-proxy";
 import { FakeLlm, type LlmOptions } from "./llm-server";
 import { FakeSearch, type SearchOptions } from "./search-server";
 import { FakeWeb, type WebOptions } from "./web-server";
 
 export { FakeServer, type LatencyRule, type LogResponse } from "./fake-server";
+export { LlmFaultProxy, usageOf, type FaultLogEntry, type FaultOptions, type FaultOutcome, type FaultStats } from "./llm-fault-proxy";
 export { FakeLlm, estimateTokens, type LlmLogEntry, type LlmOptions } from "./llm-server";
 export { FABRICATED_URL } from "./llm-report";
 export type { QueryCountOverride } from "./llm-agents";
@@ -17,8 +19,13 @@ export interface StartFakesOptions {
   llm?: Partial<LlmOptions>;
   search?: Partial<SearchOptions>;
   web?: Partial<WebOptions>;
+  /**
+   * Put the fault-injecting proxy in front of the fake LLM (true: no faults until configured);
+   * env.OPENAI_BASE_URL then points at the proxy, and `faults` is it.
+   */
+  faults?: Partial<Omit<FaultOptions, "upstream">> | true;
   /** Fixed ports (default 0: ephemeral). */
-  ports?: { llm?: number; search?: number; web?: number };
+  ports?: { llm?: number; search?: number; web?: number; faults?: number };
 }
 
 export interface FakesEnv {
@@ -34,13 +41,17 @@ export interface Fakes {
   llm: FakeLlm;
   search: FakeSearch;
   web: FakeWeb;
+  /** The fault proxy, when started with `faults`. */
+  faults?: LlmFaultProxy;
   /** The product's environment: merge into process.env or a child process's env. */
   env: FakesEnv;
-  /** Back to the start options, logs cleared, on all three. */
+  /** Back to the start options, logs cleared, on all of them. */
   reset(): void;
   stop(): Promise<void>;
 }
 
+export async function startFakes(opts: StartFakesOptions & { faults: NonNullable<StartFakesOptions["faults"]> }): Promise<Fakes & { faults: LlmFaultProxy }>;
+export async function startFakes(opts?: StartFakesOptions): Promise<Fakes>;
 export async function startFakes(opts: StartFakesOptions = {}): Promise<Fakes> {
   const web = new FakeWeb(opts.web);
   const llm = new FakeLlm(opts.llm);
@@ -53,12 +64,20 @@ export async function startFakes(opts: StartFakesOptions = {}): Promise<Fakes> {
     started.push(search);
     await llm.start(opts.ports?.llm);
     started.push(llm);
+    let faults: LlmFaultProxy | undefined;
+    if (opts.faults) {
+      faults = new LlmFaultProxy({ ...(opts.faults === true ? {} : opts.faults), upstream: llm.url });
+      await faults.start(opts.ports?.faults);
+      started.push(faults);
+    }
+    const all = [llm, search, web, ...(faults ? [faults] : [])];
     return {
       llm,
       search,
       web,
+      faults,
       env: {
-        OPENAI_BASE_URL: llm.url,
+        OPENAI_BASE_URL: faults?.url ?? llm.url,
         OPENAI_API_KEY: "test-key",
         SEARXNG_URL: search.url,
         RESEARCH_MODEL: llm.currentOptions().model,
@@ -66,9 +85,9 @@ export async function startFakes(opts: StartFakesOptions = {}): Promise<Fakes> {
         SCRAPE_ALLOW_PRIVATE: "1",
       },
       reset() {
-        for (const fake of [llm, search, web]) fake.reset();
+        for (const fake of all) fake.reset();
       },
-      stop: () => Promise.all([llm.stop(), search.stop(), web.stop()]).then(() => undefined),
+      stop: () => Promise.all(all.map((fake) => fake.stop())).then(() => undefined),
     };
   } catch (error) {
     await Promise.all(started.map((s) => s.stop()));

@@ -2,6 +2,8 @@
 // line with their URLs, and runs until SIGTERM or SIGINT.
 //   tsx test/fakes/serve.ts --llm-port 4101 --search-port 4102 --web-port 4103 \
 //     [--llm-latency 150 --search-latency 80 --web-latency 60] [--failing-page-share 0]
+//     [--faults [--faults-port 4104]]   the fault proxy in front of the LLM (no faults until
+//                                       configured over POST /__control); its URL is printed as "faults"
 import { parseArgs } from "node:util";
 import { startFakes } from "./index";
 
@@ -14,10 +16,12 @@ const { values } = parseArgs({
     "search-latency": { type: "string", default: "0" },
     "web-latency": { type: "string", default: "0" },
     "failing-page-share": { type: "string" },
+    faults: { type: "boolean", default: false },
+    "faults-port": { type: "string", default: "0" },
   },
 });
 
-function num(name: keyof typeof values): number | undefined {
+function num(name: Exclude<keyof typeof values, "faults">): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
   const value = Number(raw);
@@ -29,13 +33,14 @@ function num(name: keyof typeof values): number | undefined {
 }
 
 const fakes = await startFakes({
-  ports: { llm: num("llm-port"), search: num("search-port"), web: num("web-port") },
+  ports: { llm: num("llm-port"), search: num("search-port"), web: num("web-port"), faults: num("faults-port") },
+  faults: values.faults || undefined,
   llm: { latencyMs: num("llm-latency") },
   search: { latencyMs: num("search-latency"), failingPageShare: num("failing-page-share") },
   web: { latencyMs: num("web-latency") },
 });
 
-console.log(JSON.stringify({ llm: fakes.llm.url, searxng: fakes.search.url, web: fakes.web.url }));
+console.log(JSON.stringify({ llm: fakes.llm.url, searxng: fakes.search.url, web: fakes.web.url, ...(fakes.faults ? { faults: fakes.faults.url } : {}) }));
 
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
