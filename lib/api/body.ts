@@ -76,6 +76,9 @@ function decodeJson(bytes: Uint8Array, code: `bad_request:${string}`): unknown {
   }
 }
 
+// JSON's whitespace: space, tab, line feed, carriage return.
+const isBlank = (bytes: Uint8Array) => bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
+
 function pathLabel(path: PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("") || "body";
 }
@@ -89,7 +92,7 @@ export async function parseBody<T>(request: Request, schema: z.ZodType<T>, surfa
   const maxBytes = options.maxBytes ?? getEnv().API_MAX_BODY_BYTES;
   const bytes = await readCapped(request, maxBytes, code);
   let body: unknown = {};
-  if (new TextDecoder().decode(bytes).trim() === "") {
+  if (isBlank(bytes)) {
     if (!options.optional) throw new AppError(code, "The request body is empty: send a JSON object.");
   } else {
     if (!isJsonContentType(request.headers.get("content-type"))) {

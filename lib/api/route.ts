@@ -15,7 +15,7 @@ export function route<C>(handler: Handler<C>): Handler<C> {
   };
 }
 
-export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type Method = (typeof METHODS)[number];
 
 type Simple = (request: Request) => Promise<Response>;
