@@ -1,13 +1,23 @@
-// Next 16 proxy (formerly middleware): signed-out visitors go to /sign-in, signed-out API calls get
-// a JSON 401. Sign-in, sign-up, shared reports and the Auth.js endpoints stay public (lib/auth/proxy-auth.ts).
-import type { NextFetchEvent, NextRequest } from "next/server";
+// Next 16 proxy (formerly middleware): a path that cannot be decoded gets a 400 (lib/api/malformed-path.ts);
+// signed-out visitors go to /sign-in, signed-out API calls get a JSON 401. Sign-in, sign-up, shared
+// reports, static files and the Auth.js endpoints stay public (lib/auth/proxy-auth.ts).
+import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
+import { malformedPathResponse } from "@/lib/api/malformed-path";
 import { authProxy } from "@/lib/auth/proxy-auth";
 
+// Public files need no sign-in. Matched here rather than excluded in `config.matcher`, so that a
+// malformed path that merely ends like one (/share/%ff.png) still gets its 400 instead of a 500.
+const STATIC_FILE = /\.(?:svg|png|jpg|jpeg|gif|webp|ico|txt|woff2?)$/;
+
 export function proxy(request: NextRequest, event: NextFetchEvent) {
+  const { pathname } = request.nextUrl;
+  const malformed = malformedPathResponse(pathname);
+  if (malformed) return malformed;
+  if (STATIC_FILE.test(pathname)) return NextResponse.next();
   return authProxy(request, event);
 }
 
 export const config = {
-  // Everything except build assets and static files.
-  matcher: ["/((?!_next/static|_next/image|favicon\\.ico|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|txt|woff2?)$).*)"],
+  // Everything except build assets.
+  matcher: ["/((?!_next/static|_next/image|favicon\\.ico).*)"],
 };

@@ -84,6 +84,10 @@ const schema = z.object({
   API_TOKEN_MAX_DAYS: int(365, 1, 3650),
   RATE_LIMIT_STARTS_PER_HOUR: int(30, 1, 100_000),
   MAX_CONCURRENT_RUNS_PER_USER: int(3, 1, 1_000),
+
+  // HTTP API: largest JSON body accepted (413 above). At most 8 MiB: Next's proxy keeps only the
+  // first 10 MiB of a body, so a larger cap could not be enforced.
+  API_MAX_BODY_BYTES: int(1024 * 1024, 1024, 8 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof schema>;

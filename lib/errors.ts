@@ -4,7 +4,10 @@ export type ErrorType =
   | "unauthorized"
   | "forbidden"
   | "not_found"
+  | "method_not_allowed"
   | "conflict"
+  | "payload_too_large"
+  | "unsupported_media_type"
   | "rate_limit"
   | "unavailable"
   | "internal";
@@ -16,7 +19,10 @@ const STATUS: Record<ErrorType, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limit: 429,
   unavailable: 503,
   internal: 500,

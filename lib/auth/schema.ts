@@ -1,22 +1,21 @@
 // Request bodies of the account, token and share-link endpoints.
 import { z } from "zod";
+import { text } from "../validation/text";
 
-export const emailSchema = z
-  .string()
+export const emailSchema = text()
   .trim()
   .toLowerCase()
   .pipe(z.email("Enter a valid email address.").max(254, "Email is too long."));
 
 // bcrypt reads at most 72 bytes; refuse longer passwords rather than silently ignoring the rest.
-export const newPasswordSchema = z
-  .string()
+export const newPasswordSchema = text()
   .min(8, "Use at least 8 characters.")
   .refine((v) => Buffer.byteLength(v, "utf8") <= 72, "Use at most 72 bytes (bcrypt's limit).");
 
 export const signUpSchema = z.object({
   email: emailSchema,
   password: newPasswordSchema,
-  name: z.string().trim().max(100).optional().transform((v) => v || undefined),
+  name: text().trim().max(100).optional().transform((v) => v || undefined),
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
@@ -26,13 +25,15 @@ export const signInSchema = z.object({
 });
 
 export const createTokenSchema = z.object({
-  name: z.string().trim().min(1, "Give the token a name.").max(100, "Use at most 100 characters."),
+  name: text({ error: "Give the token a name." }).trim().min(1, "Give the token a name.").max(100, "Use at most 100 characters."),
   days: z.coerce.number().int("Days must be a whole number.").min(1, "At least 1 day.").optional(),
 });
 export type CreateTokenInput = z.infer<typeof createTokenSchema>;
 
+const EXPIRY = "expiresInDays must be a whole number of days from 1 to 3650, or null.";
+
 export const createShareSchema = z.object({
   // null or absent: the link does not expire
-  expiresInDays: z.coerce.number().int().min(1).max(3650).nullable().optional(),
+  expiresInDays: z.coerce.number({ error: EXPIRY }).int(EXPIRY).min(1, EXPIRY).max(3650, EXPIRY).nullable().optional(),
 });
 export type CreateShareInput = z.infer<typeof createShareSchema>;

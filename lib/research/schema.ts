@@ -1,12 +1,12 @@
 // Request schemas of the tree-research API, with the seed's exact messages.
 import { z } from "zod";
 import { getEnv } from "../env";
+import { text } from "../validation/text";
 
 const positiveInt = (message: string, max: number, maxMessage: string) =>
   z.number({ error: message }).int({ error: message }).positive({ error: message }).max(max, { error: maxMessage });
 
-const promptSchema = z
-  .string({ error: "Initial prompt cannot be empty" })
+const promptSchema = text({ error: "Initial prompt cannot be empty" })
   .trim()
   .min(1, { error: "Initial prompt cannot be empty" })
   .max(10_000, { error: "Initial prompt must be at most 10,000 characters" });
@@ -22,9 +22,9 @@ export function questionsRequestSchema() {
 export function startRequestSchema() {
   const env = getEnv();
   const stringList = (field: string) =>
-    z.array(z.string({ error: `Each of ${field} must be a string` }).max(5_000), { error: `${field} must be a list of strings` });
+    z.array(text({ error: `Each of ${field} must be a string` }).max(5_000), { error: `${field} must be a list of strings` });
   return z.object({
-    research_id: z.string({ error: "research_id is required" }).trim().min(1, { error: "research_id is required" }),
+    research_id: text({ error: "research_id is required" }).trim().min(1, { error: "research_id is required" }),
     initial_prompt: promptSchema.optional(),
     followup_questions: stringList("followup_questions").optional(),
     followup_answers: stringList("followup_answers"),

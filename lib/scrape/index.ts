@@ -65,7 +65,9 @@ async function toPage(url: URL, fetched: FetchedBody, signal: AbortSignal): Prom
   if (text === "") {
     throw new ScrapeError("empty", contentType === "pdf" ? "The PDF has no extractable text" : "The page has no readable text");
   }
-  return { url: url.href, finalUrl: fetched.finalUrl, title, text, contentType, bytes: fetched.body.length };
+  // A hostile page can yield lone surrogates (PDF strings, numeric character references) that SQLite
+  // cannot store; U+FFFD in their place keeps the write from failing.
+  return { url: url.href, finalUrl: fetched.finalUrl, title: title?.toWellFormed() ?? null, text: text.toWellFormed(), contentType, bytes: fetched.body.length };
 }
 
 /**

@@ -50,7 +50,8 @@ export class SearxngProvider implements SearchProvider {
       const normalized = normalizeResultUrl(r.url);
       if (!normalized || seen.has(normalized)) continue;
       seen.add(normalized);
-      results.push({ url: normalized, title: r.title, snippet: r.content ?? "" });
+      // JSON can carry lone surrogates ("\ud800") that SQLite cannot store; the title is saved with the page.
+      results.push({ url: normalized, title: r.title.toWellFormed(), snippet: (r.content ?? "").toWellFormed() });
       if (results.length >= limit) break;
     }
     return results;

@@ -61,6 +61,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   "/api/tokens/[id]": { DELETE: { kind: "object", call: (ids) => ({ path: `/api/tokens/${ids.tokenId}` }) } },
   "/api/share/[token]": { GET: { kind: "public", call: (ids) => ({ path: `/api/share/${ids.shareToken}` }) } },
   "/api/config/status": { GET: { kind: "public", call: () => ({ path: "/api/config/status" }) } },
+  // The JSON 404 of every /api path no route matches: nothing there to authorise.
+  "/api/[...path]": {},
   "/api/auth/[...nextauth]": { GET: { kind: "public", call: () => ({ path: "/api/auth/session" }) }, POST: { kind: "public", call: () => ({ path: "/api/auth/signout" }) } },
 };
 
@@ -74,7 +76,8 @@ function discoverRoutes(): { route: string; methods: Method[] }[] {
       if (entry.isDirectory()) walk(full);
       else if (entry.name === "route.ts") {
         const source = fs.readFileSync(full, "utf8");
-        const methods = [...source.matchAll(/export\s+(?:const|async function|function)\s+(GET|POST|DELETE|PUT|PATCH)\b|export\s+const\s+\{\s*([A-Z, ]+)\s*\}/g)].flatMap((m) =>
+        // The 405 handlers of otherMethods() are not methods the route implements.
+        const methods = [...source.matchAll(/export\s+(?:const|async function|function)\s+(GET|POST|DELETE|PUT|PATCH)\b|export\s+const\s+\{\s*([A-Z, ]+)\s*\}\s*=(?!\s*otherMethods\b)/g)].flatMap((m) =>
           m[1] ? [m[1] as Method] : m[2].split(",").map((s) => s.trim() as Method),
         );
         const route = "/" + path.relative(root, path.dirname(full)).split(path.sep).filter((s) => !s.startsWith("(")).join("/");

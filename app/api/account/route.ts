@@ -4,7 +4,7 @@
 import { requireCaller } from "@/lib/auth/caller";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { route } from "@/lib/http";
+import { otherMethods, route } from "@/lib/http";
 
 export const GET = route(async (request: Request) => {
   const { userId } = await requireCaller(request);
@@ -12,3 +12,5 @@ export const GET = route(async (request: Request) => {
   if (!user) throw new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>.");
   return Response.json({ email: user.email }, { headers: { "Cache-Control": "private, no-store" } });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

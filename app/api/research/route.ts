@@ -1,7 +1,7 @@
 // GET /api/research – the caller's researches, newest first (history)
 import { listResearches } from "@/lib/db/research";
 import { AppError } from "@/lib/errors";
-import { route } from "@/lib/http";
+import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { toResearchSummary } from "@/lib/research/public-shape";
 import { listQuerySchema } from "@/lib/research/schema";
@@ -23,3 +23,5 @@ export const GET = route(async (request: Request) => {
   });
   return Response.json({ researches: rows.map(toResearchSummary), next_cursor: nextCursor });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,5 +1,5 @@
 // GET /api/research/:id – the research in its public shape; DELETE – delete it (cancelling a run)
-import { route } from "@/lib/http";
+import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { deleteResearchById, getResearchView } from "@/lib/research/service";
 
@@ -17,3 +17,5 @@ export const DELETE = route(async (request: Request, { params }: Context) => {
   await deleteResearchById({ id, userId });
   return new Response(null, { status: 204 });
 });
+
+export const { POST, PUT, PATCH, OPTIONS } = otherMethods("GET", "DELETE");

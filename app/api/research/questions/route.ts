@@ -1,5 +1,5 @@
 // POST /api/research/questions – create a research draft with tailored follow-up questions
-import { parseBody, route } from "@/lib/http";
+import { otherMethods, parseBody, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { questionsRequestSchema } from "@/lib/research/schema";
 import { askFollowupQuestions } from "@/lib/research/service";
@@ -9,3 +9,5 @@ export const POST = route(async (request: Request) => {
   const input = await parseBody(request, questionsRequestSchema(), "questions");
   return Response.json(await askFollowupQuestions({ userId, input }));
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -1,5 +1,5 @@
 // POST /api/research/start – save the answers and parameters, start the run, reply at once
-import { parseBody, route } from "@/lib/http";
+import { otherMethods, parseBody, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { startWithinLimits } from "@/lib/auth/run-limits";
 import { startRequestSchema } from "@/lib/research/schema";
@@ -12,3 +12,5 @@ export const POST = route(async (request: Request) => {
   const started = await startWithinLimits({ userId, start: () => startResearch({ userId, input }) });
   return Response.json(started, { status: 202, headers: { Location: started.links.self } });
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -1,14 +1,12 @@
 // DELETE /api/tokens/:id – revoke one of the caller's API tokens (404 for anyone else's)
 import { revokeApiToken } from "@/lib/auth/api-tokens";
 import { requireCaller } from "@/lib/auth/caller";
-import { toErrorResponse } from "@/lib/errors";
+import { otherMethods, route } from "@/lib/http";
 
-export async function DELETE(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  try {
-    const { userId } = await requireCaller(request);
-    const { id } = await params;
-    return Response.json({ apiToken: await revokeApiToken({ userId, id }) });
-  } catch (error) {
-    return toErrorResponse(error);
-  }
-}
+export const DELETE = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { userId } = await requireCaller(request);
+  const { id } = await params;
+  return Response.json({ apiToken: await revokeApiToken({ userId, id }) });
+});
+
+export const { GET, HEAD, POST, PUT, PATCH, OPTIONS } = otherMethods("DELETE");

@@ -1,5 +1,5 @@
 // POST /api/research/:id/cancel – stop a running research
-import { route } from "@/lib/http";
+import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { cancelResearch } from "@/lib/research/service";
 
@@ -8,3 +8,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const { id } = await params;
   return Response.json(await cancelResearch({ id, userId }));
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -1,7 +1,7 @@
 // GET /api/research/:id/error-output – error-output.md of a failed research
 import { loadResearchGraph } from "@/lib/db/research";
 import { AppError } from "@/lib/errors";
-import { route } from "@/lib/http";
+import { otherMethods, route } from "@/lib/http";
 import { renderErrorOutput } from "@/lib/research/error-output";
 import { requireCaller } from "@/lib/auth/caller";
 
@@ -16,3 +16,5 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
     headers: { "Content-Type": "text/markdown; charset=utf-8", "Content-Disposition": `inline; filename="error-output.md"` },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

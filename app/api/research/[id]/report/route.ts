@@ -1,7 +1,7 @@
 // GET /api/research/:id/report – the Markdown report
 import { getResearch } from "@/lib/db/research";
 import { AppError } from "@/lib/errors";
-import { route } from "@/lib/http";
+import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
@@ -17,3 +17,5 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
     },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

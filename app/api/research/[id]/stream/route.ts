@@ -1,5 +1,5 @@
 // GET /api/research/:id/stream – snapshot, then live progress (AI SDK UI message stream)
-import { route } from "@/lib/http";
+import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { researchStreamResponse } from "@/lib/research/stream";
 
@@ -10,3 +10,5 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   const { id } = await params;
   return researchStreamResponse({ id, signal: request.signal, userId });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

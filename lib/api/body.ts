@@ -1,0 +1,118 @@
+// The one JSON body parser of the API. In order: too large (413, naming the limit), empty (400, or
+// `{}` when the body is optional), not JSON by its Content-Type (415), not UTF-8 or not JSON (400),
+// not an object (400), then the zod schema (400 naming the field).
+import type { z } from "zod";
+import { getEnv } from "../env";
+import { AppError } from "../errors";
+import { isNotWellFormedIssue } from "../validation/text";
+
+export interface BodyOptions {
+  /** An empty body counts as `{}` (every field of the schema is optional). */
+  optional?: boolean;
+  /** Default API_MAX_BODY_BYTES. */
+  maxBytes?: number;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+// application/json or any +json type; the only charset JSON has is UTF-8 (RFC 8259).
+const JSON_ESSENCE = /^application\/(?:[\w.!#$&^-]+\+)?json$/i;
+
+export function isJsonContentType(header: string | null): boolean {
+  if (!header) return false;
+  const [essence, ...params] = header.split(";");
+  if (!JSON_ESSENCE.test(essence.trim())) return false;
+  return params.every((param) => {
+    const [name, value = ""] = param.split("=");
+    return name.trim().toLowerCase() !== "charset" || /^"?utf-8"?$/i.test(value.trim());
+  });
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError("payload_too_large:body", `The request body is larger than the limit of ${formatBytes(maxBytes)} (API_MAX_BODY_BYTES).`);
+}
+
+/** The body's bytes, reading no more than maxBytes + one chunk. */
+async function readCapped(request: Request, maxBytes: number, code: `bad_request:${string}`): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      throw new AppError(code, "The request body could not be read.", { cause: error });
+    }
+    if (chunk.done) break;
+    total += chunk.value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(chunk.value);
+  }
+  return Buffer.concat(chunks);
+}
+
+function decodeJson(bytes: Uint8Array, code: `bad_request:${string}`): unknown {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError(code, "The request body must be UTF-8 encoded JSON.");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError(code, "Request body must be a JSON object");
+  }
+}
+
+// JSON's whitespace: space, tab, line feed, carriage return.
+const isBlank = (bytes: Uint8Array) => bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
+
+function pathLabel(path: PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("") || "body";
+}
+
+/**
+ * Reads, parses and validates a JSON request body. `surface` names the error code
+ * (`bad_request:<surface>`); a schema error names its field in `field`.
+ */
+export async function parseBody<T>(request: Request, schema: z.ZodType<T>, surface: string, options: BodyOptions = {}): Promise<T> {
+  const code = `bad_request:${surface}` as const;
+  const maxBytes = options.maxBytes ?? getEnv().API_MAX_BODY_BYTES;
+  const bytes = await readCapped(request, maxBytes, code);
+  let body: unknown = {};
+  if (isBlank(bytes)) {
+    if (!options.optional) throw new AppError(code, "The request body is empty: send a JSON object.");
+  } else {
+    if (!isJsonContentType(request.headers.get("content-type"))) {
+      throw new AppError("unsupported_media_type:body", "Send the request body as JSON with Content-Type: application/json.", {
+        headers: { "Accept-Post": "application/json" },
+      });
+    }
+    body = decodeJson(bytes, code);
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw new AppError(code, "Request body must be a JSON object");
+    }
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue.path.length ? String(issue.path[0]) : undefined;
+    const message = isNotWellFormedIssue(issue)
+      ? `${pathLabel(issue.path)} must be well-formed Unicode: it contains an unpaired UTF-16 surrogate.`
+      : issue.message;
+    throw new AppError(code, message, { field });
+  }
+  return result.data;
+}
