@@ -1,6 +1,6 @@
 // POST /api/research/:id/resume – continue a failed or cancelled research from where it stopped, or
 // make a paused one retry its LLM provider at once
-import { route } from "@/lib/http";
+import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { resumeResearch } from "@/lib/research/service";
 
@@ -10,3 +10,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const resumed = await resumeResearch({ id, userId });
   return Response.json(resumed, { status: 202, headers: { Location: resumed.links.self } });
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

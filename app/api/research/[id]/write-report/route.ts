@@ -1,5 +1,5 @@
 // POST /api/research/:id/write-report – write the report of a failed or cancelled research from what it found
-import { route } from "@/lib/http";
+import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { writeReportNow } from "@/lib/research/service";
 
@@ -9,3 +9,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const started = await writeReportNow({ id, userId });
   return Response.json(started, { status: 202, headers: { Location: started.links.self } });
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");
