@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
 
-useTestDatabase();
+await useTestDatabase();
 // The store reads DATABASE_URL when it is first imported.
 const { db } = await import("../db/client");
 const store = await import("./store");

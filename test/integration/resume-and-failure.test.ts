@@ -88,8 +88,7 @@ test("a research whose LLM fails past its retries is marked failed and writes er
   }
   assert.match(md, /## Partial report/);
   // The file was written at failure time too.
-  const reportsDir = app.logs() && path.join(path.dirname(app.dbFile), `reports-${path.basename(app.dbFile, ".db")}`);
-  assert.equal(fs.readFileSync(path.join(reportsDir, id, "error-output.md"), "utf8"), md);
+  assert.equal(fs.readFileSync(path.join(app.reportsDir, id, "error-output.md"), "utf8"), md);
 
   // A completed research has no error output.
   fakes.reset();
