@@ -13,3 +13,13 @@ export function containsIgnoringCase(text: string): { contains: string } {
   }
   return { contains: text };
 }
+
+/**
+ * For a `createMany` that may race another transaction inserting the same unique key: on PostgreSQL
+ * (READ COMMITTED) two transactions can both see the key missing, and the second insert would fail;
+ * `skipDuplicates` (ON CONFLICT DO NOTHING) lets it wait for the first and skip. SQLite runs one write
+ * transaction at a time, so the race cannot happen there, and its createMany has no such option.
+ */
+export function skipDuplicatesOnPostgres(): object {
+  return databaseProvider(getEnv().DATABASE_URL) === "postgresql" ? { skipDuplicates: true } : {};
+}
