@@ -23,4 +23,5 @@ test("any other invalid value throws, naming the variable", () => {
   assert.throws(() => loadEnv({ LLM_CONCURRENCY: "lots" }), /LLM_CONCURRENCY/);
   assert.throws(() => loadEnv({ LLM_CONCURRENCY: "0" }), /LLM_CONCURRENCY must be at least 1/);
   assert.throws(() => loadEnv({ DATABASE_URL: "mysql://x" }), /DATABASE_URL/);
+  assert.equal(loadEnv({ DATABASE_URL: "postgres://quarry@db:5432/quarry" }).env.DATABASE_URL, "postgres://quarry@db:5432/quarry");
 });

@@ -1,7 +1,9 @@
 // All environment variables are read and validated here, once. Other modules call getEnv().
 import { z } from "zod";
-import { DEFAULT_DATABASE_URL } from "./db/database-url";
 import { AppError } from "./errors";
+
+/** The embedded default: a SQLite file under data/ in the project directory (lib/db reads it from here). */
+export const DEFAULT_DATABASE_URL = "file:./data/quarry.db";
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int(`must be an integer`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).default(def);
@@ -20,9 +22,13 @@ const optionalUrl = z
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  DATABASE_URL: z.string().trim().default(DEFAULT_DATABASE_URL).refine((v) => v.startsWith("file:"), {
-    message: "must be a SQLite file: URL such as file:./data/quarry.db",
-  }),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .default(DEFAULT_DATABASE_URL)
+    .refine((v) => /^(file:|postgres(ql)?:\/\/)/.test(v), {
+      message: "must be a SQLite file: URL such as file:./data/quarry.db, or a postgres:// URL",
+    }),
 
   // LLM
   OPENAI_API_KEY: z.string().trim().optional().transform((v) => v || undefined),

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// npm test: builds the app, runs every unit and integration test (node:test via tsx) and the
-// Playwright specs (Debian's Chromium), and prints one closing line "N passed, N failed".
+// npm test: builds the app, runs every unit and integration test (node:test via tsx), the storage
+// and engine tests a second time on PostgreSQL, and the Playwright specs (Debian's Chromium), and
+// prints one closing line "N passed, N failed".
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import pg from "pg";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
@@ -56,24 +58,74 @@ if (!args.has("--no-build") && (only("integration") || only("e2e"))) {
   }
 }
 
-if (only("unit") || only("integration")) {
-  const files = findTests(root).filter((f) => {
-    const integration = f.startsWith("test/integration/");
-    return (integration && only("integration")) || (!integration && only("unit"));
-  });
-  const tap = path.join(root, "test-results", "node-tests.tap");
+// The storage and engine tests, run a second time on PostgreSQL (TEST_DATABASE=postgres: each test
+// database is created on TEST_POSTGRES_URL's server from prisma/postgres/migrations, and dropped).
+const POSTGRES_TESTS = [
+  "lib/auth/api-tokens.test.ts",
+  "lib/auth/run-limits.test.ts",
+  "lib/auth/share-links.test.ts",
+  "lib/db/schema-drift.test.ts",
+  "lib/db/research.test.ts",
+  "lib/research/store.test.ts",
+  "test/integration/tree-research.test.ts",
+  "test/integration/resume-and-failure.test.ts",
+];
+const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+
+const isIntegration = (f) => f.startsWith("test/integration/");
+const inPickedParts = (f) => (isIntegration(f) ? only("integration") : only("unit"));
+
+function runNodeTests(files, tapName, env = {}) {
+  const tap = path.join(root, "test-results", tapName);
+  fs.rmSync(tap, { force: true });
   run(process.execPath, [
     "--import", "tsx", "--test", "--test-concurrency=1", "--test-timeout=300000",
     "--test-reporter=spec", "--test-reporter-destination=stdout",
     "--test-reporter=tap", `--test-reporter-destination=${tap}`,
     ...files,
-  ], { env: { NODE_ENV: "test" } });
+  ], { env: { NODE_ENV: "test", ...env } });
   const text = fs.existsSync(tap) ? fs.readFileSync(tap, "utf8") : "";
   const count = (name) => Number(text.match(new RegExp(`^# ${name} (\\d+)$`, "m"))?.[1] ?? 0);
   passed += count("pass");
   failed += count("fail") + count("cancelled");
   skipped += count("skipped");
   if (!text) failed += 1;
+}
+
+/** Why PostgreSQL cannot be used, or null when it answers. */
+async function postgresUnavailable() {
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return null;
+  } catch (error) {
+    return error.message || String(error.code ?? error);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+if (only("unit") || only("integration")) {
+  runNodeTests(findTests(root).filter(inPickedParts), "node-tests.tap");
+
+  const onPostgres = POSTGRES_TESTS.filter(inPickedParts);
+  const host = new URL(TEST_POSTGRES_URL).host;
+  const unavailable = onPostgres.length > 0 ? await postgresUnavailable() : null;
+  if (onPostgres.length === 0) {
+    // nothing of the picked parts runs on PostgreSQL
+  } else if (unavailable === null) {
+    console.log(`\nThe storage and engine tests again, on PostgreSQL at ${host}:`);
+    runNodeTests(onPostgres, "node-tests-postgres.tap", { TEST_DATABASE: "postgres" });
+  } else if (process.env.CI === "true") {
+    console.error(`\nPostgreSQL at ${host} does not answer (${unavailable}); CI requires it for:\n  ${onPostgres.join("\n  ")}`);
+    failed += onPostgres.length;
+  } else {
+    console.log(`\nSKIPPED on PostgreSQL (${onPostgres.length} test files): PostgreSQL at ${host} does not answer (${unavailable}).`);
+    console.log(`  ${onPostgres.join("\n  ")}`);
+    console.log("  Start PostgreSQL there (or set TEST_POSTGRES_URL) to run them; they ran on SQLite above.");
+    skipped += onPostgres.length;
+  }
 }
 
 if (only("e2e") && fs.existsSync(path.join(root, "playwright.config.ts"))) {

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { SignJWT } from "jose";
 import { useTestDatabase } from "../db/test-support";
 
-useTestDatabase();
+await useTestDatabase();
 const { db } = await import("../db/client");
 const { issueApiToken, verifyApiToken, revokeApiToken, listApiTokens } = await import("./api-tokens");
 const { apiTokenKey } = await import("./secret");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
 
-useTestDatabase();
+await useTestDatabase();
 process.env.RATE_LIMIT_STARTS_PER_HOUR = "3";
 process.env.MAX_CONCURRENT_RUNS_PER_USER = "2";
 const { db } = await import("../db/client");

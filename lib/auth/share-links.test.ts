@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
 
-useTestDatabase();
+await useTestDatabase();
 const { db } = await import("../db/client");
 const { createShareLink, hashShareToken, listShareLinks, resolveShareToken, revokeShareLink } = await import("./share-links");
 

@@ -1,7 +1,18 @@
+// What DATABASE_URL names: a SQLite file (`file:`, the embedded default) or a PostgreSQL database
+// (`postgres://` / `postgresql://`). Used by the app's client, prisma.config.ts and the scripts.
 import path from "node:path";
 
-/** The embedded default: a SQLite file under data/ in the project directory. */
-export const DEFAULT_DATABASE_URL = "file:./data/quarry.db";
+export type DbProvider = "sqlite" | "postgresql";
+
+export function databaseProvider(databaseUrl: string): DbProvider {
+  if (databaseUrl.startsWith("file:")) return "sqlite";
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return "postgresql";
+  throw new Error("DATABASE_URL must be a SQLite file: URL such as file:./data/quarry.db, or a postgres:// URL");
+}
+
+export function isSqliteUrl(databaseUrl: string): boolean {
+  return databaseUrl.startsWith("file:");
+}
 
 /**
  * better-sqlite3 opens relative paths from the working directory, which differs between
@@ -13,6 +24,9 @@ export function resolveSqlitePath(databaseUrl: string, root = process.cwd()): st
   return path.isAbsolute(raw) ? raw : path.resolve(root, raw);
 }
 
-export function isSqliteUrl(databaseUrl: string): boolean {
-  return databaseUrl.startsWith("file:");
+/** The same PostgreSQL server with another database name (scratch and test databases). */
+export function withDatabase(postgresUrl: string, database: string): string {
+  const url = new URL(postgresUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
 }

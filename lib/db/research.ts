@@ -1,6 +1,7 @@
 // Query functions for researches. `userId` scopes every lookup by owner; `undefined` is for the
 // engine itself (runner, resume), which acts on behalf of the research's owner.
 import { db } from "./client";
+import { containsIgnoringCase } from "./portable";
 import type { ResearchGraph } from "../research/public-shape";
 import type { ResearchStatus } from "../types";
 
@@ -44,7 +45,7 @@ export async function listResearches({
     where: {
       ...ownerWhere(owner),
       ...(status ? { status } : {}),
-      ...(search ? { initialPrompt: { contains: search } } : {}),
+      ...(search ? { initialPrompt: containsIgnoringCase(search) } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,

@@ -1,9 +1,10 @@
-// The runner's per-page writes against a real (migrated, temporary) SQLite database.
+// The runner's per-page writes against a real (migrated, temporary) database: SQLite, or PostgreSQL
+// with TEST_DATABASE=postgres.
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
 
-useTestDatabase();
+await useTestDatabase();
 // The store reads DATABASE_URL when it is first imported.
 const { db } = await import("../db/client");
 const store = await import("./store");
@@ -50,4 +51,18 @@ test("a failed page records its error once", async () => {
   assert.equal(await store.failQueryPage(other.id, "HTTP 403"), true);
   assert.equal(await store.failQueryPage(other.id, "again"), false);
   assert.equal((await db.queryPage.findUniqueOrThrow({ where: { id: other.id } })).error, "HTTP 403");
+});
+
+test("sibling queries attaching the same URLs at the same time create each page once", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  const siblings = await Promise.all(
+    [0, 1, 2, 3].map((position) =>
+      db.serpQuery.create({ data: { researchId: research.id, depth: 1, position, text: `q${position}`, objective: "o", levelBreadth: 4 } }),
+    ),
+  );
+  const results = ["https://c.example/1", "https://c.example/2", "https://c.example/3"].map((url) => ({ url, title: url, snippet: "" }));
+  const attached = await Promise.all(siblings.map((q) => store.attachSearchResults(q, results)));
+  assert.deepEqual(attached.map((a) => a.rows.length), [3, 3, 3, 3]);
+  assert.equal(await db.page.count({ where: { researchId: research.id } }), 3);
+  assert.equal(await db.queryPage.count({ where: { query: { researchId: research.id } } }), 12);
 });

@@ -2,6 +2,7 @@
 // Each write is idempotent or guarded, so that a step re-run after a crash cannot duplicate rows.
 import { db } from "../db/client";
 import { QUERY_PAGE_ROW } from "../db/research";
+import { skipDuplicatesOnPostgres } from "../db/portable";
 import { Prisma, type Page, type SerpQuery } from "../generated/prisma/client";
 import type { TokenCount } from "../ai/usage";
 import type { SerpQueryDraft, ChainLink } from "../agents/generate-serp-queries";
@@ -67,7 +68,8 @@ export async function attachSearchResults(query: SerpQuery, results: SearchResul
     const known = new Set((await tx.page.findMany({ where: { researchId, url: { in: urls } }, select: { url: true } })).map((p) => p.url));
     const missing = urls.filter((url) => !known.has(url));
     if (missing.length > 0) {
-      await tx.page.createMany({ data: missing.map((url) => ({ researchId, url, title: byUrl.get(url)!.title || null })) });
+      // Sibling queries of one research attach at the same time: on PostgreSQL another may insert the same URL first.
+      await tx.page.createMany({ data: missing.map((url) => ({ researchId, url, title: byUrl.get(url)!.title || null })), ...skipDuplicatesOnPostgres() });
     }
     const pages = await tx.page.findMany({ where: { researchId, url: { in: urls } }, select: { id: true, url: true } });
     const pageIds = new Map(pages.map((p) => [p.url, p.id]));

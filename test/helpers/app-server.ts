@@ -1,12 +1,13 @@
-// Starts the production build (`next start`) as a child process with its own SQLite database, for
-// integration tests that drive the real HTTP API. `kill()` simulates a crash (SIGKILL); `restart()`
-// starts a new process on the same database.
+// Starts the production build (`next start`) as a child process with its own database (SQLite, or
+// PostgreSQL when TEST_DATABASE=postgres), for integration tests that drive the real HTTP API.
+// `kill()` simulates a crash (SIGKILL); `restart()` starts a new process on the same database.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { createPrismaClient } from "@/lib/db/create-client";
+import { createPostgresTestDatabase, testingOnPostgres } from "@/lib/db/test-support";
 import { createTestUser, TEST_AUTH_SECRET, type TestUser } from "./auth";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -40,6 +41,20 @@ export function migratedDatabase(name: string): string {
   return file;
 }
 
+/**
+ * A fresh migrated database for one TestApp: a SQLite file (see migratedDatabase), or with
+ * TEST_DATABASE=postgres a new PostgreSQL database, which `drop` removes.
+ */
+export async function testDatabase(name: string): Promise<{ url: string; reportsDir: string; drop: () => Promise<void> }> {
+  if (testingOnPostgres()) {
+    const { url, drop } = await createPostgresTestDatabase();
+    const reportsDir = path.join(TEST_DATA, `reports-${name}-${new URL(url).pathname.slice(1)}`);
+    return { url, reportsDir, drop };
+  }
+  const file = migratedDatabase(name);
+  return { url: `file:${file}`, reportsDir: path.join(path.dirname(file), `reports-${path.basename(file, ".db")}`), drop: async () => {} };
+}
+
 export interface AppOptions {
   env: Record<string, string>;
   name?: string;
@@ -54,17 +69,20 @@ export class TestApp {
   url = "";
 
   private constructor(
-    readonly dbFile: string,
+    readonly databaseUrl: string,
+    /** Where the server writes reports and error-output.md (REPORTS_DIR). */
+    readonly reportsDir: string,
+    private readonly dropDatabase: () => Promise<void>,
     private readonly env: Record<string, string>,
     private readonly nodeArgs: string[] = [],
   ) {
-    this.db = createPrismaClient(`file:${dbFile}`);
+    this.db = createPrismaClient(databaseUrl);
   }
 
   static async start(options: AppOptions): Promise<TestApp> {
-    const dbFile = migratedDatabase(options.name ?? "app");
-    const app = new TestApp(dbFile, {
-      REPORTS_DIR: path.join(path.dirname(dbFile), `reports-${path.basename(dbFile, ".db")}`),
+    const { url, reportsDir, drop } = await testDatabase(options.name ?? "app");
+    const app = new TestApp(url, reportsDir, drop, {
+      REPORTS_DIR: reportsDir,
       AUTH_SECRET: TEST_AUTH_SECRET,
       ...options.env,
     }, options.nodeArgs);
@@ -80,7 +98,8 @@ export class TestApp {
    * sharing one database, as a deployment with several servers runs.
    */
   static async alongside(other: TestApp, options: AppOptions): Promise<TestApp> {
-    const app = new TestApp(other.dbFile, { ...other.env, ...options.env }, options.nodeArgs);
+    // The first app owns (and drops) the database.
+    const app = new TestApp(other.databaseUrl, other.reportsDir, async () => {}, { ...other.env, ...options.env }, options.nodeArgs);
     app.user = other.user;
     app.headers = { ...other.headers };
     await app.launch();
@@ -123,7 +142,7 @@ export class TestApp {
     const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
     this.child = spawn(process.execPath, [...this.nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: `file:${this.dbFile}`, ...this.env },
+      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: this.databaseUrl, ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stdout?.on("data", (d) => (this.output += d));
@@ -166,6 +185,7 @@ export class TestApp {
     }
     await this.kill();
     await this.db.$disconnect();
+    await this.dropDatabase();
   }
 }
 

@@ -91,8 +91,7 @@ test("a research whose LLM refuses every call is marked failed, writes error-out
   }
   assert.match(md, /## Partial report/);
   // The file was written at failure time too.
-  const reportsDir = app.logs() && path.join(path.dirname(app.dbFile), `reports-${path.basename(app.dbFile, ".db")}`);
-  assert.equal(fs.readFileSync(path.join(reportsDir, id, "error-output.md"), "utf8"), md);
+  assert.equal(fs.readFileSync(path.join(app.reportsDir, id, "error-output.md"), "utf8"), md);
 
   // With the LLM back, the research resumes from where it stopped and completes every branch.
   const itemsBefore = (await app.db.extractedItem.findMany({ where: { researchId: id } })).map((i) => i.id).sort();
