@@ -69,6 +69,7 @@ const POSTGRES_TESTS = [
   "lib/research/store.test.ts",
   "test/integration/tree-research.test.ts",
   "test/integration/resume-and-failure.test.ts",
+  "test/integration/runs-two-processes.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 

@@ -42,12 +42,10 @@ export const treeEngine: Engine<RunHooks> = {
     }
   },
 
-  async markCancelled(researchId: string): Promise<boolean> {
-    const cancelled = await store.markCancelled(researchId);
-    if (cancelled) {
-      const research = await store.loadResearch(researchId);
-      if (research) eventBus.emit(researchId, { type: "run.status", run: toRunStatus(research) });
-    }
-    return cancelled;
+  markCancelled: (researchId: string) => store.markCancelled(researchId),
+
+  async announce(researchId: string): Promise<void> {
+    const research = await store.loadResearch(researchId);
+    if (research) eventBus.emit(researchId, { type: "run.status", run: toRunStatus(research) });
   },
 };

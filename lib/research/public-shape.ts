@@ -66,6 +66,8 @@ export function toQueryView(q: SerpQuery): SerpQueryView {
 export function websiteStatus(qp: Pick<QueryPage, "status">, page: Pick<Page, "status">): WebsiteStatus {
   if (qp.status === "analyzed") return "analyzed";
   if (qp.status === "failed" || page.status === "failed") return "failed";
+  // The research ended before this query analysed the page (fetched or not): a resume continues it.
+  if (qp.status === "stopped") return "stopped";
   return page.status as WebsiteStatus;
 }
 

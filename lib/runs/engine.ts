@@ -27,4 +27,9 @@ export interface Engine<Hooks = unknown> {
   execute(run: RunHandle, hooks?: Hooks): Promise<RunOutcome>;
   /** Marks the subject cancelled for its users. False if it was not running. */
   markCancelled(subjectId: string): Promise<boolean>;
+  /**
+   * Tells the subject's watchers its current status. The registry calls it once a cancelled run
+   * has stopped here (after the engine settled its work), or at once when it runs elsewhere.
+   */
+  announce(subjectId: string): Promise<void>;
 }

@@ -110,6 +110,8 @@ export class RunRegistry {
     const local = this.runs.get(key(kind, subjectId));
     local?.controller.abort(new Error("Cancelled by the user"));
     await local?.done;
+    // The terminal status goes out last: a stream ends on it, after the settled rows' updates.
+    if (cancelled) await engine.announce(subjectId);
     return cancelled;
   }
 

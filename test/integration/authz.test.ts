@@ -43,6 +43,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
     DELETE: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}` }) },
   },
   "/api/research/[id]/cancel": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/cancel` }) } },
+  "/api/research/[id]/resume": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/resume` }) } },
+  "/api/research/[id]/write-report": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/write-report` }) } },
   "/api/research/[id]/report": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/report` }) } },
   "/api/research/[id]/error-output": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/error-output` }) } },
   "/api/research/[id]/stream": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/stream` }) } },
@@ -211,6 +213,7 @@ describe("authorisation matrix", () => {
       const research = await app.db.research.findUnique({ where: { id: ids.research } });
       assert.equal(research?.status, "completed", "Alice's research was neither deleted nor cancelled");
       assert.equal((await app.db.research.findUnique({ where: { id: ids.draft } }))?.status, "draft", "Alice's draft was not started");
+      assert.equal((await app.db.research.findUnique({ where: { id: ids.failed } }))?.status, "failed", "Alice's failed research was neither resumed nor reported");
       assert.equal((await app.db.shareLink.findUnique({ where: { id: ids.shareId } }))?.revokedAt, null);
       assert.equal((await app.db.apiToken.findUnique({ where: { id: ids.tokenId } }))?.revokedAt, null);
       assert.equal(await app.db.shareLink.count({ where: { researchId: ids.research } }), 1, "Bob created no share link on Alice's research");

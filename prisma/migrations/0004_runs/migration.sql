@@ -29,7 +29,7 @@ CREATE INDEX "Run_userId_status_idx" ON "Run"("userId", "status");
 CREATE UNIQUE INDEX "Run_kind_subjectId_key" ON "Run"("kind", "subjectId");
 
 
--- Every research that was ever started gets its run; a running one has no lease, so the first
+-- Every research that was ever started gets its run. A running one has no lease, so the first
 -- process to start takes it over.
 INSERT INTO "Run" ("id", "kind", "subjectId", "userId", "status", "mode", "attempt", "createdAt", "startedAt", "completedAt", "error")
 SELECT 'run-' || "id", 'tree', "id", "userId", "status", 'tree', 1, "createdAt", "startedAt", "completedAt", "error"
