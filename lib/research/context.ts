@@ -3,7 +3,7 @@
 import { setMaxListeners } from "node:events";
 import type { Research } from "../generated/prisma/client";
 import type { Env } from "../env";
-import type { EventBus, ResearchEvent } from "../events/bus";
+import type { ResearchEvent } from "../events/bus";
 import type { QA } from "../ai/prompts";
 import type { TokenCount, UsageSink } from "../ai/usage";
 import type { HealthState, ProviderHealth } from "../ai/provider-health";
@@ -26,10 +26,42 @@ export interface RunHooks {
   onEvent?: (event: ResearchEvent) => void;
 }
 
+/**
+ * What a tree explores: the prompt, the researcher's answers, the shape, and the research whose
+ * queries, pages and extracted items hold the tree (a tree research's own, or one a Deep Research
+ * task created for its literature search).
+ */
+export interface TreeScope {
+  researchId: string;
+  prompt: string;
+  qa: QA[];
+  depth: number;
+  breadth: number;
+}
+
+/** The scope of a tree research row. */
+export function scopeOfResearch(research: Research): TreeScope {
+  const questions = parseStringArray(research.followupQuestions);
+  const answers = parseStringArray(research.followupAnswers);
+  return {
+    researchId: research.id,
+    prompt: research.initialPrompt,
+    qa: questions.map((question, i) => ({ question, answer: answers[i] ?? "" })),
+    depth: research.depth ?? 1,
+    breadth: research.breadth ?? 1,
+  };
+}
+
+/** Where a run's events go: the event bus, or any listener a library caller gives. */
+export interface EventSink {
+  emit(researchId: string, event: ResearchEvent): void;
+}
+
 export class RunContext {
   readonly qa: QA[];
   readonly depth: number;
   readonly breadth: number;
+  readonly prompt: string;
   /** Page fetches by page id: a URL is fetched at most once per research, and read once. */
   readonly pageFetches = new Map<string, Promise<FetchedPage>>();
   reportDraft = "";
@@ -40,9 +72,9 @@ export class RunContext {
   readonly signal: AbortSignal;
 
   constructor(
-    readonly research: Research,
+    readonly scope: TreeScope,
     readonly env: Env,
-    readonly bus: EventBus,
+    readonly bus: EventSink,
     cancelSignal: AbortSignal,
     private readonly hooks: RunHooks = {},
     /** True once another process took the run over: the run stops and writes nothing more. */
@@ -51,11 +83,10 @@ export class RunContext {
     this.signal = AbortSignal.any([cancelSignal, this.fatalController.signal]);
     // Every queued limiter waiter and in-flight fetch of the run listens to this one signal.
     setMaxListeners(0, this.signal);
-    const questions = parseStringArray(research.followupQuestions);
-    const answers = parseStringArray(research.followupAnswers);
-    this.qa = questions.map((question, i) => ({ question, answer: answers[i] ?? "" }));
-    this.depth = research.depth ?? 1;
-    this.breadth = research.breadth ?? 1;
+    this.qa = scope.qa;
+    this.depth = scope.depth;
+    this.breadth = scope.breadth;
+    this.prompt = scope.prompt;
   }
 
   /** Stops every in-flight step after a severe error. */
@@ -64,7 +95,7 @@ export class RunContext {
   }
 
   get id(): string {
-    return this.research.id;
+    return this.scope.researchId;
   }
 
   emit(event: ResearchEvent): void {
@@ -97,8 +128,8 @@ export class RunContext {
         })
         .catch((error: unknown) => console.error("[quarry] could not record the pause:", error));
     };
-    if (health.state.down) apply(health.state);
-    else if (this.research.pausedAt) apply(health.state);
+    // Up or down, say so now: a run resumed after a pause must not stay shown paused.
+    apply(health.state);
     const unsubscribe = health.subscribe(apply);
     return () => {
       unsubscribe();

@@ -1,14 +1,18 @@
-// Tree research as an engine of the run platform: the registry (lib/runs) claims the run and keeps
-// its lease; this executes it from what the database holds, and keeps the research's own status.
+// Tree research as an engine of the run platform: exploreTree, then the report as its own last
+// phase. The registry (lib/runs) claims the run and keeps its lease; this executes it from what the
+// database holds and keeps the research's own status.
+import { LlmUnavailableError } from "../ai/errors";
 import { getEnv } from "../env";
+import { errorMessage } from "../errors";
 import { eventBus } from "../events/bus";
 import { loadResearchGraph } from "../db/research";
 import { limiters } from "../limits";
 import type { Engine, RunHandle, RunOutcome } from "../runs/engine";
-import { RunContext, type RunHooks } from "./context";
+import { RunContext, scopeOfResearch, type RunHooks } from "./context";
 import { writeErrorOutputFile } from "./error-output";
+import { exploreTree } from "./explore";
 import { toRunStatus } from "./public-shape";
-import { TreeRunner } from "./runner";
+import { buildReport } from "./report-step";
 import * as store from "./store";
 
 /** The contexts of the runs executing in this process, for the report draft of a stream's snapshot. */
@@ -26,16 +30,29 @@ export const treeEngine: Engine<RunHooks> = {
     const research = await store.loadResearch(run.subjectId);
     if (!research) return "failed";
     if (research.status !== "running") return research.status === "completed" ? "completed" : research.status === "cancelled" ? "cancelled" : "failed";
-    const ctx = new RunContext(research, getEnv(), eventBus, run.signal, hooks, () => run.leaseLost);
+    const scope = scopeOfResearch(research);
+    const leaseLost = () => run.leaseLost;
+    const ctx = new RunContext(scope, getEnv(), eventBus, run.signal, hooks, leaseLost);
     contexts.set(run.subjectId, ctx);
     const unwatch = ctx.watchProvider(limiters().llmHealth);
     try {
-      const outcome = await new TreeRunner(ctx).run(run.mode === "report" ? "report" : "tree");
-      if (outcome === "failed") {
-        const graph = await loadResearchGraph({ id: run.subjectId });
-        if (graph) await writeErrorOutputFile(graph);
-      }
-      return outcome;
+      // mode "report": write the report from what a stopped research found, and say so.
+      if (run.mode === "report") await notePartial(ctx);
+      else await exploreTree({ scope, sink: eventBus, signal: run.signal, hooks, leaseLost });
+      run.signal.throwIfAborted();
+
+      const report = await buildReport(ctx);
+      await ctx.settled();
+      const done = await store.finishResearch(ctx.id, { status: "completed", report, error: null });
+      ctx.emit({ type: "report.done", markdown: report });
+      ctx.emit({ type: "run.status", run: toRunStatus(done) });
+      return "completed";
+    } catch (error) {
+      // Another process owns the run now: it goes on from the database; nothing more is written here.
+      if (run.leaseLost) return "abandoned";
+      await ctx.settled();
+      if (run.signal.aborted) return "cancelled";
+      return fail(ctx, error);
     } finally {
       unwatch();
       contexts.delete(run.subjectId);
@@ -49,3 +66,25 @@ export const treeEngine: Engine<RunHooks> = {
     if (research) eventBus.emit(researchId, { type: "run.status", run: toRunStatus(research) });
   },
 };
+
+async function notePartial(ctx: RunContext): Promise<void> {
+  const queries = await store.queriesOf(ctx.id);
+  const done = queries.filter((q) => q.status === "completed").length;
+  await ctx.warn(`The report was written from what the research found before it stopped: ${done} of ${queries.length} queries had finished.`);
+}
+
+/** Records the failure (keeping any partial report) and writes error-output.md. */
+async function fail(ctx: RunContext, error: unknown): Promise<RunOutcome> {
+  const current = await store.loadResearch(ctx.id);
+  if (current?.status === "cancelled") return "cancelled";
+  if (!(error instanceof LlmUnavailableError)) console.error(`[quarry] research ${ctx.id} failed:`, error);
+  const failed = await store.finishResearch(ctx.id, {
+    status: "failed",
+    error: errorMessage(error),
+    report: current?.report ?? (ctx.reportDraft || null),
+  });
+  ctx.emit({ type: "run.status", run: toRunStatus(failed) });
+  const graph = await loadResearchGraph({ id: ctx.id });
+  if (graph) await writeErrorOutputFile(graph);
+  return "failed";
+}

@@ -25,7 +25,7 @@ export async function buildReport(ctx: RunContext): Promise<string> {
         tag(
           "branch_summary",
           await summarizeBranch({
-            prompt: ctx.research.initialPrompt,
+            prompt: ctx.prompt,
             branchQuery: b.query,
             learnings: b.learnings,
             budgetTokens: Math.max(perBranchBudget * 3, 2_000),
@@ -41,7 +41,7 @@ export async function buildReport(ctx: RunContext): Promise<string> {
   }
 
   const markdown = await writeReport({
-    prompt: ctx.research.initialPrompt,
+    prompt: ctx.prompt,
     qa: ctx.qa,
     sources,
     onDelta: (delta) => {
@@ -63,7 +63,7 @@ async function noFindingsReport(ctx: RunContext): Promise<string> {
   const queries = await store.queriesOf(ctx.id);
   const lines = queries.map((q) => `- ${q.text} — ${q.status}${q.error ? `: ${q.error}` : ""}`);
   return [
-    `# ${ctx.research.initialPrompt}`,
+    `# ${ctx.prompt}`,
     "",
     "No report could be written: none of the pages found for the research queries yielded content for their objectives, so there is nothing to cite.",
     "",

@@ -7,23 +7,18 @@
 // warning. The research fails only when it cannot go on at all (no root queries, no report, the LLM
 // refusing every call, a bug), and then stays resumable.
 import { generateSerpQueries, QueryShortfallError, type SerpQueryDraft } from "../agents/generate-serp-queries";
-import { isLostCall, LlmUnavailableError } from "../ai/errors";
+import { isLostCall } from "../ai/errors";
 import { sleep } from "../concurrency";
-import { errorMessage } from "../errors";
 import type { SerpQuery } from "../generated/prisma/client";
 import type { RunContext } from "./context";
-import { toQueryView, toRunStatus, toWebsiteView } from "./public-shape";
+import { toQueryView, toWebsiteView } from "./public-shape";
 import { processQuery } from "./query-step";
-import { buildReport } from "./report-step";
 import * as store from "./store";
 import { childCount } from "./tree";
 
 const ACTIVE = new Set(["pending", "searching", "scraping", "analyzing"]);
 /** Waits before planning a branch's follow-up queries again, after the LLM call for it was lost. */
 const PLAN_RETRY_DELAYS_MS = [30_000, 120_000];
-
-/** `tree`: explore (or go on exploring) and write the report. `report`: write the report from what was found. */
-export type RunMode = "tree" | "report";
 
 export class TreeRunner {
   private readonly inflight = new Set<Promise<void>>();
@@ -33,34 +28,25 @@ export class TreeRunner {
 
   constructor(private readonly ctx: RunContext) {}
 
-  /** Runs (or resumes) the research to a terminal state. Never throws: failures are recorded. */
-  async run(mode: RunMode = "tree"): Promise<"completed" | "failed" | "cancelled" | "abandoned"> {
-    const { ctx } = this;
+  /**
+   * Explores the tree (or goes on exploring it) to its end, without writing the report or touching
+   * the research's status (see exploreTree). On a failure or a cancel, what is unfinished is settled
+   * as stopped and the error is thrown.
+   */
+  async explore(): Promise<void> {
     try {
-      if (mode === "tree") await this.explore();
-      else await this.notePartial();
-      ctx.signal.throwIfAborted();
-
-      const report = await buildReport(ctx);
-      await ctx.settled();
-      const done = await store.finishResearch(ctx.id, { status: "completed", report, error: null });
-      ctx.emit({ type: "report.done", markdown: report });
-      ctx.emit({ type: "run.status", run: toRunStatus(done) });
-      return "completed";
+      await this.scheduleAll();
+      this.ctx.signal.throwIfAborted();
     } catch (error) {
       await this.idle();
-      // Another process owns the run now: it goes on from the database; nothing more is written here.
-      if (ctx.leaseLost()) return "abandoned";
-      await this.settle();
-      await ctx.settled();
-      if (ctx.signal.aborted && !this.fatal) return "cancelled";
-      return this.fail(this.fatal ?? error);
+      if (!this.ctx.leaseLost()) await this.settle();
+      throw this.fatal ?? error;
     }
   }
 
-  private async explore(): Promise<void> {
+  private async scheduleAll(): Promise<void> {
     const { ctx } = this;
-    if (!ctx.research.rootQueriesGenerated) await this.generateRoots();
+    if (!(await store.loadResearch(ctx.id))?.rootQueriesGenerated) await this.generateRoots();
     const queries = await store.queriesOf(ctx.id);
     for (const q of queries) this.queries.set(q.id, q);
     for (const q of queries) {
@@ -69,13 +55,6 @@ export class TreeRunner {
     }
     await this.idle();
     if (this.fatal) throw this.fatal;
-  }
-
-  /** A report written from a stopped research says so. */
-  private async notePartial(): Promise<void> {
-    const queries = await store.queriesOf(this.ctx.id);
-    const done = queries.filter((q) => q.status === "completed").length;
-    await this.ctx.warn(`The report was written from what the research found before it stopped: ${done} of ${queries.length} queries had finished.`);
   }
 
   /** Every query, page and analysis still in progress becomes `stopped`, and the clients hear of it. */
@@ -88,22 +67,6 @@ export class TreeRunner {
     } catch (error) {
       console.error(`[quarry] research ${ctx.id}: could not settle unfinished rows:`, error);
     }
-  }
-
-  private async fail(error: unknown): Promise<"failed" | "cancelled"> {
-    const { ctx } = this;
-    const current = await store.loadResearch(ctx.id);
-    if (current?.status === "cancelled") return "cancelled";
-    const message = errorMessage(error);
-    if (!(error instanceof LlmUnavailableError)) console.error(`[quarry] research ${ctx.id} failed:`, error);
-    const failed = await store.finishResearch(ctx.id, {
-      status: "failed",
-      error: message,
-      // Keep a partial report if the writer got that far.
-      report: current?.report ?? (ctx.reportDraft || null),
-    });
-    ctx.emit({ type: "run.status", run: toRunStatus(failed) });
-    return "failed";
   }
 
   private spawn(task: () => Promise<void>): void {
@@ -153,7 +116,7 @@ export class TreeRunner {
     const { ctx } = this;
     const drafts = await this.plan("the research queries", () =>
       generateSerpQueries({
-        prompt: ctx.research.initialPrompt,
+        prompt: ctx.prompt,
         qa: ctx.qa,
         count: ctx.breadth,
         contextBudgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET,
@@ -185,7 +148,7 @@ export class TreeRunner {
     const chain = await store.chainLearnings(this.chainOf(parent));
     const drafts = await this.plan(`the follow-up queries of "${parent.text}"`, () =>
       generateSerpQueries({
-        prompt: ctx.research.initialPrompt,
+        prompt: ctx.prompt,
         qa: ctx.qa,
         chain,
         count,

@@ -244,6 +244,16 @@ export async function chainLearnings(chain: SerpQuery[]): Promise<ChainLink[]> {
   }));
 }
 
+/** Every extracted item of a research, with its id and the query it was extracted for, in order. */
+export async function learningsOf(researchId: string) {
+  const items = await db.extractedItem.findMany({
+    where: { researchId },
+    select: { id: true, content: true, url: true, queryPage: { select: { queryId: true } } },
+    orderBy: [{ createdAt: "asc" }, { position: "asc" }],
+  });
+  return items.map(({ id, content, url, queryPage }) => ({ id, content, url, queryId: queryPage.queryId }));
+}
+
 /** Every extracted item with the root query of its branch. */
 export async function learningsByBranch(researchId: string) {
   const [queries, items] = await Promise.all([

@@ -1,0 +1,88 @@
+// exploreTree used directly, as another engine would: against the loopback fakes (in this process)
+// and a real migrated database (SQLite, or PostgreSQL with TEST_DATABASE=postgres).
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { useTestDatabase } from "../db/test-support";
+import { startFakes, type Fakes } from "../../test/fakes";
+type EmittedEventLike = { researchId: string; type: string };
+
+await useTestDatabase();
+const fakes: Fakes = await startFakes();
+Object.assign(process.env, fakes.env, { SCRAPE_TIMEOUT_MS: "2000" });
+const { db } = await import("../db/client");
+const { exploreTree } = await import("./explore");
+const { queriesPerLevel } = await import("./tree");
+
+after(async () => {
+  await db.$disconnect();
+  await fakes.stop();
+});
+
+function collectingSink() {
+  const events: EmittedEventLike[] = [];
+  return { events, sink: { emit: (researchId: string, event: { type: string }) => void events.push({ researchId, type: event.type }) } };
+}
+
+async function newScope(prompt: string, depth: number, breadth: number) {
+  const research = await db.research.create({ data: { initialPrompt: prompt, status: "running", depth, breadth } });
+  return { researchId: research.id, prompt, qa: [{ question: "Which region?", answer: "Europe" }], depth, breadth };
+}
+
+let scope: Awaited<ReturnType<typeof newScope>>;
+before(async () => {
+  scope = await newScope("Heat pumps in cold climates", 2, 2);
+});
+
+test("exploreTree returns learnings whose ids resolve to stored items, and reports progress to its sink", async () => {
+  const { events, sink } = collectingSink();
+  const { learnings } = await exploreTree({ scope, sink, signal: new AbortController().signal });
+  assert.ok(learnings.length >= 3, `${learnings.length} learnings`);
+  const items = await db.extractedItem.findMany({ where: { id: { in: learnings.map((l) => l.id) } }, include: { queryPage: true } });
+  assert.equal(items.length, learnings.length, "every id is a stored item");
+  const byId = new Map(items.map((i) => [i.id, i]));
+  for (const l of learnings) {
+    const item = byId.get(l.id)!;
+    assert.equal(item.content, l.content);
+    assert.equal(item.url, l.url);
+    assert.equal(item.queryPage.queryId, l.queryId);
+  }
+  const queries = await db.serpQuery.groupBy({ by: ["depth"], where: { researchId: scope.researchId }, _count: true, orderBy: { depth: "asc" } });
+  assert.deepEqual(queries.map((g) => g._count), queriesPerLevel(2, 2));
+  assert.ok(events.some((e) => e.type === "query.created") && events.some((e) => e.type === "item.extracted"));
+  assert.ok(events.every((e) => e.researchId === scope.researchId));
+  // No report and no status: those belong to the engine that called it.
+  const research = await db.research.findUniqueOrThrow({ where: { id: scope.researchId } });
+  assert.equal(research.report, null);
+  assert.equal(research.status, "running");
+});
+
+test("exploring a finished tree again does no work and returns the same learnings", async () => {
+  const before = fakes.llm.log.length;
+  const first = await db.extractedItem.count({ where: { researchId: scope.researchId } });
+  const { learnings } = await exploreTree({ scope, sink: collectingSink().sink, signal: new AbortController().signal });
+  assert.equal(learnings.length, first);
+  assert.equal(fakes.llm.log.length, before, "no LLM call");
+});
+
+test("an aborted exploration throws, leaves nothing in progress, and a second call finishes it", async () => {
+  fakes.llm.configure({ latencyMs: 100 });
+  const stopped = await newScope("Grid batteries in Spain", 2, 3);
+  const controller = new AbortController();
+  const exploring = exploreTree({ scope: stopped, sink: collectingSink().sink, signal: controller.signal });
+  while ((await db.serpQuery.count({ where: { researchId: stopped.researchId, status: "completed" } })) < 1) await new Promise((r) => setTimeout(r, 50));
+  controller.abort(new Error("stop"));
+  await assert.rejects(exploring);
+  const unfinished = await db.serpQuery.count({ where: { researchId: stopped.researchId, status: { in: ["pending", "searching", "scraping", "analyzing"] } } });
+  assert.equal(unfinished, 0);
+
+  // The caller reopens what was stopped (as a resume does) and explores again.
+  const store = await import("./store");
+  await db.research.update({ where: { id: stopped.researchId }, data: { status: "failed" } });
+  assert.equal(await store.reopenForResume(stopped.researchId), true);
+  const { learnings } = await exploreTree({ scope: stopped, sink: collectingSink().sink, signal: new AbortController().signal });
+  const queries = await db.serpQuery.findMany({ where: { researchId: stopped.researchId } });
+  assert.ok(queries.every((q) => q.status === "completed"));
+  assert.equal(queries.length, queriesPerLevel(2, 3).reduce((a, b) => a + b, 0));
+  assert.equal(learnings.length, new Set(learnings.map((l) => l.id)).size);
+  fakes.llm.configure({ latencyMs: 0 });
+});
