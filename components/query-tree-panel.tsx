@@ -14,7 +14,8 @@ import { useResearch } from "./research-context";
 import { StatusDot } from "./status-badge";
 
 const STATUSES: QueryStatus[] = ["pending", "searching", "scraping", "analyzing", "completed", "failed", "stopped"];
-// Shown in the legend even at 0 while a research runs; `stopped` only once a failure or cancel made some.
+// While a research runs the legend shows every stage, even at 0 (`stopped` only once there are some);
+// once it has ended, only the statuses its queries ended in.
 const ONLY_WHEN_PRESENT = new Set<QueryStatus>(["stopped"]);
 
 export function QueryTreePanel() {
@@ -86,7 +87,7 @@ export function QueryTreePanel() {
       <section aria-label="Query tree" className="min-w-0 rounded-xl border border-border bg-surface">
         <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b border-border px-3 py-2.5 sm:px-4">
           <ul className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted" aria-label="Queries by status" data-testid="tree-legend">
-            {STATUSES.filter((s) => !ONLY_WHEN_PRESENT.has(s) || byStatus.has(s)).map((s) => (
+            {STATUSES.filter((s) => byStatus.has(s) || (running && !ONLY_WHEN_PRESENT.has(s))).map((s) => (
               <li key={s} className="flex items-center gap-1.5" data-status={s} data-count={byStatus.get(s) ?? 0}>
                 <StatusDot status={s} />
                 <span className="capitalize">{s}</span>

@@ -24,7 +24,7 @@ const PHASE_LABEL = {
 };
 
 export function ResearchHeader() {
-  const { live, connection } = useResearch();
+  const { live, connection, reconnect } = useResearch();
   const r = live.research;
   const running = r.status === "running";
   const now = useNow(running);
@@ -86,7 +86,7 @@ export function ResearchHeader() {
         <Stat label="Queries" testid="stat-queries" value={<>{stats.queriesDone}<span className="text-subtle">/{stats.queriesTotal}</span></>} sub={countsSub(stats.queriesFailed, stats.queriesStopped, "done")} subDanger={stats.queriesFailed > 0} />
         <Stat label="Pages analysed" testid="stat-pages" value={<>{stats.pagesAnalyzed}<span className="text-subtle">/{stats.pagesTotal}</span></>} sub={countsSub(stats.pagesFailed, stats.pagesStopped, "none failed")} subDanger={stats.pagesFailed > 0} />
         <Stat label="Tokens" testid="stat-tokens" value={formatNumber(r.tokens.total)} sub={`${r.tokens.llm_calls} LLM calls`} title={`${r.tokens.prompt} prompt + ${r.tokens.completion} completion`} />
-        <Stat label="Elapsed" testid="stat-elapsed" value={formatDuration(elapsedMs(r, now))} sub={paused ? "Waiting for the LLM provider" : running ? PHASE_LABEL[stats.phase] : r.completed_at ? `finished ${formatRelative(r.completed_at, now)}` : "—"} />
+        <Stat label="Elapsed" testid="stat-elapsed" value={formatDuration(elapsedMs(r, now))} sub={paused ? "Waiting for the LLM" : running ? PHASE_LABEL[stats.phase] : r.completed_at ? `finished ${formatRelative(r.completed_at, now)}` : "—"} />
       </dl>
 
       <div className="mt-4" aria-hidden={!running && r.status !== "completed"}>
@@ -117,7 +117,16 @@ export function ResearchHeader() {
         error={cancel.error?.message}
         destructive
         onClose={() => setConfirmCancel(false)}
-        onConfirm={() => cancel.mutate(r.research_id, { onSuccess: () => setConfirmCancel(false) })}
+        onConfirm={() =>
+          cancel.mutate(r.research_id, {
+            onSuccess: () => {
+              setConfirmCancel(false);
+              // The server announces "cancelled" (which ends the stream) before it marks the queries
+              // the cancel interrupted as stopped; its reply waits for that, so look again now.
+              reconnect();
+            },
+          })
+        }
       />
     </section>
   );
