@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { QueryStatus } from "@/lib/types";
 import { levelBreadths } from "@/lib/client/estimate";
 import { buildQueryTree, pageCountsByQuery, type QueryNode } from "@/lib/client/query-tree";
+import { shownWebsiteStatus } from "@/lib/client/sources";
 import { buttonClass } from "./button";
 import { EmptyState } from "./empty-state";
 import { Icon } from "./icons";
@@ -138,7 +139,9 @@ export function QueryTreePanel() {
                 query={selected}
                 parent={selected.parent_query_id ? r.serp_queries.find((q) => q.query_id === selected.parent_query_id) ?? null : null}
                 children={r.serp_queries.filter((q) => q.parent_query_id === selected.query_id)}
-                websites={r.successful_scraped_websites.filter((w) => w.query_id === selected.query_id)}
+                websites={r.successful_scraped_websites
+                  .filter((w) => w.query_id === selected.query_id)
+                  .map((w) => ({ ...w, status: shownWebsiteStatus(w.status, r.status) }))}
                 onSelect={selectQuery}
                 onClose={() => selectQuery(null)}
               />

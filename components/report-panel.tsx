@@ -103,8 +103,8 @@ function PartialFindingsNote({ queries }: { queries: { status: string }[] }) {
       <p className="min-w-0">
         <span className="font-medium">Written from partial findings.</span>{" "}
         <span className="text-muted">
-          The research stopped before it finished: {done} of {queries.length} queries had finished and {stopped} {stopped === 1 ? "was" : "were"} stopped, so
-          this report covers only what they found.
+          The research stopped before it finished ({done} of {queries.length} queries complete, {stopped} stopped), so this report covers only
+          what was found by then.
         </span>
       </p>
     </div>

@@ -34,7 +34,10 @@ export function ResearchStopped({ onRestarted }: { onRestarted: () => void }) {
     return (
       <div data-testid="research-cancelled" className="mt-5 rounded-xl border border-border bg-surface-2/60 p-4">
         <div className="flex gap-3">
-          <Icon name="stop" className="mt-0.5 size-5 shrink-0 text-st-stopped" />
+          {/* A filled "stop" square: the outline icon read as an empty checkbox here. */}
+          <span aria-hidden="true" className="grid size-5 shrink-0 place-items-center">
+            <span className="size-3 rounded-[3px] bg-st-stopped" />
+          </span>
           <p className="min-w-0 flex-1 text-sm text-muted">
             <span className="block font-semibold text-fg">This research was cancelled</span>
             What it found before stopping is kept below.

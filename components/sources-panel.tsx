@@ -27,7 +27,7 @@ function matches(e: SourceEntry, f: Filter): boolean {
 export function SourcesPanel() {
   const { live } = useResearch();
   const r = live.research;
-  const sources = useMemo(() => groupSources(r.successful_scraped_websites, r.serp_queries), [r.successful_scraped_websites, r.serp_queries]);
+  const sources = useMemo(() => groupSources(r.successful_scraped_websites, r.serp_queries, r.status), [r.successful_scraped_websites, r.serp_queries, r.status]);
   const [filter, setFilter] = useState<Filter>("all");
   const [q, setQ] = useState("");
   const needle = q.trim().toLowerCase();

@@ -94,6 +94,16 @@ test("a cancelled research settles, and its report is written from what it found
   const write = page.getByTestId("write-report");
   await expect(write).toBeVisible();
   await shots(page, "fault-cancelled-actions");
+  await setTheme(page, "dark");
+  await shot(page, "fault-cancelled-actions-dark");
+  await setTheme(page, "light");
+  // Sources: nothing left "in progress" either.
+  await page.getByTestId("tab-sources").click();
+  await expect(page.getByTestId("source-row").first()).toBeVisible();
+  await expect(page.locator('[data-testid="source-row"][data-status="pending"], [data-testid="source-row"][data-status="scraping"]')).toHaveCount(0);
+  await expect(page.getByTestId("sources-filter-active")).toContainText("0");
+  await shot(page, "fault-cancelled-sources-light");
+  await page.getByTestId("tab-tree").click();
 
   await write.click();
   await expect(page.getByTestId("research-status")).toHaveAttribute("data-status", /running|completed/, { timeout: 15_000 });

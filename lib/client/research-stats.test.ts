@@ -36,6 +36,12 @@ test("stopped queries and pages are counted apart: neither done nor failed", () 
   assert.equal(s.phase, "done");
 });
 
+test("once a research has ended, a page fetched but never analysed counts as stopped", () => {
+  const sites = [site("1", "scraped"), site("2", "pending"), site("3", "analyzed", 1)];
+  assert.equal(researchStats(view({ status: "cancelled", successful_scraped_websites: sites }), null).pagesStopped, 2);
+  assert.equal(researchStats(view({ status: "running", successful_scraped_websites: sites }), null).pagesStopped, 0);
+});
+
 test("a report can be written only from pages with findings", () => {
   assert.equal(hasFindings(view({ successful_scraped_websites: [site("1", "analyzed", 0), site("2", "stopped")] })), false);
   assert.equal(hasFindings(view({ successful_scraped_websites: [site("1", "analyzed", 1)] })), true);

@@ -1,6 +1,7 @@
 // Counters of a live research, derived from its rows.
 import type { ResearchView } from "@/lib/types";
 import { expectedQueryTotal } from "./estimate";
+import { shownWebsiteStatus } from "./sources";
 
 export interface ResearchStats {
   queriesDone: number;
@@ -26,7 +27,7 @@ export function researchStats(r: ResearchView, reportDraft: string | null): Rese
   const sites = r.successful_scraped_websites;
   const pagesAnalyzed = sites.filter((w) => w.status === "analyzed").length;
   const pagesFailed = sites.filter((w) => w.status === "failed").length;
-  const pagesStopped = sites.filter((w) => w.status === "stopped").length;
+  const pagesStopped = sites.filter((w) => shownWebsiteStatus(w.status, r.status) === "stopped").length;
 
   let phase: ResearchStats["phase"];
   if (r.status === "completed" || r.status === "failed" || r.status === "cancelled") phase = "done";
