@@ -49,6 +49,8 @@ export function SourcesPanel() {
             const n = sources.filter((s) => matches(s, f.value)).length;
             // Stopped pages exist only after a failure or a cancel.
             if (f.value === "stopped" && n === 0 && filter !== "stopped") return null;
+            // Nothing is in progress once the research has ended.
+            if (f.value === "active" && n === 0 && filter !== "active" && r.status !== "running") return null;
             return (
               <button
                 key={f.value}

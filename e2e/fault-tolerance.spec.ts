@@ -101,7 +101,7 @@ test("a cancelled research settles, and its report is written from what it found
   await page.getByTestId("tab-sources").click();
   await expect(page.getByTestId("source-row").first()).toBeVisible();
   await expect(page.locator('[data-testid="source-row"][data-status="pending"], [data-testid="source-row"][data-status="scraping"]')).toHaveCount(0);
-  await expect(page.getByTestId("sources-filter-active")).toContainText("0");
+  await expect(page.getByTestId("sources-filter-active")).toHaveCount(0);
   await shot(page, "fault-cancelled-sources-light");
   await page.getByTestId("tab-tree").click();
 
