@@ -21,6 +21,8 @@ const PATHS = {
   list: "M8 6h13M8 12h13M8 18h13M3 6h.01M3 12h.01M3 18h.01",
   file: "M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zM14 2v6h6M8 13h8M8 17h5",
   stop: "M6 6h12v12H6z",
+  pause: "M9 5v14M15 5v14",
+  play: "M7 4.5v15l12-7.5z",
   sparkles: "M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9zM19 17l.9 2.1L22 20l-2.1.9L19 23l-.9-2.1L16 20l2.1-.9z",
   refresh: "M21 12a9 9 0 1 1-3-6.7L21 8M21 3v5h-5",
   expand: "M7 10l5-5 5 5M7 14l5 5 5-5",

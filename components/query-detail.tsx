@@ -74,7 +74,11 @@ export function QueryDetail({ query: q, parent, children, websites, onSelect, on
           </h3>
           {websites.length === 0 ? (
             <p className="mt-2 text-sm text-muted">
-              {q.status === "pending" || q.status === "searching" ? "Waiting for search results…" : "No pages for this query."}
+              {q.status === "pending" || q.status === "searching"
+                ? "Waiting for search results…"
+                : q.status === "stopped"
+                  ? "The research stopped before this query read any pages. Resuming it continues here."
+                  : "No pages for this query."}
             </p>
           ) : (
             <ul className="mt-2 space-y-2.5">

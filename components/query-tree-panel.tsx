@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { QueryStatus } from "@/lib/types";
 import { levelBreadths } from "@/lib/client/estimate";
 import { buildQueryTree, pageCountsByQuery, type QueryNode } from "@/lib/client/query-tree";
+import { shownWebsiteStatus } from "@/lib/client/sources";
 import { buttonClass } from "./button";
 import { EmptyState } from "./empty-state";
 import { Icon } from "./icons";
@@ -13,7 +14,10 @@ import { QueryTree } from "./query-tree";
 import { useResearch } from "./research-context";
 import { StatusDot } from "./status-badge";
 
-const STATUSES: QueryStatus[] = ["pending", "searching", "scraping", "analyzing", "completed", "failed"];
+const STATUSES: QueryStatus[] = ["pending", "searching", "scraping", "analyzing", "completed", "failed", "stopped"];
+// While a research runs the legend shows every stage, even at 0 (`stopped` only once there are some);
+// once it has ended, only the statuses its queries ended in.
+const ONLY_WHEN_PRESENT = new Set<QueryStatus>(["stopped"]);
 
 export function QueryTreePanel() {
   const { live, selectedQueryId, selectQuery } = useResearch();
@@ -84,8 +88,8 @@ export function QueryTreePanel() {
       <section aria-label="Query tree" className="min-w-0 rounded-xl border border-border bg-surface">
         <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b border-border px-3 py-2.5 sm:px-4">
           <ul className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted" aria-label="Queries by status" data-testid="tree-legend">
-            {STATUSES.map((s) => (
-              <li key={s} className="flex items-center gap-1.5">
+            {STATUSES.filter((s) => byStatus.has(s) || (running && !ONLY_WHEN_PRESENT.has(s))).map((s) => (
+              <li key={s} className="flex items-center gap-1.5" data-status={s} data-count={byStatus.get(s) ?? 0}>
                 <StatusDot status={s} />
                 <span className="capitalize">{s}</span>
                 <span className="tabular-nums text-subtle">{byStatus.get(s) ?? 0}</span>
@@ -135,7 +139,9 @@ export function QueryTreePanel() {
                 query={selected}
                 parent={selected.parent_query_id ? r.serp_queries.find((q) => q.query_id === selected.parent_query_id) ?? null : null}
                 children={r.serp_queries.filter((q) => q.parent_query_id === selected.query_id)}
-                websites={r.successful_scraped_websites.filter((w) => w.query_id === selected.query_id)}
+                websites={r.successful_scraped_websites
+                  .filter((w) => w.query_id === selected.query_id)
+                  .map((w) => ({ ...w, status: shownWebsiteStatus(w.status, r.status) }))}
                 onSelect={selectQuery}
                 onClose={() => selectQuery(null)}
               />

@@ -99,7 +99,7 @@ function TreeRow({ node, ...p }: { node: QueryNode } & Props) {
         >
           <StatusDot status={q.status} className="size-2.5" />
           <span className="sr-only">{q.status}: </span>
-          <span className={`line-clamp-2 min-w-0 flex-1 break-words text-sm leading-snug sm:truncate ${q.status === "failed" ? "text-muted line-through decoration-danger/60" : ""}`} title={q.text}>
+          <span className={`line-clamp-2 min-w-0 flex-1 break-words text-sm leading-snug sm:truncate ${q.status === "failed" ? "text-muted line-through decoration-danger/60" : q.status === "stopped" ? "text-muted" : ""}`} title={q.text}>
             {q.text}
           </span>
           {c && c.total > 0 ? (

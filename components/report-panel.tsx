@@ -6,6 +6,7 @@ import { useCallback, useMemo, useState } from "react";
 import { useResearchText } from "@/hooks/use-research-text";
 import { normalizeUrl } from "@/lib/client/format";
 import { extractToc } from "@/lib/client/markdown";
+import { hasFindings, reportFromPartialFindings } from "@/lib/client/research-stats";
 import { itemsByUrl } from "@/lib/client/sources";
 import { buttonClass } from "./button";
 import { CitationLink } from "./citation-link";
@@ -55,6 +56,9 @@ export function ReportPanel() {
         }
       >
         {running ? "Quarry is still searching and reading. This tab fills in as soon as writing starts." : r.error ?? "This research stopped before writing its report."}
+        {(r.status === "failed" || r.status === "cancelled") && hasFindings(r) ? (
+          <span className="mt-2 block">Its report can still be written from what it found: use “Write report from findings” above.</span>
+        ) : null}
       </EmptyState>
     );
   }
@@ -76,6 +80,7 @@ export function ReportPanel() {
           )}
           {!writing ? <ReportActions researchId={r.research_id} markdown={report} /> : null}
         </div>
+        {!writing && reportFromPartialFindings(r) ? <PartialFindingsNote queries={r.serp_queries} /> : null}
         <article
           data-testid="report"
           className="rounded-xl border border-border bg-surface px-5 py-6 sm:px-9 sm:py-8"
@@ -84,6 +89,24 @@ export function ReportPanel() {
           <Markdown renderLink={renderLink}>{markdown}</Markdown>
         </article>
       </div>
+    </div>
+  );
+}
+
+/** The report covers only what was found before the research stopped (write-report after a failure or cancel). */
+function PartialFindingsNote({ queries }: { queries: { status: string }[] }) {
+  const done = queries.filter((q) => q.status === "completed").length;
+  const stopped = queries.filter((q) => q.status === "stopped").length;
+  return (
+    <div role="note" data-testid="report-partial" className="mb-3 flex gap-2.5 rounded-xl border border-amber-300/70 bg-warn-soft px-4 py-3 text-sm dark:border-amber-500/30">
+      <Icon name="alert" className="mt-0.5 size-4 shrink-0 text-st-paused" />
+      <p className="min-w-0">
+        <span className="font-medium">Written from partial findings.</span>{" "}
+        <span className="text-muted">
+          The research stopped before it finished ({done} of {queries.length} queries complete, {stopped} stopped), so this report covers only
+          what was found by then.
+        </span>
+      </p>
     </div>
   );
 }

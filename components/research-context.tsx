@@ -10,6 +10,10 @@ export interface ResearchContextValue {
   connection: StreamConnection;
   selectedQueryId: string | null;
   selectQuery: (id: string | null) => void;
+  /** Opens the stream again after the research was made to run again (resume, write report). */
+  reconnect: () => void;
+  /** From `reconnect()` until the new snapshot is shown. */
+  refreshing: boolean;
 }
 
 export const ResearchContext = createContext<ResearchContextValue | null>(null);

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useCancelResearch } from "@/hooks/use-research-mutations";
 import { useNow } from "@/hooks/use-now";
 import { formatDateTime, formatDuration, formatNumber, formatRelative } from "@/lib/client/format";
@@ -9,8 +9,10 @@ import { elapsedMs, researchStats } from "@/lib/client/research-stats";
 import { buttonClass } from "./button";
 import { ConfirmDialog } from "./confirm-dialog";
 import { Icon } from "./icons";
-import { ErrorOutput } from "./error-output";
 import { useResearch } from "./research-context";
+import { PausedBanner } from "./paused-banner";
+import { ResearchStopped } from "./research-stopped";
+import { ResearchWarnings } from "./research-warnings";
 import { ShareButton } from "./share-dialog";
 import { StatusBadge } from "./status-badge";
 
@@ -22,7 +24,7 @@ const PHASE_LABEL = {
 };
 
 export function ResearchHeader() {
-  const { live, connection } = useResearch();
+  const { live, connection, reconnect } = useResearch();
   const r = live.research;
   const running = r.status === "running";
   const now = useNow(running);
@@ -30,6 +32,17 @@ export function ResearchHeader() {
   const [confirmCancel, setConfirmCancel] = useState(false);
   const cancel = useCancelResearch();
   const onReport = (usePathname() ?? "").endsWith("/report");
+  const paused = running ? r.paused : null;
+  const announcement = useStatusAnnouncement(r.status);
+  // After Resume / Write report the actions disappear: give focus to the title, not to nothing.
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const restarted = useRef(false);
+  useEffect(() => {
+    if (restarted.current && r.status === "running") {
+      restarted.current = false;
+      titleRef.current?.focus();
+    }
+  }, [r.status]);
 
   return (
     <section aria-labelledby="research-title">
@@ -39,13 +52,14 @@ export function ResearchHeader() {
       <div className="mt-3 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
           <div className="mb-2 flex flex-wrap items-center gap-2 text-xs text-muted">
-            <StatusBadge status={r.status} testid="research-status" />
+            <StatusBadge status={r.status} paused={!!paused} title={paused?.reason} testid="research-status" />
             {r.depth && r.breadth ? <span title="depth × breadth">Depth {r.depth} × breadth {r.breadth}</span> : null}
             <span aria-hidden="true">·</span>
             <time dateTime={r.created_at} title={formatDateTime(r.created_at)}>{formatRelative(r.created_at, now)}</time>
             {running ? <ConnectionIndicator connection={connection} /> : null}
+            <span role="status" className="sr-only">{announcement}</span>
           </div>
-          <h1 id="research-title" data-testid="research-title" className="line-clamp-3 text-xl font-semibold leading-snug tracking-tight sm:text-2xl">
+          <h1 ref={titleRef} tabIndex={-1} id="research-title" data-testid="research-title" className="line-clamp-3 focus:outline-none focus-visible:rounded-sm focus-visible:outline-2 text-xl font-semibold leading-snug tracking-tight sm:text-2xl">
             {r.initial_prompt}
           </h1>
         </div>
@@ -64,29 +78,15 @@ export function ResearchHeader() {
         </div>
       </div>
 
-      {r.status === "failed" ? (
-        <div role="alert" data-testid="research-error" className="mt-5 rounded-xl border border-danger/30 bg-danger-soft p-4">
-          <div className="flex gap-3">
-            <Icon name="alert" className="mt-0.5 size-5 shrink-0 text-danger" />
-            <div className="min-w-0 flex-1">
-              <p className="font-semibold text-danger">This research failed</p>
-              <p className="mt-1 break-words text-sm" data-testid="research-error-message">{r.error ?? "An unknown error stopped the research."}</p>
-              <ErrorOutput href={r.links.error_output} />
-            </div>
-          </div>
-        </div>
-      ) : null}
-      {r.status === "cancelled" ? (
-        <p className="mt-5 rounded-xl border border-border bg-surface-2/60 px-4 py-3 text-sm text-muted" data-testid="research-cancelled">
-          This research was cancelled. What it found before stopping is kept below.
-        </p>
-      ) : null}
+      <PausedBanner />
+      <ResearchStopped onRestarted={() => (restarted.current = true)} />
+      <ResearchWarnings />
 
       <dl className="mt-5 grid grid-cols-2 gap-2.5 sm:grid-cols-4 sm:gap-3">
-        <Stat label="Queries" testid="stat-queries" value={<>{stats.queriesDone}<span className="text-subtle">/{stats.queriesTotal}</span></>} sub={stats.queriesFailed ? `${stats.queriesFailed} failed` : "done"} subDanger={stats.queriesFailed > 0} />
-        <Stat label="Pages analysed" testid="stat-pages" value={<>{stats.pagesAnalyzed}<span className="text-subtle">/{stats.pagesTotal}</span></>} sub={stats.pagesFailed ? `${stats.pagesFailed} failed` : "none failed"} subDanger={stats.pagesFailed > 0} />
+        <Stat label="Queries" testid="stat-queries" value={<>{stats.queriesDone}<span className="text-subtle">/{stats.queriesTotal}</span></>} sub={countsSub(stats.queriesFailed, stats.queriesStopped, "done")} subDanger={stats.queriesFailed > 0} />
+        <Stat label="Pages analysed" testid="stat-pages" value={<>{stats.pagesAnalyzed}<span className="text-subtle">/{stats.pagesTotal}</span></>} sub={countsSub(stats.pagesFailed, stats.pagesStopped, "none failed")} subDanger={stats.pagesFailed > 0} />
         <Stat label="Tokens" testid="stat-tokens" value={formatNumber(r.tokens.total)} sub={`${r.tokens.llm_calls} LLM calls`} title={`${r.tokens.prompt} prompt + ${r.tokens.completion} completion`} />
-        <Stat label="Elapsed" testid="stat-elapsed" value={formatDuration(elapsedMs(r, now))} sub={running ? PHASE_LABEL[stats.phase] : r.completed_at ? `finished ${formatRelative(r.completed_at, now)}` : "—"} />
+        <Stat label="Elapsed" testid="stat-elapsed" value={formatDuration(elapsedMs(r, now))} sub={paused ? "Waiting for the LLM" : running ? PHASE_LABEL[stats.phase] : r.completed_at ? `finished ${formatRelative(r.completed_at, now)}` : "—"} />
       </dl>
 
       <div className="mt-4" aria-hidden={!running && r.status !== "completed"}>
@@ -101,26 +101,66 @@ export function ResearchHeader() {
         >
           <div
             className="h-full rounded-full transition-[width] duration-500"
-            style={{ width: `${stats.progress * 100}%`, background: r.status === "failed" ? "var(--st-failed)" : r.status === "completed" ? "var(--st-completed)" : "var(--accent)" }}
+            style={{ width: `${stats.progress * 100}%`, background: progressColor(r.status, !!paused) }}
           />
-          {running && stats.phase !== "researching" ? <div className="animate-indeterminate absolute inset-y-0 left-0 w-1/3 rounded-full bg-accent/40" /> : null}
+          {running && !paused && stats.phase !== "researching" ? <div className="animate-indeterminate absolute inset-y-0 left-0 w-1/3 rounded-full bg-accent/40" /> : null}
         </div>
       </div>
 
       <ConfirmDialog
         open={confirmCancel}
         title="Cancel this research?"
-        description="Queries in flight stop, and no report is written. What was found so far stays visible."
+        description="Queries in flight stop. What was found so far is kept: you can resume the research later, or write its report from it."
         confirmLabel="Cancel research"
         busyLabel="Cancelling…"
         busy={cancel.isPending}
         error={cancel.error?.message}
         destructive
         onClose={() => setConfirmCancel(false)}
-        onConfirm={() => cancel.mutate(r.research_id, { onSuccess: () => setConfirmCancel(false) })}
+        onConfirm={() =>
+          cancel.mutate(r.research_id, {
+            onSuccess: () => {
+              setConfirmCancel(false);
+              // The server announces "cancelled" (which ends the stream) before it marks the queries
+              // the cancel interrupted as stopped; its reply waits for that, so look again now.
+              reconnect();
+            },
+          })
+        }
       />
     </section>
   );
+}
+
+function countsSub(failed: number, stopped: number, none: string): string {
+  const parts = [failed ? `${failed} failed` : "", stopped ? `${stopped} stopped` : ""].filter(Boolean);
+  return parts.length ? parts.join(" · ") : none;
+}
+
+function progressColor(status: string, paused: boolean): string {
+  if (paused) return "var(--st-paused)";
+  if (status === "failed") return "var(--st-failed)";
+  if (status === "cancelled") return "var(--st-stopped)";
+  if (status === "completed") return "var(--st-completed)";
+  return "var(--accent)";
+}
+
+const ANNOUNCE: Record<string, string> = {
+  running: "The research is running.",
+  completed: "The research is complete.",
+  cancelled: "The research was cancelled.",
+};
+
+/** A sentence for screen readers when the status changes while the page is open (not on load). */
+function useStatusAnnouncement(status: string): string {
+  const first = useRef(status);
+  const [text, setText] = useState("");
+  useEffect(() => {
+    if (status === first.current) return;
+    first.current = "";
+    setText(ANNOUNCE[status] ?? "");
+  }, [status]);
+  return text;
 }
 
 function Stat({ label, value, sub, subDanger, testid, title }: { label: string; value: React.ReactNode; sub: string; subDanger?: boolean; testid: string; title?: string }) {

@@ -9,10 +9,13 @@ import { ResearchHeader } from "./research-header";
 import { ResearchNotFound } from "./research-not-found";
 
 export function ResearchShell({ researchId, children }: { researchId: string; children: React.ReactNode }) {
-  const { live, connection, notFound } = useResearchLive(researchId);
+  const { live, connection, notFound, reconnect, refreshing } = useResearchLive(researchId);
   const [selectedQueryId, setSelected] = useState<string | null>(null);
   const selectQuery = useCallback((id: string | null) => setSelected(id), []);
-  const value = useMemo(() => (live ? { live, connection, selectedQueryId, selectQuery } : null), [live, connection, selectedQueryId, selectQuery]);
+  const value = useMemo(
+    () => (live ? { live, connection, selectedQueryId, selectQuery, reconnect, refreshing } : null),
+    [live, connection, selectedQueryId, selectQuery, reconnect, refreshing],
+  );
 
   const prompt = live?.research.initial_prompt;
   const pathname = usePathname();

@@ -9,25 +9,25 @@ import { Icon } from "./icons";
 import { useResearch } from "./research-context";
 import { StatusBadge, StatusDot } from "./status-badge";
 
-type Filter = "all" | "analyzed" | "failed" | "active";
+type Filter = "all" | "analyzed" | "failed" | "active" | "stopped";
 const FILTERS: { value: Filter; label: string }[] = [
   { value: "all", label: "All" },
   { value: "analyzed", label: "Analysed" },
   { value: "active", label: "In progress" },
   { value: "failed", label: "Failed" },
+  { value: "stopped", label: "Stopped" },
 ];
 
 function matches(e: SourceEntry, f: Filter): boolean {
   if (f === "all") return true;
-  if (f === "analyzed") return e.status === "analyzed";
-  if (f === "failed") return e.status === "failed";
-  return e.status !== "analyzed" && e.status !== "failed";
+  if (f === "analyzed" || f === "failed" || f === "stopped") return e.status === f;
+  return e.status !== "analyzed" && e.status !== "failed" && e.status !== "stopped";
 }
 
 export function SourcesPanel() {
   const { live } = useResearch();
   const r = live.research;
-  const sources = useMemo(() => groupSources(r.successful_scraped_websites, r.serp_queries), [r.successful_scraped_websites, r.serp_queries]);
+  const sources = useMemo(() => groupSources(r.successful_scraped_websites, r.serp_queries, r.status), [r.successful_scraped_websites, r.serp_queries, r.status]);
   const [filter, setFilter] = useState<Filter>("all");
   const [q, setQ] = useState("");
   const needle = q.trim().toLowerCase();
@@ -47,6 +47,10 @@ export function SourcesPanel() {
         <div role="radiogroup" aria-label="Filter sources" className="flex flex-wrap gap-1">
           {FILTERS.map((f) => {
             const n = sources.filter((s) => matches(s, f.value)).length;
+            // Stopped pages exist only after a failure or a cancel.
+            if (f.value === "stopped" && n === 0 && filter !== "stopped") return null;
+            // Nothing is in progress once the research has ended.
+            if (f.value === "active" && n === 0 && filter !== "active" && r.status !== "running") return null;
             return (
               <button
                 key={f.value}
@@ -134,7 +138,11 @@ function SourceRow({ source: s }: { source: SourceEntry }) {
               ))}
             </ul>
           ) : (
-            <p className="text-[13px] text-muted">Nothing extracted{s.status === "analyzed" ? " — the page had nothing on the objective" : ""}.</p>
+            <p className="text-[13px] text-muted">
+              {s.status === "stopped"
+                ? "Not analysed: the research stopped first. Resuming it continues here."
+                : `Nothing extracted${s.status === "analyzed" ? " — the page had nothing on the objective" : ""}.`}
+            </p>
           )}
           <div className="flex flex-wrap items-center gap-1.5 text-xs">
             <span className="text-subtle">Read for</span>

@@ -1,4 +1,5 @@
-// A research whose LLM fails shows its error and a link to the error output.
+// A research whose LLM refuses it (a bad API key: 401, which no retry fixes) fails, and shows its
+// error, a link to the error output, and Resume. (A 5xx no longer fails a research: it pauses it.)
 import { expect, test } from "@playwright/test";
 import { llmControl, llmReset, sameOrigin, shot, startResearch } from "./helpers";
 
@@ -7,7 +8,7 @@ test.afterEach(async ({ request }) => llmReset(request));
 test("a failed research shows its error and error output", async ({ page, request }) => {
   const q = await request.post("/api/research/questions", { headers: sameOrigin(), data: { initial_prompt: "Why do some batteries swell?", num_questions: 1 } });
   const { research_id } = (await q.json()) as { research_id: string };
-  await llmControl(request, { failAll: 500 });
+  await llmControl(request, { failAll: 401 });
   const s = await request.post("/api/research/start", {
     headers: sameOrigin(),
     data: { research_id, initial_prompt: "Why do some batteries swell?", followup_questions: ["Which kinds?"], followup_answers: ["Phones"], depth: 1, breadth: 1 },
@@ -17,7 +18,10 @@ test("a failed research shows its error and error output", async ({ page, reques
   await page.goto(`/research/${research_id}`);
   await expect(page.getByTestId("research-status")).toHaveAttribute("data-status", "failed", { timeout: 90_000 });
   await expect(page.getByTestId("research-error")).toBeVisible();
-  await expect(page.getByTestId("research-error-message")).not.toBeEmpty();
+  await expect(page.getByTestId("research-error-message")).toContainText("HTTP 401");
+  // It failed before finding anything: it can be resumed, but there is nothing to write a report from.
+  await expect(page.getByTestId("resume-research")).toBeVisible();
+  await expect(page.getByTestId("write-report")).toHaveCount(0);
   const link = page.getByTestId("error-output-link");
   await expect(link).toHaveAttribute("href", `/api/research/${research_id}/error-output`);
   const out = await request.get(`/api/research/${research_id}/error-output`);

@@ -25,6 +25,8 @@ const env = {
   DATABASE_URL: process.env.DATABASE_URL ?? "file:./data/e2e/quarry.db",
   REPORTS_DIR: process.env.REPORTS_DIR ?? "data/e2e/reports",
   AUTH_SECRET_FILE: process.env.AUTH_SECRET_FILE ?? "data/e2e/auth-secret",
+  // An LLM outage is declared after 3 s without a success (20 s by default), so a spec sees the pause soon.
+  LLM_OUTAGE_AFTER_MS: process.env.LLM_OUTAGE_AFTER_MS ?? "3000",
 };
 try {
   const { ensureAuthSecret } = await import("../scripts/auth-secret.mjs");

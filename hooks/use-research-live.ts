@@ -1,6 +1,8 @@
 "use client";
 // The live state of one research, from its stream (snapshot + live parts, reconnecting on drop).
-import { useEffect, useReducer, useState } from "react";
+// The server ends the stream once the research is terminal; `reconnect()` opens it again after the
+// research was made to run again (resume, write report) — the new snapshot replaces the state.
+import { useCallback, useEffect, useReducer, useState } from "react";
 import { applyChunk, type LiveResearch, type ResearchDataChunk } from "@/lib/client/research-state";
 import { subscribeResearchStream, type StreamConnection } from "@/lib/client/research-stream";
 
@@ -15,39 +17,72 @@ export interface ResearchLive {
   live: LiveResearch | null;
   connection: StreamConnection;
   notFound: boolean;
+  /** Opens the stream again (keeping the current state on screen until the new snapshot). */
+  reconnect: () => void;
+  /** True from `reconnect()` until the new snapshot has been applied. */
+  refreshing: boolean;
 }
 
 export function useResearchLive(researchId: string): ResearchLive {
   const [live, dispatch] = useReducer(reducer, null);
   const [connection, setConnection] = useState<StreamConnection>("connecting");
   const [notFound, setNotFound] = useState(false);
+  const [generation, setGeneration] = useState(0);
+  const [refreshing, setRefreshing] = useState(false);
 
+  // Another research: start from nothing. (A reconnect keeps what is shown.)
   useEffect(() => {
     dispatch({ type: "reset" });
     setNotFound(false);
+  }, [researchId]);
+
+  useEffect(() => {
     // A busy run emits many parts a second: apply them in batches (every 50 ms), not one render
     // each. A timer rather than requestAnimationFrame, which stops in background tabs.
     let queue: ResearchDataChunk[] = [];
     let frame: ReturnType<typeof setTimeout> | null = null;
+    let sawSnapshot = false;
     const flush = () => {
       frame = null;
       const chunks = queue;
       queue = [];
       if (chunks.length) dispatch({ type: "chunks", chunks });
+      if (sawSnapshot) setRefreshing(false);
     };
     const unsubscribe = subscribeResearchStream(researchId, {
       onChunk: (chunk) => {
+        if (chunk.type === "data-snapshot") sawSnapshot = true;
         queue.push(chunk);
         frame ??= setTimeout(flush, 50);
       },
       onConnection: setConnection,
-      onNotFound: () => setNotFound(true),
+      onNotFound: () => {
+        setNotFound(true);
+        setRefreshing(false);
+      },
     });
     return () => {
       unsubscribe();
       if (frame !== null) clearTimeout(frame);
     };
-  }, [researchId]);
+  }, [researchId, generation]);
 
-  return { live, connection, notFound };
+  const reconnect = useCallback(() => {
+    setRefreshing(true);
+    setGeneration((g) => g + 1);
+  }, []);
+
+  // A failed or cancelled research may have been resumed elsewhere (another tab, the API, the CLI):
+  // look again when this tab comes back into view.
+  const stoppedEarly = live?.research.status === "failed" || live?.research.status === "cancelled";
+  useEffect(() => {
+    if (!stoppedEarly || connection !== "closed") return;
+    const onVisible = () => {
+      if (document.visibilityState === "visible") setGeneration((g) => g + 1);
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => document.removeEventListener("visibilitychange", onVisible);
+  }, [stoppedEarly, connection]);
+
+  return { live, connection, notFound, reconnect, refreshing };
 }

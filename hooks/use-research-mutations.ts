@@ -29,3 +29,19 @@ export function useDeleteResearch() {
     onSuccess: () => qc.invalidateQueries({ queryKey: ["researches"] }),
   });
 }
+
+export function useResumeResearch() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.resume(id),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["researches"] }),
+  });
+}
+
+export function useWriteReport() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.writeReport(id),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["researches"] }),
+  });
+}

@@ -87,6 +87,10 @@ export const api = {
   },
   remove: (id: string) => request<void>(`/api/research/${encodeURIComponent(id)}`, { method: "DELETE" }),
   cancel: (id: string) => request<{ status: ResearchStatus }>(`/api/research/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
+  /** Continue a failed or cancelled research, or make a paused one retry its LLM provider now. */
+  resume: (id: string) => request<StartResponse>(`/api/research/${encodeURIComponent(id)}/resume`, { method: "POST" }),
+  /** Write the report of a failed or cancelled research from what it found. */
+  writeReport: (id: string) => request<StartResponse>(`/api/research/${encodeURIComponent(id)}/write-report`, { method: "POST" }),
   text: async (path: string): Promise<string | null> => {
     const res = await fetch(path, { cache: "no-store" });
     if (res.status === 404) return null;

@@ -53,3 +53,15 @@ test("report deltas append to the draft until the final report", () => {
   assert.equal(s!.reportDraft, null);
   assert.equal(s!.research.report, "# Title\n");
 });
+
+test("a run part carries the pause and the warnings, and clears the pause when the run goes on", () => {
+  let s = applyChunk(null, { type: "data-snapshot", data: { seq: 1, research: view(), report_draft: null } });
+  const run = { status: "running" as const, error: null, tokens: view().tokens, started_at: null, completed_at: null };
+  const paused = { reason: "Waiting for the LLM provider: HTTP 503 from the LLM server", since: "2026-01-01T00:01:00Z" };
+  s = applyChunk(s, { type: "data-run", data: { ...run, paused, warnings: ["The query generator planned 2 of 3 queries"], seq: 2, at: 0 } });
+  assert.deepEqual(s!.research.paused, paused);
+  assert.deepEqual(s!.research.warnings, ["The query generator planned 2 of 3 queries"]);
+  s = applyChunk(s, { type: "data-run", data: { ...run, paused: null, warnings: ["The query generator planned 2 of 3 queries"], seq: 3, at: 0 } });
+  assert.equal(s!.research.paused, null);
+  assert.equal(s!.research.status, "running");
+});

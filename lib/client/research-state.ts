@@ -51,8 +51,8 @@ export function applyChunk(state: LiveResearch | null, chunk: ResearchDataChunk)
     case "data-report":
       return { ...state, reportDraft: null, research: { ...r, report: chunk.data.markdown } };
     case "data-run": {
-      const { status, error, tokens, started_at, completed_at } = chunk.data;
-      return { ...state, research: { ...r, status, error, tokens, started_at, completed_at } };
+      const { status, error, tokens, paused, warnings, started_at, completed_at } = chunk.data;
+      return { ...state, research: { ...r, status, error, tokens, paused, warnings, started_at, completed_at } };
     }
     default:
       return state;

@@ -1,13 +1,17 @@
 // Counters of a live research, derived from its rows.
 import type { ResearchView } from "@/lib/types";
 import { expectedQueryTotal } from "./estimate";
+import { shownWebsiteStatus } from "./sources";
 
 export interface ResearchStats {
   queriesDone: number;
   queriesFailed: number;
+  /** Interrupted by a failure or a cancel; a resume picks them up again. */
+  queriesStopped: number;
   queriesTotal: number;
   pagesAnalyzed: number;
   pagesFailed: number;
+  pagesStopped: number;
   pagesTotal: number;
   /** 0..1 */
   progress: number;
@@ -18,10 +22,12 @@ export function researchStats(r: ResearchView, reportDraft: string | null): Rese
   const queries = r.serp_queries;
   const queriesDone = queries.filter((q) => q.status === "completed" || q.status === "failed").length;
   const queriesFailed = queries.filter((q) => q.status === "failed").length;
+  const queriesStopped = queries.filter((q) => q.status === "stopped").length;
   const queriesTotal = expectedQueryTotal(r.depth, r.breadth, queries);
   const sites = r.successful_scraped_websites;
   const pagesAnalyzed = sites.filter((w) => w.status === "analyzed").length;
   const pagesFailed = sites.filter((w) => w.status === "failed").length;
+  const pagesStopped = sites.filter((w) => shownWebsiteStatus(w.status, r.status) === "stopped").length;
 
   let phase: ResearchStats["phase"];
   if (r.status === "completed" || r.status === "failed" || r.status === "cancelled") phase = "done";
@@ -33,7 +39,7 @@ export function researchStats(r: ResearchView, reportDraft: string | null): Rese
   let progress = queriesTotal > 0 ? (queriesDone / queriesTotal) * 0.9 : 0;
   if (phase === "writing") progress = 0.92;
   if (r.status === "completed") progress = 1;
-  return { queriesDone, queriesFailed, queriesTotal, pagesAnalyzed, pagesFailed, pagesTotal: sites.length, progress, phase };
+  return { queriesDone, queriesFailed, queriesStopped, queriesTotal, pagesAnalyzed, pagesFailed, pagesStopped, pagesTotal: sites.length, progress, phase };
 }
 
 export function elapsedMs(r: ResearchView, now: number): number | null {
@@ -42,4 +48,17 @@ export function elapsedMs(r: ResearchView, now: number): number | null {
   if (r.completed_at) return Date.parse(r.completed_at) - start;
   if (r.status === "running") return now - start;
   return r.elapsed_ms;
+}
+
+/** Whether a research has findings a report could be written from (what write-report requires). */
+export function hasFindings(r: ResearchView): boolean {
+  return r.successful_scraped_websites.some((w) => w.items.length > 0);
+}
+
+/**
+ * A completed research whose report was written from what it found before it stopped (write-report
+ * after a failure or a cancel): the queries it interrupted stay `stopped`.
+ */
+export function reportFromPartialFindings(r: ResearchView): boolean {
+  return r.status === "completed" && r.serp_queries.some((q) => q.status === "stopped");
 }

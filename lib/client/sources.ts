@@ -1,5 +1,5 @@
 // Sources by URL: a page read by several queries is one source, with every query's findings.
-import type { ExtractedItemView, SerpQueryView, WebsiteStatus, WebsiteView } from "@/lib/types";
+import type { ExtractedItemView, ResearchStatus, SerpQueryView, WebsiteStatus, WebsiteView } from "@/lib/types";
 import { normalizeUrl } from "./format";
 
 export interface SourceEntry {
@@ -11,12 +11,24 @@ export interface SourceEntry {
   errors: string[];
 }
 
+const UNFINISHED = new Set<WebsiteStatus>(["pending", "scraping", "scraped"]);
+
+/**
+ * A page's status as shown: once the research is no longer running nothing is in progress, so a page
+ * fetched (or waiting) but never analysed shows as `stopped`. (The server marks pages stopped too, but
+ * leaves one that was fetched before the stop as `scraped`.)
+ */
+export function shownWebsiteStatus(status: WebsiteStatus, research: ResearchStatus): WebsiteStatus {
+  return research !== "running" && UNFINISHED.has(status) ? "stopped" : status;
+}
+
 const RANK: Record<WebsiteStatus, number> = { stopped: 0, pending: 0, scraping: 1, scraped: 2, failed: 3, analyzed: 4 };
 
-export function groupSources(websites: WebsiteView[], queries: SerpQueryView[]): SourceEntry[] {
+export function groupSources(websites: WebsiteView[], queries: SerpQueryView[], research: ResearchStatus = "running"): SourceEntry[] {
   const qById = new Map(queries.map((q) => [q.query_id, q]));
   const byUrl = new Map<string, SourceEntry>();
-  for (const w of websites) {
+  for (const raw of websites) {
+    const w = { ...raw, status: shownWebsiteStatus(raw.status, research) };
     let e = byUrl.get(w.url);
     if (!e) {
       e = { url: w.url, title: w.title, status: w.status, items: [], uses: [], errors: [] };
