@@ -166,21 +166,23 @@ async function main(): Promise<number> {
   }
 
   const counts = { queries: 0, done: 0, failed: 0, pages: 0, reportDeltas: 0, paused: false };
-  eventBus.subscribe(research_id, (e) => {
+  const { treeTopic } = await import("../lib/research/events");
+  eventBus.subscribe(treeTopic(research_id), (event) => {
+    const e = event as import("../lib/research/events").TreeRunEvent;
     if (e.type === "query.created") {
       counts.queries++;
-      console.log(`  + [d${e.query.depth}] ${e.query.text}`);
-    } else if (e.type === "query.status" && (e.query.status === "completed" || e.query.status === "failed")) {
-      if (e.query.status === "completed") counts.done++;
+      console.log(`  + [d${e.data.depth}] ${e.data.text}`);
+    } else if (e.type === "query.status" && (e.data.status === "completed" || e.data.status === "failed")) {
+      if (e.data.status === "completed") counts.done++;
       else counts.failed++;
-      const error = e.query.error_message ? ` — ${e.query.error_message}` : "";
-      console.log(`  ${e.query.status === "completed" ? "✓" : "✗"} [d${e.query.depth}] ${e.query.text}${error}  (${counts.done + counts.failed}/${counts.queries})`);
+      const error = e.data.error_message ? ` — ${e.data.error_message}` : "";
+      console.log(`  ${e.data.status === "completed" ? "✓" : "✗"} [d${e.data.depth}] ${e.data.text}${error}  (${counts.done + counts.failed}/${counts.queries})`);
     } else if (e.type === "item.extracted") {
       counts.pages++;
-    } else if (e.type === "run.status" && e.run.status === "running" && Boolean(e.run.paused) !== counts.paused) {
+    } else if (e.type === "run.status" && e.data.status === "running" && Boolean(e.data.paused) !== counts.paused) {
       // The LLM provider went down (the run waits and goes on by itself) or came back.
-      counts.paused = Boolean(e.run.paused);
-      if (e.run.paused) console.log(`  ⏸ ${e.run.paused.reason} — the research goes on by itself when it answers again (Ctrl-C to cancel)`);
+      counts.paused = Boolean(e.data.paused);
+      if (e.data.paused) console.log(`  ⏸ ${e.data.paused.reason} — the research goes on by itself when it answers again (Ctrl-C to cancel)`);
       else console.log("  ▶ The LLM provider answers again; the research goes on");
     } else if (e.type === "report.delta") {
       if (counts.reportDeltas++ === 0) process.stdout.write("Writing the report");

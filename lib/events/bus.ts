@@ -1,36 +1,89 @@
-// The in-process event bus (the embedded default). Every event carries the research id, a
-// per-research sequence number and its emit time. A Redis implementation can replace it behind
-// the same interface for queue mode.
-import type { RunStatusData, SerpQueryView, WebsiteView } from "../types";
+// The event bus of every engine's runs (in-process: the embedded default). Every event travels in
+// one envelope, { runId, kind, subjectId, seq, type, data, at }; each engine declares its own
+// `type`s and `data`. Sequence numbers are durable: a run's process numbers its events from blocks
+// reserved in the database (lib/runs/registry.ts opens the topic with its first block), so numbering
+// goes on, never repeating, after a restart or a takeover. A Redis implementation can replace this
+// one behind the same interface.
+import type { RunKind } from "../db/runs";
 
-export type ResearchEvent =
-  | { type: "query.created"; query: SerpQueryView }
-  | { type: "query.status"; query: SerpQueryView }
-  | { type: "page.status"; website: WebsiteView }
-  | { type: "item.extracted"; website: WebsiteView }
-  | { type: "report.delta"; delta: string }
-  | { type: "report.done"; markdown: string }
-  | { type: "run.status"; run: RunStatusData };
+/** Whose events: an engine's run of one subject (a run is unique per kind and subject). */
+export interface RunTopic {
+  kind: RunKind;
+  subjectId: string;
+}
 
-export type EmittedEvent = ResearchEvent & { researchId: string; seq: number; at: number };
-export type Listener = (event: EmittedEvent) => void;
+/** What an engine emits; the bus wraps it in the envelope. */
+export interface EngineEvent<Type extends string = string, Data = unknown> {
+  type: Type;
+  data: Data;
+}
+
+/** The envelope every subscriber and stream sees. `at`: emit time, epoch ms. */
+export type RunEvent<E extends EngineEvent = EngineEvent> = E & {
+  runId: string;
+  kind: RunKind;
+  subjectId: string;
+  seq: number;
+  at: number;
+};
+
+export type Listener = (event: RunEvent) => void;
+
+export interface OpenTopic {
+  runId: string;
+  /** The first sequence number of a block reserved for this process. */
+  firstSeq: number;
+  blockSize: number;
+  /** Reserves the next block (in the database); resolves with its first number. */
+  reserve: () => Promise<number>;
+}
 
 export interface EventBus {
-  emit(researchId: string, event: ResearchEvent): EmittedEvent;
-  subscribe(researchId: string, listener: Listener): () => void;
-  /** The sequence number of the last event emitted for this research (0 if none). */
-  currentSeq(researchId: string): number;
+  /** This process runs the topic's run from now on: number its events from the reserved block. */
+  open(topic: RunTopic, options: OpenTopic): void;
+  close(topic: RunTopic): void;
+  /** Emits on an open topic (numbered from its blocks), or with `seq` given by the caller. */
+  emit<E extends EngineEvent>(topic: RunTopic, event: E, seq?: { runId: string; seq: number }): RunEvent<E>;
+  subscribe(topic: RunTopic, listener: Listener): () => void;
+  /** The last sequence number emitted here for a topic open here; undefined when its run is not here. */
+  currentSeq(topic: RunTopic): number | undefined;
+}
+
+const keyOf = (topic: RunTopic) => `${topic.kind}:${topic.subjectId}`;
+
+interface Numbering extends OpenTopic {
+  last: number;
+  /** The block after the current one, once reserved. */
+  next?: number;
+  reserving: boolean;
 }
 
 export class InProcessEventBus implements EventBus {
-  private readonly seqs = new Map<string, number>();
+  private readonly numbering = new Map<string, Numbering>();
   private readonly listeners = new Map<string, Set<Listener>>();
 
-  emit(researchId: string, event: ResearchEvent): EmittedEvent {
-    const seq = (this.seqs.get(researchId) ?? 0) + 1;
-    this.seqs.set(researchId, seq);
-    const emitted = { ...event, researchId, seq, at: performance.timeOrigin + performance.now() } as EmittedEvent;
-    for (const listener of this.listeners.get(researchId) ?? []) {
+  open(topic: RunTopic, options: OpenTopic): void {
+    this.numbering.set(keyOf(topic), { ...options, last: options.firstSeq - 1, reserving: false });
+  }
+
+  close(topic: RunTopic): void {
+    this.numbering.delete(keyOf(topic));
+  }
+
+  emit<E extends EngineEvent>(topic: RunTopic, event: E, given?: { runId: string; seq: number }): RunEvent<E> {
+    const key = keyOf(topic);
+    let runId: string;
+    let seq: number;
+    if (given) {
+      ({ runId, seq } = given);
+    } else {
+      const n = this.numbering.get(key);
+      if (!n) throw new Error(`No run of ${key} is open in this process: give the event's seq`);
+      runId = n.runId;
+      seq = this.nextSeq(n);
+    }
+    const emitted = { ...event, runId, kind: topic.kind, subjectId: topic.subjectId, seq, at: performance.timeOrigin + performance.now() };
+    for (const listener of this.listeners.get(key) ?? []) {
       try {
         listener(emitted);
       } catch (error) {
@@ -40,18 +93,40 @@ export class InProcessEventBus implements EventBus {
     return emitted;
   }
 
-  subscribe(researchId: string, listener: Listener): () => void {
-    let set = this.listeners.get(researchId);
-    if (!set) this.listeners.set(researchId, (set = new Set()));
+  /** The next number of the current block; moves to the next block when it is used up. */
+  private nextSeq(n: Numbering): number {
+    const blockEnd = n.firstSeq + n.blockSize - 1;
+    if (n.last >= blockEnd && n.next !== undefined) {
+      // (Had the reservation been slow, numbering ran on past the block: never go back.)
+      n.last = Math.max(n.last, n.next - 1);
+      n.firstSeq = n.next;
+      n.next = undefined;
+    }
+    const seq = ++n.last;
+    // Half-way through a block, reserve the next one, so that emitting never waits for the database.
+    if (!n.reserving && n.next === undefined && seq - n.firstSeq >= n.blockSize / 2) {
+      n.reserving = true;
+      n.reserve()
+        .then((first) => (n.next = first))
+        .catch((error: unknown) => console.error("[quarry] could not reserve event numbers:", error))
+        .finally(() => (n.reserving = false));
+    }
+    return seq;
+  }
+
+  subscribe(topic: RunTopic, listener: Listener): () => void {
+    const key = keyOf(topic);
+    let set = this.listeners.get(key);
+    if (!set) this.listeners.set(key, (set = new Set()));
     set.add(listener);
     return () => {
       set.delete(listener);
-      if (set.size === 0) this.listeners.delete(researchId);
+      if (set.size === 0) this.listeners.delete(key);
     };
   }
 
-  currentSeq(researchId: string): number {
-    return this.seqs.get(researchId) ?? 0;
+  currentSeq(topic: RunTopic): number | undefined {
+    return this.numbering.get(keyOf(topic))?.last;
   }
 }
 

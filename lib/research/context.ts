@@ -3,7 +3,8 @@
 import { setMaxListeners } from "node:events";
 import type { Research } from "../generated/prisma/client";
 import type { Env } from "../env";
-import type { ResearchEvent } from "../events/bus";
+import type { RunTopic } from "../events/bus";
+import { treeTopic, type TreeEvent } from "./events";
 import type { QA } from "../ai/prompts";
 import type { TokenCount, UsageSink } from "../ai/usage";
 import type { HealthState, ProviderHealth } from "../ai/provider-health";
@@ -23,7 +24,7 @@ export interface FetchedPage {
 
 export interface RunHooks {
   /** Called with each event after it is emitted (the CLI prints progress from these). */
-  onEvent?: (event: ResearchEvent) => void;
+  onEvent?: (event: TreeEvent) => void;
 }
 
 /**
@@ -54,7 +55,7 @@ export function scopeOfResearch(research: Research): TreeScope {
 
 /** Where a run's events go: the event bus, or any listener a library caller gives. */
 export interface EventSink {
-  emit(researchId: string, event: ResearchEvent): void;
+  emit(topic: RunTopic, event: TreeEvent): void;
 }
 
 export class RunContext {
@@ -98,8 +99,8 @@ export class RunContext {
     return this.scope.researchId;
   }
 
-  emit(event: ResearchEvent): void {
-    this.bus.emit(this.id, event);
+  emit(event: TreeEvent): void {
+    this.bus.emit(treeTopic(this.id), event);
     this.hooks.onEvent?.(event);
   }
 
@@ -124,7 +125,7 @@ export class RunContext {
       this.writes = this.writes
         .then(async () => {
           const research = await store.setPaused(this.id, state.down ? `Waiting for the LLM provider: ${state.reason}` : null, state.since ?? undefined);
-          if (research.status === "running") this.emit({ type: "run.status", run: toRunStatus(research) });
+          if (research.status === "running") this.emit({ type: "run.status", data: toRunStatus(research) });
         })
         .catch((error: unknown) => console.error("[quarry] could not record the pause:", error));
     };
@@ -143,7 +144,7 @@ export class RunContext {
 
   private async emitRunStatus(): Promise<void> {
     const research = await store.loadResearch(this.id);
-    if (research?.status === "running") this.emit({ type: "run.status", run: toRunStatus(research) });
+    if (research?.status === "running") this.emit({ type: "run.status", data: toRunStatus(research) });
   }
 
   /** Where an LLM call of this run waits for a slot: the run's own lane, at its priority there. */

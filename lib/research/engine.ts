@@ -8,6 +8,8 @@ import { eventBus } from "../events/bus";
 import { loadResearchGraph } from "../db/research";
 import { limiters } from "../limits";
 import type { Engine, RunHandle, RunOutcome } from "../runs/engine";
+import { emitOutsideRun } from "../runs/events";
+import { treeTopic } from "./events";
 import { RunContext, scopeOfResearch, type RunHooks } from "./context";
 import { writeErrorOutputFile } from "./error-output";
 import { exploreTree } from "./explore";
@@ -44,8 +46,8 @@ export const treeEngine: Engine<RunHooks> = {
       const report = await buildReport(ctx);
       await ctx.settled();
       const done = await store.finishResearch(ctx.id, { status: "completed", report, error: null });
-      ctx.emit({ type: "report.done", markdown: report });
-      ctx.emit({ type: "run.status", run: toRunStatus(done) });
+      ctx.emit({ type: "report.done", data: { markdown: report } });
+      ctx.emit({ type: "run.status", data: toRunStatus(done) });
       return "completed";
     } catch (error) {
       // Another process owns the run now: it goes on from the database; nothing more is written here.
@@ -63,7 +65,7 @@ export const treeEngine: Engine<RunHooks> = {
 
   async announce(researchId: string): Promise<void> {
     const research = await store.loadResearch(researchId);
-    if (research) eventBus.emit(researchId, { type: "run.status", run: toRunStatus(research) });
+    if (research) await emitOutsideRun(treeTopic(researchId), { type: "run.status", data: toRunStatus(research) });
   },
 };
 
@@ -83,7 +85,7 @@ async function fail(ctx: RunContext, error: unknown): Promise<RunOutcome> {
     error: errorMessage(error),
     report: current?.report ?? (ctx.reportDraft || null),
   });
-  ctx.emit({ type: "run.status", run: toRunStatus(failed) });
+  ctx.emit({ type: "run.status", data: toRunStatus(failed) });
   const graph = await loadResearchGraph({ id: ctx.id });
   if (graph) await writeErrorOutputFile(graph);
   return "failed";

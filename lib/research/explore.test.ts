@@ -5,6 +5,7 @@ import { after, before, test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
 import { startFakes, type Fakes } from "../../test/fakes";
 type EmittedEventLike = { researchId: string; type: string };
+type Topic = { kind: string; subjectId: string };
 
 await useTestDatabase();
 const fakes: Fakes = await startFakes();
@@ -20,7 +21,7 @@ after(async () => {
 
 function collectingSink() {
   const events: EmittedEventLike[] = [];
-  return { events, sink: { emit: (researchId: string, event: { type: string }) => void events.push({ researchId, type: event.type }) } };
+  return { events, sink: { emit: (topic: Topic, event: { type: string }) => void events.push({ researchId: topic.subjectId, type: event.type }) } };
 }
 
 async function newScope(prompt: string, depth: number, breadth: number) {

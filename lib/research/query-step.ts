@@ -17,12 +17,12 @@ import type { QueryStatus } from "../types";
 
 async function setStatus(ctx: RunContext, query: SerpQuery, status: QueryStatus, extra: Parameters<typeof store.setQueryStatus>[2] = {}) {
   const updated = await store.setQueryStatus(query.id, status, extra);
-  ctx.emit({ type: "query.status", query: toQueryView(updated) });
+  ctx.emit({ type: "query.status", data: toQueryView(updated) });
   return updated;
 }
 
 function emitWebsite(ctx: RunContext, row: WebsiteRow, type: "page.status" | "item.extracted" = "page.status") {
-  ctx.emit({ type, website: toWebsiteView(row) });
+  ctx.emit({ type, data: toWebsiteView(row) });
 }
 
 /** Returns true when the query completed (its children may be generated), false when it failed. */
@@ -40,7 +40,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
       return false;
     }
     ({ query, rows } = await store.attachSearchResults(query, results));
-    ctx.emit({ type: "query.status", query: toQueryView(query) });
+    ctx.emit({ type: "query.status", data: toQueryView(query) });
     for (const row of rows) emitWebsite(ctx, row);
   } else {
     rows = await store.queryPagesOfQuery(query.id);

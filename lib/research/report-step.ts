@@ -46,7 +46,7 @@ export async function buildReport(ctx: RunContext): Promise<string> {
     sources,
     onDelta: (delta) => {
       ctx.reportDraft += delta;
-      ctx.emit({ type: "report.delta", delta });
+      ctx.emit({ type: "report.delta", data: { delta } });
     },
     onUsage: ctx.usage(),
     signal: ctx.signal,

@@ -62,8 +62,8 @@ export class TreeRunner {
     const { ctx } = this;
     try {
       const { queries, rows } = await store.settleStopped(ctx.id);
-      for (const q of queries) ctx.emit({ type: "query.status", query: toQueryView(q) });
-      for (const row of rows) ctx.emit({ type: "page.status", website: toWebsiteView(row) });
+      for (const q of queries) ctx.emit({ type: "query.status", data: toQueryView(q) });
+      for (const row of rows) ctx.emit({ type: "page.status", data: toWebsiteView(row) });
     } catch (error) {
       console.error(`[quarry] research ${ctx.id}: could not settle unfinished rows:`, error);
     }
@@ -126,7 +126,7 @@ export class TreeRunner {
       }),
     );
     if (!drafts?.length) throw new Error("No search query could be planned for this research (see its warnings).");
-    for (const q of await store.createRootQueries(ctx.id, drafts, ctx.breadth)) ctx.emit({ type: "query.created", query: toQueryView(q) });
+    for (const q of await store.createRootQueries(ctx.id, drafts, ctx.breadth)) ctx.emit({ type: "query.created", data: toQueryView(q) });
   }
 
   private async runQuery(query: SerpQuery): Promise<void> {
@@ -162,7 +162,7 @@ export class TreeRunner {
     if (!drafts?.length) return;
     const children = await store.createChildQueries(parent, drafts, count);
     for (const child of children) this.queries.set(child.id, child);
-    for (const child of children) ctx.emit({ type: "query.created", query: toQueryView(child) });
+    for (const child of children) ctx.emit({ type: "query.created", data: toQueryView(child) });
     for (const child of children) this.spawn(() => this.runQuery(child));
   }
 }

@@ -4,42 +4,50 @@
 import { createUIMessageStream, createUIMessageStreamResponse, type UIMessageStreamWriter } from "ai";
 import { loadResearchGraph, type Owner } from "../db/research";
 import { AppError } from "../errors";
-import { eventBus, type EmittedEvent } from "../events/bus";
+import { eventBus } from "../events/bus";
+import { currentSeq } from "../runs/events";
+import { treeTopic, type TreeRunEvent } from "./events";
 import type { ResearchStatus, ResearchUIMessage } from "../types";
 import { reportDraft } from "./engine";
 import { toResearchView } from "./public-shape";
 
 const TERMINAL: ResearchStatus[] = ["completed", "failed", "cancelled"];
 
-function writePart(writer: UIMessageStreamWriter<ResearchUIMessage>, e: EmittedEvent): void {
+function writePart(writer: UIMessageStreamWriter<ResearchUIMessage>, e: TreeRunEvent): void {
   const meta = { seq: e.seq, at: e.at };
   switch (e.type) {
     case "query.created":
     case "query.status":
-      return writer.write({ type: "data-query", id: e.query.query_id, data: { ...e.query, ...meta } });
+      return writer.write({ type: "data-query", id: e.data.query_id, data: { ...e.data, ...meta } });
     case "page.status":
     case "item.extracted":
-      return writer.write({ type: "data-website", id: e.website.id, data: { ...e.website, ...meta } });
+      return writer.write({ type: "data-website", id: e.data.id, data: { ...e.data, ...meta } });
     case "report.delta":
-      return writer.write({ type: "data-report-delta", data: { delta: e.delta, ...meta }, transient: true });
+      return writer.write({ type: "data-report-delta", data: { ...e.data, ...meta }, transient: true });
     case "report.done":
-      return writer.write({ type: "data-report", id: "report", data: { markdown: e.markdown, ...meta } });
+      return writer.write({ type: "data-report", id: "report", data: { ...e.data, ...meta } });
     case "run.status":
-      return writer.write({ type: "data-run", id: "run", data: { ...e.run, ...meta } });
+      return writer.write({ type: "data-run", id: "run", data: { ...e.data, ...meta } });
   }
 }
 
 export async function researchStreamResponse({ id, signal, ...owner }: Owner & { id: string; signal: AbortSignal }): Promise<Response> {
   // Subscribe before reading the snapshot: every event ≤ seq was written to the database before it
   // was emitted, so the snapshot holds it; later ones are queued and sent after the snapshot.
-  const queue: EmittedEvent[] = [];
+  const topic = treeTopic(id);
+  const queue: TreeRunEvent[] = [];
   let wake: (() => void) | undefined;
-  const unsubscribe = eventBus.subscribe(id, (e) => {
-    queue.push(e);
+  const unsubscribe = eventBus.subscribe(topic, (e) => {
+    queue.push(e as TreeRunEvent);
     wake?.();
   });
-  const seq = eventBus.currentSeq(id);
-  const graph = await loadResearchGraph({ id, ...owner }).catch((error: unknown) => {
+  const read = async () => {
+    // Numbers are durable (reserved in the database), so a client that reconnects after a restart
+    // gets a snapshot numbered after everything it saw, and then only newer events.
+    const seq = await currentSeq(topic);
+    return { seq, graph: await loadResearchGraph({ id, ...owner }) };
+  };
+  const { seq, graph } = await read().catch((error: unknown) => {
     unsubscribe();
     throw error;
   });
@@ -72,7 +80,7 @@ export async function researchStreamResponse({ id, signal, ...owner }: Owner & {
           for (const e of queue.splice(0)) {
             if (e.seq <= seq) continue;
             writePart(writer, e);
-            if (e.type === "run.status" && TERMINAL.includes(e.run.status)) done = true;
+            if (e.type === "run.status" && TERMINAL.includes(e.data.status)) done = true;
           }
         }
         // A client can tell a finished research from a dropped connection.

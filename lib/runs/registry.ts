@@ -4,7 +4,8 @@
 // takes over runs whose lease expired — never a live one owned by another process.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, type RunKind } from "../db/runs";
+import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, type RunKind } from "../db/runs";
+import { eventBus } from "../events/bus";
 import { errorMessage } from "../errors";
 import { getEnv } from "../env";
 import { limiters } from "../limits";
@@ -17,6 +18,8 @@ interface ActiveRun {
 }
 
 const key = (kind: RunKind, subjectId: string) => `${kind}:${subjectId}`;
+/** Event numbers reserved at a time (one database write per this many events). */
+const SEQ_BLOCK = 1_000;
 /** A lease lasts three heartbeats: a run is stale after three missed beats. */
 const leaseMs = () => getEnv().RUN_HEARTBEAT_MS * 3;
 
@@ -60,6 +63,10 @@ export class RunRegistry {
     const env = getEnv();
     const row = await getRun({ kind, subjectId });
     if (!row || !(await claimRun({ id: row.id, owner: this.owner, leaseMs: leaseMs() }))) return;
+    // This process numbers the run's events from a block reserved after every number used before.
+    const topic = { kind, subjectId };
+    const reserve = () => reserveSeq({ id: row.id, block: SEQ_BLOCK });
+    eventBus.open(topic, { runId: row.id, firstSeq: await reserve(), blockSize: SEQ_BLOCK, reserve });
     const controller = new AbortController();
     const handle = { id: row.id, kind, subjectId, userId: row.userId, mode: row.mode, signal: controller.signal, leaseLost: false };
     const entry: ActiveRun = { handle, controller, done: Promise.resolve() };
@@ -77,6 +84,7 @@ export class RunRegistry {
       } finally {
         clearInterval(beat);
         this.runs.delete(k);
+        eventBus.close(topic);
       }
       if (outcome !== "abandoned" && !handle.leaseLost) await finishRun({ id: row.id, owner: this.owner, status: outcome, error });
     })();

@@ -1,0 +1,47 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { InProcessEventBus } from "./bus";
+
+const topic = { kind: "tree" as const, subjectId: "r1" };
+
+test("events are numbered from reserved blocks; the next block is reserved half-way, before it is needed", async () => {
+  const bus = new InProcessEventBus();
+  let top = 100;
+  const reserve = async () => {
+    const first = top + 1;
+    top += 10;
+    return first;
+  };
+  bus.open(topic, { runId: "run1", firstSeq: await reserve(), blockSize: 10, reserve });
+  const seen: number[] = [];
+  bus.subscribe(topic, (e) => seen.push(e.seq));
+  for (let i = 0; i < 6; i++) bus.emit(topic, { type: "x", data: i });
+  await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 10; i++) bus.emit(topic, { type: "x", data: i });
+  assert.deepEqual(seen, Array.from({ length: 16 }, (_, i) => 101 + i));
+  assert.equal(bus.currentSeq(topic), 116);
+});
+
+test("a slow reservation never makes numbering go back or repeat", async () => {
+  const bus = new InProcessEventBus();
+  let release: (n: number) => void = () => {};
+  const reserve = () => new Promise<number>((r) => (release = r));
+  bus.open(topic, { runId: "run1", firstSeq: 1, blockSize: 4, reserve });
+  const seen: number[] = [];
+  bus.subscribe(topic, (e) => seen.push(e.seq));
+  for (let i = 0; i < 6; i++) bus.emit(topic, { type: "x", data: i });
+  release(5);
+  await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 3; i++) bus.emit(topic, { type: "x", data: i });
+  assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+});
+
+test("an event of a run that is not open here needs its number from the caller; envelopes carry run, kind and subject", () => {
+  const bus = new InProcessEventBus();
+  assert.throws(() => bus.emit(topic, { type: "x", data: 1 }), /is open in this process/);
+  const e = bus.emit(topic, { type: "run.status", data: { status: "cancelled" } }, { runId: "run1", seq: 42 });
+  assert.deepEqual({ runId: e.runId, kind: e.kind, subjectId: e.subjectId, seq: e.seq, type: e.type, data: e.data }, {
+    runId: "run1", kind: "tree", subjectId: "r1", seq: 42, type: "run.status", data: { status: "cancelled" },
+  });
+  assert.equal(bus.currentSeq(topic), undefined);
+});

@@ -1,0 +1,66 @@
+// The event sequence is durable: a client that reconnects after the server restarted gets a
+// snapshot numbered after everything it saw, then only newer events — no gap, no repeat.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { startFakes, type Fakes } from "../fakes";
+import { TestApp, waitFor } from "../helpers/app-server";
+import { createAndStart, waitForStatus } from "../helpers/research";
+
+interface Part {
+  type: string;
+  data?: { seq?: number; [k: string]: unknown };
+}
+
+/** Reads the research stream until `enough(parts)` or its end. */
+async function readStream(app: TestApp, id: string, enough: (parts: Part[]) => boolean): Promise<Part[]> {
+  const res = await app.fetch(`/api/research/${id}/stream`, { signal: AbortSignal.timeout(90_000) });
+  assert.equal(res.status, 200);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const parts: Part[] = [];
+  let buffer = "";
+  while (!enough(parts)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    const lines = buffer.split("\n");
+    buffer = lines.pop() ?? "";
+    for (const line of lines) if (line.startsWith("data: ") && line !== "data: [DONE]") parts.push(JSON.parse(line.slice(6)) as Part);
+  }
+  await reader.cancel().catch(() => undefined);
+  return parts;
+}
+
+const seqs = (parts: Part[]) => parts.filter((p) => p.type.startsWith("data-") && p.type !== "data-snapshot").map((p) => p.data!.seq!);
+const snapshotSeq = (parts: Part[]) => parts.find((p) => p.type === "data-snapshot")!.data!.seq!;
+
+let fakes: Fakes;
+let app: TestApp;
+before(async () => {
+  fakes = await startFakes();
+  app = await TestApp.start({ name: "event-seq", env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000" } });
+});
+after(async () => {
+  await app?.stop();
+  await fakes?.stop();
+});
+
+test("sequence numbers go on after a restart: the reconnecting client sees no repeat", async () => {
+  fakes.llm.configure({ latencyMs: 120 });
+  const id = await createAndStart(app, { depth: 2, breadth: 3 });
+  const first = await readStream(app, id, (parts) => seqs(parts).length >= 15);
+  const seen = [snapshotSeq(first), ...seqs(first)];
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i] > seen[i - 1], `increasing: ${seen.join(",")}`);
+  await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) >= 2 ? true : undefined), 60_000, "findings");
+
+  await app.kill();
+  await app.restart();
+  const second = await readStream(app, id, (parts) => parts.some((p) => p.type === "finish"));
+  const snapshot = snapshotSeq(second);
+  const lastSeen = Math.max(...seen);
+  assert.ok(snapshot >= lastSeen, `the snapshot after the restart (${snapshot}) is numbered after what the client saw (${lastSeen})`);
+  const live = seqs(second);
+  assert.ok(live.length > 0, "live events after the restart");
+  assert.ok(live[0] > snapshot && live.every((s, i) => i === 0 || s > live[i - 1]), `no repeat: ${live.slice(0, 20).join(",")}`);
+  assert.ok(live.every((s) => s > lastSeen), "no number the client saw before comes again");
+  assert.equal((await waitForStatus(app, id, ["completed", "failed"])).status, "completed");
+});
