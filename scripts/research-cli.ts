@@ -133,17 +133,17 @@ async function main(): Promise<number> {
     const detail = String((error as { stderr?: string }).stderr ?? "").trim() || (error as Error).message;
     throw new CliError(`could not migrate the database (${env.DATABASE_URL}):\n${detail}`);
   }
-  const { db } = await import("../lib/db/client");
+  const { getUserByEmail } = await import("../lib/db/users");
   const { askFollowupQuestions, startResearch } = await import("../lib/research/service");
   const { eventBus } = await import("../lib/events/bus");
   const { runRegistry } = await import("../lib/runs/engines");
-  const { getResearch, loadResearchGraph } = await import("../lib/db/research");
+  const { deleteResearch, getResearch, loadResearchGraph } = await import("../lib/db/research");
   const { renderErrorOutput } = await import("../lib/research/error-output");
 
   let userId: string | null = null;
   if (values.email !== undefined) {
     const email = values.email.trim().toLowerCase();
-    const user = await db.user.findUnique({ where: { email }, select: { id: true } });
+    const user = await getUserByEmail({ email });
     if (!user) throw new CliError(`no account with the email ${email} (--email): sign up in the web app, or run npm run token -- create --email ${email} --name cli --password '…'`);
     userId = user.id;
   }
@@ -161,7 +161,7 @@ async function main(): Promise<number> {
     if (!parsed.success) throw badArgs(parsed.error.issues[0].message);
     input = parsed.data;
   } catch (error) {
-    await db.research.delete({ where: { id: research_id } }); // no draft left behind
+    await deleteResearch({ id: research_id }); // no draft left behind
     throw error;
   }
 

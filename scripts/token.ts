@@ -45,7 +45,8 @@ async function main() {
   execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: root, stdio: "ignore" });
   const { findOrCreateUser } = await import("../lib/auth/users");
   const { issueApiToken, listApiTokens, revokeApiToken } = await import("../lib/auth/api-tokens");
-  const { db } = await import("../lib/db/client");
+  const { getUserByEmail } = await import("../lib/db/users");
+  const { disconnectDatabase } = await import("../lib/db/connection");
   try {
     if (command === "create") {
       if (!values.name?.trim()) usage("--name is required");
@@ -57,7 +58,7 @@ async function main() {
       console.error(`Token "${apiToken.name}" (id ${apiToken.id}) for ${user.email}, valid until ${apiToken.expiresAt}:`);
       console.log(token);
     } else if (command === "list" || command === "revoke") {
-      const user = await db.user.findUnique({ where: { email: values.email!.trim().toLowerCase() } });
+      const user = await getUserByEmail({ email: values.email!.trim().toLowerCase() });
       if (!user) throw new Error(`No account with the email ${values.email}`);
       if (command === "revoke") {
         if (!values.id) usage("--id is required");
@@ -73,7 +74,7 @@ async function main() {
       usage(`unknown command "${command}"`);
     }
   } finally {
-    await db.$disconnect();
+    await disconnectDatabase();
   }
 }
 

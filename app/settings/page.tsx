@@ -3,7 +3,8 @@ import { redirect } from "next/navigation";
 import { listApiTokens } from "@/lib/auth/api-tokens";
 import { getSessionUserId } from "@/lib/auth/caller";
 import { listUserShareLinks } from "@/lib/auth/share-links";
-import { db } from "@/lib/db/client";
+import { listStartedResearches } from "@/lib/db/research";
+import { getUserById } from "@/lib/db/users";
 import { getEnv } from "@/lib/env";
 import { ShareManager } from "./share-manager";
 import { TokenManager } from "./token-manager";
@@ -14,15 +15,10 @@ export default async function SettingsPage() {
   const userId = await getSessionUserId();
   if (!userId) redirect("/sign-in?callbackUrl=/settings");
   const [user, tokens, shareLinks, researches] = await Promise.all([
-    db.user.findUnique({ where: { id: userId }, select: { email: true } }),
+    getUserById({ id: userId }),
     listApiTokens({ userId }),
     listUserShareLinks({ userId }),
-    db.research.findMany({
-      where: { userId, status: { not: "draft" } },
-      orderBy: { createdAt: "desc" },
-      take: 50,
-      select: { id: true, initialPrompt: true, status: true, createdAt: true },
-    }),
+    listStartedResearches({ userId, limit: 50 }),
   ]);
   const env = getEnv();
   return (

@@ -1,7 +1,7 @@
 // API tokens: HS256 JWTs (key derived from AUTH_SECRET) whose `jti` is an ApiToken row, so that a
 // revocation in the database takes effect on the next request.
 import { errors as joseErrors, jwtVerify } from "jose";
-import { db } from "../db/client";
+import { getApiToken, insertApiToken, listApiTokensOfUser, recordApiTokenUse, setApiTokenRevoked } from "../db/api-tokens";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
 import { API_TOKEN_AUDIENCE as AUDIENCE, API_TOKEN_ISSUER as ISSUER, signApiToken } from "./api-token-jwt";
@@ -53,7 +53,7 @@ export async function issueApiToken({
   }
   // Whole seconds, so that the row and the JWT's exp agree exactly.
   const expiresAt = new Date(Math.floor((now.getTime() + lifetimeDays * DAY_MS) / 1000) * 1000);
-  const row = await db.apiToken.create({ data: { userId, name, expiresAt } });
+  const row = await insertApiToken({ userId, name, expiresAt });
   const token = await signApiToken({ userId, tokenId: row.id, expiresAt, issuedAt: now });
   return { token, apiToken: toSummary(row) };
 }
@@ -77,26 +77,24 @@ export async function verifyApiToken(token: string, now = new Date()): Promise<{
     throw error;
   }
   if (!sub || !jti) return null;
-  const row = await db.apiToken.findUnique({ where: { id: jti }, select: { id: true, userId: true, expiresAt: true, revokedAt: true, lastUsedAt: true } });
-  if (!row || row.userId !== sub || row.revokedAt || row.expiresAt <= now) return null;
+  // The token's row, and only if it is the token's subject's.
+  const row = await getApiToken({ id: jti, userId: sub });
+  if (!row || row.revokedAt || row.expiresAt <= now) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_WRITE_INTERVAL_MS) {
-    // Conditional, so that concurrent requests write once; a failure only loses a timestamp.
-    await db.apiToken
-      .updateMany({ where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_WRITE_INTERVAL_MS) } }] }, data: { lastUsedAt: now } })
-      .catch((error: unknown) => console.warn("[quarry] could not record token use:", error));
+    // A failure only loses a timestamp.
+    await recordApiTokenUse({ id: row.id, now, intervalMs: LAST_USED_WRITE_INTERVAL_MS }).catch((error: unknown) => console.warn("[quarry] could not record token use:", error));
   }
   return { userId: row.userId, tokenId: row.id };
 }
 
 export async function listApiTokens({ userId }: { userId: string }): Promise<ApiTokenSummary[]> {
-  const rows = await db.apiToken.findMany({ where: { userId }, orderBy: { createdAt: "desc" } });
-  return rows.map(toSummary);
+  return (await listApiTokensOfUser({ userId })).map(toSummary);
 }
 
 /** Revokes one of the user's tokens; 404 for a token that is not theirs. Revoking twice is harmless. */
 export async function revokeApiToken({ userId, id, now = new Date() }: { userId: string; id: string; now?: Date }): Promise<ApiTokenSummary> {
-  const row = await db.apiToken.findFirst({ where: { id, userId } });
+  const row = await getApiToken({ id, userId });
   if (!row) throw new AppError("not_found:token", "Token not found.");
   if (row.revokedAt) return toSummary(row);
-  return toSummary(await db.apiToken.update({ where: { id }, data: { revokedAt: now } }));
+  return toSummary(await setApiTokenRevoked({ id, userId, now }));
 }

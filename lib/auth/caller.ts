@@ -1,6 +1,6 @@
 // Who is calling: a browser session (cookie) or an API token (Authorization: Bearer). Every API
 // route calls requireCaller(request) first.
-import { db } from "../db/client";
+import { getUserById } from "../db/users";
 import { AppError } from "../errors";
 import { verifyApiToken } from "./api-tokens";
 import { assertSameOrigin } from "./csrf";
@@ -23,7 +23,7 @@ async function sessionUserId(): Promise<string | null> {
   const id = session?.user?.id;
   if (!id) return null;
   // A session outlives nothing: if the account was deleted, the cookie stops working.
-  const user = await db.user.findUnique({ where: { id }, select: { id: true } });
+  const user = await getUserById({ id });
   return user?.id ?? null;
 }
 

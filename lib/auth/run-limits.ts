@@ -1,7 +1,7 @@
 // Per-user limits on starting research: starts per hour and concurrently running researches.
 // Counted from the database (durable across restarts); the check and the start run under a per-user
 // lock so that two simultaneous requests cannot both pass the last free slot.
-import { db } from "../db/client";
+import { countRunningResearches, listStartTimes } from "../db/research";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
 
@@ -9,7 +9,7 @@ const HOUR_MS = 60 * 60 * 1000;
 
 export async function assertCanStartResearch({ userId, now = new Date() }: { userId: string; now?: Date }): Promise<void> {
   const env = getEnv();
-  const running = await db.research.count({ where: { userId, status: "running" } });
+  const running = await countRunningResearches({ userId });
   if (running >= env.MAX_CONCURRENT_RUNS_PER_USER) {
     throw new AppError(
       "rate_limit:concurrent_runs",
@@ -18,14 +18,9 @@ export async function assertCanStartResearch({ userId, now = new Date() }: { use
     );
   }
   const since = new Date(now.getTime() - HOUR_MS);
-  const recent = await db.research.findMany({
-    where: { userId, startedAt: { gte: since } },
-    select: { startedAt: true },
-    orderBy: { startedAt: "asc" },
-    take: env.RATE_LIMIT_STARTS_PER_HOUR,
-  });
+  const recent = await listStartTimes({ userId, since, limit: env.RATE_LIMIT_STARTS_PER_HOUR });
   if (recent.length >= env.RATE_LIMIT_STARTS_PER_HOUR) {
-    const oldest = recent[0].startedAt ?? now;
+    const oldest = recent[0];
     const retryAfter = Math.max(1, Math.ceil((oldest.getTime() + HOUR_MS - now.getTime()) / 1000));
     const minutes = Math.ceil(retryAfter / 60);
     throw new AppError(

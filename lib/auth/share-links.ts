@@ -1,6 +1,15 @@
 // Share links: a random 256-bit token shown to the owner once; only its SHA-256 is stored.
 import crypto from "node:crypto";
-import { db } from "../db/client";
+import { researchExists } from "../db/research";
+import {
+  countShareLinkOpen,
+  getShareLink,
+  getShareLinkByTokenHash,
+  insertShareLink,
+  listShareLinksOfResearch,
+  listShareLinksOfUser,
+  setShareLinkRevoked,
+} from "../db/share-links";
 import { AppError } from "../errors";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -45,8 +54,7 @@ function toSummary(row: Row, now = new Date()): ShareLinkSummary {
 }
 
 async function assertOwnsResearch(userId: string, researchId: string): Promise<void> {
-  const research = await db.research.findFirst({ where: { id: researchId, userId }, select: { id: true } });
-  if (!research) throw new AppError("not_found:research", "Research not found.");
+  if (!(await researchExists({ id: researchId, userId }))) throw new AppError("not_found:research", "Research not found.");
 }
 
 export async function createShareLink({
@@ -62,29 +70,23 @@ export async function createShareLink({
 }): Promise<{ token: string; shareLink: ShareLinkSummary }> {
   await assertOwnsResearch(userId, researchId);
   const token = crypto.randomBytes(32).toString("base64url");
-  const row = await db.shareLink.create({
-    data: {
-      researchId,
-      tokenHash: hashShareToken(token),
-      expiresAt: expiresInDays ? new Date(now.getTime() + expiresInDays * DAY_MS) : null,
-    },
+  const row = await insertShareLink({
+    researchId,
+    tokenHash: hashShareToken(token),
+    expiresAt: expiresInDays ? new Date(now.getTime() + expiresInDays * DAY_MS) : null,
   });
   return { token, shareLink: toSummary(row, now) };
 }
 
 export async function listShareLinks({ userId, researchId }: { userId: string; researchId: string }): Promise<ShareLinkSummary[]> {
   await assertOwnsResearch(userId, researchId);
-  const rows = await db.shareLink.findMany({ where: { researchId }, orderBy: { createdAt: "desc" } });
+  const rows = await listShareLinksOfResearch({ researchId, userId });
   return rows.map((row) => toSummary(row));
 }
 
 /** All of a user's share links with the research prompt, for the Settings page. */
 export async function listUserShareLinks({ userId }: { userId: string }): Promise<(ShareLinkSummary & { researchPrompt: string })[]> {
-  const rows = await db.shareLink.findMany({
-    where: { research: { userId } },
-    orderBy: { createdAt: "desc" },
-    include: { research: { select: { initialPrompt: true } } },
-  });
+  const rows = await listShareLinksOfUser({ userId });
   return rows.map((row) => ({ ...toSummary(row), researchPrompt: row.research.initialPrompt }));
 }
 
@@ -99,10 +101,10 @@ export async function revokeShareLink({
   id: string;
   now?: Date;
 }): Promise<ShareLinkSummary> {
-  const row = await db.shareLink.findFirst({ where: { id, researchId, research: { userId } } });
+  const row = await getShareLink({ id, researchId, userId });
   if (!row) throw new AppError("not_found:share", "Share link not found.");
   if (row.revokedAt) return toSummary(row, now);
-  return toSummary(await db.shareLink.update({ where: { id }, data: { revokedAt: now } }), now);
+  return toSummary(await setShareLinkRevoked({ id, userId, now }), now);
 }
 
 /**
@@ -114,10 +116,10 @@ export async function resolveShareToken(
   { countOpen = true, now = new Date() }: { countOpen?: boolean; now?: Date } = {},
 ): Promise<{ researchId: string; shareLinkId: string } | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
-  const row = await db.shareLink.findUnique({ where: { tokenHash: hashShareToken(token) } });
+  const row = await getShareLinkByTokenHash({ tokenHash: hashShareToken(token) });
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
   if (countOpen) {
-    await db.shareLink.update({ where: { id: row.id }, data: { openCount: { increment: 1 }, lastOpenedAt: now } });
+    await countShareLinkOpen({ id: row.id, now });
   }
   return { researchId: row.researchId, shareLinkId: row.id };
 }

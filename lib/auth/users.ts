@@ -1,5 +1,5 @@
 // Accounts: email + bcrypt password hash.
-import { db } from "../db/client";
+import { getUserCredentials, insertUser } from "../db/users";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "./password";
 import { signUpSchema } from "./schema";
@@ -22,22 +22,14 @@ function parseSignUp(input: { email: string; password: string; name?: string }) 
 export async function createUser(input: { email: string; password: string; name?: string }): Promise<PublicUser> {
   const data = parseSignUp(input);
   const passwordHash = await hashPassword(data.password);
-  try {
-    return await db.user.create({
-      data: { email: data.email, name: data.name ?? null, passwordHash },
-      select: { id: true, email: true, name: true },
-    });
-  } catch (error) {
-    if ((error as { code?: string }).code === "P2002") {
-      throw new AppError("conflict:account", "An account with this email already exists.", { field: "email" });
-    }
-    throw error;
-  }
+  const user = await insertUser({ email: data.email, name: data.name ?? null, passwordHash });
+  if (!user) throw new AppError("conflict:account", "An account with this email already exists.", { field: "email" });
+  return user;
 }
 
 /** Returns the user when the password matches; null otherwise (same timing for unknown emails). */
 export async function verifyCredentials(email: string, password: string): Promise<PublicUser | null> {
-  const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
+  const user = await getUserCredentials({ email: email.trim().toLowerCase() });
   const ok = await verifyPassword(password, user?.passwordHash);
   return ok && user ? { id: user.id, email: user.email, name: user.name } : null;
 }
@@ -47,7 +39,7 @@ export async function findOrCreateUser(
   input: { email: string; password?: string },
 ): Promise<{ user: PublicUser; created: boolean }> {
   const email = input.email.trim().toLowerCase();
-  const existing = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } });
+  const existing = await getUserCredentials({ email });
   if (existing) {
     if (input.password !== undefined && !(await verifyPassword(input.password, existing.passwordHash))) {
       throw new AppError("unauthorized:account", "Wrong password for the existing account.");

@@ -2,7 +2,7 @@
 // engine itself (runner, resume), which acts on behalf of the research's owner.
 import { db } from "./client";
 import { containsIgnoringCase } from "./portable";
-import type { ResearchGraph } from "../research/public-shape";
+import type { ResearchGraph, TokenUsage } from "./types";
 import type { ResearchStatus } from "../types";
 
 export type Owner = { userId?: string | null };
@@ -14,14 +14,36 @@ function ownerWhere({ userId }: Owner) {
   return userId === undefined ? {} : { userId };
 }
 
-export async function createResearch({ userId, initialPrompt, questions }: { userId: string | null; initialPrompt: string; questions: string[] }) {
+/** A draft research with its follow-up questions, and the tokens spent writing them. */
+export async function createResearch({
+  userId,
+  initialPrompt,
+  questions,
+  usage,
+}: {
+  userId: string | null;
+  initialPrompt: string;
+  questions: string[];
+  usage?: TokenUsage;
+}) {
   return db.research.create({
-    data: { userId, initialPrompt, followupQuestions: JSON.stringify(questions), status: "draft" },
+    data: {
+      userId,
+      initialPrompt,
+      followupQuestions: JSON.stringify(questions),
+      status: "draft",
+      ...(usage ? { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, llmCalls: usage.calls } : {}),
+    },
   });
 }
 
 export async function getResearch({ id, ...owner }: { id: string } & Owner) {
   return db.research.findFirst({ where: { id, ...ownerWhere(owner) } });
+}
+
+/** Whether the research exists (and is the owner's), without reading its report. */
+export async function researchExists({ id, ...owner }: { id: string } & Owner): Promise<boolean> {
+  return (await db.research.findFirst({ where: { id, ...ownerWhere(owner) }, select: { id: true } })) !== null;
 }
 
 export async function loadResearchGraph({ id, ...owner }: { id: string } & Owner): Promise<ResearchGraph | null> {
@@ -54,23 +76,62 @@ export async function listResearches({
   return { rows: rows.slice(0, limit), nextCursor: rows.length > limit ? rows[limit - 1].id : null };
 }
 
+/** Starts a draft with its answers (and, when given, a revised prompt and questions). False if it was no longer a draft. */
 export async function saveStartParameters({
   id,
   answers,
   depth,
   breadth,
+  initialPrompt,
+  questions,
 }: {
   id: string;
   answers: string[];
   depth: number;
   breadth: number;
+  initialPrompt?: string;
+  questions?: string[];
 }) {
   // Only a draft can start: a second start of the same research is refused by the caller.
   const { count } = await db.research.updateMany({
     where: { id, status: "draft" },
-    data: { followupAnswers: JSON.stringify(answers), depth, breadth, status: "running", startedAt: new Date() },
+    data: {
+      ...(initialPrompt !== undefined ? { initialPrompt } : {}),
+      ...(questions !== undefined ? { followupQuestions: JSON.stringify(questions) } : {}),
+      followupAnswers: JSON.stringify(answers),
+      depth,
+      breadth,
+      status: "running",
+      startedAt: new Date(),
+    },
   });
   return count === 1;
+}
+
+/** The user's researches that were started (not drafts), newest first, for pickers. */
+export async function listStartedResearches({ userId, limit }: { userId: string; limit: number }) {
+  return db.research.findMany({
+    where: { userId, status: { not: "draft" } },
+    orderBy: { createdAt: "desc" },
+    take: limit,
+    select: { id: true, initialPrompt: true, status: true, createdAt: true },
+  });
+}
+
+/** How many of the user's researches are running (for the per-user limit). */
+export async function countRunningResearches({ userId }: { userId: string }) {
+  return db.research.count({ where: { userId, status: "running" } });
+}
+
+/** When the user's researches started since `since`, oldest first, at most `limit` of them. */
+export async function listStartTimes({ userId, since, limit }: { userId: string; since: Date; limit: number }): Promise<Date[]> {
+  const rows = await db.research.findMany({
+    where: { userId, startedAt: { gte: since } },
+    select: { startedAt: true },
+    orderBy: { startedAt: "asc" },
+    take: limit,
+  });
+  return rows.map((r) => r.startedAt!);
 }
 
 export async function deleteResearch({ id, ...owner }: { id: string } & Owner) {

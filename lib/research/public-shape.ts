@@ -1,5 +1,6 @@
 // Maps database rows to the public shapes (seed field names) in one place.
-import type { ExtractedItem, Page, QueryPage, Research, SerpQuery } from "../generated/prisma/client";
+import { parseStringArray } from "../db/json";
+import type { ExtractedItem, Page, QueryPage, Research, ResearchGraph, SerpQuery } from "../db/types";
 import type {
   QueryStatus,
   ResearchStatus,
@@ -11,26 +12,17 @@ import type {
   WebsiteView,
 } from "../types";
 
-/** A page without its text: events and views never need the text, and it can be large. */
-export type PageSummary = Omit<Page, "content">;
-export type QueryPageRow = QueryPage & { page: PageSummary; items: ExtractedItem[] };
+// The row shapes are lib/db's; re-exported for the modules that import them from here.
+export type { PageSummary, QueryPageRow, ResearchGraph } from "../db/types";
+export { parseStringArray };
+
 /** What a website view is made of: a query page row as loaded, or as the runner just wrote it. */
 export type WebsiteRow = Pick<QueryPage, "queryId" | "pageId" | "status" | "error"> & {
   page: Pick<Page, "url" | "title" | "status" | "error">;
   items: Pick<ExtractedItem, "content" | "url" | "position">[];
 };
-export type ResearchGraph = Research & { queries: SerpQuery[]; queryPages: QueryPageRow[] };
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-
-export function parseStringArray(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.map(String) : [];
-  } catch {
-    return [];
-  }
-}
 
 export function researchLinks(id: string) {
   const base = `/api/research/${id}`;

@@ -4,7 +4,7 @@ import { analyzeWebsite } from "../agents/analyze-website";
 import { isLostCall } from "../ai/errors";
 import { Semaphore } from "../concurrency";
 import { errorMessage } from "../errors";
-import type { SerpQuery } from "../generated/prisma/client";
+import type { SerpQuery } from "../db/types";
 import { limiters } from "../limits";
 import { searchWeb, SearchError } from "../search";
 import { scrapeUrl, ScrapeError } from "../scrape";

@@ -9,7 +9,7 @@
 import { generateSerpQueries, QueryShortfallError, type SerpQueryDraft } from "../agents/generate-serp-queries";
 import { isLostCall } from "../ai/errors";
 import { sleep } from "../concurrency";
-import type { SerpQuery } from "../generated/prisma/client";
+import type { SerpQuery } from "../db/types";
 import type { RunContext } from "./context";
 import { toQueryView, toWebsiteView } from "./public-shape";
 import { processQuery } from "./query-step";

@@ -1,10 +1,9 @@
 // The tree-research operations that route handlers (and the CLI) call: one function per action.
 import { generateFollowupQuestions } from "../agents/prompt-analyzer";
 import { LlmUnavailableError, StructuredOutputError } from "../ai/errors";
-import { countExtractedItems, createResearch, getResearch, loadResearchGraph, saveStartParameters, type Owner } from "../db/research";
+import { countExtractedItems, createResearch, deleteResearch, getResearch, loadResearchGraph, saveStartParameters, type Owner } from "../db/research";
 import { reopenForReport, reopenForResume } from "./store";
 import { startWithinLimits } from "../auth/run-limits";
-import { db } from "../db/client";
 import { assertResearchConfigured } from "../env";
 import { AppError } from "../errors";
 import { deleteRunsOf, openRun } from "../db/runs";
@@ -29,11 +28,7 @@ export async function askFollowupQuestions({ userId, input }: { userId: string |
       tokens = { promptTokens: tokens.promptTokens + t.promptTokens, completionTokens: tokens.completionTokens + t.completionTokens, calls: tokens.calls + t.calls };
     },
   }).catch(llmFailure);
-  const research = await createResearch({ userId, initialPrompt: input.initial_prompt, questions });
-  await db.research.update({
-    where: { id: research.id },
-    data: { promptTokens: tokens.promptTokens, completionTokens: tokens.completionTokens, llmCalls: tokens.calls },
-  });
+  const research = await createResearch({ userId, initialPrompt: input.initial_prompt, questions, usage: tokens });
   return { research_id: research.id, followup_questions: questions };
 }
 
@@ -50,16 +45,15 @@ export async function startResearch({ input, ...owner }: Owner & { input: StartR
     throw new AppError("bad_request:research", "Number of answers must match number of questions", { field: "followup_answers" });
   }
   assertResearchConfigured({ llm: true, search: true });
-  if (input.initial_prompt !== undefined || input.followup_questions !== undefined) {
-    await db.research.update({
-      where: { id: research.id },
-      data: {
-        initialPrompt: input.initial_prompt ?? research.initialPrompt,
-        followupQuestions: JSON.stringify(questions),
-      },
-    });
-  }
-  const started = await saveStartParameters({ id: research.id, answers: input.followup_answers, depth: input.depth, breadth: input.breadth });
+  // A client that keeps the draft on its side may send a revised prompt and questions with the start.
+  const revised = input.initial_prompt !== undefined || input.followup_questions !== undefined;
+  const started = await saveStartParameters({
+    id: research.id,
+    answers: input.followup_answers,
+    depth: input.depth,
+    breadth: input.breadth,
+    ...(revised ? { initialPrompt: input.initial_prompt ?? research.initialPrompt, questions } : {}),
+  });
   if (!started) throw new AppError("conflict:research", "This research has already been started", { field: "research_id" });
   await openRun({ kind: "tree", subjectId: research.id, userId: research.userId, mode: "tree" });
   void runRegistry.start("tree", research.id);
@@ -138,6 +132,6 @@ export async function deleteResearchById({ id, ...owner }: Owner & { id: string 
   const research = await getResearch({ id, ...owner });
   if (!research) throw new AppError("not_found:research", "Research not found");
   if (research.status === "running") await runRegistry.cancel("tree", id);
-  await db.research.delete({ where: { id } });
+  await deleteResearch({ id, ...owner });
   await deleteRunsOf({ kind: "tree", subjectId: id });
 }

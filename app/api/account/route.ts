@@ -2,13 +2,13 @@
 // than Auth.js's /api/auth/session, which re-issues the session cookie on every call: a response
 // landing after a sign-out would sign the user back in (see lib/auth/session-refresh.ts).
 import { requireCaller } from "@/lib/auth/caller";
-import { db } from "@/lib/db/client";
+import { getUserById } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
 import { otherMethods, route } from "@/lib/http";
 
 export const GET = route(async (request: Request) => {
   const { userId } = await requireCaller(request);
-  const user = await db.user.findUnique({ where: { id: userId }, select: { email: true } });
+  const user = await getUserById({ id: userId });
   if (!user) throw new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>.");
   return Response.json({ email: user.email }, { headers: { "Cache-Control": "private, no-store" } });
 });

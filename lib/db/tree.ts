@@ -1,0 +1,289 @@
+// Query functions for the research tree (queries, pages, query pages, extracted items) and the
+// runner's writes to its research: every state change is written here before its event is emitted.
+// Each write is idempotent or guarded, so that a step re-run after a crash cannot duplicate rows.
+// Called as `store.xyz(...)` through lib/research/store.ts, which re-exports this module.
+import { db } from "./client";
+import { parseStringArray } from "./json";
+import { skipDuplicatesOnPostgres } from "./portable";
+import { getResearch, QUERY_PAGE_ROW } from "./research";
+import type { Page, QueryDraft, QueryLearnings, QueryPageRow, SearchHit, SerpQuery, TokenUsage } from "./types";
+import { Prisma } from "../generated/prisma/client";
+import type { QueryStatus } from "../types";
+
+export async function loadResearch(id: string) {
+  return getResearch({ id });
+}
+
+export async function queriesOf(researchId: string) {
+  return db.serpQuery.findMany({ where: { researchId }, orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { position: "asc" }] });
+}
+
+/** Creates the root queries once; returns [] if another attempt already did. */
+export async function createRootQueries(researchId: string, drafts: QueryDraft[], levelBreadth: number): Promise<SerpQuery[]> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.research.updateMany({ where: { id: researchId, rootQueriesGenerated: false }, data: { rootQueriesGenerated: true } });
+    if (count === 0) return [];
+    const created: SerpQuery[] = [];
+    for (const [position, d] of drafts.entries()) {
+      created.push(
+        await tx.serpQuery.create({ data: { researchId, depth: 1, position, text: d.query, objective: d.objective, levelBreadth } }),
+      );
+    }
+    return created;
+  });
+}
+
+/** Creates a query's children once; returns [] if they exist already. */
+export async function createChildQueries(parent: SerpQuery, drafts: QueryDraft[], levelBreadth: number): Promise<SerpQuery[]> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.serpQuery.updateMany({ where: { id: parent.id, childrenGenerated: false }, data: { childrenGenerated: true } });
+    if (count === 0) return [];
+    const created: SerpQuery[] = [];
+    for (const [position, d] of drafts.entries()) {
+      created.push(
+        await tx.serpQuery.create({
+          data: { researchId: parent.researchId, parentId: parent.id, depth: parent.depth + 1, position, text: d.query, objective: d.objective, levelBreadth },
+        }),
+      );
+    }
+    return created;
+  });
+}
+
+export async function setQueryStatus(id: string, status: QueryStatus, extra: { error?: string | null; startedAt?: Date; completedAt?: Date } = {}) {
+  return db.serpQuery.update({ where: { id }, data: { status, ...extra } });
+}
+
+/**
+ * Saves a query's search results in one transaction: each URL once per research (Page), linked to
+ * this query (QueryPage), and the query moves to `scraping`. Returns the query and its rows. The
+ * rows exist exactly when the query is past `searching`, so a re-run after a crash cannot duplicate them.
+ */
+export async function attachSearchResults(query: SerpQuery, results: SearchHit[]): Promise<{ query: SerpQuery; rows: QueryPageRow[] }> {
+  const byUrl = new Map<string, SearchHit>();
+  for (const r of results) if (!byUrl.has(r.url)) byUrl.set(r.url, r);
+  const urls = [...byUrl.keys()];
+  const { researchId } = query;
+  return db.$transaction(async (tx) => {
+    const known = new Set((await tx.page.findMany({ where: { researchId, url: { in: urls } }, select: { url: true } })).map((p) => p.url));
+    const missing = urls.filter((url) => !known.has(url));
+    if (missing.length > 0) {
+      // Sibling queries of one research attach at the same time: on PostgreSQL another may insert the same URL first.
+      await tx.page.createMany({ data: missing.map((url) => ({ researchId, url, title: byUrl.get(url)!.title || null })), ...skipDuplicatesOnPostgres() });
+    }
+    const pages = await tx.page.findMany({ where: { researchId, url: { in: urls } }, select: { id: true, url: true } });
+    const pageIds = new Map(pages.map((p) => [p.url, p.id]));
+    await tx.queryPage.createMany({ data: urls.map((url, position) => ({ queryId: query.id, pageId: pageIds.get(url)!, position })) });
+    const updated = await tx.serpQuery.update({ where: { id: query.id }, data: { status: "scraping" } });
+    const rows = await tx.queryPage.findMany({ where: { queryId: query.id }, include: QUERY_PAGE_ROW, orderBy: { position: "asc" } });
+    return { query: updated, rows };
+  });
+}
+
+export async function queryPagesOfQuery(queryId: string): Promise<QueryPageRow[]> {
+  return db.queryPage.findMany({ where: { queryId }, include: QUERY_PAGE_ROW, orderBy: { position: "asc" } });
+}
+
+export async function queryPagesOfPage(pageId: string): Promise<QueryPageRow[]> {
+  return db.queryPage.findMany({ where: { pageId }, include: QUERY_PAGE_ROW });
+}
+
+export async function updatePage(id: string, data: Partial<Pick<Page, "status" | "title" | "content" | "contentType" | "error" | "fetchedAt">>) {
+  return db.page.update({ where: { id }, data });
+}
+
+/** A page with its text, for analysis. */
+export async function getPage(id: string) {
+  return db.page.findUniqueOrThrow({ where: { id } });
+}
+
+// The two writes below run once per analysed page (hundreds per research): they are plain SQL,
+// standard enough for SQLite and PostgreSQL alike, because a Prisma model operation costs ~5× the
+// CPU of the same statement raw (the benchmark's figures are in bench/README.md).
+
+/**
+ * Saves a page's extracted items, then marks it analysed. No transaction is needed: item ids are the
+ * query page's and the position, so a re-run after a crash between the two statements inserts
+ * nothing twice, and a pending row that already has items is taken as analysed (see processQuery).
+ * False if the row was no longer pending.
+ */
+export async function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[]): Promise<boolean> {
+  const now = new Date();
+  if (items.length > 0) {
+    const values = items.map(
+      (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}, ${now})`,
+    );
+    await db.$executeRaw`
+      INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
+      VALUES ${Prisma.join(values)} ON CONFLICT DO NOTHING`;
+  }
+  const count = await db.$executeRaw`
+    UPDATE "QueryPage" SET "status" = 'analyzed', "analyzedAt" = ${now}, "error" = NULL
+    WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
+  return count === 1;
+}
+
+/** Marks a query's page failed. False if it was not pending. */
+export async function failQueryPage(queryPageId: string, error: string): Promise<boolean> {
+  const count = await db.$executeRaw`
+    UPDATE "QueryPage" SET "status" = 'failed', "error" = ${error} WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
+  return count === 1;
+}
+
+/**
+ * Adds one LLM call's token usage to the research (and the query it was spent for) as soon as the
+ * call returns, so that the totals are exact after any crash.
+ */
+export async function addUsage(researchId: string, t: TokenUsage, queryId?: string) {
+  const research = db.$executeRaw`
+    UPDATE "Research" SET "promptTokens" = "promptTokens" + ${t.promptTokens},
+      "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls}
+    WHERE "id" = ${researchId}`;
+  if (!queryId) {
+    await research;
+    return;
+  }
+  await db.$transaction([
+    research,
+    db.$executeRaw`
+      UPDATE "SerpQuery" SET "promptTokens" = "promptTokens" + ${t.promptTokens}, "completionTokens" = "completionTokens" + ${t.completionTokens}
+      WHERE "id" = ${queryId}`,
+  ]);
+}
+
+/** Marks a running research paused (waiting for its LLM provider), or no longer paused. */
+export async function setPaused(id: string, reason: string | null, since = new Date()) {
+  await db.research.updateMany({
+    where: { id, status: "running" },
+    data: reason ? { pausedAt: since, pauseReason: reason } : { pausedAt: null, pauseReason: null },
+  });
+  return db.research.findUniqueOrThrow({ where: { id } });
+}
+
+/** Appends a warning (kept once) to the research. Callers serialise their calls per research. */
+export async function addWarning(id: string, warning: string) {
+  const row = await db.research.findUniqueOrThrow({ where: { id }, select: { warnings: true } });
+  const warnings = parseStringArray(row.warnings);
+  if (warnings.includes(warning)) return;
+  await db.research.update({ where: { id }, data: { warnings: JSON.stringify([...warnings, warning]) } });
+}
+
+const UNFINISHED_QUERY = ["pending", "searching", "scraping", "analyzing"];
+
+/**
+ * A research that failed or was cancelled: every query, page and analysis still in progress becomes
+ * `stopped`, so the tree and the counts show what really happened. Returns what changed.
+ */
+export async function settleStopped(researchId: string): Promise<{ queries: SerpQuery[]; rows: QueryPageRow[] }> {
+  return db.$transaction(async (tx) => {
+    const queries = await tx.serpQuery.findMany({ where: { researchId, status: { in: UNFINISHED_QUERY } }, select: { id: true } });
+    const rowIds = await tx.queryPage.findMany({ where: { query: { researchId }, status: "pending" }, select: { id: true } });
+    await tx.serpQuery.updateMany({ where: { id: { in: queries.map((q) => q.id) } }, data: { status: "stopped" } });
+    await tx.page.updateMany({ where: { researchId, status: { in: ["pending", "scraping"] } }, data: { status: "stopped" } });
+    await tx.queryPage.updateMany({ where: { id: { in: rowIds.map((r) => r.id) } }, data: { status: "stopped" } });
+    return {
+      queries: await tx.serpQuery.findMany({ where: { id: { in: queries.map((q) => q.id) } } }),
+      rows: await tx.queryPage.findMany({ where: { id: { in: rowIds.map((r) => r.id) } }, include: QUERY_PAGE_ROW }),
+    };
+  });
+}
+
+/** The error recorded on a page analysis that failed because the LLM call failed (a resume retries it). */
+export const LLM_FAILURE_PREFIX = "The language model is unavailable";
+
+/**
+ * Reopens a failed or cancelled research to run again from where it stopped: stopped queries,
+ * pages and analyses go back to where they were, and analyses lost to LLM failures are retried.
+ * Completed work is untouched. False if the research was not failed or cancelled.
+ */
+export async function reopenForResume(id: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.research.updateMany({
+      where: { id, status: { in: ["failed", "cancelled"] } },
+      data: { status: "running", error: null, completedAt: null, pausedAt: null, pauseReason: null },
+    });
+    if (count === 0) return false;
+    // A stopped query with search results goes on from its pages; one without searches again.
+    await tx.serpQuery.updateMany({ where: { researchId: id, status: "stopped", queryPages: { some: {} } }, data: { status: "scraping" } });
+    await tx.serpQuery.updateMany({ where: { researchId: id, status: "stopped" }, data: { status: "pending" } });
+    await tx.page.updateMany({ where: { researchId: id, status: "stopped" }, data: { status: "pending" } });
+    const retry = await tx.queryPage.findMany({
+      where: { query: { researchId: id }, OR: [{ status: "stopped" }, { status: "failed", error: { startsWith: LLM_FAILURE_PREFIX } }] },
+      select: { id: true, queryId: true },
+    });
+    await tx.queryPage.updateMany({ where: { id: { in: retry.map((r) => r.id) } }, data: { status: "pending", error: null } });
+    // Completed queries with analyses to redo go back to their pages (their children, if any, stay).
+    await tx.serpQuery.updateMany({
+      where: { id: { in: [...new Set(retry.map((r) => r.queryId))] }, status: "completed" },
+      data: { status: "scraping", completedAt: null },
+    });
+    return true;
+  });
+}
+
+/** Reopens a failed or cancelled research to write its report from what it found. */
+export async function reopenForReport(id: string): Promise<boolean> {
+  const { count } = await db.research.updateMany({
+    where: { id, status: { in: ["failed", "cancelled"] } },
+    data: { status: "running", error: null, completedAt: null, pausedAt: null, pauseReason: null },
+  });
+  return count === 1;
+}
+
+/** Each query of a chain (root first) with its learnings, read in one query. */
+export async function chainLearnings(chain: SerpQuery[]): Promise<QueryLearnings[]> {
+  const items = await db.extractedItem.findMany({
+    where: { queryPage: { queryId: { in: chain.map((q) => q.id) } } },
+    select: { content: true, url: true, queryPage: { select: { queryId: true } } },
+    orderBy: [{ queryPage: { position: "asc" } }, { position: "asc" }],
+  });
+  return chain.map((q) => ({
+    query: q.text,
+    objective: q.objective,
+    learnings: items.filter((i) => i.queryPage.queryId === q.id).map(({ content, url }) => ({ content, url })),
+  }));
+}
+
+/** Every extracted item of a research, with its id and the query it was extracted for, in order. */
+export async function learningsOf(researchId: string) {
+  const items = await db.extractedItem.findMany({
+    where: { researchId },
+    select: { id: true, content: true, url: true, queryPage: { select: { queryId: true } } },
+    orderBy: [{ createdAt: "asc" }, { position: "asc" }],
+  });
+  return items.map(({ id, content, url, queryPage }) => ({ id, content, url, queryId: queryPage.queryId }));
+}
+
+/** Every extracted item with the root query of its branch. */
+export async function learningsByBranch(researchId: string) {
+  const [queries, items] = await Promise.all([
+    db.serpQuery.findMany({ where: { researchId }, select: { id: true, parentId: true, text: true } }),
+    db.extractedItem.findMany({
+      where: { researchId },
+      include: { queryPage: { select: { queryId: true } } },
+      orderBy: [{ createdAt: "asc" }, { position: "asc" }],
+    }),
+  ]);
+  const byId = new Map(queries.map((q) => [q.id, q]));
+  const rootOf = (id: string) => {
+    let q = byId.get(id);
+    while (q?.parentId) q = byId.get(q.parentId);
+    return q;
+  };
+  return items.map((i) => {
+    const root = rootOf(i.queryPage.queryId);
+    return { content: i.content, url: i.url, branchId: root?.id ?? "", branchQuery: root?.text ?? "" };
+  });
+}
+
+export async function finishResearch(id: string, data: { status: "completed" | "failed"; report?: string | null; error?: string | null }) {
+  return db.research.update({ where: { id }, data: { ...data, completedAt: new Date(), pausedAt: null, pauseReason: null } });
+}
+
+export async function markCancelled(id: string) {
+  const { count } = await db.research.updateMany({
+    where: { id, status: "running" },
+    data: { status: "cancelled", completedAt: new Date(), pausedAt: null, pauseReason: null },
+  });
+  return count === 1;
+}
