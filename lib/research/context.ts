@@ -1,7 +1,7 @@
 // What every step of a run shares: the research's parameters, the abort signal, event emission
 // and token accounting.
 import { setMaxListeners } from "node:events";
-import type { Research } from "../generated/prisma/client";
+import type { Research } from "../db/types";
 import type { Env } from "../env";
 import type { RunTopic } from "../events/bus";
 import { treeTopic, type TreeEvent } from "./events";
