@@ -1,26 +1,14 @@
-// What a depth × breadth choice implies before a research starts: the tree arithmetic of the
-// engine (b1 = breadth, b(d+1) = ceil(b(d) / 2); a query at depth d < depth gets b(d+1) children).
+// What a depth × breadth choice implies before a research starts, from the engine's own tree
+// arithmetic (lib/tree-arithmetic.ts: b1 = breadth, b(d+1) = ceil(b(d) / 2)).
+import { descendantsBelow, levelBreadths, queriesPerLevel } from "@/lib/tree-arithmetic";
 import type { SerpQueryView } from "@/lib/types";
 
 /** Pages fetched per query at most: SearXNG results are capped at 7 per query. */
 export const MAX_PAGES_PER_QUERY = 7;
 
-/** Children per parent at each level: [b1, b2, …, b_depth]. */
-export function levelBreadths(depth: number, breadth: number): number[] {
-  const out: number[] = [];
-  let b = Math.max(1, Math.floor(breadth));
-  for (let d = 1; d <= depth; d++) {
-    out.push(b);
-    b = Math.ceil(b / 2);
-  }
-  return out;
-}
-
 /** Queries at each level: level d holds b1·b2·…·bd. */
-export function levelSizes(depth: number, breadth: number): number[] {
-  let product = 1;
-  return levelBreadths(depth, breadth).map((b) => (product *= b));
-}
+export const levelSizes = queriesPerLevel;
+export { descendantsBelow, levelBreadths };
 
 export interface ResearchEstimate {
   levels: number[];
@@ -41,18 +29,6 @@ export function estimateResearch(depth: number, breadth: number): ResearchEstima
   const maxPages = queries * MAX_PAGES_PER_QUERY;
   const minLlmCalls = 1 + 1 + parentQueries + 1;
   return { levels, queries, parentQueries, maxPages, minLlmCalls, maxLlmCalls: minLlmCalls + maxPages };
-}
-
-/** Size of the subtree under a query at `atDepth` (excluding itself) once it is fully grown. */
-export function descendantsBelow(atDepth: number, depth: number, breadth: number): number {
-  const b = levelBreadths(depth, breadth);
-  let total = 0;
-  let product = 1;
-  for (let d = atDepth + 1; d <= depth; d++) {
-    product *= b[d - 1];
-    total += product;
-  }
-  return total;
 }
 
 /**

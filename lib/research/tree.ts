@@ -1,36 +1,6 @@
-// Tree arithmetic. Level sizes: b1 = breadth, b(d+1) = ceil(b(d) / 2); a completed query at
-// depth d < depth gets b(d+1) children.
-
-/** The breadth each level is generated with: [b1, b2, …, b_depth]. */
-export function levelBreadths(depth: number, breadth: number): number[] {
-  const out: number[] = [];
-  let b = breadth;
-  for (let d = 1; d <= depth; d++) {
-    out.push(b);
-    b = Math.ceil(b / 2);
-  }
-  return out;
-}
-
-/** The number of children a query gets, given the breadth its own level was generated with. */
-export function childCount(levelBreadth: number): number {
-  return Math.ceil(levelBreadth / 2);
-}
-
-/** Queries per level when every query completes: [b1, b1·b2, b1·b2·b3, …]. */
-export function queriesPerLevel(depth: number, breadth: number): number[] {
-  const out: number[] = [];
-  let count = 1;
-  for (const b of levelBreadths(depth, breadth)) {
-    count *= b;
-    out.push(count);
-  }
-  return out;
-}
-
-export function totalQueries(depth: number, breadth: number): number {
-  return queriesPerLevel(depth, breadth).reduce((a, b) => a + b, 0);
-}
+// The tree's arithmetic (one source, shared with the browser: lib/tree-arithmetic.ts) and the
+// scheduling priority of its LLM calls.
+export { childCount, levelBreadths, queriesPerLevel, totalQueries } from "../tree-arithmetic";
 
 /**
  * The scheduling priority of an LLM call of a run (the LLM limiter serves the highest first within a
