@@ -38,3 +38,22 @@ test("starts per hour are limited, and simultaneous starts cannot both take the 
   assert.equal(rejected.reason.code, "rate_limit:research_starts");
   assert.match(rejected.reason.message, /3 researches in the last hour/);
 });
+
+test("the start lock lives in the database: a start waits while another process holds it", async () => {
+  const { acquireUserStartLock, releaseUserStartLock } = await import("../db/users");
+  const user = await db.user.create({ data: { email: "two-servers@example.com", passwordHash: "x" } });
+  // Another server process holds the user's lock.
+  assert.equal(await acquireUserStartLock({ userId: user.id, owner: "other-process", leaseMs: 60_000 }), true);
+  assert.equal(await acquireUserStartLock({ userId: user.id, owner: "third-process", leaseMs: 60_000 }), false, "one holder at a time");
+  let ran = false;
+  const starting = startWithinLimits({ userId: user.id, start: async () => void (ran = true) });
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(ran, false, "waits while the other process holds the lock");
+  await releaseUserStartLock({ userId: user.id, owner: "other-process" });
+  await starting;
+  assert.equal(ran, true);
+  assert.equal((await db.user.findUniqueOrThrow({ where: { id: user.id } })).startLockOwner, null, "released after the start");
+  // A holder that crashed is overtaken once its lease runs out.
+  assert.equal(await acquireUserStartLock({ userId: user.id, owner: "crashed", leaseMs: -1 }), true);
+  assert.equal(await acquireUserStartLock({ userId: user.id, owner: "next", leaseMs: 60_000 }), true);
+});

@@ -1,7 +1,11 @@
 // Per-user limits on starting research: starts per hour and concurrently running researches.
 // Counted from the database (durable across restarts); the check and the start run under a per-user
-// lock so that two simultaneous requests cannot both pass the last free slot.
+// lock held in the database, so that two simultaneous requests — to one server process or several —
+// cannot both pass the last free slot.
+import { randomUUID } from "node:crypto";
+import { sleep } from "../concurrency";
 import { countRunningResearches, listStartTimes } from "../db/research";
+import { acquireUserStartLock, releaseUserStartLock } from "../db/users";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
 
@@ -34,10 +38,34 @@ export async function assertCanStartResearch({ userId, now = new Date() }: { use
 const globalForLocks = globalThis as unknown as { quarryStartLocks?: Map<string, Promise<unknown>> };
 const locks = (globalForLocks.quarryStartLocks ??= new Map());
 
-/** Runs `fn` after the user's previous guarded call has settled. */
+/** How long a start may hold the lock (a holder that crashed frees it after this), and wait for it. */
+const LOCK_LEASE_MS = 15_000;
+const LOCK_WAIT_MS = 10_000;
+
+/** Runs `fn` holding the user's start lock in the database, waiting for another holder to finish. */
+async function withDatabaseLock<T>(userId: string, fn: () => Promise<T>): Promise<T> {
+  const owner = randomUUID();
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  while (!(await acquireUserStartLock({ userId, owner, leaseMs: LOCK_LEASE_MS }))) {
+    if (Date.now() > deadline) {
+      throw new AppError("rate_limit:start_busy", "Another start of yours is still being processed. Try again in a moment.", { headers: { "Retry-After": "5" } });
+    }
+    await sleep(20 + Math.random() * 30);
+  }
+  try {
+    return await fn();
+  } finally {
+    await releaseUserStartLock({ userId, owner });
+  }
+}
+
+/**
+ * Runs `fn` after the user's previous guarded call in this process has settled (no polling for the
+ * common case), holding the user's start lock in the database (for other processes).
+ */
 export async function withUserStartLock<T>(userId: string, fn: () => Promise<T>): Promise<T> {
   const previous = locks.get(userId) ?? Promise.resolve();
-  const current = previous.catch(() => undefined).then(fn);
+  const current = previous.catch(() => undefined).then(() => withDatabaseLock(userId, fn));
   locks.set(userId, current);
   try {
     return await current;

@@ -25,3 +25,19 @@ export async function getUserByEmail({ email }: { email: string }) {
 export async function getUserCredentials({ email }: { email: string }) {
   return db.user.findUnique({ where: { email }, select: { ...PUBLIC, passwordHash: true } });
 }
+
+/**
+ * Takes the user's start lock if it is free or its lease ran out (a crashed holder). A
+ * compare-and-set: two processes never both hold it.
+ */
+export async function acquireUserStartLock({ userId, owner, leaseMs, now = new Date() }: { userId: string; owner: string; leaseMs: number; now?: Date }) {
+  const { count } = await db.user.updateMany({
+    where: { id: userId, OR: [{ startLockOwner: null }, { startLockUntil: { lt: now } }] },
+    data: { startLockOwner: owner, startLockUntil: new Date(now.getTime() + leaseMs) },
+  });
+  return count === 1;
+}
+
+export async function releaseUserStartLock({ userId, owner }: { userId: string; owner: string }) {
+  await db.user.updateMany({ where: { id: userId, startLockOwner: owner }, data: { startLockOwner: null, startLockUntil: null } });
+}
