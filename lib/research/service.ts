@@ -93,12 +93,19 @@ export async function resumeResearch({ id, userId }: { id: string; userId: strin
     throw new AppError("conflict:research", `Only a failed, cancelled or paused research can be resumed (status: ${research.status})`);
   }
   assertResearchConfigured({ llm: true, search: true });
-  // Running again counts against the user's concurrent runs (checked and marked under one lock).
+  return runAgain({ id, userId, mode: "tree", reopen: reopenForResume });
+}
+
+/**
+ * Runs a failed or cancelled research again (`mode` as the tree engine knows it). Running again
+ * counts against the user's concurrent runs: checked, reopened and queued under the user's lock.
+ */
+async function runAgain({ id, userId, mode, reopen }: { id: string; userId: string; mode: "tree" | "report"; reopen: (id: string) => Promise<boolean> }) {
   await startWithinLimits({
     userId,
     start: async () => {
-      if (!(await reopenForResume(id))) throw new AppError("conflict:research", "This research was resumed already");
-      await openRun({ kind: "tree", subjectId: id, userId: research.userId, mode: "tree" });
+      if (!(await reopen(id))) throw new AppError("conflict:research", "This research was restarted already");
+      await openRun({ kind: "tree", subjectId: id, userId, mode });
     },
   });
   void runRegistry.start("tree", id);
@@ -117,15 +124,7 @@ export async function writeReportNow({ id, userId }: { id: string; userId: strin
     throw new AppError("conflict:research", "Nothing was found yet to write a report from; resume the research instead");
   }
   assertResearchConfigured({ llm: true });
-  await startWithinLimits({
-    userId,
-    start: async () => {
-      if (!(await reopenForReport(id))) throw new AppError("conflict:research", "This research was restarted already");
-      await openRun({ kind: "tree", subjectId: id, userId: research.userId, mode: "report" });
-    },
-  });
-  void runRegistry.start("tree", id);
-  return { research_id: id, status: "running" as const, links: researchLinks(id) };
+  return runAgain({ id, userId, mode: "report", reopen: reopenForReport });
 }
 
 export async function deleteResearchById({ id, ...owner }: Owner & { id: string }) {
