@@ -7,6 +7,8 @@
 //              (the "faults" row: one research through the fault-injecting LLM proxy; smoke: 1x2)
 //            --profile DIR (the server's CPU profile of each tree run, for Chrome DevTools)
 //            --server-node-args=--max-semi-space-size=64 (extra flags for the server's node; note the =)
+//            --database sqlite|postgres|both (default sqlite; both: every tree row and the faults row on each,
+//              PostgreSQL on TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -17,6 +19,7 @@ import { runExtractionBench, SMOKE_OPTIONS, type ExtractionResult } from "./extr
 import type { BoundLatencies, BoundLimits } from "./tree/bound";
 import { startFakesProcess } from "./tree/fakes-process";
 import { formatBenchMarkdown, TARGETS } from "./tree/report";
+import { BENCH_DATABASES, type BenchDatabase } from "./tree/database";
 import { runTree, type TreeRunResult } from "./tree/run-tree";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -45,6 +48,7 @@ const { values } = parseArgs({
     out: { type: "string" },
     profile: { type: "string" },
     "server-node-args": { type: "string" },
+    database: { type: "string", default: "sqlite" },
   },
 });
 
@@ -87,6 +91,8 @@ if (values.only && !["tree", "faults", "extraction"].includes(values.only)) thro
 const runTreePart = !values.only || values.only === "tree";
 const runFaults = !values["no-faults"] && (!values.only || values.only === "tree" || values.only === "faults");
 const runExtraction = !values.only || values.only === "extraction";
+if (!["sqlite", "postgres", "both"].includes(values.database)) throw new Error(`--database takes sqlite, postgres or both, got "${values.database}"`);
+const databases: readonly BenchDatabase[] = values.database === "both" ? BENCH_DATABASES : [values.database as BenchDatabase];
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 async function main(): Promise<void> {
@@ -101,28 +107,33 @@ async function main(): Promise<void> {
   if (runTreePart || runFaults) {
     const fakes = await startFakesProcess(latencies, { failingPageShare: Number(values["failing-page-share"]), faults: runFaults });
     try {
+      // Each configuration on each database in turn, so that the rows compared side by side ran close together.
       for (const { depth, breadth } of runTreePart ? configs : []) {
-        log(`tree ${depth}x${breadth}: running`);
-        const result = await runTree({ depth, breadth, latencies, limits, contextTokenBudget, fakes, profileDir: values.profile && path.resolve(values.profile),
-          serverNodeArgs: values["server-node-args"]?.split(/\s+/).filter(Boolean) ?? [] });
-        log(
-          `tree ${depth}x${breadth}: ${(result.wallMs / 1000).toFixed(2)} s wall, bound ${(result.bound.boundMs / 1000).toFixed(2)} s ` +
-            `(${result.bound.limitedBy}), ratio ${result.ratio.toFixed(3)}, CPU ${result.server.cpuSeconds.toFixed(2)} s, ` +
-            `peak RSS ${result.server.peakRssMb.toFixed(0)} MB, stream p95 ${result.stream.p95Ms.toFixed(1)} ms`,
-        );
-        tree.push(result);
+        for (const database of databases) {
+          log(`tree ${depth}x${breadth} ${database}: running`);
+          const result = await runTree({ depth, breadth, database, latencies, limits, contextTokenBudget, fakes, profileDir: values.profile && path.resolve(values.profile),
+            serverNodeArgs: values["server-node-args"]?.split(/\s+/).filter(Boolean) ?? [] });
+          const st = result.statements;
+          log(
+            `tree ${depth}x${breadth} ${database}: ${(result.wallMs / 1000).toFixed(2)} s wall, bound ${(result.bound.boundMs / 1000).toFixed(2)} s ` +
+              `(${result.bound.limitedBy}), ratio ${result.ratio.toFixed(3)}, CPU ${result.server.cpuSeconds.toFixed(2)} s, ` +
+              `peak RSS ${result.server.peakRssMb.toFixed(0)} MB, rows ${result.rows.total}, ` +
+              `statements ${st ? `${st.total} (${st.writes} writes)` : "n/a"}, stream p95 ${result.stream.p95Ms.toFixed(1)} ms`,
+          );
+          tree.push(result);
+        }
       }
-      if (runFaults) {
+      for (const database of runFaults ? databases : []) {
         const { depth, breadth } = faultsConfig;
-        log(`faults ${depth}x${breadth}: running with ${faultMix.rate429 * 100}% 429 (Retry-After ${faultMix.retryAfterSeconds} s) + ${faultMix.rate500 * 100}% 500`);
-        const result = await runTree({ depth, breadth, latencies, limits, contextTokenBudget, fakes, faults: faultMix,
+        log(`faults ${depth}x${breadth} ${database}: running with ${faultMix.rate429 * 100}% 429 (Retry-After ${faultMix.retryAfterSeconds} s) + ${faultMix.rate500 * 100}% 500`);
+        const result = await runTree({ depth, breadth, database, latencies, limits, contextTokenBudget, fakes, faults: faultMix,
           serverNodeArgs: values["server-node-args"]?.split(/\s+/).filter(Boolean) ?? [] });
         const f = result.faults!;
         // A run that lost branches built a smaller tree: hold it against the whole tree's bound.
-        const clean = tree.find((t) => t.depth === depth && t.breadth === breadth);
+        const clean = tree.find((t) => t.depth === depth && t.breadth === breadth && t.database === database);
         if (clean) Object.assign(f, { faultFreeBoundMs: clean.bound.boundMs, boundFrom: "fault-free row", ratioToFaultFreeBound: result.wallMs / clean.bound.boundMs });
         log(
-          `faults ${depth}x${breadth}: ${result.status}${f.timedOut ? " (timed out)" : ""}, ${(result.wallMs / 1000).toFixed(2)} s wall, ` +
+          `faults ${depth}x${breadth} ${database}: ${result.status}${f.timedOut ? " (timed out)" : ""}, ${(result.wallMs / 1000).toFixed(2)} s wall, ` +
             `fault-free bound ${(f.faultFreeBoundMs / 1000).toFixed(2)} s (${f.boundFrom}), ratio ${f.ratioToFaultFreeBound.toFixed(3)}, queries completed ${f.completedQueries}/${f.plannedQueries}, ` +
             `injected ${f.proxy.injected429}×429 + ${f.proxy.injected500}×500, retries ${f.proxy.repeats}${f.error ? `; error: ${f.error}` : ""}`,
         );
@@ -142,6 +153,7 @@ async function main(): Promise<void> {
   const result = {
     benchmark: "quarry",
     smoke,
+    databases,
     startedAt: new Date().toISOString(),
     environment: { node: process.version, cpus: cpus().length, memoryGb: Math.round(totalmem() / 1024 ** 3) },
     latencies,

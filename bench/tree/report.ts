@@ -1,5 +1,6 @@
 // The benchmark's Markdown: one table per figure the issue asks for, targets marked.
 import type { BoundLatencies, BoundLimits } from "./bound";
+import { databaseOf, type BenchDatabase } from "./database";
 import type { TreeRunResult } from "./run-tree";
 
 /** The targets, checked at depth 5 × breadth 5. */
@@ -7,6 +8,8 @@ export const TARGETS = { at: "5x5", maxRatio: 1.15, maxPeakRssMb: 400, maxCpuSha
 
 export interface BenchSummary {
   smoke: boolean;
+  /** The databases the rows ran on (--database); absent in results before the option: SQLite. */
+  databases?: readonly BenchDatabase[];
   startedAt: string;
   environment: { node: string; cpus: number; memoryGb: number };
   latencies: BoundLatencies;
@@ -22,6 +25,10 @@ export interface BenchSummary {
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mark = (ok: boolean) => (ok ? "✓" : "✗");
 const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+const DATABASE_NAMES: Record<BenchDatabase, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };
+/** The database column of every row. */
+const db = (r: TreeRunResult) => DATABASE_NAMES[databaseOf(r)];
+const statementsCell = (r: TreeRunResult) => (r.statements ? `${r.statements.total} (${r.statements.writes} writes)` : "n/a");
 
 function targetMarks(r: TreeRunResult): { ratio: string; rss: string; cpu: string } {
   if (`${r.depth}x${r.breadth}` !== TARGETS.at) return { ratio: "", rss: "", cpu: "" };
@@ -40,19 +47,21 @@ export function formatBenchMarkdown(b: BenchSummary): string {
       `Latencies: LLM ${b.latencies.llmMs} ms, search ${b.latencies.searchMs} ms, page ${b.latencies.webMs} ms. ` +
       `Limits: LLM ${b.limits.llmConcurrency}, search ${b.limits.searchConcurrency}, fetch ${b.limits.fetchConcurrency}, ` +
       `analyses per query ${b.limits.analyzeConcurrencyPerQuery}. Context budget ${b.contextTokenBudget} tokens. ` +
-      `Failing-page share ${b.failingPageShare}.`,
+      `Failing-page share ${b.failingPageShare}. ` +
+      `Database: ${(b.databases ?? ["sqlite"]).map((d) => DATABASE_NAMES[d]).join(" and ")}.`,
     "",
   );
 
   if (b.tree.length > 0) {
     out.push("## 1. Wall time vs the critical-path bound", "");
     out.push(`Target at ${TARGETS.at}: wall/bound ≤ ${TARGETS.maxRatio}.`, "");
-    out.push(row(["depth × breadth", "queries", "wall", "critical path", "LLM work / limit", "bound (limited by)", "wall / bound", "LLM slots busy"]));
-    out.push(row(["---", "---:", "---:", "---:", "---:", "---", "---:", "---:"]));
+    out.push(row(["depth × breadth", "database", "queries", "wall", "critical path", "LLM work / limit", "bound (limited by)", "wall / bound", "LLM slots busy"]));
+    out.push(row(["---", "---", "---:", "---:", "---:", "---:", "---", "---:", "---:"]));
     for (const r of b.tree) {
       out.push(
         row([
           `${r.depth} × ${r.breadth}`,
+          db(r),
           r.queriesByDepth.join(" + "),
           s(r.wallMs),
           s(r.bound.criticalPathMs),
@@ -69,20 +78,29 @@ export function formatBenchMarkdown(b: BenchSummary): string {
       "LLM slots busy: the share of the run's LLM capacity (limit × wall time) spent in calls. Calls in flight per 500 ms:",
       "",
     );
-    for (const r of b.tree) out.push(`- ${r.depth} × ${r.breadth}: ${r.llmSlots.perHalfSecond.join(" ")}`);
+    for (const r of b.tree) out.push(`- ${r.depth} × ${r.breadth}, ${db(r)}: ${r.llmSlots.perHalfSecond.join(" ")}`);
     out.push("", "## 2. Server cost per run", "");
     out.push(`Targets at ${TARGETS.at}: peak RSS < ${TARGETS.maxPeakRssMb} MB, CPU < ${TARGETS.maxCpuShare * 100}% of wall time.`, "");
-    out.push(row(["depth × breadth", "CPU", "CPU / wall", "peak RSS", "DB rows written", "LLM calls", "prompt tokens", "completion tokens", "pages fetched (distinct)"]));
-    out.push(row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]));
+    out.push(
+      "DB rows written: the rows of the research's own tables, counted through Prisma after the run (either database). " +
+        "SQL statements: every statement the server sent from the start request to the stream's end, counted in the " +
+        "database drivers (better-sqlite3, pg) by a counter preloaded into the server (`bench/tree/count-statements.cjs`); " +
+        "transaction control (BEGIN/COMMIT) included. n/a: recorded before it was counted.",
+      "",
+    );
+    out.push(row(["depth × breadth", "database", "CPU", "CPU / wall", "peak RSS", "DB rows written", "SQL statements", "LLM calls", "prompt tokens", "completion tokens", "pages fetched (distinct)"]));
+    out.push(row(["---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]));
     for (const r of b.tree) {
       const t = targetMarks(r);
       out.push(
         row([
           `${r.depth} × ${r.breadth}`,
+          db(r),
           `${r.server.cpuSeconds.toFixed(2)} s`,
           `${(r.server.cpuShareOfWall * 100).toFixed(1)}%${t.cpu}`,
           `${r.server.peakRssMb.toFixed(0)} MB${t.rss}`,
           `${r.rows.total} (${r.rows.serpQueries} queries, ${r.rows.pages} pages, ${r.rows.queryPages} query-pages, ${r.rows.extractedItems} items)`,
+          statementsCell(r),
           r.llm.calls,
           r.llm.promptTokens.toLocaleString("en-US"),
           r.llm.completionTokens.toLocaleString("en-US"),
@@ -99,7 +117,7 @@ export function formatBenchMarkdown(b: BenchSummary): string {
       "",
     );
     for (const r of b.tree) {
-      out.push(`**${r.depth} × ${r.breadth}**`, "");
+      out.push(`**${r.depth} × ${r.breadth}, ${db(r)}**`, "");
       out.push(row(["depth", "queries", "prompt tokens / query", "child-gen calls", "child-gen prompt (mean / max)", "parent chain (max)"]));
       out.push(row(["---:", "---:", "---:", "---:", "---:", "---:"]));
       for (const d of r.tokensByDepth) {
@@ -120,15 +138,16 @@ export function formatBenchMarkdown(b: BenchSummary): string {
 
     out.push("## 5. Stream latency", "");
     out.push("From the runner emitting an event to a stream client receiving it.", "");
-    out.push(row(["depth × breadth", "parts", "median", "p95", "max"]));
-    out.push(row(["---", "---:", "---:", "---:", "---:"]));
+    out.push(row(["depth × breadth", "database", "parts", "median", "p95", "max"]));
+    out.push(row(["---", "---", "---:", "---:", "---:", "---:"]));
     for (const r of b.tree) {
-      out.push(row([`${r.depth} × ${r.breadth}`, r.stream.parts, `${r.stream.medianMs.toFixed(1)} ms`, `${r.stream.p95Ms.toFixed(1)} ms`, `${r.stream.maxMs.toFixed(1)} ms`]));
+      out.push(row([`${r.depth} × ${r.breadth}`, db(r), r.stream.parts, `${r.stream.medianMs.toFixed(1)} ms`, `${r.stream.p95Ms.toFixed(1)} ms`, `${r.stream.maxMs.toFixed(1)} ms`]));
     }
     out.push("");
   }
 
   if (b.faults?.length) out.push(...faultsSection(b.faults, b.tree));
+  out.push(...sideBySide(b.tree));
 
   if (b.extractionMarkdown) {
     out.push("## 4. Extraction throughput", "", b.extractionMarkdown.replace(/^#+ .*\n/, "").trim(), "");
@@ -146,18 +165,19 @@ function faultsSection(faults: TreeRunResult[], tree: TreeRunResult[]): string[]
       "against the usage of the completions the proxy forwarded.",
     "",
   );
-  out.push(row(["depth × breadth", "faults", "status", "wall", "fault-free bound", "wall / bound", "fault-free wall (row 1)", "queries completed / planned", "LLM requests: 429 / 500 injected, retries", "completions charged", "tokens recorded / charged"]));
-  out.push(row(["---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]));
+  out.push(row(["depth × breadth", "database", "faults", "status", "wall", "fault-free bound", "wall / bound", "fault-free wall (row 1)", "queries completed / planned", "LLM requests: 429 / 500 injected, retries", "completions charged", "tokens recorded / charged"]));
+  out.push(row(["---", "---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]));
   for (const r of faults) {
     const f = r.faults;
     if (!f) continue;
     const o = f.options;
-    const clean = tree.find((t) => t.depth === r.depth && t.breadth === r.breadth);
+    const clean = tree.find((t) => t.depth === r.depth && t.breadth === r.breadth && databaseOf(t) === databaseOf(r));
     const recorded = r.llm.promptTokens + r.llm.completionTokens;
     const charged = f.proxy.usage.promptTokens + f.proxy.usage.completionTokens;
     out.push(
       row([
         `${r.depth} × ${r.breadth}`,
+        db(r),
         `${(o.rate429 ?? 0) * 100}% 429 (Retry-After ${o.retryAfterSeconds ?? 1} s) + ${(o.rate500 ?? 0) * 100}% 500, seed ${o.seed ?? 1}`,
         `${r.status}${f.timedOut ? " (timed out)" : ""}`,
         s(r.wallMs),
@@ -176,7 +196,49 @@ function faultsSection(faults: TreeRunResult[], tree: TreeRunResult[]): string[]
     const f = r.faults;
     if (!f) continue;
     const statuses = Object.entries(f.queriesByStatus).map(([k, v]) => `${v} ${k}`).join(", ");
-    out.push(`- ${r.depth} × ${r.breadth}: queries ${statuses || "none"}${f.error ? `; research error: ${f.error.replace(/\s+/g, " ").slice(0, 300)}` : ""}`);
+    out.push(`- ${r.depth} × ${r.breadth}, ${db(r)}: queries ${statuses || "none"}${f.error ? `; research error: ${f.error.replace(/\s+/g, " ").slice(0, 300)}` : ""}`);
+  }
+  out.push("");
+  return out;
+}
+
+/**
+ * Section 7 (when the tree rows ran on both databases, --database both): per depth × breadth, the
+ * SQLite and the PostgreSQL figures next to each other.
+ */
+function sideBySide(tree: TreeRunResult[]): string[] {
+  const pairs: [TreeRunResult, TreeRunResult][] = [];
+  for (const r of tree) {
+    if (databaseOf(r) !== "sqlite") continue;
+    const pg = tree.find((t) => databaseOf(t) === "postgres" && t.depth === r.depth && t.breadth === r.breadth);
+    if (pg) pairs.push([r, pg]);
+  }
+  if (pairs.length === 0) return [];
+  const out = ["## 7. SQLite and PostgreSQL side by side", ""];
+  out.push(
+    "Each cell: SQLite / PostgreSQL, the same configuration run on each database in turn (PostgreSQL on the local " +
+      "server of `TEST_POSTGRES_URL`, a fresh database per run). CPU and peak RSS are the server process's; the " +
+      "PostgreSQL server's own work is not in them.",
+    "",
+  );
+  const pair = (a: string, b: string) => `${a} / ${b}`;
+  out.push(row(["depth × breadth", "wall / bound", "wall", "CPU", "CPU / wall", "peak RSS", "DB rows written", "SQL statements", "stream p50", "stream p95"]));
+  out.push(row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]));
+  for (const [a, b] of pairs) {
+    out.push(
+      row([
+        `${a.depth} × ${a.breadth}`,
+        pair(a.ratio.toFixed(3), b.ratio.toFixed(3)),
+        pair(s(a.wallMs), s(b.wallMs)),
+        pair(`${a.server.cpuSeconds.toFixed(2)} s`, `${b.server.cpuSeconds.toFixed(2)} s`),
+        pair(`${(a.server.cpuShareOfWall * 100).toFixed(1)}%`, `${(b.server.cpuShareOfWall * 100).toFixed(1)}%`),
+        pair(`${a.server.peakRssMb.toFixed(0)} MB`, `${b.server.peakRssMb.toFixed(0)} MB`),
+        pair(String(a.rows.total), String(b.rows.total)),
+        pair(a.statements ? String(a.statements.total) : "n/a", b.statements ? String(b.statements.total) : "n/a"),
+        pair(`${a.stream.medianMs.toFixed(1)} ms`, `${b.stream.medianMs.toFixed(1)} ms`),
+        pair(`${a.stream.p95Ms.toFixed(1)} ms`, `${b.stream.p95Ms.toFixed(1)} ms`),
+      ]),
+    );
   }
   out.push("");
   return out;

@@ -1,7 +1,8 @@
-// One tree-research benchmark run: a fresh production server (its own SQLite database), warmed up
-// with a tiny research, then one research of the given depth × breadth through the HTTP API with a
-// stream client attached. Measures wall time, the bound, server CPU and memory, rows, LLM work,
-// pages fetched, prompt tokens per depth and stream latency.
+// One tree-research benchmark run: a fresh production server (its own database, SQLite or PostgreSQL,
+// created by TestApp), warmed up with a tiny research, then one research of the given depth × breadth
+// through the HTTP API with a stream client attached. Measures wall time, the bound, server CPU and
+// memory, rows, SQL statements, LLM work, pages fetched, prompt tokens per depth and stream latency.
+import fs from "node:fs";
 import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { tagOf } from "../../test/fakes/llm-parse";
@@ -12,10 +13,14 @@ import { sampleProcessTree } from "./proc";
 import { quantile } from "../extraction-measure";
 import { followStream } from "./stream-client";
 import type { FakesProcess } from "./fakes-process";
+import { readStatements, statementCounter, statementsBetween, type StatementCounts } from "./statements";
+import type { BenchDatabase } from "./database";
 
 export interface TreeRunOptions {
   depth: number;
   breadth: number;
+  /** The server's database (TestApp creates and drops it); default SQLite. */
+  database?: BenchDatabase;
   latencies: BoundLatencies;
   limits: BoundLimits;
   contextTokenBudget: number;
@@ -65,12 +70,19 @@ export interface DepthTokens {
 export interface TreeRunResult {
   depth: number;
   breadth: number;
+  /** Absent in results recorded before the --database option: those ran on SQLite (see databaseOf). */
+  database?: BenchDatabase;
   status: string;
   wallMs: number;
   bound: Bound;
   ratio: number;
   server: { cpuSeconds: number; cpuShareOfWall: number; peakRssMb: number };
   rows: { research: number; serpQueries: number; pages: number; queryPages: number; extractedItems: number; total: number };
+  /**
+   * SQL statements the server sent from the start request to the stream's end, counted in the
+   * drivers (bench/tree/count-statements.cjs); absent in results recorded before it was counted.
+   */
+  statements?: StatementCounts;
   llm: { calls: number; promptTokens: number; completionTokens: number; callsByAgent: Record<string, number> };
   pages: { fetched: number; distinctUrls: number; analysed: number; failed: number };
   queriesByDepth: number[];
@@ -101,8 +113,11 @@ function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fa
 }
 
 export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
-  const app = await TestApp.start({ name: `bench-${o.depth}x${o.breadth}${o.faults ? "-faults" : ""}`, env: serverEnv(o),
-    nodeArgs: [...(o.serverNodeArgs ?? []), ...(o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] : [])],
+  const database = o.database ?? "sqlite";
+  const name = `bench-${o.depth}x${o.breadth}${o.faults ? "-faults" : ""}`;
+  const counter = statementCounter(name);
+  const app = await TestApp.start({ name, database, env: { ...serverEnv(o), ...counter.env },
+    nodeArgs: [...counter.nodeArgs, ...(o.serverNodeArgs ?? []), ...(o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] : [])],
   });
   try {
     // Warm-up: the first requests load every route and module of the server.
@@ -116,6 +131,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     const llmCallsBefore = (await o.fakes.llmLog()).length;
     if (o.faults) await o.fakes.configureFaults(o.faults);
 
+    const statementsBefore = await readStatements(app.pid!, counter.file);
     const sampler = sampleProcessTree(app.pid!);
     const t0 = performance.timeOrigin + performance.now();
     const start = await app.postJson("/api/research/start", {
@@ -132,6 +148,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
         return undefined;
       });
     const usage = sampler.stop();
+    const statements = statementsBetween(statementsBefore, await readStatements(app.pid!, counter.file));
     if (o.faults) await o.fakes.configureFaults({ rate429: 0, rate500: 0, outage: false, outageUntil: 0, slowMs: 0 });
     if (!stream) {
       // Timed out: cancel the run so that the server stops promptly, then measure what is there.
@@ -186,6 +203,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     const result: TreeRunResult = {
       depth: o.depth,
       breadth: o.breadth,
+      database,
       status: research.status,
       wallMs,
       bound,
@@ -196,6 +214,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
         peakRssMb: usage.peakRssBytes / 1024 / 1024,
       },
       rows,
+      statements,
       llm: { calls: research.llmCalls, promptTokens: research.promptTokens, completionTokens: research.completionTokens, callsByAgent },
       pages: {
         fetched: webLog.filter((e) => e.path !== "/").length,
@@ -235,6 +254,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     return result;
   } finally {
     await app.stop({ graceful: Boolean(o.profileDir) });
+    fs.rmSync(counter.file, { force: true });
   }
 }
 

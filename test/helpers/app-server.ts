@@ -1,5 +1,5 @@
 // Starts the production build (`next start`) as a child process with its own database (SQLite, or
-// PostgreSQL when TEST_DATABASE=postgres), for integration tests that drive the real HTTP API.
+// PostgreSQL when TEST_DATABASE=postgres or `database: "postgres"`), for integration tests and the benchmark.
 // `kill()` simulates a crash (SIGKILL); `restart()` starts a new process on the same database.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -41,12 +41,17 @@ export function migratedDatabase(name: string): string {
   return file;
 }
 
+export type TestDatabaseKind = "sqlite" | "postgres";
+
 /**
  * A fresh migrated database for one TestApp: a SQLite file (see migratedDatabase), or with
- * TEST_DATABASE=postgres a new PostgreSQL database, which `drop` removes.
+ * TEST_DATABASE=postgres (or `database: "postgres"`) a new PostgreSQL database, which `drop` removes.
  */
-export async function testDatabase(name: string): Promise<{ url: string; reportsDir: string; drop: () => Promise<void> }> {
-  if (testingOnPostgres()) {
+export async function testDatabase(
+  name: string,
+  database: TestDatabaseKind = testingOnPostgres() ? "postgres" : "sqlite",
+): Promise<{ url: string; reportsDir: string; drop: () => Promise<void> }> {
+  if (database === "postgres") {
     const { url, drop } = await createPostgresTestDatabase();
     const reportsDir = path.join(TEST_DATA, `reports-${name}-${new URL(url).pathname.slice(1)}`);
     return { url, reportsDir, drop };
@@ -60,6 +65,8 @@ export interface AppOptions {
   name?: string;
   /** Extra arguments for the server's node process (the benchmark's --cpu-prof). */
   nodeArgs?: string[];
+  /** The database to create for this app; default PostgreSQL when TEST_DATABASE=postgres, else SQLite. */
+  database?: TestDatabaseKind;
 }
 
 export class TestApp {
@@ -80,7 +87,7 @@ export class TestApp {
   }
 
   static async start(options: AppOptions): Promise<TestApp> {
-    const { url, reportsDir, drop } = await testDatabase(options.name ?? "app");
+    const { url, reportsDir, drop } = await testDatabase(options.name ?? "app", options.database);
     const app = new TestApp(url, reportsDir, drop, {
       REPORTS_DIR: reportsDir,
       AUTH_SECRET: TEST_AUTH_SECRET,

@@ -1,0 +1,78 @@
+// Preloaded into the benchmark's server (`node --require`): counts the SQL statements the server
+// sends to its database, on SQLite (better-sqlite3) and PostgreSQL (pg) alike, without touching the
+// product code. Both drivers are loaded by Node at run time (serverExternalPackages), so wrapping
+// them when they are first required sees every statement, Prisma's and raw SQL's.
+//
+// On SIGUSR2 the counters are written (synchronously) to $QUARRY_BENCH_STATEMENTS_FILE as
+// {signals, total, writes, reads, transactions}; the bench signals before and after the measured
+// research and takes the difference (bench/tree/statements.ts).
+"use strict";
+const fs = require("node:fs");
+const Module = require("node:module");
+
+const file = process.env.QUARRY_BENCH_STATEMENTS_FILE;
+const counts = { signals: 0, total: 0, writes: 0, reads: 0, transactions: 0 };
+
+function count(sql) {
+  counts.total++;
+  const head = /^\s*(\w+)/.exec(typeof sql === "string" ? sql : "")?.[1]?.toUpperCase() ?? "";
+  if (head === "INSERT" || head === "UPDATE" || head === "DELETE" || head === "REPLACE") counts.writes++;
+  else if (head === "BEGIN" || head === "COMMIT" || head === "ROLLBACK" || head === "SAVEPOINT" || head === "RELEASE" || head === "START" || head === "END")
+    counts.transactions++;
+  else if (head === "WITH" && /\b(INSERT|UPDATE|DELETE)\b/i.test(sql)) counts.writes++;
+  else counts.reads++;
+}
+
+const patched = new WeakSet();
+function wrap(proto, name, sqlOf) {
+  const original = proto[name];
+  if (typeof original !== "function") return;
+  proto[name] = function (...args) {
+    count(sqlOf(this, args));
+    return original.apply(this, args);
+  };
+}
+
+function patchBetterSqlite3(Database) {
+  if (typeof Database !== "function" || patched.has(Database)) return;
+  patched.add(Database);
+  // One call of exec may hold several statements (the pragmas on connect): counted as one.
+  wrap(Database.prototype, "exec", (_db, args) => args[0]);
+  const prepare = Database.prototype.prepare;
+  Database.prototype.prepare = function (...args) {
+    const statement = prepare.apply(this, args);
+    const proto = Object.getPrototypeOf(statement);
+    if (!patched.has(proto)) {
+      patched.add(proto);
+      for (const name of ["run", "get", "all", "iterate"]) wrap(proto, name, (s) => s.source);
+    }
+    return statement;
+  };
+}
+
+function patchPg(pg) {
+  const Client = pg && pg.Client;
+  if (typeof Client !== "function" || patched.has(Client)) return;
+  patched.add(Client);
+  wrap(Client.prototype, "query", (_client, args) => (typeof args[0] === "string" ? args[0] : args[0] && args[0].text));
+}
+
+// By name from require(), by file name when an ES module imports them (Prisma's adapters do).
+const BETTER_SQLITE3 = /^better-sqlite3$|[\\/]node_modules[\\/]better-sqlite3[\\/]lib[\\/]index\.js$/;
+const PG = /^pg$|[\\/]node_modules[\\/]pg[\\/]lib[\\/]index\.js$/;
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  const exported = load.call(this, request, ...rest);
+  if (typeof request === "string") {
+    if (BETTER_SQLITE3.test(request)) patchBetterSqlite3(exported);
+    else if (PG.test(request)) patchPg(exported);
+  }
+  return exported;
+};
+
+if (file) {
+  process.on("SIGUSR2", () => {
+    counts.signals++;
+    fs.writeFileSync(file, JSON.stringify(counts));
+  });
+}
