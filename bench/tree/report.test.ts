@@ -12,7 +12,8 @@ const recorded = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..",
 test("results recorded before --database read as SQLite, statements n/a", () => {
   // As recorded before the option (bench/results/latest.json may since have been rerun with it).
   const { database: _database, statements: _statements, ...old } = recorded.tree[0] as TreeRunResult;
-  const md = formatBenchMarkdown({ ...recorded, tree: [old], faults: [] });
+  const { databases: _databases, ...summary } = recorded as BenchSummary & { databases?: unknown };
+  const md = formatBenchMarkdown({ ...summary, tree: [old], faults: [] } as BenchSummary);
   assert.match(md, /Database: SQLite\./);
   assert.match(md, new RegExp(`\\| ${old.depth} × ${old.breadth} \\| SQLite \\| .* \\| n/a \\|`));
   assert.doesNotMatch(md, /side by side/);
