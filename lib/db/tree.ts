@@ -66,7 +66,9 @@ export async function attachSearchResults(query: SerpQuery, results: SearchHit[]
   const { researchId } = query;
   return db.$transaction(async (tx) => {
     const known = new Set((await tx.page.findMany({ where: { researchId, url: { in: urls } }, select: { url: true } })).map((p) => p.url));
-    const missing = urls.filter((url) => !known.has(url));
+    // Sorted: sibling queries attaching overlapping URLs at once must take the unique index's locks in
+    // the same order, or PostgreSQL finds them deadlocked (each waiting on the other's insert).
+    const missing = urls.filter((url) => !known.has(url)).sort();
     if (missing.length > 0) {
       // Sibling queries of one research attach at the same time: on PostgreSQL another may insert the same URL first.
       await tx.page.createMany({ data: missing.map((url) => ({ researchId, url, title: byUrl.get(url)!.title || null })), ...skipDuplicatesOnPostgres() });
