@@ -9,7 +9,8 @@ type Topic = { kind: string; subjectId: string };
 
 await useTestDatabase();
 const fakes: Fakes = await startFakes();
-Object.assign(process.env, fakes.env, { SCRAPE_TIMEOUT_MS: "2000" });
+// A failed LLM call is lost at once (no retry budget), and lost planning is tried again after 200 ms.
+Object.assign(process.env, fakes.env, { SCRAPE_TIMEOUT_MS: "2000", LLM_RETRY_BUDGET_MS: "0", PLAN_RETRY_DELAY_MS: "200" });
 const { db } = await import("../db/client");
 const { exploreTree } = await import("./explore");
 const { queriesPerLevel } = await import("./tree");
@@ -86,4 +87,33 @@ test("an aborted exploration throws, leaves nothing in progress, and a second ca
   assert.equal(queries.length, queriesPerLevel(2, 3).reduce((a, b) => a + b, 0));
   assert.equal(learnings.length, new Set(learnings.map((l) => l.id)).size);
   fakes.llm.configure({ latencyMs: 0 });
+});
+
+test("a branch whose follow-up planning fails is planned again later, and the tree completes", async () => {
+  // The roots are planned; then the first two attempts at one branch's children fail.
+  fakes.llm.configure({ agentFailures: [{ agent: "query-generator", status: 500, skip: 1, times: 2 }] });
+  const flaky = await newScope("Tidal power in Scotland", 2, 2);
+  const { events, sink } = collectingSink();
+  await exploreTree({ scope: flaky, sink, signal: new AbortController().signal });
+  const counts = await db.serpQuery.groupBy({ by: ["depth"], where: { researchId: flaky.researchId }, _count: true, orderBy: { depth: "asc" } });
+  assert.deepEqual(counts.map((g) => g._count), queriesPerLevel(2, 2), "every branch got its children");
+  assert.equal(fakes.llm.log.filter((e) => e.agent === "query-generator" && e.status === 500).length, 2);
+  assert.deepEqual(JSON.parse((await db.research.findUniqueOrThrow({ where: { id: flaky.researchId } })).warnings), []);
+  assert.ok(events.length > 0);
+  fakes.reset();
+});
+
+test("a branch whose planning keeps failing ends with a warning; the exploration still completes", async () => {
+  // Each of the two branches fails its try and both retries.
+  fakes.llm.configure({ agentFailures: [{ agent: "query-generator", status: 500, skip: 1, times: 6 }] });
+  const stuck = await newScope("Wave power in Portugal", 2, 2);
+  await exploreTree({ scope: stuck, sink: collectingSink().sink, signal: new AbortController().signal });
+  const queries = await db.serpQuery.findMany({ where: { researchId: stuck.researchId } });
+  assert.equal(queries.length, 2, "the roots, and no children");
+  assert.ok(queries.every((q) => q.status === "completed" && !q.childrenGenerated), "both branches are left for a resume to plan");
+  assert.equal(fakes.llm.log.filter((e) => e.agent === "query-generator" && e.status === 500).length, 6);
+  const warnings = JSON.parse((await db.research.findUniqueOrThrow({ where: { id: stuck.researchId } })).warnings) as string[];
+  assert.equal(warnings.length, 2);
+  for (const q of queries) assert.ok(warnings.some((w) => w.includes(`Could not plan the follow-up queries of "${q.text}"`) && /Resume the research to try again/.test(w)));
+  fakes.reset();
 });

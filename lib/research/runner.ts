@@ -17,8 +17,8 @@ import * as store from "./store";
 import { childCount } from "./tree";
 
 const ACTIVE = new Set(["pending", "searching", "scraping", "analyzing"]);
-/** Waits before planning a branch's follow-up queries again, after the LLM call for it was lost. */
-const PLAN_RETRY_DELAYS_MS = [30_000, 120_000];
+/** Waits before planning queries again after the LLM call for it was lost: the delay, then 4× it. */
+const planRetryDelays = (base: number) => [base, base * 4];
 
 export class TreeRunner {
   private readonly inflight = new Set<Promise<void>>();
@@ -103,11 +103,12 @@ export class TreeRunner {
           return error.queries;
         }
         if (!isLostCall(error)) throw error;
-        if (round >= PLAN_RETRY_DELAYS_MS.length) {
+        const delays = planRetryDelays(ctx.env.PLAN_RETRY_DELAY_MS);
+        if (round >= delays.length) {
           await ctx.warn(`Could not plan ${what}: ${error.message}. Resume the research to try again.`);
           return null;
         }
-        await sleep(PLAN_RETRY_DELAYS_MS[round], ctx.signal);
+        await sleep(delays[round], ctx.signal);
       }
     }
   }

@@ -26,6 +26,8 @@ export interface LlmOptions {
   retryAfterSeconds: number;
   /** Every request fails with this status until reset (0 or null: off). */
   failAll: number | null;
+  /** Per agent: after `skip` answered requests, the next `times` get `status` (count down as they happen). */
+  agentFailures: { agent: string; status: number; skip: number; times: number }[];
   /** Every request hangs (never answered) until reset. */
   hangAll: boolean;
   /** The report writer also cites FABRICATED_URL once. */
@@ -70,6 +72,7 @@ const DEFAULTS: LlmOptions = {
   fail429Times: 0,
   retryAfterSeconds: 1,
   failAll: null,
+  agentFailures: [],
   hangAll: false,
   hallucinateCitation: false,
   queryCountOverride: "exact",
@@ -148,6 +151,12 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     const o = this.options;
     if (o.hangAll) return hang(...signals);
     if (o.failAll) return sendJson(res, o.failAll, failureBody(o.failAll));
+    const rule = o.agentFailures.find((r) => r.agent === entry.agent && (r.skip > 0 || r.times > 0));
+    if (rule && rule.skip > 0) rule.skip--;
+    else if (rule) {
+      rule.times--;
+      return sendJson(res, rule.status, failureBody(rule.status));
+    }
     if (o.fail429Times > 0) {
       o.fail429Times--;
       return sendJson(res, 429, failureBody(429), { "retry-after": String(o.retryAfterSeconds) });
