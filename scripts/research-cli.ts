@@ -11,6 +11,7 @@ import { assertResearchConfigured, dropBlankLlmVariables, getEnv } from "../lib/
 import { AppError } from "../lib/errors";
 import { questionsRequestSchema, startRequestSchema, type StartRequest } from "../lib/research/schema";
 import { parseStringArray } from "../lib/research/public-shape";
+import { treeTopic, type TreeRunEvent } from "../lib/research/events";
 
 const USAGE = `usage: npm run research -- "<prompt>" [options]
 
@@ -166,9 +167,8 @@ async function main(): Promise<number> {
   }
 
   const counts = { queries: 0, done: 0, failed: 0, pages: 0, reportDeltas: 0, paused: false };
-  const { treeTopic } = await import("../lib/research/events");
   eventBus.subscribe(treeTopic(research_id), (event) => {
-    const e = event as import("../lib/research/events").TreeRunEvent;
+    const e = event as TreeRunEvent;
     if (e.type === "query.created") {
       counts.queries++;
       console.log(`  + [d${e.data.depth}] ${e.data.text}`);

@@ -66,7 +66,7 @@ const POSTGRES_TESTS = [
   "lib/auth/share-links.test.ts",
   "lib/db/schema-drift.test.ts",
   "lib/db/research.test.ts",
-  "lib/research/store.test.ts",
+  "lib/db/tree.test.ts",
   "test/integration/tree-research.test.ts",
   "test/integration/resume-and-failure.test.ts",
   "test/integration/runs-two-processes.test.ts",

@@ -27,9 +27,11 @@ export class StructuredOutputError extends Error {
   }
 }
 
-function describeLlmError(error: unknown): string {
-  const e = error as { statusCode?: number; url?: string; cause?: unknown };
+/** A failed LLM exchange (an SDK error with a status, a timeout, a network error) in a few words. */
+export function describeLlmError(error: unknown): string {
+  const e = error as { name?: string; statusCode?: number; cause?: unknown };
   if (typeof e?.statusCode === "number") return `HTTP ${e.statusCode} from the LLM server`;
+  if (e?.name === "TimeoutError") return "the LLM server did not answer in time";
   const message = errorMessage(error);
   const cause = e?.cause ? ` (${errorMessage(e.cause)})` : "";
   return `${message}${cause}`.slice(0, 300);

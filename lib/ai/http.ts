@@ -10,6 +10,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { backoffDelay, parseRetryAfter, sleep, type Semaphore, type WaitOptions } from "../concurrency";
 import { plainFetch } from "../plain-fetch";
+import { describeLlmError } from "./errors";
 import type { ProviderHealth } from "./provider-health";
 
 export interface RetryingFetchOptions {
@@ -65,13 +66,6 @@ function releaseAfterBody(response: Response, release: () => void): Response {
 
 const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
-function describeNetworkError(error: unknown): string {
-  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === "TimeoutError") return "the LLM server did not answer in time";
-  const cause = e?.cause?.code ?? e?.cause?.message;
-  return `${e?.message ?? String(error)}${cause ? ` (${cause})` : ""}`.slice(0, 200);
-}
-
 export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch {
   const { retryBudgetMs, baseDelayMs = 500, maxDelayMs = 20_000, timeoutMs, fetchImpl = plainFetch(), health, now = Date.now } = options;
   return async (input, init) => {
@@ -110,7 +104,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
       }
       const status = response?.status;
       const retryAfter = response ? parseRetryAfter(response.headers.get("retry-after")) : undefined;
-      health?.failed(response ? `HTTP ${status} from the LLM server` : describeNetworkError(networkError), { rateLimited: status === 429 });
+      health?.failed(response ? `HTTP ${status} from the LLM server` : describeLlmError(networkError), { rateLimited: status === 429 });
 
       if (!probe && now() - started - excludedMs >= retryBudgetMs) {
         // Out of budget: hand the caller the last answer (the AI SDK turns it into an error with its status).

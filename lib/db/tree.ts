@@ -1,7 +1,7 @@
 // Query functions for the research tree (queries, pages, query pages, extracted items) and the
 // runner's writes to its research: every state change is written here before its event is emitted.
 // Each write is idempotent or guarded, so that a step re-run after a crash cannot duplicate rows.
-// Called as `store.xyz(...)` through lib/research/store.ts, which re-exports this module.
+// The engine calls these as `store.xyz(...)` (import * as store from "../db/tree").
 import { db } from "./client";
 import { parseStringArray } from "./json";
 import { skipDuplicatesOnPostgres } from "./portable";

@@ -9,7 +9,7 @@ import type { QA } from "../ai/prompts";
 import type { TokenCount, UsageSink } from "../ai/usage";
 import type { HealthState, ProviderHealth } from "../ai/provider-health";
 import type { WaitOptions } from "../concurrency";
-import * as store from "./store";
+import * as store from "../db/tree";
 import { parseStringArray, toRunStatus } from "./public-shape";
 import { llmPriority } from "./tree";
 
@@ -20,11 +20,6 @@ export interface FetchedPage {
   title: string | null;
   content: string | null;
   error: string | null;
-}
-
-export interface RunHooks {
-  /** Called with each event after it is emitted (the CLI prints progress from these). */
-  onEvent?: (event: TreeEvent) => void;
 }
 
 /**
@@ -59,10 +54,6 @@ export interface EventSink {
 }
 
 export class RunContext {
-  readonly qa: QA[];
-  readonly depth: number;
-  readonly breadth: number;
-  readonly prompt: string;
   /** Page fetches by page id: a URL is fetched at most once per research, and read once. */
   readonly pageFetches = new Map<string, Promise<FetchedPage>>();
   reportDraft = "";
@@ -77,17 +68,32 @@ export class RunContext {
     readonly env: Env,
     readonly bus: EventSink,
     cancelSignal: AbortSignal,
-    private readonly hooks: RunHooks = {},
     /** True once another process took the run over: the run stops and writes nothing more. */
     readonly leaseLost: () => boolean = () => false,
   ) {
     this.signal = AbortSignal.any([cancelSignal, this.fatalController.signal]);
     // Every queued limiter waiter and in-flight fetch of the run listens to this one signal.
     setMaxListeners(0, this.signal);
-    this.qa = scope.qa;
-    this.depth = scope.depth;
-    this.breadth = scope.breadth;
-    this.prompt = scope.prompt;
+  }
+
+  get id(): string {
+    return this.scope.researchId;
+  }
+
+  get prompt(): string {
+    return this.scope.prompt;
+  }
+
+  get qa(): QA[] {
+    return this.scope.qa;
+  }
+
+  get depth(): number {
+    return this.scope.depth;
+  }
+
+  get breadth(): number {
+    return this.scope.breadth;
   }
 
   /** Stops every in-flight step after a severe error. */
@@ -95,13 +101,8 @@ export class RunContext {
     this.fatalController.abort(new Error("The run stopped after a severe error"));
   }
 
-  get id(): string {
-    return this.scope.researchId;
-  }
-
   emit(event: TreeEvent): void {
     this.bus.emit(treeTopic(this.id), event);
-    this.hooks.onEvent?.(event);
   }
 
   /** A usage sink that records each call's tokens on the research (and the query, if given) as the call returns. */
@@ -132,9 +133,7 @@ export class RunContext {
     // Up or down, say so now: a run resumed after a pause must not stay shown paused.
     apply(health.state);
     const unsubscribe = health.subscribe(apply);
-    return () => {
-      unsubscribe();
-    };
+    return () => void unsubscribe();
   }
 
   /** Resolves when every pause and warning write so far is done. */

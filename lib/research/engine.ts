@@ -10,12 +10,12 @@ import { limiters } from "../limits";
 import type { Engine, RunHandle, RunOutcome } from "../runs/engine";
 import { emitOutsideRun } from "../runs/events";
 import { treeTopic } from "./events";
-import { RunContext, scopeOfResearch, type RunHooks } from "./context";
+import { RunContext, scopeOfResearch } from "./context";
 import { writeErrorOutputFile } from "./error-output";
 import { exploreTree } from "./explore";
 import { toRunStatus } from "./public-shape";
 import { buildReport } from "./report-step";
-import * as store from "./store";
+import * as store from "../db/tree";
 
 /** The contexts of the runs executing in this process, for the report draft of a stream's snapshot. */
 const contexts = new Map<string, RunContext>();
@@ -25,22 +25,22 @@ export function reportDraft(researchId: string): string | null {
   return contexts.get(researchId)?.reportDraft || null;
 }
 
-export const treeEngine: Engine<RunHooks> = {
+export const treeEngine: Engine = {
   kind: "tree",
 
-  async execute(run: RunHandle, hooks: RunHooks = {}): Promise<RunOutcome> {
+  async execute(run: RunHandle): Promise<RunOutcome> {
     const research = await store.loadResearch(run.subjectId);
     if (!research) return "failed";
     if (research.status !== "running") return research.status === "completed" ? "completed" : research.status === "cancelled" ? "cancelled" : "failed";
     const scope = scopeOfResearch(research);
     const leaseLost = () => run.leaseLost;
-    const ctx = new RunContext(scope, getEnv(), eventBus, run.signal, hooks, leaseLost);
+    const ctx = new RunContext(scope, getEnv(), eventBus, run.signal, leaseLost);
     contexts.set(run.subjectId, ctx);
     const unwatch = ctx.watchProvider(limiters().llmHealth);
     try {
       // mode "report": write the report from what a stopped research found, and say so.
       if (run.mode === "report") await notePartial(ctx);
-      else await exploreTree({ scope, sink: eventBus, signal: run.signal, hooks, leaseLost });
+      else await exploreTree({ scope, sink: eventBus, signal: run.signal, leaseLost });
       run.signal.throwIfAborted();
 
       const report = await buildReport(ctx);

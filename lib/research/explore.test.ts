@@ -78,7 +78,7 @@ test("an aborted exploration throws, leaves nothing in progress, and a second ca
   assert.equal(unfinished, 0);
 
   // The caller reopens what was stopped (as a resume does) and explores again.
-  const store = await import("./store");
+  const store = await import("../db/tree");
   await db.research.update({ where: { id: stopped.researchId }, data: { status: "failed" } });
   assert.equal(await store.reopenForResume(stopped.researchId), true);
   const { learnings } = await exploreTree({ scope: stopped, sink: collectingSink().sink, signal: new AbortController().signal });

@@ -4,9 +4,9 @@
 // sink; it resumes from what that research already holds, so calling it again after a crash or a
 // cancel goes on where it stopped.
 import { getEnv } from "../env";
-import { RunContext, type EventSink, type RunHooks, type TreeScope } from "./context";
+import { RunContext, type EventSink, type TreeScope } from "./context";
 import { TreeRunner } from "./runner";
-import * as store from "./store";
+import * as store from "../db/tree";
 
 /** One extracted item: its id resolves to the stored ExtractedItem. */
 export interface TreeLearning {
@@ -22,7 +22,6 @@ export interface ExploreOptions {
   sink: EventSink;
   /** Aborting it stops the exploration; what is unfinished is marked stopped, and the call throws. */
   signal: AbortSignal;
-  hooks?: RunHooks;
   /** True once another process owns the run: stop and write nothing more. */
   leaseLost?: () => boolean;
 }
@@ -32,8 +31,8 @@ export interface ExploreOptions {
  * cannot be explored at all (no root query could be planned, the LLM refusing every call) or when
  * `signal` aborts; a lost page or branch only costs itself (see TreeRunner).
  */
-export async function exploreTree({ scope, sink, signal, hooks, leaseLost }: ExploreOptions): Promise<{ learnings: TreeLearning[] }> {
-  const ctx = new RunContext(scope, getEnv(), sink, signal, hooks, leaseLost);
+export async function exploreTree({ scope, sink, signal, leaseLost }: ExploreOptions): Promise<{ learnings: TreeLearning[] }> {
+  const ctx = new RunContext(scope, getEnv(), sink, signal, leaseLost);
   await new TreeRunner(ctx).explore();
   await ctx.settled();
   return { learnings: await store.learningsOf(scope.researchId) };

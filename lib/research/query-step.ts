@@ -12,7 +12,7 @@ import { AppError } from "../errors";
 import type { RunContext } from "./context";
 import type { FetchedPage } from "./context";
 import { toQueryView, toWebsiteView, type QueryPageRow, type WebsiteRow } from "./public-shape";
-import * as store from "./store";
+import * as store from "../db/tree";
 import type { QueryStatus } from "../types";
 
 async function setStatus(ctx: RunContext, query: SerpQuery, status: QueryStatus, extra: Parameters<typeof store.setQueryStatus>[2] = {}) {

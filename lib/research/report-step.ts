@@ -5,7 +5,7 @@ import { renderSources, summarizeBranch, writeReport, type Learning } from "../a
 import { estimateTokens, tag } from "../ai/prompts";
 import type { RunContext } from "./context";
 import { verifyCitations } from "./citations";
-import * as store from "./store";
+import * as store from "../db/tree";
 
 export async function buildReport(ctx: RunContext): Promise<string> {
   const learnings = await store.learningsByBranch(ctx.id);

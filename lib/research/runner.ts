@@ -13,7 +13,7 @@ import type { SerpQuery } from "../db/types";
 import type { RunContext } from "./context";
 import { toQueryView, toWebsiteView } from "./public-shape";
 import { processQuery } from "./query-step";
-import * as store from "./store";
+import * as store from "../db/tree";
 import { childCount } from "./tree";
 
 const ACTIVE = new Set(["pending", "searching", "scraping", "analyzing"]);

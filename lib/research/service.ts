@@ -2,7 +2,7 @@
 import { generateFollowupQuestions } from "../agents/prompt-analyzer";
 import { LlmUnavailableError, StructuredOutputError } from "../ai/errors";
 import { countExtractedItems, createResearch, deleteResearch, getResearch, loadResearchGraph, saveStartParameters, type Owner } from "../db/research";
-import { reopenForReport, reopenForResume } from "./store";
+import { reopenForReport, reopenForResume } from "../db/tree";
 import { startWithinLimits } from "../auth/run-limits";
 import { assertResearchConfigured } from "../env";
 import { AppError } from "../errors";

@@ -21,10 +21,10 @@ export interface RunHandle {
 /** How an execution ended. `abandoned`: the lease was lost and another process goes on. */
 export type RunOutcome = "completed" | "failed" | "cancelled" | "abandoned";
 
-export interface Engine<Hooks = unknown> {
+export interface Engine {
   readonly kind: RunKind;
   /** Runs (or resumes, from what the database holds) to an end. Failures are recorded, not thrown. */
-  execute(run: RunHandle, hooks?: Hooks): Promise<RunOutcome>;
+  execute(run: RunHandle): Promise<RunOutcome>;
   /** Marks the subject cancelled for its users. False if it was not running. */
   markCancelled(subjectId: string): Promise<boolean>;
   /**

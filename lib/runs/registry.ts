@@ -11,10 +11,10 @@ import { getEnv } from "../env";
 import { limiters } from "../limits";
 import type { Engine, RunHandle, RunOutcome } from "./engine";
 
+/** A run executing in this process. */
 interface ActiveRun {
   handle: RunHandle & { leaseLost: boolean };
   controller: AbortController;
-  done: Promise<void>;
 }
 
 const key = (kind: RunKind, subjectId: string) => `${kind}:${subjectId}`;
@@ -27,37 +27,32 @@ export class RunRegistry {
   /** This process, as a lease owner. */
   readonly owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly engines = new Map<RunKind, Engine>();
+  /** Runs executing here, by kind and subject. */
   private readonly runs = new Map<string, ActiveRun>();
-  private readonly starting = new Map<string, Promise<void>>();
+  /** Each start's claim-and-execute, until it ends: a second start of the subject shares it. */
+  private readonly executions = new Map<string, Promise<void>>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   /** Adds (or replaces) the engine of a kind. */
-  register(engine: Engine<never>): void {
-    this.engines.set(engine.kind, engine as Engine);
-  }
-
-  isActive(kind: RunKind, subjectId: string): boolean {
-    return this.runs.has(key(kind, subjectId));
-  }
-
-  activeCount(): number {
-    return this.runs.size;
+  register(engine: Engine): void {
+    this.engines.set(engine.kind, engine);
   }
 
   /**
    * Runs the subject's run here if its lease is free (open it with `openRun` first). Resolves when
    * the run ends in this process, or at once when another process holds it.
    */
-  start<Hooks>(kind: RunKind, subjectId: string, hooks?: Hooks): Promise<void> {
+  start(kind: RunKind, subjectId: string): Promise<void> {
     const k = key(kind, subjectId);
-    const existing = this.runs.get(k)?.done ?? this.starting.get(k);
-    if (existing) return existing;
-    const started = this.claimAndExecute(kind, subjectId, hooks).finally(() => this.starting.delete(k));
-    this.starting.set(k, started);
-    return started;
+    let execution = this.executions.get(k);
+    if (!execution) {
+      execution = this.claimAndExecute(kind, subjectId).finally(() => this.executions.delete(k));
+      this.executions.set(k, execution);
+    }
+    return execution;
   }
 
-  private async claimAndExecute(kind: RunKind, subjectId: string, hooks: unknown): Promise<void> {
+  private async claimAndExecute(kind: RunKind, subjectId: string): Promise<void> {
     const engine = this.engines.get(kind);
     if (!engine) throw new Error(`No engine registered for runs of kind "${kind}"`);
     const env = getEnv();
@@ -69,26 +64,23 @@ export class RunRegistry {
     eventBus.open(topic, { runId: row.id, firstSeq: await reserve(), blockSize: SEQ_BLOCK, reserve });
     const controller = new AbortController();
     const handle = { id: row.id, kind, subjectId, userId: row.userId, mode: row.mode, signal: controller.signal, leaseLost: false };
-    const entry: ActiveRun = { handle, controller, done: Promise.resolve() };
+    const entry: ActiveRun = { handle, controller };
     const k = key(kind, subjectId);
     this.runs.set(k, entry);
     const beat = setInterval(() => void this.heartbeat(entry), env.RUN_HEARTBEAT_MS);
-    entry.done = (async () => {
-      let outcome: RunOutcome = "failed";
-      let error: string | null = null;
-      try {
-        outcome = await engine.execute(handle, hooks);
-      } catch (e) {
-        error = errorMessage(e);
-        console.error(`[quarry] ${kind} run ${row.id} crashed:`, e);
-      } finally {
-        clearInterval(beat);
-        this.runs.delete(k);
-        eventBus.close(topic);
-      }
-      if (outcome !== "abandoned" && !handle.leaseLost) await finishRun({ id: row.id, owner: this.owner, status: outcome, error });
-    })();
-    await entry.done;
+    let outcome: RunOutcome = "failed";
+    let error: string | null = null;
+    try {
+      outcome = await engine.execute(handle);
+    } catch (e) {
+      error = errorMessage(e);
+      console.error(`[quarry] ${kind} run ${row.id} crashed:`, e);
+    } finally {
+      clearInterval(beat);
+      this.runs.delete(k);
+      eventBus.close(topic);
+    }
+    if (outcome !== "abandoned" && !handle.leaseLost) await finishRun({ id: row.id, owner: this.owner, status: outcome, error });
   }
 
   private async heartbeat(entry: ActiveRun): Promise<void> {
@@ -115,9 +107,8 @@ export class RunRegistry {
     if (!engine) throw new Error(`No engine registered for runs of kind "${kind}"`);
     const cancelled = await engine.markCancelled(subjectId);
     await requestCancel({ kind, subjectId });
-    const local = this.runs.get(key(kind, subjectId));
-    local?.controller.abort(new Error("Cancelled by the user"));
-    await local?.done;
+    this.runs.get(key(kind, subjectId))?.controller.abort(new Error("Cancelled by the user"));
+    await this.executions.get(key(kind, subjectId));
     // The terminal status goes out last: a stream ends on it, after the settled rows' updates.
     if (cancelled) await engine.announce(subjectId);
     return cancelled;
@@ -133,7 +124,7 @@ export class RunRegistry {
     const taken: string[] = [];
     for (const run of await orphanedRuns()) {
       const kind = run.kind as RunKind;
-      if (!this.engines.has(kind) || this.isActive(kind, run.subjectId)) continue;
+      if (!this.engines.has(kind) || this.executions.has(key(kind, run.subjectId))) continue;
       taken.push(run.subjectId);
       void this.start(kind, run.subjectId).catch((error: unknown) => console.error(`[quarry] could not take over run ${run.id}:`, error));
     }

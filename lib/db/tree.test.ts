@@ -2,12 +2,12 @@
 // with TEST_DATABASE=postgres.
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { useTestDatabase } from "../db/test-support";
+import { useTestDatabase } from "./test-support";
 
 await useTestDatabase();
 // The store reads DATABASE_URL when it is first imported.
-const { db } = await import("../db/client");
-const store = await import("./store");
+const { db } = await import("./client");
+const store = await import("./tree");
 
 let researchId = "";
 let queryPageId = "";
