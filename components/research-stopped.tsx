@@ -79,29 +79,27 @@ function RecoveryActions({ onRestarted }: { onRestarted: () => void }) {
   return (
     <div className="mt-4 border-t border-border/70 pt-3 sm:pl-8" data-testid="recovery-actions">
       <div className="flex flex-wrap gap-2">
-        <button
-          type="button"
-          data-testid="resume-research"
-          aria-disabled={busy}
-          aria-describedby="recovery-help"
-          className={buttonClass("primary", "md", busy ? "opacity-70" : "")}
+        <ActionButton
+          testid="resume-research"
+          variant="primary"
+          icon="play"
+          label="Resume"
+          pendingLabel="Resuming…"
+          pending={resuming}
+          busy={busy}
           onClick={() => run("resume")}
-        >
-          {resuming ? <Spinner className="size-3.5" /> : <Icon name="play" className="size-3.5" />}
-          {resuming ? "Resuming…" : "Resume"}
-        </button>
+        />
         {findings ? (
-          <button
-            type="button"
-            data-testid="write-report"
-            aria-disabled={busy}
-            aria-describedby="recovery-help"
-            className={buttonClass("secondary", "md", busy ? "opacity-70" : "")}
+          <ActionButton
+            testid="write-report"
+            variant="secondary"
+            icon="file"
+            label="Write report from findings"
+            pendingLabel="Starting the report…"
+            pending={writing}
+            busy={busy}
             onClick={() => run("report")}
-          >
-            {writing ? <Spinner className="size-3.5" /> : <Icon name="file" className="size-3.5" />}
-            {writing ? "Starting the report…" : "Write report from findings"}
-          </button>
+          />
         ) : null}
       </div>
       <p id="recovery-help" className="mt-2 text-xs text-muted">
@@ -115,5 +113,32 @@ function RecoveryActions({ onRestarted }: { onRestarted: () => void }) {
         </p>
       ) : null}
     </div>
+  );
+}
+
+function ActionButton(p: {
+  testid: string;
+  variant: "primary" | "secondary";
+  icon: "play" | "file";
+  label: string;
+  pendingLabel: string;
+  /** This action is under way. */
+  pending: boolean;
+  /** Any action is under way. */
+  busy: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      data-testid={p.testid}
+      aria-disabled={p.busy}
+      aria-describedby="recovery-help"
+      className={buttonClass(p.variant, "md", p.busy ? "opacity-70" : "")}
+      onClick={p.onClick}
+    >
+      {p.pending ? <Spinner className="size-3.5" /> : <Icon name={p.icon} className="size-3.5" />}
+      {p.pending ? p.pendingLabel : p.label}
+    </button>
   );
 }

@@ -6,42 +6,31 @@ export function useGenerateQuestions() {
   return useMutation({ mutationFn: api.questions });
 }
 
-export function useStartResearch() {
+/** A mutation that changes a research, after which the history list is fetched again. */
+function useResearchesMutation<TInput, TData>(mutationFn: (input: TInput) => Promise<TData>) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: StartInput) => api.start(input),
+    mutationFn,
     onSuccess: () => qc.invalidateQueries({ queryKey: ["researches"] }),
   });
+}
+
+export function useStartResearch() {
+  return useResearchesMutation((input: StartInput) => api.start(input));
 }
 
 export function useCancelResearch() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.cancel(id),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["researches"] }),
-  });
+  return useResearchesMutation((id: string) => api.cancel(id));
 }
 
 export function useDeleteResearch() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.remove(id),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["researches"] }),
-  });
+  return useResearchesMutation((id: string) => api.remove(id));
 }
 
 export function useResumeResearch() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.resume(id),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["researches"] }),
-  });
+  return useResearchesMutation((id: string) => api.resume(id));
 }
 
 export function useWriteReport() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.writeReport(id),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["researches"] }),
-  });
+  return useResearchesMutation((id: string) => api.writeReport(id));
 }
