@@ -62,10 +62,13 @@ async function readCapped(request: Request, maxBytes: number, code: `bad_request
   return Buffer.concat(chunks);
 }
 
+// Stateless between non-streaming decode() calls, so one instance serves every request.
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 function decodeJson(bytes: Uint8Array, code: `bad_request:${string}`): unknown {
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new AppError(code, "The request body must be UTF-8 encoded JSON.");
   }

@@ -2,7 +2,7 @@
 // while decoding route params, before any handler runs: a bare 500. proxy.ts answers it first.
 import { AppError, toErrorResponse } from "../errors";
 
-export function hasMalformedEncoding(pathname: string): boolean {
+function hasMalformedEncoding(pathname: string): boolean {
   try {
     decodeURIComponent(pathname);
     return false;

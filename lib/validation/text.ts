@@ -3,7 +3,7 @@
 import { z } from "zod";
 
 /** Marks the issue so that the body parser can name the field in its message. */
-export const NOT_WELL_FORMED = "not_well_formed";
+const NOT_WELL_FORMED = "not_well_formed";
 
 /** z.string() that refuses unpaired UTF-16 surrogates; chain .trim(), .min(), .max() as usual. */
 export function text(params?: Parameters<typeof z.string>[0]) {
