@@ -111,21 +111,21 @@ if (only("unit") || only("integration")) {
   runNodeTests(findTests(root).filter(inPickedParts), "node-tests.tap");
 
   const onPostgres = POSTGRES_TESTS.filter(inPickedParts);
-  const host = new URL(TEST_POSTGRES_URL).host;
-  const unavailable = onPostgres.length > 0 ? await postgresUnavailable() : null;
-  if (onPostgres.length === 0) {
-    // nothing of the picked parts runs on PostgreSQL
-  } else if (unavailable === null) {
-    console.log(`\nThe storage and engine tests again, on PostgreSQL at ${host}:`);
-    runNodeTests(onPostgres, "node-tests-postgres.tap", { TEST_DATABASE: "postgres" });
-  } else if (process.env.CI === "true") {
-    console.error(`\nPostgreSQL at ${host} does not answer (${unavailable}); CI requires it for:\n  ${onPostgres.join("\n  ")}`);
-    failed += onPostgres.length;
-  } else {
-    console.log(`\nSKIPPED on PostgreSQL (${onPostgres.length} test files): PostgreSQL at ${host} does not answer (${unavailable}).`);
-    console.log(`  ${onPostgres.join("\n  ")}`);
-    console.log("  Start PostgreSQL there (or set TEST_POSTGRES_URL) to run them; they ran on SQLite above.");
-    skipped += onPostgres.length;
+  if (onPostgres.length > 0) {
+    const host = new URL(TEST_POSTGRES_URL).host;
+    const unavailable = await postgresUnavailable();
+    if (unavailable === null) {
+      console.log(`\nThe storage and engine tests again, on PostgreSQL at ${host}:`);
+      runNodeTests(onPostgres, "node-tests-postgres.tap", { TEST_DATABASE: "postgres" });
+    } else if (process.env.CI === "true") {
+      console.error(`\nPostgreSQL at ${host} does not answer (${unavailable}); CI requires it for:\n  ${onPostgres.join("\n  ")}`);
+      failed += onPostgres.length;
+    } else {
+      console.log(`\nSKIPPED on PostgreSQL (${onPostgres.length} test files): PostgreSQL at ${host} does not answer (${unavailable}).`);
+      console.log(`  ${onPostgres.join("\n  ")}`);
+      console.log("  Start PostgreSQL there (or set TEST_POSTGRES_URL) to run them; they ran on SQLite above.");
+      skipped += onPostgres.length;
+    }
   }
 }
 

@@ -10,10 +10,6 @@ export function databaseProvider(databaseUrl: string): DbProvider {
   throw new Error("DATABASE_URL must be a SQLite file: URL such as file:./data/quarry.db, or a postgres:// URL");
 }
 
-export function isSqliteUrl(databaseUrl: string): boolean {
-  return databaseUrl.startsWith("file:");
-}
-
 /**
  * better-sqlite3 opens relative paths from the working directory, which differs between
  * `next start`, the CLI and tests; resolve `file:` URLs against the project root instead.

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { POSTGRES_SCHEMA, SQLITE_SCHEMA, postgresSchema } from "../../scripts/db-schema.mjs";
 import { withDatabase } from "./database-url";
-import { TEST_POSTGRES_URL, testingOnPostgres } from "./test-support";
+import { onServer, TEST_POSTGRES_URL, testingOnPostgres } from "./test-support";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PRISMA = path.join(ROOT, "node_modules", "prisma", "build", "index.js");
@@ -57,11 +57,7 @@ if (!testingOnPostgres()) {
   // The CLI replays into a shadow database of its own (prisma.config.ts); this one is only connected to.
   const scratch = `quarry_test_${process.pid}_drift`;
   const scratchUrl = withDatabase(TEST_POSTGRES_URL, scratch);
-  const dropScratch = async () => {
-    const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${scratch}" WITH (FORCE)`).finally(() => client.end());
-  };
+  const dropScratch = () => onServer(`DROP DATABASE IF EXISTS "${scratch}" WITH (FORCE)`);
 
   test("the PostgreSQL migrations produce prisma/postgres/schema.prisma", async () => {
     try {

@@ -27,7 +27,8 @@ function migrationFiles(dir: string): string[] {
     .filter((file) => fs.existsSync(file));
 }
 
-async function onServer(sql: string): Promise<void> {
+/** Runs one statement on TEST_POSTGRES_URL's maintenance database (CREATE / DROP DATABASE). */
+export async function onServer(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await client.connect();
   try {

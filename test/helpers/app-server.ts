@@ -47,7 +47,7 @@ export type TestDatabaseKind = "sqlite" | "postgres";
  * A fresh migrated database for one TestApp: a SQLite file (see migratedDatabase), or with
  * TEST_DATABASE=postgres (or `database: "postgres"`) a new PostgreSQL database, which `drop` removes.
  */
-export async function testDatabase(
+async function testDatabase(
   name: string,
   database: TestDatabaseKind = testingOnPostgres() ? "postgres" : "sqlite",
 ): Promise<{ url: string; reportsDir: string; drop: () => Promise<void> }> {
