@@ -65,11 +65,6 @@ export async function finishRun({ id, owner, status, error = null }: { id: strin
   });
 }
 
-/** Gives the lease back without ending the run (this process is stopping): another takes it over at once. */
-export async function releaseRun({ id, owner }: { id: string; owner: string }) {
-  await db.run.updateMany({ where: { id, leaseOwner: owner, status: "running" }, data: { leaseOwner: null, leaseExpiresAt: null } });
-}
-
 /** Records a cancel; whichever process runs the run stops it at its next heartbeat. */
 export async function requestCancel({ kind, subjectId }: { kind: RunKind; subjectId: string }) {
   await db.run.updateMany({ where: { kind, subjectId, status: { in: ["queued", "running"] } }, data: { cancelRequestedAt: new Date() } });
@@ -86,11 +81,6 @@ export async function orphanedRuns({ now = new Date() }: { now?: Date } = {}) {
     select: { id: true, kind: true, subjectId: true },
     orderBy: { createdAt: "asc" },
   });
-}
-
-/** How many runs a user has going (for the per-user limit). */
-export async function countActiveRuns({ userId }: { userId: string }) {
-  return db.run.count({ where: { userId, status: { in: ["queued", "running"] } } });
 }
 
 /**

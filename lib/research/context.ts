@@ -118,10 +118,11 @@ export class RunContext {
   }
 
   /**
-   * Shows the run paused while the LLM provider is down, and running again when it is back. Returns
-   * the function that stops watching.
+   * Shows the run paused while the LLM provider is down, and running again when it is back
+   * (`pausedNow`: whether the research row shows it paused already). Returns the function that stops
+   * watching.
    */
-  watchProvider(health: ProviderHealth): () => void {
+  watchProvider(health: ProviderHealth, { pausedNow }: { pausedNow: boolean }): () => void {
     const apply = (state: HealthState) => {
       this.writes = this.writes
         .then(async () => {
@@ -130,8 +131,8 @@ export class RunContext {
         })
         .catch((error: unknown) => console.error("[quarry] could not record the pause:", error));
     };
-    // Up or down, say so now: a run resumed after a pause must not stay shown paused.
-    apply(health.state);
+    // Say so now if the state differs from the row's: down already, or shown paused from before a restart.
+    if (health.state.down || pausedNow) apply(health.state);
     const unsubscribe = health.subscribe(apply);
     return () => void unsubscribe();
   }

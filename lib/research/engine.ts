@@ -36,7 +36,7 @@ export const treeEngine: Engine = {
     const leaseLost = () => run.leaseLost;
     const ctx = new RunContext(scope, getEnv(), eventBus, run.signal, leaseLost);
     contexts.set(run.subjectId, ctx);
-    const unwatch = ctx.watchProvider(limiters().llmHealth);
+    const unwatch = ctx.watchProvider(limiters().llmHealth, { pausedNow: research.pausedAt !== null });
     try {
       // mode "report": write the report from what a stopped research found, and say so.
       if (run.mode === "report") await notePartial(ctx);

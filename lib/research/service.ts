@@ -81,8 +81,7 @@ export async function cancelResearch({ id, ...owner }: Owner & { id: string }) {
  * lost analyses are retried); a running research paused by its LLM provider retries it at once.
  */
 export async function resumeResearch({ id, userId }: { id: string; userId: string }) {
-  const owner = { userId };
-  const research = await getResearch({ id, ...owner });
+  const research = await getResearch({ id, userId });
   if (!research) throw new AppError("not_found:research", "Research not found");
   if (research.status === "running") {
     if (!research.pausedAt) throw new AppError("conflict:research", "This research is running; there is nothing to resume");
@@ -114,8 +113,7 @@ async function runAgain({ id, userId, mode, reopen }: { id: string; userId: stri
 
 /** Writes the report of a failed or cancelled research from what it had found. */
 export async function writeReportNow({ id, userId }: { id: string; userId: string }) {
-  const owner = { userId };
-  const research = await getResearch({ id, ...owner });
+  const research = await getResearch({ id, userId });
   if (!research) throw new AppError("not_found:research", "Research not found");
   if (research.status !== "failed" && research.status !== "cancelled") {
     throw new AppError("conflict:research", `A report can be written from the findings of a failed or cancelled research only (status: ${research.status})`);
