@@ -89,6 +89,9 @@ export interface ResearchView {
   links: ResearchLinks;
 }
 
+/** A research as the engine knows it; the HTTP edge adds its links (lib/api/research-links.ts). */
+export type ResearchData = Omit<ResearchView, "links">;
+
 /**
  * What a client can do next. `resume` (POST): continue a failed or cancelled research from where it
  * stopped, or retry the LLM provider at once for a paused one. `write_report` (POST): write the report
@@ -146,3 +149,40 @@ export type ResearchDataParts = {
 };
 
 export type ResearchUIMessage = UIMessage<never, ResearchDataParts>;
+
+/** A run of any engine, as GET /api/runs/:id shows it. */
+export interface RunView {
+  id: string;
+  kind: string;
+  subject_id: string;
+  parent_run_id: string | null;
+  status: "queued" | "running" | "completed" | "failed" | "cancelled";
+  attempt: number;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  links: { self: string; stream: string };
+}
+
+/** An event of any engine in its envelope (lib/events/bus.ts), as the engine-neutral stream sends it. */
+export interface RunEventView {
+  runId: string;
+  kind: string;
+  subjectId: string;
+  seq: number;
+  type: string;
+  data: unknown;
+  at: number;
+}
+
+/**
+ * Data parts of the engine-neutral stream (GET /api/runs/:id/stream): `snapshot` (the engine's
+ * snapshot of its subject, current to `seq`), then one `event` per envelope newer than it.
+ */
+export type RunDataParts = {
+  snapshot: { seq: number; run: RunView; data: unknown };
+  event: RunEventView;
+};
+
+export type RunUIMessage = UIMessage<never, RunDataParts>;

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { z } from "zod";
 import { AppError } from "../errors";
 import { text } from "../validation/text";
+import { httpStatusOf } from "./errors";
 import { formatBytes, isJsonContentType, parseBody } from "./body";
 
 const schema = z.object({ name: text().trim().min(1), tags: z.array(text()).optional() });
@@ -22,7 +23,7 @@ async function rejects(promise: Promise<unknown>, status: number, code: string, 
     await promise;
   } catch (error) {
     assert.ok(error instanceof AppError, String(error));
-    assert.equal(error.status, status, error.message);
+    assert.equal(httpStatusOf(error), status, error.message);
     assert.equal(error.code, code);
     if (message) assert.match(error.message, message);
     return error;

@@ -99,9 +99,7 @@ export async function parseBody<T>(request: Request, schema: z.ZodType<T>, surfa
     if (!options.optional) throw new AppError(code, "The request body is empty: send a JSON object.");
   } else {
     if (!isJsonContentType(request.headers.get("content-type"))) {
-      throw new AppError("unsupported_media_type:body", "Send the request body as JSON with Content-Type: application/json.", {
-        headers: { "Accept-Post": "application/json" },
-      });
+      throw new AppError("unsupported_media_type:body", "Send the request body as JSON with Content-Type: application/json.");
     }
     body = decodeJson(bytes, code);
     if (typeof body !== "object" || body === null || Array.isArray(body)) {

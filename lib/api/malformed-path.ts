@@ -1,6 +1,7 @@
 // A path whose percent-encoding does not decode (`/share/%ff`, `/api/research/%`) makes Next throw
 // while decoding route params, before any handler runs: a bare 500. proxy.ts answers it first.
-import { AppError, toErrorResponse } from "../errors";
+import { AppError } from "../errors";
+import { toErrorResponse } from "./errors";
 
 function hasMalformedEncoding(pathname: string): boolean {
   try {

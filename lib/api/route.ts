@@ -1,6 +1,7 @@
 // The one route-handler wrapper: any thrown error becomes `{ error, code }` with its status; and the
 // 405 handlers for the methods a route does not implement (Next's own 405 has no body).
-import { AppError, toErrorResponse } from "../errors";
+import { AppError } from "../errors";
+import { toErrorResponse } from "./errors";
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 
@@ -29,7 +30,8 @@ export function otherMethods(...allowed: Method[]): Record<Method | "HEAD" | "OP
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const notAllowed: Simple = async (request) =>
     toErrorResponse(
-      new AppError("method_not_allowed:api", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`, { headers: { Allow: allow } }),
+      new AppError("method_not_allowed:api", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`),
+      { Allow: allow },
     );
   const options: Simple = async () => new Response(null, { status: 204, headers: { Allow: allow } });
   return { GET: notAllowed, HEAD: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS: options };

@@ -46,9 +46,7 @@ export async function getCaller(request: Request): Promise<Caller | null> {
 export async function requireCaller(request: Request): Promise<Caller> {
   const caller = await getCaller(request);
   if (!caller) {
-    throw new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>.", {
-      headers: { "WWW-Authenticate": 'Bearer realm="quarry"' },
-    });
+    throw new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>.");
   }
   if (caller.via === "session") assertSameOrigin(request);
   return caller;

@@ -2,7 +2,8 @@
 // Routes still call requireCaller(), which also verifies API tokens and that the user exists.
 import NextAuth, { type Session } from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
-import { AppError, toErrorResponse } from "../errors";
+import { AppError } from "../errors";
+import { toErrorResponse } from "../api/errors";
 import { baseAuthConfig } from "./config";
 import { dropSessionRefresh } from "./session-refresh";
 
@@ -25,11 +26,7 @@ const decide: Handler = (request) => {
   if (isPublicPath(pathname) || request.auth?.user) return NextResponse.next();
   if (pathname === "/api" || pathname.startsWith("/api/")) {
     if (request.headers.get("authorization")) return NextResponse.next();
-    return toErrorResponse(
-      new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>.", {
-        headers: { "WWW-Authenticate": 'Bearer realm="quarry"' },
-      }),
-    );
+    return toErrorResponse(new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>."));
   }
   const signIn = new URL("/sign-in", request.nextUrl);
   if (pathname !== "/") signIn.searchParams.set("callbackUrl", `${pathname}${search}`);

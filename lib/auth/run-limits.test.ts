@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
+import { AppError } from "../errors";
 
 await useTestDatabase();
 process.env.RATE_LIMIT_STARTS_PER_HOUR = "3";
@@ -8,7 +9,7 @@ process.env.MAX_CONCURRENT_RUNS_PER_USER = "2";
 const { db } = await import("../db/client");
 const { assertCanStartResearch, startWithinLimits } = await import("./run-limits");
 
-const status = (e: { status?: number; code?: string; headers?: Record<string, string> }) => e.status === 429 && Boolean(e.headers?.["Retry-After"]);
+const status = (e: unknown) => e instanceof AppError && e.type === "rate_limit" && (e.retryAfterSeconds ?? 0) > 0;
 
 test("concurrent running researches are capped per user", async () => {
   const user = await db.user.create({ data: { email: "runner@example.com", passwordHash: "x" } });

@@ -18,7 +18,7 @@ export async function assertCanStartResearch({ userId, now = new Date() }: { use
     throw new AppError(
       "rate_limit:concurrent_runs",
       `You already have ${running} researches running (the limit is ${env.MAX_CONCURRENT_RUNS_PER_USER}). Wait for one to finish or cancel one, then try again.`,
-      { headers: { "Retry-After": "60" } },
+      { retryAfterSeconds: 60 },
     );
   }
   const since = new Date(now.getTime() - HOUR_MS);
@@ -30,7 +30,7 @@ export async function assertCanStartResearch({ userId, now = new Date() }: { use
     throw new AppError(
       "rate_limit:research_starts",
       `You have started ${env.RATE_LIMIT_STARTS_PER_HOUR} researches in the last hour, the limit. Try again in about ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      { headers: { "Retry-After": String(retryAfter) } },
+      { retryAfterSeconds: retryAfter },
     );
   }
 }
@@ -48,7 +48,7 @@ async function withDatabaseLock<T>(userId: string, fn: () => Promise<T>): Promis
   const deadline = Date.now() + LOCK_WAIT_MS;
   while (!(await acquireUserStartLock({ userId, owner, leaseMs: LOCK_LEASE_MS }))) {
     if (Date.now() > deadline) {
-      throw new AppError("rate_limit:start_busy", "Another start of yours is still being processed. Try again in a moment.", { headers: { "Retry-After": "5" } });
+      throw new AppError("rate_limit:start_busy", "Another start of yours is still being processed. Try again in a moment.", { retryAfterSeconds: 5 });
     }
     await sleep(20 + Math.random() * 30);
   }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
+import { AppError } from "../errors";
 
 await useTestDatabase();
 const { db } = await import("../db/client");
@@ -34,7 +35,7 @@ test("revoked and expired links open nothing", async () => {
 });
 
 test("only the owner can create, list or revoke links (404 for others)", async () => {
-  const notFound = (e: { status?: number }) => e.status === 404;
+  const notFound = (e: unknown) => e instanceof AppError && e.type === "not_found";
   await assert.rejects(createShareLink({ userId: bob.id, researchId: research.id }), notFound);
   await assert.rejects(listShareLinks({ userId: bob.id, researchId: research.id }), notFound);
   const { token, shareLink } = await createShareLink({ userId: alice.id, researchId: research.id });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ResearchView } from "../types";
+import type { ResearchData } from "../types";
 import { toSharedResearch } from "./shared-research";
 
 const q = (id: string, parent: string | null, depth: number, position: number) => ({
@@ -9,7 +9,7 @@ const q = (id: string, parent: string | null, depth: number, position: number) =
   created_at: "2026-01-01T00:00:00.000Z", started_at: null, completed_at: null,
 });
 
-const view: ResearchView = {
+const view: ResearchData = {
   research_id: "cm_research_secret_id",
   initial_prompt: "What is X?",
   followup_questions: ["q?"],
@@ -19,7 +19,6 @@ const view: ResearchView = {
   successful_scraped_websites: [{ id: "cm_child:cm_page", query_id: "cm_child", url: "https://example.com/a", title: "A", status: "analyzed", content: "- fact", items: [{ content: "fact", url: "https://example.com/a" }], error_message: null }],
   tokens: { prompt: 1, completion: 2, total: 3, llm_calls: 1 },
   created_at: "2026-01-01T00:00:00.000Z", started_at: null, completed_at: null, elapsed_ms: null,
-  links: { self: "/api/research/cm_research_secret_id", stream: "", report: "", error_output: "", resume: "", write_report: "" },
   paused: null, warnings: [],
 };
 

@@ -1,7 +1,7 @@
 // The read-only view behind a share link: the report, its sources and its query tree — nothing
 // else of the owner's. Internal ids are replaced by positional refs (q1, q2 …) that only link the
 // tree together; errors, token counts and API links are left out.
-import type { ResearchStatus, ResearchView, QueryStatus } from "../types";
+import type { ResearchStatus, ResearchData, QueryStatus } from "../types";
 
 export interface SharedQuery {
   ref: string;
@@ -29,7 +29,7 @@ export interface SharedResearch {
   sources: SharedSource[];
 }
 
-export function toSharedResearch(view: ResearchView): SharedResearch {
+export function toSharedResearch(view: ResearchData): SharedResearch {
   const ordered = [...view.serp_queries].sort((a, b) => a.depth - b.depth || a.position - b.position || a.created_at.localeCompare(b.created_at));
   const refs = new Map(ordered.map((q, i) => [q.query_id, `q${i + 1}`]));
   return {

@@ -96,3 +96,8 @@ export async function reserveSeq({ id, block }: { id: string; block: number }): 
 export async function deleteRunsOf({ kind, subjectId }: { kind: RunKind; subjectId: string }) {
   await db.run.deleteMany({ where: { kind, subjectId } });
 }
+
+/** A run by id, scoped by owner (null when it is someone else's). */
+export async function getOwnRun({ id, userId }: { id: string; userId: string }) {
+  return db.run.findFirst({ where: { id, userId } });
+}

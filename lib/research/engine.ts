@@ -7,13 +7,13 @@ import { errorMessage } from "../errors";
 import { eventBus } from "../events/bus";
 import { loadResearchGraph } from "../db/research";
 import { limiters } from "../limits";
-import type { Engine, RunHandle, RunOutcome } from "../runs/engine";
+import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine";
 import { emitOutsideRun } from "../runs/events";
-import { treeTopic } from "./events";
+import { isFinalTreeEvent, isTerminalStatus, treeTopic, type TreeSnapshot } from "./events";
 import { RunContext, scopeOfResearch } from "./context";
 import { writeErrorOutputFile } from "./error-output";
 import { exploreTree } from "./explore";
-import { toRunStatus } from "./public-shape";
+import { toResearchView, toRunStatus } from "./public-shape";
 import { buildReport } from "./report-step";
 import * as store from "../db/tree";
 
@@ -67,6 +67,14 @@ export const treeEngine: Engine = {
     const research = await store.loadResearch(researchId);
     if (research) await emitOutsideRun(treeTopic(researchId), { type: "run.status", data: toRunStatus(research) });
   },
+
+  async snapshot(researchId: string, userId: string | null): Promise<RunSnapshot<TreeSnapshot> | null> {
+    const graph = await loadResearchGraph({ id: researchId, userId });
+    if (!graph) return null;
+    return { data: { research: toResearchView(graph), report_draft: reportDraft(researchId) }, final: isTerminalStatus(graph.status) };
+  },
+
+  isFinal: isFinalTreeEvent,
 };
 
 async function notePartial(ctx: RunContext): Promise<void> {

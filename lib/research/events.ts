@@ -1,6 +1,6 @@
 // The events of tree research, in the run event envelope (lib/events/bus.ts).
 import type { EngineEvent, RunEvent, RunTopic } from "../events/bus";
-import type { RunStatusData, SerpQueryView, WebsiteView } from "../types";
+import type { ResearchData, ResearchStatus, RunStatusData, SerpQueryView, WebsiteView } from "../types";
 
 export type TreeEvent =
   | EngineEvent<"query.created" | "query.status", SerpQueryView>
@@ -13,3 +13,16 @@ export type TreeRunEvent = RunEvent<TreeEvent>;
 
 /** The topic of a tree research's run. */
 export const treeTopic = (researchId: string): RunTopic => ({ kind: "tree", subjectId: researchId });
+
+/** What a tree research's stream starts with: the research as the database holds it, and the report text streamed so far. */
+export interface TreeSnapshot {
+  research: ResearchData;
+  report_draft: string | null;
+}
+
+const TERMINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"] satisfies ResearchStatus[]);
+
+export const isTerminalStatus = (status: string) => TERMINAL.has(status);
+
+/** A research's last event: its terminal status. */
+export const isFinalTreeEvent = (e: RunEvent) => e.type === "run.status" && isTerminalStatus((e.data as RunStatusData).status);

@@ -5,7 +5,7 @@ import type {
   QueryStatus,
   ResearchStatus,
   ResearchSummary,
-  ResearchView,
+  ResearchData,
   RunStatusData,
   SerpQueryView,
   WebsiteStatus,
@@ -23,18 +23,6 @@ export type WebsiteRow = Pick<QueryPage, "queryId" | "pageId" | "status" | "erro
 };
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-
-export function researchLinks(id: string) {
-  const base = `/api/research/${id}`;
-  return {
-    self: base,
-    stream: `${base}/stream`,
-    report: `${base}/report`,
-    error_output: `${base}/error-output`,
-    resume: `${base}/resume`,
-    write_report: `${base}/write-report`,
-  };
-}
 
 export function toQueryView(q: SerpQuery): SerpQueryView {
   return {
@@ -106,7 +94,7 @@ export function toResearchSummary(r: Research): ResearchSummary {
   };
 }
 
-export function toResearchView(r: ResearchGraph, now = Date.now()): ResearchView {
+export function toResearchView(r: ResearchGraph, now = Date.now()): ResearchData {
   const run = toRunStatus(r);
   const queries = [...r.queries].sort((a, b) => a.depth - b.depth || a.createdAt.getTime() - b.createdAt.getTime() || a.position - b.position);
   const websites = [...r.queryPages]
@@ -132,6 +120,5 @@ export function toResearchView(r: ResearchGraph, now = Date.now()): ResearchView
     started_at: run.started_at,
     completed_at: run.completed_at,
     elapsed_ms: r.startedAt && end ? end - r.startedAt.getTime() : null,
-    links: researchLinks(r.id),
   };
 }

@@ -6,10 +6,10 @@ import { reopenForReport, reopenForResume } from "../db/tree";
 import { startWithinLimits } from "../auth/run-limits";
 import { assertResearchConfigured } from "../env";
 import { AppError } from "../errors";
-import { deleteRunsOf, openRun } from "../db/runs";
+import { deleteRunsOf, getRun, openRun } from "../db/runs";
 import { runRegistry } from "../runs/engines";
-import type { ResearchView } from "../types";
-import { parseStringArray, researchLinks, toResearchView } from "./public-shape";
+import type { ResearchData } from "../types";
+import { parseStringArray, toResearchView } from "./public-shape";
 import type { QuestionsRequest, StartRequest } from "./schema";
 
 function llmFailure(error: unknown): never {
@@ -55,12 +55,12 @@ export async function startResearch({ input, ...owner }: Owner & { input: StartR
     ...(revised ? { initialPrompt: input.initial_prompt ?? research.initialPrompt, questions } : {}),
   });
   if (!started) throw new AppError("conflict:research", "This research has already been started", { field: "research_id" });
-  await openRun({ kind: "tree", subjectId: research.id, userId: research.userId, mode: "tree" });
+  const run = await openRun({ kind: "tree", subjectId: research.id, userId: research.userId, mode: "tree" });
   void runRegistry.start("tree", research.id);
-  return { research_id: research.id, status: "running" as const, links: researchLinks(research.id) };
+  return { research_id: research.id, run_id: run.id, status: "running" as const };
 }
 
-export async function getResearchView({ id, ...owner }: Owner & { id: string }): Promise<ResearchView> {
+export async function getResearchView({ id, ...owner }: Owner & { id: string }): Promise<ResearchData> {
   const graph = await loadResearchGraph({ id, ...owner });
   if (!graph) throw new AppError("not_found:research", "Research not found");
   return toResearchView(graph);
@@ -86,7 +86,8 @@ export async function resumeResearch({ id, userId }: { id: string; userId: strin
   if (research.status === "running") {
     if (!research.pausedAt) throw new AppError("conflict:research", "This research is running; there is nothing to resume");
     runRegistry.retryProviderNow();
-    return { research_id: id, status: "running" as const, links: researchLinks(id) };
+    const run = await getRun({ kind: "tree", subjectId: id });
+    return { research_id: id, run_id: run?.id ?? null, status: "running" as const };
   }
   if (research.status !== "failed" && research.status !== "cancelled") {
     throw new AppError("conflict:research", `Only a failed, cancelled or paused research can be resumed (status: ${research.status})`);
@@ -100,15 +101,15 @@ export async function resumeResearch({ id, userId }: { id: string; userId: strin
  * counts against the user's concurrent runs: checked, reopened and queued under the user's lock.
  */
 async function runAgain({ id, userId, mode, reopen }: { id: string; userId: string; mode: "tree" | "report"; reopen: (id: string) => Promise<boolean> }) {
-  await startWithinLimits({
+  const run = await startWithinLimits({
     userId,
     start: async () => {
       if (!(await reopen(id))) throw new AppError("conflict:research", "This research was restarted already");
-      await openRun({ kind: "tree", subjectId: id, userId, mode });
+      return openRun({ kind: "tree", subjectId: id, userId, mode });
     },
   });
   void runRegistry.start("tree", id);
-  return { research_id: id, status: "running" as const, links: researchLinks(id) };
+  return { research_id: id, run_id: run.id, status: "running" as const };
 }
 
 /** Writes the report of a failed or cancelled research from what it had found. */

@@ -2,6 +2,7 @@
 // answer agent next) tells the run registry. The registry owns leases, heartbeats, takeover, cancel
 // and the run rows; an engine only executes a run and keeps its own objects' statuses.
 import type { RunKind } from "../db/runs";
+import type { RunEvent } from "../events/bus";
 
 /** One execution, as the registry hands it to its engine. */
 export interface RunHandle {
@@ -32,4 +33,17 @@ export interface Engine {
    * has stopped here (after the engine settled its work), or at once when it runs elsewhere.
    */
   announce(subjectId: string): Promise<void>;
+  /**
+   * The subject as its stream starts with it, read from the database (the caller's own only:
+   * `userId` scopes it; null when it is not theirs or does not exist). `final`: it has ended, so no
+   * event will follow.
+   */
+  snapshot(subjectId: string, userId: string | null): Promise<RunSnapshot | null>;
+  /** Whether an event is the subject's last (a stream following it ends after it). */
+  isFinal(event: RunEvent): boolean;
+}
+
+export interface RunSnapshot<D = unknown> {
+  data: D;
+  final: boolean;
 }

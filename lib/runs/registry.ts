@@ -38,6 +38,13 @@ export class RunRegistry {
     this.engines.set(engine.kind, engine);
   }
 
+  /** The engine of a kind; throws for a kind no engine was registered for. */
+  engine(kind: RunKind): Engine {
+    const engine = this.engines.get(kind);
+    if (!engine) throw new Error(`No engine registered for runs of kind "${kind}"`);
+    return engine;
+  }
+
   /**
    * Runs the subject's run here if its lease is free (open it with `openRun` first). Resolves when
    * the run ends in this process, or at once when another process holds it.
@@ -53,8 +60,7 @@ export class RunRegistry {
   }
 
   private async claimAndExecute(kind: RunKind, subjectId: string): Promise<void> {
-    const engine = this.engines.get(kind);
-    if (!engine) throw new Error(`No engine registered for runs of kind "${kind}"`);
+    const engine = this.engine(kind);
     const env = getEnv();
     const row = await getRun({ kind, subjectId });
     if (!row || !(await claimRun({ id: row.id, owner: this.owner, leaseMs: leaseMs() }))) return;
@@ -103,8 +109,7 @@ export class RunRegistry {
    * and stops it here at once if it runs here. False if it was not running.
    */
   async cancel(kind: RunKind, subjectId: string): Promise<boolean> {
-    const engine = this.engines.get(kind);
-    if (!engine) throw new Error(`No engine registered for runs of kind "${kind}"`);
+    const engine = this.engine(kind);
     const cancelled = await engine.markCancelled(subjectId);
     await requestCancel({ kind, subjectId });
     this.runs.get(key(kind, subjectId))?.controller.abort(new Error("Cancelled by the user"));

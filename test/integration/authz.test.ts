@@ -19,6 +19,7 @@ interface Ids {
   shareId: string;
   shareToken: string;
   tokenId: string;
+  run: string;
 }
 interface Call {
   path: string;
@@ -55,6 +56,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   "/api/research/[id]/shares/[shareId]": {
     DELETE: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/shares/${ids.shareId}` }) },
   },
+  "/api/runs/[id]": { GET: { kind: "object", call: (ids) => ({ path: `/api/runs/${ids.run}` }) } },
+  "/api/runs/[id]/stream": { GET: { kind: "object", call: (ids) => ({ path: `/api/runs/${ids.run}/stream` }) } },
   "/api/account": { GET: { kind: "collection", call: () => ({ path: "/api/account" }) } },
   "/api/tokens": {
     GET: { kind: "collection", call: () => ({ path: "/api/tokens" }) },
@@ -141,7 +144,8 @@ before(async () => {
   const shared = await send({ token: alice.token }, "POST", { path: `/api/research/${research.id}/shares`, body: {} });
   assert.equal(shared.status, 201, await shared.clone().text());
   const share = (await shared.json()) as { token: string; shareLink: { id: string } };
-  ids = { research: research.id, failed: failed.id, draft: draft.id, shareId: share.shareLink.id, shareToken: share.token, tokenId: alice.tokenId };
+  const run = await app.db.run.create({ data: { kind: "tree", subjectId: research.id, userId: alice.id, status: "completed", mode: "tree" } });
+  ids = { research: research.id, failed: failed.id, draft: draft.id, shareId: share.shareLink.id, shareToken: share.token, tokenId: alice.tokenId, run: run.id };
 
   const bobs = await app.db.research.create({ data: { userId: bob.id, initialPrompt: "Bob's topic", status: "completed", report: "# Bob's report", completedAt: now } });
   bobResearch = bobs.id;
@@ -185,6 +189,7 @@ describe("authorisation matrix", () => {
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/report` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.failed}/error-output` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/shares` })).status, 200);
+    assert.equal((await send(me, "GET", { path: `/api/runs/${ids.run}` })).status, 200);
     const list = (await (await send(me, "GET", { path: "/api/research" })).json()) as { researches: { research_id: string }[] };
     assert.ok(list.researches.some((r) => r.research_id === ids.research));
   });

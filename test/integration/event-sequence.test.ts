@@ -11,9 +11,9 @@ interface Part {
   data?: { seq?: number; [k: string]: unknown };
 }
 
-/** Reads the research stream until `enough(parts)` or its end. */
-async function readStream(app: TestApp, id: string, enough: (parts: Part[]) => boolean): Promise<Part[]> {
-  const res = await app.fetch(`/api/research/${id}/stream`, { signal: AbortSignal.timeout(90_000) });
+/** Reads a stream (a research's by default) until `enough(parts)` or its end. */
+async function readStream(app: TestApp, id: string, enough: (parts: Part[]) => boolean, path = `/api/research/${id}/stream`): Promise<Part[]> {
+  const res = await app.fetch(path, { signal: AbortSignal.timeout(90_000) });
   assert.equal(res.status, 200);
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   const parts: Part[] = [];
@@ -63,4 +63,31 @@ test("sequence numbers go on after a restart: the reconnecting client sees no re
   assert.ok(live[0] > snapshot && live.every((s, i) => i === 0 || s > live[i - 1]), `no repeat: ${live.slice(0, 20).join(",")}`);
   assert.ok(live.every((s) => s > lastSeen), "no number the client saw before comes again");
   assert.equal((await waitForStatus(app, id, ["completed", "failed"])).status, "completed");
+});
+
+test("the engine-neutral run stream: the engine's snapshot, then every envelope newer than it, to the run's last event", async () => {
+  fakes.llm.configure({ latencyMs: 150 });
+  const id = await createAndStart(app, { depth: 1, breadth: 2 });
+  const run = await app.db.run.findUniqueOrThrow({ where: { kind_subjectId: { kind: "tree", subjectId: id } } });
+  const view = (await (await app.fetch(`/api/runs/${run.id}`)).json()) as { kind: string; subject_id: string; links: { stream: string } };
+  assert.equal(view.kind, "tree");
+  assert.equal(view.subject_id, id);
+
+  const parts = await readStream(app, id, (p) => p.some((x) => x.type === "finish"), view.links.stream);
+  const snapshot = parts.find((p) => p.type === "data-snapshot")!.data as { seq: number; run: { id: string }; data: { research: { research_id: string } } };
+  assert.equal(snapshot.run.id, run.id);
+  assert.equal(snapshot.data.research.research_id, id, "the tree engine's snapshot");
+  const events = parts.filter((p) => p.type === "data-event").map((p) => p.data as unknown as { runId: string; kind: string; subjectId: string; seq: number; type: string; data: { status?: string } });
+  assert.ok(events.length > 0, "live events");
+  for (const e of events) {
+    assert.equal(e.runId, run.id);
+    assert.equal(e.kind, "tree");
+    assert.equal(e.subjectId, id);
+  }
+  const numbers = events.map((e) => e.seq);
+  assert.ok(numbers[0] > snapshot.seq && numbers.every((s, i) => i === 0 || s > numbers[i - 1]), `increasing after the snapshot: ${numbers.join(",")}`);
+  const last = events.at(-1)!;
+  assert.equal(last.type, "run.status");
+  assert.equal(last.data.status, "completed");
+  assert.ok(parts.some((p) => p.type === "finish"), "the stream ends after the run's last event");
 });

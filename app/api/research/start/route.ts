@@ -1,4 +1,5 @@
 // POST /api/research/start – save the answers and parameters, start the run, reply at once
+import { acceptedResearch } from "@/lib/api/research-links";
 import { otherMethods, parseBody, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { startWithinLimits } from "@/lib/auth/run-limits";
@@ -10,7 +11,7 @@ export const POST = route(async (request: Request) => {
   const input = await parseBody(request, startRequestSchema(), "research");
   // Per-user limits (429) are checked and the run marked running under one per-user lock.
   const started = await startWithinLimits({ userId, start: () => startResearch({ userId, input }) });
-  return Response.json(started, { status: 202, headers: { Location: started.links.self } });
+  return acceptedResearch(started);
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -1,5 +1,6 @@
 // POST /api/research/:id/resume – continue a failed or cancelled research from where it stopped, or
 // make a paused one retry its LLM provider at once
+import { acceptedResearch } from "@/lib/api/research-links";
 import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { resumeResearch } from "@/lib/research/service";
@@ -8,7 +9,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const { userId } = await requireCaller(request);
   const { id } = await params;
   const resumed = await resumeResearch({ id, userId });
-  return Response.json(resumed, { status: 202, headers: { Location: resumed.links.self } });
+  return acceptedResearch(resumed);
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

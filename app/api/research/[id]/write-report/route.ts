@@ -1,4 +1,5 @@
 // POST /api/research/:id/write-report – write the report of a failed or cancelled research from what it found
+import { acceptedResearch } from "@/lib/api/research-links";
 import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { writeReportNow } from "@/lib/research/service";
@@ -7,7 +8,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const { userId } = await requireCaller(request);
   const { id } = await params;
   const started = await writeReportNow({ id, userId });
-  return Response.json(started, { status: 202, headers: { Location: started.links.self } });
+  return acceptedResearch(started);
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

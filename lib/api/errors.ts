@@ -1,0 +1,36 @@
+// The one mapping from errors to HTTP: an AppError's type gives the status, its domain hints give the
+// headers, and every error response has the shape { error, code, field? }. Unknown errors are logged;
+// the client gets a generic message, never a stack trace or a database message.
+import { AppError, type ErrorType } from "../errors";
+
+const STATUS: Record<ErrorType, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limit: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+export function httpStatusOf(error: AppError): number {
+  return STATUS[error.type] ?? 500;
+}
+
+/** Maps any thrown value to a JSON response; `headers` add to the ones the error implies. */
+export function toErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
+  if (error instanceof AppError) {
+    const body = error.field ? { error: error.message, code: error.code, field: error.field } : { error: error.message, code: error.code };
+    const implied: Record<string, string> = {};
+    if (error.retryAfterSeconds !== undefined) implied["Retry-After"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
+    if (error.type === "unauthorized") implied["WWW-Authenticate"] = 'Bearer realm="quarry"';
+    if (error.type === "unsupported_media_type") implied["Accept-Post"] = "application/json";
+    return Response.json(body, { status: httpStatusOf(error), headers: { ...implied, ...headers } });
+  }
+  console.error("[quarry] unhandled error:", error);
+  return Response.json({ error: "Something went wrong on our side. Please try again.", code: "internal:server" }, { status: 500 });
+}

@@ -1,0 +1,39 @@
+// A tree research's progress as an AI SDK UI message stream (GET /api/research/:id/stream): the
+// snapshot with its links, then its typed data parts (lib/types.ts), until the research ends.
+import type { UIMessageStreamWriter } from "ai";
+import type { TreeRunEvent, TreeSnapshot } from "../research/events";
+import type { ResearchUIMessage } from "../types";
+import { withResearchLinks } from "./research-links";
+import { runStream } from "./run-stream";
+
+function writePart(writer: UIMessageStreamWriter<ResearchUIMessage>, e: TreeRunEvent): void {
+  const meta = { seq: e.seq, at: e.at };
+  switch (e.type) {
+    case "query.created":
+    case "query.status":
+      return writer.write({ type: "data-query", id: e.data.query_id, data: { ...e.data, ...meta } });
+    case "page.status":
+    case "item.extracted":
+      return writer.write({ type: "data-website", id: e.data.id, data: { ...e.data, ...meta } });
+    case "report.delta":
+      return writer.write({ type: "data-report-delta", data: { ...e.data, ...meta }, transient: true });
+    case "report.done":
+      return writer.write({ type: "data-report", id: "report", data: { ...e.data, ...meta } });
+    case "run.status":
+      return writer.write({ type: "data-run", id: "run", data: { ...e.data, ...meta } });
+  }
+}
+
+export function researchStream({ id, userId, signal }: { id: string; userId: string | null; signal: AbortSignal }) {
+  return runStream<ResearchUIMessage, TreeSnapshot, TreeRunEvent>({
+    kind: "tree",
+    subjectId: id,
+    userId,
+    signal,
+    notFound: { code: "not_found:research", message: "Research not found" },
+    writeSnapshot: (writer, { research, report_draft }, seq) =>
+      writer.write({ type: "data-snapshot", id: "snapshot", data: { seq, research: withResearchLinks(research), report_draft } }),
+    writeEvent: writePart,
+    failureMessage: "The research stream failed",
+  });
+}

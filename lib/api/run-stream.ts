@@ -1,0 +1,59 @@
+// Any engine's run as an AI SDK UI message stream: the engine's snapshot with the sequence number it
+// is current to, then the live events newer than it (lib/runs/live.ts), until the engine's final
+// event. A late or reconnecting client misses nothing and sees nothing twice. Each engine's own
+// stream decides how its snapshot and events become data parts; the engine-neutral stream
+// (GET /api/runs/:id/stream) sends the envelope as it is.
+import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from "ai";
+import type { RunKind } from "../db/runs";
+import { AppError, type ErrorCode } from "../errors";
+import type { RunEvent } from "../events/bus";
+import type { RunSnapshot } from "../runs/engine";
+import { runRegistry } from "../runs/engines";
+import { followRun } from "../runs/live";
+
+export interface RunStreamOptions<M extends UIMessage, D, E extends RunEvent> {
+  kind: RunKind;
+  subjectId: string;
+  userId: string | null;
+  signal: AbortSignal;
+  /** The error when the subject is not the caller's (or does not exist). */
+  notFound: { code: ErrorCode; message: string };
+  writeSnapshot(writer: UIMessageStreamWriter<M>, snapshot: D, seq: number): void;
+  writeEvent(writer: UIMessageStreamWriter<M>, event: E): void;
+  /** What the client reads when the stream breaks on the server's side. */
+  failureMessage: string;
+}
+
+export async function runStream<M extends UIMessage, D, E extends RunEvent>(o: RunStreamOptions<M, D, E>) {
+  const engine = runRegistry.engine(o.kind);
+  const followed = await followRun<RunSnapshot<D>, E>({ kind: o.kind, subjectId: o.subjectId }, () =>
+    engine.snapshot(o.subjectId, o.userId) as Promise<RunSnapshot<D> | null>,
+  );
+  if (!followed) throw new AppError(o.notFound.code, o.notFound.message);
+  const { seq, snapshot } = followed;
+  return createUIMessageStream<M>({
+    execute: async ({ writer }) => {
+      writer.write({ type: "start" });
+      o.writeSnapshot(writer, snapshot.data, seq);
+      let done = snapshot.final;
+      if (done) followed.stop();
+      for await (const event of followed.events(o.signal)) {
+        o.writeEvent(writer, event);
+        if (engine.isFinal(event)) {
+          done = true;
+          followed.stop();
+        }
+      }
+      // A client can tell a finished run from a dropped connection.
+      if (done) writer.write({ type: "finish" });
+    },
+    onError: () => o.failureMessage,
+  });
+}
+
+/** The response of a run stream (keep-alive pings; never compressed, so events are not held back). */
+export function runStreamHeaders(): Record<string, string> {
+  // no-transform keeps the server's gzip off this response: compression buffered each event until
+  // more data came, delaying progress by ~150 ms (p95 ~600 ms) in the benchmark.
+  return { "cache-control": "no-cache, no-transform" };
+}
