@@ -67,7 +67,9 @@ const POSTGRES_TESTS = [
   "lib/db/schema-drift.test.ts",
   "lib/db/research.test.ts",
   "lib/db/tree.test.ts",
+  "lib/research/explore.test.ts",
   "test/integration/tree-research.test.ts",
+  "test/integration/event-sequence.test.ts",
   "test/integration/resume-and-failure.test.ts",
   "test/integration/runs-two-processes.test.ts",
 ];
