@@ -11,6 +11,10 @@ import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@p
 import pg from "pg";
 import { DEFAULT_DATABASE_URL } from "./lib/env";
 import { databaseProvider, resolveSqlitePath, withDatabase } from "./lib/db/database-url";
+import { loadDotEnv } from "./scripts/load-env.mjs";
+
+// With a config file Prisma reads no .env of its own: the installation's, as every script does.
+loadDotEnv(import.meta.dirname);
 
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "id" TEXT PRIMARY KEY NOT NULL,

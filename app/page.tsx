@@ -1,6 +1,9 @@
 import { connection } from "next/server";
+import { redirect } from "next/navigation";
+import { getSessionUserId } from "@/lib/auth/caller";
 import { getEnv } from "@/lib/env";
-import { NewResearchWizard, type WizardLimits } from "@/components/new-research-wizard";
+import { loadDraft } from "@/lib/research/service";
+import { NewResearchWizard, type ResumedDraft, type WizardLimits } from "@/components/new-research-wizard";
 
 function limits(): WizardLimits {
   try {
@@ -11,7 +14,18 @@ function limits(): WizardLimits {
   }
 }
 
-export default async function NewResearchPage() {
+/** `?draft=<id>` continues that draft in the wizard (History links drafts here); a started research opens its page. */
+async function resumedDraft(id: string | undefined): Promise<ResumedDraft | undefined> {
+  if (!id) return undefined;
+  const userId = await getSessionUserId();
+  const found = userId ? await loadDraft({ id, userId }) : null;
+  if (!found) return undefined;
+  if (found.status !== "draft") redirect(`/research/${encodeURIComponent(id)}`);
+  return found.draft;
+}
+
+export default async function NewResearchPage({ searchParams }: { searchParams: Promise<{ draft?: string | string[] }> }) {
   await connection(); // the limits come from the environment at request time
-  return <NewResearchWizard limits={limits()} />;
+  const { draft } = await searchParams;
+  return <NewResearchWizard limits={limits()} resume={await resumedDraft(typeof draft === "string" ? draft : undefined)} />;
 }

@@ -1,10 +1,13 @@
-// Server component: tells the operator which variables to set before research can run.
+// Server component: tells signed-in users which variables to set before research can run (a
+// visitor who is not signed in learns nothing of the server's configuration).
 import { connection } from "next/server";
+import { getSessionUserId } from "@/lib/auth/caller";
 import { configProblems, type ConfigProblem } from "@/lib/env";
 import { Icon } from "./icons";
 
 export async function ConfigBanner() {
   await connection(); // read the environment at request time, not at build time
+  if (!(await getSessionUserId())) return null;
   let problems: ConfigProblem[];
   try {
     problems = configProblems();

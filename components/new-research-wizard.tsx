@@ -2,7 +2,7 @@
 // New research in two steps: the prompt → generated clarifying questions, answers, depth × breadth.
 // The draft lives in sessionStorage so that a reload keeps what was typed.
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { ApiError } from "@/lib/client/api";
 import { useGenerateQuestions, useStartResearch } from "@/hooks/use-research-mutations";
 import { useSessionState } from "@/hooks/use-session-state";
@@ -30,6 +30,9 @@ interface Draft {
   breadth: number;
 }
 
+/** A saved draft (from History) to continue at the answers step. */
+export type ResumedDraft = Pick<Draft, "researchId" | "prompt" | "questions" | "answers"> & Partial<Pick<Draft, "depth" | "breadth">>;
+
 const INITIAL: Draft = { step: 1, prompt: "", numQuestions: 3, researchId: null, questions: [], answers: [], depth: 2, breadth: 4 };
 
 const EXAMPLES = [
@@ -40,18 +43,34 @@ const EXAMPLES = [
 
 type FieldErrors = Record<string, string>;
 
+/** The prompt's length limit (the API's). */
+const PROMPT_MAX = 10_000;
+
+/** Every field error the server named, beside its field; anything else as a general error. */
 function errorsFrom(error: unknown, known: string[]): { fields: FieldErrors; general: string | null } {
   if (error instanceof ApiError) {
-    const key = error.field ? known.find((k) => error.field === k || error.field!.startsWith(`${k}.`) || error.field!.startsWith(`${k}[`)) : undefined;
-    if (key) return { fields: { [key]: error.message }, general: null };
+    const keyOf = (field: string) => known.find((k) => field === k || field.startsWith(`${k}.`) || field.startsWith(`${k}[`));
+    const named = error.errors.length ? error.errors : error.field ? [{ field: error.field, message: error.message }] : [];
+    const fields: FieldErrors = {};
+    for (const { field, message } of named) {
+      const key = keyOf(field);
+      if (key && !fields[key]) fields[key] = message;
+    }
+    if (Object.keys(fields).length > 0) return { fields, general: null };
     return { fields: {}, general: error.message };
   }
   return { fields: {}, general: error instanceof Error ? error.message : "Something went wrong." };
 }
 
-export function NewResearchWizard({ limits }: { limits: WizardLimits }) {
+export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; resume?: ResumedDraft }) {
   const router = useRouter();
   const [draft, setDraft, ready, clearDraft, forgetDraft] = useSessionState<Draft>("quarry:new-research", INITIAL);
+  // Continuing a draft from History: its questions (and any answers) replace what this tab held.
+  useEffect(() => {
+    if (!ready || !resume) return;
+    setDraft((d) => (d.researchId === resume.researchId ? d : { ...INITIAL, ...resume, step: 2, numQuestions: resume.questions.length || INITIAL.numQuestions }));
+    router.replace("/", { scroll: false });
+  }, [ready, resume, setDraft, router]);
   const [fields, setFields] = useState<FieldErrors>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [leaving, setLeaving] = useState(false);
@@ -65,11 +84,18 @@ export function NewResearchWizard({ limits }: { limits: WizardLimits }) {
   async function onGenerate(e: React.FormEvent) {
     e.preventDefault();
     setGeneral(null);
-    if (!draft.prompt.trim()) {
-      setFields({ initial_prompt: "Describe what you want to research." });
+    // Every problem at once, each beside its field.
+    const invalid: FieldErrors = {};
+    if (!draft.prompt.trim()) invalid.initial_prompt = "Describe what you want to research.";
+    else if (draft.prompt.length > PROMPT_MAX) invalid.initial_prompt = `The prompt must be at most ${PROMPT_MAX.toLocaleString("en")} characters.`;
+    if (!Number.isInteger(draft.numQuestions) || draft.numQuestions < 1 || draft.numQuestions > limits.maxQuestions) {
+      invalid.num_questions = `Choose from 1 to ${limits.maxQuestions} questions.`;
+    }
+    setFields(invalid);
+    if (Object.keys(invalid).length > 0) {
+      document.getElementById(invalid.initial_prompt ? "prompt" : "num-questions")?.focus();
       return;
     }
-    setFields({});
     try {
       const res = await questions.mutateAsync({ initial_prompt: draft.prompt.trim(), num_questions: draft.numQuestions });
       update({
@@ -143,12 +169,22 @@ export function NewResearchWizard({ limits }: { limits: WizardLimits }) {
             rows={5}
             placeholder="e.g. What are the most promising approaches to grid-scale energy storage, and what do they cost?"
             aria-invalid={!!fields.initial_prompt || undefined}
-            aria-describedby={fields.initial_prompt ? "prompt-error" : undefined}
+            aria-describedby={fields.initial_prompt ? "prompt-error prompt-count" : "prompt-count"}
             className={`mt-2 block w-full resize-y rounded-xl border bg-bg/40 px-3.5 py-3 text-[15px] leading-relaxed outline-none transition-colors placeholder:text-subtle focus:border-accent focus:ring-2 focus:ring-accent/20 ${
               fields.initial_prompt ? "border-danger" : "border-border"
             }`}
           />
-          <FieldError id="prompt-error" message={fields.initial_prompt} testid="error-initial_prompt" />
+          <div className="flex items-start justify-between gap-3">
+            <FieldError id="prompt-error" message={fields.initial_prompt} testid="error-initial_prompt" />
+            <p
+              id="prompt-count"
+              data-testid="prompt-count"
+              className={`ml-auto mt-1.5 shrink-0 text-xs tabular-nums ${draft.prompt.length > PROMPT_MAX ? "font-medium text-danger" : "text-subtle"}`}
+            >
+              {draft.prompt.length.toLocaleString("en")} / {PROMPT_MAX.toLocaleString("en")}
+              <span className="sr-only"> characters</span>
+            </p>
+          </div>
 
           {!draft.prompt ? (
             <div className="mt-3 flex flex-wrap gap-2">

@@ -34,3 +34,7 @@ export function useResumeResearch() {
 export function useWriteReport() {
   return useResearchesMutation((id: string) => api.writeReport(id));
 }
+
+export function useFollowUp() {
+  return useResearchesMutation(({ id, ...input }: { id: string; question: string; query_id?: string; depth: number; breadth: number }) => api.followUp(id, input));
+}

@@ -21,12 +21,20 @@ export interface AppErrorOptions {
   field?: string;
   /** When trying again can succeed: the seconds to wait first (rate limits, a busy lock). */
   retryAfterSeconds?: number;
+  /** Every invalid field of a request, so that a form can show them all at once (the first is `field`). */
+  issues?: FieldIssue[];
+}
+
+export interface FieldIssue {
+  field: string;
+  message: string;
 }
 
 export class AppError extends Error {
   readonly type: ErrorType;
   readonly field?: string;
   readonly retryAfterSeconds?: number;
+  readonly issues?: FieldIssue[];
 
   constructor(
     readonly code: ErrorCode,
@@ -38,6 +46,7 @@ export class AppError extends Error {
     this.type = code.split(":")[0] as ErrorType;
     this.field = options.field;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.issues = options.issues;
   }
 }
 

@@ -86,7 +86,20 @@ export interface ResearchView {
   started_at: string | null;
   completed_at: string | null;
   elapsed_ms: number | null;
+  /** The research this one follows up on (and the branch of it it goes deeper on), or null. */
+  follows: { research_id: string; initial_prompt: string; query_id: string | null } | null;
+  /** The follow-ups of this research, oldest first. */
+  follow_ups: FollowUpView[];
   links: ResearchLinks;
+}
+
+export interface FollowUpView {
+  research_id: string;
+  initial_prompt: string;
+  status: ResearchStatus;
+  /** The query whose branch it goes deeper on; null for a follow-up of the whole research. */
+  query_id: string | null;
+  created_at: string;
 }
 
 /** A research as the engine knows it; the HTTP edge adds its links (lib/api/research-links.ts). */

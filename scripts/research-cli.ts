@@ -4,6 +4,7 @@
 // writing the report to a file. Exit codes: 0 done, 1 failed, 2 bad arguments, 130 interrupted.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { loadDotEnv } from "./load-env.mjs";
 import path from "node:path";
 import readline from "node:readline";
 import { parseArgs } from "node:util";
@@ -23,7 +24,8 @@ options:
   --questions <n>   follow-up questions to ask for (default 3)
   --answers <list>  the answers, as a JSON array '["a","b"]' or "a|b"; without it the questions
                     are asked on stdin, one answer per line
-  --email <email>   file the research under this existing account (default: no account)
+  --email <email>   file the research under this existing account (default: the only
+                    account, when there is exactly one; otherwise no account)
   --out <file>      where to write the report (default reports/<research id>.md)
   -h, --help        show this help`;
 
@@ -95,11 +97,17 @@ async function askOnStdin(questions: string[]): Promise<string[]> {
     if (line.done) {
       throw new CliError(`stdin ended after ${answers.length} of ${questions.length} answers: answer every question, or pass them with --answers`);
     }
-    answers.push(String(line.value).trim());
+    const answer = String(line.value).trim();
+    // A terminal shows what was typed; piped answers are echoed so the transcript reads as a dialogue.
+    if (!process.stdin.isTTY) process.stdout.write(`${answer}\n`);
+    answers.push(answer);
   }
   rl.close();
   return answers;
 }
+
+const root = path.resolve(import.meta.dirname, "..");
+loadDotEnv(root);
 
 async function main(): Promise<number> {
   const { values, positionals } = parseCommandLine();
@@ -129,12 +137,12 @@ async function main(): Promise<number> {
 
   // Create or migrate the database before anything opens it.
   try {
-    execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: "pipe", encoding: "utf8" });
+    execFileSync("node", [path.join(root, "scripts", "migrate.mjs")], { cwd: root, stdio: "pipe", encoding: "utf8" });
   } catch (error) {
     const detail = String((error as { stderr?: string }).stderr ?? "").trim() || (error as Error).message;
     throw new CliError(`could not migrate the database (${env.DATABASE_URL}):\n${detail}`);
   }
-  const { getUserByEmail } = await import("../lib/db/users");
+  const { getUserByEmail, soleUser } = await import("../lib/db/users");
   const { askFollowupQuestions, startResearch } = await import("../lib/research/service");
   const { eventBus } = await import("../lib/events/bus");
   const { runRegistry } = await import("../lib/runs/engines");
@@ -147,6 +155,15 @@ async function main(): Promise<number> {
     const user = await getUserByEmail({ email });
     if (!user) throw new CliError(`no account with the email ${email} (--email): sign up in the web app, or run npm run token -- create --email ${email} --name cli --password '…'`);
     userId = user.id;
+  } else {
+    // With one account (the usual self-hosted install) the research goes to its History.
+    const only = await soleUser();
+    if (only) {
+      userId = only.id;
+      console.log(`Filed under ${only.email} (the only account): it appears in that account's History.`);
+    } else {
+      console.log("Filed under no account: with none or several accounts, pass --email to see it in an account's History.");
+    }
   }
 
   console.log("Asking the prompt analyzer for follow-up questions…");
@@ -166,7 +183,15 @@ async function main(): Promise<number> {
     throw error;
   }
 
-  const counts = { queries: 0, done: 0, failed: 0, pages: 0, reportDeltas: 0, paused: false };
+  const counts = { queries: 0, done: 0, failed: 0, reportDeltas: 0, paused: false };
+  // Per query and page, its latest view: pages analysed and findings are counted from them.
+  const websites = new Map<string, { status: string; items: number }>();
+  const progress = () => {
+    const views = [...websites.values()];
+    const analysed = views.filter((w) => w.status === "analyzed").length;
+    const findings = views.reduce((n, w) => n + w.items, 0);
+    return `${counts.done + counts.failed}/${counts.queries} queries · ${analysed} pages analysed · ${findings} findings`;
+  };
   eventBus.subscribe(treeTopic(research_id), (event) => {
     const e = event as TreeRunEvent;
     if (e.type === "query.created") {
@@ -176,17 +201,17 @@ async function main(): Promise<number> {
       if (e.data.status === "completed") counts.done++;
       else counts.failed++;
       const error = e.data.error_message ? ` — ${e.data.error_message}` : "";
-      console.log(`  ${e.data.status === "completed" ? "✓" : "✗"} [d${e.data.depth}] ${e.data.text}${error}  (${counts.done + counts.failed}/${counts.queries})`);
-    } else if (e.type === "item.extracted") {
-      counts.pages++;
+      console.log(`  ${e.data.status === "completed" ? "✓" : "✗"} [d${e.data.depth}] ${e.data.text}${error}  (${progress()})`);
+    } else if (e.type === "page.status" || e.type === "item.extracted") {
+      websites.set(e.data.id, { status: e.data.status, items: e.data.items.length });
     } else if (e.type === "run.status" && e.data.status === "running" && Boolean(e.data.paused) !== counts.paused) {
       // The LLM provider went down (the run waits and goes on by itself) or came back.
       counts.paused = Boolean(e.data.paused);
       if (e.data.paused) console.log(`  ⏸ ${e.data.paused.reason} — the research goes on by itself when it answers again (Ctrl-C to cancel)`);
       else console.log("  ▶ The LLM provider answers again; the research goes on");
     } else if (e.type === "report.delta") {
-      if (counts.reportDeltas++ === 0) process.stdout.write("Writing the report");
-      if (counts.reportDeltas % 50 === 0) process.stdout.write(".");
+      // Whole lines only: a log line printed meanwhile never lands inside a progress line.
+      if (counts.reportDeltas++ === 0) console.log(`Writing the report (${progress()})…`);
     }
   });
   console.log(`\nResearch ${research_id}: depth ${depth}, breadth ${breadth}`);
@@ -214,7 +239,7 @@ async function main(): Promise<number> {
   if (research.status === "completed" && research.report) {
     fs.writeFileSync(file, research.report);
     const tokens = research.promptTokens + research.completionTokens;
-    console.log(`\nDone: ${counts.done} queries completed, ${counts.failed} failed, ${counts.pages} pages analysed, ${tokens} tokens.\nReport written to ${file}`);
+    console.log(`\nDone: ${counts.done} queries completed, ${counts.failed} failed; ${progress()}; ${tokens} tokens.\nReport written to ${file}`);
     for (const warning of parseStringArray(research.warnings)) console.log(`Warning: ${warning}`);
     return 0;
   }

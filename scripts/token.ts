@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { readOrCreateSecretFile } from "../lib/auth/secret";
+import { loadDotEnv } from "./load-env.mjs";
 
 function usage(message?: string): never {
   if (message) console.error(`error: ${message}\n`);
@@ -36,13 +37,14 @@ if (values.help || !command) usage();
 if (!values.email) usage("--email is required");
 
 const root = path.resolve(import.meta.dirname, "..");
+loadDotEnv(root);
 
 async function main() {
   // Sign with the same secret as the server: AUTH_SECRET, else the installation's secret file.
   if (!process.env.AUTH_SECRET?.trim()) {
     process.env.AUTH_SECRET = readOrCreateSecretFile(path.resolve(root, process.env.AUTH_SECRET_FILE || "data/auth-secret"));
   }
-  execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: root, stdio: "ignore" });
+  execFileSync("node", [path.join(root, "scripts", "migrate.mjs")], { cwd: root, stdio: "ignore" });
   const { findOrCreateUser } = await import("../lib/auth/users");
   const { issueApiToken, listApiTokens, revokeApiToken } = await import("../lib/auth/api-tokens");
   const { getUserByEmail } = await import("../lib/db/users");

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { z } from "zod";
 import { AppError } from "../errors";
 import { text } from "../validation/text";
-import { httpStatusOf } from "./errors";
+import { httpStatusOf, toErrorResponse } from "./errors";
 import { formatBytes, isJsonContentType, parseBody } from "./body";
 
 const schema = z.object({ name: text().trim().min(1), tags: z.array(text()).optional() });
@@ -87,5 +87,14 @@ describe("parseBody", () => {
     assert.equal(e2.field, "tags");
     // A well-formed pair is text like any other.
     assert.deepEqual(await parseBody(post('{"name":"\\ud83d\\ude00"}'), schema, "t"), { name: "😀" });
+  });
+
+  it("names every invalid field at once, each with its first problem; the response carries them as `errors`", async () => {
+    const e = await rejects(parseBody(post('{"name":"  ","tags":[1, 2]}'), schema, "t"), 400, "bad_request:t");
+    assert.equal(e.field, "name");
+    assert.deepEqual(e.issues?.map((i) => i.field), ["name", "tags"]);
+    const body = (await toErrorResponse(e).json()) as { field: string; errors: { field: string; message: string }[] };
+    assert.equal(body.field, "name");
+    assert.deepEqual(body.errors, e.issues);
   });
 });

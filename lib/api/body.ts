@@ -3,7 +3,7 @@
 // not an object (400), then the zod schema (400 naming the field).
 import type { z } from "zod";
 import { getEnv } from "../env";
-import { AppError } from "../errors";
+import { AppError, type FieldIssue } from "../errors";
 import { isNotWellFormedIssue } from "../validation/text";
 
 export interface BodyOptions {
@@ -108,12 +108,13 @@ export async function parseBody<T>(request: Request, schema: z.ZodType<T>, surfa
   }
   const result = schema.safeParse(body);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    const field = issue.path.length ? String(issue.path[0]) : undefined;
-    const message = isNotWellFormedIssue(issue)
-      ? `${pathLabel(issue.path)} must be well-formed Unicode: it contains an unpaired UTF-16 surrogate.`
-      : issue.message;
-    throw new AppError(code, message, { field });
+    const described = result.error.issues.map((issue) => ({
+      field: issue.path.length ? String(issue.path[0]) : undefined,
+      message: isNotWellFormedIssue(issue) ? `${pathLabel(issue.path)} must be well-formed Unicode: it contains an unpaired UTF-16 surrogate.` : issue.message,
+    }));
+    // Every invalid field once (with its first problem), so that a form can mark them all at once.
+    const issues = described.filter((i, n): i is FieldIssue => !!i.field && described.findIndex((j) => j.field === i.field) === n);
+    throw new AppError(code, described[0].message, { field: described[0].field, ...(issues.length ? { issues } : {}) });
   }
   return result.data;
 }

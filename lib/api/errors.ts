@@ -1,6 +1,7 @@
 // The one mapping from errors to HTTP: an AppError's type gives the status, its domain hints give the
-// headers, and every error response has the shape { error, code, field? }. Unknown errors are logged;
-// the client gets a generic message, never a stack trace or a database message.
+// headers, and every error response has the shape { error, code, field?, errors? } (`errors`: every
+// invalid field of the request; `field`: the first of them). Unknown errors are logged; the client
+// gets a generic message, never a stack trace or a database message.
 import { AppError, type ErrorType } from "../errors";
 
 const STATUS: Record<ErrorType, number> = {
@@ -24,7 +25,12 @@ export function httpStatusOf(error: AppError): number {
 /** Maps any thrown value to a JSON response; `headers` add to the ones the error implies. */
 export function toErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
   if (error instanceof AppError) {
-    const body = error.field ? { error: error.message, code: error.code, field: error.field } : { error: error.message, code: error.code };
+    const body = {
+      error: error.message,
+      code: error.code,
+      ...(error.field ? { field: error.field } : {}),
+      ...(error.issues?.length ? { errors: error.issues } : {}),
+    };
     const implied: Record<string, string> = {};
     if (error.retryAfterSeconds !== undefined) implied["Retry-After"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
     if (error.type === "unauthorized") implied["WWW-Authenticate"] = 'Bearer realm="quarry"';

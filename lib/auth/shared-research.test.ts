@@ -19,7 +19,7 @@ const view: ResearchData = {
   successful_scraped_websites: [{ id: "cm_child:cm_page", query_id: "cm_child", url: "https://example.com/a", title: "A", status: "analyzed", content: "- fact", items: [{ content: "fact", url: "https://example.com/a" }], error_message: null }],
   tokens: { prompt: 1, completion: 2, total: 3, llm_calls: 1 },
   created_at: "2026-01-01T00:00:00.000Z", started_at: null, completed_at: null, elapsed_ms: null,
-  paused: null, warnings: [],
+  paused: null, warnings: [], follows: null, follow_ups: [],
 };
 
 test("the shared view keeps the report, sources and tree, and drops internal ids and errors", () => {

@@ -1,4 +1,4 @@
-// Calls to the app's own JSON API. Errors keep the server's `{ error, code, field }`.
+// Calls to the app's own JSON API. Errors keep the server's `{ error, code, field, errors }`.
 import type { ResearchStatus, ResearchSummary, ResearchView } from "@/lib/types";
 
 export class ApiError extends Error {
@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly field?: string,
+    /** Every invalid field of the request (the server's `errors`), for forms that show them all. */
+    readonly errors: { field: string; message: string }[] = [],
   ) {
     super(message);
     this.name = "ApiError";
@@ -41,8 +43,8 @@ async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
     body = undefined;
   }
   if (!res.ok) {
-    const b = (body ?? {}) as { error?: string; code?: string; field?: string };
-    throw new ApiError(b.error ?? `Request failed (${res.status})`, res.status, b.code ?? `http:${res.status}`, b.field);
+    const b = (body ?? {}) as { error?: string; code?: string; field?: string; errors?: { field: string; message: string }[] };
+    throw new ApiError(b.error ?? `Request failed (${res.status})`, res.status, b.code ?? `http:${res.status}`, b.field, Array.isArray(b.errors) ? b.errors : []);
   }
   return body as T;
 }
@@ -89,6 +91,9 @@ export const api = {
   cancel: (id: string) => request<{ status: ResearchStatus }>(`/api/research/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
   /** Continue a failed or cancelled research, or make a paused one retry its LLM provider now. */
   resume: (id: string) => request<StartResponse>(`/api/research/${encodeURIComponent(id)}/resume`, { method: "POST" }),
+  /** A new research on a follow-up question, building on what this one found (or on one branch of it). */
+  followUp: (id: string, input: { question: string; query_id?: string; depth: number; breadth: number }) =>
+    request<StartResponse>(`/api/research/${encodeURIComponent(id)}/follow-up`, { method: "POST", body: JSON.stringify(input) }),
   /** Write the report of a failed or cancelled research from what it found. */
   writeReport: (id: string) => request<StartResponse>(`/api/research/${encodeURIComponent(id)}/write-report`, { method: "POST" }),
   text: async (path: string): Promise<string | null> => {

@@ -23,6 +23,8 @@ const view = (over: Partial<ResearchView> = {}): ResearchView => ({
   links: { self: "", stream: "", report: "", error_output: "", resume: "", write_report: "" },
   paused: null,
   warnings: [],
+  follows: null,
+  follow_ups: [],
   ...over,
 });
 

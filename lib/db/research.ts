@@ -7,6 +7,13 @@ import type { ResearchStatus } from "../types";
 
 export type Owner = { userId?: string | null };
 
+/** The research's own rows a view shows besides its query pages: queries, and its follow-up links. */
+const GRAPH_INCLUDE = {
+  queries: true,
+  parentResearch: { select: { id: true, initialPrompt: true } },
+  followUps: { select: { id: true, initialPrompt: true, status: true, parentQueryId: true, createdAt: true }, orderBy: { createdAt: "asc" } },
+} as const;
+
 /** A query page as views and events show it: the page without its text, and the extracted items. */
 export const QUERY_PAGE_ROW = { page: { omit: { content: true } }, items: true } as const;
 
@@ -20,14 +27,18 @@ export async function createResearch({
   initialPrompt,
   questions,
   usage,
+  followUp,
 }: {
   userId: string | null;
   initialPrompt: string;
   questions: string[];
   usage?: TokenUsage;
+  /** A follow-up of another research: which one (and which branch of it), and what it had found. */
+  followUp?: { parentResearchId: string; parentQueryId: string | null; background: string };
 }) {
   return db.research.create({
     data: {
+      ...followUp,
       userId,
       initialPrompt,
       followupQuestions: JSON.stringify(questions),
@@ -47,7 +58,7 @@ export async function researchExists({ id, ...owner }: { id: string } & Owner): 
 }
 
 export async function loadResearchGraph({ id, ...owner }: { id: string } & Owner): Promise<ResearchGraph | null> {
-  const research = await db.research.findFirst({ where: { id, ...ownerWhere(owner) }, include: { queries: true } });
+  const research = await db.research.findFirst({ where: { id, ...ownerWhere(owner) }, include: GRAPH_INCLUDE });
   if (!research) return null;
   const queryPages = await db.queryPage.findMany({
     where: { query: { researchId: id } },

@@ -9,7 +9,12 @@ export type PageSummary = Omit<Page, "content">;
 /** A query page as views and events show it: the page without its text, and the extracted items. */
 export type QueryPageRow = QueryPage & { page: PageSummary; items: ExtractedItem[] };
 /** A research with its whole tree, as the public shape is mapped from. */
-export type ResearchGraph = Research & { queries: SerpQuery[]; queryPages: QueryPageRow[] };
+export type ResearchGraph = Research & {
+  queries: SerpQuery[];
+  queryPages: QueryPageRow[];
+  parentResearch: { id: string; initialPrompt: string } | null;
+  followUps: { id: string; initialPrompt: string; status: string; parentQueryId: string | null; createdAt: Date }[];
+};
 
 // What the tree's writes take and return, declared here rather than imported from the agents and
 // search providers that produce them (lib/db depends on nothing above it); those types match these.

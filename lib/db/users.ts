@@ -41,3 +41,9 @@ export async function acquireUserStartLock({ userId, owner, leaseMs, now = new D
 export async function releaseUserStartLock({ userId, owner }: { userId: string; owner: string }) {
   await db.user.updateMany({ where: { id: userId, startLockOwner: owner }, data: { startLockOwner: null, startLockUntil: null } });
 }
+
+/** The only account, when there is exactly one (a single-user installation); otherwise null. */
+export async function soleUser() {
+  const users = await db.user.findMany({ select: PUBLIC, take: 2, orderBy: { createdAt: "asc" } });
+  return users.length === 1 ? users[0] : null;
+}

@@ -35,14 +35,19 @@ export interface TreeScope {
   breadth: number;
 }
 
-/** The scope of a tree research row. */
+/** What a follow-up's agents are told about the research it builds on, beside the researcher's answers. */
+export const FOLLOW_UP_QUESTION = "This research follows up on an earlier one. What did that research find (build on it; do not repeat it)?";
+
+/** The scope of a tree research row. A follow-up's background reaches its agents with the researcher's answers. */
 export function scopeOfResearch(research: Research): TreeScope {
   const questions = parseStringArray(research.followupQuestions);
   const answers = parseStringArray(research.followupAnswers);
+  const qa = questions.map((question, i) => ({ question, answer: answers[i] ?? "" }));
+  if (research.background) qa.push({ question: FOLLOW_UP_QUESTION, answer: research.background });
   return {
     researchId: research.id,
     prompt: research.initialPrompt,
-    qa: questions.map((question, i) => ({ question, answer: answers[i] ?? "" })),
+    qa,
     depth: research.depth ?? 1,
     breadth: research.breadth ?? 1,
   };

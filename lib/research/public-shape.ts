@@ -120,5 +120,13 @@ export function toResearchView(r: ResearchGraph, now = Date.now()): ResearchData
     started_at: run.started_at,
     completed_at: run.completed_at,
     elapsed_ms: r.startedAt && end ? end - r.startedAt.getTime() : null,
+    follows: r.parentResearch ? { research_id: r.parentResearch.id, initial_prompt: r.parentResearch.initialPrompt, query_id: r.parentQueryId } : null,
+    follow_ups: r.followUps.map((f) => ({
+      research_id: f.id,
+      initial_prompt: f.initialPrompt,
+      status: f.status as ResearchStatus,
+      query_id: f.parentQueryId,
+      created_at: f.createdAt.toISOString(),
+    })),
   };
 }

@@ -23,16 +23,39 @@ export function startRequestSchema() {
   const env = getEnv();
   const stringList = (field: string) =>
     z.array(text({ error: `Each of ${field} must be a string` }).max(5_000), { error: `${field} must be a list of strings` });
+  // Without research_id the research is created and started in one call (no questions step):
+  // initial_prompt is then required, and the questions and answers default to none.
+  return z
+    .object({
+      research_id: text({ error: "research_id must be a string" }).trim().min(1, { error: "research_id cannot be empty" }).optional(),
+      initial_prompt: promptSchema.optional(),
+      followup_questions: stringList("followup_questions").optional(),
+      followup_answers: stringList("followup_answers").default([]),
+      depth: positiveInt("Depth must be a positive integer", env.MAX_DEPTH, `Depth cannot exceed ${env.MAX_DEPTH}`),
+      breadth: positiveInt("Breadth must be a positive integer", env.MAX_BREADTH, `Breadth cannot exceed ${env.MAX_BREADTH}`),
+    })
+    .superRefine((input, ctx) => {
+      if (input.research_id === undefined && input.initial_prompt === undefined) {
+        ctx.addIssue({ code: "custom", path: ["initial_prompt"], message: "initial_prompt is required when research_id is not given" });
+      }
+    });
+}
+
+/** POST /api/research/:id/follow-up: a new question on top of what the research found (all of it, or one branch's). */
+export function followUpRequestSchema() {
+  const env = getEnv();
   return z.object({
-    research_id: text({ error: "research_id is required" }).trim().min(1, { error: "research_id is required" }),
-    initial_prompt: promptSchema.optional(),
-    followup_questions: stringList("followup_questions").optional(),
-    followup_answers: stringList("followup_answers"),
+    question: text({ error: "question is required" })
+      .trim()
+      .min(1, { error: "question cannot be empty" })
+      .max(10_000, { error: "question must be at most 10,000 characters" }),
+    query_id: text({ error: "query_id must be a string" }).trim().min(1, { error: "query_id cannot be empty" }).optional(),
     depth: positiveInt("Depth must be a positive integer", env.MAX_DEPTH, `Depth cannot exceed ${env.MAX_DEPTH}`),
     breadth: positiveInt("Breadth must be a positive integer", env.MAX_BREADTH, `Breadth cannot exceed ${env.MAX_BREADTH}`),
   });
 }
 
+export type FollowUpRequest = z.infer<ReturnType<typeof followUpRequestSchema>>;
 export type QuestionsRequest = z.infer<ReturnType<typeof questionsRequestSchema>>;
 export type StartRequest = z.infer<ReturnType<typeof startRequestSchema>>;
 

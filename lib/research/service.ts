@@ -10,7 +10,8 @@ import { deleteRunsOf, getRun, openRun } from "../db/runs";
 import { runRegistry } from "../runs/engines";
 import type { ResearchData } from "../types";
 import { parseStringArray, toResearchView } from "./public-shape";
-import type { QuestionsRequest, StartRequest } from "./schema";
+import type { FollowUpRequest, QuestionsRequest, StartRequest } from "./schema";
+import { followUpLink, type FollowUpLink } from "./follow-up";
 
 function llmFailure(error: unknown): never {
   if (error instanceof LlmUnavailableError) throw new AppError("unavailable:llm", error.message, { cause: error });
@@ -32,21 +33,26 @@ export async function askFollowupQuestions({ userId, input }: { userId: string |
   return { research_id: research.id, followup_questions: questions };
 }
 
-export async function startResearch({ input, ...owner }: Owner & { input: StartRequest }) {
-  const research = await getResearch({ id: input.research_id, ...owner });
-  if (!research) {
+/**
+ * Starts a draft with its answers (and, when given, a revised prompt and questions), or — without
+ * `research_id` — creates the research and starts it in one call.
+ */
+export async function startResearch({ input, followUp, ...owner }: Owner & { input: StartRequest; followUp?: FollowUpLink }) {
+  const draft = input.research_id ? await getResearch({ id: input.research_id, ...owner }) : null;
+  if (input.research_id && !draft) {
     throw new AppError("bad_request:research", `Unknown research_id: ${input.research_id}`, { field: "research_id" });
   }
-  if (research.status !== "draft") {
-    throw new AppError("conflict:research", `This research has already been started (status: ${research.status})`, { field: "research_id" });
+  if (draft && draft.status !== "draft") {
+    throw new AppError("conflict:research", `This research has already been started (status: ${draft.status})`, { field: "research_id" });
   }
-  const questions = input.followup_questions ?? parseStringArray(research.followupQuestions);
+  const questions = input.followup_questions ?? (draft ? parseStringArray(draft.followupQuestions) : []);
   if (input.followup_answers.length !== questions.length) {
     throw new AppError("bad_request:research", "Number of answers must match number of questions", { field: "followup_answers" });
   }
   assertResearchConfigured({ llm: true, search: true });
+  const research = draft ?? (await createResearch({ userId: owner.userId ?? null, initialPrompt: input.initial_prompt!, questions, followUp }));
   // A client that keeps the draft on its side may send a revised prompt and questions with the start.
-  const revised = input.initial_prompt !== undefined || input.followup_questions !== undefined;
+  const revised = draft !== null && (input.initial_prompt !== undefined || input.followup_questions !== undefined);
   const started = await saveStartParameters({
     id: research.id,
     answers: input.followup_answers,
@@ -132,4 +138,39 @@ export async function deleteResearchById({ id, ...owner }: Owner & { id: string 
   if (research.status === "running") await runRegistry.cancel("tree", id);
   await deleteResearch({ id, ...owner });
   await deleteRunsOf({ kind: "tree", subjectId: id });
+}
+
+/** What the new-research wizard continues from: the caller's draft, or only the status of a research that is no draft. */
+export async function loadDraft({ id, userId }: { id: string; userId: string }) {
+  const research = await getResearch({ id, userId });
+  if (!research) return null;
+  if (research.status !== "draft") return { status: research.status } as const;
+  const questions = parseStringArray(research.followupQuestions);
+  const answers = parseStringArray(research.followupAnswers);
+  return {
+    status: "draft" as const,
+    draft: {
+      researchId: research.id,
+      prompt: research.initialPrompt,
+      questions,
+      answers: questions.map((_, i) => answers[i] ?? ""),
+      ...(research.depth ? { depth: research.depth } : {}),
+      ...(research.breadth ? { breadth: research.breadth } : {}),
+    },
+  };
+}
+
+/**
+ * A follow-up: a new research on `question` that builds on what this one found — all of it, or the
+ * branch under `query_id` ("go deeper on this branch") — linked to it both ways.
+ */
+export async function startFollowUp({ id, userId, input }: { id: string; userId: string; input: FollowUpRequest }) {
+  const parent = await getResearch({ id, userId });
+  if (!parent) throw new AppError("not_found:research", "Research not found");
+  const link = await followUpLink({ parent, queryId: input.query_id });
+  return startWithinLimits({
+    userId,
+    start: () =>
+      startResearch({ userId, followUp: link, input: { initial_prompt: input.question, followup_answers: [], depth: input.depth, breadth: input.breadth } }),
+  });
 }

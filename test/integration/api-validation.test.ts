@@ -115,6 +115,41 @@ describe("POST /api/research/start", () => {
     assert.equal(again.status, 409);
   });
 
+  test("starts in one call without research_id: the research is created with its questions and answers", async () => {
+    const before = await app.db.research.count();
+    // initial_prompt is required then, and answers must still match the questions given.
+    await expect400("/api/research/start", { followup_answers: [], depth: 1, breadth: 1 }, "initial_prompt is required when research_id is not given", "initial_prompt");
+    await expect400(
+      "/api/research/start",
+      { initial_prompt: "Wave power", followup_questions: ["Where?"], depth: 1, breadth: 1 },
+      "Number of answers must match number of questions",
+      "followup_answers",
+    );
+    assert.equal(await app.db.research.count(), before, "a refused start leaves no research behind");
+
+    const bare = await app.postJson("/api/research/start", { initial_prompt: "Wave power in Portugal", depth: 1, breadth: 1 });
+    assert.equal(bare.status, 202, await bare.clone().text());
+    const started = (await bare.json()) as { research_id: string; run_id: string; status: string; links: Record<string, string> };
+    assert.equal(started.status, "running");
+    assert.equal(started.links.self, `/api/research/${started.research_id}`);
+    assert.equal(started.links.run, `/api/runs/${started.run_id}`);
+    const row = await app.db.research.findUniqueOrThrow({ where: { id: started.research_id } });
+    assert.equal(row.initialPrompt, "Wave power in Portugal");
+    assert.deepEqual([JSON.parse(row.followupQuestions), JSON.parse(row.followupAnswers)], [[], []]);
+    assert.equal(row.userId, app.user.id);
+
+    const withQa = await app.postJson("/api/research/start", {
+      initial_prompt: "Tidal power in France",
+      followup_questions: ["Which years?"],
+      followup_answers: ["Since 2015"],
+      depth: 1,
+      breadth: 1,
+    });
+    assert.equal(withQa.status, 202);
+    const qa = await app.db.research.findUniqueOrThrow({ where: { id: ((await withQa.json()) as { research_id: string }).research_id } });
+    assert.deepEqual([JSON.parse(qa.followupQuestions), JSON.parse(qa.followupAnswers)], [["Which years?"], ["Since 2015"]]);
+  });
+
   test("unknown research ids are 404 on every read route", async () => {
     for (const p of ["", "/report", "/error-output", "/stream"]) {
       const res = await app.fetch(`/api/research/nope${p}`);

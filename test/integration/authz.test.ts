@@ -45,6 +45,9 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   },
   "/api/research/[id]/cancel": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/cancel` }) } },
   "/api/research/[id]/resume": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/resume` }) } },
+  "/api/research/[id]/follow-up": {
+    POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/follow-up`, body: { question: "Bob's follow-up", depth: 1, breadth: 1 } }) },
+  },
   "/api/research/[id]/write-report": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/write-report` }) } },
   "/api/research/[id]/report": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/report` }) } },
   "/api/research/[id]/error-output": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/error-output` }) } },

@@ -119,10 +119,13 @@ describe("research CLI", () => {
 
     // Progress: every query is announced when created and when finished, then the outcome.
     const created = result.stdout.match(/^ {2}\+ \[d(\d)\] .+$/gm) ?? [];
-    const finished = result.stdout.match(/^ {2}✓ \[d\d\] .+\(\d+\/\d+\)$/gm) ?? [];
+    const finished = result.stdout.match(/^ {2}✓ \[d\d\] .+\(\d+\/\d+ queries · \d+ pages analysed · \d+ findings\)$/gm) ?? [];
     assert.equal(created.length, 4, result.stdout);
     assert.equal(finished.length, 4, result.stdout);
-    assert.match(result.stdout, /Done: 4 queries completed, 0 failed, \d+ pages analysed/);
+    const done = result.stdout.match(/Done: 4 queries completed, 0 failed; 4\/4 queries · (\d+) pages analysed · (\d+) findings/);
+    assert.ok(done, result.stdout);
+    assert.ok(Number(done[1]) > 0 && Number(done[2]) > 0, "pages and findings are counted");
+    assert.match(result.stdout, /^Writing the report \(4\/4 queries · \d+ pages analysed · \d+ findings\)…$/m, "the report line is a whole line");
     assert.ok(result.stdout.includes(`Report written to ${out}`), result.stdout);
 
     // The tree in the database.
@@ -182,6 +185,7 @@ describe("research CLI", () => {
     assert.equal(result.code, 0, `exit ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
     assert.ok(fs.existsSync(out), "the report was written");
 
+    for (const answer of answers) assert.ok(result.stdout.includes(`> ${answer}\n`), `the piped answer is echoed: ${answer}`);
     const research = await db.research.findUniqueOrThrow({ where: { id: researchId(result.stdout) } });
     assert.equal(research.status, "completed");
     assert.deepEqual(JSON.parse(research.followupQuestions), asked, "the questions shown are the research's questions");
@@ -267,6 +271,22 @@ describe("research CLI", () => {
       const research = await db.research.findUniqueOrThrow({ where: { id: researchId(result.stdout) } });
       assert.equal(research.userId, user.id);
       assert.equal(research.status, "completed");
+    });
+
+    test("without --email, the only account gets the research; settings come from .env", async () => {
+      const { url, db } = freshDatabase("cli-sole-user");
+      const user = await createTestUser(db, { email: "only@test.local" });
+      const envFile = path.join(OUT_DIR, "sole-user.env");
+      fs.mkdirSync(OUT_DIR, { recursive: true });
+      fs.writeFileSync(envFile, `# as an installation's .env\nDATABASE_URL=${url}\n`);
+      const result = await runCli(
+        ["Grid batteries", "--questions", "1", "--answers", "Europe", "--depth", "1", "--breadth", "1", "--out", path.join(OUT_DIR, "sole.md")],
+        cliEnv(url, { DATABASE_URL: undefined, QUARRY_ENV_FILE: envFile }),
+      ).exit;
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /Filed under only@test\.local \(the only account\)/);
+      const research = await db.research.findUniqueOrThrow({ where: { id: researchId(result.stdout) } });
+      assert.equal(research.userId, user.id, "the research is in that account's History");
     });
 
     test("an unknown email fails before any LLM call", async () => {

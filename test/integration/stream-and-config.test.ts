@@ -4,6 +4,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
+import { signInSession } from "../helpers/auth";
 import { createAndStart, waitForStatus } from "../helpers/research";
 
 interface Part {
@@ -118,5 +119,16 @@ describe("no LLM or search configured", () => {
 
     const page = await app.fetch("/", { redirect: "manual" });
     assert.ok(page.status < 500, `pages still work (${page.status})`);
+  });
+
+  test("the banner names the variables to a signed-in user, and shows a visitor nothing of the configuration", async () => {
+    const banner = /data-testid="config-banner"/;
+    const anonymous = await (await fetch(`${app.url}/sign-in`)).text();
+    assert.doesNotMatch(anonymous, banner);
+    assert.doesNotMatch(anonymous, /OPENAI_API_KEY|SEARXNG_URL/);
+    const cookie = await signInSession(app.url, app.user.email, app.user.password);
+    const signedIn = await (await fetch(`${app.url}/`, { headers: { cookie } })).text();
+    assert.match(signedIn, banner);
+    assert.match(signedIn, /OPENAI_API_KEY/);
   });
 });
