@@ -9,13 +9,13 @@ import { ResearchHeader } from "./research-header";
 import { ResearchNotFound } from "./research-not-found";
 import { researchStats } from "@/lib/client/research-stats";
 
-export function ResearchShell({ researchId, children }: { researchId: string; children: React.ReactNode }) {
+export function ResearchShell({ researchId, limits, children }: { researchId: string; limits: { maxDepth: number; maxBreadth: number }; children: React.ReactNode }) {
   const { live, connection, notFound, reconnect, refreshing } = useResearchLive(researchId);
   const [selectedQueryId, setSelected] = useState<string | null>(null);
   const selectQuery = useCallback((id: string | null) => setSelected(id), []);
   const value = useMemo(
-    () => (live ? { live, connection, selectedQueryId, selectQuery, reconnect, refreshing } : null),
-    [live, connection, selectedQueryId, selectQuery, reconnect, refreshing],
+    () => (live ? { live, connection, selectedQueryId, selectQuery, reconnect, refreshing, limits } : null),
+    [live, connection, selectedQueryId, selectQuery, reconnect, refreshing, limits],
   );
 
   const prompt = live?.research.initial_prompt;

@@ -34,3 +34,7 @@ export function useResumeResearch() {
 export function useWriteReport() {
   return useResearchesMutation((id: string) => api.writeReport(id));
 }
+
+export function useRerunResearch() {
+  return useResearchesMutation(({ id, depth, breadth }: { id: string; depth: number; breadth: number }) => api.rerun(id, { depth, breadth }));
+}

@@ -3,6 +3,7 @@
 // least once) and "sources cited" (the report's numbered source list).
 import type { ResearchView } from "@/lib/types";
 import { expectedQueryTotal } from "./estimate";
+import { shownQueries } from "./query-tree";
 import { shownWebsiteStatus } from "./sources";
 
 export interface ResearchStats {
@@ -25,7 +26,7 @@ export interface ResearchStats {
 }
 
 export function researchStats(r: ResearchView, reportDraft: string | null): ResearchStats {
-  const queries = r.serp_queries;
+  const queries = shownQueries(r.serp_queries, r.status);
   const queriesDone = queries.filter((q) => q.status === "completed" || q.status === "failed").length;
   const queriesFailed = queries.filter((q) => q.status === "failed").length;
   const queriesStopped = queries.filter((q) => q.status === "stopped").length;
