@@ -20,6 +20,13 @@ async function view(request: APIRequestContext, id: string) {
   return (await res.json()) as { status: string; report: string | null; serp_queries: ViewQuery[] };
 }
 
+/** Switches the theme (with the desktop toggle), then returns to the given size. */
+async function themeAt(page: Page, theme: "light" | "dark", size: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await setTheme(page, theme);
+  await page.setViewportSize(size);
+}
+
 async function expectInViewport(page: Page, locator: Locator, what: string): Promise<void> {
   await expect(locator).toBeVisible();
   const box = await locator.boundingBox();
@@ -30,12 +37,12 @@ async function expectInViewport(page: Page, locator: Locator, what: string): Pro
 }
 
 test("a 110-node tree: search, status filter, collapsed counts, and a detail panel in view at 1440 and 390 px", async ({ page, request }) => {
-  test.setTimeout(600_000);
+  test.setTimeout(300_000);
   await llmControl(request, { latencyMs: 0 });
   const started = Date.now();
   const { id } = await startResearch(request, "How do European cities cut traffic emissions?", 5, 5);
   bigId = id;
-  await expect.poll(async () => (await view(request, id)).status, { timeout: 540_000, intervals: [2000] }).toBe("completed");
+  await expect.poll(async () => (await view(request, id)).status, { timeout: 240_000, intervals: [2000] }).toBe("completed");
   console.log(`[tree-ux] 5 × 5 research finished in ${Math.round((Date.now() - started) / 1000)} s`);
   const queries = (await view(request, id)).serp_queries;
   expect(queries).toHaveLength(110);
@@ -97,12 +104,14 @@ test("a 110-node tree: search, status filter, collapsed counts, and a detail pan
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, "nothing wider than a 390 px screen").toBeLessThanOrEqual(0);
   await shot(page, "tree-ux-big-detail-390-light");
-  await setTheme(page, "dark");
+  await themeAt(page, "dark", PHONE);
+  await expectInViewport(page, detail, "detail sheet at 390 px, dark");
   await shot(page, "tree-ux-big-detail-390-dark");
   await page.getByTestId("query-detail-close").click();
   await levels.selectOption("2");
-  await shot(page, "tree-ux-big-collapsed-390-dark");
-  await setTheme(page, "light");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, "tree-ux-big-collapsed-390-dark", true);
+  await themeAt(page, "light", DESKTOP);
 });
 
 test("counts add up between header, tabs and report; numbered citations resolve to the source list in the viewer, the API and the download", async ({ page, request }) => {
@@ -145,8 +154,10 @@ test("counts add up between header, tabs and report; numbered citations resolve 
   await setTheme(page, "dark");
   await shot(page, "tree-ux-source-list-1440-dark");
   await page.setViewportSize(PHONE);
+  await page.locator("#source-1").scrollIntoViewIfNeeded();
   await shot(page, "tree-ux-source-list-390-dark");
-  await setTheme(page, "light");
+  await themeAt(page, "light", PHONE);
+  await page.locator("#source-1").scrollIntoViewIfNeeded();
   await shot(page, "tree-ux-source-list-390-light");
   await page.setViewportSize(DESKTOP);
 
@@ -200,7 +211,7 @@ test("a cancelled research shows nothing in progress to another viewer and offer
   await shot(page, "tree-ux-cancelled-actions-1440-dark");
   await page.setViewportSize(PHONE);
   await shot(page, "tree-ux-cancelled-actions-390-dark", true);
-  await setTheme(page, "light");
+  await themeAt(page, "light", PHONE);
   await shot(page, "tree-ux-cancelled-actions-390-light", true);
   await page.setViewportSize(DESKTOP);
 
