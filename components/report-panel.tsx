@@ -136,12 +136,12 @@ function ReportCountsLine({ research, cited }: { research: ResearchView; cited: 
 /** The numbered source list: the targets of the report's [n] citations, each with its page title and URL. */
 function SourceList({ sources }: { sources: NumberedSource[] }) {
   return (
-    <section aria-labelledby="sources" className="prose-report mt-8 border-t border-border pt-6">
+    <section aria-labelledby="sources" className="prose-report mt-6">
       <h2 id="sources">Sources</h2>
       <ol data-testid="report-sources" className="!list-none !pl-0">
         {sources.map((s) => (
           <li key={s.n} id={`source-${s.n}`} data-testid="report-source" data-n={s.n} data-url={s.url} className="flex scroll-mt-24 gap-2.5 rounded-md target:bg-accent-soft/60">
-            <span className="w-7 shrink-0 text-right tabular-nums text-muted">[{s.n}]</span>
+            <span className="min-w-8 shrink-0 whitespace-nowrap text-right tabular-nums text-muted">[{s.n}]</span>
             <span className="min-w-0">
               <span className="block font-medium">{s.title}</span>
               <a href={s.url} target="_blank" rel="noreferrer noopener" className="block break-all text-sm">

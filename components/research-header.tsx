@@ -88,10 +88,16 @@ export function ResearchHeader() {
           label="Page analyses"
           testid="stat-pages"
           value={<>{stats.pagesAnalyzed}<span className="text-subtle">/{stats.pagesTotal}</span></>}
-          sub={[`${stats.sourcesRead} ${stats.sourcesRead === 1 ? "source" : "sources"} read`, countsSub(stats.pagesFailed, stats.pagesStopped, "")].filter(Boolean).join(" · ")}
+          sub={
+            <>
+              {stats.sourcesRead} {stats.sourcesRead === 1 ? "source" : "sources"} read
+              {stats.pagesFailed || stats.pagesStopped ? (
+                <span className={stats.pagesFailed ? "text-danger" : undefined}> · {countsSub(stats.pagesFailed, stats.pagesStopped, "")}</span>
+              ) : null}
+            </>
+          }
           subTestid="stat-sources-read"
           subData={stats.sourcesRead}
-          subDanger={stats.pagesFailed > 0}
           title="A page analysis is one query reading one page; a page several queries read is one source."
         />
         <Stat label="Tokens" testid="stat-tokens" value={formatNumber(r.tokens.total)} sub={`${r.tokens.llm_calls} LLM ${r.tokens.llm_calls === 1 ? "call" : "calls"}`} subTestid="stat-llm-calls" subData={r.tokens.llm_calls} title={`${r.tokens.prompt} prompt + ${r.tokens.completion} completion`} />
@@ -172,12 +178,12 @@ function useStatusAnnouncement(status: string): string {
   return text;
 }
 
-function Stat({ label, value, sub, subDanger, testid, subTestid, subData, title }: { label: string; value: React.ReactNode; sub: string; subDanger?: boolean; testid: string; subTestid?: string; subData?: number; title?: string }) {
+function Stat({ label, value, sub, subDanger, testid, subTestid, subData, title }: { label: string; value: React.ReactNode; sub: React.ReactNode; subDanger?: boolean; testid: string; subTestid?: string; subData?: number; title?: string }) {
   return (
     <div className="min-w-0 rounded-xl border border-border bg-surface px-3.5 py-3" title={title}>
       <dt className="text-[11px] font-medium uppercase tracking-wide text-subtle">{label}</dt>
       <dd data-testid={testid} className="mt-1 text-xl font-semibold tabular-nums tracking-tight">{value}</dd>
-      <dd data-testid={subTestid} data-count={subData} className={`mt-0.5 truncate text-xs ${subDanger ? "text-danger" : "text-muted"}`}>{sub}</dd>
+      <dd data-testid={subTestid} data-count={subData} className={`mt-0.5 line-clamp-2 text-xs ${subDanger ? "text-danger" : "text-muted"}`}>{sub}</dd>
     </div>
   );
 }
