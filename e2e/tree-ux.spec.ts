@@ -186,11 +186,12 @@ test("counts add up between header, tabs and report; numbered citations resolve 
 
 test("a cancelled research shows nothing in progress to another viewer and offers write-report, resume and re-run", async ({ page, request }) => {
   test.setTimeout(240_000);
-  await llmControl(request, { latencyMs: 400 });
+  // Slow enough that the research is still running when it is cancelled.
+  await llmControl(request, { latencyMs: 1500 });
   const { id } = await startResearch(request, "What limits battery recycling in Europe?", 2, 3);
   await page.setViewportSize(DESKTOP);
   await page.goto(`/research/${id}`);
-  await expect(page.locator('[data-testid="tree-node"][data-status="completed"]').first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('[data-testid="tree-node"][data-status="analyzing"]').first()).toBeVisible({ timeout: 60_000 });
   await expect.poll(async () => Number(await page.getByTestId("stat-llm-calls").getAttribute("data-count")), { message: "LLM calls count live" }).toBeGreaterThan(2);
   // Cancelled elsewhere (the API): this page only hears the stream, which ends with the cancel.
   const c = await request.post(`/api/research/${id}/cancel`, { headers: sameOrigin() });
