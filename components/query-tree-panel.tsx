@@ -156,11 +156,12 @@ export function QueryTreePanel() {
                 </select>
               </label>
             ) : null}
-            <button type="button" className={buttonClass("ghost", "sm")} onClick={() => showLevels(maxLevel)} data-testid="expand-all">
-              <Icon name="expand" className="size-3.5" /> Expand
+            {/* Icons only on a phone, so that the toolbar keeps to one line. */}
+            <button type="button" className={buttonClass("ghost", "sm")} onClick={() => showLevels(maxLevel)} data-testid="expand-all" aria-label="Expand all">
+              <Icon name="expand" className="size-3.5" /> <span className="hidden sm:inline">Expand</span>
             </button>
-            <button type="button" className={buttonClass("ghost", "sm")} onClick={() => showLevels(1)} data-testid="collapse-all">
-              <Icon name="collapse" className="size-3.5" /> Collapse
+            <button type="button" className={buttonClass("ghost", "sm")} onClick={() => showLevels(1)} data-testid="collapse-all" aria-label="Collapse all">
+              <Icon name="collapse" className="size-3.5" /> <span className="hidden sm:inline">Collapse</span>
             </button>
           </div>
         </div>

@@ -141,7 +141,7 @@ function SourceList({ sources }: { sources: NumberedSource[] }) {
       <ol data-testid="report-sources" className="!list-none !pl-0">
         {sources.map((s) => (
           <li key={s.n} id={`source-${s.n}`} data-testid="report-source" data-n={s.n} data-url={s.url} className="flex scroll-mt-24 gap-2.5 rounded-md target:bg-accent-soft/60">
-            <span className="min-w-8 shrink-0 whitespace-nowrap text-right tabular-nums text-muted">[{s.n}]</span>
+            <span className="w-9 shrink-0 whitespace-nowrap text-right tabular-nums text-muted">[{s.n}]</span>
             <span className="min-w-0">
               <span className="block font-medium">{s.title}</span>
               <a href={s.url} target="_blank" rel="noreferrer noopener" className="block break-all text-sm">
