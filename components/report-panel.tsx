@@ -9,7 +9,7 @@ import { extractToc } from "@/lib/client/markdown";
 import { reportCounts, reportDownload } from "@/lib/client/report-download";
 import { hasFindings, reportFromPartialFindings, researchStats } from "@/lib/client/research-stats";
 import { itemsByUrl } from "@/lib/client/sources";
-import { splitNumberedSources, type NumberedSource } from "@/lib/report-citations";
+import { citedSourceCount, splitNumberedSources, type NumberedSource } from "@/lib/report-citations";
 import type { ResearchView } from "@/lib/types";
 import { buttonClass } from "./button";
 import { CitationLink } from "./citation-link";
@@ -87,7 +87,7 @@ export function ReportPanel() {
               <Spinner className="size-3.5" /> Writing the report…
             </p>
           ) : (
-            <ReportCountsLine research={r} cited={numbered.sources.length} />
+            <ReportCountsLine research={r} cited={citedSourceCount(report)} />
           )}
           {!writing ? <ReportActions research={r} markdown={report} /> : null}
         </div>

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { numberCitations, splitNumberedSources, stripSourcesSection } from "./report-citations";
+import { citedSourceCount, numberCitations, splitNumberedSources, stripSourcesSection } from "./report-citations";
 
 const titles = new Map<string, string | null>([
   ["https://example.org/a", "Heat pumps [2024] *review*"],
@@ -52,4 +52,10 @@ test("a report without citations gets no list, and an old report parses as havin
 
 test("stripping a Sources section stops at the next heading of the same level", () => {
   assert.equal(stripSourcesSection("A\n\n## Sources\n- x\n\n## Appendix\nB"), "A\n\n## Appendix\nB");
+});
+
+test("sources cited: the numbered list, or an old report's distinct linked URLs", () => {
+  assert.equal(citedSourceCount(numberCitations("A [x](https://example.org/a) B <https://news.example.com/story?id=4>", titles).markdown), 2);
+  assert.equal(citedSourceCount("Old ([source](https://a.example/1)), ([source](https://a.example/1)), [s](https://b.example/2)."), 2);
+  assert.equal(citedSourceCount("# Nothing cited"), 0);
 });

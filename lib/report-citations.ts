@@ -105,3 +105,10 @@ export function splitNumberedSources(markdown: string): { body: string; sources:
   }
   return { body: markdown.slice(0, at).replace(/\s+$/, "") + "\n", sources };
 }
+
+/** Sources a report cites: its numbered list, or for a report written before numbering, its distinct linked URLs. */
+export function citedSourceCount(markdown: string): number {
+  const { sources } = splitNumberedSources(markdown);
+  if (sources.length > 0) return sources.length;
+  return new Set([...markdown.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1])).size;
+}

@@ -1,6 +1,6 @@
 // The downloaded report: the stored Markdown (same numbered citations as the viewer and the API)
 // under a header that says what it is, with a file name a person can recognise later.
-import { splitNumberedSources } from "@/lib/report-citations";
+import { citedSourceCount } from "@/lib/report-citations";
 import type { ResearchView } from "@/lib/types";
 import type { ResearchStats } from "./research-stats";
 
@@ -16,7 +16,7 @@ export function reportCounts(r: ResearchView, stats: Pick<ResearchStats, "querie
     queries: stats.queriesDone,
     pageAnalyses: stats.pagesAnalyzed,
     sourcesRead: stats.sourcesRead,
-    sourcesCited: r.report ? splitNumberedSources(r.report).sources.length : 0,
+    sourcesCited: r.report ? citedSourceCount(r.report) : 0,
   };
 }
 
