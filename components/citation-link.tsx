@@ -15,7 +15,8 @@ export interface CitationSource {
 
 const WIDTH = 360;
 
-export function CitationLink({ href, source, children }: { href: string; source: CitationSource; children: ReactNode }) {
+/** `number`: the citation's number in the report's source list (a link to it is in the card). */
+export function CitationLink({ href, source, number, children }: { href: string; source: CitationSource; number?: number; children: ReactNode }) {
   const anchor = useRef<HTMLAnchorElement>(null);
   const card = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState<false | "hover" | "pinned">(false);
@@ -82,6 +83,7 @@ export function CitationLink({ href, source, children }: { href: string; source:
         rel="noreferrer noopener"
         data-testid="citation"
         data-url={source.url}
+        data-n={number}
         aria-describedby={open ? id : undefined}
         aria-expanded={!!open}
         onMouseEnter={() => later(() => setOpen((o) => o || "hover"), 150)}
@@ -97,7 +99,7 @@ export function CitationLink({ href, source, children }: { href: string; source:
           clear();
           setOpen((o) => (o === "pinned" ? false : "pinned"));
         }}
-        className="rounded-sm bg-accent-soft/60 px-0.5 hover:bg-accent-soft"
+        className={`rounded-sm bg-accent-soft/60 px-0.5 hover:bg-accent-soft ${number ? "text-[0.8em] font-medium tabular-nums no-underline" : ""}`}
       >
         {children}
       </a>
@@ -114,7 +116,10 @@ export function CitationLink({ href, source, children }: { href: string; source:
               style={{ position: "fixed", ...pos }}
               className="z-50 max-h-[min(24rem,70dvh)] overflow-y-auto rounded-xl border border-border bg-surface p-3.5 text-left text-sm text-fg shadow-xl"
             >
-              <p className="truncate font-semibold leading-snug" title={source.title ?? undefined}>{source.title || hostname(source.url)}</p>
+              <p className="truncate font-semibold leading-snug" title={source.title ?? undefined}>
+                {number ? <span className="mr-1 tabular-nums text-muted">[{number}]</span> : null}
+                {source.title || hostname(source.url)}
+              </p>
               <a href={source.url} target="_blank" rel="noreferrer noopener" data-testid="citation-open" className="mt-0.5 inline-flex max-w-full items-center gap-1 text-xs text-accent hover:underline">
                 <span className="truncate">{hostname(source.url)}</span> <Icon name="external" className="size-3 shrink-0" />
               </a>
@@ -131,6 +136,11 @@ export function CitationLink({ href, source, children }: { href: string; source:
                 <p className="mt-2.5 border-t border-border pt-2.5 text-[13px] text-muted">No snippets were extracted from this page.</p>
               )}
               {source.items.length > shown.length ? <p className="mt-2 text-xs text-subtle">+{source.items.length - shown.length} more in Sources</p> : null}
+              {number ? (
+                <a href={`#source-${number}`} data-testid="citation-to-list" onClick={() => setOpen(false)} className="mt-2 inline-block text-xs text-accent hover:underline">
+                  Source {number} in the list
+                </a>
+              ) : null}
             </div>,
             document.body,
           )

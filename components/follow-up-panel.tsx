@@ -1,7 +1,7 @@
 "use client";
 // After a research: ask a follow-up question that builds on what it found — on all of it, or going
-// deeper on one branch — at its own depth and breadth; and the links between a research and its
-// follow-ups, both ways.
+// deeper on one branch — at its own depth and breadth, or run it again at another depth × breadth;
+// and the links between a research and its follow-ups, both ways.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
@@ -10,6 +10,7 @@ import { ApiError } from "@/lib/client/api";
 import { buttonClass } from "./button";
 import { FieldError } from "./field-error";
 import { NumberChoice } from "./number-choice";
+import { RerunResearch } from "./rerun-research";
 import { useResearch } from "./research-context";
 import { StatusBadge } from "./status-badge";
 
@@ -17,8 +18,10 @@ export function FollowUpPanel() {
   const { live } = useResearch();
   const r = live.research;
   const ended = r.status === "completed" || r.status === "failed" || r.status === "cancelled";
-  const hasFindings = r.successful_scraped_websites.some((w) => w.items.length > 0);
-  if (!r.follows && r.follow_ups.length === 0 && !(ended && hasFindings)) return null;
+  const canFollowUp = ended && r.successful_scraped_websites.some((w) => w.items.length > 0);
+  // A failed or cancelled research offers its re-run beside resume (research-stopped.tsx).
+  const canRerun = r.status === "completed";
+  if (!r.follows && r.follow_ups.length === 0 && !canFollowUp && !canRerun) return null;
   const queryText = (id: string | null) => (id ? r.serp_queries.find((q) => q.query_id === id)?.text : undefined);
 
   return (
@@ -46,7 +49,14 @@ export function FollowUpPanel() {
           ))}
         </ul>
       ) : null}
-      {ended && hasFindings ? <FollowUpForm /> : null}
+      {canFollowUp ? <FollowUpForm /> : null}
+      {canRerun ? (
+        <div className="space-y-2 border-t border-border pt-4" data-testid="rerun-completed">
+          <p className="text-sm font-medium">Run it again</p>
+          <p className="text-xs text-subtle">The same prompt and answers, at another depth × breadth.</p>
+          <RerunResearch disabled={false} />
+        </div>
+      ) : null}
     </section>
   );
 }

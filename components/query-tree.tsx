@@ -10,12 +10,16 @@ import { Spinner } from "./spinner";
 interface Props {
   roots: QueryNode[];
   counts: Map<string, PageCounts>;
-  collapsed: Set<string>;
-  onToggle: (id: string) => void;
+  /** Queries under each query, all levels down (shown on a collapsed branch). */
+  sizes: Map<string, number>;
+  isCollapsed: (id: string, depth: number) => boolean;
+  onToggle: (id: string, depth: number) => void;
   selectedId: string | null;
   onSelect: (id: string) => void;
   /** Children still to be generated under a query (or the roots, under key ""), while running. */
   pendingChildren: (node: QueryNode | null) => number;
+  /** While searching or filtering: the queries that matched (the others are shown as their path). */
+  matched: Set<string> | null;
 }
 
 export function QueryTree(props: Props) {
@@ -25,6 +29,8 @@ export function QueryTree(props: Props) {
     const target = e.target as HTMLElement;
     if (!target.dataset.treeNode) return;
     const id = target.dataset.queryId!;
+    const depth = Number(target.dataset.depth);
+    const collapsed = props.isCollapsed(id, depth);
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       const rows = Array.from(ref.current?.querySelectorAll<HTMLElement>("[data-tree-node]") ?? []);
       const i = rows.indexOf(target);
@@ -33,12 +39,12 @@ export function QueryTree(props: Props) {
         e.preventDefault();
         next.focus();
       }
-    } else if (e.key === "ArrowRight" && props.collapsed.has(id)) {
+    } else if (e.key === "ArrowRight" && collapsed && target.dataset.hasChildren === "1") {
       e.preventDefault();
-      props.onToggle(id);
-    } else if (e.key === "ArrowLeft" && !props.collapsed.has(id) && target.dataset.hasChildren === "1") {
+      props.onToggle(id, depth);
+    } else if (e.key === "ArrowLeft" && !collapsed && target.dataset.hasChildren === "1") {
       e.preventDefault();
-      props.onToggle(id);
+      props.onToggle(id, depth);
     }
   }
 
@@ -57,11 +63,13 @@ export function QueryTree(props: Props) {
 
 function TreeRow({ node, ...p }: { node: QueryNode } & Props) {
   const q = node.query;
-  const open = !p.collapsed.has(q.query_id);
+  const open = !p.isCollapsed(q.query_id, q.depth);
   const selected = p.selectedId === q.query_id;
   const c = p.counts.get(q.query_id);
   const pending = p.pendingChildren(node);
   const hasChildren = node.children.length > 0 || pending > 0;
+  const hidden = p.sizes.get(q.query_id) ?? 0;
+  const context = p.matched !== null && !p.matched.has(q.query_id);
 
   return (
     <li>
@@ -73,7 +81,7 @@ function TreeRow({ node, ...p }: { node: QueryNode } & Props) {
         {hasChildren ? (
           <button
             type="button"
-            onClick={() => p.onToggle(q.query_id)}
+            onClick={() => p.onToggle(q.query_id, q.depth)}
             aria-expanded={open}
             aria-label={open ? "Collapse" : "Expand"}
             tabIndex={-1}
@@ -94,14 +102,20 @@ function TreeRow({ node, ...p }: { node: QueryNode } & Props) {
           data-depth={q.depth}
           data-has-children={hasChildren ? "1" : "0"}
           aria-pressed={selected}
+          data-match={p.matched === null ? undefined : context ? "0" : "1"}
           onClick={() => p.onSelect(q.query_id)}
           className="flex min-w-0 flex-1 items-center gap-2.5 rounded-md py-1.5 text-left"
         >
           <StatusDot status={q.status} className="size-2.5" />
           <span className="sr-only">{q.status}: </span>
-          <span className={`line-clamp-2 min-w-0 flex-1 break-words text-sm leading-snug sm:truncate ${q.status === "failed" ? "text-muted line-through decoration-danger/60" : q.status === "stopped" ? "text-muted" : ""}`} title={q.text}>
+          <span className={`line-clamp-2 min-w-0 flex-1 break-words text-sm leading-snug sm:truncate ${q.status === "failed" ? "text-muted line-through decoration-danger/60" : q.status === "stopped" || context ? "text-muted" : ""}`} title={q.text}>
             {q.text}
           </span>
+          {!open && hidden > 0 ? (
+            <span data-testid="tree-collapsed-count" data-count={hidden} className="shrink-0 rounded-full bg-surface-2 px-1.5 py-0.5 text-[11px] tabular-nums text-muted" title={`${hidden} ${hidden === 1 ? "query" : "queries"} in this branch`}>
+              +{hidden}
+            </span>
+          ) : null}
           {c && c.total > 0 ? (
             <span className="hidden shrink-0 text-xs tabular-nums text-subtle sm:inline" title={`${c.analyzed} of ${c.total} pages analysed, ${c.items} findings`}>
               {c.analyzed}/{c.total} pages · {c.items} findings

@@ -6,8 +6,11 @@ import { useCallback, useMemo, useState } from "react";
 import { useResearchText } from "@/hooks/use-research-text";
 import { normalizeUrl } from "@/lib/client/format";
 import { extractToc } from "@/lib/client/markdown";
-import { hasFindings, reportFromPartialFindings } from "@/lib/client/research-stats";
+import { reportCounts, reportDownload } from "@/lib/client/report-download";
+import { hasFindings, reportFromPartialFindings, researchStats } from "@/lib/client/research-stats";
 import { itemsByUrl } from "@/lib/client/sources";
+import { citedSourceCount, splitNumberedSources, type NumberedSource } from "@/lib/report-citations";
+import type { ResearchView } from "@/lib/types";
 import { buttonClass } from "./button";
 import { CitationLink } from "./citation-link";
 import { EmptyState } from "./empty-state";
@@ -27,18 +30,28 @@ export function ReportPanel() {
   const sources = useMemo(() => itemsByUrl(r.successful_scraped_websites), [r.successful_scraped_websites]);
   const markdown = report ?? draft;
   const toc = useMemo(() => (markdown ? extractToc(markdown) : []), [markdown]);
+  // The stored report ends with its numbered source list; the viewer renders that list itself.
+  const numbered = useMemo(() => (report ? splitNumberedSources(report) : { body: draft ?? "", sources: [] as NumberedSource[] }), [report, draft]);
+  const numberOf = useMemo(() => new Map(numbered.sources.map((s) => [s.url, s.n])), [numbered.sources]);
 
   const renderLink = useCallback(
     ({ href, children }: { href?: string; children: React.ReactNode }) => {
       const source = href && /^https?:/i.test(href) ? sources.get(normalizeUrl(href)) : undefined;
-      if (href && source) return <CitationLink href={href} source={source}>{children}</CitationLink>;
+      const n = href ? numberOf.get(href) : undefined;
+      if (href && source) {
+        return (
+          <CitationLink href={href} source={source} number={n}>
+            {n ? `[${n}]` : children}
+          </CitationLink>
+        );
+      }
       return (
         <a href={href} target="_blank" rel="noreferrer noopener">
           {children}
         </a>
       );
     },
-    [sources],
+    [sources, numberOf],
   );
 
   if (!markdown) {
@@ -74,11 +87,9 @@ export function ReportPanel() {
               <Spinner className="size-3.5" /> Writing the report…
             </p>
           ) : (
-            <p className="text-sm text-muted">
-              {sources.size} sources · hover or click a citation to see what it said
-            </p>
+            <ReportCountsLine research={r} cited={citedSourceCount(report)} />
           )}
-          {!writing ? <ReportActions researchId={r.research_id} markdown={report} /> : null}
+          {!writing ? <ReportActions research={r} markdown={report} /> : null}
         </div>
         {!writing && reportFromPartialFindings(r) ? <PartialFindingsNote queries={r.serp_queries} /> : null}
         <article
@@ -86,7 +97,8 @@ export function ReportPanel() {
           className="rounded-xl border border-border bg-surface px-5 py-6 sm:px-9 sm:py-8"
           aria-busy={writing}
         >
-          <Markdown renderLink={renderLink}>{markdown}</Markdown>
+          <Markdown renderLink={renderLink}>{writing ? markdown : numbered.body}</Markdown>
+          {!writing && numbered.sources.length > 0 ? <SourceList sources={numbered.sources} /> : null}
         </article>
       </div>
     </div>
@@ -111,7 +123,39 @@ function PartialFindingsNote({ queries }: { queries: { status: string }[] }) {
   );
 }
 
-function ReportActions({ researchId, markdown }: { researchId: string; markdown: string }) {
+/** What was read and what the report cites, under the names the header and the Sources tab use. */
+function ReportCountsLine({ research, cited }: { research: ResearchView; cited: number }) {
+  const stats = researchStats(research, null);
+  return (
+    <p className="text-sm text-muted" data-testid="report-counts" data-sources-read={stats.sourcesRead} data-sources-cited={cited}>
+      {stats.sourcesRead} sources read · {cited} cited · hover or click a citation to see what it said
+    </p>
+  );
+}
+
+/** The numbered source list: the targets of the report's [n] citations, each with its page title and URL. */
+function SourceList({ sources }: { sources: NumberedSource[] }) {
+  return (
+    <section aria-labelledby="sources" className="prose-report mt-6">
+      <h2 id="sources">Sources</h2>
+      <ol data-testid="report-sources" className="!list-none !pl-0">
+        {sources.map((s) => (
+          <li key={s.n} id={`source-${s.n}`} data-testid="report-source" data-n={s.n} data-url={s.url} className="flex scroll-mt-24 gap-2.5 rounded-md target:bg-accent-soft/60">
+            <span className="w-9 shrink-0 whitespace-nowrap text-right tabular-nums text-muted">[{s.n}]</span>
+            <span className="min-w-0">
+              <span className="block font-medium">{s.title}</span>
+              <a href={s.url} target="_blank" rel="noreferrer noopener" className="block break-all text-sm">
+                {s.url}
+              </a>
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function ReportActions({ research, markdown }: { research: ResearchView; markdown: string }) {
   const [copied, setCopied] = useState<"idle" | "ok" | "failed">("idle");
 
   async function copy() {
@@ -134,10 +178,11 @@ function ReportActions({ researchId, markdown }: { researchId: string; markdown:
   }
 
   function download() {
-    const url = URL.createObjectURL(new Blob([markdown], { type: "text/markdown;charset=utf-8" }));
+    const file = reportDownload(research, markdown, reportCounts(research, researchStats(research, null)));
+    const url = URL.createObjectURL(new Blob([file.text], { type: "text/markdown;charset=utf-8" }));
     const a = document.createElement("a");
     a.href = url;
-    a.download = `quarry-report-${researchId}.md`;
+    a.download = file.fileName;
     document.body.appendChild(a);
     a.click();
     a.remove();

@@ -14,6 +14,8 @@ export interface ResearchContextValue {
   reconnect: () => void;
   /** From `reconnect()` until the new snapshot is shown. */
   refreshing: boolean;
+  /** The largest depth and breadth a re-run may choose. */
+  limits: { maxDepth: number; maxBreadth: number };
 }
 
 export const ResearchContext = createContext<ResearchContextValue | null>(null);

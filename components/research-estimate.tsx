@@ -9,7 +9,7 @@ export function ResearchEstimate({ depth, breadth }: { depth: number; breadth: n
     <div data-testid="estimate" className="rounded-xl border border-border bg-surface-2/50 p-4">
       <dl className="grid grid-cols-3 gap-3">
         <Stat label="Search queries" value={String(e.queries)} testid="estimate-queries" />
-        <Stat label="Pages read" value={`≤ ${formatNumber(e.maxPages)}`} testid="estimate-pages" />
+        <Stat label="Page analyses" value={`≤ ${formatNumber(e.maxPages)}`} testid="estimate-pages" />
         <Stat label="LLM calls" value={`${e.minLlmCalls}–${formatNumber(e.maxLlmCalls)}`} testid="estimate-llm" />
       </dl>
       <div className="mt-4 space-y-1.5" aria-label="Queries per level">
@@ -25,7 +25,10 @@ export function ResearchEstimate({ depth, breadth }: { depth: number; breadth: n
       </div>
       <p className="mt-3 text-xs leading-relaxed text-subtle">
         Each level asks half as many follow-ups per query as the one above. Up to {MAX_PAGES_PER_QUERY} pages are read per
-        query; LLM calls count the questions, the root and follow-up query generations, one analysis per page and the report.
+        query; LLM calls count the questions, the root and follow-up query generations, one analysis per page and the report.{" "}
+        <span data-testid="estimate-llm-worst">
+          If the model&apos;s replies need repairs, at most {formatNumber(e.worstLlmCalls)} calls.
+        </span>
       </p>
       {e.queries > 60 ? (
         <p className="mt-2 text-xs font-medium text-amber-700 dark:text-amber-400">A large research: expect it to run for a while and use many tokens.</p>
@@ -37,7 +40,7 @@ export function ResearchEstimate({ depth, breadth }: { depth: number; breadth: n
 function Stat({ label, value, testid }: { label: string; value: string; testid: string }) {
   return (
     <div className="min-w-0">
-      <dt className="truncate text-[11px] font-medium uppercase tracking-wide text-subtle">{label}</dt>
+      <dt className="text-[11px] font-medium uppercase leading-tight tracking-wide text-subtle">{label}</dt>
       <dd data-testid={testid} className="mt-0.5 text-xl font-semibold tabular-nums tracking-tight sm:text-2xl">{value}</dd>
     </div>
   );

@@ -84,8 +84,23 @@ export function ResearchHeader() {
 
       <dl className="mt-5 grid grid-cols-2 gap-2.5 sm:grid-cols-4 sm:gap-3">
         <Stat label="Queries" testid="stat-queries" value={<>{stats.queriesDone}<span className="text-subtle">/{stats.queriesTotal}</span></>} sub={countsSub(stats.queriesFailed, stats.queriesStopped, "done")} subDanger={stats.queriesFailed > 0} />
-        <Stat label="Pages analysed" testid="stat-pages" value={<>{stats.pagesAnalyzed}<span className="text-subtle">/{stats.pagesTotal}</span></>} sub={countsSub(stats.pagesFailed, stats.pagesStopped, "none failed")} subDanger={stats.pagesFailed > 0} />
-        <Stat label="Tokens" testid="stat-tokens" value={formatNumber(r.tokens.total)} sub={`${r.tokens.llm_calls} LLM calls`} title={`${r.tokens.prompt} prompt + ${r.tokens.completion} completion`} />
+        <Stat
+          label="Page analyses"
+          testid="stat-pages"
+          value={<>{stats.pagesAnalyzed}<span className="text-subtle">/{stats.pagesTotal}</span></>}
+          sub={
+            <>
+              {stats.sourcesRead} {stats.sourcesRead === 1 ? "source" : "sources"} read
+              {stats.pagesFailed || stats.pagesStopped ? (
+                <span className={stats.pagesFailed ? "text-danger" : undefined}> · {countsSub(stats.pagesFailed, stats.pagesStopped, "")}</span>
+              ) : null}
+            </>
+          }
+          subTestid="stat-sources-read"
+          subData={stats.sourcesRead}
+          title="A page analysis is one query reading one page; a page several queries read is one source."
+        />
+        <Stat label="Tokens" testid="stat-tokens" value={formatNumber(r.tokens.total)} sub={`${r.tokens.llm_calls} LLM ${r.tokens.llm_calls === 1 ? "call" : "calls"}`} subTestid="stat-llm-calls" subData={r.tokens.llm_calls} title={`${r.tokens.prompt} prompt + ${r.tokens.completion} completion`} />
         <Stat label="Elapsed" testid="stat-elapsed" value={formatDuration(elapsedMs(r, now))} sub={paused ? "Waiting for the LLM" : running ? PHASE_LABEL[stats.phase] : r.completed_at ? `finished ${formatRelative(r.completed_at, now)}` : "—"} />
       </dl>
 
@@ -163,12 +178,12 @@ function useStatusAnnouncement(status: string): string {
   return text;
 }
 
-function Stat({ label, value, sub, subDanger, testid, title }: { label: string; value: React.ReactNode; sub: string; subDanger?: boolean; testid: string; title?: string }) {
+function Stat({ label, value, sub, subDanger, testid, subTestid, subData, title }: { label: string; value: React.ReactNode; sub: React.ReactNode; subDanger?: boolean; testid: string; subTestid?: string; subData?: number; title?: string }) {
   return (
     <div className="min-w-0 rounded-xl border border-border bg-surface px-3.5 py-3" title={title}>
       <dt className="text-[11px] font-medium uppercase tracking-wide text-subtle">{label}</dt>
       <dd data-testid={testid} className="mt-1 text-xl font-semibold tabular-nums tracking-tight">{value}</dd>
-      <dd className={`mt-0.5 truncate text-xs ${subDanger ? "text-danger" : "text-muted"}`}>{sub}</dd>
+      <dd data-testid={subTestid} data-count={subData} className={`mt-0.5 line-clamp-2 text-xs ${subDanger ? "text-danger" : "text-muted"}`}>{sub}</dd>
     </div>
   );
 }

@@ -7,14 +7,15 @@ import { useResearchLive } from "@/hooks/use-research-live";
 import { ResearchContext } from "./research-context";
 import { ResearchHeader } from "./research-header";
 import { ResearchNotFound } from "./research-not-found";
+import { researchStats } from "@/lib/client/research-stats";
 
-export function ResearchShell({ researchId, children }: { researchId: string; children: React.ReactNode }) {
+export function ResearchShell({ researchId, limits, children }: { researchId: string; limits: { maxDepth: number; maxBreadth: number }; children: React.ReactNode }) {
   const { live, connection, notFound, reconnect, refreshing } = useResearchLive(researchId);
   const [selectedQueryId, setSelected] = useState<string | null>(null);
   const selectQuery = useCallback((id: string | null) => setSelected(id), []);
   const value = useMemo(
-    () => (live ? { live, connection, selectedQueryId, selectQuery, reconnect, refreshing } : null),
-    [live, connection, selectedQueryId, selectQuery, reconnect, refreshing],
+    () => (live ? { live, connection, selectedQueryId, selectQuery, reconnect, refreshing, limits } : null),
+    [live, connection, selectedQueryId, selectQuery, reconnect, refreshing, limits],
   );
 
   const prompt = live?.research.initial_prompt;
@@ -34,18 +35,18 @@ export function ResearchShell({ researchId, children }: { researchId: string; ch
   return (
     <ResearchContext.Provider value={value}>
       <ResearchHeader />
-      <Tabs researchId={researchId} />
+      <Tabs researchId={researchId} sourcesRead={researchStats(value.live.research, null).sourcesRead} />
       <div className="mt-5">{children}</div>
     </ResearchContext.Provider>
   );
 }
 
-function Tabs({ researchId }: { researchId: string }) {
+function Tabs({ researchId, sourcesRead }: { researchId: string; sourcesRead: number }) {
   const pathname = usePathname() ?? "";
   const base = `/research/${researchId}`;
   const tabs = [
     { href: base, label: "Query tree", testid: "tab-tree", active: pathname === base },
-    { href: `${base}/sources`, label: "Sources", testid: "tab-sources", active: pathname.startsWith(`${base}/sources`) },
+    { href: `${base}/sources`, label: "Sources", count: sourcesRead, countTitle: "sources read", testid: "tab-sources", active: pathname.startsWith(`${base}/sources`) },
     { href: `${base}/report`, label: "Report", testid: "tab-report", active: pathname.startsWith(`${base}/report`) },
   ];
   return (
@@ -62,6 +63,11 @@ function Tabs({ researchId }: { researchId: string }) {
           }`}
         >
           {t.label}
+          {"count" in t ? (
+            <span data-testid={`${t.testid}-count`} title={t.countTitle} className="ml-1.5 rounded-full bg-surface-2 px-1.5 py-0.5 text-xs tabular-nums text-muted">
+              {t.count}
+            </span>
+          ) : null}
         </Link>
       ))}
     </nav>

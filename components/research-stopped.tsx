@@ -1,6 +1,6 @@
 "use client";
 // A failed or cancelled research: why it stopped, and what to do next — resume it from where it
-// stopped, or write the report from what it found. One click each; the page goes live again after.
+// stopped, write the report from what it found, or re-run it with the same answers (a new research).
 import { useState } from "react";
 import { useResumeResearch, useWriteReport } from "@/hooks/use-research-mutations";
 import { hasFindings } from "@/lib/client/research-stats";
@@ -8,6 +8,7 @@ import { buttonClass } from "./button";
 import { ErrorOutput } from "./error-output";
 import { Icon } from "./icons";
 import { useResearch } from "./research-context";
+import { RerunResearch } from "./rerun-research";
 import { Spinner } from "./spinner";
 
 /** `onRestarted`: the research runs again (the actions disappear; the header takes focus). */
@@ -101,11 +102,12 @@ function RecoveryActions({ onRestarted }: { onRestarted: () => void }) {
             onClick={() => run("report")}
           />
         ) : null}
+        <RerunResearch disabled={busy} />
       </div>
       <p id="recovery-help" className="mt-2 text-xs text-muted">
         {findings
-          ? "Resume continues from where it stopped; nothing already done is redone. Or write the report now from what was found."
-          : "Resume continues from where it stopped. Nothing was found yet to write a report from."}
+          ? "Resume continues from where it stopped; nothing already done is redone. Or write the report now from what was found, or re-run it from the start with the same answers."
+          : "Resume continues from where it stopped, or re-run it from the start with the same answers. Nothing was found yet to write a report from."}
       </p>
       {error ? (
         <p role="alert" className="mt-2 text-sm text-danger" data-testid="recovery-error">

@@ -82,6 +82,11 @@ export function SourcesPanel() {
         </label>
       </div>
 
+      <p className="text-xs text-muted" data-testid="sources-counts" data-sources-read={sources.filter((s) => s.status === "analyzed").length}>
+        {sources.filter((s) => s.status === "analyzed").length} sources read of {sources.length} found · {r.successful_scraped_websites.filter((w) => w.status === "analyzed").length} page analyses
+        (a page several queries read is one source)
+      </p>
+
       {shown.length === 0 ? (
         <p className="rounded-xl border border-dashed border-border-strong px-4 py-8 text-center text-sm text-muted">No sources match.</p>
       ) : (

@@ -51,6 +51,9 @@ test("a depth-5 breadth-5 tree of 110 queries stays readable", async ({ page, re
   await expect(page.getByTestId("stat-queries")).toContainText("/110");
   await expect(page.getByTestId("research-status")).toHaveAttribute("data-status", /completed|failed/, { timeout: 200_000 });
   const nodes = page.getByTestId("tree-node");
+  // A big tree opens at levels 1–2; every level is one click away.
+  await expect(nodes).toHaveCount(5 + 15);
+  await page.getByTestId("expand-all").click();
   expect(await nodes.count()).toBeGreaterThan(60);
   await shot(page, "tree-110-light", true);
   // No two rows overlap.

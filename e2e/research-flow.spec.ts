@@ -31,10 +31,10 @@ test("the wizard validates, survives a reload, and starts a research", async ({ 
   await page.getByTestId("answer-1").fill("Since 2015");
   await page.getByTestId("depth-2").click();
   await page.getByTestId("breadth-2").click();
-  // depth 2 × breadth 2: 2 + 2 = 4 queries, ≤ 28 pages, 1 + 1 + 2 + 1 = 5 to 33 LLM calls
+  // depth 2 × breadth 2: 2 + 2 = 4 queries, ≤ 28 pages, 1 + 1 + 2 + 1 = 5 to 35 LLM calls (with a summary per root branch)
   await expect(page.getByTestId("estimate-queries")).toHaveText("4");
   await expect(page.getByTestId("estimate-pages")).toHaveText("≤ 28");
-  await expect(page.getByTestId("estimate-llm")).toHaveText("5–33");
+  await expect(page.getByTestId("estimate-llm")).toHaveText("5–35");
 
   // A reload keeps the prompt, the questions and the answers.
   await page.reload();

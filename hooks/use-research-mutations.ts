@@ -38,3 +38,7 @@ export function useWriteReport() {
 export function useFollowUp() {
   return useResearchesMutation(({ id, ...input }: { id: string; question: string; query_id?: string; depth: number; breadth: number }) => api.followUp(id, input));
 }
+
+export function useRerunResearch() {
+  return useResearchesMutation(({ id, depth, breadth }: { id: string; depth: number; breadth: number }) => api.rerun(id, { depth, breadth }));
+}

@@ -15,9 +15,11 @@ export function renderSources(learnings: Learning[]): string {
   return [...byUrl.entries()].map(([url, items]) => tag("source", items.map((i) => `- ${i}`).join("\n"), { url })).join("\n");
 }
 
-const CITATION_RULES = `Cite every factual claim with its exact source URL as a Markdown link right after the claim,
-e.g. "… grew 12% in 2024 ([source](https://example.org/page))." Use only URLs that appear in a url attribute of
-the sources; never invent, shorten or alter a URL. Do not state facts that the sources do not support.`;
+const CITATION_RULES = `Cite every factual claim right after the claim with a numbered Markdown link to its exact source URL,
+e.g. "… grew 12% in 2024 [1](https://example.org/page)." Number sources in the order you first cite them and reuse a
+source's number when you cite it again. Use only URLs that appear in a url attribute of the sources; never invent,
+shorten or alter a URL. Do not state facts that the sources do not support. Do not write a list of sources at the
+end: the numbered source list with each page's title is added for you.`;
 
 /** The Report Writing Agent: a sectioned Markdown report from extracted content only, streamed. */
 export async function writeReport({
@@ -42,8 +44,8 @@ export async function writeReport({
   const system = `${agentHeader(agent)}
 Today is ${today()}. Write a research report in Markdown that answers the researcher's prompt and takes their
 clarifications into account, using only the extracted research content provided. Structure: a "# " title, a short
-summary, "## " sections with the findings (use lists and tables where they help), a section on open questions or
-conflicting evidence, and a final "## Sources" list of the URLs you cited.
+summary, "## " sections with the findings (use lists and tables where they help), and a section on open questions or
+conflicting evidence.
 ${CITATION_RULES}`;
   const user = [tag("prompt", prompt), qaBlock(qa), tag("learnings", sources)].filter(Boolean).join("\n");
   return streamPlainText({ agent, system, prompt: user, onDelta, onUsage, signal, schedule });

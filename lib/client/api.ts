@@ -96,6 +96,9 @@ export const api = {
     request<StartResponse>(`/api/research/${encodeURIComponent(id)}/follow-up`, { method: "POST", body: JSON.stringify(input) }),
   /** Write the report of a failed or cancelled research from what it found. */
   writeReport: (id: string) => request<StartResponse>(`/api/research/${encodeURIComponent(id)}/write-report`, { method: "POST" }),
+  /** A new research with the same prompt, questions and answers, at the same or another depth × breadth. */
+  rerun: (id: string, input: { depth?: number; breadth?: number }) =>
+    request<StartResponse>(`/api/research/${encodeURIComponent(id)}/rerun`, { method: "POST", body: JSON.stringify(input) }),
   text: async (path: string): Promise<string | null> => {
     const res = await fetch(path, { cache: "no-store" });
     if (res.status === 404) return null;

@@ -15,7 +15,10 @@ test("depth 5 breadth 5 is 5+15+30+30+30 = 110 queries", () => {
   assert.equal(e.maxPages, 770);
   // questions + root queries + 80 child generations + report
   assert.equal(e.minLlmCalls, 83);
-  assert.equal(e.maxLlmCalls, 83 + 770);
+  // + one analysis per page + a summary per root branch (for findings too large for one call)
+  assert.equal(e.maxLlmCalls, 83 + 770 + 5);
+  // every structured call repaired twice; every planning repaired 3 times and tried 3 times
+  assert.equal(e.worstLlmCalls, 3 + 81 * 36 + 770 * 3 + 1 + 5);
 });
 
 test("depth 2 breadth 2 is 2 roots with one child each", () => {

@@ -10,6 +10,15 @@ export const MAX_PAGES_PER_QUERY = 7;
 export const levelSizes = queriesPerLevel;
 export { descendantsBelow, levelBreadths };
 
+/**
+ * The engine's retry limits that can multiply LLM calls (defaults; lib/research/call-bound.test.ts
+ * checks them against the engine's own constants): repair attempts of one structured call
+ * (LLM_REPAIR_ATTEMPTS), repair rounds of one query planning (QUERY_REPAIR_ROUNDS) and later tries
+ * of a planning whose call was lost (the runner's plan retries).
+ */
+export const CALL_RETRY_LIMITS = { repairAttempts: 2, queryRepairRounds: 3, planRetries: 2 };
+export type CallRetryLimits = typeof CALL_RETRY_LIMITS;
+
 export interface ResearchEstimate {
   levels: number[];
   queries: number;
@@ -18,17 +27,26 @@ export interface ResearchEstimate {
   maxPages: number;
   /** 1 (questions) + 1 (root queries) + parents + 1 (report): the calls that always happen. */
   minLlmCalls: number;
-  /** As above plus one analysis per page, at most 7 per query. */
+  /**
+   * Every reply valid the first time: the calls above, one analysis per page (at most 7 per query),
+   * and a summary per root branch when the findings are too large for one report call.
+   */
   maxLlmCalls: number;
+  /** The hard ceiling: every structured reply repaired, every planning repaired and tried again. */
+  worstLlmCalls: number;
 }
 
-export function estimateResearch(depth: number, breadth: number): ResearchEstimate {
+export function estimateResearch(depth: number, breadth: number, limits: CallRetryLimits = CALL_RETRY_LIMITS): ResearchEstimate {
   const levels = levelSizes(depth, breadth);
   const queries = levels.reduce((a, b) => a + b, 0);
   const parentQueries = queries - (levels.at(-1) ?? 0);
   const maxPages = queries * MAX_PAGES_PER_QUERY;
   const minLlmCalls = 1 + 1 + parentQueries + 1;
-  return { levels, queries, parentQueries, maxPages, minLlmCalls, maxLlmCalls: minLlmCalls + maxPages };
+  const branchSummaries = levels[0] ?? 0;
+  const structured = limits.repairAttempts + 1;
+  const perPlanning = (limits.planRetries + 1) * (limits.queryRepairRounds + 1) * structured;
+  const worstLlmCalls = structured + (1 + parentQueries) * perPlanning + maxPages * structured + 1 + branchSummaries;
+  return { levels, queries, parentQueries, maxPages, minLlmCalls, maxLlmCalls: minLlmCalls + maxPages + branchSummaries, worstLlmCalls };
 }
 
 /**

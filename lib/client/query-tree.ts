@@ -1,5 +1,5 @@
 // The query tree from flat rows: children under their parent, in the order they were generated.
-import type { SerpQueryView, WebsiteView } from "@/lib/types";
+import type { QueryStatus, ResearchStatus, SerpQueryView, WebsiteView } from "@/lib/types";
 
 export interface QueryNode {
   query: SerpQueryView;
@@ -38,4 +38,65 @@ export function pageCountsByQuery(websites: WebsiteView[]): Map<string, PageCoun
     out.set(w.query_id, c);
   }
   return out;
+}
+
+const ACTIVE = new Set<QueryStatus>(["pending", "searching", "scraping", "analyzing"]);
+
+/**
+ * Queries as shown: once the research is no longer running nothing is in progress, so a query still
+ * marked active (its "stopped" update not received yet, e.g. the stream ended with the cancel) shows
+ * as `stopped` — a cancelled research's legend never says "Analyzing 1".
+ */
+export function shownQueries<T extends Pick<SerpQueryView, "status">>(queries: T[], research: ResearchStatus): T[] {
+  if (research === "running") return queries;
+  return queries.map((q) => (ACTIVE.has(q.status) ? { ...q, status: "stopped" as const } : q));
+}
+
+/** The number of queries under each query (all levels), for collapsed branches. */
+export function descendantCounts(roots: QueryNode[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const visit = (n: QueryNode): number => {
+    let total = 0;
+    for (const c of n.children) total += 1 + visit(c);
+    out.set(n.query.query_id, total);
+    return total;
+  };
+  roots.forEach(visit);
+  return out;
+}
+
+export type StatusFilter = "all" | "active" | "completed" | "failed" | "stopped";
+
+export function matchesStatus(status: QueryStatus, filter: StatusFilter): boolean {
+  if (filter === "all") return true;
+  if (filter === "active") return ACTIVE.has(status);
+  return status === filter;
+}
+
+/**
+ * The tree pruned to the queries that match (text or objective contains every word of `search`, and
+ * the status filter), with the ancestors that lead to them so that each match keeps its place.
+ * `matched` holds the ids that matched themselves (ancestors kept only for context are not in it).
+ */
+export function filterTree(roots: QueryNode[], search: string, status: StatusFilter): { roots: QueryNode[]; matched: Set<string> } {
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  const matched = new Set<string>();
+  if (words.length === 0 && status === "all") return { roots, matched };
+  const matches = (q: SerpQueryView) => {
+    const hay = `${q.text}\n${q.objective}`.toLowerCase();
+    return matchesStatus(q.status, status) && words.every((w) => hay.includes(w));
+  };
+  const prune = (n: QueryNode): QueryNode | null => {
+    const children = n.children.map(prune).filter((c): c is QueryNode => c !== null);
+    const self = matches(n.query);
+    if (self) matched.add(n.query.query_id);
+    return self || children.length > 0 ? { query: n.query, children } : null;
+  };
+  return { roots: roots.map(prune).filter((c): c is QueryNode => c !== null), matched };
+}
+
+/** "Show levels" choices: levels 1..n visible, deeper ones collapsed under them. */
+export function levelChoiceLabel(level: number, maxLevel: number): string {
+  if (level >= maxLevel) return `All ${maxLevel} levels`;
+  return level === 1 ? "Level 1 only" : `Levels 1–${level}`;
 }

@@ -1,6 +1,9 @@
-// Counters of a live research, derived from its rows.
+// Counters of a live research, derived from its rows. What is counted has one name everywhere:
+// "page analyses" (a query reading a page: query × page), "sources read" (distinct URLs analysed at
+// least once) and "sources cited" (the report's numbered source list).
 import type { ResearchView } from "@/lib/types";
 import { expectedQueryTotal } from "./estimate";
+import { shownQueries } from "./query-tree";
 import { shownWebsiteStatus } from "./sources";
 
 export interface ResearchStats {
@@ -13,13 +16,17 @@ export interface ResearchStats {
   pagesFailed: number;
   pagesStopped: number;
   pagesTotal: number;
+  /** Distinct URLs at least one query analysed (a page read by three queries is one source). */
+  sourcesRead: number;
+  /** Distinct URLs the searches returned, read or not. */
+  sourcesFound: number;
   /** 0..1 */
   progress: number;
   phase: "starting" | "researching" | "writing" | "done";
 }
 
 export function researchStats(r: ResearchView, reportDraft: string | null): ResearchStats {
-  const queries = r.serp_queries;
+  const queries = shownQueries(r.serp_queries, r.status);
   const queriesDone = queries.filter((q) => q.status === "completed" || q.status === "failed").length;
   const queriesFailed = queries.filter((q) => q.status === "failed").length;
   const queriesStopped = queries.filter((q) => q.status === "stopped").length;
@@ -28,6 +35,8 @@ export function researchStats(r: ResearchView, reportDraft: string | null): Rese
   const pagesAnalyzed = sites.filter((w) => w.status === "analyzed").length;
   const pagesFailed = sites.filter((w) => w.status === "failed").length;
   const pagesStopped = sites.filter((w) => shownWebsiteStatus(w.status, r.status) === "stopped").length;
+  const sourcesRead = new Set(sites.filter((w) => w.status === "analyzed").map((w) => w.url)).size;
+  const sourcesFound = new Set(sites.map((w) => w.url)).size;
 
   let phase: ResearchStats["phase"];
   if (r.status === "completed" || r.status === "failed" || r.status === "cancelled") phase = "done";
@@ -39,7 +48,7 @@ export function researchStats(r: ResearchView, reportDraft: string | null): Rese
   let progress = queriesTotal > 0 ? (queriesDone / queriesTotal) * 0.9 : 0;
   if (phase === "writing") progress = 0.92;
   if (r.status === "completed") progress = 1;
-  return { queriesDone, queriesFailed, queriesStopped, queriesTotal, pagesAnalyzed, pagesFailed, pagesStopped, pagesTotal: sites.length, progress, phase };
+  return { queriesDone, queriesFailed, queriesStopped, queriesTotal, pagesAnalyzed, pagesFailed, pagesStopped, pagesTotal: sites.length, sourcesRead, sourcesFound, progress, phase };
 }
 
 export function elapsedMs(r: ResearchView, now: number): number | null {

@@ -254,6 +254,12 @@ export async function learningsOf(researchId: string) {
   return items.map(({ id, content, url, queryPage }) => ({ id, content, url, queryId: queryPage.queryId }));
 }
 
+/** The title of every page of a research, by URL (for the report's numbered source list). */
+export async function pageTitles(researchId: string): Promise<Map<string, string | null>> {
+  const pages = await db.page.findMany({ where: { researchId }, select: { url: true, title: true } });
+  return new Map(pages.map((p) => [p.url, p.title]));
+}
+
 /** Every extracted item with the root query of its branch. */
 export async function learningsByBranch(researchId: string) {
   const [queries, items] = await Promise.all([

@@ -112,7 +112,26 @@ export class RunContext {
 
   /** A usage sink that records each call's tokens on the research (and the query, if given) as the call returns. */
   usage(queryId?: string): UsageSink {
-    return (t: TokenCount) => store.addUsage(this.id, t, queryId);
+    return async (t: TokenCount) => {
+      await store.addUsage(this.id, t, queryId);
+      this.announceUsageSoon();
+    };
+  }
+
+  private usageTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * Token and call counters are live: the run's status (which carries them) is announced at most
+   * twice a second while calls return, not once per call (hundreds of page analyses).
+   */
+  private announceUsageSoon(): void {
+    if (this.usageTimer) return;
+    this.usageTimer = setTimeout(() => {
+      this.usageTimer = null;
+      // Through the write chain, so that settled() (awaited before the final status) covers it.
+      this.writes = this.writes.then(() => this.emitRunStatus()).catch((error: unknown) => console.error("[quarry] could not announce usage:", error));
+    }, 500);
+    this.usageTimer.unref?.();
   }
 
   /** Records a warning on the research (serialised: warnings are one JSON column). */
@@ -144,6 +163,9 @@ export class RunContext {
 
   /** Resolves when every pause and warning write so far is done. */
   settled(): Promise<void> {
+    // A pending usage announcement is dropped: the final status carries the final counts.
+    if (this.usageTimer) clearTimeout(this.usageTimer);
+    this.usageTimer = null;
     return this.writes;
   }
 

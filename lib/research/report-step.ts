@@ -1,10 +1,11 @@
 // The last step: a cited Markdown report from the extracted content only. When the content is too
 // large for one call, each branch is summarised first (keeping its URLs). Then every citation is
-// checked against the URLs that were actually analysed.
+// checked against the URLs that were actually analysed, and numbered with a titled source list.
 import { renderSources, summarizeBranch, writeReport, type Learning } from "../agents/write-report";
 import { estimateTokens, tag } from "../ai/prompts";
 import type { RunContext } from "./context";
 import { verifyCitations } from "./citations";
+import { numberCitations } from "../report-citations";
 import * as store from "../db/tree";
 
 export async function buildReport(ctx: RunContext): Promise<string> {
@@ -56,7 +57,8 @@ export async function buildReport(ctx: RunContext): Promise<string> {
   if (checked.removed.length > 0) {
     console.warn(`[quarry] research ${ctx.id}: removed ${checked.removed.length} citation(s) to URLs that were not analysed`);
   }
-  return checked.markdown;
+  // Numbers are assigned here, not trusted to the model: the stored report is what every view shows.
+  return numberCitations(checked.markdown, await store.pageTitles(ctx.id)).markdown;
 }
 
 async function noFindingsReport(ctx: RunContext): Promise<string> {

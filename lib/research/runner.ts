@@ -18,7 +18,8 @@ import { childCount } from "./tree";
 
 const ACTIVE = new Set(["pending", "searching", "scraping", "analyzing"]);
 /** Waits before planning queries again after the LLM call for it was lost: the delay, then 4× it. */
-const planRetryDelays = (base: number) => [base, base * 4];
+/** Later tries of a planning whose call was lost (exported for the LLM-call bound test). */
+export const planRetryDelays = (base: number) => [base, base * 4];
 
 export class TreeRunner {
   private readonly inflight = new Set<Promise<void>>();

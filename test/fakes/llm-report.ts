@@ -32,8 +32,9 @@ export function writeReport(task: string, hallucinate: boolean): string {
   }
   const urls = [...new Set(facts.map((f) => f.url))];
   const n = (url: string) => urls.indexOf(url) + 1;
+  // As the prompt asks: "[n](url)" right after the claim, numbered by first citation.
   const cite = (f: SourcedFact) => `${sentence(f.fact)} [${n(f.url)}](${f.url}).`;
-  const citeInline = (f: SourcedFact) => `${sentence(f.fact)} ([source](${f.url})).`;
+  const citeInline = cite;
 
   // One key finding per source first, then the remaining facts as prose.
   const keyFindings = urls.slice(0, 6).map((url) => facts.find((f) => f.url === url) as SourcedFact);
@@ -58,11 +59,10 @@ export function writeReport(task: string, hallucinate: boolean): string {
     "",
     `The sources do not settle every aspect of ${topic}; newer data and primary sources would strengthen the picture.`,
     "",
-    "## Sources",
-    "",
-    ...urls.map((url, i) => `${i + 1}. [${url}](${url})`),
-    "",
   );
+  // A model may still write its own source list against the prompt's advice: for every other prompt
+  // this one does, so that the product's replacement of it is exercised too.
+  if (prompt.length % 2 === 0) lines.push("", "## Sources", "", ...urls.map((url, i) => `${i + 1}. [${url}](${url})`), "");
   return lines.join("\n").replace(/\n{3,}/g, "\n\n");
 }
 

@@ -49,6 +49,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
     POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/follow-up`, body: { question: "Bob's follow-up", depth: 1, breadth: 1 } }) },
   },
   "/api/research/[id]/write-report": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/write-report` }) } },
+  "/api/research/[id]/rerun": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/rerun`, body: {} }) } },
   "/api/research/[id]/report": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/report` }) } },
   "/api/research/[id]/error-output": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/error-output` }) } },
   "/api/research/[id]/stream": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/stream` }) } },

@@ -1,0 +1,61 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { citedSourceCount, numberCitations, splitNumberedSources, stripSourcesSection } from "./report-citations";
+
+const titles = new Map<string, string | null>([
+  ["https://example.org/a", "Heat pumps [2024] *review*"],
+  ["https://news.example.com/story?id=4", null],
+]);
+
+test("numbers citations by first appearance and reuses a source's number", () => {
+  const md = [
+    "# Report",
+    "",
+    "Growth was 12% ([source](https://example.org/a)). Sales fell [7](https://news.example.com/story?id=4).",
+    "Again 12% [source](https://example.org/a), see also https://news.example.com/story?id=4.",
+  ].join("\n");
+  const r = numberCitations(md, titles);
+  assert.deepEqual(r.sources.map((s) => [s.n, s.url]), [[1, "https://example.org/a"], [2, "https://news.example.com/story?id=4"]]);
+  assert.match(r.markdown, /Growth was 12% \[1\]\(https:\/\/example\.org\/a\)\. Sales fell \[2\]\(https:\/\/news\.example\.com\/story\?id=4\)\./);
+  assert.match(r.markdown, /Again 12% \[1\]\(https:\/\/example\.org\/a\), see also \[2\]\(https:\/\/news\.example\.com\/story\?id=4\)\./);
+});
+
+test("a descriptive link keeps its words and gets the number after them", () => {
+  const r = numberCitations("Read [the 2024 survey](https://example.org/a).", titles);
+  assert.match(r.markdown, /^Read the 2024 survey \[1\]\(https:\/\/example\.org\/a\)\./);
+});
+
+test("the model's own source list is replaced by the numbered list with titles", () => {
+  const md = "Text [1](https://example.org/a).\n\n## References\n\n- https://example.org/a\n- https://other.example/never-cited\n";
+  const r = numberCitations(md, titles);
+  assert.equal(r.sources.length, 1, "a URL only in the model's list is not a citation");
+  assert.ok(!r.markdown.includes("never-cited"));
+  assert.ok(!r.markdown.includes("## References"));
+  const parsed = splitNumberedSources(r.markdown);
+  assert.deepEqual(parsed.sources, [{ n: 1, url: "https://example.org/a", title: "Heat pumps [2024] *review*" }]);
+  assert.equal(parsed.body, "Text [1](https://example.org/a).\n");
+});
+
+test("a page without a title is listed by host and path", () => {
+  const r = numberCitations("X <https://news.example.com/story?id=4>", titles);
+  assert.equal(r.sources[0].title, "news.example.com/story");
+  assert.match(r.markdown, /X \[1\]\(https:\/\/news\.example\.com\/story\?id=4\)/);
+});
+
+test("a report without citations gets no list, and an old report parses as having none", () => {
+  const r = numberCitations("# No findings\n\nNothing.", titles);
+  assert.equal(r.sources.length, 0);
+  assert.ok(!r.markdown.includes("## Sources"));
+  const old = "Text ([source](https://example.org/a)).\n\n## Sources\n\n1. [https://example.org/a](https://example.org/a)\n";
+  assert.deepEqual(splitNumberedSources(old), { body: old, sources: [] });
+});
+
+test("stripping a Sources section stops at the next heading of the same level", () => {
+  assert.equal(stripSourcesSection("A\n\n## Sources\n- x\n\n## Appendix\nB"), "A\n\n## Appendix\nB");
+});
+
+test("sources cited: the numbered list, or an old report's distinct linked URLs", () => {
+  assert.equal(citedSourceCount(numberCitations("A [x](https://example.org/a) B <https://news.example.com/story?id=4>", titles).markdown), 2);
+  assert.equal(citedSourceCount("Old ([source](https://a.example/1)), ([source](https://a.example/1)), [s](https://b.example/2)."), 2);
+  assert.equal(citedSourceCount("# Nothing cited"), 0);
+});

@@ -1,0 +1,114 @@
+// Numbered citations, one format for the engine (which writes it into the stored report) and the
+// browser (which reads it back): every citation in the text is `[n](url)`, numbered by first
+// appearance, and the report ends with a generated "## Sources" list, one line per number:
+// `n. Title — <url>`. Because the numbers are in the stored Markdown, the viewer, the API's report
+// and the download all show the same ones.
+
+export interface NumberedSource {
+  n: number;
+  url: string;
+  title: string;
+}
+
+export const SOURCES_HEADING = "## Sources";
+
+const MARKER = /^(source|sources|link|ref|here|\d+|\[\d+\]|https?:\/\/\S+)?$/i;
+// A model-written list of sources or references: replaced by the generated one.
+const MODEL_SOURCES = /^(#{1,6})\s*(sources|references|bibliography|works cited|citations|sources cited)\s*:?\s*$/i;
+// A Markdown link (optionally wrapped in parentheses), an autolink, or a bare URL not inside a link.
+const CITATION = /(\(\s*)?\[([^\]\n]*)\]\((https?:\/\/[^)\s]+)(?:\s+"[^"]*")?\)(\s*\))?|<(https?:\/\/[^>\s]+)>|(?<!\]\()(?<![\w/])(https?:\/\/[^\s)<>\]]+)/g;
+
+/** Removes a model-written "Sources"/"References" section (up to the next heading of its level or above). */
+export function stripSourcesSection(markdown: string): string {
+  const lines = markdown.split("\n");
+  const out: string[] = [];
+  let skipLevel = 0;
+  for (const line of lines) {
+    const heading = /^(#{1,6})\s/.exec(line);
+    if (skipLevel && heading && heading[1].length <= skipLevel) skipLevel = 0;
+    if (skipLevel) continue;
+    const m = MODEL_SOURCES.exec(line.trim());
+    if (m) {
+      skipLevel = m[1].length;
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join("\n").replace(/\s+$/, "");
+}
+
+function fallbackTitle(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname.replace(/^www\./, "")}${u.pathname === "/" ? "" : u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+/** A title safe on one Markdown list line: no line breaks, no characters that would start markup. */
+function escapeTitle(title: string): string {
+  return title.replace(/\s+/g, " ").trim().replace(/([\\`*_[\]<>])/g, "\\$1");
+}
+
+function unescapeTitle(title: string): string {
+  return title.replace(/\\([\\`*_[\]<>])/g, "$1");
+}
+
+/**
+ * Numbers every citation (by first appearance) and appends the numbered source list with the
+ * pages' titles. Expects citations already checked (verifyCitations): every http(s) URL left is a
+ * source. A descriptive link keeps its words and gets the number after them.
+ */
+export function numberCitations(markdown: string, titles: ReadonlyMap<string, string | null>): { markdown: string; sources: NumberedSource[] } {
+  const numbers = new Map<string, number>();
+  const numberOf = (raw: string) => {
+    const url = raw.replace(/[.,;:!?]+$/, "");
+    let n = numbers.get(url);
+    if (!n) numbers.set(url, (n = numbers.size + 1));
+    return { n, url, rest: raw.slice(url.length) };
+  };
+  const body = stripSourcesSection(markdown).replace(
+    CITATION,
+    (whole, open: string | undefined, text: string | undefined, linkUrl: string | undefined, close: string | undefined, auto: string | undefined, bare: string | undefined) => {
+      if (linkUrl) {
+        const { n, url } = numberOf(linkUrl);
+        const cite = `[${n}](${url})`;
+        if (MARKER.test((text ?? "").trim())) return open && close ? cite : `${open ?? ""}${cite}${close ?? ""}`;
+        return `${open ?? ""}${text} ${cite}${close ?? ""}`;
+      }
+      const { n, url, rest } = numberOf(auto ?? bare ?? whole);
+      return `[${n}](${url})${rest}`;
+    },
+  );
+  const sources = [...numbers.entries()].map(([url, n]) => ({ n, url, title: titles.get(url)?.trim() || fallbackTitle(url) }));
+  if (sources.length === 0) return { markdown: `${body}\n`, sources };
+  const list = sources.map((s) => `${s.n}. ${escapeTitle(s.title)} — <${s.url}>`);
+  return { markdown: `${body}\n\n${SOURCES_HEADING}\n\n${list.join("\n")}\n`, sources };
+}
+
+const LIST_LINE = /^(\d+)\. (.*) — <(https?:\/\/[^>\s]+)>$/;
+
+/**
+ * Splits a stored report into its text and its numbered source list. A report written before
+ * numbering (or without citations) has no list: `sources` is empty and `body` is the whole report.
+ */
+export function splitNumberedSources(markdown: string): { body: string; sources: NumberedSource[] } {
+  const at = markdown.lastIndexOf(`\n${SOURCES_HEADING}\n`);
+  if (at === -1) return { body: markdown, sources: [] };
+  const lines = markdown.slice(at + SOURCES_HEADING.length + 2).split("\n").filter((l) => l.trim());
+  const sources: NumberedSource[] = [];
+  for (const line of lines) {
+    const m = LIST_LINE.exec(line.trim());
+    if (!m) return { body: markdown, sources: [] };
+    sources.push({ n: Number(m[1]), title: unescapeTitle(m[2]), url: m[3] });
+  }
+  return { body: markdown.slice(0, at).replace(/\s+$/, "") + "\n", sources };
+}
+
+/** Sources a report cites: its numbered list, or for a report written before numbering, its distinct linked URLs. */
+export function citedSourceCount(markdown: string): number {
+  const { sources } = splitNumberedSources(markdown);
+  if (sources.length > 0) return sources.length;
+  return new Set([...markdown.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1])).size;
+}
