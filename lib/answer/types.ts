@@ -21,6 +21,7 @@ export interface Knowledge {
   /** answer: a sub-question answered; page: text read; lesson: a rejected answer's review; search: result snippets. */
   kind: "answer" | "page" | "lesson" | "search";
   url?: string;
+  title?: string;
 }
 
 export interface FoundUrl {

@@ -1,0 +1,98 @@
+// The answer operations route handlers, the OpenAI-compatible endpoint and the CLI call.
+import { randomUUID } from "node:crypto";
+import * as store from "../db/answers";
+import { openRun } from "../db/runs";
+import { assertResearchConfigured, getEnv } from "../env";
+import { AppError } from "../errors";
+import { runRegistry } from "../runs/engines";
+import type { FinalAnswer } from "./events";
+import { usageSummary } from "./engine";
+import { initialState, zeroUsage, type Reference, type UsageByPurpose } from "./types";
+
+export const DEFAULT_MAX_BAD_ATTEMPT = 3;
+
+export interface StartAnswer {
+  userId: string | null;
+  q: string;
+  context?: string;
+  budget?: number;
+  maxBadAttempt?: number;
+  requestId?: string;
+}
+
+/** Stores the question and starts its run; 400 naming requestId when that id was used before. */
+export async function startAnswer(input: StartAnswer) {
+  assertResearchConfigured({ llm: true, search: true });
+  const env = getEnv();
+  const requestId = input.requestId ?? randomUUID();
+  const row = await store.createAnswerRun({
+    userId: input.userId,
+    requestId,
+    question: input.q,
+    context: input.context ?? "",
+    budget: input.budget ?? env.ANSWER_DEFAULT_BUDGET,
+    maxBadAttempt: input.maxBadAttempt ?? DEFAULT_MAX_BAD_ATTEMPT,
+    state: initialState(input.q),
+    usage: zeroUsage(),
+  });
+  if (!row) throw new AppError("bad_request:query", `The requestId ${requestId} was used already`, { field: "requestId" });
+  await openRun({ kind: "answer", subjectId: row.id, userId: input.userId, mode: "answer" });
+  void runRegistry.start("answer", row.id).catch((error: unknown) => console.error(`[quarry] answer run ${row.id} could not start:`, error));
+  return { requestId, runId: row.id, streamUrl: `/api/v1/stream/${encodeURIComponent(requestId)}` };
+}
+
+const parse = <T>(json: string, fallback: T): T => {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+type RunRow = NonNullable<Awaited<ReturnType<typeof store.getAnswerRun>>>;
+
+/** A stored answer run as the API shows it. */
+export function toAnswerView(row: Omit<RunRow, "state" | "context"> & { state?: string }, steps?: Awaited<ReturnType<typeof store.answerSteps>>) {
+  const state = parse<{ visited?: string[]; read?: string[]; step?: number; badAttempts?: number }>(row.state ?? "{}", {});
+  return {
+    requestId: row.requestId,
+    question: row.question,
+    status: row.status,
+    budget: row.budget,
+    maxBadAttempt: row.maxBadAttempt,
+    answer: row.answer,
+    references: parse<Reference[]>(row.references, []),
+    visitedURLs: state.visited ?? [],
+    readURLs: state.read ?? [],
+    usage: usageSummary({ ...zeroUsage(), ...parse<Partial<UsageByPurpose>>(row.usage, {}) }, row.budget),
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+    ...(steps
+      ? {
+          steps: steps.map((s) => ({ step: s.step, action: s.action, gap: s.gap, think: s.think, payload: parse(s.payload, {}), usage: parse(s.usage, {}) })),
+        }
+      : {}),
+  };
+}
+
+export async function getAnswer({ requestId, userId }: { requestId: string; userId: string | null }) {
+  const row = await store.getAnswerRun({ requestId, userId });
+  if (!row) throw new AppError("not_found:answer", "Answer not found");
+  return toAnswerView(row, await store.answerSteps(row.id));
+}
+
+export async function listAnswers({ userId, limit, before }: { userId: string | null; limit: number; before?: string }) {
+  const rows = await store.listAnswerRuns({ userId, limit, before: before ? new Date(before) : undefined });
+  return { answers: rows.map((r) => toAnswerView(r)), next: rows.length === limit ? rows[rows.length - 1].createdAt.toISOString() : null };
+}
+
+export async function cancelAnswer({ requestId, userId }: { requestId: string; userId: string | null }) {
+  const row = await store.getAnswerRun({ requestId, userId });
+  if (!row) throw new AppError("not_found:answer", "Answer not found");
+  if (row.status !== "running" && row.status !== "queued") throw new AppError("conflict:answer", `Only a running answer can be cancelled (status: ${row.status})`);
+  await runRegistry.cancel("answer", row.id);
+  return { requestId, status: "cancelled" as const };
+}
+
+export type { FinalAnswer };
