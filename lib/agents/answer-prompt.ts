@@ -30,7 +30,8 @@ export function knowledgeBlock(items: KnowledgeItem[], maxTokens: number): strin
     kept.unshift(text);
     used += cost;
   }
-  return kept.length ? tag("knowledge", kept.join("\n")) : "";
+  // The items are tagged (and escaped) one by one already: wrap them without escaping again.
+  return kept.length ? `<knowledge>\n${kept.join("\n")}\n</knowledge>` : "";
 }
 
 export function urlBlock(urls: { url: string; title: string; snippet: string }[]): string {

@@ -19,7 +19,7 @@ interface Page {
 
 function pagesOf(task: string): Page[] {
   const out: Page[] = [];
-  for (const m of task.matchAll(/<page url="([^"]*)" title="([^"]*)">\n([\s\S]*?)\n<\/page>/g)) {
+  for (const m of task.matchAll(/<page url="([^"]*)" title="([^"]*)">\n([\s\S]*?)\n<\s?\/page>/g)) {
     out.push({ url: unescapeAttr(m[1]), title: unescapeAttr(m[2]), text: m[3].replace(/\s*\[…\]$/, "") });
   }
   return out;
