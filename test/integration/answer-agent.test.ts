@@ -3,15 +3,15 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startFakes, type Fakes } from "../fakes";
-import { TestApp } from "../helpers/app-server";
-import { ask, askAndWait, readSse } from "../helpers/answer";
+import { TestApp, waitFor } from "../helpers/app-server";
+import { ask, askAndWait, getAnswer, readSse } from "../helpers/answer";
 
 describe("answer agent", () => {
   let fakes: Fakes;
   let app: TestApp;
   before(async () => {
     fakes = await startFakes({ search: { failingPageShare: 0 } });
-    app = await TestApp.start({ name: "answer", env: { ...fakes.env, ANSWER_MAX_BUDGET: "2000000" } });
+    app = await TestApp.start({ name: "answer", env: { ...fakes.env, ANSWER_MAX_BUDGET: "2000000", RUN_HEARTBEAT_MS: "500" } });
   });
   after(async () => {
     await app?.stop();
@@ -140,5 +140,48 @@ describe("answer agent", () => {
     const { answers } = (await res.json()) as { answers: { requestId: string; status: string }[] };
     assert.equal(answers.length, 3);
     assert.ok(answers.every((a) => typeof a.requestId === "string"));
+  });
+
+  test("a run is cancelled on request: the stream ends with an error event and the run stays cancelled", async () => {
+    fakes.llm.configure({ latencyMs: 300 });
+    try {
+      const { requestId, streamUrl } = await ask(app, { q: "An endless question about lead service lines" });
+      const reading = readSse(app, streamUrl);
+      await waitFor(async () => ((await getAnswer(app, requestId)).steps.length >= 1 ? true : undefined), 30_000, "a first step");
+      const res = await app.postJson(`/api/v1/answers/${requestId}/cancel`, {});
+      assert.equal(res.status, 200);
+      const events = await reading;
+      assert.deepEqual(events.at(-1)!.data, { type: "error", message: "Cancelled by the user" });
+      assert.equal((await getAnswer(app, requestId)).status, "cancelled");
+      assert.equal((await app.postJson(`/api/v1/answers/${requestId}/cancel`, {})).status, 409);
+    } finally {
+      fakes.llm.configure({ latencyMs: 0 });
+    }
+  });
+
+  test("a run interrupted by a crash goes on from its last stored step after a restart", async () => {
+    fakes.llm.configure({ latencyMs: 400 });
+    try {
+      const { requestId } = await ask(app, { q: "A duplicate question about lead service lines?" });
+      const stepsBefore = await waitFor(async () => {
+        const n = (await getAnswer(app, requestId)).steps.length;
+        return n >= 2 ? n : undefined;
+      }, 30_000, "two steps");
+      await app.kill();
+      await app.restart();
+      const done = await waitFor(async () => {
+        const a = await getAnswer(app, requestId);
+        return a.status === "completed" || a.status === "failed" ? a : undefined;
+      }, 90_000, "the resumed run's end");
+      assert.equal(done.status, "completed", done.error ?? "");
+      assert.ok(done.steps.length > stepsBefore);
+      assert.deepEqual(done.steps.map((s) => s.step), done.steps.map((_, i) => i + 1), "steps numbered once each, in order");
+      const events = await readSse(app, `/api/v1/stream/${requestId}`);
+      assert.equal(events.at(-1)!.data.type, "answer");
+      const ids = events.map((e) => e.id!);
+      assert.equal(new Set(ids).size, ids.length, "event numbers never repeat across the restart");
+    } finally {
+      fakes.llm.configure({ latencyMs: 0 });
+    }
   });
 });
