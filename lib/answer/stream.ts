@@ -61,6 +61,8 @@ export async function followAnswer({ requestId, userId, lastEventId, signal }: {
   const { seq: snapshotSeq, snapshot } = followed;
   const after = lastEventId ?? -1;
   async function* events(): AsyncGenerator<NumberedEvent> {
+    // A step emitted between the snapshot's number and its read is in both: send it once.
+    const sentSteps = new Set(snapshot.steps.map((s) => s.step));
     try {
       for (const s of snapshot.steps) {
         // A step whose number was not stored yet was emitted at most at the snapshot's number.
@@ -75,6 +77,7 @@ export async function followAnswer({ requestId, userId, lastEventId, signal }: {
         return;
       }
       for await (const e of followed!.events(signal)) {
+        if (e.type === "progress" && sentSteps.has(e.data.trackers.step)) continue;
         yield { seq: e.seq, event: { type: e.type, data: e.data } as AnswerEvent };
         if (e.type !== "progress") return;
       }

@@ -14,6 +14,7 @@ describe("answer agent", () => {
     app = await TestApp.start({ name: "answer", env: { ...fakes.env, ANSWER_MAX_BUDGET: "2000000", RUN_HEARTBEAT_MS: "500" } });
   });
   after(async () => {
+    if (process.env.ANSWER_TEST_LOGS) console.log(app?.logs());
     await app?.stop();
     await fakes?.stop();
   });
