@@ -34,17 +34,29 @@ export async function chatCompletion({ body, userId, signal }: { body: ChatReque
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (text: string) => controller.enqueue(encoder.encode(text));
+      const send = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          // the client went away: the stream is closed
+        }
+      };
       send(chunk(id, created, { role: "assistant", content: "" }));
+      // A step can take minutes: an SSE comment keeps proxies from closing a quiet stream (clients skip it).
+      const ping = setInterval(() => send(": keep-alive\n\n"), 15_000);
       try {
         for await (const e of events) sendEvent(e, send);
       } catch (error) {
         if (!signal.aborted) send(`data: ${JSON.stringify({ error: { message: error instanceof Error ? error.message : "The stream failed", type: "server_error", param: null, code: null } })}\n\n`);
+      } finally {
+        clearInterval(ping);
       }
       ended = true;
-      if (!signal.aborted) {
-        send("data: [DONE]\n\n");
+      send("data: [DONE]\n\n");
+      try {
         controller.close();
+      } catch {
+        // the client went away first
       }
     },
     cancel() {

@@ -99,11 +99,18 @@ export function sseBody(events: AsyncGenerator<NumberedEvent>, signal: AbortSign
   let ping: ReturnType<typeof setInterval> | undefined;
   return new ReadableStream({
     async start(controller) {
-      ping = setInterval(() => controller.enqueue(encoder.encode(": ping\n\n")), 15_000);
+      const send = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          // the client went away: the stream is closed
+        }
+      };
+      ping = setInterval(() => send(": ping\n\n"), 15_000);
       try {
-        for await (const e of events) controller.enqueue(encoder.encode(sseFrame(e)));
+        for await (const e of events) send(sseFrame(e));
       } catch (error) {
-        if (!signal.aborted) controller.enqueue(encoder.encode(`data: ${JSON.stringify({ type: "error", message: error instanceof Error ? error.message : "The stream failed" })}\n\n`));
+        if (!signal.aborted) send(`data: ${JSON.stringify({ type: "error", message: error instanceof Error ? error.message : "The stream failed" })}\n\n`);
       } finally {
         clearInterval(ping);
         try {
