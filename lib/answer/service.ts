@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import * as store from "../db/answers";
 import { openRun } from "../db/runs";
+import { withUserStartLock } from "../auth/run-limits";
 import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
 import { runRegistry } from "../runs/engines";
@@ -20,9 +21,34 @@ export interface StartAnswer {
   requestId?: string;
 }
 
+/**
+ * The per-user limits, counted over answer runs (researches have their own): at most
+ * MAX_CONCURRENT_RUNS_PER_USER running, RATE_LIMIT_STARTS_PER_HOUR started in the last hour.
+ */
+async function assertCanStartAnswer(userId: string): Promise<void> {
+  const env = getEnv();
+  const { running, recent } = await store.answerRunCounts({ userId, since: new Date(Date.now() - 3_600_000) });
+  if (running >= env.MAX_CONCURRENT_RUNS_PER_USER) {
+    throw new AppError("rate_limit:concurrent_runs", `You already have ${running} answers running (the limit is ${env.MAX_CONCURRENT_RUNS_PER_USER}). Wait for one to finish or cancel one.`, { headers: { "Retry-After": "30" } });
+  }
+  if (recent >= env.RATE_LIMIT_STARTS_PER_HOUR) {
+    throw new AppError("rate_limit:answer_starts", `You have asked ${recent} questions in the last hour, the limit. Try again later.`, { headers: { "Retry-After": "300" } });
+  }
+}
+
 /** Stores the question and starts its run; 400 naming requestId when that id was used before. */
 export async function startAnswer(input: StartAnswer) {
   assertResearchConfigured({ llm: true, search: true });
+  // Checked and recorded under the user's start lock, so that simultaneous requests cannot both take the last slot.
+  const started = input.userId ? await withUserStartLock(input.userId, async () => {
+    await assertCanStartAnswer(input.userId!);
+    return createAndOpen(input);
+  }) : await createAndOpen(input);
+  void runRegistry.start("answer", started.runId).catch((error: unknown) => console.error(`[quarry] answer run ${started.runId} could not start:`, error));
+  return started;
+}
+
+async function createAndOpen(input: StartAnswer) {
   const env = getEnv();
   const requestId = input.requestId ?? randomUUID();
   const row = await store.createAnswerRun({
@@ -37,7 +63,6 @@ export async function startAnswer(input: StartAnswer) {
   });
   if (!row) throw new AppError("bad_request:query", `The requestId ${requestId} was used already`, { field: "requestId" });
   await openRun({ kind: "answer", subjectId: row.id, userId: input.userId, mode: "answer" });
-  void runRegistry.start("answer", row.id).catch((error: unknown) => console.error(`[quarry] answer run ${row.id} could not start:`, error));
   return { requestId, runId: row.id, streamUrl: `/api/v1/stream/${encodeURIComponent(requestId)}` };
 }
 

@@ -38,3 +38,16 @@ test("a cancelled run stays cancelled when the engine finishes after the cancel"
   assert.equal((await store.getAnswerRun({ requestId: "req-3" }))!.status, "cancelled");
   assert.equal(await store.getAnswerRun({ requestId: "req-3", userId: "someone-else" }), null);
 });
+
+test("a user's running answer runs and recent starts are counted for the limits, others' not", async () => {
+  const { db } = await import("./client");
+  const user = await db.user.create({ data: { email: `limits-${Date.now()}@test.local`, passwordHash: "x" } });
+  const since = new Date(Date.now() - 60_000);
+  assert.deepEqual(await store.answerRunCounts({ userId: user.id, since }), { running: 0, recent: 0 });
+  const a = (await store.createAnswerRun({ ...base, userId: user.id, requestId: `lim-a-${user.id}` }))!;
+  await store.createAnswerRun({ ...base, userId: user.id, requestId: `lim-b-${user.id}` });
+  await store.createAnswerRun({ ...base, requestId: `lim-c-${user.id}` });
+  await store.markAnswerRunning(a.id);
+  await store.finishAnswerRun({ id: a.id, status: "completed", usage: {}, totalTokens: 0 });
+  assert.deepEqual(await store.answerRunCounts({ userId: user.id, since }), { running: 1, recent: 2 });
+});

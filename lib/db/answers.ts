@@ -105,3 +105,12 @@ export async function markAnswerCancelled(id: string): Promise<boolean> {
   const { count } = await db.answerRun.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status: "cancelled", error: "Cancelled by the user", completedAt: new Date() } });
   return count === 1;
 }
+
+/** The user's answer runs not yet ended, and how many were started since `since` (for the per-user limits). */
+export async function answerRunCounts({ userId, since }: { userId: string; since: Date }) {
+  const [running, recent] = await Promise.all([
+    db.answerRun.count({ where: { userId, status: { in: ["queued", "running"] } } }),
+    db.answerRun.count({ where: { userId, createdAt: { gte: since } } }),
+  ]);
+  return { running, recent };
+}

@@ -133,4 +133,25 @@ describe("OpenAI-compatible API", () => {
     assert.equal(body.object, "list");
     assert.deepEqual(body.data.map((m) => [m.id, m.object]), [["quarry-answer", "model"]]);
   });
+
+  test("over the per-user limit of running answers: 429, OpenAI-shaped on /v1", async () => {
+    const limited = await TestApp.start({ name: "openai-limits", env: { ...fakes.env, MAX_CONCURRENT_RUNS_PER_USER: "1" } });
+    fakes.llm.configure({ latencyMs: 300 });
+    try {
+      const first = await limited.postJson("/api/v1/query", { q: "An endless question about batteries" });
+      assert.equal(first.status, 202);
+      const { requestId } = (await first.json()) as { requestId: string };
+      const second = await limited.postJson("/api/v1/query", { q: "What is 1+1=?" });
+      assert.equal(second.status, 429);
+      assert.equal(((await second.json()) as { code: string }).code, "rate_limit:concurrent_runs");
+      const chatRes = await limited.postJson("/v1/chat/completions", { model: "quarry-answer", messages: [{ role: "user", content: "What is 1+1=?" }] });
+      assert.equal(chatRes.status, 429);
+      assert.equal(((await chatRes.json()) as { error: { type: string } }).error.type, "rate_limit_error");
+      assert.equal((await limited.postJson(`/api/v1/answers/${requestId}/cancel`, {})).status, 200);
+      assert.equal((await limited.postJson("/api/v1/query", { q: "What is 1+1=?" })).status, 202);
+    } finally {
+      fakes.llm.configure({ latencyMs: 0 });
+      await limited.stop();
+    }
+  });
 });
