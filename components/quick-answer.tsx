@@ -2,18 +2,13 @@
 // Quick answer: a question box; the agent's steps appear live, then the answer with its references.
 // The request id lives in the URL (?id=…), so a reload or a link from the list replays the run.
 import { useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useAnswerStream } from "@/hooks/use-answer-stream";
+import { AnswerHistory } from "./answer-history";
 import { AnswerResult } from "./answer-result";
 import { AnswerSteps } from "./answer-steps";
 import { buttonClass } from "./button";
 import { Spinner } from "./spinner";
-
-interface Listed {
-  requestId: string;
-  question: string;
-  status: string;
-}
 
 export function QuickAnswer() {
   const router = useRouter();
@@ -21,15 +16,8 @@ export function QuickAnswer() {
   const [question, setQuestion] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [recent, setRecent] = useState<Listed[]>([]);
   const { steps, final, error: runError } = useAnswerStream(requestId);
   const running = Boolean(requestId) && !final && !runError;
-
-  useEffect(() => {
-    void fetch("/api/v1/answers?limit=10", { cache: "no-store" })
-      .then((r) => (r.ok ? r.json() : { answers: [] }))
-      .then((b: { answers: Listed[] }) => setRecent(b.answers));
-  }, [requestId, final]);
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -48,7 +36,7 @@ export function QuickAnswer() {
   }
 
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-5 px-4 py-8 sm:px-6">
+    <div className="mx-auto w-full max-w-3xl space-y-5">
       <h1 className="text-xl font-semibold tracking-tight">Quick answer</h1>
       <form onSubmit={submit} className="space-y-2">
         <textarea
@@ -84,21 +72,7 @@ export function QuickAnswer() {
           ) : null}
         </section>
       ) : null}
-      {recent.length > 0 ? (
-        <section>
-          <h2 className="text-sm font-semibold text-muted">Recent questions</h2>
-          <ul className="mt-1 space-y-1 text-sm" data-testid="answer-recent">
-            {recent.map((a) => (
-              <li key={a.requestId}>
-                <a href={`/answer?id=${encodeURIComponent(a.requestId)}`} className="hover:underline">
-                  {a.question}
-                </a>{" "}
-                <span className="text-xs text-muted">({a.status})</span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <AnswerHistory limit={10} refreshKey={`${requestId}|${final ? "done" : ""}`} />
     </div>
   );
 }

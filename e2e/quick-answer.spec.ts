@@ -31,7 +31,13 @@ test("a question is answered live: steps, then the answer with references and th
   await page.reload();
   await expect(page.getByTestId("answer-result")).toBeVisible();
   await expect(steps).toHaveCount(stepCount);
-  await expect(page.getByTestId("answer-recent")).toContainText("How much storage did grid batteries add in 2024?");
+  await expect(page.getByTestId("answer-history")).toContainText("How much storage did grid batteries add in 2024?");
+  // History lists it too, and opens it again.
+  await page.getByTestId("nav-history").click();
+  const row = page.getByTestId("answer-history-row").filter({ hasText: "How much storage did grid batteries add in 2024?" }).first();
+  await row.getByRole("link").click();
+  await expect(page).toHaveURL(/\/answer\?id=/);
+  await expect(page.getByTestId("answer-result")).toBeVisible();
 });
 
 test("a trivial question is answered at once", async ({ page }) => {
