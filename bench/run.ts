@@ -1,6 +1,7 @@
 // npm run bench: the production build against the loopback fakes with fixed latencies.
 //   npm run bench                       tree runs (2,3) (3,4) (5,5) + extraction → bench/results/latest.{json,md}
 //   npm run bench -- --smoke            a tiny run of every part (CI) → bench/results/tmp/
+//   npm run bench -- --only answer      the answer agent's figure alone (steps, tokens, wall vs dependent calls)
 //   options: --configs 2x3,5x5  --llm-latency 150 --search-latency 80 --web-latency 60
 //            --llm-concurrency 8 --only tree|faults|extraction  --no-build  --out DIR
 //            --faults-config 3x4 --fault-429 0.3 --fault-500 0.1 --retry-after 1 --fault-seed 1  --no-faults
@@ -15,6 +16,7 @@ import { cpus, totalmem } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildIsStale } from "../scripts/build-state.mjs";
+import { formatAnswerMarkdown, runAnswerBench, type AnswerRunResult } from "./answer/run-answer";
 import { runExtractionBench, SMOKE_OPTIONS, type ExtractionResult } from "./extraction";
 import type { BoundLatencies, BoundLimits } from "./tree/bound";
 import { startFakesProcess } from "./tree/fakes-process";
@@ -86,17 +88,18 @@ const limits: BoundLimits = {
 };
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
-if (values.only && !["tree", "faults", "extraction"].includes(values.only)) throw new Error(`--only takes tree, faults or extraction, got "${values.only}"`);
+if (values.only && !["tree", "faults", "extraction", "answer"].includes(values.only)) throw new Error(`--only takes tree, faults, extraction or answer, got "${values.only}"`);
 // --only tree runs the tree rows and the faults row; --only faults the faults row alone.
 const runTreePart = !values.only || values.only === "tree";
 const runFaults = !values["no-faults"] && (!values.only || values.only === "tree" || values.only === "faults");
 const runExtraction = !values.only || values.only === "extraction";
+const runAnswer = !values.only || values.only === "answer";
 if (!["sqlite", "postgres", "both"].includes(values.database)) throw new Error(`--database takes sqlite, postgres or both, got "${values.database}"`);
 const databases: readonly BenchDatabase[] = values.database === "both" ? BENCH_DATABASES : [values.database as BenchDatabase];
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 async function main(): Promise<void> {
-  if ((runTreePart || runFaults) && !values["no-build"] && buildIsStale(ROOT)) {
+  if ((runTreePart || runFaults || runAnswer) && !values["no-build"] && buildIsStale(ROOT)) {
     log("building the app (next build)");
     const build = spawnSync("npx", ["next", "build"], { cwd: ROOT, stdio: "inherit" });
     if (build.status !== 0) throw new Error("next build failed");
@@ -144,6 +147,16 @@ async function main(): Promise<void> {
     }
   }
 
+  let answer: AnswerRunResult[] = [];
+  if (runAnswer) {
+    const fakes = await startFakesProcess(latencies, { failingPageShare: Number(values["failing-page-share"]) });
+    try {
+      answer = await runAnswerBench({ fakes, latencies, questions: smoke ? ["What is 1+1=?", "How much storage did grid batteries add in 2024?"] : undefined, log });
+    } finally {
+      await fakes.stop();
+    }
+  }
+
   let extraction: ExtractionResult | undefined;
   if (runExtraction) {
     log("extraction: running");
@@ -163,9 +176,10 @@ async function main(): Promise<void> {
     targets: TARGETS,
     tree,
     faults,
+    answer,
     extraction: extraction && { ...extraction, markdown: undefined },
   };
-  const markdown = formatBenchMarkdown({ ...result, extractionMarkdown: extraction?.markdown });
+  const markdown = formatBenchMarkdown({ ...result, extractionMarkdown: extraction?.markdown }) + (answer.length ? `\n${formatAnswerMarkdown(answer)}` : "");
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(outDir, "latest.md"), markdown);

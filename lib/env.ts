@@ -74,6 +74,13 @@ const schema = z.object({
   RUN_HEARTBEAT_MS: int(10_000, 100),
   REPORTS_DIR: z.string().default("data/reports"),
 
+  // Answer agent: the largest token budget a request may ask for, the budget when none is given,
+  // the step cap, and (optional) an embedding model id for near-duplicate sub-questions.
+  ANSWER_MAX_BUDGET: int(1_000_000, 1_000),
+  ANSWER_DEFAULT_BUDGET: int(500_000, 1_000),
+  ANSWER_MAX_STEPS: int(30, 1, 500),
+  EMBEDDING_MODEL: z.string().trim().optional().transform((v) => v || undefined),
+
   // Accounts and API access
   // Signs session cookies, API tokens (through a derived key) and nothing else. Required in production;
   // `npm start` generates AUTH_SECRET_FILE on first start when it is not set (lib/auth/secret.ts).

@@ -20,6 +20,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Where the call waits for an LLM slot: its run's lane and its priority there. */
   schedule?: WaitOptions;
+  /**
+   * A token budget: asked before every HTTP exchange (repairs too) with the text about to be sent;
+   * returns the reply's max output tokens, or throws to stop the call (lib/answer/budget.ts).
+   */
+  budget?: (outgoingText: string) => number;
 }
 
 /**
@@ -70,9 +75,11 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
 
   for (let attempt = 0; attempt <= env.LLM_REPAIR_ATTEMPTS; attempt++) {
     let text: string | undefined;
+    // Outside the try: a budget that says no ends the call as it is, not as an LLM failure.
+    const maxOutputTokens = options.budget?.(outgoing(system, messages, jsonSchema));
     try {
       const result = await llmSchedule.run(schedule ?? {}, () =>
-        generateText({ model: researchModel(), system, messages, output, maxRetries: 0, abortSignal: signal }),
+        generateText({ model: researchModel(), system, messages, output, maxRetries: 0, abortSignal: signal, maxOutputTokens }),
       );
       await onUsage?.(toTokenCount(result.usage));
       return wellFormed(result.output as T);
@@ -98,11 +105,17 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
   throw new StructuredOutputError(agent, lastProblem);
 }
 
+/** Everything sent in one exchange, for a budget's estimate: the schema goes out twice (prompt and response_format). */
+function outgoing(system: string, messages: ModelMessage[], jsonSchema = ""): string {
+  return [system, jsonSchema, ...messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))].join("\n");
+}
+
 export async function generatePlainText(options: CallOptions): Promise<string> {
   const { onUsage, signal, schedule } = options;
+  const maxOutputTokens = options.budget?.(outgoing(options.system, [{ role: "user", content: options.prompt }]));
   try {
     const result = await llmSchedule.run(schedule ?? {}, () =>
-      generateText({ model: researchModel(), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal }),
+      generateText({ model: researchModel(), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal, maxOutputTokens }),
     );
     await onUsage?.(toTokenCount(result.usage));
     return wellFormed(result.text);

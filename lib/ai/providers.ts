@@ -1,11 +1,11 @@
 // The only place model ids and the LLM provider are configured.
 import { createOpenAI } from "@ai-sdk/openai";
-import type { LanguageModel } from "ai";
+import type { EmbeddingModel, LanguageModel } from "ai";
 import { assertResearchConfigured, getEnv } from "../env";
 import { limiters } from "../limits";
 import { createRetryingFetch } from "./http";
 
-let cached: { key: string; model: LanguageModel } | undefined;
+let cached: { key: string; model: LanguageModel; provider: ReturnType<typeof createOpenAI> } | undefined;
 
 /**
  * The research model. With OPENAI_BASE_URL (Ollama, vLLM, LM Studio…) the chat-completions API is
@@ -27,6 +27,14 @@ export function researchModel(): LanguageModel {
       health: limiters().llmHealth,
     }),
   });
-  cached = { key, model: provider.chat(env.RESEARCH_MODEL) };
+  cached = { key, model: provider.chat(env.RESEARCH_MODEL), provider };
   return cached.model;
+}
+
+/** The embedding model of EMBEDDING_MODEL on the same provider, or null when none is configured. */
+export function embeddingModel(): EmbeddingModel | null {
+  const id = getEnv().EMBEDDING_MODEL;
+  if (!id) return null;
+  researchModel();
+  return cached!.provider.embedding(id);
 }

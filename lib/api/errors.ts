@@ -22,6 +22,15 @@ export function httpStatusOf(error: AppError): number {
   return STATUS[error.type] ?? 500;
 }
 
+/** The headers an error implies: when to try again, how to authenticate, what to send. */
+export function errorHeaders(error: AppError): Record<string, string> {
+  const implied: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) implied["Retry-After"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
+  if (error.type === "unauthorized") implied["WWW-Authenticate"] = 'Bearer realm="quarry"';
+  if (error.type === "unsupported_media_type") implied["Accept-Post"] = "application/json";
+  return implied;
+}
+
 /** Maps any thrown value to a JSON response; `headers` add to the ones the error implies. */
 export function toErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
   if (error instanceof AppError) {
@@ -31,11 +40,7 @@ export function toErrorResponse(error: unknown, headers: Record<string, string> 
       ...(error.field ? { field: error.field } : {}),
       ...(error.issues?.length ? { errors: error.issues } : {}),
     };
-    const implied: Record<string, string> = {};
-    if (error.retryAfterSeconds !== undefined) implied["Retry-After"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
-    if (error.type === "unauthorized") implied["WWW-Authenticate"] = 'Bearer realm="quarry"';
-    if (error.type === "unsupported_media_type") implied["Accept-Post"] = "application/json";
-    return Response.json(body, { status: httpStatusOf(error), headers: { ...implied, ...headers } });
+    return Response.json(body, { status: httpStatusOf(error), headers: { ...errorHeaders(error), ...headers } });
   }
   console.error("[quarry] unhandled error:", error);
   return Response.json({ error: "Something went wrong on our side. Please try again.", code: "internal:server" }, { status: 500 });

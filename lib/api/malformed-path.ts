@@ -2,6 +2,7 @@
 // while decoding route params, before any handler runs: a bare 500. proxy.ts answers it first.
 import { AppError } from "../errors";
 import { toErrorResponse } from "./errors";
+import { openAiErrorResponse } from "./openai-error";
 
 function hasMalformedEncoding(pathname: string): boolean {
   try {
@@ -28,6 +29,9 @@ export function malformedPathResponse(pathname: string): Response | null {
   if (!hasMalformedEncoding(pathname)) return null;
   if (pathname === "/api" || pathname.startsWith("/api/")) {
     return toErrorResponse(new AppError("bad_request:path", "The request path is not valid percent-encoded UTF-8."));
+  }
+  if (pathname === "/v1" || pathname.startsWith("/v1/")) {
+    return openAiErrorResponse(new AppError("bad_request:path", "The request path is not valid percent-encoded UTF-8."));
   }
   return new Response(PAGE, { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }

@@ -2,6 +2,7 @@
 // Routes still call requireCaller(), which also verifies API tokens and that the user exists.
 import NextAuth, { type Session } from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
+import { openAiErrorResponse } from "../api/openai-error";
 import { AppError } from "../errors";
 import { toErrorResponse } from "../api/errors";
 import { baseAuthConfig } from "./config";
@@ -24,9 +25,12 @@ type Wrapped = (request: NextRequest, event: NextFetchEvent) => Promise<Response
 const decide: Handler = (request) => {
   const { pathname, search } = request.nextUrl;
   if (isPublicPath(pathname) || request.auth?.user) return NextResponse.next();
-  if (pathname === "/api" || pathname.startsWith("/api/")) {
+  // The OpenAI-compatible API (/v1) is an API too, with OpenAI's error shape.
+  const openAi = pathname === "/v1" || pathname.startsWith("/v1/");
+  if (openAi || pathname === "/api" || pathname.startsWith("/api/")) {
     if (request.headers.get("authorization")) return NextResponse.next();
-    return toErrorResponse(new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>."));
+    const error = new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>.");
+    return openAi ? openAiErrorResponse(error) : toErrorResponse(error);
   }
   const signIn = new URL("/sign-in", request.nextUrl);
   if (pathname !== "/") signIn.searchParams.set("callbackUrl", `${pathname}${search}`);

@@ -31,6 +31,8 @@ export class RunRegistry {
   private readonly runs = new Map<string, ActiveRun>();
   /** Each start's claim-and-execute, until it ends: a second start of the subject shares it. */
   private readonly executions = new Map<string, Promise<void>>();
+  /** Starts whose event topic is not open yet: settled once it is (or the claim failed). */
+  private readonly opening = new Map<string, Promise<void>>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   /** Adds (or replaces) the engine of a kind. */
@@ -53,13 +55,31 @@ export class RunRegistry {
     const k = key(kind, subjectId);
     let execution = this.executions.get(k);
     if (!execution) {
-      execution = this.claimAndExecute(kind, subjectId).finally(() => this.executions.delete(k));
+      let opened = () => {};
+      this.opening.set(k, new Promise<void>((resolve) => (opened = resolve)));
+      const open = () => {
+        this.opening.delete(k);
+        opened();
+      };
+      execution = this.claimAndExecute(kind, subjectId, open).finally(() => {
+        open();
+        this.executions.delete(k);
+      });
       this.executions.set(k, execution);
     }
     return execution;
   }
 
-  private async claimAndExecute(kind: RunKind, subjectId: string): Promise<void> {
+  /**
+   * Settles once a run starting here has opened its event topic (or failed to claim): until then the
+   * database's sequence counter is already past the block reserved for it, and a stream that took it
+   * as "current" would skip the run's first events.
+   */
+  whenOpen(topic: { kind: RunKind; subjectId: string }): Promise<void> | undefined {
+    return this.opening.get(key(topic.kind, topic.subjectId));
+  }
+
+  private async claimAndExecute(kind: RunKind, subjectId: string, opened: () => void): Promise<void> {
     const engine = this.engine(kind);
     const env = getEnv();
     const row = await getRun({ kind, subjectId });
@@ -68,6 +88,7 @@ export class RunRegistry {
     const topic = { kind, subjectId };
     const reserve = () => reserveSeq({ id: row.id, block: SEQ_BLOCK });
     eventBus.open(topic, { runId: row.id, firstSeq: await reserve(), blockSize: SEQ_BLOCK, reserve });
+    opened();
     const controller = new AbortController();
     const handle = { id: row.id, kind, subjectId, userId: row.userId, mode: row.mode, signal: controller.signal, leaseLost: false };
     const entry: ActiveRun = { handle, controller };

@@ -2,6 +2,7 @@
 // gives the same reply. Report writing and branch summaries live in llm-report.ts.
 import { schemaInstance, type JsonSchema } from "./json-schema-instance";
 import { firstWords, intTag, sentencesOf, tagContent, tagOf, taskText, type ChatMessage } from "./llm-parse";
+import { answerAgentReply, answerBeastReply, answerEvaluatorReply } from "./llm-answer";
 import { writeBranchSummary, writeReport } from "./llm-report";
 import { hashString } from "./random";
 
@@ -47,6 +48,12 @@ export function agentReply(ctx: AgentContext): AgentReply {
       return { text: writeReport(task, ctx.hallucinateCitation), json: false };
     case "branch-summarizer":
       return { text: writeBranchSummary(task), json: false };
+    case "answer-agent":
+      return json(answerAgentReply(task, ctx.nextNumber));
+    case "answer-evaluator":
+      return json(answerEvaluatorReply(task));
+    case "answer-beast":
+      return json(answerBeastReply(task));
     default:
       return fallback(task, ctx);
   }

@@ -20,6 +20,8 @@ interface Ids {
   shareToken: string;
   tokenId: string;
   run: string;
+  /** Alice's answer run's requestId. */
+  answer: string;
 }
 interface Call {
   path: string;
@@ -62,6 +64,11 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   },
   "/api/runs/[id]": { GET: { kind: "object", call: (ids) => ({ path: `/api/runs/${ids.run}` }) } },
   "/api/runs/[id]/stream": { GET: { kind: "object", call: (ids) => ({ path: `/api/runs/${ids.run}/stream` }) } },
+  "/api/v1/query": { POST: { kind: "collection", call: () => ({ path: "/api/v1/query", body: { q: "What is 1+1=? (Bob's own question)" } }) } },
+  "/api/v1/answers": { GET: { kind: "collection", call: () => ({ path: "/api/v1/answers" }) } },
+  "/api/v1/answers/[requestId]": { GET: { kind: "object", call: (ids) => ({ path: `/api/v1/answers/${ids.answer}` }) } },
+  "/api/v1/answers/[requestId]/cancel": { POST: { kind: "object", call: (ids) => ({ path: `/api/v1/answers/${ids.answer}/cancel` }) } },
+  "/api/v1/stream/[requestId]": { GET: { kind: "object", call: (ids) => ({ path: `/api/v1/stream/${ids.answer}` }) } },
   "/api/account": { GET: { kind: "collection", call: () => ({ path: "/api/account" }) } },
   "/api/tokens": {
     GET: { kind: "collection", call: () => ({ path: "/api/tokens" }) },
@@ -148,8 +155,11 @@ before(async () => {
   const shared = await send({ token: alice.token }, "POST", { path: `/api/research/${research.id}/shares`, body: {} });
   assert.equal(shared.status, 201, await shared.clone().text());
   const share = (await shared.json()) as { token: string; shareLink: { id: string } };
+  const answer = await app.db.answerRun.create({
+    data: { userId: alice.id, requestId: "alice-answer-1", question: "Alice's question", budget: 1_000, maxBadAttempt: 1, status: "running", answer: null },
+  });
   const run = await app.db.run.create({ data: { kind: "tree", subjectId: research.id, userId: alice.id, status: "completed", mode: "tree" } });
-  ids = { research: research.id, failed: failed.id, draft: draft.id, shareId: share.shareLink.id, shareToken: share.token, tokenId: alice.tokenId, run: run.id };
+  ids = { research: research.id, failed: failed.id, draft: draft.id, shareId: share.shareLink.id, shareToken: share.token, tokenId: alice.tokenId, run: run.id, answer: answer.requestId };
 
   const bobs = await app.db.research.create({ data: { userId: bob.id, initialPrompt: "Bob's topic", status: "completed", report: "# Bob's report", completedAt: now } });
   bobResearch = bobs.id;
@@ -226,6 +236,7 @@ describe("authorisation matrix", () => {
       assert.equal((await app.db.shareLink.findUnique({ where: { id: ids.shareId } }))?.revokedAt, null);
       assert.equal((await app.db.apiToken.findUnique({ where: { id: ids.tokenId } }))?.revokedAt, null);
       assert.equal(await app.db.shareLink.count({ where: { researchId: ids.research } }), 1, "Bob created no share link on Alice's research");
+      assert.equal((await app.db.answerRun.findUnique({ where: { requestId: ids.answer } }))?.status, "running", "Alice's answer run was not cancelled");
     });
 
     test(`Bob's (${who}) lists hold only his own things`, async () => {
@@ -237,6 +248,8 @@ describe("authorisation matrix", () => {
       assert.ok(tokens.includes(bob.tokenId));
       assert.ok(!tokens.includes(alice.tokenId));
       assert.deepEqual(await (await send(as, "GET", { path: "/api/account" })).json(), { email: bob.email });
+      const answers = await (await send(as, "GET", { path: "/api/v1/answers" })).text();
+      assert.ok(!answers.includes(ids.answer));
     });
   }
 
@@ -289,6 +302,33 @@ describe("authorisation matrix", () => {
       }
     });
   }
+});
+
+describe("the OpenAI-compatible API (/v1)", () => {
+  const calls: [Method, Call][] = [
+    ["GET", { path: "/v1/models" }],
+    ["POST", { path: "/v1/chat/completions", body: { model: "quarry-answer", messages: [{ role: "user", content: "What is 1+1=?" }] } }],
+  ];
+
+  test("signed out, or with a bad token: an OpenAI-shaped 401", async () => {
+    for (const as of [null, { token: badTokens.revoked }, { token: badTokens.garbage }] as As[]) {
+      for (const [method, call] of calls) {
+        const res = await send(as, method, call);
+        assert.equal(res.status, 401, `${method} ${call.path}`);
+        const body = (await res.json()) as { error: { message: string; type: string; code: string } };
+        assert.equal(body.error.type, "authentication_error");
+        assert.equal(body.error.code, "invalid_api_key");
+      }
+    }
+  });
+
+  test("with a token it answers; a chat run belongs to its caller", async () => {
+    const res = await send({ token: bob.token }, "POST", calls[1][1]);
+    assert.equal(res.status, 200, await res.clone().text());
+    const requestId = res.headers.get("x-request-id")!;
+    assert.equal((await send({ token: alice.token }, "GET", { path: `/api/v1/answers/${requestId}` })).status, 404);
+    assert.equal((await send({ token: bob.token }, "GET", { path: `/api/v1/answers/${requestId}` })).status, 200);
+  });
 });
 
 describe("share links", () => {

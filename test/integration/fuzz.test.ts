@@ -186,6 +186,17 @@ const BODY_SPECS: Record<string, BodySpec> = {
       breadth: [...BAD_POSITIVE, 11],
     },
   },
+  "POST /api/v1/query": {
+    who: "token",
+    optional: false,
+    base: () => ({ q: "What is 1+1=?" }),
+    invalid: {
+      q: [...NOT_STRINGS, "", "   ", "x".repeat(10_001), ...SURROGATES],
+      budget: [...BAD_POSITIVE, 1_000_001],
+      maxBadAttempt: [...BAD_POSITIVE, 11],
+      requestId: [...NOT_STRINGS, "", "a b", "x".repeat(101), ...SURROGATES],
+    },
+  },
   // API tokens cannot mint tokens (403 before the body is read): a browser session can.
   "POST /api/tokens": {
     who: "session",

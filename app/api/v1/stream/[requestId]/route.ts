@@ -1,0 +1,19 @@
+// GET /api/v1/stream/:requestId – the answer run's events as server-sent events (Last-Event-ID resumes)
+import { otherMethods, route } from "@/lib/http";
+import { requireCaller } from "@/lib/auth/caller";
+import { followAnswer, sseBody } from "@/lib/answer/stream";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (request: Request, { params }: { params: Promise<{ requestId: string }> }) => {
+  const { userId } = await requireCaller(request);
+  const { requestId } = await params;
+  const header = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId");
+  const lastEventId = header !== null && /^\d+$/.test(header.trim()) ? Number(header.trim()) : undefined;
+  const { events } = await followAnswer({ requestId, userId, lastEventId, signal: request.signal });
+  return new Response(sseBody(events, request.signal), {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive" },
+  });
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,0 +1,16 @@
+// POST /v1/chat/completions – the answer agent as an OpenAI-compatible model (stream and non-stream)
+import { requireCaller } from "@/lib/auth/caller";
+import { parseBody } from "@/lib/http";
+import { openAiOtherMethods, openAiRoute } from "@/lib/api/openai-error";
+import { chatCompletion } from "@/lib/answer/chat";
+import { chatRequestSchema } from "@/lib/answer/openai";
+
+export const dynamic = "force-dynamic";
+
+export const POST = openAiRoute(async (request: Request) => {
+  const { userId } = await requireCaller(request);
+  const body = await parseBody(request, chatRequestSchema, "chat");
+  return chatCompletion({ body, userId, signal: request.signal });
+});
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = openAiOtherMethods("POST");

@@ -1,0 +1,78 @@
+"use client";
+// Quick answer: a question box; the agent's steps appear live, then the answer with its references.
+// The request id lives in the URL (?id=…), so a reload or a link from the list replays the run.
+import { useRouter, useSearchParams } from "next/navigation";
+import { useState } from "react";
+import { useAnswerStream } from "@/hooks/use-answer-stream";
+import { AnswerHistory } from "./answer-history";
+import { AnswerResult } from "./answer-result";
+import { AnswerSteps } from "./answer-steps";
+import { buttonClass } from "./button";
+import { Spinner } from "./spinner";
+
+export function QuickAnswer() {
+  const router = useRouter();
+  const requestId = useSearchParams().get("id");
+  const [question, setQuestion] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { steps, final, error: runError } = useAnswerStream(requestId);
+  const running = Boolean(requestId) && !final && !runError;
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch("/api/v1/query", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ q: question }) });
+      const body = (await res.json()) as { requestId?: string; error?: string };
+      if (!res.ok || !body.requestId) throw new Error(body.error ?? `Request failed (${res.status})`);
+      router.push(`/answer?id=${encodeURIComponent(body.requestId)}`);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : "The question could not be sent");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="mx-auto w-full max-w-3xl space-y-5">
+      <h1 className="text-xl font-semibold tracking-tight">Quick answer</h1>
+      <form onSubmit={submit} className="space-y-2">
+        <textarea
+          data-testid="answer-question"
+          value={question}
+          onChange={(e) => setQuestion(e.target.value)}
+          rows={3}
+          placeholder="Ask a precise question, e.g. What is the context length of model X?"
+          className="w-full rounded-lg border border-border bg-surface p-3 text-[15px]"
+        />
+        {error ? (
+          <p className="text-sm text-danger" data-testid="answer-error">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" data-testid="answer-submit" disabled={busy || !question.trim()} className={buttonClass("primary", "md")}>
+          {busy ? <Spinner /> : null} Ask
+        </button>
+      </form>
+      {requestId ? (
+        <section className="space-y-3" data-testid="answer-run" data-request-id={requestId}>
+          {running ? (
+            <p className="flex items-center gap-2 text-sm text-muted" data-testid="answer-running">
+              <Spinner /> Searching, reading and reasoning…
+            </p>
+          ) : null}
+          <AnswerSteps steps={steps} />
+          {final ? <AnswerResult final={final} /> : null}
+          {runError ? (
+            <p className="rounded-lg border border-danger/40 p-3 text-sm text-danger" data-testid="answer-run-error">
+              {runError}
+            </p>
+          ) : null}
+        </section>
+      ) : null}
+      <AnswerHistory limit={10} refreshKey={`${requestId}|${final ? "done" : ""}`} />
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+// Quick answer: ask in the question box, watch the steps arrive, get the answer with references
+// whose quote shows on hover; a reload replays the run from its stored events.
+import { expect, test } from "@playwright/test";
+
+test("a question is answered live: steps, then the answer with references and their quotes on hover", async ({ page }) => {
+  await page.goto("/");
+  await page.getByTestId("nav-answer").click();
+  await expect(page).toHaveURL(/\/answer$/);
+  await page.getByTestId("answer-question").fill("How much storage did grid batteries add in 2024?");
+  await page.getByTestId("answer-submit").click();
+  await expect(page).toHaveURL(/\/answer\?id=/);
+
+  const steps = page.getByTestId("answer-step");
+  await expect(steps.first()).toHaveAttribute("data-action", "search");
+  await expect(page.getByTestId("answer-result")).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('[data-testid="answer-step"][data-action="visit"]').first()).toBeVisible();
+  await expect(page.getByTestId("answer-step-think").first()).not.toBeEmpty();
+  await expect(page.getByTestId("answer-running")).toHaveCount(0);
+
+  const reference = page.getByTestId("answer-reference").first();
+  const quote = reference.getByTestId("answer-reference-quote");
+  await expect(quote).toBeHidden();
+  await reference.getByRole("link").hover();
+  await expect(quote).toBeVisible();
+  const text = (await quote.textContent())!.replace(/[“”]/g, "").trim();
+  expect(text.length).toBeGreaterThan(20);
+  await expect(page.getByTestId("answer-text")).toContainText(text.slice(0, 30));
+
+  // A reload replays the stored run; the question is listed among the recent ones.
+  const stepCount = await steps.count();
+  await page.reload();
+  await expect(page.getByTestId("answer-result")).toBeVisible();
+  await expect(steps).toHaveCount(stepCount);
+  await expect(page.getByTestId("answer-history")).toContainText("How much storage did grid batteries add in 2024?");
+  // History lists it too, and opens it again.
+  await page.getByTestId("nav-history").click();
+  const row = page.getByTestId("answer-history-row").filter({ hasText: "How much storage did grid batteries add in 2024?" }).first();
+  await row.getByRole("link").click();
+  await expect(page).toHaveURL(/\/answer\?id=/);
+  await expect(page.getByTestId("answer-result")).toBeVisible();
+});
+
+test("a trivial question is answered at once", async ({ page }) => {
+  await page.goto("/answer");
+  await page.getByTestId("answer-question").fill("What is 1+1=?");
+  await page.getByTestId("answer-submit").click();
+  await expect(page.getByTestId("answer-text")).toHaveText("2", { timeout: 30_000 });
+  await expect(page.getByTestId("answer-step")).toHaveCount(1);
+  await expect(page.getByTestId("answer-reference")).toHaveCount(0);
+});

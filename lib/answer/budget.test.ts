@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { BudgetExhaustedError, TokenBudget, worstCaseTokens } from "./budget";
+import { zeroUsage } from "./types";
+
+test("the worst-case estimate is above the usual 4 characters a token, and counts non-ASCII characters one each", () => {
+  assert.ok(worstCaseTokens("a".repeat(400)) > 100);
+  assert.equal(worstCaseTokens("数据".repeat(10)), 20 + 32);
+});
+
+test("the loop gets 85%: the guard caps max output tokens to what is left and refuses when too little is", () => {
+  const budget = new TokenBudget(10_000, zeroUsage());
+  assert.equal(budget.limit("loop"), 8_500);
+  assert.equal(budget.guard("loop", 4_000)("x"), 4_000);
+  budget.sink("agent")({ promptTokens: 7_000, completionTokens: 500, calls: 1 });
+  const cap = budget.guard("loop", 4_000)("x".repeat(300));
+  assert.equal(cap, 8_500 - 7_500 - worstCaseTokens("x".repeat(300)));
+  budget.sink("agent")({ promptTokens: 800, completionTokens: 0, calls: 1 });
+  assert.throws(() => budget.guard("loop")("x".repeat(300)), BudgetExhaustedError);
+  // Beast mode still has the reserve.
+  assert.ok(budget.guard("beast")("x".repeat(300)) >= 1_000);
+});
+
+test("usage is kept per purpose and the total is their sum", () => {
+  const budget = new TokenBudget(1_000_000, zeroUsage());
+  budget.sink("agent")({ promptTokens: 10, completionTokens: 5, calls: 1 });
+  budget.sink("evaluate")({ promptTokens: 7, completionTokens: 3, calls: 1 });
+  budget.sink("agent")({ promptTokens: 1, completionTokens: 1, calls: 1 });
+  assert.deepEqual(budget.usage.agent, { promptTokens: 11, completionTokens: 6, calls: 2 });
+  assert.equal(budget.used, 27);
+});

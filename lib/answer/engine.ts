@@ -1,0 +1,182 @@
+// The answer agent as an engine of the run platform: the loop (step.ts) until an accepted answer,
+// else beast mode. Every step is stored with the state after it before its event goes out, so a
+// run taken over after a crash goes on from its last stored step.
+import { beastAnswer } from "../agents/answer-beast";
+import * as store from "../db/answers";
+import { getEnv } from "../env";
+import { errorMessage } from "../errors";
+import { eventBus } from "../events/bus";
+import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine";
+import { emitOutsideRun } from "../runs/events";
+import { checkReferences } from "./attribution";
+import { BudgetExhaustedError, TokenBudget } from "./budget";
+import { budgetedEmbed } from "./embed";
+import { answerTopic, type AnswerEvent, type FinalAnswer, type Trackers } from "./events";
+import { beastReason } from "./loop";
+import { knowledgeTokens, runStep, type LoopContext, type StepRecord } from "./step";
+import { PURPOSES, zeroUsage, type AnswerState, type Reference, type UsageByPurpose } from "./types";
+import { toAnswerView, usageSummary } from "./view";
+
+type Row = NonNullable<Awaited<ReturnType<typeof store.loadAnswerRun>>>;
+
+function parseUsage(json: string): UsageByPurpose {
+  const usage = zeroUsage();
+  try {
+    Object.assign(usage, JSON.parse(json));
+  } catch {
+    // an unreadable usage column starts from zero
+  }
+  return usage;
+}
+
+export const answerEngine: Engine = {
+  kind: "answer",
+
+  async execute(run: RunHandle): Promise<RunOutcome> {
+    const row = await store.loadAnswerRun(run.subjectId);
+    if (!row) return "failed";
+    if (row.status === "completed" || row.status === "failed" || row.status === "cancelled") return row.status;
+    await store.markAnswerRunning(row.id);
+    const budget = new TokenBudget(row.budget, parseUsage(row.usage));
+    const ctx: LoopContext = {
+      runId: row.id,
+      question: row.question,
+      context: row.context,
+      state: JSON.parse(row.state) as AnswerState,
+      budget,
+      pages: (await store.answerPages(row.id)).map((p) => ({ url: p.url, title: p.title, content: p.content })),
+      signal: run.signal,
+      embed: budgetedEmbed(budget, run.signal),
+    };
+    try {
+      const env = getEnv();
+      let beast: string | null = null;
+      for (;;) {
+        run.signal.throwIfAborted();
+        beast = beastReason(ctx.state, { maxSteps: env.ANSWER_MAX_STEPS, maxBadAttempt: row.maxBadAttempt });
+        if (beast) break;
+        const before = structuredClone(budget.usage);
+        const result = await runStep(ctx);
+        if (result.kind === "beast") {
+          beast = result.reason;
+          break;
+        }
+        run.signal.throwIfAborted();
+        await recordStep(row, ctx, result.record, before);
+        if (result.final) return await finish(row, ctx, result.final, null);
+      }
+      return await finish(row, ctx, await beastMode(row, ctx, beast), beast);
+    } catch (error) {
+      // Another process owns the run now: it goes on from the last stored step.
+      if (run.leaseLost) return "abandoned";
+      await store.saveAnswerUsage({ id: row.id, usage: budget.usage, totalTokens: budget.used }).catch(() => {});
+      if (run.signal.aborted) return "cancelled";
+      return fail(row, budget, error);
+    }
+  },
+
+  markCancelled: (answerRunId: string) => store.markAnswerCancelled(answerRunId),
+
+  async announce(answerRunId: string): Promise<void> {
+    const row = await store.loadAnswerRun(answerRunId);
+    if (row?.status === "cancelled") await emitOutsideRun(answerTopic(answerRunId), { type: "error", data: { message: "Cancelled by the user" } });
+  },
+
+  async snapshot(answerRunId: string, userId: string | null): Promise<RunSnapshot<ReturnType<typeof toAnswerView>> | null> {
+    const row = await store.loadAnswerRun(answerRunId);
+    if (!row || row.userId !== userId) return null;
+    const final = row.status === "completed" || row.status === "failed" || row.status === "cancelled";
+    return { data: toAnswerView(row, await store.answerSteps(row.id)), final };
+  },
+
+  // An answer run ends with one answer or one error.
+  isFinal: (event) => event.type === "answer" || event.type === "error",
+};
+
+function emit(row: Row, event: AnswerEvent): number {
+  return eventBus.emit(answerTopic(row.id), event).seq;
+}
+
+function usageDiff(after: UsageByPurpose, before: UsageByPurpose): UsageByPurpose {
+  const out = zeroUsage();
+  for (const p of PURPOSES) {
+    out[p] = { promptTokens: after[p].promptTokens - before[p].promptTokens, completionTokens: after[p].completionTokens - before[p].completionTokens, calls: after[p].calls - before[p].calls };
+  }
+  return out;
+}
+
+async function recordStep(row: Row, ctx: LoopContext, record: StepRecord, before: UsageByPurpose): Promise<void> {
+  const { state, budget } = ctx;
+  const trackers: Trackers = {
+    tokenUsage: budget.used,
+    tokenBreakdown: Object.fromEntries(PURPOSES.map((p) => [p, budget.usage[p].promptTokens + budget.usage[p].completionTokens])) as Trackers["tokenBreakdown"],
+    actionState: record.actionState,
+    step: state.step,
+    badAttempts: state.badAttempts,
+    gaps: [...state.gaps],
+  };
+  await store.saveAnswerStep({
+    runId: row.id,
+    step: state.step,
+    action: record.actionState.action,
+    gap: record.gap,
+    think: record.actionState.think,
+    payload: record.payload,
+    usage: usageDiff(budget.usage, before),
+    trackers,
+    state,
+    runUsage: budget.usage,
+    totalTokens: budget.used,
+  });
+  const seq = emit(row, { type: "progress", data: { trackers } });
+  await store.setStepSeq({ runId: row.id, step: state.step, seq });
+}
+
+/** The final answer from everything known, on the budget's reserve; only verified references stay. */
+async function beastMode(row: Row, ctx: LoopContext, reason: string): Promise<{ answer: string; references: Reference[] }> {
+  const before = structuredClone(ctx.budget.usage);
+  const knowledge = ctx.state.knowledge;
+  const r = await beastAnswer({
+    question: ctx.question,
+    context: ctx.context,
+    knowledge,
+    reason,
+    knowledgeTokens: knowledgeTokens(ctx.budget, "beast"),
+    budget: ctx.budget.guard("beast", 2_000),
+    onUsage: ctx.budget.sink("beast"),
+    signal: ctx.signal,
+  });
+  const { verified, problems } = checkReferences(r.references, ctx.pages);
+  ctx.state.step++;
+  await recordStep(row, ctx, { gap: ctx.question, actionState: { action: "answer", think: `Beast mode: ${reason}`, answer: r.answer }, payload: { beast: true, reason, ...r, droppedReferences: problems } }, before);
+  return { answer: r.answer, references: verified };
+}
+
+async function finish(row: Row, ctx: LoopContext, final: { answer: string; references: Reference[] }, beast: string | null): Promise<RunOutcome> {
+  const { budget, state } = ctx;
+  const usage = budget.usage;
+  const done = await store.finishAnswerRun({ id: row.id, status: "completed", answer: final.answer, references: final.references, usage, totalTokens: budget.used });
+  if (!done) return "cancelled";
+  const data: FinalAnswer = {
+    requestId: row.requestId,
+    answer: final.answer,
+    references: final.references,
+    visitedURLs: state.visited,
+    readURLs: state.read,
+    usage: usageSummary(usage, row.budget),
+    steps: state.step,
+    badAttempts: state.badAttempts,
+    beastMode: beast,
+  };
+  await store.setFinalSeq({ id: row.id, seq: emit(row, { type: "answer", data }) });
+  return "completed";
+}
+
+async function fail(row: Row, budget: TokenBudget, error: unknown): Promise<RunOutcome> {
+  const message = error instanceof BudgetExhaustedError ? `The token budget (${row.budget}) is too small for a final answer` : errorMessage(error);
+  if (!(error instanceof BudgetExhaustedError)) console.error(`[quarry] answer run ${row.id} failed:`, error);
+  const done = await store.finishAnswerRun({ id: row.id, status: "failed", error: message, usage: budget.usage, totalTokens: budget.used });
+  if (!done) return "cancelled";
+  await store.setFinalSeq({ id: row.id, seq: emit(row, { type: "error", data: { message } }) });
+  return "failed";
+}

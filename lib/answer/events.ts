@@ -1,0 +1,48 @@
+// The answer agent's events, in the run envelope (lib/events/bus.ts): a progress event per step,
+// then one answer or one error. Their data is what the stream (GET /api/v1/stream/:requestId) sends.
+import type { EngineEvent, RunEvent, RunTopic } from "../events/bus";
+import type { ActionName, Purpose, Reference } from "./types";
+
+export interface ActionState {
+  action: ActionName;
+  think: string;
+  searchQuery?: string[];
+  URLTargets?: string[];
+  questionsToAnswer?: string[];
+  answer?: string;
+}
+
+export interface Trackers {
+  tokenUsage: number;
+  tokenBreakdown: Record<Purpose, number>;
+  actionState: ActionState;
+  step: number;
+  badAttempts: number;
+  gaps: string[];
+}
+
+export interface AnswerUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  budget: number;
+  byPurpose: Record<Purpose, { promptTokens: number; completionTokens: number; calls: number }>;
+}
+
+export interface FinalAnswer {
+  requestId: string;
+  answer: string;
+  references: Reference[];
+  visitedURLs: string[];
+  readURLs: string[];
+  usage: AnswerUsage;
+  steps: number;
+  badAttempts: number;
+  /** Why beast mode answered, when it did. */
+  beastMode: string | null;
+}
+
+export type AnswerEvent = EngineEvent<"progress", { trackers: Trackers }> | EngineEvent<"answer", FinalAnswer> | EngineEvent<"error", { message: string }>;
+export type AnswerRunEvent = RunEvent<AnswerEvent>;
+
+export const answerTopic = (answerRunId: string): RunTopic => ({ kind: "answer", subjectId: answerRunId });

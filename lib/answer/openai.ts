@@ -1,0 +1,85 @@
+// The OpenAI-compatible face of the answer agent (POST /v1/chat/completions): the request schema,
+// how a chat becomes a question with a budget, and the response and chunk shapes, exactly OpenAI's.
+import { z } from "zod";
+import { getEnv } from "../env";
+import { AppError } from "../errors";
+import type { FinalAnswer, Trackers } from "./events";
+
+export const ANSWER_MODEL = "quarry-answer";
+
+/** reasoning_effort → token budget and bad attempts allowed. */
+export const EFFORT = {
+  low: { budget: 100_000, maxBadAttempt: 1 },
+  medium: { budget: 500_000, maxBadAttempt: 2 },
+  high: { budget: 1_000_000, maxBadAttempt: 3 },
+} as const;
+
+const content = z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() })), z.null()]);
+
+export const chatRequestSchema = z.object({
+  model: z.string({ error: "model is required" }).min(1, { error: "model is required" }),
+  messages: z
+    .array(z.looseObject({ role: z.string({ error: "Each message needs a role" }), content: content.optional() }), { error: "messages must be a list of messages" })
+    .min(1, { error: "messages must not be empty" }),
+  stream: z.boolean({ error: "stream must be a boolean" }).optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
+  reasoning_effort: z.enum(["minimal", "low", "medium", "high"], { error: "reasoning_effort must be one of minimal, low, medium, high" }).nullish(),
+  max_completion_tokens: z.number({ error: "max_completion_tokens must be a positive integer" }).int({ error: "max_completion_tokens must be a positive integer" }).positive({ error: "max_completion_tokens must be a positive integer" }).nullish(),
+  max_tokens: z.number({ error: "max_tokens must be a positive integer" }).int({ error: "max_tokens must be a positive integer" }).positive({ error: "max_tokens must be a positive integer" }).nullish(),
+});
+
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+const textOf = (c: z.infer<typeof content> | undefined) => (typeof c === "string" ? c : Array.isArray(c) ? c.map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("") : "");
+
+/** The last user message is the question; earlier messages are context. */
+export function toAnswerInput(body: ChatRequest) {
+  if (body.model !== ANSWER_MODEL) throw new AppError("not_found:model", `The model '${body.model}' does not exist; use ${ANSWER_MODEL}`, { field: "model" });
+  const lastUser = body.messages.findLastIndex((m) => m.role === "user");
+  const q = lastUser >= 0 ? textOf(body.messages[lastUser].content).trim() : "";
+  if (!q) throw new AppError("bad_request:messages", "The last user message must have text: it is the question", { field: "messages" });
+  const context = body.messages
+    .slice(0, lastUser)
+    .map((m) => `${m.role}: ${textOf(m.content).trim()}`)
+    .filter((line) => !line.endsWith(": "))
+    .join("\n")
+    .slice(-20_000);
+  const effort = EFFORT[body.reasoning_effort === "minimal" ? "low" : (body.reasoning_effort ?? "medium")];
+  const cap = body.max_completion_tokens ?? body.max_tokens ?? Infinity;
+  const budget = Math.min(effort.budget, cap, getEnv().ANSWER_MAX_BUDGET);
+  return { q, context, budget, maxBadAttempt: effort.maxBadAttempt };
+}
+
+/** One progress step as reasoning text. */
+export function reasoningOf(t: Trackers): string {
+  const a = t.actionState;
+  const what =
+    a.action === "search" ? `Searching: ${(a.searchQuery ?? []).join("; ")}` : a.action === "visit" ? `Reading: ${(a.URLTargets ?? []).join(", ")}` : a.action === "reflect" ? `New questions: ${(a.questionsToAnswer ?? []).join("; ")}` : "Answering";
+  return `[step ${t.step}] ${a.think.trim()}\n${what}\n\n`;
+}
+
+export function annotationsOf(final: FinalAnswer) {
+  return final.references.map((r) => ({
+    type: "url_citation" as const,
+    url_citation: { url: r.url, title: r.title, exactQuote: r.exactQuote, start_index: 0, end_index: final.answer.length },
+  }));
+}
+
+export function usageOf(final: FinalAnswer) {
+  return { prompt_tokens: final.usage.promptTokens, completion_tokens: final.usage.completionTokens, total_tokens: final.usage.totalTokens };
+}
+
+export function completionBody({ id, created, final, reasoning }: { id: string; created: number; final: FinalAnswer; reasoning: string }) {
+  return {
+    id,
+    object: "chat.completion",
+    created,
+    model: ANSWER_MODEL,
+    choices: [{ index: 0, message: { role: "assistant", content: final.answer, reasoning_content: reasoning, refusal: null, annotations: annotationsOf(final) }, logprobs: null, finish_reason: "stop" }],
+    usage: usageOf(final),
+  };
+}
+
+export function chunk(id: string, created: number, delta: object, finishReason: string | null = null, extra: object = {}): string {
+  return `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: ANSWER_MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...extra })}\n\n`;
+}

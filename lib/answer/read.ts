@@ -1,0 +1,19 @@
+// Reading a page for the answer agent: an SSRF-safe scrape under the process-wide fetch limit. The
+// text is stored whole (quotes are checked against it); prompts show a trimmed part of it.
+import { limiters } from "../limits";
+import { scrapeUrl, ScrapeError } from "../scrape";
+
+export type ReadResult = { url: string; ok: true; title: string | null; text: string } | { url: string; ok: false; error: string };
+
+/** At most this much of a page is stored: quotes past it cannot be checked, and prompts never show it. */
+const MAX_STORED_CHARS = 200_000;
+
+export async function readPage(url: string, signal: AbortSignal): Promise<ReadResult> {
+  try {
+    const page = await limiters().fetch.run(() => scrapeUrl(url, { signal }), signal);
+    return { url, ok: true, title: page.title, text: page.text.slice(0, MAX_STORED_CHARS) };
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    return { url, ok: false, error: error instanceof ScrapeError ? error.message : "The page could not be read" };
+  }
+}

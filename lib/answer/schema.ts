@@ -1,0 +1,26 @@
+// Request schemas of the answer API (POST /api/v1/query) and the OpenAI-compatible endpoint.
+import { z } from "zod";
+import { getEnv } from "../env";
+import { text } from "../validation/text";
+
+export function queryRequestSchema() {
+  const max = getEnv().ANSWER_MAX_BUDGET;
+  return z.object({
+    q: text({ error: "q must be a non-empty string" }).trim().min(1, { error: "q must be a non-empty string" }).max(10_000, { error: "q must be at most 10,000 characters" }),
+    budget: z
+      .number({ error: "budget must be a positive integer" })
+      .int({ error: "budget must be a positive integer" })
+      .positive({ error: "budget must be a positive integer" })
+      .max(max, { error: `budget cannot exceed ${max} (ANSWER_MAX_BUDGET)` })
+      .optional(),
+    maxBadAttempt: z.number({ error: "maxBadAttempt must be an integer from 1 to 10" }).int({ error: "maxBadAttempt must be an integer from 1 to 10" }).min(1, { error: "maxBadAttempt must be an integer from 1 to 10" }).max(10, { error: "maxBadAttempt must be an integer from 1 to 10" }).optional(),
+    requestId: text({ error: "requestId must be a string" }).trim().regex(/^[\w.:-]{1,100}$/, { error: "requestId must be 1–100 letters, digits, '.', ':', '_' or '-'" }).optional(),
+  });
+}
+
+export type QueryRequest = z.infer<ReturnType<typeof queryRequestSchema>>;
+
+export const listAnswersSchema = z.object({
+  limit: z.coerce.number({ error: "limit must be an integer from 1 to 100" }).int({ error: "limit must be an integer from 1 to 100" }).min(1, { error: "limit must be an integer from 1 to 100" }).max(100, { error: "limit must be an integer from 1 to 100" }).default(20),
+  before: z.iso.datetime({ error: "before must be an ISO date-time" }).optional(),
+});

@@ -1,0 +1,89 @@
+// The answer operations route handlers, the OpenAI-compatible endpoint and the CLI call.
+import { randomUUID } from "node:crypto";
+import * as store from "../db/answers";
+import { openRun } from "../db/runs";
+import { withUserStartLock } from "../auth/run-limits";
+import { assertResearchConfigured, getEnv } from "../env";
+import { AppError } from "../errors";
+import { runRegistry } from "../runs/engines";
+import type { FinalAnswer } from "./events";
+import { initialState, zeroUsage } from "./types";
+import { toAnswerView } from "./view";
+
+export const DEFAULT_MAX_BAD_ATTEMPT = 3;
+
+export interface StartAnswer {
+  userId: string | null;
+  q: string;
+  context?: string;
+  budget?: number;
+  maxBadAttempt?: number;
+  requestId?: string;
+}
+
+/**
+ * The per-user limits, counted over answer runs (researches have their own): at most
+ * MAX_CONCURRENT_RUNS_PER_USER running, RATE_LIMIT_STARTS_PER_HOUR started in the last hour.
+ */
+async function assertCanStartAnswer(userId: string): Promise<void> {
+  const env = getEnv();
+  const { running, recent } = await store.answerRunCounts({ userId, since: new Date(Date.now() - 3_600_000) });
+  if (running >= env.MAX_CONCURRENT_RUNS_PER_USER) {
+    throw new AppError("rate_limit:concurrent_runs", `You already have ${running} answers running (the limit is ${env.MAX_CONCURRENT_RUNS_PER_USER}). Wait for one to finish or cancel one.`, { retryAfterSeconds: 30 });
+  }
+  if (recent >= env.RATE_LIMIT_STARTS_PER_HOUR) {
+    throw new AppError("rate_limit:answer_starts", `You have asked ${recent} questions in the last hour, the limit. Try again later.`, { retryAfterSeconds: 300 });
+  }
+}
+
+/** Stores the question and starts its run; 400 naming requestId when that id was used before. */
+export async function startAnswer(input: StartAnswer) {
+  assertResearchConfigured({ llm: true, search: true });
+  // Checked and recorded under the user's start lock, so that simultaneous requests cannot both take the last slot.
+  const started = input.userId ? await withUserStartLock(input.userId, async () => {
+    await assertCanStartAnswer(input.userId!);
+    return createAndOpen(input);
+  }) : await createAndOpen(input);
+  void runRegistry.start("answer", started.runId).catch((error: unknown) => console.error(`[quarry] answer run ${started.runId} could not start:`, error));
+  return started;
+}
+
+async function createAndOpen(input: StartAnswer) {
+  const env = getEnv();
+  const requestId = input.requestId ?? randomUUID();
+  const row = await store.createAnswerRun({
+    userId: input.userId,
+    requestId,
+    question: input.q,
+    context: input.context ?? "",
+    budget: input.budget ?? env.ANSWER_DEFAULT_BUDGET,
+    maxBadAttempt: input.maxBadAttempt ?? DEFAULT_MAX_BAD_ATTEMPT,
+    state: initialState(input.q),
+    usage: zeroUsage(),
+  });
+  if (!row) throw new AppError("bad_request:query", `The requestId ${requestId} was used already`, { field: "requestId" });
+  await openRun({ kind: "answer", subjectId: row.id, userId: input.userId, mode: "answer" });
+  return { requestId, runId: row.id, streamUrl: `/api/v1/stream/${encodeURIComponent(requestId)}` };
+}
+
+export async function getAnswer({ requestId, userId }: { requestId: string; userId: string | null }) {
+  const row = await store.getAnswerRun({ requestId, userId });
+  if (!row) throw new AppError("not_found:answer", "Answer not found");
+  return toAnswerView(row, await store.answerSteps(row.id));
+}
+
+export async function listAnswers({ userId, limit, before }: { userId: string | null; limit: number; before?: string }) {
+  const rows = await store.listAnswerRuns({ userId, limit, before: before ? new Date(before) : undefined });
+  return { answers: rows.map((r) => toAnswerView(r)), next: rows.length === limit ? rows[rows.length - 1].createdAt.toISOString() : null };
+}
+
+export async function cancelAnswer({ requestId, userId }: { requestId: string; userId: string | null }) {
+  const row = await store.getAnswerRun({ requestId, userId });
+  if (!row) throw new AppError("not_found:answer", "Answer not found");
+  if (row.status !== "running" && row.status !== "queued") throw new AppError("conflict:answer", `Only a running answer can be cancelled (status: ${row.status})`);
+  await runRegistry.cancel("answer", row.id);
+  return { requestId, status: "cancelled" as const };
+}
+
+export type { FinalAnswer };
+export { toAnswerView };

@@ -1,0 +1,128 @@
+// An answer run's events for a subscriber: the stored steps (those newer than Last-Event-ID), then
+// live events newer than the snapshot (lib/runs/live.ts), until the answer or the error. Shared by
+// the SSE stream and the OpenAI-compatible endpoint.
+import * as store from "../db/answers";
+import { AppError } from "../errors";
+import { followRun } from "../runs/live";
+import { usageSummary } from "./view";
+import { answerTopic, type AnswerEvent, type AnswerRunEvent, type FinalAnswer, type Trackers } from "./events";
+import { zeroUsage, type Reference, type UsageByPurpose } from "./types";
+
+export interface NumberedEvent {
+  seq: number;
+  event: AnswerEvent;
+}
+
+const parse = <T>(json: string, fallback: T): T => {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+type Snapshot = { row: NonNullable<Awaited<ReturnType<typeof store.loadAnswerRun>>>; steps: Awaited<ReturnType<typeof store.answerSteps>> };
+
+/** The final event of a finished run, rebuilt from what is stored. */
+function finalEvent({ row, steps }: Snapshot): AnswerEvent | null {
+  if (row.status === "completed") {
+    const state = parse<{ visited?: string[]; read?: string[]; step?: number; badAttempts?: number }>(row.state, {});
+    const last = parse<{ beast?: boolean; reason?: string }>(steps.at(-1)?.payload ?? "{}", {});
+    const data: FinalAnswer = {
+      requestId: row.requestId,
+      answer: row.answer ?? "",
+      references: parse<Reference[]>(row.references, []),
+      visitedURLs: state.visited ?? [],
+      readURLs: state.read ?? [],
+      usage: usageSummary({ ...zeroUsage(), ...parse<Partial<UsageByPurpose>>(row.usage, {}) }, row.budget),
+      steps: state.step ?? steps.length,
+      badAttempts: state.badAttempts ?? 0,
+      beastMode: last.beast ? (last.reason ?? "beast mode") : null,
+    };
+    return { type: "answer", data };
+  }
+  if (row.status === "failed") return { type: "error", data: { message: row.error ?? "The answer run failed" } };
+  if (row.status === "cancelled") return { type: "error", data: { message: row.error ?? "Cancelled by the user" } };
+  return null;
+}
+
+/**
+ * Every event after `lastEventId` (all of them without it), stored then live, ending with the
+ * answer or the error. 404 for a request that is not the caller's.
+ */
+export async function followAnswer({ requestId, userId, lastEventId, signal }: { requestId: string; userId: string | null; lastEventId?: number; signal: AbortSignal }) {
+  const owned = await store.getAnswerRun({ requestId, userId });
+  if (!owned) throw new AppError("not_found:answer", "Answer not found");
+  const followed = await followRun<Snapshot, AnswerRunEvent>(answerTopic(owned.id), async () => {
+    const row = await store.loadAnswerRun(owned.id);
+    return row ? { row, steps: await store.answerSteps(owned.id) } : null;
+  });
+  if (!followed) throw new AppError("not_found:answer", "Answer not found");
+  const { seq: snapshotSeq, snapshot } = followed;
+  const after = lastEventId ?? -1;
+  async function* events(): AsyncGenerator<NumberedEvent> {
+    // A step emitted between the snapshot's number and its read is in both: send it once.
+    const sentSteps = new Set(snapshot.steps.map((s) => s.step));
+    try {
+      for (const s of snapshot.steps) {
+        // A step whose number was not stored yet was emitted at most at the snapshot's number.
+        const seq = s.seq ?? snapshotSeq;
+        if (s.seq !== null && seq <= after) continue;
+        yield { seq, event: { type: "progress", data: { trackers: parse<Trackers>(s.trackers, {} as Trackers) } } };
+      }
+      const final = finalEvent(snapshot);
+      if (final) {
+        const seq = snapshot.row.finalSeq ?? snapshotSeq;
+        if (snapshot.row.finalSeq === null || seq > after) yield { seq, event: final };
+        return;
+      }
+      for await (const e of followed!.events(signal)) {
+        if (e.type === "progress" && sentSteps.has(e.data.trackers.step)) continue;
+        yield { seq: e.seq, event: { type: e.type, data: e.data } as AnswerEvent };
+        if (e.type !== "progress") return;
+      }
+    } finally {
+      followed!.stop();
+    }
+  }
+  return { runId: owned.id, events: events() };
+}
+
+/** One event in SSE framing: `id:` is its sequence number, `data:` `{type, …data}`. */
+export function sseFrame({ seq, event }: NumberedEvent): string {
+  return `id: ${seq}\ndata: ${JSON.stringify({ type: event.type, ...event.data })}\n\n`;
+}
+
+/** The SSE body of the stream route, with a comment line every 15 s so proxies keep it open. */
+export function sseBody(events: AsyncGenerator<NumberedEvent>, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let ping: ReturnType<typeof setInterval> | undefined;
+  return new ReadableStream({
+    async start(controller) {
+      const send = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          // the client went away: the stream is closed
+        }
+      };
+      ping = setInterval(() => send(": ping\n\n"), 15_000);
+      try {
+        for await (const e of events) send(sseFrame(e));
+      } catch (error) {
+        if (!signal.aborted) send(`data: ${JSON.stringify({ type: "error", message: error instanceof Error ? error.message : "The stream failed" })}\n\n`);
+      } finally {
+        clearInterval(ping);
+        try {
+          controller.close();
+        } catch {
+          // the client went away first
+        }
+      }
+    },
+    cancel() {
+      clearInterval(ping);
+      void events.return(undefined);
+    },
+  });
+}

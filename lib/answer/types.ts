@@ -1,0 +1,66 @@
+// The answer agent's data: its loop state (stored after every step, so a run resumes from it), its
+// references, and its token usage by purpose.
+import type { TokenCount } from "../ai/usage";
+
+export const ACTIONS = ["search", "visit", "reflect", "answer"] as const;
+export type ActionName = (typeof ACTIONS)[number];
+
+export const PURPOSES = ["agent", "read", "evaluate", "dedup", "beast"] as const;
+export type Purpose = (typeof PURPOSES)[number];
+export type UsageByPurpose = Record<Purpose, TokenCount>;
+
+export interface Reference {
+  url: string;
+  title: string;
+  exactQuote: string;
+}
+
+export interface Knowledge {
+  question: string;
+  answer: string;
+  /** answer: a sub-question answered; page: text read; lesson: a rejected answer's review; search: result snippets. */
+  kind: "answer" | "page" | "lesson" | "search";
+  url?: string;
+  title?: string;
+}
+
+export interface FoundUrl {
+  url: string;
+  title: string;
+  snippet: string;
+  /** How many searches returned it: a URL found by several queries ranks first. */
+  hits: number;
+}
+
+export interface AnswerState {
+  /** Steps done. */
+  step: number;
+  /** Open questions, the original first; steps rotate over them. */
+  gaps: string[];
+  gapCursor: number;
+  /** Every question so far (original and sub-questions): reflect drops repeats of any of them. */
+  questions: string[];
+  queries: string[];
+  knowledge: Knowledge[];
+  urls: FoundUrl[];
+  /** URLs a visit was tried on, and those whose text was read and stored. */
+  visited: string[];
+  read: string[];
+  badAttempts: number;
+  /** Actions disabled for the next step only. */
+  disabled: ActionName[];
+  /** The working context: what the steps since the last rejected answer did. */
+  diary: string[];
+  /** Consecutive steps without a new URL, knowledge item or gap. */
+  stale: number;
+}
+
+export function initialState(question: string): AnswerState {
+  return { step: 0, gaps: [question], gapCursor: 0, questions: [question], queries: [], knowledge: [], urls: [], visited: [], read: [], badAttempts: 0, disabled: [], diary: [], stale: 0 };
+}
+
+export function zeroUsage(): UsageByPurpose {
+  return Object.fromEntries(PURPOSES.map((p) => [p, { promptTokens: 0, completionTokens: 0, calls: 0 }])) as UsageByPurpose;
+}
+
+export const totalOf = (usage: UsageByPurpose): number => PURPOSES.reduce((sum, p) => sum + usage[p].promptTokens + usage[p].completionTokens, 0);

@@ -1,0 +1,48 @@
+// A stored answer run as the API shows it (GET /api/v1/answers/:requestId, the list, and the
+// engine-neutral run stream's snapshot).
+import type * as store from "../db/answers";
+import type { FinalAnswer } from "./events";
+import { PURPOSES, totalOf, zeroUsage, type Reference, type UsageByPurpose } from "./types";
+
+export function usageSummary(usage: UsageByPurpose, budget: number): FinalAnswer["usage"] {
+  const promptTokens = PURPOSES.reduce((s, p) => s + usage[p].promptTokens, 0);
+  const completionTokens = PURPOSES.reduce((s, p) => s + usage[p].completionTokens, 0);
+  return { promptTokens, completionTokens, totalTokens: totalOf(usage), budget, byPurpose: usage };
+}
+
+
+const parse = <T>(json: string, fallback: T): T => {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+export type RunRow = NonNullable<Awaited<ReturnType<typeof store.getAnswerRun>>>;
+
+/** A stored answer run as the API shows it. */
+export function toAnswerView(row: Omit<RunRow, "state" | "context"> & { state?: string }, steps?: Awaited<ReturnType<typeof store.answerSteps>>) {
+  const state = parse<{ visited?: string[]; read?: string[]; step?: number; badAttempts?: number }>(row.state ?? "{}", {});
+  return {
+    requestId: row.requestId,
+    question: row.question,
+    status: row.status,
+    budget: row.budget,
+    maxBadAttempt: row.maxBadAttempt,
+    answer: row.answer,
+    references: parse<Reference[]>(row.references, []),
+    visitedURLs: state.visited ?? [],
+    readURLs: state.read ?? [],
+    usage: usageSummary({ ...zeroUsage(), ...parse<Partial<UsageByPurpose>>(row.usage, {}) }, row.budget),
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+    ...(steps
+      ? {
+          steps: steps.map((s) => ({ step: s.step, action: s.action, gap: s.gap, think: s.think, payload: parse(s.payload, {}), usage: parse(s.usage, {}) })),
+        }
+      : {}),
+  };
+}
+

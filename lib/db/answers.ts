@@ -1,0 +1,116 @@
+// Query functions for the answer agent: its runs (one per question), their steps, and the text of
+// the pages they read (quotes are checked against it). JSON values are passed in as values and
+// stored as text; the engine (lib/answer) owns their shapes.
+import { db } from "./client";
+
+export type AnswerOwner = { userId?: string | null };
+const ownerWhere = ({ userId }: AnswerOwner) => (userId === undefined ? {} : { userId });
+
+/** Null when the requestId is taken (by anyone: request ids are global). */
+export async function createAnswerRun(data: { userId: string | null; requestId: string; question: string; context: string; budget: number; maxBadAttempt: number; state: unknown; usage: unknown }) {
+  try {
+    return await db.answerRun.create({ data: { ...data, state: JSON.stringify(data.state), usage: JSON.stringify(data.usage) } });
+  } catch (error) {
+    if ((error as { code?: string }).code === "P2002") return null;
+    throw error;
+  }
+}
+
+export async function requestIdTaken(requestId: string): Promise<boolean> {
+  return (await db.answerRun.findUnique({ where: { requestId }, select: { id: true } })) !== null;
+}
+
+export async function getAnswerRun({ requestId, ...owner }: { requestId: string } & AnswerOwner) {
+  return db.answerRun.findFirst({ where: { requestId, ...ownerWhere(owner) } });
+}
+
+export async function loadAnswerRun(id: string) {
+  return db.answerRun.findUnique({ where: { id } });
+}
+
+export async function listAnswerRuns({ userId, limit, before }: { userId: string | null; limit: number; before?: Date }) {
+  return db.answerRun.findMany({
+    where: { userId, ...(before ? { createdAt: { lt: before } } : {}) },
+    orderBy: { createdAt: "desc" },
+    take: limit,
+    omit: { state: true, context: true },
+  });
+}
+
+export async function answerSteps(runId: string) {
+  return db.answerStep.findMany({ where: { runId }, orderBy: { step: "asc" } });
+}
+
+export async function markAnswerRunning(id: string) {
+  await db.answerRun.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status: "running", startedAt: new Date() } });
+}
+
+/**
+ * A step and the loop state after it, in one transaction: a run resumed after a crash starts from
+ * the last step stored, never half of one. A step stored already (a replay) changes nothing.
+ */
+export async function saveAnswerStep(s: { runId: string; step: number; action: string; gap: string; think: string; payload: unknown; usage: unknown; trackers: unknown; state: unknown; runUsage: unknown; totalTokens: number }) {
+  return db.$transaction(async (tx) => {
+    const exists = await tx.answerStep.findUnique({ where: { runId_step: { runId: s.runId, step: s.step } }, select: { id: true } });
+    if (exists) return false;
+    await tx.answerStep.create({
+      data: { runId: s.runId, step: s.step, action: s.action, gap: s.gap, think: s.think, payload: JSON.stringify(s.payload), usage: JSON.stringify(s.usage), trackers: JSON.stringify(s.trackers) },
+    });
+    await tx.answerRun.update({ where: { id: s.runId }, data: { state: JSON.stringify(s.state), usage: JSON.stringify(s.runUsage), totalTokens: s.totalTokens } });
+    return true;
+  });
+}
+
+/** The progress event's number, once emitted (for stream replay). */
+export async function setStepSeq({ runId, step, seq }: { runId: string; step: number; seq: number }) {
+  await db.answerStep.updateMany({ where: { runId, step }, data: { seq } });
+}
+
+/** Usage spent outside a step (a call the budget let run before it stopped the step). */
+export async function saveAnswerUsage({ id, usage, totalTokens }: { id: string; usage: unknown; totalTokens: number }) {
+  await db.answerRun.update({ where: { id }, data: { usage: JSON.stringify(usage), totalTokens } });
+}
+
+export async function saveAnswerPage({ runId, url, title, content }: { runId: string; url: string; title: string | null; content: string }) {
+  await db.answerPage.upsert({ where: { runId_url: { runId, url } }, create: { runId, url, title, content }, update: {} });
+}
+
+export async function answerPages(runId: string) {
+  return db.answerPage.findMany({ where: { runId }, orderBy: { createdAt: "asc" } });
+}
+
+export async function finishAnswerRun({ id, ...data }: { id: string; status: "completed" | "failed"; answer?: string | null; references?: unknown; error?: string | null; usage: unknown; totalTokens: number }) {
+  // A cancel recorded meanwhile wins: the run stays cancelled.
+  const { count } = await db.answerRun.updateMany({
+    where: { id, status: "running" },
+    data: {
+      status: data.status,
+      answer: data.answer ?? null,
+      references: JSON.stringify(data.references ?? []),
+      error: data.error ?? null,
+      usage: JSON.stringify(data.usage),
+      totalTokens: data.totalTokens,
+      completedAt: new Date(),
+    },
+  });
+  return count === 1;
+}
+
+export async function setFinalSeq({ id, seq }: { id: string; seq: number }) {
+  await db.answerRun.update({ where: { id }, data: { finalSeq: seq } });
+}
+
+/** False if it was not running (or queued). */
+export async function markAnswerCancelled(id: string): Promise<boolean> {
+  const { count } = await db.answerRun.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status: "cancelled", error: "Cancelled by the user", completedAt: new Date() } });
+  return count === 1;
+}
+
+/** The user's answer runs not yet ended, and how many were started since `since` (for the per-user limits). */
+export async function answerRunCounts({ userId, since }: { userId: string; since: Date }) {
+  const [running, recent] = await Promise.all([
+    db.answerRun.count({ where: { userId, status: { in: ["queued", "running"] } } }),
+    db.answerRun.count({ where: { userId, createdAt: { gte: since } } }),
+  ]);
+  return { running, recent };
+}

@@ -1,0 +1,119 @@
+// npm run ask -- "<question>" [--budget N] [--max-bad-attempt N] [--email you@example.com]
+// Runs the answer agent in this process against the configured LLM and search, printing each step
+// (action, think, queries or URLs) and the final answer with its references and token usage.
+// Exit codes: 0 answered, 1 failed, 2 bad arguments, 130 interrupted.
+import { execFileSync } from "node:child_process";
+import { parseArgs } from "node:util";
+import { assertResearchConfigured, dropBlankLlmVariables, getEnv } from "../lib/env";
+import { AppError } from "../lib/errors";
+import { queryRequestSchema } from "../lib/answer/schema";
+import type { AnswerRunEvent } from "../lib/answer/events";
+
+const USAGE = `usage: npm run ask -- "<question>" [options]
+
+Asks the answer agent a question; prints its steps, then the answer with references and token usage.
+
+options:
+  --budget <n>            token budget (default ANSWER_DEFAULT_BUDGET, at most ANSWER_MAX_BUDGET)
+  --max-bad-attempt <n>   rejected answers allowed before beast mode (1–10, default 3)
+  --email <email>         file the answer under this existing account (default: no account)
+  -h, --help              show this help`;
+
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+function parseCommandLine() {
+  try {
+    return parseArgs({ allowPositionals: true, options: { budget: { type: "string" }, "max-bad-attempt": { type: "string" }, email: { type: "string" }, help: { type: "boolean", short: "h" } } });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\n(npm run ask -- --help lists the options)`, 2);
+  }
+}
+
+const num = (raw: string | undefined) => (raw === undefined ? undefined : /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN);
+
+function printStep(e: AnswerRunEvent): void {
+  if (e.type !== "progress") return;
+  const { step, actionState: a, tokenUsage, badAttempts } = e.data.trackers;
+  const detail = a.searchQuery?.join(" | ") ?? a.URLTargets?.join(" ") ?? a.questionsToAnswer?.join(" | ") ?? a.answer?.slice(0, 200) ?? "";
+  console.log(`\n[${step}] ${a.action.toUpperCase()}  (${tokenUsage} tokens${badAttempts ? `, ${badAttempts} rejected` : ""})\n    think: ${a.think}\n    ${detail}`);
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseCommandLine();
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  dropBlankLlmVariables();
+  const env = getEnv();
+  const parsed = queryRequestSchema().safeParse({ q: positionals.join(" "), budget: num(values.budget), maxBadAttempt: num(values["max-bad-attempt"]) });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const option = { q: "the question", budget: "--budget", maxBadAttempt: "--max-bad-attempt" }[String(issue.path[0])] ?? String(issue.path[0]);
+    throw new CliError(`${option}: ${issue.message}`, 2);
+  }
+  assertResearchConfigured({ llm: true, search: true });
+  try {
+    execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: "pipe", encoding: "utf8" });
+  } catch (error) {
+    throw new CliError(`could not migrate the database (${env.DATABASE_URL}):\n${String((error as { stderr?: string }).stderr ?? (error as Error).message).trim()}`);
+  }
+  const { getUserByEmail } = await import("../lib/db/users");
+  const { startAnswer, getAnswer } = await import("../lib/answer/service");
+  const { eventBus } = await import("../lib/events/bus");
+  const { runRegistry } = await import("../lib/runs/engines");
+  const { answerTopic } = await import("../lib/answer/events");
+
+  let userId: string | null = null;
+  if (values.email !== undefined) {
+    const user = await getUserByEmail({ email: values.email.trim().toLowerCase() });
+    if (!user) throw new CliError(`no account with the email ${values.email} (--email)`);
+    userId = user.id;
+  }
+  const { requestId, runId } = await startAnswer({ userId, ...parsed.data });
+  console.log(`Question: ${parsed.data.q}\nRequest ${requestId}`);
+  eventBus.subscribe(answerTopic(runId), (e) => printStep(e as AnswerRunEvent));
+  let cancelled = false;
+  process.once("SIGINT", () => {
+    cancelled = true;
+    console.error("\nCancelling… (Ctrl-C again to quit at once)");
+    void runRegistry.cancel("answer", runId);
+    process.once("SIGINT", () => process.exit(130));
+  });
+  await runRegistry.start("answer", runId); // the run startAnswer began; resolves when it ends
+  if (cancelled) return 130;
+  const view = await getAnswer({ requestId, userId });
+  if (view.status !== "completed") {
+    console.error(`\nThe answer run ${view.status}: ${view.error ?? "no answer"}`);
+    return 1;
+  }
+  console.log(`\nANSWER\n${view.answer}\n`);
+  view.references.forEach((r, i) => console.log(`[${i + 1}] ${r.title} — ${r.url}\n    "${r.exactQuote}"`));
+  const u = view.usage;
+  const parts = Object.entries(u.byPurpose).filter(([, v]) => v.calls > 0).map(([k, v]) => `${k} ${v.promptTokens + v.completionTokens}`);
+  console.log(`\nTokens: ${u.totalTokens} of ${u.budget} (${parts.join(", ")}); ${view.steps?.length ?? 0} steps; read ${view.readURLs.length} of ${view.visitedURLs.length} pages visited.`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof CliError) {
+      console.error(`error: ${error.message}`);
+      process.exit(error.exitCode);
+    }
+    if (error instanceof AppError || /^Invalid configuration/.test((error as Error)?.message)) {
+      console.error(`error: ${(error as Error).message}`);
+      process.exit(1);
+    }
+    console.error("error: unexpected failure:", error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,98 @@
+// The fake LLM's answer agent, evaluator and beast mode: scripted scenarios chosen by keywords in
+// the question, played from what the prompt shows (allowed actions, known URLs, pages read,
+// lessons), so that every reply is valid for the step's schema.
+//   "1+1"        trivial: answers at once, no references
+//   (default)    search → visit → answer quoting a sentence that is on a page it read
+//   "fabricated" the first answer quotes a sentence that is on no page; after the lesson, a real one
+//   "probably"   every answer hedges (the evaluator rejects it) until beast mode answers
+//   "endless"    never answers: searches, visits, reflects for as long as the budget lasts
+//   "duplicate"  reflects twice with sub-questions that repeat the question and each other
+import { firstWords, sentencesOf, tagContent, unescapeAttr } from "./llm-parse";
+
+export const BAD_QUOTE = "This sentence was never written on any page the agent read.";
+
+interface Page {
+  url: string;
+  title: string;
+  text: string;
+}
+
+function pagesOf(task: string): Page[] {
+  const out: Page[] = [];
+  for (const m of task.matchAll(/<page url="([^"]*)" title="([^"]*)">\n([\s\S]*?)\n<\s?\/page>/g)) {
+    out.push({ url: unescapeAttr(m[1]), title: unescapeAttr(m[2]), text: m[3].replace(/\s*\[…\]$/, "") });
+  }
+  return out;
+}
+
+const lines = (task: string, name: string) =>
+  (tagContent(task, name) ?? "")
+    .split("\n")
+    .map((l) => l.replace(/^-\s*/, "").trim())
+    .filter(Boolean);
+
+/** A sentence really on the first read page that has one. */
+function goodReference(pages: Page[]) {
+  for (const p of pages) {
+    const sentence = sentencesOf(p.text)[0];
+    if (sentence) return { url: p.url, exactQuote: sentence };
+  }
+  return null;
+}
+
+export function answerAgentReply(task: string, nextNumber: (key: string) => number) {
+  const question = tagContent(task, "question") ?? "";
+  const current = tagContent(task, "current_question");
+  const allowed = (tagContent(task, "allowed_actions") ?? "answer").split(",").map((a) => a.trim());
+  const can = (a: string) => allowed.includes(a);
+  const q = question.toLowerCase();
+  const pages = pagesOf(task);
+  const known = lines(task, "known_urls").map((l) => l.split(" — ")[0]);
+  const topic = firstWords(question, 6);
+  const answer = (text: string, references: { url: string; exactQuote: string }[], think = "I can answer now.") => ({ action: "answer", think, answer: text, references });
+
+  if (q.includes("1+1")) return answer("2", [], "This is simple arithmetic.");
+  if (q.includes("duplicate") && can("reflect")) {
+    const n = nextNumber(`dup|${question}`);
+    if (n === 1) return { action: "reflect", think: "I should split the question.", questionsToAnswer: [`${question.toUpperCase()}!!`, "Which year was it first published?"] };
+    if (n === 2) return { action: "reflect", think: "More sub-questions.", questionsToAnswer: ["which YEAR was it first published", "Which years was it first published?"] };
+  }
+  if (current && can("answer")) return answer(`The answer to "${current}" is in the sources found so far.`, [], "A sub-question I can settle.");
+  if (q.includes("endless")) {
+    const n = nextNumber(`endless|${question}`);
+    if (can("search")) return { action: "search", think: "Let me look further.", searchQuery: [`${topic} angle ${n}`] };
+    if (can("visit") && known.length) return { action: "visit", think: "Reading one more page.", URLTargets: known.slice(0, 1) };
+    if (can("reflect")) return { action: "reflect", think: "Another angle.", questionsToAnswer: [`What about ${topic} from side ${n}?`] };
+  }
+  const ref = goodReference(pages);
+  if (ref && can("answer") && !q.includes("endless")) {
+    const lessons = (task.match(/<lesson>/g) ?? []).length;
+    if (q.includes("fabricated") && lessons === 0) return answer(`The source says: ${BAD_QUOTE}`, [{ url: ref.url, exactQuote: BAD_QUOTE }]);
+    if (q.includes("probably")) return answer(`It is probably this: ${ref.exactQuote}`, [ref], "Not fully sure.");
+    return answer(ref.exactQuote, [ref], "The page states it plainly.");
+  }
+  if (can("visit") && known.length) return { action: "visit", think: "These pages look relevant.", URLTargets: known.slice(0, 2) };
+  if (can("search")) return { action: "search", think: "I need sources.", searchQuery: [topic] };
+  if (can("reflect")) return { action: "reflect", think: "What else must I know?", questionsToAnswer: [`What is the background of ${topic}?`] };
+  return answer("I could not find this out.", [], "Nothing else to do.");
+}
+
+const HEDGE = /\b(probably|maybe|might|not sure|could not)\b/i;
+
+export function answerEvaluatorReply(task: string) {
+  const answer = tagContent(task, "answer") ?? "";
+  const hedged = HEDGE.test(answer);
+  const ok = (reason: string) => ({ applies: false, pass: true, reason });
+  return {
+    definitive: { applies: true, pass: !hedged, reason: hedged ? "The answer hedges." : "The answer is definitive." },
+    freshness: ok("Not time-sensitive."),
+    plurality: ok("No number of items asked for."),
+    completeness: ok("One aspect only."),
+    lesson: hedged ? "State the answer without hedging words." : "",
+  };
+}
+
+export function answerBeastReply(task: string) {
+  const ref = goodReference(pagesOf(task));
+  return ref ? { answer: `Final answer: ${ref.exactQuote}`, references: [ref] } : { answer: "The sources read do not settle this; the best estimate is unknown.", references: [] };
+}
