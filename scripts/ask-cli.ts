@@ -2,10 +2,9 @@
 // Runs the answer agent in this process against the configured LLM and search, printing each step
 // (action, think, queries or URLs) and the final answer with its references and token usage.
 // Exit codes: 0 answered, 1 failed, 2 bad arguments, 130 interrupted.
-import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
+import { accountFor, CliError, migrateDatabase, runMain } from "./cli-support";
 import { assertResearchConfigured, dropBlankLlmVariables, getEnv } from "../lib/env";
-import { AppError } from "../lib/errors";
 import { queryRequestSchema } from "../lib/answer/schema";
 import type { AnswerRunEvent } from "../lib/answer/events";
 
@@ -16,17 +15,10 @@ Asks the answer agent a question; prints its steps, then the answer with referen
 options:
   --budget <n>            token budget (default ANSWER_DEFAULT_BUDGET, at most ANSWER_MAX_BUDGET)
   --max-bad-attempt <n>   rejected answers allowed before beast mode (1–10, default 3)
-  --email <email>         file the answer under this existing account (default: no account)
+  --email <email>         file the answer under this existing account (default: the only
+                          account, when there is exactly one; otherwise no account)
   -h, --help              show this help`;
 
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
 
 function parseCommandLine() {
   try {
@@ -60,23 +52,13 @@ async function main(): Promise<number> {
     throw new CliError(`${option}: ${issue.message}`, 2);
   }
   assertResearchConfigured({ llm: true, search: true });
-  try {
-    execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: "pipe", encoding: "utf8" });
-  } catch (error) {
-    throw new CliError(`could not migrate the database (${env.DATABASE_URL}):\n${String((error as { stderr?: string }).stderr ?? (error as Error).message).trim()}`);
-  }
-  const { getUserByEmail } = await import("../lib/db/users");
+  migrateDatabase(env.DATABASE_URL);
   const { startAnswer, getAnswer } = await import("../lib/answer/service");
   const { eventBus } = await import("../lib/events/bus");
   const { runRegistry } = await import("../lib/runs/engines");
   const { answerTopic } = await import("../lib/answer/events");
 
-  let userId: string | null = null;
-  if (values.email !== undefined) {
-    const user = await getUserByEmail({ email: values.email.trim().toLowerCase() });
-    if (!user) throw new CliError(`no account with the email ${values.email} (--email)`);
-    userId = user.id;
-  }
+  const userId = await accountFor(values.email, "sign up in the web app first");
   const { requestId, runId } = await startAnswer({ userId, ...parsed.data });
   console.log(`Question: ${parsed.data.q}\nRequest ${requestId}`);
   eventBus.subscribe(answerTopic(runId), (e) => printStep(e as AnswerRunEvent));
@@ -102,18 +84,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof CliError) {
-      console.error(`error: ${error.message}`);
-      process.exit(error.exitCode);
-    }
-    if (error instanceof AppError || /^Invalid configuration/.test((error as Error)?.message)) {
-      console.error(`error: ${(error as Error).message}`);
-      process.exit(1);
-    }
-    console.error("error: unexpected failure:", error);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -2,14 +2,12 @@
 // Runs a tree research in this process against the configured LLM and search, asking the follow-up
 // questions on stdin (one answer per line) unless --answers gives them, printing progress, and
 // writing the report to a file. Exit codes: 0 done, 1 failed, 2 bad arguments, 130 interrupted.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import { loadDotEnv } from "./load-env.mjs";
+import { accountFor, CliError, migrateDatabase, runMain } from "./cli-support";
 import path from "node:path";
 import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { assertResearchConfigured, dropBlankLlmVariables, getEnv } from "../lib/env";
-import { AppError } from "../lib/errors";
 import { questionsRequestSchema, startRequestSchema, type StartRequest } from "../lib/research/schema";
 import { parseStringArray } from "../lib/research/public-shape";
 import { treeTopic, type TreeRunEvent } from "../lib/research/events";
@@ -29,15 +27,6 @@ options:
   --out <file>      where to write the report (default reports/<research id>.md)
   -h, --help        show this help`;
 
-/** An expected failure: printed as "error: …" without a stack trace. */
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
 const badArgs = (message: string) => new CliError(`${message}\n(npm run research -- --help lists the options)`, 2);
 
 function parseCommandLine() {
@@ -106,9 +95,6 @@ async function askOnStdin(questions: string[]): Promise<string[]> {
   return answers;
 }
 
-const root = path.resolve(import.meta.dirname, "..");
-loadDotEnv(root);
-
 async function main(): Promise<number> {
   const { values, positionals } = parseCommandLine();
   if (values.help) {
@@ -135,36 +121,14 @@ async function main(): Promise<number> {
   if (!questionsInput.success) throw badArgs(questionsInput.error.issues[0].message);
   assertResearchConfigured({ llm: true, search: true });
 
-  // Create or migrate the database before anything opens it.
-  try {
-    execFileSync("node", [path.join(root, "scripts", "migrate.mjs")], { cwd: root, stdio: "pipe", encoding: "utf8" });
-  } catch (error) {
-    const detail = String((error as { stderr?: string }).stderr ?? "").trim() || (error as Error).message;
-    throw new CliError(`could not migrate the database (${env.DATABASE_URL}):\n${detail}`);
-  }
-  const { getUserByEmail, soleUser } = await import("../lib/db/users");
+  migrateDatabase(env.DATABASE_URL);
   const { askFollowupQuestions, startResearch } = await import("../lib/research/service");
   const { eventBus } = await import("../lib/events/bus");
   const { runRegistry } = await import("../lib/runs/engines");
   const { deleteResearch, getResearch, loadResearchGraph } = await import("../lib/db/research");
   const { renderErrorOutput } = await import("../lib/research/error-output");
 
-  let userId: string | null = null;
-  if (values.email !== undefined) {
-    const email = values.email.trim().toLowerCase();
-    const user = await getUserByEmail({ email });
-    if (!user) throw new CliError(`no account with the email ${email} (--email): sign up in the web app, or run npm run token -- create --email ${email} --name cli --password '…'`);
-    userId = user.id;
-  } else {
-    // With one account (the usual self-hosted install) the research goes to its History.
-    const only = await soleUser();
-    if (only) {
-      userId = only.id;
-      console.log(`Filed under ${only.email} (the only account): it appears in that account's History.`);
-    } else {
-      console.log("Filed under no account: with none or several accounts, pass --email to see it in an account's History.");
-    }
-  }
+  const userId = await accountFor(values.email, "sign up in the web app, or run npm run token -- create --email <email> --name cli --password '…'");
 
   console.log("Asking the prompt analyzer for follow-up questions…");
   const { research_id, followup_questions } = await askFollowupQuestions({ userId, input: questionsInput.data });
@@ -253,20 +217,4 @@ async function main(): Promise<number> {
   return 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof CliError) {
-      console.error(`error: ${error.message}`);
-      process.exit(error.exitCode);
-    }
-    // AppError: a configuration or LLM problem with a user-facing message; an fs error (e.g. --out
-    // not writable) or an invalid environment variable: the message says it all.
-    if (error instanceof AppError || (error as NodeJS.ErrnoException)?.code || /^Invalid configuration/.test((error as Error)?.message)) {
-      console.error(`error: ${(error as Error).message}`);
-      process.exit(1);
-    }
-    console.error("error: unexpected failure:", error);
-    process.exit(1);
-  },
-);
+runMain(main);

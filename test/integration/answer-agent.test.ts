@@ -31,6 +31,22 @@ describe("answer agent", () => {
     assert.equal(stored.usage.byPurpose.evaluate.calls, 0);
   });
 
+  test("the engine-neutral run stream serves an answer run too: its snapshot, then its events to the answer", async () => {
+    const { requestId } = await askAndWait(app, { q: "What is 1+1=?" });
+    const answerRun = await app.db.answerRun.findUniqueOrThrow({ where: { requestId } });
+    const run = await app.db.run.findUniqueOrThrow({ where: { kind_subjectId: { kind: "answer", subjectId: answerRun.id } } });
+    const res = await app.fetch(`/api/runs/${run.id}/stream`, { signal: AbortSignal.timeout(30_000) });
+    assert.equal(res.status, 200);
+    const parts = (await res.text())
+      .split("\n")
+      .filter((l) => l.startsWith("data: ") && l !== "data: [DONE]")
+      .map((l) => JSON.parse(l.slice(6)) as { type: string; data?: { run: { kind: string }; data: { requestId: string; status: string; answer: string } } });
+    const snapshot = parts.find((p) => p.type === "data-snapshot")!.data!;
+    assert.equal(snapshot.run.kind, "answer");
+    assert.deepEqual([snapshot.data.requestId, snapshot.data.status, snapshot.data.answer], [requestId, "completed", "2"]);
+    assert.ok(parts.some((p) => p.type === "finish"), "a finished run's stream ends after its snapshot");
+  });
+
   test("a multi-step question searches, visits, then answers with a quote that is on a page it read", async () => {
     const { events, stored } = await askAndWait(app, { q: "How much storage did grid batteries add in 2024?" });
     assert.deepEqual(stored.steps.map((s) => s.action), ["search", "visit", "answer"]);
