@@ -71,6 +71,7 @@ const POSTGRES_TESTS = [
   "lib/db/answers.test.ts",
   "test/integration/tree-research.test.ts",
   "test/integration/event-sequence.test.ts",
+  "test/integration/follow-up.test.ts",
   "test/integration/resume-and-failure.test.ts",
   "test/integration/runs-two-processes.test.ts",
   "test/integration/answer-agent.test.ts",
