@@ -67,6 +67,7 @@ const POSTGRES_TESTS = [
   "lib/db/schema-drift.test.ts",
   "lib/db/research.test.ts",
   "lib/db/tree.test.ts",
+  "lib/db/deep-research.test.ts",
   "test/integration/tree-research.test.ts",
   "test/integration/resume-and-failure.test.ts",
   "test/integration/runs-two-processes.test.ts",
