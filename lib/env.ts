@@ -74,6 +74,17 @@ const schema = z.object({
   RUN_HEARTBEAT_MS: int(10_000, 100),
   REPORTS_DIR: z.string().default("data/reports"),
 
+  // Deep Research: iterations per start in semi-autonomous mode (fully-autonomous stops at 20), tasks
+  // per level, the tree a literature task explores, and SearXNG categories for its searches.
+  MAX_AUTO_ITERATIONS: int(5, 1, 20),
+  MAX_TASKS_PER_ITERATION: int(3, 1, 10),
+  LITERATURE_TREE_DEPTH: int(2, 1, 5),
+  LITERATURE_TREE_BREADTH: int(3, 1, 10),
+  LITERATURE_SEARXNG_CATEGORIES: z.string().trim().default("general,science"),
+  // Datasets uploaded with a start: the total size accepted (413 above), and where they are kept.
+  DEEP_RESEARCH_MAX_UPLOAD_BYTES: int(5 * 1024 * 1024, 1024, 8 * 1024 * 1024),
+  UPLOADS_DIR: z.string().default("data/uploads"),
+
   // Accounts and API access
   // Signs session cookies, API tokens (through a derived key) and nothing else. Required in production;
   // `npm start` generates AUTH_SECRET_FILE on first start when it is not set (lib/auth/secret.ts).

@@ -116,7 +116,7 @@ export async function recentMessages(conversationId: string, take: number) {
 }
 
 export type MessagePatch = Partial<
-  Pick<ConversationMessage, "status" | "iteration" | "level" | "phase" | "state" | "resultText" | "suggestedNextSteps" | "error" | "startedAt" | "completedAt">
+  Pick<ConversationMessage, "status" | "iteration" | "level" | "phase" | "state" | "resultText" | "suggestedNextSteps" | "error" | "startedAt" | "completedAt" | "stopRequestedAt">
 >;
 
 /** Moves a start's message from one phase to the next; false if it was not at `from` (done already). */

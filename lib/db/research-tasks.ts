@@ -22,10 +22,19 @@ export function taskKeys(level: number, drafts: TaskDraft[]): string[] {
  * Creates the level's tasks and moves the conversation to that level, once: returns null when the
  * conversation is no longer at `level - 1` (another attempt planned it already).
  */
-export async function createLevelTasks(conversationId: string, level: number, drafts: TaskDraft[]): Promise<ResearchTask[] | null> {
+export async function createLevelTasks(
+  conversationId: string,
+  level: number,
+  drafts: TaskDraft[],
+  /** The start's message moves from planning to execution in the same transaction. */
+  advance?: { messageId: string; iteration: number },
+): Promise<ResearchTask[] | null> {
   return db.$transaction(async (tx) => {
     const { count } = await tx.conversation.updateMany({ where: { id: conversationId, currentLevel: level - 1 }, data: { currentLevel: level, version: { increment: 1 } } });
     if (count === 0) return null;
+    if (advance) {
+      await tx.conversationMessage.updateMany({ where: { id: advance.messageId, phase: "plan", iteration: advance.iteration }, data: { phase: "execute", level } });
+    }
     const keys = taskKeys(level, drafts);
     const created: ResearchTask[] = [];
     for (const [position, d] of drafts.entries()) {

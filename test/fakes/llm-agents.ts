@@ -2,6 +2,7 @@
 // gives the same reply. Report writing and branch summaries live in llm-report.ts.
 import { schemaInstance, type JsonSchema } from "./json-schema-instance";
 import { firstWords, intTag, sentencesOf, tagContent, tagOf, taskText, type ChatMessage } from "./llm-parse";
+import { deepResearchReply } from "./llm-deep-research";
 import { writeBranchSummary, writeReport } from "./llm-report";
 import { hashString } from "./random";
 
@@ -47,8 +48,10 @@ export function agentReply(ctx: AgentContext): AgentReply {
       return { text: writeReport(task, ctx.hallucinateCitation), json: false };
     case "branch-summarizer":
       return { text: writeBranchSummary(task), json: false };
-    default:
-      return fallback(task, ctx);
+    default: {
+      const dr = deepResearchReply(ctx.agent, ctx.messages);
+      return dr === undefined ? fallback(task, ctx) : json(dr);
+    }
   }
 }
 

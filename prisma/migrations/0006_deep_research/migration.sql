@@ -48,6 +48,7 @@ CREATE TABLE "ConversationMessage" (
     "error" TEXT,
     "replyToId" TEXT,
     "clarificationSessionId" TEXT,
+    "stopRequestedAt" DATETIME,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "startedAt" DATETIME,
     "completedAt" DATETIME,

@@ -49,6 +49,7 @@ CREATE TABLE "ConversationMessage" (
     "error" TEXT,
     "replyToId" TEXT,
     "clarificationSessionId" TEXT,
+    "stopRequestedAt" TIMESTAMP(3),
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "startedAt" TIMESTAMP(3),
     "completedAt" TIMESTAMP(3),
