@@ -71,6 +71,8 @@ const POSTGRES_TESTS = [
   "test/integration/tree-research.test.ts",
   "test/integration/resume-and-failure.test.ts",
   "test/integration/runs-two-processes.test.ts",
+  "test/integration/deep-research.test.ts",
+  "test/integration/deep-research-resume.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 
