@@ -142,3 +142,11 @@ export async function saveReply(data: { conversationId: string; rootId: string; 
     });
   });
 }
+
+/** Adds one LLM call's tokens as it returns (no version bump: it is a counter, not world state). */
+export async function addConversationUsage(id: string, t: { promptTokens: number; completionTokens: number; calls: number }) {
+  await db.$executeRaw`
+    UPDATE "Conversation" SET "promptTokens" = "promptTokens" + ${t.promptTokens},
+      "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls}
+    WHERE "id" = ${id}`;
+}

@@ -3,7 +3,8 @@
 import { getEnv, type Env } from "../env";
 import { eventBus } from "../events/bus";
 import type { RunHandle } from "../runs/engine";
-import { getConversation } from "../db/conversations";
+import { addConversationUsage, getConversation } from "../db/conversations";
+import type { UsageSink } from "../ai/usage";
 import { getRun } from "../db/runs";
 import { drTopic, type DeepResearchEventType } from "./events";
 import { renderWorldView } from "./render";
@@ -41,6 +42,9 @@ export class DrContext {
     const budget = Math.max(500, this.env.CONTEXT_TOKEN_BUDGET - reserve);
     return renderWorldView(await retrieveWorldView(this.conversationId, level), budget);
   }
+
+  /** Records each agent call's tokens on the conversation as it returns. */
+  readonly usage: UsageSink = (t) => addConversationUsage(this.conversationId, t);
 
   /** Throws when the run must stop now (lease lost, or cancelled). */
   check(): void {

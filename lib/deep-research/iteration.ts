@@ -50,7 +50,7 @@ const plan: Step = async (ctx, m) => {
     // The loop continues on its own: the previous level's suggestions are this level's tasks.
     drafts = parseJson<TaskDraft[]>(c.suggestedNextSteps, []).slice(0, max);
   } else {
-    drafts = await planTasks({ context: await ctx.context(c.currentLevel, 300), maxTasks: max, userMessage: m.content, mode: "initial", signal: ctx.signal });
+    drafts = await planTasks({ context: await ctx.context(c.currentLevel, 300), maxTasks: max, userMessage: m.content, mode: "initial", signal: ctx.signal, onUsage: ctx.usage });
   }
   // A plan with nothing in it still searches the objective: an iteration without tasks learns nothing.
   if (drafts.length === 0) drafts = [{ type: "LITERATURE", objective: c.currentObjective ?? c.objective }];
@@ -67,7 +67,7 @@ const execute: Step = async (ctx, m) => {
 
 const hypothesis: Step = async (ctx, m) => {
   const tasks = await tasksOf(ctx.conversationId);
-  const h = await formHypothesis({ context: await ctx.context(m.level), knownTaskIds: tasks.map((t) => t.taskKey), signal: ctx.signal });
+  const h = await formHypothesis({ context: await ctx.context(m.level), knownTaskIds: tasks.map((t) => t.taskKey), signal: ctx.signal, onUsage: ctx.usage });
   ctx.check();
   await updateConversation(ctx.conversationId, () => ({ currentHypothesis: JSON.stringify({ ...h, level: m.level }) }));
   await ctx.emitState();
@@ -83,7 +83,7 @@ const reflectAndDiscover: Step = async (ctx, m) => {
 };
 
 async function reflection(ctx: DrContext, level: number) {
-  const r = await reflect({ context: await ctx.context(level), signal: ctx.signal });
+  const r = await reflect({ context: await ctx.context(level), signal: ctx.signal, onUsage: ctx.usage });
   ctx.check();
   await updateConversation(ctx.conversationId, (c) =>
     c.reflectedLevel >= level
@@ -110,7 +110,7 @@ async function discovery(ctx: DrContext, level: number) {
   // Half the budget for the world view, the rest for this level's snippets.
   const result = await findDiscoveries({
     context: await ctx.context(level, Math.floor(budget / 2)), items, existing, itemBudgetTokens: Math.floor(budget / 2),
-    knownTaskIds: tasks.map((t) => t.taskKey), signal: ctx.signal,
+    knownTaskIds: tasks.map((t) => t.taskKey), signal: ctx.signal, onUsage: ctx.usage,
   });
   ctx.check();
   if (result.droppedItemIds.length || result.rejected.length) {
@@ -122,7 +122,7 @@ async function discovery(ctx: DrContext, level: number) {
 }
 
 const next: Step = async (ctx, m) => {
-  const steps = await planTasks({ context: await ctx.context(m.level, 300), maxTasks: ctx.env.MAX_TASKS_PER_ITERATION, mode: "next", signal: ctx.signal });
+  const steps = await planTasks({ context: await ctx.context(m.level, 300), maxTasks: ctx.env.MAX_TASKS_PER_ITERATION, mode: "next", signal: ctx.signal, onUsage: ctx.usage });
   ctx.check();
   await updateConversation(ctx.conversationId, () => ({ suggestedNextSteps: JSON.stringify(steps) }));
   await ctx.emitState();
@@ -138,7 +138,7 @@ const decide: Step = async (ctx, m) => {
   if (steps.length === 0) decision = { shouldContinue: false, confidence: "high", reasoning: "No next steps were suggested: the objective is met.", triggerReason: "objective_met" };
   else if (mode === "steering") decision = { shouldContinue: false, confidence: "high", reasoning: "Steering mode waits for the user after every iteration.", triggerReason: "steering" };
   else if (m.iteration >= cap) decision = { shouldContinue: false, confidence: "high", reasoning: `The limit of ${cap} iterations per start is reached.`, triggerReason: "iteration_cap" };
-  else decision = await decideContinue({ context: await ctx.context(m.level, 100), iteration: m.iteration, maxIterations: cap, signal: ctx.signal });
+  else decision = await decideContinue({ context: await ctx.context(m.level, 100), iteration: m.iteration, maxIterations: cap, signal: ctx.signal, onUsage: ctx.usage });
   ctx.check();
   await move(ctx, m, "reply", { state: JSON.stringify({ ...parseJson<object>(m.state, {}), decision }) });
 };
@@ -146,7 +146,7 @@ const decide: Step = async (ctx, m) => {
 const reply: Step = async (ctx, m) => {
   const decision = parseJson<{ decision?: ContinueDecision }>(m.state, {}).decision;
   const continuing = Boolean(decision?.shouldContinue);
-  const text = await writeReply({ context: await ctx.context(m.level), iteration: m.iteration, continuing, signal: ctx.signal });
+  const text = await writeReply({ context: await ctx.context(m.level), iteration: m.iteration, continuing, signal: ctx.signal, onUsage: ctx.usage });
   ctx.check();
   const c = (await getConversation({ id: ctx.conversationId }))!;
   const nextPatch = continuing ? { phase: "plan", iteration: m.iteration + 1 } : { phase: "done" };

@@ -69,7 +69,7 @@ async function literature(ctx: DrContext, task: ResearchTask): Promise<Outcome> 
   if (items.length === 0) {
     return { status: "completed", output: "The literature search found no usable sources for this objective.", artifacts: JSON.stringify({ childResearchId: researchId, itemCount: 0, citedItems: [] }) };
   }
-  const { summary, citedItemIds } = await summariseLiterature({ objective: task.objective, items, budgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET, signal: ctx.signal });
+  const { summary, citedItemIds } = await summariseLiterature({ objective: task.objective, items, budgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET, signal: ctx.signal, onUsage: ctx.usage });
   const urls = new Map(items.map((i) => [i.id, i.url]));
   return {
     status: "completed",

@@ -53,6 +53,7 @@ export function stateView(c: Conversation) {
     researchMode: c.researchMode,
     uploadedDatasets: parseJson<unknown[]>(c.uploadedDatasets, []),
     clarificationContext: parseJson<unknown>(c.clarificationContext, null),
+    usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens, llmCalls: c.llmCalls },
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };
