@@ -150,3 +150,19 @@ export async function addConversationUsage(id: string, t: { promptTokens: number
       "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls}
     WHERE "id" = ${id}`;
 }
+
+/** How many of the user's conversations have a loop active (for the per-user run limit). */
+export async function countActiveConversations({ userId }: { userId: string }) {
+  return db.conversation.count({ where: { userId, active: true } });
+}
+
+/** When the user's Deep Research starts since `since` happened, oldest first (for the hourly limit). */
+export async function listConversationStartTimes({ userId, since, limit }: { userId: string; since: Date; limit: number }): Promise<Date[]> {
+  const rows = await db.conversationMessage.findMany({
+    where: { role: "user", createdAt: { gte: since }, conversation: { userId } },
+    select: { createdAt: true },
+    orderBy: { createdAt: "asc" },
+    take: limit,
+  });
+  return rows.map((r) => r.createdAt);
+}

@@ -20,7 +20,11 @@ export const deepResearchEngine: Engine = {
     const c = await getConversation({ id: run.subjectId });
     const root = c?.rootMessageId ? await getMessage({ id: c.rootMessageId }) : null;
     if (!c || !root) return "failed";
-    if (root.status !== "processing") return root.status === "completed" ? "completed" : "failed";
+    if (root.status !== "processing") {
+      // The start ended but its process died before the guard was released: release it now.
+      await updateConversation(c.id, (cur) => (cur.active ? { active: false, lastResult: root.status, runEndedAt: root.completedAt ?? new Date() } : null));
+      return root.status === "completed" ? "completed" : "failed";
+    }
     const ctx = new DrContext(c.id, c.userId, run);
     if (root.startedAt) {
       // This start ran in a process that died: go on from the phase it had reached.

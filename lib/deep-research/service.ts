@@ -1,11 +1,12 @@
 // The Deep Research operations route handlers call: start (with the run guard's dedup), status,
 // the conversations, stop. The start reply is built in one function (startReply), so queue mode's
 // 202 with a jobId is a change in one place.
+import { startWithinLimits } from "../auth/run-limits";
 import { assertResearchConfigured } from "../env";
 import { AppError } from "../errors";
 import { claimConversation, createConversation, getConversation, getMessage, listConversations, updateConversation, updateMessage } from "../db/conversations";
 import { getClarificationSession } from "../db/clarification";
-import { openRun } from "../db/runs";
+import { getRun, openRun } from "../db/runs";
 import { runRegistry } from "../runs/engines";
 import { parseJson } from "./json";
 import type { ResearchMode, StartInput } from "./schema";
@@ -40,38 +41,24 @@ async function approvedPlan(userId: string, sessionId: string) {
   return JSON.stringify({ sessionId, objective: plan.objective, tasks: plan.initialTasks });
 }
 
-export async function startDeepResearch({ userId, input, files = [] }: { userId: string; input: StartInput; files?: File[] }) {
+export type StartReply = ReturnType<typeof startReply>;
+
+export async function startDeepResearch({ userId, input, files = [] }: { userId: string; input: StartInput; files?: File[] }): Promise<StartReply> {
   const clarificationContext = input.clarificationSessionId ? await approvedPlan(userId, input.clarificationSessionId) : undefined;
-  const sessionId = input.clarificationSessionId ?? null;
-  let conversationId: string;
-  let messageId: string;
   if (input.conversationId) {
     const existing = await getConversation({ id: input.conversationId, userId });
     if (!existing) throw new AppError("bad_request:deep_research", `Unknown conversation: ${input.conversationId}`, { field: "conversationId" });
-    const active = () => startReply({ messageId: existing.rootMessageId!, conversationId: existing.id, userId, deduplicated: true });
     // One loop per conversation: a second start returns the active one and stores nothing.
-    if (existing.active) return active();
-    assertResearchConfigured({ llm: true, search: true });
-    const claimed = await claimConversation({
-      id: existing.id, researchMode: input.researchMode ?? existing.researchMode ?? DEFAULT_MODE, content: input.message,
-      clarificationContext, clarificationSessionId: sessionId,
-    });
-    if (!claimed) {
-      const now = await getConversation({ id: existing.id });
-      return startReply({ messageId: now!.rootMessageId!, conversationId: existing.id, userId, deduplicated: true });
+    if (existing.active) {
+      await reviveIfOrphaned(existing.id, userId, existing.researchMode);
+      return startReply({ messageId: existing.rootMessageId!, conversationId: existing.id, userId, deduplicated: true });
     }
-    conversationId = existing.id;
-    messageId = claimed.message.id;
-  } else {
-    assertResearchConfigured({ llm: true, search: true });
-    const objective = clarificationContext ? parseJson<{ objective: string }>(clarificationContext, { objective: input.message }).objective : input.message;
-    const created = await createConversation({
-      userId, researchMode: input.researchMode ?? DEFAULT_MODE, objective, content: input.message, uploadedDatasets: "[]",
-      clarificationContext: clarificationContext ?? null, clarificationSessionId: sessionId,
-    });
-    conversationId = created.conversation.id;
-    messageId = created.message.id;
   }
+  assertResearchConfigured({ llm: true, search: true });
+  // Per-user limits (429) are checked and the start stored under the user's start lock.
+  const started = await startWithinLimits({ userId, start: () => storeStart({ userId, input, clarificationContext }) });
+  if ("deduplicated" in started) return started.reply;
+  const { conversationId, messageId } = started;
   if (files.length > 0) {
     const stored = await storeUploads(conversationId, files);
     await updateConversation(conversationId, (c) => ({ uploadedDatasets: JSON.stringify([...parseJson<UploadedDataset[]>(c.uploadedDatasets, []), ...stored]) }));
@@ -80,6 +67,41 @@ export async function startDeepResearch({ userId, input, files = [] }: { userId:
   await openRun({ kind: "deep-research", subjectId: conversationId, userId, mode: c.researchMode });
   void runRegistry.start("deep-research", conversationId).catch((error: unknown) => console.error(`[quarry] deep research ${conversationId} could not start:`, error));
   return startReply({ messageId, conversationId, userId });
+}
+
+/** Stores the start's message, claiming the conversation (or creating it). */
+async function storeStart({ userId, input, clarificationContext }: { userId: string; input: StartInput; clarificationContext?: string }): Promise<{ deduplicated: true; reply: StartReply } | { conversationId: string; messageId: string }> {
+  const sessionId = input.clarificationSessionId ?? null;
+  if (input.conversationId) {
+    const existing = (await getConversation({ id: input.conversationId, userId }))!;
+    const claimed = await claimConversation({
+      id: existing.id, researchMode: input.researchMode ?? existing.researchMode ?? DEFAULT_MODE, content: input.message,
+      clarificationContext, clarificationSessionId: sessionId,
+    });
+    if (!claimed) {
+      // Another start claimed it in between.
+      const now = (await getConversation({ id: existing.id }))!;
+      return { deduplicated: true as const, reply: startReply({ messageId: now.rootMessageId!, conversationId: existing.id, userId, deduplicated: true }) };
+    }
+    return { conversationId: existing.id, messageId: claimed.message.id };
+  }
+  const objective = clarificationContext ? parseJson<{ objective: string }>(clarificationContext, { objective: input.message }).objective : input.message;
+  const created = await createConversation({
+    userId, researchMode: input.researchMode ?? DEFAULT_MODE, objective, content: input.message, uploadedDatasets: "[]",
+    clarificationContext: clarificationContext ?? null, clarificationSessionId: sessionId,
+  });
+  return { conversationId: created.conversation.id, messageId: created.message.id };
+}
+
+/**
+ * A conversation marked active whose run is missing or has ended (its process died between storing
+ * the start and queueing the run): queue the run again, so that the pending start goes on.
+ */
+async function reviveIfOrphaned(conversationId: string, userId: string, mode: string): Promise<void> {
+  const run = await getRun({ kind: "deep-research", subjectId: conversationId });
+  if (run && (run.status === "queued" || run.status === "running")) return;
+  await openRun({ kind: "deep-research", subjectId: conversationId, userId, mode });
+  void runRegistry.start("deep-research", conversationId).catch((error: unknown) => console.error(`[quarry] deep research ${conversationId} could not start:`, error));
 }
 
 export async function deepResearchStatus({ messageId, userId }: { messageId: string; userId: string }) {

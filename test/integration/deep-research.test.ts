@@ -243,3 +243,20 @@ test("the stream sends the snapshot, then typed parts in order until the loop en
   assert.equal(snapshot.conversation.messages.length, 3, "one user message, two replies");
   assert.equal(late.at(-1)!.type, "finish");
 });
+
+test("a start stored by a process that died before queueing its run goes on at the next start (deduplicated)", async () => {
+  const first = await startDr(app, { message: "Geothermal drilling #done-at-2", researchMode: "steering" });
+  await pollUntilDone(app, first.pollUrl);
+  // The state such a crash leaves: the guard taken and a processing message, but the run ended.
+  const orphan = await app.db.conversationMessage.create({
+    data: { conversationId: first.conversationId, role: "user", content: "Orphaned start", status: "processing", phase: "plan", iteration: 1, researchMode: "steering" },
+  });
+  await app.db.conversation.update({ where: { id: first.conversationId }, data: { active: true, rootMessageId: orphan.id } });
+  const again = await startDr(app, { message: "Hello?", conversationId: first.conversationId });
+  assert.equal(again.deduplicated, true);
+  assert.equal(again.messageId, orphan.id);
+  assert.equal((await pollUntilDone(app, again.pollUrl)).at(-1)!.status, "completed");
+  const c = await conversation(app, first.conversationId);
+  assert.equal(c.deepResearchRun.isRunning, false);
+  assert.equal(c.messages.filter((m) => m.role === "user").length, 2, "the deduplicated start stored nothing");
+});
