@@ -71,6 +71,8 @@ export function messageView(m: ConversationMessage) {
     researchMode: m.researchMode,
     replyToId: m.replyToId,
     suggestedNextSteps: parseJson<unknown[]>(m.suggestedNextSteps, []),
+    // A start's last continue decision {shouldContinue, confidence, reasoning, triggerReason}.
+    continueDecision: parseJson<{ decision?: unknown }>(m.state, {}).decision ?? null,
     error: m.error,
     createdAt: m.createdAt,
     completedAt: m.completedAt,

@@ -23,6 +23,8 @@ const schema = z.object({
   ).describe("The discoveries of this level and the changes to earlier ones"),
 });
 
+export type RawDiscovery = z.infer<typeof schema>["discoveries"][number];
+
 export interface EvidenceItem {
   id: string;
   taskKey: string;
@@ -86,10 +88,11 @@ merge or retire earlier discoveries when the new evidence changes them, always w
     tag("snippets", text || "(no snippets)"),
   ].join("\n");
   const out = await generateStructured({ agent, schema, system, prompt, onUsage, signal });
-  return validate(out.discoveries, shown, existing, knownTaskIds);
+  return validateDiscoveries(out.discoveries, shown, existing, knownTaskIds);
 }
 
-function validate(raw: z.infer<typeof schema>["discoveries"], shown: EvidenceItem[], existing: ExistingDiscovery[], knownTaskIds: string[]): DiscoveryResult {
+/** Checks the model's discoveries against the snippets it was shown and the discoveries that exist. */
+export function validateDiscoveries(raw: RawDiscovery[], shown: EvidenceItem[], existing: ExistingDiscovery[], knownTaskIds: string[]): DiscoveryResult {
   const byId = new Map(shown.map((i) => [i.id, i]));
   const keys = new Set(existing.map((d) => d.key));
   const droppedItemIds: string[] = [];
