@@ -86,3 +86,14 @@ test("a level's discoveries are applied once; updates keep history, retired ones
   assert.equal((JSON.parse(rows[0].history) as unknown[]).length, 2);
   assert.deepEqual(rows[0].evidenceItems.map((e) => e.itemId).sort(), ["item-A", "item-A2"]);
 });
+
+test("a literature task's child research is created and linked once, however many attempts race", async () => {
+  const [task] = await tasks.tasksOf(conversationId, 1);
+  const data = { userId, conversationId, parentRunId: null, prompt: "p", depth: 1, breadth: 1 };
+  const ids = await Promise.all([1, 2, 3].map(() => tasks.childResearchOf(task.id, data)));
+  const linked = (await tasks.tasksOf(conversationId, 1))[0].childResearchId;
+  assert.ok(linked);
+  assert.deepEqual(ids, [linked, linked, linked]);
+  assert.equal(await db.research.count({ where: { conversationId } }), 1);
+  assert.equal(await tasks.childResearchOf(task.id, data), linked, "a re-run finds the linked one");
+});

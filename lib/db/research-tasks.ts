@@ -92,21 +92,36 @@ export async function itemsById(ids: string[]) {
   return db.extractedItem.findMany({ where: { id: { in: ids } }, select: { id: true, content: true, url: true, researchId: true } });
 }
 
-/** The hidden research a literature task explores (not in the history, no tree run of its own). */
-export async function createChildResearch(data: { userId: string; conversationId: string; parentRunId: string | null; prompt: string; depth: number; breadth: number }) {
-  return db.research.create({
-    data: {
-      userId: data.userId,
-      conversationId: data.conversationId,
-      parentRunId: data.parentRunId,
-      initialPrompt: data.prompt,
-      depth: data.depth,
-      breadth: data.breadth,
-      status: "running",
-      startedAt: new Date(),
-    },
-  });
+/**
+ * The hidden research a literature task explores (not in the history, no tree run of its own),
+ * created and linked to the task in one transaction: a crash cannot leave one unlinked, and a
+ * re-run finds the one already linked.
+ */
+export async function childResearchOf(taskId: string, data: { userId: string; conversationId: string; parentRunId: string | null; prompt: string; depth: number; breadth: number }): Promise<string> {
+  const linked = async () => (await db.researchTask.findUniqueOrThrow({ where: { id: taskId } })).childResearchId;
+  const existing = await linked();
+  if (existing) return existing;
+  try {
+    return await db.$transaction(async (tx) => {
+      const child = await tx.research.create({
+        data: {
+          userId: data.userId, conversationId: data.conversationId, parentRunId: data.parentRunId, initialPrompt: data.prompt,
+          depth: data.depth, breadth: data.breadth, status: "running", startedAt: new Date(),
+        },
+      });
+      // Linked only if no other attempt linked one first (on PostgreSQL this waits for it and re-checks).
+      const { count } = await tx.researchTask.updateMany({ where: { id: taskId, childResearchId: null }, data: { childResearchId: child.id, version: { increment: 1 } } });
+      if (count === 0) throw new LinkedElsewhere();
+      return child.id;
+    });
+  } catch (error) {
+    // The losing attempt's research was rolled back with its transaction.
+    if (!(error instanceof LinkedElsewhere)) throw error;
+    return (await linked())!;
+  }
 }
+
+class LinkedElsewhere extends Error {}
 
 export async function finishChildResearch(id: string, status: "completed" | "failed", error: string | null) {
   await db.research.updateMany({ where: { id }, data: { status, error, completedAt: new Date() } });

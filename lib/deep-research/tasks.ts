@@ -6,7 +6,7 @@
 import { summariseLiterature } from "../agents/deep-research/literature-summary";
 import { errorMessage } from "../errors";
 import { getConversation } from "../db/conversations";
-import { createChildResearch, finishChildResearch, itemsOfResearches, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
+import { childResearchOf, finishChildResearch, itemsOfResearches, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
 import { exploreTree } from "../research/explore";
 import type { DrContext } from "./context";
 import { parseJson } from "./json";
@@ -42,15 +42,11 @@ async function runTask(ctx: DrContext, task: ResearchTask): Promise<void> {
 type Outcome = { status: "completed" | "skipped" | "failed"; output: string; artifacts?: string; error?: string | null };
 
 async function literature(ctx: DrContext, task: ResearchTask): Promise<Outcome> {
-  let researchId = task.childResearchId;
-  if (!researchId) {
-    const child = await createChildResearch({
-      userId: ctx.userId, conversationId: ctx.conversationId, parentRunId: ctx.run.id, prompt: task.objective,
-      depth: ctx.env.LITERATURE_TREE_DEPTH, breadth: ctx.env.LITERATURE_TREE_BREADTH,
-    });
-    researchId = child.id;
-    await save(ctx, task, () => ({ childResearchId: child.id }));
-  }
+  const researchId = await childResearchOf(task.id, {
+    userId: ctx.userId, conversationId: ctx.conversationId, parentRunId: ctx.run.id, prompt: task.objective,
+    depth: ctx.env.LITERATURE_TREE_DEPTH, breadth: ctx.env.LITERATURE_TREE_BREADTH,
+  });
+  if (researchId !== task.childResearchId) task = await save(ctx, task, () => null);
   const categories = ctx.env.LITERATURE_SEARXNG_CATEGORIES.split(",").map((c) => c.trim()).filter(Boolean);
   try {
     // The tree's own events stay with the child research: the conversation's stream shows the task.

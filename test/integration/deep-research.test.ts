@@ -260,3 +260,17 @@ test("a start stored by a process that died before queueing its run goes on at t
   assert.equal(c.deepResearchRun.isRunning, false);
   assert.equal(c.messages.filter((m) => m.role === "user").length, 2, "the deduplicated start stored nothing");
 });
+
+test("a task's tree is readable by its owner but cannot be resumed, reported on or deleted outside its conversation", async () => {
+  const start = await startDr(app, { message: "Offshore wind cabling", researchMode: "steering" });
+  await pollUntilDone(app, start.pollUrl);
+  const child = (await conversation(app, start.conversationId)).plan[0].childResearchId!;
+  const view = await app.fetch(`/api/research/${child}`);
+  assert.equal(view.status, 200);
+  assert.equal(((await view.json()) as { status: string }).status, "completed");
+  for (const [method, path] of [["POST", `/api/research/${child}/resume`], ["POST", `/api/research/${child}/write-report`], ["DELETE", `/api/research/${child}`]]) {
+    const res = await app.fetch(path, { method, headers: { "content-type": "application/json" }, body: method === "POST" ? "{}" : undefined });
+    assert.equal(res.status, 409, `${method} ${path}`);
+  }
+  assert.ok(await app.db.research.findUnique({ where: { id: child } }), "the tree is still there");
+});
