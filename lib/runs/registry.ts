@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, type RunKind } from "../db/runs";
 import { eventBus } from "../events/bus";
+import { trackOpening } from "./events";
 import { errorMessage } from "../errors";
 import { getEnv } from "../env";
 import { limiters } from "../limits";
@@ -61,7 +62,15 @@ export class RunRegistry {
     // This process numbers the run's events from a block reserved after every number used before.
     const topic = { kind, subjectId };
     const reserve = () => reserveSeq({ id: row.id, block: SEQ_BLOCK });
-    eventBus.open(topic, { runId: row.id, firstSeq: await reserve(), blockSize: SEQ_BLOCK, reserve });
+    // Tracked from before the reservation, so that a stream's snapshot never takes its ceiling (lib/runs/events.ts).
+    const opened = (async () => eventBus.open(topic, { runId: row.id, firstSeq: await reserve(), blockSize: SEQ_BLOCK, reserve }))();
+    const tracking = trackOpening(topic, opened);
+    try {
+      await opened;
+    } catch (error) {
+      tracking.forget();
+      throw error;
+    }
     const controller = new AbortController();
     const handle = { id: row.id, kind, subjectId, userId: row.userId, mode: row.mode, signal: controller.signal, leaseLost: false };
     const entry: ActiveRun = { handle, controller };
@@ -79,6 +88,7 @@ export class RunRegistry {
       clearInterval(beat);
       this.runs.delete(k);
       eventBus.close(topic);
+      tracking.forget();
     }
     if (outcome !== "abandoned" && !handle.leaseLost) await finishRun({ id: row.id, owner: this.owner, status: outcome, error });
   }
