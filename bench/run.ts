@@ -23,6 +23,7 @@ import { startFakesProcess } from "./tree/fakes-process";
 import { formatBenchMarkdown, TARGETS } from "./tree/report";
 import { BENCH_DATABASES, type BenchDatabase } from "./tree/database";
 import { runTree, type TreeRunResult } from "./tree/run-tree";
+import { formatDeepResearchMarkdown, runDeepResearchBench, type DrBenchResult } from "./deep-research/run";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -88,18 +89,21 @@ const limits: BoundLimits = {
 };
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
-if (values.only && !["tree", "faults", "extraction", "answer"].includes(values.only)) throw new Error(`--only takes tree, faults, extraction or answer, got "${values.only}"`);
+if (values.only && !["tree", "faults", "extraction", "answer", "deep-research"].includes(values.only)) {
+  throw new Error(`--only takes tree, faults, extraction, answer or deep-research, got "${values.only}"`);
+}
 // --only tree runs the tree rows and the faults row; --only faults the faults row alone.
 const runTreePart = !values.only || values.only === "tree";
 const runFaults = !values["no-faults"] && (!values.only || values.only === "tree" || values.only === "faults");
 const runExtraction = !values.only || values.only === "extraction";
 const runAnswer = !values.only || values.only === "answer";
+const runDeepResearch = !values.only || values.only === "deep-research";
 if (!["sqlite", "postgres", "both"].includes(values.database)) throw new Error(`--database takes sqlite, postgres or both, got "${values.database}"`);
 const databases: readonly BenchDatabase[] = values.database === "both" ? BENCH_DATABASES : [values.database as BenchDatabase];
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 async function main(): Promise<void> {
-  if ((runTreePart || runFaults || runAnswer) && !values["no-build"] && buildIsStale(ROOT)) {
+  if ((runTreePart || runFaults || runAnswer || runDeepResearch) && !values["no-build"] && buildIsStale(ROOT)) {
     log("building the app (next build)");
     const build = spawnSync("npx", ["next", "build"], { cwd: ROOT, stdio: "inherit" });
     if (build.status !== 0) throw new Error("next build failed");
@@ -157,6 +161,23 @@ async function main(): Promise<void> {
     }
   }
 
+  let deepResearch: DrBenchResult | undefined;
+  if (runDeepResearch) {
+    log("deep research: running");
+    const fakes = await startFakesProcess(latencies);
+    try {
+      deepResearch = await runDeepResearchBench({
+        latencies, limits, contextTokenBudget, fakes,
+        tree: smoke ? { depth: 1, breadth: 1 } : { depth: 2, breadth: 3 },
+        flatIterations: smoke ? 4 : 20,
+      });
+      log(`deep research: ${(deepResearch.wallMs / 1000).toFixed(2)} s wall, bound ${(deepResearch.boundMs / 1000).toFixed(2)} s, ratio ${deepResearch.ratio.toFixed(3)}; ` +
+        `long run last/third prompt tokens ${deepResearch.flat.lastToThird.toFixed(2)}`);
+    } finally {
+      await fakes.stop();
+    }
+  }
+
   let extraction: ExtractionResult | undefined;
   if (runExtraction) {
     log("extraction: running");
@@ -178,8 +199,12 @@ async function main(): Promise<void> {
     faults,
     answer,
     extraction: extraction && { ...extraction, markdown: undefined },
+    deepResearch,
   };
-  const markdown = formatBenchMarkdown({ ...result, extractionMarkdown: extraction?.markdown }) + (answer.length ? `\n${formatAnswerMarkdown(answer)}` : "");
+  const markdown =
+    formatBenchMarkdown({ ...result, extractionMarkdown: extraction?.markdown }) +
+    (answer.length ? `\n${formatAnswerMarkdown(answer)}` : "") +
+    (deepResearch ? `\n${formatDeepResearchMarkdown(deepResearch)}` : "");
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(outDir, "latest.md"), markdown);

@@ -80,6 +80,16 @@ const schema = z.object({
   ANSWER_DEFAULT_BUDGET: int(500_000, 1_000),
   ANSWER_MAX_STEPS: int(30, 1, 500),
   EMBEDDING_MODEL: z.string().trim().optional().transform((v) => v || undefined),
+  // Deep Research: iterations per start in semi-autonomous mode (fully-autonomous stops at 20), tasks
+  // per level, the tree a literature task explores, and SearXNG categories for its searches.
+  MAX_AUTO_ITERATIONS: int(5, 1, 20),
+  MAX_TASKS_PER_ITERATION: int(3, 1, 10),
+  LITERATURE_TREE_DEPTH: int(2, 1, 5),
+  LITERATURE_TREE_BREADTH: int(3, 1, 10),
+  LITERATURE_SEARXNG_CATEGORIES: z.string().trim().default("general,science"),
+  // Datasets uploaded with a start: the total size accepted (413 above), and where they are kept.
+  DEEP_RESEARCH_MAX_UPLOAD_BYTES: int(5 * 1024 * 1024, 1024, 8 * 1024 * 1024),
+  UPLOADS_DIR: z.string().default("data/uploads"),
 
   // Accounts and API access
   // Signs session cookies, API tokens (through a derived key) and nothing else. Required in production;

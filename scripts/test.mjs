@@ -69,12 +69,15 @@ const POSTGRES_TESTS = [
   "lib/db/tree.test.ts",
   "lib/research/explore.test.ts",
   "lib/db/answers.test.ts",
+  "lib/db/deep-research.test.ts",
   "test/integration/tree-research.test.ts",
   "test/integration/event-sequence.test.ts",
   "test/integration/follow-up.test.ts",
   "test/integration/resume-and-failure.test.ts",
   "test/integration/runs-two-processes.test.ts",
   "test/integration/answer-agent.test.ts",
+  "test/integration/deep-research.test.ts",
+  "test/integration/deep-research-resume.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { sleep } from "../concurrency";
 import { countRunningResearches, listStartTimes } from "../db/research";
+import { countActiveConversations, listConversationStartTimes } from "../db/conversations";
 import { acquireUserStartLock, releaseUserStartLock } from "../db/users";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
@@ -13,7 +14,8 @@ const HOUR_MS = 60 * 60 * 1000;
 
 export async function assertCanStartResearch({ userId, now = new Date() }: { userId: string; now?: Date }): Promise<void> {
   const env = getEnv();
-  const running = await countRunningResearches({ userId });
+  // Tree researches and Deep Research loops share the limits.
+  const running = (await countRunningResearches({ userId })) + (await countActiveConversations({ userId }));
   if (running >= env.MAX_CONCURRENT_RUNS_PER_USER) {
     throw new AppError(
       "rate_limit:concurrent_runs",
@@ -22,7 +24,10 @@ export async function assertCanStartResearch({ userId, now = new Date() }: { use
     );
   }
   const since = new Date(now.getTime() - HOUR_MS);
-  const recent = await listStartTimes({ userId, since, limit: env.RATE_LIMIT_STARTS_PER_HOUR });
+  const recent = [
+    ...(await listStartTimes({ userId, since, limit: env.RATE_LIMIT_STARTS_PER_HOUR })),
+    ...(await listConversationStartTimes({ userId, since, limit: env.RATE_LIMIT_STARTS_PER_HOUR })),
+  ].sort((a, b) => a.getTime() - b.getTime());
   if (recent.length >= env.RATE_LIMIT_STARTS_PER_HOUR) {
     const oldest = recent[0];
     const retryAfter = Math.max(1, Math.ceil((oldest.getTime() + HOUR_MS - now.getTime()) / 1000));

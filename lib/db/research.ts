@@ -77,6 +77,8 @@ export async function listResearches({
   const rows = await db.research.findMany({
     where: {
       ...ownerWhere(owner),
+      // A Deep Research task's tree belongs to its conversation, not to the history.
+      conversationId: null,
       ...(status ? { status } : {}),
       ...(search ? { initialPrompt: containsIgnoringCase(search) } : {}),
     },
@@ -122,7 +124,7 @@ export async function saveStartParameters({
 /** The user's researches that were started (not drafts), newest first, for pickers. */
 export async function listStartedResearches({ userId, limit }: { userId: string; limit: number }) {
   return db.research.findMany({
-    where: { userId, status: { not: "draft" } },
+    where: { userId, status: { not: "draft" }, conversationId: null },
     orderBy: { createdAt: "desc" },
     take: limit,
     select: { id: true, initialPrompt: true, status: true, createdAt: true },
@@ -131,13 +133,13 @@ export async function listStartedResearches({ userId, limit }: { userId: string;
 
 /** How many of the user's researches are running (for the per-user limit). */
 export async function countRunningResearches({ userId }: { userId: string }) {
-  return db.research.count({ where: { userId, status: "running" } });
+  return db.research.count({ where: { userId, status: "running", conversationId: null } });
 }
 
 /** When the user's researches started since `since`, oldest first, at most `limit` of them. */
 export async function listStartTimes({ userId, since, limit }: { userId: string; since: Date; limit: number }): Promise<Date[]> {
   const rows = await db.research.findMany({
-    where: { userId, startedAt: { gte: since } },
+    where: { userId, startedAt: { gte: since }, conversationId: null },
     select: { startedAt: true },
     orderBy: { startedAt: "asc" },
     take: limit,

@@ -3,7 +3,7 @@
 // same run at once.
 import { db } from "./client";
 
-export type RunKind = "tree" | "answer";
+export type RunKind = "tree" | "answer" | "deep-research";
 export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
 
 /** Creates the run of a subject, or reopens it (queued, no lease, no cancel) for another attempt. */

@@ -33,6 +33,8 @@ export interface TreeScope {
   qa: QA[];
   depth: number;
   breadth: number;
+  /** SearXNG categories for its searches (a literature task asks for scholarly ones too); default: SearXNG's. */
+  categories?: string[];
 }
 
 /** What a follow-up's agents are told about the research it builds on, beside the researcher's answers. */

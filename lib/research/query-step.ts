@@ -32,7 +32,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
     query = await setStatus(ctx, query, "searching", { startedAt: query.startedAt ?? new Date() });
     let results;
     try {
-      results = await searchWeb(query.text, ctx.signal);
+      results = await searchWeb(query.text, ctx.signal, ctx.scope.categories);
     } catch (error) {
       if (!(error instanceof SearchError) && !(error instanceof AppError)) throw error;
       // The branch ends here; the rest of the tree goes on.

@@ -66,6 +66,16 @@ export async function startResearch({ input, followUp, ...owner }: Owner & { inp
   return { research_id: research.id, run_id: run.id, status: "running" as const };
 }
 
+/**
+ * A Deep Research literature task's tree is driven by its conversation's run, not by a tree run:
+ * cancelling, resuming, reporting on or deleting it here would break the conversation's evidence.
+ */
+function refuseTaskTree(research: { conversationId: string | null }): void {
+  if (research.conversationId) {
+    throw new AppError("conflict:research", "This research is a literature task of a Deep Research conversation; manage it through the conversation");
+  }
+}
+
 export async function getResearchView({ id, ...owner }: Owner & { id: string }): Promise<ResearchData> {
   const graph = await loadResearchGraph({ id, ...owner });
   if (!graph) throw new AppError("not_found:research", "Research not found");
@@ -75,6 +85,7 @@ export async function getResearchView({ id, ...owner }: Owner & { id: string }):
 export async function cancelResearch({ id, ...owner }: Owner & { id: string }) {
   const research = await getResearch({ id, ...owner });
   if (!research) throw new AppError("not_found:research", "Research not found");
+  refuseTaskTree(research);
   if (research.status !== "running") {
     throw new AppError("conflict:research", `Only a running research can be cancelled (status: ${research.status})`);
   }
@@ -89,6 +100,7 @@ export async function cancelResearch({ id, ...owner }: Owner & { id: string }) {
 export async function resumeResearch({ id, userId }: { id: string; userId: string }) {
   const research = await getResearch({ id, userId });
   if (!research) throw new AppError("not_found:research", "Research not found");
+  refuseTaskTree(research);
   if (research.status === "running") {
     if (!research.pausedAt) throw new AppError("conflict:research", "This research is running; there is nothing to resume");
     runRegistry.retryProviderNow();
@@ -122,6 +134,7 @@ async function runAgain({ id, userId, mode, reopen }: { id: string; userId: stri
 export async function writeReportNow({ id, userId }: { id: string; userId: string }) {
   const research = await getResearch({ id, userId });
   if (!research) throw new AppError("not_found:research", "Research not found");
+  refuseTaskTree(research);
   if (research.status !== "failed" && research.status !== "cancelled") {
     throw new AppError("conflict:research", `A report can be written from the findings of a failed or cancelled research only (status: ${research.status})`);
   }
@@ -135,6 +148,7 @@ export async function writeReportNow({ id, userId }: { id: string; userId: strin
 export async function deleteResearchById({ id, ...owner }: Owner & { id: string }) {
   const research = await getResearch({ id, ...owner });
   if (!research) throw new AppError("not_found:research", "Research not found");
+  refuseTaskTree(research);
   if (research.status === "running") await runRegistry.cancel("tree", id);
   await deleteResearch({ id, ...owner });
   await deleteRunsOf({ kind: "tree", subjectId: id });

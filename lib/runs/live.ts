@@ -5,7 +5,6 @@
 // across a restart too.
 import { eventBus, type RunEvent, type RunTopic } from "../events/bus";
 import { currentSeq } from "./events";
-import { runRegistry } from "./registry";
 
 export interface FollowedRun<S, E extends RunEvent> {
   seq: number;
@@ -26,7 +25,6 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
   let seq: number;
   let snapshot: S | null;
   try {
-    await runRegistry.whenOpen(topic);
     seq = await currentSeq(topic);
     snapshot = await readSnapshot();
   } catch (error) {

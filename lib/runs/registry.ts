@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, type RunKind } from "../db/runs";
 import { eventBus } from "../events/bus";
+import { trackOpening } from "./events";
 import { errorMessage } from "../errors";
 import { getEnv } from "../env";
 import { limiters } from "../limits";
@@ -32,7 +33,6 @@ export class RunRegistry {
   /** Each start's claim-and-execute, until it ends: a second start of the subject shares it. */
   private readonly executions = new Map<string, Promise<void>>();
   /** Starts whose event topic is not open yet: settled once it is (or the claim failed). */
-  private readonly opening = new Map<string, Promise<void>>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   /** Adds (or replaces) the engine of a kind. */
@@ -55,31 +55,13 @@ export class RunRegistry {
     const k = key(kind, subjectId);
     let execution = this.executions.get(k);
     if (!execution) {
-      let opened = () => {};
-      this.opening.set(k, new Promise<void>((resolve) => (opened = resolve)));
-      const open = () => {
-        this.opening.delete(k);
-        opened();
-      };
-      execution = this.claimAndExecute(kind, subjectId, open).finally(() => {
-        open();
-        this.executions.delete(k);
-      });
+      execution = this.claimAndExecute(kind, subjectId).finally(() => this.executions.delete(k));
       this.executions.set(k, execution);
     }
     return execution;
   }
 
-  /**
-   * Settles once a run starting here has opened its event topic (or failed to claim): until then the
-   * database's sequence counter is already past the block reserved for it, and a stream that took it
-   * as "current" would skip the run's first events.
-   */
-  whenOpen(topic: { kind: RunKind; subjectId: string }): Promise<void> | undefined {
-    return this.opening.get(key(topic.kind, topic.subjectId));
-  }
-
-  private async claimAndExecute(kind: RunKind, subjectId: string, opened: () => void): Promise<void> {
+  private async claimAndExecute(kind: RunKind, subjectId: string): Promise<void> {
     const engine = this.engine(kind);
     const env = getEnv();
     const row = await getRun({ kind, subjectId });
@@ -87,8 +69,15 @@ export class RunRegistry {
     // This process numbers the run's events from a block reserved after every number used before.
     const topic = { kind, subjectId };
     const reserve = () => reserveSeq({ id: row.id, block: SEQ_BLOCK });
-    eventBus.open(topic, { runId: row.id, firstSeq: await reserve(), blockSize: SEQ_BLOCK, reserve });
-    opened();
+    // Tracked from before the reservation, so that a stream's snapshot never takes its ceiling (lib/runs/events.ts).
+    const opened = (async () => eventBus.open(topic, { runId: row.id, firstSeq: await reserve(), blockSize: SEQ_BLOCK, reserve }))();
+    const tracking = trackOpening(topic, opened);
+    try {
+      await opened;
+    } catch (error) {
+      tracking.forget();
+      throw error;
+    }
     const controller = new AbortController();
     const handle = { id: row.id, kind, subjectId, userId: row.userId, mode: row.mode, signal: controller.signal, leaseLost: false };
     const entry: ActiveRun = { handle, controller };
@@ -106,6 +95,7 @@ export class RunRegistry {
       clearInterval(beat);
       this.runs.delete(k);
       eventBus.close(topic);
+      tracking.forget();
     }
     if (outcome !== "abandoned" && !handle.leaseLost) await finishRun({ id: row.id, owner: this.owner, status: outcome, error });
   }

@@ -13,8 +13,8 @@ export function searchProvider(): SearchProvider {
 }
 
 /** One search under the process-wide search limit, at most SEARCH_MAX_RESULTS (≤ 7) URLs. */
-export async function searchWeb(query: string, signal?: AbortSignal): Promise<SearchResult[]> {
+export async function searchWeb(query: string, signal?: AbortSignal, categories?: string[]): Promise<SearchResult[]> {
   const provider = searchProvider();
   const limit = getEnv().SEARCH_MAX_RESULTS;
-  return limiters().search.run(() => provider.search(query, { limit, signal }), signal);
+  return limiters().search.run(() => provider.search(query, { limit, signal, categories }), signal);
 }

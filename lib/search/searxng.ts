@@ -36,10 +36,11 @@ export class SearxngProvider implements SearchProvider {
     private readonly options: { timeoutMs: number; maxRetries: number },
   ) {}
 
-  async search(query: string, { limit, signal }: { limit: number; signal?: AbortSignal }): Promise<SearchResult[]> {
+  async search(query: string, { limit, signal, categories }: { limit: number; signal?: AbortSignal; categories?: string[] }): Promise<SearchResult[]> {
     const url = new URL("search", this.baseUrl.endsWith("/") ? this.baseUrl : `${this.baseUrl}/`);
     url.searchParams.set("q", query);
     url.searchParams.set("format", "json");
+    if (categories?.length) url.searchParams.set("categories", categories.join(","));
     const body = await this.fetchJson(url, signal);
     const parsed = responseSchema.safeParse(body);
     if (!parsed.success) throw new SearchError("SearXNG returned an unexpected JSON shape");

@@ -6,7 +6,7 @@ export interface SearchResult {
 
 export interface SearchProvider {
   readonly name: string;
-  search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<SearchResult[]>;
+  search(query: string, options: { limit: number; signal?: AbortSignal; categories?: string[] }): Promise<SearchResult[]>;
 }
 
 export class SearchError extends Error {

@@ -3,6 +3,7 @@
 import { schemaInstance, type JsonSchema } from "./json-schema-instance";
 import { firstWords, intTag, sentencesOf, tagContent, tagOf, taskText, type ChatMessage } from "./llm-parse";
 import { answerAgentReply, answerBeastReply, answerEvaluatorReply } from "./llm-answer";
+import { deepResearchReply } from "./llm-deep-research";
 import { writeBranchSummary, writeReport } from "./llm-report";
 import { hashString } from "./random";
 
@@ -54,8 +55,10 @@ export function agentReply(ctx: AgentContext): AgentReply {
       return json(answerEvaluatorReply(task));
     case "answer-beast":
       return json(answerBeastReply(task));
-    default:
-      return fallback(task, ctx);
+    default: {
+      const dr = deepResearchReply(ctx.agent, ctx.messages);
+      return dr === undefined ? fallback(task, ctx) : json(dr);
+    }
   }
 }
 

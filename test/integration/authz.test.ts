@@ -22,6 +22,9 @@ interface Ids {
   run: string;
   /** Alice's answer run's requestId. */
   answer: string;
+  conversation: string;
+  message: string;
+  clarification: string;
 }
 interface Call {
   path: string;
@@ -69,6 +72,24 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   "/api/v1/answers/[requestId]": { GET: { kind: "object", call: (ids) => ({ path: `/api/v1/answers/${ids.answer}` }) } },
   "/api/v1/answers/[requestId]/cancel": { POST: { kind: "object", call: (ids) => ({ path: `/api/v1/answers/${ids.answer}/cancel` }) } },
   "/api/v1/stream/[requestId]": { GET: { kind: "object", call: (ids) => ({ path: `/api/v1/stream/${ids.answer}` }) } },
+  "/api/deep-research/start": {
+    POST: { kind: "object", call: (ids) => ({ path: "/api/deep-research/start", body: { message: "Bob's message", conversationId: ids.conversation } }) },
+  },
+  "/api/deep-research/status/[messageId]": { GET: { kind: "object", call: (ids) => ({ path: `/api/deep-research/status/${ids.message}` }) } },
+  "/api/deep-research/conversations": { GET: { kind: "collection", call: () => ({ path: "/api/deep-research/conversations" }) } },
+  "/api/deep-research/conversations/[id]": { GET: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}` }) } },
+  "/api/deep-research/conversations/[id]/stream": { GET: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/stream` }) } },
+  "/api/deep-research/conversations/[id]/stop": { POST: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/stop` }) } },
+  "/api/clarification/generate-questions": {
+    POST: { kind: "collection", call: () => ({ path: "/api/clarification/generate-questions", body: { query: "Bob's question" } }) },
+  },
+  "/api/clarification/submit-answers": {
+    POST: { kind: "object", call: (ids) => ({ path: "/api/clarification/submit-answers", body: { sessionId: ids.clarification, answers: [{ questionIndex: 0, answer: "x" }] } }) },
+  },
+  "/api/clarification/plan-feedback": {
+    POST: { kind: "object", call: (ids) => ({ path: "/api/clarification/plan-feedback", body: { sessionId: ids.clarification, approved: true } }) },
+  },
+  "/api/clarification/[sessionId]": { GET: { kind: "object", call: (ids) => ({ path: `/api/clarification/${ids.clarification}` }) } },
   "/api/account": { GET: { kind: "collection", call: () => ({ path: "/api/account" }) } },
   "/api/tokens": {
     GET: { kind: "collection", call: () => ({ path: "/api/tokens" }) },
@@ -159,7 +180,17 @@ before(async () => {
     data: { userId: alice.id, requestId: "alice-answer-1", question: "Alice's question", budget: 1_000, maxBadAttempt: 1, status: "running", answer: null },
   });
   const run = await app.db.run.create({ data: { kind: "tree", subjectId: research.id, userId: alice.id, status: "completed", mode: "tree" } });
-  ids = { research: research.id, failed: failed.id, draft: draft.id, shareId: share.shareLink.id, shareToken: share.token, tokenId: alice.tokenId, run: run.id, answer: answer.requestId };
+  // Alice's Deep Research conversation (an active loop, so that a stop would change it) and a clarification session.
+  const conversation = await app.db.conversation.create({ data: { userId: alice.id, objective: "Alice's research objective", active: true } });
+  const message = await app.db.conversationMessage.create({ data: { conversationId: conversation.id, role: "user", content: "Alice's message", status: "processing", phase: "plan", iteration: 1 } });
+  await app.db.conversation.update({ where: { id: conversation.id }, data: { rootMessageId: message.id } });
+  const clarification = await app.db.clarificationSession.create({
+    data: { userId: alice.id, query: "Alice's query", status: "plan_generated", questions: JSON.stringify([{ category: "scope", question: "Q?", priority: "high" }]), plan: JSON.stringify({ objective: "o", initialTasks: [] }) },
+  });
+  ids = {
+    research: research.id, failed: failed.id, draft: draft.id, shareId: share.shareLink.id, shareToken: share.token, tokenId: alice.tokenId,
+    conversation: conversation.id, message: message.id, clarification: clarification.id, run: run.id, answer: answer.requestId,
+  };
 
   const bobs = await app.db.research.create({ data: { userId: bob.id, initialPrompt: "Bob's topic", status: "completed", report: "# Bob's report", completedAt: now } });
   bobResearch = bobs.id;
@@ -216,9 +247,10 @@ describe("authorisation matrix", () => {
           if (spec.kind !== "object") continue;
           const call = spec.call(ids);
           const res = await send(as, method, call);
-          if (route === "/api/research/start") {
-            // An unknown and a foreign research_id are indistinguishable.
-            const unknown = await send(as, method, { ...call, body: { ...(call.body as object), research_id: "does-not-exist" } });
+          if (route === "/api/research/start" || route === "/api/deep-research/start") {
+            // An unknown and a foreign research_id (conversationId) are indistinguishable.
+            const field = route === "/api/research/start" ? "research_id" : "conversationId";
+            const unknown = await send(as, method, { ...call, body: { ...(call.body as object), [field]: "does-not-exist" } });
             assert.equal(res.status, unknown.status, `${method} ${route}`);
             assert.deepEqual((await errorBody(res)).code, (await errorBody(unknown)).code);
             assert.ok([400, 404].includes(res.status));
@@ -237,6 +269,9 @@ describe("authorisation matrix", () => {
       assert.equal((await app.db.apiToken.findUnique({ where: { id: ids.tokenId } }))?.revokedAt, null);
       assert.equal(await app.db.shareLink.count({ where: { researchId: ids.research } }), 1, "Bob created no share link on Alice's research");
       assert.equal((await app.db.answerRun.findUnique({ where: { requestId: ids.answer } }))?.status, "running", "Alice's answer run was not cancelled");
+      assert.equal(await app.db.conversationMessage.count({ where: { conversationId: ids.conversation } }), 1, "Bob stored no message in Alice's conversation");
+      assert.equal((await app.db.conversationMessage.findUniqueOrThrow({ where: { id: ids.message } })).stopRequestedAt, null, "Bob did not stop Alice's loop");
+      assert.equal((await app.db.clarificationSession.findUniqueOrThrow({ where: { id: ids.clarification } })).status, "plan_generated", "Bob did not approve Alice's plan");
     });
 
     test(`Bob's (${who}) lists hold only his own things`, async () => {
@@ -244,6 +279,9 @@ describe("authorisation matrix", () => {
       const researches = await (await send(as, "GET", { path: "/api/research" })).text();
       assert.ok(researches.includes(bobResearch));
       for (const id of [ids.research, ids.failed, ids.draft]) assert.ok(!researches.includes(id));
+      const conversations = await send(as, "GET", { path: "/api/deep-research/conversations" });
+      assert.equal(conversations.status, 200);
+      assert.ok(!(await conversations.text()).includes(ids.conversation), "Alice's conversation is not in Bob's list");
       const tokens = await (await send(as, "GET", { path: "/api/tokens" })).text();
       assert.ok(tokens.includes(bob.tokenId));
       assert.ok(!tokens.includes(alice.tokenId));

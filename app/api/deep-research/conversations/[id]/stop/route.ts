@@ -1,0 +1,12 @@
+// POST /api/deep-research/conversations/:id/stop – end the loop after its current phase
+import { otherMethods, route } from "@/lib/http";
+import { requireCaller } from "@/lib/auth/caller";
+import { stopConversation } from "@/lib/deep-research/service";
+
+export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { userId } = await requireCaller(request);
+  const { id } = await params;
+  return Response.json(await stopConversation({ id, userId }), { status: 202 });
+});
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -1,0 +1,14 @@
+// POST /api/deep-research/start – start (or continue) a Deep Research conversation; JSON, or multipart with datasets
+import { otherMethods, route } from "@/lib/http";
+import { requireCaller } from "@/lib/auth/caller";
+import { startDeepResearch } from "@/lib/deep-research/service";
+import { readStartRequest } from "@/lib/deep-research/start-request";
+
+export const POST = route(async (request: Request) => {
+  const { userId } = await requireCaller(request);
+  const { input, files } = await readStartRequest(request);
+  const { status, body } = await startDeepResearch({ userId, input, files });
+  return Response.json(body, { status });
+});
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -1,0 +1,53 @@
+// What every step of a Deep Research run shares: the conversation, the run's signal, event
+// emission (after the write it reports), and the bounded world view for prompts.
+import { getEnv, type Env } from "../env";
+import { eventBus } from "../events/bus";
+import type { RunHandle } from "../runs/engine";
+import { addConversationUsage, getConversation } from "../db/conversations";
+import type { UsageSink } from "../ai/usage";
+import { getRun } from "../db/runs";
+import { drTopic, type DeepResearchEventType } from "./events";
+import { renderWorldView } from "./render";
+import { runGuardView, stateView } from "./views";
+import { retrieveWorldView } from "./world-view";
+
+export class DrContext {
+  readonly env: Env = getEnv();
+  constructor(
+    readonly conversationId: string,
+    readonly userId: string,
+    readonly run: RunHandle,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.run.signal;
+  }
+
+  emit(type: DeepResearchEventType, data: unknown): void {
+    eventBus.emit(drTopic(this.conversationId), { type, data });
+  }
+
+  async emitState(): Promise<void> {
+    const c = await getConversation({ id: this.conversationId });
+    if (c) this.emit("state", stateView(c));
+  }
+
+  async emitRun(): Promise<void> {
+    const c = await getConversation({ id: this.conversationId });
+    if (c) this.emit("run", runGuardView(c, await getRun({ kind: "deep-research", subjectId: this.conversationId })));
+  }
+
+  /** The world view for a prompt, with `reserve` tokens of the budget left for the step's own inputs. */
+  async context(level: number, reserve = 0): Promise<string> {
+    const budget = Math.max(500, this.env.CONTEXT_TOKEN_BUDGET - reserve);
+    return renderWorldView(await retrieveWorldView(this.conversationId, level), budget);
+  }
+
+  /** Records each agent call's tokens on the conversation as it returns. */
+  readonly usage: UsageSink = (t) => addConversationUsage(this.conversationId, t);
+
+  /** Throws when the run must stop now (lease lost, or cancelled). */
+  check(): void {
+    this.signal.throwIfAborted();
+  }
+}

@@ -1,0 +1,98 @@
+// Deep Research as an engine of the run platform. The registry claims the conversation's run and
+// keeps its lease (heartbeat every RUN_HEARTBEAT_MS, stale after three missed beats); this runs the
+// start's loop from what the database holds, phase after phase, until the message is done. A stop
+// asked for by the user ends the loop between phases, so nothing finished is lost.
+import { errorMessage } from "../errors";
+import { getConversation, getMessage, updateConversation, updateMessage } from "../db/conversations";
+import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine";
+import { emitOutsideRun } from "../runs/events";
+import { getRun } from "../db/runs";
+import { DrContext } from "./context";
+import { drTopic } from "./events";
+import { runPhase } from "./iteration";
+import { conversationSnapshot, type ConversationSnapshot } from "./snapshot";
+import { isFinalDrEvent } from "./stream";
+import { messageView, runGuardView, stateView } from "./views";
+import { messagesOf } from "../db/conversations";
+
+export const deepResearchEngine: Engine = {
+  kind: "deep-research",
+
+  async execute(run: RunHandle): Promise<RunOutcome> {
+    const c = await getConversation({ id: run.subjectId });
+    const root = c?.rootMessageId ? await getMessage({ id: c.rootMessageId }) : null;
+    if (!c || !root) return "failed";
+    if (root.status !== "processing") {
+      // The start ended but its process died before the guard was released: release it now.
+      await updateConversation(c.id, (cur) => (cur.active ? { active: false, lastResult: root.status, runEndedAt: root.completedAt ?? new Date() } : null));
+      return root.status === "completed" ? "completed" : "failed";
+    }
+    const ctx = new DrContext(c.id, c.userId, run);
+    if (root.startedAt) {
+      // This start ran in a process that died: go on from the phase it had reached.
+      await updateConversation(c.id, () => ({ lastResult: "stale_recovered" }));
+    } else {
+      await updateMessage(root.id, { startedAt: new Date() });
+    }
+    await ctx.emitRun();
+    try {
+      for (;;) {
+        const m = (await getMessage({ id: root.id }))!;
+        if (m.phase === "done") break;
+        if (m.stopRequestedAt) break;
+        ctx.check();
+        await runPhase(ctx, m);
+      }
+      await finish(ctx, root.id, "completed", null);
+      return "completed";
+    } catch (error) {
+      if (run.leaseLost) return "abandoned";
+      if (run.signal.aborted) {
+        await finish(ctx, root.id, "failed", "Cancelled");
+        return "cancelled";
+      }
+      console.error(`[quarry] deep research ${c.id} failed:`, error);
+      await finish(ctx, root.id, "failed", errorMessage(error));
+      return "failed";
+    }
+  },
+
+  async markCancelled(conversationId: string): Promise<boolean> {
+    const c = await getConversation({ id: conversationId });
+    return Boolean(c?.active);
+  },
+
+  async announce(conversationId: string): Promise<void> {
+    const c = await getConversation({ id: conversationId });
+    if (!c) return;
+    const run = await getRun({ kind: "deep-research", subjectId: conversationId });
+    await emitOutsideRun(drTopic(conversationId), { type: "run", data: runGuardView(c, run) });
+  },
+
+  async snapshot(conversationId: string, userId: string | null): Promise<RunSnapshot<ConversationSnapshot> | null> {
+    // Every conversation has an owner: one with none to match is nobody's.
+    const s = userId ? await conversationSnapshot({ id: conversationId, userId }) : null;
+    return s ? { data: s, final: !s.deepResearchRun.isRunning } : null;
+  },
+
+  isFinal: isFinalDrEvent,
+};
+
+/** Ends the start: its message gets the last reply as its result, and the guard lets the next start in. */
+async function finish(ctx: DrContext, rootId: string, status: "completed" | "failed", error: string | null): Promise<void> {
+  const replies = (await messagesOf(ctx.conversationId)).filter((m) => m.role === "assistant" && m.replyToId === rootId);
+  const last = replies.at(-1);
+  const stopped = !last || (await getMessage({ id: rootId }))?.phase !== "done";
+  const text = last?.content ?? (status === "completed" ? "The research was stopped before its first iteration finished." : "");
+  const message = await updateMessage(rootId, {
+    status,
+    error,
+    resultText: status === "completed" ? (stopped && last ? `${text}\n\n(Stopped at the user's request.)` : text) : last?.content ?? null,
+    suggestedNextSteps: last?.suggestedNextSteps ?? "[]",
+    completedAt: new Date(),
+  });
+  const c = await updateConversation(ctx.conversationId, () => ({ active: false, lastResult: status, lastError: error, runEndedAt: new Date() }));
+  ctx.emit("message", messageView(message));
+  ctx.emit("state", stateView(c));
+  await ctx.emitRun();
+}

@@ -1,0 +1,157 @@
+// One iteration of the loop, phase by phase, in the issue's order. The start's message records the
+// phase reached; each phase saves its result and moves the message on with a compare-and-set, so a
+// run resumed after a crash continues at the first unfinished phase and repeats no saved step.
+import { decideContinue, type ContinueDecision } from "../agents/deep-research/continue";
+import { findDiscoveries } from "../agents/deep-research/discovery";
+import { formHypothesis } from "../agents/deep-research/hypothesis";
+import { planTasks } from "../agents/deep-research/planning";
+import { reflect } from "../agents/deep-research/reflection";
+import { writeReply } from "../agents/deep-research/reply";
+import { advanceMessage, getConversation, saveReply, updateConversation, type ConversationMessage } from "../db/conversations";
+import { applyDiscoveryChanges, discoveriesOf } from "../db/discoveries";
+import { createLevelTasks, itemsOfResearches, tasksOf, type TaskDraft } from "../db/research-tasks";
+import type { DrContext } from "./context";
+import { parseJson } from "./json";
+import { executeLevel } from "./tasks";
+import { discoveryViews } from "./snapshot";
+import { messageView, taskView } from "./views";
+
+/** Fully-autonomous runs stop here whatever the continue agent says. */
+export const FULLY_AUTONOMOUS_CAP = 20;
+
+export function iterationCap(mode: string, maxAuto: number): number {
+  return mode === "steering" ? 1 : mode === "fully-autonomous" ? FULLY_AUTONOMOUS_CAP : maxAuto;
+}
+
+type Step = (ctx: DrContext, m: ConversationMessage) => Promise<void>;
+
+/** Runs the phase the message is at, saving its result and moving the message to the next phase. */
+export async function runPhase(ctx: DrContext, m: ConversationMessage): Promise<void> {
+  const step = STEPS[m.phase ?? "plan"];
+  if (!step) throw new Error(`Unknown phase ${m.phase}`);
+  ctx.emit("phase", { messageId: m.id, iteration: m.iteration, level: m.level, phase: m.phase });
+  await step(ctx, m);
+}
+
+async function move(ctx: DrContext, m: ConversationMessage, phase: string, extra: Partial<ConversationMessage> = {}) {
+  await advanceMessage(m.id, { phase: m.phase!, iteration: m.iteration }, { phase, ...extra });
+}
+
+const plan: Step = async (ctx, m) => {
+  const c = (await getConversation({ id: ctx.conversationId }))!;
+  const level = c.currentLevel + 1;
+  const max = ctx.env.MAX_TASKS_PER_ITERATION;
+  const clarified = parseJson<{ objective: string; tasks: TaskDraft[] } | null>(c.clarificationContext, null);
+  let drafts: TaskDraft[];
+  if (m.iteration === 1 && m.clarificationSessionId && clarified?.tasks.length) {
+    // The approved plan replaces planning on the first iteration.
+    drafts = clarified.tasks.slice(0, max);
+  } else if (m.iteration > 1) {
+    // The loop continues on its own: the previous level's suggestions are this level's tasks.
+    drafts = parseJson<TaskDraft[]>(c.suggestedNextSteps, []).slice(0, max);
+  } else {
+    drafts = await planTasks({ context: await ctx.context(c.currentLevel, 300), maxTasks: max, userMessage: m.content, mode: "initial", signal: ctx.signal, onUsage: ctx.usage });
+  }
+  // A plan with nothing in it still searches the objective: an iteration without tasks learns nothing.
+  if (drafts.length === 0) drafts = [{ type: "LITERATURE", objective: c.currentObjective ?? c.objective }];
+  ctx.check();
+  const created = await createLevelTasks(ctx.conversationId, level, drafts, { messageId: m.id, iteration: m.iteration });
+  for (const t of created ?? []) ctx.emit("task", taskView(t));
+  await ctx.emitState();
+};
+
+const execute: Step = async (ctx, m) => {
+  await executeLevel(ctx, m.level);
+  await move(ctx, m, "hypothesis");
+};
+
+const hypothesis: Step = async (ctx, m) => {
+  const tasks = await tasksOf(ctx.conversationId);
+  const h = await formHypothesis({ context: await ctx.context(m.level), knownTaskIds: tasks.map((t) => t.taskKey), signal: ctx.signal, onUsage: ctx.usage });
+  ctx.check();
+  await updateConversation(ctx.conversationId, () => ({ currentHypothesis: JSON.stringify({ ...h, level: m.level }) }));
+  await ctx.emitState();
+  await move(ctx, m, "reflect");
+};
+
+/** Reflection and discovery run in parallel; each saves its own result once per level. */
+const reflectAndDiscover: Step = async (ctx, m) => {
+  const c = (await getConversation({ id: ctx.conversationId }))!;
+  await Promise.all([c.reflectedLevel < m.level ? reflection(ctx, m.level) : null, c.discoveredLevel < m.level ? discovery(ctx, m.level) : null]);
+  ctx.check();
+  await move(ctx, m, "next");
+};
+
+async function reflection(ctx: DrContext, level: number) {
+  const r = await reflect({ context: await ctx.context(level), signal: ctx.signal, onUsage: ctx.usage });
+  ctx.check();
+  await updateConversation(ctx.conversationId, (c) =>
+    c.reflectedLevel >= level
+      ? null
+      : {
+          conversationTitle: r.conversationTitle,
+          evolvingObjective: r.evolvingObjective,
+          currentObjective: r.currentObjective,
+          methodology: r.methodology,
+          keyInsights: JSON.stringify([...parseJson<string[]>(c.keyInsights, []), ...r.keyInsights]),
+          reflectedLevel: level,
+        },
+  );
+  await ctx.emitState();
+}
+
+async function discovery(ctx: DrContext, level: number) {
+  const tasks = await tasksOf(ctx.conversationId);
+  const levelTasks = tasks.filter((t) => t.level === level && t.childResearchId);
+  const byResearch = new Map(levelTasks.map((t) => [t.childResearchId!, t.taskKey]));
+  const items = (await itemsOfResearches([...byResearch.keys()])).map((i) => ({ id: i.id, taskKey: byResearch.get(i.researchId)!, content: i.content, url: i.url }));
+  const existing = (await discoveriesOf(ctx.conversationId)).map((d) => ({ key: d.key, claim: d.claim, confidence: d.confidence, status: d.status }));
+  const budget = ctx.env.CONTEXT_TOKEN_BUDGET;
+  // Half the budget for the world view, the rest for this level's snippets.
+  const result = await findDiscoveries({
+    context: await ctx.context(level, Math.floor(budget / 2)), items, existing, itemBudgetTokens: Math.floor(budget / 2),
+    knownTaskIds: tasks.map((t) => t.taskKey), signal: ctx.signal, onUsage: ctx.usage,
+  });
+  ctx.check();
+  if (result.droppedItemIds.length || result.rejected.length) {
+    console.warn(`[quarry] conversation ${ctx.conversationId} level ${level}: dropped ${result.droppedItemIds.length} invented evidence id(s), rejected ${result.rejected.length} discovery(ies) without evidence`);
+  }
+  if (await applyDiscoveryChanges(ctx.conversationId, level, result.changes)) {
+    for (const d of await discoveryViews(ctx.conversationId)) ctx.emit("discovery", d);
+  }
+}
+
+const next: Step = async (ctx, m) => {
+  const steps = await planTasks({ context: await ctx.context(m.level, 300), maxTasks: ctx.env.MAX_TASKS_PER_ITERATION, mode: "next", signal: ctx.signal, onUsage: ctx.usage });
+  ctx.check();
+  await updateConversation(ctx.conversationId, () => ({ suggestedNextSteps: JSON.stringify(steps) }));
+  await ctx.emitState();
+  await move(ctx, m, "continue");
+};
+
+const decide: Step = async (ctx, m) => {
+  const c = (await getConversation({ id: ctx.conversationId }))!;
+  const mode = m.researchMode ?? c.researchMode;
+  const cap = iterationCap(mode, ctx.env.MAX_AUTO_ITERATIONS);
+  const steps = parseJson<unknown[]>(c.suggestedNextSteps, []);
+  let decision: ContinueDecision;
+  if (steps.length === 0) decision = { shouldContinue: false, confidence: "high", reasoning: "No next steps were suggested: the objective is met.", triggerReason: "objective_met" };
+  else if (mode === "steering") decision = { shouldContinue: false, confidence: "high", reasoning: "Steering mode waits for the user after every iteration.", triggerReason: "steering" };
+  else if (m.iteration >= cap) decision = { shouldContinue: false, confidence: "high", reasoning: `The limit of ${cap} iterations per start is reached.`, triggerReason: "iteration_cap" };
+  else decision = await decideContinue({ context: await ctx.context(m.level, 100), iteration: m.iteration, maxIterations: cap, signal: ctx.signal, onUsage: ctx.usage });
+  ctx.check();
+  await move(ctx, m, "reply", { state: JSON.stringify({ ...parseJson<object>(m.state, {}), decision }) });
+};
+
+const reply: Step = async (ctx, m) => {
+  const decision = parseJson<{ decision?: ContinueDecision }>(m.state, {}).decision;
+  const continuing = Boolean(decision?.shouldContinue);
+  const text = await writeReply({ context: await ctx.context(m.level), iteration: m.iteration, continuing, signal: ctx.signal, onUsage: ctx.usage });
+  ctx.check();
+  const c = (await getConversation({ id: ctx.conversationId }))!;
+  const nextPatch = continuing ? { phase: "plan", iteration: m.iteration + 1 } : { phase: "done" };
+  const saved = await saveReply({ conversationId: ctx.conversationId, rootId: m.id, iteration: m.iteration, content: text, suggestedNextSteps: c.suggestedNextSteps, next: nextPatch });
+  if (saved) ctx.emit("message", messageView(saved));
+};
+
+const STEPS: Record<string, Step> = { plan, execute, hypothesis, reflect: reflectAndDiscover, next, continue: decide, reply };

@@ -1,0 +1,38 @@
+// Request bodies of the Deep Research and clarification API (zod), with their inferred types.
+import { z } from "zod";
+
+export const RESEARCH_MODES = ["semi-autonomous", "fully-autonomous", "steering"] as const;
+export type ResearchMode = (typeof RESEARCH_MODES)[number];
+
+const id = (name: string) => z.string({ error: `${name} must be a string` }).trim().min(1, `${name} must not be blank`).max(100);
+
+export const startSchema = z.object({
+  message: z.string({ error: "message is required" }).trim().min(1, "message must not be blank").max(20_000, "message is too long (at most 20000 characters)"),
+  conversationId: id("conversationId").optional(),
+  researchMode: z.enum(RESEARCH_MODES, { error: `researchMode must be one of ${RESEARCH_MODES.join(", ")}` }).optional(),
+  clarificationSessionId: id("clarificationSessionId").optional(),
+});
+export type StartInput = z.infer<typeof startSchema>;
+
+export const questionsSchema = z.object({
+  query: z.string({ error: "query is required" }).trim().min(1, "query must not be blank").max(20_000),
+  datasets: z.array(z.string().max(500)).max(20).optional(),
+});
+
+export const answersSchema = z.object({
+  sessionId: id("sessionId"),
+  answers: z.array(z.object({ questionIndex: z.number().int().min(0), answer: z.string().max(5_000) }), { error: "answers must be a list of {questionIndex, answer}" }).min(1, "answers must not be empty"),
+});
+
+export const feedbackSchema = z
+  .object({
+    sessionId: id("sessionId"),
+    approved: z.boolean({ error: "approved must be true or false" }),
+    feedback: z.string().trim().max(5_000).optional(),
+  })
+  .refine((b) => b.approved || Boolean(b.feedback), { message: "feedback is required when the plan is not approved", path: ["feedback"] });
+
+export const listQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(100).optional(),
+});

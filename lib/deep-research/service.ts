@@ -1,0 +1,137 @@
+// The Deep Research operations route handlers call: start (with the run guard's dedup), status,
+// the conversations, stop. The start reply is built in one function (startReply), so queue mode's
+// 202 with a jobId is a change in one place.
+import { startWithinLimits } from "../auth/run-limits";
+import { assertResearchConfigured } from "../env";
+import { AppError } from "../errors";
+import { claimConversation, createConversation, getConversation, getMessage, listConversations, updateConversation, updateMessage } from "../db/conversations";
+import { getClarificationSession } from "../db/clarification";
+import { getRun, openRun } from "../db/runs";
+import { runRegistry } from "../runs/engines";
+import { parseJson } from "./json";
+import type { ResearchMode, StartInput } from "./schema";
+import { conversationSnapshot } from "./snapshot";
+import { storeUploads, type UploadedDataset } from "./uploads";
+import { stateView, statusView } from "./views";
+
+const DEFAULT_MODE: ResearchMode = "semi-autonomous";
+
+/** The reply to a start: in-process today (200, processing). */
+export function startReply(r: { messageId: string; conversationId: string; userId: string; deduplicated?: boolean }) {
+  return {
+    status: 200,
+    body: {
+      messageId: r.messageId,
+      conversationId: r.conversationId,
+      userId: r.userId,
+      status: "processing" as const,
+      pollUrl: `/api/deep-research/status/${r.messageId}`,
+      ...(r.deduplicated ? { deduplicated: true } : {}),
+    },
+  };
+}
+
+async function approvedPlan(userId: string, sessionId: string) {
+  const session = await getClarificationSession({ id: sessionId, userId });
+  if (!session) throw new AppError("bad_request:deep_research", `Unknown clarification session: ${sessionId}`, { field: "clarificationSessionId" });
+  if (session.status !== "plan_approved") {
+    throw new AppError("bad_request:deep_research", `Clarification session must be approved. Current status: ${session.status}`, { field: "clarificationSessionId" });
+  }
+  const plan = parseJson<{ objective: string; initialTasks: unknown[] }>(session.plan, { objective: session.query, initialTasks: [] });
+  return JSON.stringify({ sessionId, objective: plan.objective, tasks: plan.initialTasks });
+}
+
+export type StartReply = ReturnType<typeof startReply>;
+
+export async function startDeepResearch({ userId, input, files = [] }: { userId: string; input: StartInput; files?: File[] }): Promise<StartReply> {
+  const clarificationContext = input.clarificationSessionId ? await approvedPlan(userId, input.clarificationSessionId) : undefined;
+  if (input.conversationId) {
+    const existing = await getConversation({ id: input.conversationId, userId });
+    if (!existing) throw new AppError("bad_request:deep_research", `Unknown conversation: ${input.conversationId}`, { field: "conversationId" });
+    // One loop per conversation: a second start returns the active one and stores nothing.
+    if (existing.active) {
+      await reviveIfOrphaned(existing.id, userId, existing.researchMode);
+      return startReply({ messageId: existing.rootMessageId!, conversationId: existing.id, userId, deduplicated: true });
+    }
+  }
+  assertResearchConfigured({ llm: true, search: true });
+  // Per-user limits (429) are checked and the start stored under the user's start lock.
+  const started = await startWithinLimits({ userId, start: () => storeStart({ userId, input, clarificationContext }) });
+  if ("deduplicated" in started) return started.reply;
+  const { conversationId, messageId } = started;
+  if (files.length > 0) {
+    const stored = await storeUploads(conversationId, files);
+    await updateConversation(conversationId, (c) => ({ uploadedDatasets: JSON.stringify([...parseJson<UploadedDataset[]>(c.uploadedDatasets, []), ...stored]) }));
+  }
+  const c = (await getConversation({ id: conversationId }))!;
+  await openRun({ kind: "deep-research", subjectId: conversationId, userId, mode: c.researchMode });
+  void runRegistry.start("deep-research", conversationId).catch((error: unknown) => console.error(`[quarry] deep research ${conversationId} could not start:`, error));
+  return startReply({ messageId, conversationId, userId });
+}
+
+/** Stores the start's message, claiming the conversation (or creating it). */
+async function storeStart({ userId, input, clarificationContext }: { userId: string; input: StartInput; clarificationContext?: string }): Promise<{ deduplicated: true; reply: StartReply } | { conversationId: string; messageId: string }> {
+  const sessionId = input.clarificationSessionId ?? null;
+  if (input.conversationId) {
+    const existing = (await getConversation({ id: input.conversationId, userId }))!;
+    const claimed = await claimConversation({
+      id: existing.id, researchMode: input.researchMode ?? existing.researchMode ?? DEFAULT_MODE, content: input.message,
+      clarificationContext, clarificationSessionId: sessionId,
+    });
+    if (!claimed) {
+      // Another start claimed it in between.
+      const now = (await getConversation({ id: existing.id }))!;
+      return { deduplicated: true as const, reply: startReply({ messageId: now.rootMessageId!, conversationId: existing.id, userId, deduplicated: true }) };
+    }
+    return { conversationId: existing.id, messageId: claimed.message.id };
+  }
+  const objective = clarificationContext ? parseJson<{ objective: string }>(clarificationContext, { objective: input.message }).objective : input.message;
+  const created = await createConversation({
+    userId, researchMode: input.researchMode ?? DEFAULT_MODE, objective, content: input.message, uploadedDatasets: "[]",
+    clarificationContext: clarificationContext ?? null, clarificationSessionId: sessionId,
+  });
+  return { conversationId: created.conversation.id, messageId: created.message.id };
+}
+
+/**
+ * A conversation marked active whose run is missing or has ended (its process died between storing
+ * the start and queueing the run): queue the run again, so that the pending start goes on.
+ */
+async function reviveIfOrphaned(conversationId: string, userId: string, mode: string): Promise<void> {
+  const run = await getRun({ kind: "deep-research", subjectId: conversationId });
+  if (run && (run.status === "queued" || run.status === "running")) return;
+  await openRun({ kind: "deep-research", subjectId: conversationId, userId, mode });
+  void runRegistry.start("deep-research", conversationId).catch((error: unknown) => console.error(`[quarry] deep research ${conversationId} could not start:`, error));
+}
+
+export async function deepResearchStatus({ messageId, userId }: { messageId: string; userId: string }) {
+  const m = await getMessage({ id: messageId, userId });
+  if (!m) throw new AppError("not_found:message", "Message not found");
+  // An assistant reply's status is its start's.
+  const start = m.role === "assistant" && m.replyToId ? ((await getMessage({ id: m.replyToId, userId })) ?? m) : m;
+  const c = (await getConversation({ id: m.conversationId }))!;
+  return statusView(start, c.currentObjective ?? c.objective);
+}
+
+export async function listUserConversations({ userId, limit, cursor }: { userId: string; limit: number; cursor?: string }) {
+  const { rows, nextCursor } = await listConversations({ userId, limit, cursor });
+  return {
+    conversations: rows.map((c) => ({ ...stateView(c), isRunning: c.active, lastResult: c.lastResult })),
+    nextCursor,
+  };
+}
+
+export async function getConversationView({ id, userId }: { id: string; userId: string }) {
+  const snapshot = await conversationSnapshot({ id, userId });
+  if (!snapshot) throw new AppError("not_found:conversation", "Conversation not found");
+  return snapshot;
+}
+
+/** Asks the loop to end after its current phase. */
+export async function stopConversation({ id, userId }: { id: string; userId: string }) {
+  const c = await getConversation({ id, userId });
+  if (!c) throw new AppError("not_found:conversation", "Conversation not found");
+  if (!c.active || !c.rootMessageId) throw new AppError("conflict:conversation", "This conversation has no active research to stop");
+  await updateMessage(c.rootMessageId, { stopRequestedAt: new Date() });
+  return { conversationId: id, messageId: c.rootMessageId, stopping: true };
+}

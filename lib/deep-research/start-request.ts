@@ -1,0 +1,37 @@
+// Reading a start request: JSON through the API's body parser, or multipart/form-data when datasets
+// are attached (413 above DEEP_RESEARCH_MAX_UPLOAD_BYTES, checked before and after reading).
+import { parseBody } from "../api/body";
+import { formatBytes } from "../api/body";
+import { getEnv } from "../env";
+import { AppError } from "../errors";
+import { startSchema, type StartInput } from "./schema";
+
+function tooLarge(max: number): AppError {
+  return new AppError("payload_too_large:upload", `The uploaded files are larger than the limit of ${formatBytes(max)} (DEEP_RESEARCH_MAX_UPLOAD_BYTES).`, { field: "files" });
+}
+
+export async function readStartRequest(request: Request): Promise<{ input: StartInput; files: File[] }> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data/i.test(type)) return { input: await parseBody(request, startSchema, "deep_research"), files: [] };
+  const max = getEnv().DEEP_RESEARCH_MAX_UPLOAD_BYTES;
+  // The form's own fields are small: allow them 64 KiB beyond the files' limit.
+  if (Number(request.headers.get("content-length")) > max + 64 * 1024) throw tooLarge(max);
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch (error) {
+    throw new AppError("bad_request:deep_research", "The multipart body could not be read.", { cause: error });
+  }
+  const files = form.getAll("files").filter((f): f is File => typeof f !== "string");
+  if (files.reduce((sum, f) => sum + f.size, 0) > max) throw tooLarge(max);
+  const text = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" && v !== "" ? v : undefined;
+  };
+  const parsed = startSchema.safeParse({ message: text("message") ?? form.get("message") ?? undefined, conversationId: text("conversationId"), researchMode: text("researchMode"), clarificationSessionId: text("clarificationSessionId") });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError("bad_request:deep_research", issue.message, { field: issue.path.length ? String(issue.path[0]) : undefined });
+  }
+  return { input: parsed.data, files };
+}

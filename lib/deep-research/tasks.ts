@@ -1,0 +1,85 @@
+// Executing a level's tasks, in parallel; each records its own start, end, output, artifacts and
+// error, and one failing does not stop the others. A LITERATURE task explores a tree on a hidden
+// child research (resumable: a re-run goes on from what that research holds) and summarises what it
+// extracted, citing the stored snippets. An ANALYSIS task needs dataset analysis, which does not
+// exist yet: it is recorded as skipped with the reason, never faked.
+import { summariseLiterature } from "../agents/deep-research/literature-summary";
+import { errorMessage } from "../errors";
+import { getConversation } from "../db/conversations";
+import { childResearchOf, finishChildResearch, itemsOfResearches, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
+import { exploreTree } from "../research/explore";
+import type { DrContext } from "./context";
+import { parseJson } from "./json";
+import { taskView } from "./views";
+
+const TERMINAL = new Set(["completed", "failed", "skipped"]);
+
+/** Runs every unfinished task of the level; resolves when all have ended. */
+export async function executeLevel(ctx: DrContext, level: number): Promise<void> {
+  const tasks = (await tasksOf(ctx.conversationId, level)).filter((t) => !TERMINAL.has(t.status));
+  await Promise.all(tasks.map((t) => runTask(ctx, t)));
+  ctx.check();
+}
+
+async function save(ctx: DrContext, task: ResearchTask, patch: Parameters<typeof updateTask>[1]): Promise<ResearchTask> {
+  const updated = await updateTask(task.id, patch);
+  ctx.emit("task", taskView(updated));
+  return updated;
+}
+
+async function runTask(ctx: DrContext, task: ResearchTask): Promise<void> {
+  try {
+    task = await save(ctx, task, (t) => ({ status: "running", startedAt: t.startedAt ?? new Date() }));
+    const patch = task.type === "LITERATURE" ? await literature(ctx, task) : await analysis(ctx, task);
+    await save(ctx, task, () => ({ ...patch, endedAt: new Date(), error: patch.error ?? null }));
+  } catch (error) {
+    // A cancel or a lost lease is not this task's failure: it stays running and is resumed.
+    if (ctx.signal.aborted) return;
+    await save(ctx, task, () => ({ status: "failed", error: errorMessage(error), endedAt: new Date() })).catch(() => {});
+  }
+}
+
+type Outcome = { status: "completed" | "skipped" | "failed"; output: string; artifacts?: string; error?: string | null };
+
+async function literature(ctx: DrContext, task: ResearchTask): Promise<Outcome> {
+  const researchId = await childResearchOf(task.id, {
+    userId: ctx.userId, conversationId: ctx.conversationId, parentRunId: ctx.run.id, prompt: task.objective,
+    depth: ctx.env.LITERATURE_TREE_DEPTH, breadth: ctx.env.LITERATURE_TREE_BREADTH,
+  });
+  if (researchId !== task.childResearchId) task = await save(ctx, task, () => null);
+  const categories = ctx.env.LITERATURE_SEARXNG_CATEGORIES.split(",").map((c) => c.trim()).filter(Boolean);
+  try {
+    // The tree's own events stay with the child research: the conversation's stream shows the task.
+    await exploreTree({
+      scope: { researchId, prompt: task.objective, qa: [], depth: ctx.env.LITERATURE_TREE_DEPTH, breadth: ctx.env.LITERATURE_TREE_BREADTH, categories },
+      sink: { emit: () => {} },
+      signal: ctx.signal,
+      leaseLost: () => ctx.run.leaseLost,
+    });
+  } catch (error) {
+    if (!ctx.signal.aborted) await finishChildResearch(researchId, "failed", errorMessage(error));
+    throw error;
+  }
+  await finishChildResearch(researchId, "completed", null);
+  const items = (await itemsOfResearches([researchId])).map((i) => ({ id: i.id, taskKey: task.taskKey, content: i.content, url: i.url }));
+  if (items.length === 0) {
+    return { status: "completed", output: "The literature search found no usable sources for this objective.", artifacts: JSON.stringify({ childResearchId: researchId, itemCount: 0, citedItems: [] }) };
+  }
+  const { summary, citedItemIds } = await summariseLiterature({ objective: task.objective, items, budgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET, signal: ctx.signal, onUsage: ctx.usage });
+  const urls = new Map(items.map((i) => [i.id, i.url]));
+  return {
+    status: "completed",
+    output: summary,
+    artifacts: JSON.stringify({ childResearchId: researchId, itemCount: items.length, citedItems: citedItemIds.map((itemId) => ({ itemId, url: urls.get(itemId) })) }),
+  };
+}
+
+async function analysis(ctx: DrContext, task: ResearchTask): Promise<Outcome> {
+  const conversation = await getConversation({ id: ctx.conversationId });
+  const datasets = parseJson<{ filename: string }[]>(conversation?.uploadedDatasets, []);
+  const wanted = parseJson<string[]>(task.datasetFilenames, []);
+  const reason = datasets.length === 0
+    ? "No dataset was uploaded, so there is no data to analyse."
+    : `Dataset analysis is not available yet; the uploaded data (${(wanted.length ? wanted : datasets.map((d) => d.filename)).join(", ")}) is stored but was not analysed.`;
+  return { status: "skipped", output: reason, error: reason };
+}

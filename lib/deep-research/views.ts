@@ -1,0 +1,132 @@
+// The public shapes of Deep Research objects, mapped from the rows in one place: the world state,
+// messages, tasks, discoveries (with evidence resolved to stored snippets) and the run guard.
+import type { Conversation, ConversationMessage } from "../db/conversations";
+import type { DiscoveryWithEvidence } from "../db/discoveries";
+import type { ResearchTask } from "../db/research-tasks";
+import type { Run } from "../db/types";
+import { parseJson } from "./json";
+
+export const PHASE_LABELS: Record<string, string> = {
+  plan: "Planning the level's tasks",
+  execute: "Running the tasks",
+  hypothesis: "Forming a hypothesis",
+  reflect: "Reflecting and recording discoveries",
+  next: "Proposing next steps",
+  continue: "Deciding whether to continue",
+  reply: "Writing the reply",
+  done: "Done",
+};
+
+export function runGuardView(c: Conversation, run: Run | null) {
+  // The conversation's flag is the guard: set by a start, cleared when its loop ends (the run row ends just after).
+  const isRunning = c.active;
+  return {
+    isRunning,
+    rootMessageId: c.rootMessageId,
+    stateId: c.id,
+    mode: run?.mode ?? c.researchMode,
+    jobId: null,
+    runId: run?.id ?? null,
+    status: run?.status ?? null,
+    attempt: run?.attempt ?? 0,
+    startedAt: run?.startedAt ?? null,
+    lastHeartbeatAt: run?.heartbeatAt ?? null,
+    expiresAt: run?.leaseExpiresAt ?? null,
+    lastResult: c.lastResult,
+    lastError: c.lastError,
+    endedAt: c.runEndedAt,
+  };
+}
+
+export function stateView(c: Conversation) {
+  return {
+    id: c.id,
+    objective: c.objective,
+    currentObjective: c.currentObjective,
+    evolvingObjective: c.evolvingObjective,
+    conversationTitle: c.conversationTitle,
+    keyInsights: parseJson<string[]>(c.keyInsights, []),
+    methodology: c.methodology,
+    currentHypothesis: parseJson<unknown>(c.currentHypothesis, null),
+    suggestedNextSteps: parseJson<unknown[]>(c.suggestedNextSteps, []),
+    currentLevel: c.currentLevel,
+    researchMode: c.researchMode,
+    uploadedDatasets: parseJson<unknown[]>(c.uploadedDatasets, []),
+    clarificationContext: parseJson<unknown>(c.clarificationContext, null),
+    usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens, llmCalls: c.llmCalls },
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+export function messageView(m: ConversationMessage) {
+  return {
+    id: m.id,
+    role: m.role,
+    content: m.content,
+    status: m.status,
+    iteration: m.iteration,
+    level: m.level,
+    phase: m.phase,
+    researchMode: m.researchMode,
+    replyToId: m.replyToId,
+    suggestedNextSteps: parseJson<unknown[]>(m.suggestedNextSteps, []),
+    // A start's last continue decision {shouldContinue, confidence, reasoning, triggerReason}.
+    continueDecision: parseJson<{ decision?: unknown }>(m.state, {}).decision ?? null,
+    error: m.error,
+    createdAt: m.createdAt,
+    completedAt: m.completedAt,
+  };
+}
+
+export function taskView(t: ResearchTask) {
+  return {
+    id: t.taskKey,
+    level: t.level,
+    type: t.type,
+    objective: t.objective,
+    datasetFilenames: parseJson<string[]>(t.datasetFilenames, []),
+    status: t.status,
+    output: t.output,
+    artifacts: parseJson<unknown>(t.artifacts, []),
+    error: t.error,
+    childResearchId: t.childResearchId,
+    startedAt: t.startedAt,
+    endedAt: t.endedAt,
+  };
+}
+
+export type Snippet = { id: string; content: string; url: string; researchId: string };
+
+export function discoveryView(d: DiscoveryWithEvidence, snippets: Map<string, Snippet>) {
+  return {
+    id: d.key,
+    claim: d.claim,
+    evidence: d.evidence,
+    novelty: d.novelty,
+    confidence: d.confidence,
+    status: d.status,
+    level: d.level,
+    supportingTaskIds: parseJson<string[]>(d.supportingTaskIds, []),
+    evidenceItems: d.evidenceItems.map((e) => {
+      const s = snippets.get(e.itemId);
+      return { taskId: e.taskKey, itemId: e.itemId, quote: s?.content ?? null, url: s?.url ?? null, researchId: s?.researchId ?? null };
+    }),
+    history: parseJson<unknown[]>(d.history, []),
+  };
+}
+
+/** What GET /api/deep-research/status/:messageId answers for a start's message. */
+export function statusView(m: ConversationMessage, objective: string) {
+  if (m.status === "completed") {
+    return { status: "completed" as const, messageId: m.id, conversationId: m.conversationId, result: { text: m.resultText ?? "", suggestedNextSteps: parseJson<unknown[]>(m.suggestedNextSteps, []) } };
+  }
+  if (m.status === "failed") return { status: "failed" as const, messageId: m.id, conversationId: m.conversationId, error: m.error ?? "The research failed" };
+  const phase = m.phase ?? "plan";
+  return {
+    status: "processing" as const,
+    messageId: m.id,
+    conversationId: m.conversationId,
+    progress: { iteration: m.iteration, level: m.level, phase, label: PHASE_LABELS[phase] ?? phase, objective },
+  };
+}

@@ -1,0 +1,116 @@
+// What the fake LLM answers for the Deep Research agents. Scenarios are driven by markers in the
+// research objective or the user's message, which every prompt carries:
+//   #stop-at-N   the continue agent stops at iteration N (else it always continues);
+//   #done-at-N   planning in "next" mode proposes nothing from level N on (objective met);
+//   #analysis    the initial plan adds an ANALYSIS task;
+//   #tasks-N     plans N tasks (default 2, at most <max_tasks>).
+// The discovery agent cites real snippet ids from the prompt and always adds one invented id, and
+// the literature summary one invented citation, so that the engine's repair is exercised.
+import { firstWords, intTag, tagContent, taskText, type ChatMessage } from "./llm-parse";
+
+const marker = (text: string, name: string): number | undefined => {
+  const m = new RegExp(`#${name}-(\\d+)`).exec(text);
+  return m ? Number(m[1]) : undefined;
+};
+
+function topicOf(task: string): string {
+  const objective = tagContent(task, "objective") ?? tagContent(task, "query") ?? task;
+  const line = /Original objective:\s*(.+)/.exec(objective)?.[1] ?? objective;
+  return firstWords(line.replace(/#[\w-]+/g, ""), 6);
+}
+
+function levelOf(task: string): number {
+  return Number(/Level:\s*(\d+)/.exec(tagContent(task, "objective") ?? "")?.[1] ?? 0);
+}
+
+function items(task: string): { id: string; task: string; url: string; content: string }[] {
+  return [...task.matchAll(/<item id="([^"]*)" task="([^"]*)" url="([^"]*)">([\s\S]*?)<\s?\/item>/g)].map((m) => ({ id: m[1], task: m[2], url: m[3], content: m[4] }));
+}
+
+function plan(task: string) {
+  const mode = tagContent(task, "mode") ?? "initial";
+  const max = intTag(task, "max_tasks", 3);
+  const level = levelOf(task) + 1;
+  const topic = topicOf(task);
+  const doneAt = marker(task, "done-at");
+  if (mode === "next" && doneAt !== undefined && level - 1 >= doneAt) return { suggestedNextSteps: [] };
+  const count = Math.min(max, marker(task, "tasks") ?? 2);
+  const drafts: { type: string; objective: string; datasetFilenames: string[] }[] = Array.from({ length: count }, (_, i) => ({
+    type: "LITERATURE",
+    objective: `${topic} evidence line ${mode === "next" ? level + 1 : level}.${i + 1}`,
+    datasetFilenames: [],
+  }));
+  if (mode === "initial" && task.includes("#analysis") && drafts.length > 0) drafts[drafts.length - 1] = { type: "ANALYSIS", objective: `Analyse the uploaded data on ${topic}`, datasetFilenames: [] };
+  return mode === "next" ? { suggestedNextSteps: drafts } : { tasks: drafts };
+}
+
+function discoveries(task: string) {
+  const byTask = new Map<string, ReturnType<typeof items>>();
+  for (const item of items(task)) byTask.set(item.task, [...(byTask.get(item.task) ?? []), item]);
+  const existing = [...task.matchAll(/<discovery key="([^"]*)" status="active"/g)].map((m) => m[1]);
+  const out = [...byTask.entries()].map(([taskId, list]) => ({
+    key: null as string | null,
+    action: "new",
+    claim: `Finding of ${taskId}: ${list[0].content.slice(0, 80)}`,
+    evidence: list.slice(0, 2).map((i) => i.content.slice(0, 60)).join(" / "),
+    novelty: `First evidence from ${taskId}`,
+    confidence: list.length > 2 ? "high" : "medium",
+    supportingTaskIds: [taskId],
+    evidenceItems: [...list.slice(0, 2).map((i) => ({ taskId, itemId: i.id })), { taskId, itemId: `invented-${taskId}:99` }],
+    reason: "New evidence this level",
+  }));
+  const firstItem = items(task)[0];
+  if (existing.length > 0 && firstItem) {
+    out.push({
+      key: existing[0], action: "update", claim: `Revised: ${firstItem.content.slice(0, 60)}`, evidence: firstItem.content.slice(0, 60), novelty: "Confirmed by a later level",
+      confidence: "high", supportingTaskIds: [firstItem.task], evidenceItems: [{ taskId: firstItem.task, itemId: firstItem.id }], reason: "Later evidence confirms it",
+    });
+  }
+  return { discoveries: out };
+}
+
+function literature(task: string) {
+  const list = items(task).slice(0, 3);
+  const lines = list.map((i) => `- ${i.content.slice(0, 120)} [${i.id}]`);
+  return { summary: `Summary for ${firstWords(tagContent(task, "objective") ?? "", 6)}:\n${lines.join("\n")}\n- An unsupported aside [made-up:1]` };
+}
+
+export function deepResearchReply(agent: string, messages: ChatMessage[]): unknown {
+  const task = taskText(messages);
+  switch (agent) {
+    case "dr-planner":
+      return plan(task);
+    case "dr-hypothesis":
+      return { hypothesis: `Hypothesis on ${topicOf(task)} at level ${levelOf(task)}`, rationale: "The recent tasks agree.", evidenceTaskIds: [...new Set([...task.matchAll(/\[((?:lit|ana)-\d+-\d+)\]/g)].map((m) => m[1]))] };
+    case "dr-reflection":
+      return { conversationTitle: `Research: ${topicOf(task)}`, evolvingObjective: `Understand ${topicOf(task)} in depth`, currentObjective: `Deepen ${topicOf(task)} (after level ${levelOf(task)})`, keyInsights: [`Insight of level ${levelOf(task)}`], methodology: "Literature review by levels" };
+    case "dr-discovery":
+      return discoveries(task);
+    case "dr-continue": {
+      const iteration = intTag(task, "iteration", 1);
+      const stopAt = marker(task, "stop-at");
+      const stop = stopAt !== undefined && iteration >= stopAt;
+      return { shouldContinue: !stop, confidence: "medium", reasoning: stop ? "Enough for now." : "Open questions remain.", triggerReason: stop ? "diminishing_returns" : "open_questions" };
+    }
+    case "dr-reply":
+      return { reply: `Iteration ${intTag(task, "iteration", 1)} on ${topicOf(task)}: done. Continuing: ${tagContent(task, "continuing")}.` };
+    case "dr-literature":
+      return literature(task);
+    case "dr-clarifier":
+      return {
+        questions: [
+          { category: "scope", question: `Which period should the research on ${topicOf(task)} cover?`, priority: "high" },
+          { category: "audience", question: "Who will read the results?", priority: "medium", context: "Sets the depth" },
+          { category: "data", question: "Do you have data to analyse?", priority: "low" },
+        ],
+        reasoning: "Scope, audience and data change the plan most.",
+      };
+    case "dr-plan-writer": {
+      const query = firstWords(tagContent(task, "query") ?? "", 6);
+      const revised = tagContent(task, "feedback") ? " revised" : "";
+      return { objective: `Refined${revised}: ${query}`, initialTasks: [1, 2].map((n) => ({ type: "LITERATURE", objective: `${query} approved${revised} task ${n}`, datasetFilenames: [] })) };
+    }
+    default:
+      return undefined;
+  }
+}

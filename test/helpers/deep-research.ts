@@ -1,0 +1,80 @@
+// Driving the Deep Research API in integration tests: start, poll the status, read a conversation.
+import assert from "node:assert/strict";
+import { waitFor, type TestApp } from "./app-server";
+
+export interface StartReply {
+  messageId: string;
+  conversationId: string;
+  userId: string;
+  status: string;
+  pollUrl: string;
+  deduplicated?: boolean;
+}
+
+export async function startDr(app: TestApp, body: Record<string, unknown>): Promise<StartReply> {
+  const res = await app.postJson("/api/deep-research/start", body);
+  const json = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(json));
+  return json as StartReply;
+}
+
+export interface StatusReply {
+  status: "processing" | "completed" | "failed";
+  result?: { text: string; suggestedNextSteps: unknown[] };
+  error?: string;
+  progress?: { iteration: number; level: number; phase: string; label: string; objective: string };
+}
+
+/** Polls the status URL until the start has ended; returns every status seen, in order. */
+export async function pollUntilDone(app: TestApp, pollUrl: string, timeoutMs = 180_000): Promise<StatusReply[]> {
+  const seen: StatusReply[] = [];
+  await waitFor(async () => {
+    const res = await app.fetch(pollUrl);
+    assert.equal(res.status, 200);
+    const s = (await res.json()) as StatusReply;
+    seen.push(s);
+    return s.status === "processing" ? undefined : s;
+  }, timeoutMs, `the end of ${pollUrl}`);
+  return seen;
+}
+
+export async function conversation(app: TestApp, id: string) {
+  const res = await app.fetch(`/api/deep-research/conversations/${id}`);
+  assert.equal(res.status, 200);
+  return (await res.json()) as {
+    state: { currentLevel: number; keyInsights: string[]; objective: string; conversationTitle: string | null; suggestedNextSteps: unknown[] };
+    messages: { id: string; role: string; content: string; iteration: number; status: string; replyToId: string | null }[];
+    plan: { id: string; level: number; type: string; status: string; output: string | null; childResearchId: string | null; error: string | null }[];
+    discoveries: { id: string; status: string; evidenceItems: { taskId: string; itemId: string; quote: string | null; url: string | null; researchId: string | null }[] }[];
+    deepResearchRun: { isRunning: boolean; lastResult: string | null; rootMessageId: string };
+  };
+}
+
+export interface StreamPart {
+  type: string;
+  id?: string;
+  data?: { seq?: number; [k: string]: unknown };
+}
+
+/** Reads a conversation's UI message stream (SSE) to its end, or until `stopAfter` parts. */
+export async function readConversationStream(app: TestApp, id: string, stopAfter = Infinity): Promise<StreamPart[]> {
+  const res = await app.fetch(`/api/deep-research/conversations/${id}/stream`, { signal: AbortSignal.timeout(180_000) });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("x-vercel-ai-ui-message-stream"), "v1");
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const parts: StreamPart[] = [];
+  let buffer = "";
+  while (parts.length < stopAfter) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    const lines = buffer.split("\n");
+    buffer = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+      parts.push(JSON.parse(line.slice(6)) as StreamPart);
+    }
+  }
+  await reader.cancel().catch(() => undefined);
+  return parts;
+}
