@@ -1,13 +1,14 @@
 // Request bodies of the Deep Research and clarification API (zod), with their inferred types.
 import { z } from "zod";
+import { text } from "../validation/text";
 
 export const RESEARCH_MODES = ["semi-autonomous", "fully-autonomous", "steering"] as const;
 export type ResearchMode = (typeof RESEARCH_MODES)[number];
 
-const id = (name: string) => z.string({ error: `${name} must be a string` }).trim().min(1, `${name} must not be blank`).max(100);
+const id = (name: string) => text({ error: `${name} must be a string` }).trim().min(1, `${name} must not be blank`).max(100);
 
 export const startSchema = z.object({
-  message: z.string({ error: "message is required" }).trim().min(1, "message must not be blank").max(20_000, "message is too long (at most 20000 characters)"),
+  message: text({ error: "message is required" }).trim().min(1, "message must not be blank").max(20_000, "message is too long (at most 20000 characters)"),
   conversationId: id("conversationId").optional(),
   researchMode: z.enum(RESEARCH_MODES, { error: `researchMode must be one of ${RESEARCH_MODES.join(", ")}` }).optional(),
   clarificationSessionId: id("clarificationSessionId").optional(),
@@ -15,20 +16,20 @@ export const startSchema = z.object({
 export type StartInput = z.infer<typeof startSchema>;
 
 export const questionsSchema = z.object({
-  query: z.string({ error: "query is required" }).trim().min(1, "query must not be blank").max(20_000),
-  datasets: z.array(z.string().max(500)).max(20).optional(),
+  query: text({ error: "query is required" }).trim().min(1, "query must not be blank").max(20_000),
+  datasets: z.array(text().max(500), { error: "datasets must be a list of file names" }).max(20).optional(),
 });
 
 export const answersSchema = z.object({
   sessionId: id("sessionId"),
-  answers: z.array(z.object({ questionIndex: z.number().int().min(0), answer: z.string().max(5_000) }), { error: "answers must be a list of {questionIndex, answer}" }).min(1, "answers must not be empty"),
+  answers: z.array(z.object({ questionIndex: z.number().int().min(0), answer: text().max(5_000) }), { error: "answers must be a list of {questionIndex, answer}" }).min(1, "answers must not be empty"),
 });
 
 export const feedbackSchema = z
   .object({
     sessionId: id("sessionId"),
     approved: z.boolean({ error: "approved must be true or false" }),
-    feedback: z.string().trim().max(5_000).optional(),
+    feedback: text({ error: "feedback must be a string" }).trim().max(5_000).optional(),
   })
   .refine((b) => b.approved || Boolean(b.feedback), { message: "feedback is required when the plan is not approved", path: ["feedback"] });
 

@@ -207,6 +207,62 @@ const BODY_SPECS: Record<string, BodySpec> = {
       days: ["abc", -1, 0, 1.5, 1e9, "1e999", {}, [1, 2]],
     },
   },
+  "POST /api/research/[id]/follow-up": {
+    who: "token",
+    optional: false,
+    base: () => ({ question: "Deeper?", depth: 1, breadth: 1 }),
+    invalid: {
+      question: [undefined, ...NOT_STRINGS, "", "   ", "x".repeat(10_001), ...SURROGATES],
+      query_id: [...NOT_STRINGS, "", "  ", ...SURROGATES],
+      depth: [...BAD_POSITIVE, 6],
+      breadth: [...BAD_POSITIVE, 11],
+    },
+  },
+  "POST /api/research/[id]/rerun": {
+    who: "token",
+    optional: true,
+    base: () => ({ depth: 1, breadth: 1 }),
+    invalid: { depth: [...BAD_POSITIVE, 6], breadth: [...BAD_POSITIVE, 11] },
+  },
+  "POST /api/deep-research/start": {
+    who: "token",
+    optional: false,
+    base: () => ({ message: "How do heat pumps cope with cold?" }),
+    invalid: {
+      message: [undefined, ...NOT_STRINGS, "", "   ", "x".repeat(20_001), ...SURROGATES],
+      conversationId: [...NOT_STRINGS, "", "  ", "x".repeat(101), ...SURROGATES],
+      researchMode: ["bogus", 42, null, [], {}],
+      clarificationSessionId: [...NOT_STRINGS, "", "  ", ...SURROGATES],
+    },
+  },
+  "POST /api/clarification/generate-questions": {
+    who: "token",
+    optional: false,
+    base: () => ({ query: "Heat pumps in cold climates" }),
+    invalid: {
+      query: [undefined, ...NOT_STRINGS, "", "   ", "x".repeat(20_001), ...SURROGATES],
+      datasets: ["a list?", 42, {}, ...asList([42, null, "x".repeat(501), ...SURROGATES])],
+    },
+  },
+  "POST /api/clarification/submit-answers": {
+    who: "token",
+    optional: false,
+    base: () => ({ sessionId: "fuzz-session", answers: [{ questionIndex: 0, answer: "Europe" }] }),
+    invalid: {
+      sessionId: [undefined, ...NOT_STRINGS, "", "  ", "x".repeat(101), ...SURROGATES],
+      answers: [undefined, "a list?", 42, {}, [], [{ questionIndex: -1, answer: "a" }], [{ questionIndex: 0, answer: 42 }], [{ questionIndex: 0, answer: "\ud800" }]],
+    },
+  },
+  "POST /api/clarification/plan-feedback": {
+    who: "token",
+    optional: false,
+    base: () => ({ sessionId: "fuzz-session", approved: true }),
+    invalid: {
+      sessionId: [undefined, ...NOT_STRINGS, "", "  ", ...SURROGATES],
+      approved: [undefined, "yes", 1, null, [], {}],
+      feedback: [...NOT_STRINGS, "x".repeat(5_001), ...SURROGATES],
+    },
+  },
   "POST /api/research/[id]/shares": {
     who: "token",
     optional: true,

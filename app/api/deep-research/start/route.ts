@@ -2,7 +2,7 @@
 import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { startDeepResearch } from "@/lib/deep-research/service";
-import { readStartRequest } from "@/lib/deep-research/start-request";
+import { readStartRequest } from "@/lib/api/deep-research-start";
 
 export const POST = route(async (request: Request) => {
   const { userId } = await requireCaller(request);

@@ -6,8 +6,8 @@ import { requireCaller } from "@/lib/auth/caller";
 import { rerunRequestSchema, rerunResearch } from "@/lib/research/rerun";
 
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const input = await parseBody(request, rerunRequestSchema(), "research", { optional: true });
   const { userId } = await requireCaller(request);
+  const input = await parseBody(request, rerunRequestSchema(), "research", { optional: true });
   const { id } = await params;
   return acceptedResearch(await rerunResearch({ id, userId, input }));
 });

@@ -1,10 +1,9 @@
 // Reading a start request: JSON through the API's body parser, or multipart/form-data when datasets
 // are attached (413 above DEEP_RESEARCH_MAX_UPLOAD_BYTES, checked before and after reading).
-import { parseBody } from "../api/body";
-import { formatBytes } from "../api/body";
+import { startSchema, type StartInput } from "../deep-research/schema";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
-import { startSchema, type StartInput } from "./schema";
+import { formatBytes, parseBody } from "./body";
 
 function tooLarge(max: number): AppError {
   return new AppError("payload_too_large:upload", `The uploaded files are larger than the limit of ${formatBytes(max)} (DEEP_RESEARCH_MAX_UPLOAD_BYTES).`, { field: "files" });
