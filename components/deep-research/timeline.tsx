@@ -1,0 +1,30 @@
+"use client";
+// The timeline: the user's messages and each iteration's reply, with its level.
+import { memo } from "react";
+import { Markdown } from "../markdown";
+import type { DrMessage } from "@/lib/client/deep-research-state";
+import { formatDateTime } from "@/lib/client/format";
+
+const Entry = memo(function Entry({ m }: { m: DrMessage }) {
+  const user = m.role === "user";
+  return (
+    <li data-testid="dr-message" data-role={m.role} data-status={m.status} className={`rounded-xl border px-4 py-3 ${user ? "border-accent/30 bg-accent/5" : "border-border bg-surface"}`}>
+      <div className="flex flex-wrap items-center gap-2 text-xs text-muted">
+        <span className="font-medium text-fg">{user ? "You" : `Iteration ${m.iteration}`}</span>
+        {!user ? <span>level {m.level}</span> : m.researchMode ? <span>{m.researchMode}</span> : null}
+        <time dateTime={m.createdAt} className="ml-auto">{formatDateTime(m.createdAt)}</time>
+      </div>
+      {user ? <p className="mt-1 whitespace-pre-wrap break-words text-sm">{m.content}</p> : <Markdown className="prose-report mt-1 text-sm">{m.content}</Markdown>}
+      {m.error ? <p className="mt-1 text-sm text-danger">{m.error}</p> : null}
+    </li>
+  );
+});
+
+export function Timeline({ messages }: { messages: DrMessage[] }) {
+  return (
+    <section aria-labelledby="dr-tl-h" data-testid="dr-timeline">
+      <h2 id="dr-tl-h" className="text-sm font-semibold uppercase tracking-wide text-subtle">Timeline</h2>
+      <ol className="mt-2 grid gap-2">{messages.map((m) => <Entry key={m.id} m={m} />)}</ol>
+    </section>
+  );
+}
