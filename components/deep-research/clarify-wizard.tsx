@@ -14,6 +14,8 @@ export function ClarifyWizard({ sessionId, questions, onApproved, onCancel }: Pr
   const [feedback, setFeedback] = useState("");
   const [revising, setRevising] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Approved once on the server: a retry (the start failed) only starts again.
+  const [approved, setApproved] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [index, plan]);
@@ -50,9 +52,9 @@ export function ClarifyWizard({ sessionId, questions, onApproved, onCancel }: Pr
             </>
           ) : (
             <>
-              <button type="button" data-testid="dr-revise" className={buttonClass("secondary", "md")} onClick={() => setRevising(true)} disabled={busy}>Revise with feedback</button>
+              <button type="button" data-testid="dr-revise" className={buttonClass("secondary", "md")} onClick={() => setRevising(true)} disabled={busy || approved}>Revise with feedback</button>
               <button type="button" data-testid="dr-approve" className={buttonClass("primary", "md")} disabled={busy}
-                onClick={() => run(async () => { await drApi.feedback(sessionId, true); await onApproved(sessionId); })}>
+                onClick={() => run(async () => { if (!approved) { await drApi.feedback(sessionId, true); setApproved(true); } await onApproved(sessionId); })}>
                 {busy ? "Starting…" : "Approve and start"}
               </button>
             </>

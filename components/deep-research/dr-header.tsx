@@ -1,7 +1,7 @@
 "use client";
 // The conversation's header: title (it evolves), objectives, mode, iteration against its cap, the
 // phase running now with its elapsed time, and Stop (ends the loop after the current phase).
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { buttonClass } from "../button";
 import { Icon } from "../icons";
 import { Spinner } from "../spinner";
@@ -27,6 +27,8 @@ export function DrHeader({ c, semiCap }: { c: LiveConversation; semiCap: number 
   const now = useNow(run.isRunning);
   const [stopping, setStopping] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A later start shows Stop again, enabled.
+  useEffect(() => { if (!run.isRunning) setStopping(false); }, [run.isRunning]);
 
   const stop = async () => {
     setStopping(true);
