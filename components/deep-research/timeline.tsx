@@ -5,13 +5,14 @@ import { Markdown } from "../markdown";
 import type { DrMessage } from "@/lib/client/deep-research-state";
 import { formatDateTime } from "@/lib/client/format";
 
-const Entry = memo(function Entry({ m }: { m: DrMessage }) {
+const Entry = memo(function Entry({ m, reply }: { m: DrMessage; reply: number }) {
   const user = m.role === "user";
   return (
     <li data-testid="dr-message" data-role={m.role} data-status={m.status} className={`rounded-xl border px-4 py-3 ${user ? "border-accent/30 bg-accent/5" : "border-border bg-surface"}`}>
       <div className="flex flex-wrap items-center gap-2 text-xs text-muted">
-        <span className="font-medium text-fg">{user ? "You" : `Iteration ${m.iteration}`}</span>
-        {!user ? <span>level {m.level}</span> : m.researchMode ? <span>{m.researchMode}</span> : null}
+        <span className="font-medium text-fg">{user ? "You" : `Reply ${reply}`}</span>
+        {!user ? <span>iteration {m.iteration}</span> : null}
+        {!user ? (m.level > 0 ? <span>level {m.level}</span> : null) : m.researchMode ? <span>{m.researchMode}</span> : null}
         <time dateTime={m.createdAt} className="ml-auto">{formatDateTime(m.createdAt)}</time>
       </div>
       {user ? <p className="mt-1 whitespace-pre-wrap break-words text-sm">{m.content}</p> : <Markdown className="prose-report mt-1 text-sm">{m.content}</Markdown>}
@@ -20,11 +21,17 @@ const Entry = memo(function Entry({ m }: { m: DrMessage }) {
   );
 });
 
+// Each start counts its iterations from 1, so replies are numbered across the conversation.
+function withReplyNumbers(messages: DrMessage[]): [DrMessage, number][] {
+  let n = 0;
+  return messages.map((m) => [m, m.role === "user" ? 0 : ++n]);
+}
+
 export function Timeline({ messages }: { messages: DrMessage[] }) {
   return (
     <section aria-labelledby="dr-tl-h" data-testid="dr-timeline">
       <h2 id="dr-tl-h" className="text-sm font-semibold uppercase tracking-wide text-subtle">Timeline</h2>
-      <ol className="mt-2 grid gap-2">{messages.map((m) => <Entry key={m.id} m={m} />)}</ol>
+      <ol className="mt-2 grid gap-2">{withReplyNumbers(messages).map(([m, n]) => <Entry key={m.id} m={m} reply={n} />)}</ol>
     </section>
   );
 }
