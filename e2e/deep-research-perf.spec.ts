@@ -1,6 +1,8 @@
 // Render time of a large conversation: 20 iterations, 60 tasks, 25 discoveries, served as the
 // stream's snapshot (the route is fulfilled by the test, so only the page's own work is timed).
-// Target: under 200 ms from the data's arrival to an interactive page.
+// Target: under 200 ms from the data's arrival to an interactive page (DR_RENDER_BUDGET_MS).
+// A bench, not a check of behaviour: timings depend on the machine's load, so it runs only with
+// DR_PERF=1 (e.g. `DR_PERF=1 npx playwright test e2e/deep-research-perf.spec.ts`).
 import { expect, test } from "@playwright/test";
 import { shot } from "./helpers";
 
@@ -25,7 +27,10 @@ function fixture() {
   return { conversationId: ID, state, messages, plan, discoveries, deepResearchRun: { isRunning: false, rootMessageId: "u1", mode: "fully-autonomous", startedAt: iso(0), lastResult: "completed", lastError: null, endedAt: iso(100) } };
 }
 
-test("a 20-iteration conversation renders in under 200 ms after its data", async ({ page }) => {
+const BUDGET_MS = Number(process.env.DR_RENDER_BUDGET_MS ?? 200);
+
+test("a 20-iteration conversation renders within its budget after its data", async ({ page }) => {
+  test.skip(process.env.DR_PERF !== "1", "a bench: set DR_PERF=1 on an idle machine");
   const body = [{ type: "start" }, { type: "data-snapshot", id: "snapshot", data: { seq: 1, conversation: fixture() } }, { type: "finish" }].map((c) => `data: ${JSON.stringify(c)}\n\n`).join("");
   await page.route(`**/api/deep-research/conversations/${ID}/stream`, (route) => route.fulfill({ status: 200, headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" }, body }));
   // Time from the stream's response reaching the page to the rendered page.
@@ -54,14 +59,22 @@ test("a 20-iteration conversation renders in under 200 ms after its data", async
     const w = window as unknown as { __drDataAt?: number; __drShownAt?: number; __drPaintedAt?: number };
     return [w.__drShownAt! - w.__drDataAt!, w.__drPaintedAt! - w.__drDataAt!];
   });
+  const marks = await page.evaluate(() => {
+    const at = (n: string) => performance.getEntriesByName(n)[0]?.startTime ?? NaN;
+    return { snapshotToCommit: at("dr:committed") - at("dr:snapshot"), responseToSnapshot: at("dr:snapshot") - (window as unknown as { __drDataAt: number }).__drDataAt };
+  });
+  console.log(`deep research fixture: ${JSON.stringify(marks)}`);
   console.log(`deep research fixture: in the DOM ${Math.round(dom)} ms, painted ${Math.round(ms)} ms after the stream's response`);
   test.info().annotations.push({ type: "render-ms", description: String(Math.round(ms)) });
-  expect(ms).toBeLessThan(200);
+  expect(ms).toBeLessThan(BUDGET_MS);
   console.log(`deep research fixture: rendered ${Math.round(ms)} ms after the data (including the 50 ms batch)`);
   // Interactive: a discovery opens to its quotes at once.
   const t0 = Date.now();
   await page.getByTestId("dr-discovery-toggle").first().click();
   await expect(page.getByTestId("dr-quote").first()).toBeVisible();
   console.log(`deep research fixture: evidence opened in ${Date.now() - t0} ms (incl. Playwright round trips)`);
+  // The earlier timeline entries open on demand.
+  await page.getByTestId("dr-show-earlier").click();
+  await expect(page.getByTestId("dr-message")).toHaveCount(21);
   await shot(page, "dr-fixture-desktop", true);
 });

@@ -31,7 +31,12 @@ export function useDeepResearchLive(id: string) {
       if (chunks.length) dispatch({ type: "chunks", chunks });
     };
     const unsubscribe = subscribeConversationStream(id, {
-      onChunk: (c) => { queue.push(c); timer ??= setTimeout(flush, 50); },
+      onChunk: (c) => {
+        // Marks for the render-time measure (e2e/deep-research-perf.spec.ts); cheap in production.
+        if (c.type === "data-snapshot") performance.mark("dr:snapshot");
+        queue.push(c);
+        timer ??= setTimeout(flush, 50);
+      },
       onConnection: setConnection,
       onNotFound: () => setNotFound(true),
     });

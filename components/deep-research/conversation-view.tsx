@@ -2,6 +2,7 @@
 // The Deep Research conversation page: header, hypothesis and insights, timeline, next steps and
 // the reply box in the main column; discoveries and the plan beside it (below it on a phone).
 import Link from "next/link";
+import { useLayoutEffect } from "react";
 import { buttonClass } from "../button";
 import { Spinner } from "../spinner";
 import { useDeepResearchLive } from "@/hooks/use-deep-research-live";
@@ -28,6 +29,8 @@ export function DrNotFound() {
 
 export function ConversationView({ id, semiCap }: { id: string; semiCap: number }) {
   const { live, connection, notFound, reconnect } = useDeepResearchLive(id);
+  const loaded = live !== null;
+  useLayoutEffect(() => { if (loaded) performance.mark("dr:committed"); }, [loaded]);
   if (notFound) return <DrNotFound />;
   if (!live) {
     return (

@@ -30,7 +30,7 @@ const TaskRow = memo(function TaskRow({ t }: { t: DrTask }) {
       </div>
       <p className="mt-1 break-words text-sm">{t.objective}</p>
       {t.type === "LITERATURE" && t.childResearchId ? (
-        <Link href={`/research/${t.childResearchId}`} data-testid="dr-task-research" className="mt-1 inline-block text-sm text-accent underline-offset-2 hover:underline">
+        <Link href={`/research/${t.childResearchId}`} prefetch={false} data-testid="dr-task-research" className="mt-1 inline-block text-sm text-accent underline-offset-2 hover:underline">
           Open its research tree<span className="sr-only"> for {t.id}</span>
         </Link>
       ) : null}

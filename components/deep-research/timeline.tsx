@@ -1,6 +1,6 @@
 "use client";
 // The timeline: the user's messages and each iteration's reply, with its level.
-import { memo } from "react";
+import { memo, useState } from "react";
 import { Markdown } from "../markdown";
 import type { DrMessage } from "@/lib/client/deep-research-state";
 import { formatDateTime } from "@/lib/client/format";
@@ -27,11 +27,22 @@ function withReplyNumbers(messages: DrMessage[]): [DrMessage, number][] {
   return messages.map((m) => [m, m.role === "user" ? 0 : ++n]);
 }
 
+// A long conversation shows its latest entries; the earlier ones (each a Markdown render) on demand.
+const RECENT = 6;
+
 export function Timeline({ messages }: { messages: DrMessage[] }) {
+  const [all, setAll] = useState(false);
+  const numbered = withReplyNumbers(messages);
+  const hidden = all ? 0 : Math.max(0, numbered.length - RECENT);
   return (
     <section aria-labelledby="dr-tl-h" data-testid="dr-timeline">
       <h2 id="dr-tl-h" className="text-sm font-semibold uppercase tracking-wide text-subtle">Timeline</h2>
-      <ol className="mt-2 grid gap-2">{withReplyNumbers(messages).map(([m, n]) => <Entry key={m.id} m={m} reply={n} />)}</ol>
+      {hidden > 0 ? (
+        <button type="button" data-testid="dr-show-earlier" className="mt-2 text-sm text-accent hover:underline" onClick={() => setAll(true)}>
+          Show {hidden} earlier {hidden === 1 ? "entry" : "entries"}
+        </button>
+      ) : null}
+      <ol className="mt-2 grid gap-2">{numbered.slice(hidden).map(([m, n]) => <Entry key={m.id} m={m} reply={n} />)}</ol>
     </section>
   );
 }
