@@ -31,12 +31,17 @@ test("a semi-autonomous run streams its tasks and discoveries; a reload shows th
   await shots(page, "start");
   await page.getByLabel("Research question").fill("How do coral reefs recover after bleaching? #stop-at-2");
   await page.getByTestId("mode-semi-autonomous").click();
+  // A dataset goes with the start (multipart), listed with its size first.
+  await page.getByTestId("dr-file-input").setInputFiles({ name: "reef-survey.csv", mimeType: "text/csv", buffer: Buffer.from("site,cover\nA,0.4\nB,0.6\n") });
+  await expect(page.getByTestId("dr-files")).toContainText("reef-survey.csv");
+  await expect(page.getByTestId("dr-files")).toContainText("23 B");
   await page.getByTestId("dr-start-now").click();
   await expect(page).toHaveURL(/\/deep-research\/[^/]+$/);
 
   await expect(page.getByTestId("dr-page")).toHaveAttribute("data-running", "true");
   await expect(page.getByTestId("dr-mode")).toHaveText("Semi-autonomous");
   await expect(page.getByTestId("dr-objective")).toContainText("coral reefs");
+  await expect(page.getByTestId("dr-datasets")).toHaveText("reef-survey.csv (23 B)");
   await expect(page.getByTestId("dr-task").first()).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("dr-task-research").first()).toHaveAttribute("href", /^\/research\/[^/]+$/);
 

@@ -9,6 +9,7 @@ import { useNow } from "@/hooks/use-now";
 import { drApi } from "@/lib/client/deep-research-api";
 import { iterationCap, PHASE_NAMES, runningStart, type LiveConversation } from "@/lib/client/deep-research-state";
 import { formatDuration } from "@/lib/client/format";
+import { formatBytes } from "@/lib/client/deep-research-files";
 
 export const MODE_LABELS: Record<string, string> = {
   "semi-autonomous": "Semi-autonomous",
@@ -41,6 +42,7 @@ export function DrHeader({ c, semiCap }: { c: LiveConversation; semiCap: number 
     }
   };
 
+  const datasets = (c.state.uploadedDatasets as { filename?: string; size?: number }[]).filter((d): d is { filename: string; size: number } => typeof d?.filename === "string" && typeof d.size === "number");
   const title = c.state.conversationTitle ?? c.state.objective;
   const evolving = c.state.evolvingObjective ?? c.state.currentObjective;
   return (
@@ -65,6 +67,9 @@ export function DrHeader({ c, semiCap }: { c: LiveConversation; semiCap: number 
         <div className="flex gap-2"><dt className="shrink-0 text-muted">Objective</dt><dd data-testid="dr-objective" className="min-w-0 break-words">{c.state.objective}</dd></div>
         {evolving && evolving !== c.state.objective ? (
           <div className="flex gap-2"><dt className="shrink-0 text-muted">Now</dt><dd data-testid="dr-evolving" className="min-w-0 break-words">{evolving}</dd></div>
+        ) : null}
+        {datasets.length ? (
+          <div className="flex gap-2"><dt className="shrink-0 text-muted">Datasets</dt><dd data-testid="dr-datasets" className="min-w-0 break-words">{datasets.map((d) => `${d.filename} (${formatBytes(d.size)})`).join(", ")}</dd></div>
         ) : null}
       </dl>
       {/* A fixed-height line, present while running or not, so nothing below jumps. */}

@@ -50,11 +50,14 @@ export function PlanPanel({ plan }: { plan: DrTask[] }) {
     <section aria-labelledby="dr-plan-h" data-testid="dr-plan">
       <h2 id="dr-plan-h" className="text-sm font-semibold uppercase tracking-wide text-subtle">Plan</h2>
       {levels.length === 0 ? <p className="mt-2 text-sm text-muted">No tasks yet.</p> : null}
-      {levels.map(({ level, tasks }) => (
-        <div key={level} className="mt-3">
-          <h3 className="text-sm font-medium">Level {level}</h3>
+      {/* The two newest levels open; older ones folded, so a long conversation's plan stays short. */}
+      {levels.map(({ level, tasks }, i) => (
+        <details key={level} open={i < 2} className="group mt-3" data-testid="dr-level">
+          <summary className="cursor-pointer text-sm font-medium">
+            Level {level} <span className="font-normal text-muted">· {tasks.length} {tasks.length === 1 ? "task" : "tasks"}</span>
+          </summary>
           <ul className="mt-1.5 grid gap-2">{tasks.map((t) => <TaskRow key={t.id} t={t} />)}</ul>
-        </div>
+        </details>
       ))}
     </section>
   );
