@@ -7,7 +7,8 @@ import { ThemeToggle } from "./theme-toggle";
 
 const NAV = [
   { href: "/", label: "New research", icon: "plus" as const, testid: "nav-new", match: (p: string) => p === "/" || p === "/research/new" },
-  { href: "/answer", label: "Quick answer", icon: "sparkles" as const, testid: "nav-answer", match: (p: string) => p.startsWith("/answer") },
+  { href: "/deep-research/new", label: "New deep research", icon: "sparkles" as const, testid: "nav-new-deep", match: (p: string) => p.startsWith("/deep-research") },
+  { href: "/answer", label: "Quick answer", icon: "search" as const, testid: "nav-answer", match: (p: string) => p.startsWith("/answer") },
   { href: "/history", label: "History", icon: "history" as const, testid: "nav-history", match: (p: string) => p.startsWith("/history") },
 ];
 

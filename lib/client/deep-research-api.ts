@@ -1,0 +1,52 @@
+// Calls to the Deep Research and clarification API from the browser. Errors keep the server's
+// `{error, code, field}` as an ApiError (lib/client/api.ts).
+import { ApiError, redirectToSignIn } from "./api";
+import type { DrMode } from "./deep-research-state";
+
+async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+  const { json, ...rest } = init;
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      ...rest,
+      ...(json !== undefined ? { body: JSON.stringify(json), headers: { "content-type": "application/json" } } : {}),
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError("Could not reach the server. Check your connection and try again.", 0, "network:client");
+  }
+  if (res.status === 401) redirectToSignIn();
+  const text = await res.text();
+  let body: unknown;
+  try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
+  if (!res.ok) {
+    const b = (body ?? {}) as { error?: string; code?: string; field?: string };
+    throw new ApiError(b.error ?? `Request failed (${res.status})`, res.status, b.code ?? `http:${res.status}`, b.field);
+  }
+  return body as T;
+}
+
+export interface StartReply { messageId: string; conversationId: string; status: string; pollUrl: string; deduplicated?: boolean }
+export interface ClarifyQuestion { category: string; question: string; priority: string | number; context?: string }
+export interface ProposedPlan { objective: string; initialTasks: { type: string; objective: string; datasetFilenames?: string[] }[] }
+
+export const drApi = {
+  /** JSON, or multipart when dataset files are attached. */
+  start(input: { message: string; conversationId?: string; researchMode?: DrMode; clarificationSessionId?: string; files?: File[] }) {
+    const { files, ...fields } = input;
+    if (files && files.length > 0) {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.set(k, v);
+      for (const f of files) form.append("files", f);
+      return call<StartReply>("/api/deep-research/start", { method: "POST", body: form });
+    }
+    return call<StartReply>("/api/deep-research/start", { method: "POST", json: fields });
+  },
+  stop: (id: string) => call<unknown>(`/api/deep-research/conversations/${encodeURIComponent(id)}/stop`, { method: "POST" }),
+  questions: (query: string, datasets?: string[]) =>
+    call<{ ok: boolean; sessionId: string; questions: ClarifyQuestion[]; reasoning: string }>("/api/clarification/generate-questions", { method: "POST", json: { query, ...(datasets?.length ? { datasets } : {}) } }),
+  answers: (sessionId: string, answers: { questionIndex: number; answer: string }[]) =>
+    call<{ ok: boolean; sessionId: string; plan: ProposedPlan }>("/api/clarification/submit-answers", { method: "POST", json: { sessionId, answers } }),
+  feedback: (sessionId: string, approved: boolean, feedback?: string) =>
+    call<{ ok: boolean; sessionId: string; plan?: ProposedPlan; status?: string }>("/api/clarification/plan-feedback", { method: "POST", json: { sessionId, approved, ...(feedback ? { feedback } : {}) } }),
+};

@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { applyDrChunk, iterationCap, orderDiscoveries, runningStart, tasksByLevel, type DrChunk, type DrDiscovery, type DrSnapshot, type DrTask } from "./deep-research-state";
+
+const task = (id: string, level: number, status = "pending"): DrTask => ({
+  id, level, type: "LITERATURE", objective: `o ${id}`, datasetFilenames: [], status, output: null, artifacts: [], error: null, childResearchId: null, startedAt: null, endedAt: null,
+});
+const disc = (id: string, status: string, confidence: string, level = 1): DrDiscovery => ({
+  id, claim: id, evidence: "", novelty: "", confidence, status, level, supportingTaskIds: [], evidenceItems: [], history: [],
+});
+const snapshot = (running = true): DrSnapshot => ({
+  conversationId: "c1",
+  state: { id: "c1", objective: "Why?", currentObjective: null, evolvingObjective: null, conversationTitle: null, keyInsights: [], methodology: null, currentHypothesis: null, suggestedNextSteps: [], currentLevel: 0, researchMode: "steering", uploadedDatasets: [], createdAt: "", updatedAt: "" },
+  messages: [{ id: "m1", role: "user", content: "Why?", status: "processing", iteration: 1, level: 1, phase: "plan", researchMode: "steering", replyToId: null, suggestedNextSteps: [], error: null, createdAt: "2026-01-01T00:00:00Z", completedAt: null }],
+  plan: [task("lit-1-1", 1)],
+  discoveries: [],
+  deepResearchRun: { isRunning: running, rootMessageId: "m1", mode: "steering", startedAt: null, lastResult: null, lastError: null, endedAt: null },
+});
+const snap = (running = true): DrChunk => ({ type: "data-snapshot", data: { seq: 3, conversation: snapshot(running) } });
+
+test("parts before a snapshot are ignored; the snapshot sets everything", () => {
+  assert.equal(applyDrChunk(null, { type: "data-task", data: { ...task("x", 1), seq: 1, at: 1 } }), null);
+  const c = applyDrChunk(null, snap())!;
+  assert.equal(c.plan.length, 1);
+  assert.equal(c.phase, null);
+});
+
+test("tasks, discoveries and messages are upserted by id, without seq/at", () => {
+  let c = applyDrChunk(null, snap())!;
+  c = applyDrChunk(c, { type: "data-task", data: { ...task("lit-1-1", 1, "running"), seq: 4, at: 10 } })!;
+  c = applyDrChunk(c, { type: "data-task", data: { ...task("lit-1-2", 1), seq: 5, at: 11 } })!;
+  assert.deepEqual(c.plan.map((t) => [t.id, t.status]), [["lit-1-1", "running"], ["lit-1-2", "pending"]]);
+  assert.equal("seq" in c.plan[0], false);
+  c = applyDrChunk(c, { type: "data-discovery", data: { ...disc("d1", "active", "high"), seq: 6, at: 12 } })!;
+  c = applyDrChunk(c, { type: "data-discovery", data: { ...disc("d1", "retired", "high"), seq: 7, at: 13 } })!;
+  assert.deepEqual(c.discoveries.map((d) => d.status), ["retired"]);
+});
+
+test("a phase part is timed; the run ending clears it; a snapshot of the same running conversation keeps it", () => {
+  let c = applyDrChunk(null, snap())!;
+  c = applyDrChunk(c, { type: "data-phase", data: { messageId: "m1", iteration: 2, level: 2, phase: "execute", seq: 4, at: 500 } })!;
+  assert.deepEqual(c.phase, { messageId: "m1", iteration: 2, level: 2, phase: "execute", at: 500 });
+  assert.equal(applyDrChunk(c, snap())!.phase?.at, 500);
+  assert.equal(applyDrChunk(c, snap(false))!.phase, null);
+  const ended = applyDrChunk(c, { type: "data-run", data: { ...snapshot().deepResearchRun, isRunning: false, seq: 9, at: 600 } })!;
+  assert.equal(ended.phase, null);
+  assert.equal(runningStart(ended), null);
+  assert.equal(runningStart(c)?.id, "m1");
+});
+
+test("tasks by level newest first in numeric order; discoveries standing and confident first; caps by mode", () => {
+  const levels = tasksByLevel([task("lit-1-10", 1), task("lit-2-1", 2), task("lit-1-2", 1)]);
+  assert.deepEqual(levels.map((l) => [l.level, l.tasks.map((t) => t.id)]), [[2, ["lit-2-1"]], [1, ["lit-1-2", "lit-1-10"]]]);
+  assert.deepEqual(orderDiscoveries([disc("r", "retired", "high"), disc("m", "active", "medium"), disc("h", "active", "high"), disc("v", "revised", "low")]).map((d) => d.id), ["h", "m", "v", "r"]);
+  assert.deepEqual([iterationCap("semi-autonomous", 5), iterationCap("fully-autonomous", 5), iterationCap("steering", 5)], [5, 20, 1]);
+});

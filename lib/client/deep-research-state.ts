@@ -1,0 +1,189 @@
+// The browser's model of one Deep Research conversation, folded from its stream: the snapshot
+// replaces everything; state and run replace theirs; messages, tasks and discoveries are upserted by
+// id (a later part with the same id wins); a phase part records what runs now and since when.
+// Shapes mirror lib/deep-research/views.ts after JSON (dates are ISO strings).
+
+export type DrMode = "semi-autonomous" | "fully-autonomous" | "steering";
+
+export interface DrHypothesis { hypothesis?: string; rationale?: string; evidenceTaskIds?: string[]; level?: number }
+export interface DrStep { type?: string; objective?: string; datasetFilenames?: string[] }
+
+export interface DrState {
+  id: string;
+  objective: string;
+  currentObjective: string | null;
+  evolvingObjective: string | null;
+  conversationTitle: string | null;
+  keyInsights: string[];
+  methodology: string | null;
+  currentHypothesis: DrHypothesis | null;
+  suggestedNextSteps: DrStep[];
+  currentLevel: number;
+  researchMode: DrMode;
+  uploadedDatasets: unknown[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DrMessage {
+  id: string;
+  role: "user" | "assistant" | string;
+  content: string;
+  status: string;
+  iteration: number;
+  level: number;
+  phase: string | null;
+  researchMode: string | null;
+  replyToId: string | null;
+  suggestedNextSteps: DrStep[];
+  error: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export interface DrTask {
+  id: string;
+  level: number;
+  type: "LITERATURE" | "ANALYSIS" | string;
+  objective: string;
+  datasetFilenames: string[];
+  status: string;
+  output: string | null;
+  artifacts: unknown;
+  error: string | null;
+  childResearchId: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
+export interface DrEvidence { taskId: string; itemId: string; quote: string | null; url: string | null; researchId: string | null }
+export interface DrHistoryEntry { at?: string; level?: number; action?: string; reason?: string; previousClaim?: string }
+
+export interface DrDiscovery {
+  id: string;
+  claim: string;
+  evidence: string;
+  novelty: string;
+  confidence: "high" | "medium" | "low" | string;
+  status: "active" | "revised" | "retired" | string;
+  level: number;
+  supportingTaskIds: string[];
+  evidenceItems: DrEvidence[];
+  history: DrHistoryEntry[];
+}
+
+export interface DrRun {
+  isRunning: boolean;
+  rootMessageId: string | null;
+  mode: string | null;
+  startedAt: string | null;
+  lastResult: string | null;
+  lastError: string | null;
+  endedAt: string | null;
+}
+
+export interface DrSnapshot {
+  conversationId: string;
+  state: DrState;
+  messages: DrMessage[];
+  plan: DrTask[];
+  discoveries: DrDiscovery[];
+  deepResearchRun: DrRun;
+}
+
+export interface DrPhase { messageId: string; iteration: number; level: number; phase: string; at: number }
+
+export interface LiveConversation extends DrSnapshot {
+  /** The phase running now, with the time its part was written (null until one arrives). */
+  phase: DrPhase | null;
+}
+
+type Meta = { seq: number; at: number };
+export type DrChunk =
+  | { type: "data-snapshot"; data: { seq: number; conversation: DrSnapshot } }
+  | { type: "data-state"; data: DrState & Meta }
+  | { type: "data-run"; data: DrRun & Meta }
+  | { type: "data-message"; data: DrMessage & Meta }
+  | { type: "data-task"; data: DrTask & Meta }
+  | { type: "data-discovery"; data: DrDiscovery & Meta }
+  | { type: "data-phase"; data: Omit<DrPhase, "at"> & Meta };
+
+function upsert<T extends { id: string }>(list: T[], item: T): T[] {
+  const i = list.findIndex((x) => x.id === item.id);
+  if (i < 0) return [...list, item];
+  const next = list.slice();
+  next[i] = item;
+  return next;
+}
+
+function strip<T extends Meta>(data: T): Omit<T, "seq" | "at"> {
+  const { seq: _seq, at: _at, ...rest } = data;
+  return rest;
+}
+
+export function applyDrChunk(prev: LiveConversation | null, chunk: DrChunk): LiveConversation | null {
+  if (chunk.type === "data-snapshot") {
+    // Keep the phase timer across a reconnect to the same conversation while it still runs.
+    const c = chunk.data.conversation;
+    const keep = prev && prev.conversationId === c.conversationId && c.deepResearchRun.isRunning ? prev.phase : null;
+    return { ...c, phase: keep };
+  }
+  if (!prev) return prev; // parts before a snapshot cannot happen on one connection; ignore them
+  switch (chunk.type) {
+    case "data-state":
+      return { ...prev, state: strip(chunk.data) as DrState };
+    case "data-run": {
+      const run = strip(chunk.data) as DrRun;
+      return { ...prev, deepResearchRun: run, phase: run.isRunning ? prev.phase : null };
+    }
+    case "data-message":
+      return { ...prev, messages: upsert(prev.messages, strip(chunk.data) as DrMessage) };
+    case "data-task":
+      return { ...prev, plan: upsert(prev.plan, strip(chunk.data) as DrTask) };
+    case "data-discovery":
+      return { ...prev, discoveries: upsert(prev.discoveries, strip(chunk.data) as DrDiscovery) };
+    case "data-phase": {
+      const { seq: _seq, ...p } = chunk.data;
+      return { ...prev, phase: p };
+    }
+    default:
+      return prev;
+  }
+}
+
+/** The start message running now (its phase and iteration), if any. */
+export function runningStart(c: LiveConversation): DrMessage | null {
+  if (!c.deepResearchRun.isRunning) return null;
+  const root = c.deepResearchRun.rootMessageId;
+  return c.messages.find((m) => m.id === root) ?? [...c.messages].reverse().find((m) => m.status === "processing") ?? null;
+}
+
+export const PHASE_NAMES: Record<string, string> = {
+  plan: "Planning",
+  execute: "Literature & analysis",
+  hypothesis: "Hypothesis",
+  reflect: "Reflection & discovery",
+  next: "Next steps",
+  continue: "Deciding",
+  reply: "Replying",
+  done: "Done",
+};
+
+/** Tasks grouped by level, newest level first. */
+export function tasksByLevel(plan: DrTask[]): { level: number; tasks: DrTask[] }[] {
+  const map = new Map<number, DrTask[]>();
+  for (const t of plan) map.set(t.level, [...(map.get(t.level) ?? []), t]);
+  return [...map.entries()].sort((a, b) => b[0] - a[0]).map(([level, tasks]) => ({ level, tasks: tasks.sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true })) }));
+}
+
+/** Standing discoveries first (high confidence first), then revised, then retired. */
+export function orderDiscoveries(list: DrDiscovery[]): DrDiscovery[] {
+  const statusRank = (s: string) => (s === "active" ? 0 : s === "revised" ? 1 : 2);
+  const confRank = (c: string) => (c === "high" ? 0 : c === "medium" ? 1 : 2);
+  return [...list].sort((a, b) => statusRank(a.status) - statusRank(b.status) || confRank(a.confidence) - confRank(b.confidence) || b.level - a.level);
+}
+
+/** The iteration cap of a mode (semi-autonomous reads the server's MAX_AUTO_ITERATIONS). */
+export function iterationCap(mode: string, semiCap: number): number {
+  return mode === "fully-autonomous" ? 20 : mode === "steering" ? 1 : semiCap;
+}
