@@ -4,7 +4,7 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { text } from "../validation/text";
 import { httpStatusOf, toErrorResponse } from "./errors";
-import { formatBytes, isJsonContentType, parseBody } from "./body";
+import { formatBytes, isJsonContentType, parseBody, parseQuery } from "./body";
 
 const schema = z.object({ name: text().trim().min(1), tags: z.array(text()).optional() });
 
@@ -96,5 +96,15 @@ describe("parseBody", () => {
     const body = (await toErrorResponse(e).json()) as { field: string; errors: { field: string; message: string }[] };
     assert.equal(body.field, "name");
     assert.deepEqual(body.errors, e.issues);
+  });
+});
+
+describe("parseQuery", () => {
+  const query = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().max(5).optional() });
+  it("reads the query string with the schema's defaults", () => {
+    assert.deepEqual(parseQuery(new Request("http://localhost/api/x?cursor=ab"), query, "t"), { limit: 20, cursor: "ab" });
+  });
+  it("400 naming the first invalid parameter", () => {
+    assert.throws(() => parseQuery(new Request("http://localhost/api/x?limit=0"), query, "t"), (e: AppError) => httpStatusOf(e) === 400 && e.code === "bad_request:t" && e.field === "limit");
   });
 });

@@ -118,3 +118,11 @@ export async function parseBody<T>(request: Request, schema: z.ZodType<T>, surfa
   }
   return result.data;
 }
+
+/** Parses a request's query string with `schema`: a 400 naming the first invalid parameter. */
+export function parseQuery<T>(request: Request, schema: z.ZodType<T>, surface: string): T {
+  const parsed = schema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new AppError(`bad_request:${surface}`, issue.message, { field: issue.path.length ? String(issue.path[0]) : undefined });
+}

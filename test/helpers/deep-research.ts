@@ -1,6 +1,7 @@
 // Driving the Deep Research API in integration tests: start, poll the status, read a conversation.
 import assert from "node:assert/strict";
 import { waitFor, type TestApp } from "./app-server";
+import { readUiStream, type UiPart } from "./ui-stream";
 
 export interface StartReply {
   messageId: string;
@@ -50,31 +51,9 @@ export async function conversation(app: TestApp, id: string) {
   };
 }
 
-export interface StreamPart {
-  type: string;
-  id?: string;
-  data?: { seq?: number; [k: string]: unknown };
-}
+export type StreamPart = UiPart;
 
 /** Reads a conversation's UI message stream (SSE) to its end, or until `stopAfter` parts. */
-export async function readConversationStream(app: TestApp, id: string, stopAfter = Infinity): Promise<StreamPart[]> {
-  const res = await app.fetch(`/api/deep-research/conversations/${id}/stream`, { signal: AbortSignal.timeout(180_000) });
-  assert.equal(res.status, 200);
-  assert.equal(res.headers.get("x-vercel-ai-ui-message-stream"), "v1");
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const parts: StreamPart[] = [];
-  let buffer = "";
-  while (parts.length < stopAfter) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    const lines = buffer.split("\n");
-    buffer = lines.pop() ?? "";
-    for (const line of lines) {
-      if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
-      parts.push(JSON.parse(line.slice(6)) as StreamPart);
-    }
-  }
-  await reader.cancel().catch(() => undefined);
-  return parts;
+export function readConversationStream(app: TestApp, id: string, stopAfter = Infinity): Promise<StreamPart[]> {
+  return readUiStream(app, `/api/deep-research/conversations/${id}/stream`, { enough: (parts) => parts.length >= stopAfter, timeoutMs: 180_000 });
 }

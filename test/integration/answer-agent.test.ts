@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { ask, askAndWait, getAnswer, readSse } from "../helpers/answer";
+import { readUiStream } from "../helpers/ui-stream";
 
 describe("answer agent", () => {
   let fakes: Fakes;
@@ -35,12 +36,7 @@ describe("answer agent", () => {
     const { requestId } = await askAndWait(app, { q: "What is 1+1=?" });
     const answerRun = await app.db.answerRun.findUniqueOrThrow({ where: { requestId } });
     const run = await app.db.run.findUniqueOrThrow({ where: { kind_subjectId: { kind: "answer", subjectId: answerRun.id } } });
-    const res = await app.fetch(`/api/runs/${run.id}/stream`, { signal: AbortSignal.timeout(30_000) });
-    assert.equal(res.status, 200);
-    const parts = (await res.text())
-      .split("\n")
-      .filter((l) => l.startsWith("data: ") && l !== "data: [DONE]")
-      .map((l) => JSON.parse(l.slice(6)) as { type: string; data?: { run: { kind: string }; data: { requestId: string; status: string; answer: string } } });
+    const parts = (await readUiStream(app, `/api/runs/${run.id}/stream`, { timeoutMs: 30_000 })) as { type: string; data?: { run: { kind: string }; data: { requestId: string; status: string; answer: string } } }[];
     const snapshot = parts.find((p) => p.type === "data-snapshot")!.data!;
     assert.equal(snapshot.run.kind, "answer");
     assert.deepEqual([snapshot.data.requestId, snapshot.data.status, snapshot.data.answer], [requestId, "completed", "2"]);

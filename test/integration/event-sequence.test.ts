@@ -5,30 +5,12 @@ import assert from "node:assert/strict";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { createAndStart, waitForStatus } from "../helpers/research";
+import { readUiStream, type UiPart } from "../helpers/ui-stream";
 
-interface Part {
-  type: string;
-  data?: { seq?: number; [k: string]: unknown };
-}
+type Part = UiPart;
 
 /** Reads a stream (a research's by default) until `enough(parts)` or its end. */
-async function readStream(app: TestApp, id: string, enough: (parts: Part[]) => boolean, path = `/api/research/${id}/stream`): Promise<Part[]> {
-  const res = await app.fetch(path, { signal: AbortSignal.timeout(90_000) });
-  assert.equal(res.status, 200);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const parts: Part[] = [];
-  let buffer = "";
-  while (!enough(parts)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    const lines = buffer.split("\n");
-    buffer = lines.pop() ?? "";
-    for (const line of lines) if (line.startsWith("data: ") && line !== "data: [DONE]") parts.push(JSON.parse(line.slice(6)) as Part);
-  }
-  await reader.cancel().catch(() => undefined);
-  return parts;
-}
+const readStream = (app: TestApp, id: string, enough: (parts: Part[]) => boolean, path = `/api/research/${id}/stream`) => readUiStream(app, path, { enough });
 
 const seqs = (parts: Part[]) => parts.filter((p) => p.type.startsWith("data-") && p.type !== "data-snapshot").map((p) => p.data!.seq!);
 const snapshotSeq = (parts: Part[]) => parts.find((p) => p.type === "data-snapshot")!.data!.seq!;

@@ -6,35 +6,10 @@ import { startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
 import { signInSession } from "../helpers/auth";
 import { createAndStart, waitForStatus } from "../helpers/research";
+import { readUiStream } from "../helpers/ui-stream";
 
-interface Part {
-  type: string;
-  id?: string;
-  data?: { seq?: number; at?: number; status?: string; [k: string]: unknown };
-}
-
-/** Reads an AI SDK UI message stream (SSE) to its end, or until `stopAfter` parts. */
-async function readStream(app: TestApp, id: string, stopAfter = Infinity): Promise<Part[]> {
-  const res = await app.fetch(`/api/research/${id}/stream`, { signal: AbortSignal.timeout(60_000) });
-  assert.equal(res.status, 200);
-  assert.equal(res.headers.get("x-vercel-ai-ui-message-stream"), "v1");
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const parts: Part[] = [];
-  let buffer = "";
-  while (parts.length < stopAfter) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    const lines = buffer.split("\n");
-    buffer = lines.pop() ?? "";
-    for (const line of lines) {
-      if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
-      parts.push(JSON.parse(line.slice(6)) as Part);
-    }
-  }
-  await reader.cancel().catch(() => undefined);
-  return parts;
-}
+/** Reads a research's stream to its end. */
+const readStream = (app: TestApp, id: string) => readUiStream(app, `/api/research/${id}/stream`, { timeoutMs: 60_000 });
 
 describe("stream", () => {
   let fakes: Fakes;
