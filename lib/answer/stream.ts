@@ -1,6 +1,7 @@
 // An answer run's events for a subscriber: the stored steps (those newer than Last-Event-ID), then
 // live events newer than the snapshot (lib/runs/live.ts), until the answer or the error. Shared by
 // the SSE stream and the OpenAI-compatible endpoint.
+import { parseJson } from "../db/json";
 import * as store from "../db/answers";
 import { AppError } from "../errors";
 import { followRun } from "../runs/live";
@@ -13,28 +14,20 @@ export interface NumberedEvent {
   event: AnswerEvent;
 }
 
-const parse = <T>(json: string, fallback: T): T => {
-  try {
-    return JSON.parse(json) as T;
-  } catch {
-    return fallback;
-  }
-};
-
 type Snapshot = { row: NonNullable<Awaited<ReturnType<typeof store.loadAnswerRun>>>; steps: Awaited<ReturnType<typeof store.answerSteps>> };
 
 /** The final event of a finished run, rebuilt from what is stored. */
 function finalEvent({ row, steps }: Snapshot): AnswerEvent | null {
   if (row.status === "completed") {
-    const state = parse<{ visited?: string[]; read?: string[]; step?: number; badAttempts?: number }>(row.state, {});
-    const last = parse<{ beast?: boolean; reason?: string }>(steps.at(-1)?.payload ?? "{}", {});
+    const state = parseJson<{ visited?: string[]; read?: string[]; step?: number; badAttempts?: number }>(row.state, {});
+    const last = parseJson<{ beast?: boolean; reason?: string }>(steps.at(-1)?.payload ?? "{}", {});
     const data: FinalAnswer = {
       requestId: row.requestId,
       answer: row.answer ?? "",
-      references: parse<Reference[]>(row.references, []),
+      references: parseJson<Reference[]>(row.references, []),
       visitedURLs: state.visited ?? [],
       readURLs: state.read ?? [],
-      usage: usageSummary({ ...zeroUsage(), ...parse<Partial<UsageByPurpose>>(row.usage, {}) }, row.budget),
+      usage: usageSummary({ ...zeroUsage(), ...parseJson<Partial<UsageByPurpose>>(row.usage, {}) }, row.budget),
       steps: state.step ?? steps.length,
       badAttempts: state.badAttempts ?? 0,
       beastMode: last.beast ? (last.reason ?? "beast mode") : null,
@@ -68,7 +61,7 @@ export async function followAnswer({ requestId, userId, lastEventId, signal }: {
         // A step whose number was not stored yet was emitted at most at the snapshot's number.
         const seq = s.seq ?? snapshotSeq;
         if (s.seq !== null && seq <= after) continue;
-        yield { seq, event: { type: "progress", data: { trackers: parse<Trackers>(s.trackers, {} as Trackers) } } };
+        yield { seq, event: { type: "progress", data: { trackers: parseJson<Trackers>(s.trackers, {} as Trackers) } } };
       }
       const final = finalEvent(snapshot);
       if (final) {

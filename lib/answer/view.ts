@@ -1,5 +1,6 @@
 // A stored answer run as the API shows it (GET /api/v1/answers/:requestId, the list, and the
 // engine-neutral run stream's snapshot).
+import { parseJson } from "../db/json";
 import type * as store from "../db/answers";
 import type { FinalAnswer } from "./events";
 import { PURPOSES, totalOf, zeroUsage, type Reference, type UsageByPurpose } from "./types";
@@ -11,19 +12,11 @@ export function usageSummary(usage: UsageByPurpose, budget: number): FinalAnswer
 }
 
 
-const parse = <T>(json: string, fallback: T): T => {
-  try {
-    return JSON.parse(json) as T;
-  } catch {
-    return fallback;
-  }
-};
-
 export type RunRow = NonNullable<Awaited<ReturnType<typeof store.getAnswerRun>>>;
 
 /** A stored answer run as the API shows it. */
 export function toAnswerView(row: Omit<RunRow, "state" | "context"> & { state?: string }, steps?: Awaited<ReturnType<typeof store.answerSteps>>) {
-  const state = parse<{ visited?: string[]; read?: string[]; step?: number; badAttempts?: number }>(row.state ?? "{}", {});
+  const state = parseJson<{ visited?: string[]; read?: string[]; step?: number; badAttempts?: number }>(row.state ?? "{}", {});
   return {
     requestId: row.requestId,
     question: row.question,
@@ -31,16 +24,16 @@ export function toAnswerView(row: Omit<RunRow, "state" | "context"> & { state?: 
     budget: row.budget,
     maxBadAttempt: row.maxBadAttempt,
     answer: row.answer,
-    references: parse<Reference[]>(row.references, []),
+    references: parseJson<Reference[]>(row.references, []),
     visitedURLs: state.visited ?? [],
     readURLs: state.read ?? [],
-    usage: usageSummary({ ...zeroUsage(), ...parse<Partial<UsageByPurpose>>(row.usage, {}) }, row.budget),
+    usage: usageSummary({ ...zeroUsage(), ...parseJson<Partial<UsageByPurpose>>(row.usage, {}) }, row.budget),
     error: row.error,
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
     ...(steps
       ? {
-          steps: steps.map((s) => ({ step: s.step, action: s.action, gap: s.gap, think: s.think, payload: parse(s.payload, {}), usage: parse(s.usage, {}) })),
+          steps: steps.map((s) => ({ step: s.step, action: s.action, gap: s.gap, think: s.think, payload: parseJson(s.payload, {}), usage: parseJson(s.usage, {}) })),
         }
       : {}),
   };

@@ -9,3 +9,13 @@ export function parseStringArray(json: string): string[] {
     return [];
   }
 }
+
+/** A JSON column read defensively: a missing or malformed value reads as the fallback. */
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}

@@ -6,7 +6,7 @@ import { LlmUnavailableError, StructuredOutputError } from "../ai/errors";
 import { createClarificationSession, getClarificationSession, moveClarificationSession, type ClarificationSession } from "../db/clarification";
 import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
-import { parseJson } from "./json";
+import { parseJson } from "../db/json";
 
 function llmFailure(error: unknown): never {
   if (error instanceof LlmUnavailableError || error instanceof StructuredOutputError) throw new AppError("unavailable:llm", error.message, { cause: error });

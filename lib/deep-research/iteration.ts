@@ -11,7 +11,7 @@ import { advanceMessage, getConversation, saveReply, updateConversation, type Co
 import { applyDiscoveryChanges, discoveriesOf } from "../db/discoveries";
 import { createLevelTasks, itemsOfResearches, tasksOf, type TaskDraft } from "../db/research-tasks";
 import type { DrContext } from "./context";
-import { parseJson } from "./json";
+import { parseJson } from "../db/json";
 import { executeLevel } from "./tasks";
 import { discoveryViews } from "./snapshot";
 import { messageView, taskView } from "./views";

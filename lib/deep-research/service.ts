@@ -8,7 +8,7 @@ import { claimConversation, createConversation, getConversation, getMessage, lis
 import { getClarificationSession } from "../db/clarification";
 import { getRun, openRun } from "../db/runs";
 import { runRegistry } from "../runs/engines";
-import { parseJson } from "./json";
+import { parseJson } from "../db/json";
 import type { ResearchMode, StartInput } from "./schema";
 import { conversationSnapshot } from "./snapshot";
 import { storeUploads, type UploadedDataset } from "./uploads";

@@ -9,7 +9,7 @@ import { getConversation } from "../db/conversations";
 import { childResearchOf, finishChildResearch, itemsOfResearches, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
 import { exploreTree } from "../research/explore";
 import type { DrContext } from "./context";
-import { parseJson } from "./json";
+import { parseJson } from "../db/json";
 import { taskView } from "./views";
 
 const TERMINAL = new Set(["completed", "failed", "skipped"]);

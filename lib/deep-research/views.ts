@@ -4,7 +4,7 @@ import type { Conversation, ConversationMessage } from "../db/conversations";
 import type { DiscoveryWithEvidence } from "../db/discoveries";
 import type { ResearchTask } from "../db/research-tasks";
 import type { Run } from "../db/types";
-import { parseJson } from "./json";
+import { parseJson } from "../db/json";
 
 export const PHASE_LABELS: Record<string, string> = {
   plan: "Planning the level's tasks",

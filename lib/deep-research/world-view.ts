@@ -4,7 +4,7 @@
 import { getConversation, recentMessages } from "../db/conversations";
 import { discoveriesOf } from "../db/discoveries";
 import { recentTasks } from "../db/research-tasks";
-import { parseJson } from "./json";
+import { parseJson } from "../db/json";
 import type { WorldView } from "./render";
 
 /** Levels of task results shown to an agent: the current one and the one before. */
