@@ -54,6 +54,10 @@ export default defineConfig({
         SEARXNG_URL: "http://127.0.0.1:4102",
         SCRAPE_ALLOW_PRIVATE: "1",
         SCRAPE_TIMEOUT_MS: "3000",
+        // Every spec signs in as one user: the suite starts more researches in an hour than the
+        // default per-user limit (30) allows, and some leave one running into the next spec.
+        RATE_LIMIT_STARTS_PER_HOUR: "1000",
+        MAX_CONCURRENT_RUNS_PER_USER: "10",
       },
     },
   ],

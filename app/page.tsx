@@ -1,16 +1,17 @@
 import { connection } from "next/server";
 import { redirect } from "next/navigation";
 import { getSessionUserId } from "@/lib/auth/caller";
-import { getEnv } from "@/lib/env";
+import { getEnv, loadEnv } from "@/lib/env";
+import { wizardEstimates } from "@/lib/research/estimate";
 import { loadDraft } from "@/lib/research/service";
 import { NewResearchWizard, type ResumedDraft, type WizardLimits } from "@/components/new-research-wizard";
 
 function limits(): WizardLimits {
   try {
     const env = getEnv();
-    return { maxDepth: env.MAX_DEPTH, maxBreadth: env.MAX_BREADTH, maxQuestions: env.MAX_QUESTIONS };
+    return { maxDepth: env.MAX_DEPTH, maxBreadth: env.MAX_BREADTH, maxQuestions: env.MAX_QUESTIONS, estimates: wizardEstimates(env) };
   } catch {
-    return { maxDepth: 5, maxBreadth: 10, maxQuestions: 10 };
+    return { maxDepth: 5, maxBreadth: 10, maxQuestions: 10, estimates: wizardEstimates(loadEnv({}).env) };
   }
 }
 

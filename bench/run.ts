@@ -41,6 +41,8 @@ const { values } = parseArgs({
     "context-budget": { type: "string", default: "6000" },
     "failing-page-share": { type: "string", default: "0" },
     only: { type: "string" },
+    "literature-analyze-concurrency": { type: "string" },
+    "dr-long-iterations": { type: "string" },
     "faults-config": { type: "string" },
     "fault-429": { type: "string", default: "0.3" },
     "fault-500": { type: "string", default: "0.1" },
@@ -169,9 +171,11 @@ async function main(): Promise<void> {
       deepResearch = await runDeepResearchBench({
         latencies, limits, contextTokenBudget, fakes,
         tree: smoke ? { depth: 1, breadth: 1 } : { depth: 2, breadth: 3 },
-        flatIterations: smoke ? 4 : 20,
+        flatIterations: positive("dr-long-iterations", values["dr-long-iterations"], smoke ? 4 : 20),
+        literatureAnalyzeConcurrency: positive("literature-analyze-concurrency", values["literature-analyze-concurrency"], 2),
       });
-      log(`deep research: ${(deepResearch.wallMs / 1000).toFixed(2)} s wall, bound ${(deepResearch.boundMs / 1000).toFixed(2)} s, ratio ${deepResearch.ratio.toFixed(3)}; ` +
+      log(`deep research: ${(deepResearch.wallMs / 1000).toFixed(2)} s wall, loop bound ${(deepResearch.loopBoundMs / 1000).toFixed(2)} s (ratio ${deepResearch.loopRatio.toFixed(3)}), ` +
+        `computed bound ${(deepResearch.boundMs / 1000).toFixed(2)} s (ratio ${deepResearch.ratio.toFixed(3)}); ` +
         `long run last/third prompt tokens ${deepResearch.flat.lastToThird.toFixed(2)}`);
     } finally {
       await fakes.stop();

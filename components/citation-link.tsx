@@ -3,20 +3,22 @@
 // the snippets that were extracted from that URL.
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { createPortal } from "react-dom";
-import type { ExtractedItemView } from "@/lib/types";
+import type { LiveItemView } from "@/lib/types";
 import { hostname } from "@/lib/client/format";
 import { Icon } from "./icons";
 
 export interface CitationSource {
   url: string;
   title: string | null;
-  items: ExtractedItemView[];
+  /** Null while the text is being fetched (an ended research's snapshot leaves it out). */
+  items: LiveItemView[] | null;
 }
 
 const WIDTH = 360;
 
 /** `number`: the citation's number in the report's source list (a link to it is in the card). */
-export function CitationLink({ href, source, number, children }: { href: string; source: CitationSource; number?: number; children: ReactNode }) {
+/** `onOpen`: the card was opened (the report fetches the snippets' text then, if it has not yet). */
+export function CitationLink({ href, source, number, onOpen, children }: { href: string; source: CitationSource; number?: number; onOpen?: () => void; children: ReactNode }) {
   const anchor = useRef<HTMLAnchorElement>(null);
   const card = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState<false | "hover" | "pinned">(false);
@@ -73,7 +75,12 @@ export function CitationLink({ href, source, number, children }: { href: string;
 
   useEffect(() => clear, []);
 
-  const shown = source.items.slice(0, 6);
+  useEffect(() => {
+    if (open) onOpen?.();
+  }, [open, onOpen]);
+
+  const items = source.items ?? [];
+  const shown = items.slice(0, 6);
   return (
     <>
       <a
@@ -123,7 +130,9 @@ export function CitationLink({ href, source, number, children }: { href: string;
               <a href={source.url} target="_blank" rel="noreferrer noopener" data-testid="citation-open" className="mt-0.5 inline-flex max-w-full items-center gap-1 text-xs text-accent hover:underline">
                 <span className="truncate">{hostname(source.url)}</span> <Icon name="external" className="size-3 shrink-0" />
               </a>
-              {shown.length > 0 ? (
+              {source.items === null ? (
+                <p className="mt-2.5 border-t border-border pt-2.5 text-[13px] text-muted">Loading snippets…</p>
+              ) : shown.length > 0 ? (
                 <ul className="mt-2.5 space-y-2 border-t border-border pt-2.5">
                   {shown.map((it, i) => (
                     <li key={i} data-testid="citation-snippet" className="flex gap-2 text-[13px] leading-relaxed text-muted">
@@ -135,7 +144,7 @@ export function CitationLink({ href, source, number, children }: { href: string;
               ) : (
                 <p className="mt-2.5 border-t border-border pt-2.5 text-[13px] text-muted">No snippets were extracted from this page.</p>
               )}
-              {source.items.length > shown.length ? <p className="mt-2 text-xs text-subtle">+{source.items.length - shown.length} more in Sources</p> : null}
+              {items.length > shown.length ? <p className="mt-2 text-xs text-subtle">+{items.length - shown.length} more in Sources</p> : null}
               {number ? (
                 <a href={`#source-${number}`} data-testid="citation-to-list" onClick={() => setOpen(false)} className="mt-2 inline-block text-xs text-accent hover:underline">
                   Source {number} in the list

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useResearchText } from "@/hooks/use-research-text";
 import { Icon } from "./icons";
-import { Markdown } from "./markdown";
+import { LazyMarkdown as Markdown } from "./lazy-markdown";
 
 export function ErrorOutput({ href }: { href: string }) {
   const [open, setOpen] = useState(false);

@@ -18,7 +18,7 @@ export function FollowUpPanel() {
   const { live } = useResearch();
   const r = live.research;
   const ended = r.status === "completed" || r.status === "failed" || r.status === "cancelled";
-  const canFollowUp = ended && r.successful_scraped_websites.some((w) => w.items.length > 0);
+  const canFollowUp = ended && r.successful_scraped_websites.some((w) => w.item_count > 0);
   // A failed or cancelled research offers its re-run beside resume (research-stopped.tsx).
   const canRerun = r.status === "completed";
   if (!r.follows && r.follow_ups.length === 0 && !canFollowUp && !canRerun) return null;

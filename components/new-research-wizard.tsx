@@ -2,7 +2,7 @@
 // New research in two steps: the prompt → generated clarifying questions, answers, depth × breadth.
 // The draft lives in sessionStorage so that a reload keeps what was typed.
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ApiError } from "@/lib/client/api";
 import { useGenerateQuestions, useStartResearch } from "@/hooks/use-research-mutations";
 import { useSessionState } from "@/hooks/use-session-state";
@@ -10,6 +10,7 @@ import { buttonClass } from "./button";
 import { FieldError } from "./field-error";
 import { Icon } from "./icons";
 import { NumberChoice } from "./number-choice";
+import type { EstimateRanges } from "@/lib/estimate-ranges";
 import { ResearchEstimate } from "./research-estimate";
 import { Spinner } from "./spinner";
 
@@ -17,6 +18,8 @@ export interface WizardLimits {
   maxDepth: number;
   maxBreadth: number;
   maxQuestions: number;
+  /** Time, token and cost ranges by choice, from the server: `estimates[depth - 1][breadth - 1]`. */
+  estimates?: EstimateRanges[][];
 }
 
 interface Draft {
@@ -76,6 +79,20 @@ export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; re
   const [leaving, setLeaving] = useState(false);
   const questions = useGenerateQuestions();
   const start = useStartResearch();
+  // Where focus goes (a selector) after the next render (a new step, an error): never back to the top of the page.
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    const el = focusNext.current ? document.querySelector<HTMLElement>(focusNext.current) : null;
+    if (el) {
+      focusNext.current = null;
+      el.focus();
+    }
+  });
+  /** After a failed request: the first field the server named, else the error message. */
+  function focusError(fields: FieldErrors, ids: Record<string, string>) {
+    const named = Object.keys(ids).find((k) => fields[k]);
+    focusNext.current = named ? ids[named] : "#wizard-error";
+  }
 
   const update = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const clampDepth = Math.min(draft.depth, limits.maxDepth);
@@ -98,6 +115,7 @@ export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; re
     }
     try {
       const res = await questions.mutateAsync({ initial_prompt: draft.prompt.trim(), num_questions: draft.numQuestions });
+      focusNext.current = res.followup_questions.length > 0 ? "#answer-0" : "#questions-heading";
       update({
         step: 2,
         researchId: res.research_id,
@@ -108,6 +126,7 @@ export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; re
       const r = errorsFrom(error, ["initial_prompt", "num_questions"]);
       setFields(r.fields);
       setGeneral(r.general);
+      focusError(r.fields, { initial_prompt: "#prompt", num_questions: "#num-questions" });
     }
   }
 
@@ -132,6 +151,8 @@ export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; re
       const r = errorsFrom(error, ["followup_answers", "depth", "breadth", "research_id", "initial_prompt"]);
       setFields(r.fields);
       setGeneral(r.general);
+      const checked = (group: string) => `[data-testid="${group}"] [aria-checked="true"]`;
+      focusError(r.fields, { followup_answers: "#answer-0", depth: checked("depth"), breadth: checked("breadth"), research_id: "#start-over-alert", initial_prompt: "#start-over-alert" });
     }
   }
 
@@ -149,7 +170,7 @@ export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; re
       <Steps step={draft.step} />
 
       {general ? (
-        <div role="alert" data-testid="wizard-error" className="mb-4 flex gap-2.5 rounded-lg border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
+        <div id="wizard-error" role="alert" tabIndex={-1} data-testid="wizard-error" className="mb-4 flex gap-2.5 rounded-lg border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
           <Icon name="alert" className="mt-0.5 size-4 shrink-0" />
           <span>{general}</span>
         </div>
@@ -236,14 +257,14 @@ export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; re
                 <h2 className="text-xs font-medium uppercase tracking-wide text-subtle">Your prompt</h2>
                 <p className="mt-1 whitespace-pre-wrap break-words text-[15px]" data-testid="prompt-summary">{draft.prompt}</p>
               </div>
-              <button type="button" data-testid="edit-prompt" className={buttonClass("ghost", "sm", "shrink-0")} onClick={() => { setFields({}); setGeneral(null); update({ step: 1 }); }}>
+              <button type="button" data-testid="edit-prompt" className={buttonClass("ghost", "sm", "shrink-0")} onClick={() => { setFields({}); setGeneral(null); focusNext.current = "#prompt"; update({ step: 1 }); }}>
                 <Icon name="arrowLeft" /> Edit
               </button>
             </div>
           </section>
 
           <section className="rounded-2xl border border-border bg-surface p-4 shadow-sm sm:p-6" aria-labelledby="questions-heading">
-            <h2 id="questions-heading" className="text-[15px] font-semibold">A few questions first</h2>
+            <h2 id="questions-heading" tabIndex={-1} className="text-[15px] font-semibold focus:outline-none">A few questions first</h2>
             <p className="mt-0.5 text-sm text-muted">Answer what you can; blank answers are fine.</p>
             {draft.questions.length === 0 ? (
               <p className="mt-4 text-sm text-subtle">No clarifying questions were needed.</p>
@@ -266,6 +287,7 @@ export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; re
                         update({ answers });
                       }}
                       aria-invalid={!!fields.followup_answers || undefined}
+                      aria-describedby={fields.followup_answers ? "answers-error" : undefined}
                       className={`mt-2 block w-full resize-y rounded-lg border bg-bg/40 px-3 py-2 text-sm outline-none placeholder:text-subtle focus:border-accent focus:ring-2 focus:ring-accent/20 ${
                         fields.followup_answers ? "border-danger" : "border-border"
                       }`}
@@ -291,21 +313,21 @@ export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; re
               </div>
             </div>
             <div className="mt-5">
-              <ResearchEstimate depth={clampDepth} breadth={clampBreadth} />
+              <ResearchEstimate depth={clampDepth} breadth={clampBreadth} ranges={limits.estimates?.[clampDepth - 1]?.[clampBreadth - 1]} />
             </div>
           </section>
 
           {fields.research_id || fields.initial_prompt ? (
-            <div role="alert" data-testid="error-research_id" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
+            <div id="start-over-alert" role="alert" tabIndex={-1} data-testid="error-research_id" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-danger/30 bg-danger-soft px-4 py-3 text-sm text-danger">
               <span>{fields.research_id ?? fields.initial_prompt}</span>
-              <button type="button" className={buttonClass("secondary", "sm")} onClick={() => { setFields({}); update({ step: 1, researchId: null }); }}>
+              <button type="button" className={buttonClass("secondary", "sm")} onClick={() => { setFields({}); focusNext.current = "#prompt"; update({ step: 1, researchId: null }); }}>
                 Start over
               </button>
             </div>
           ) : null}
 
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
-            <button type="button" className={buttonClass("ghost", "md")} onClick={() => { clearDraft(); setFields({}); setGeneral(null); }} data-testid="discard-draft">
+            <button type="button" className={buttonClass("ghost", "md")} onClick={() => { clearDraft(); setFields({}); setGeneral(null); focusNext.current = "#prompt"; }} data-testid="discard-draft">
               Discard
             </button>
             <button type="submit" data-testid="start-research" disabled={start.isPending || leaving} className={buttonClass("primary", "lg", "w-full sm:w-auto")}>

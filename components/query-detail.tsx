@@ -1,7 +1,7 @@
 "use client";
 // Everything about one query: its text and objective, status and timing, the URLs it read (with
 // statuses and errors) and what was extracted from each.
-import type { SerpQueryView, WebsiteView } from "@/lib/types";
+import type { SerpQueryView, LiveWebsiteView } from "@/lib/types";
 import { formatDuration, hostname } from "@/lib/client/format";
 import { Icon } from "./icons";
 import { StatusBadge } from "./status-badge";
@@ -10,7 +10,7 @@ interface Props {
   query: SerpQueryView;
   parent: SerpQueryView | null;
   children: SerpQueryView[];
-  websites: WebsiteView[];
+  websites: LiveWebsiteView[];
   onSelect: (id: string) => void;
   onClose: () => void;
 }
@@ -94,7 +94,8 @@ export function QueryDetail({ query: q, parent, children, websites, onSelect, on
                     <StatusBadge status={w.status} className="shrink-0" />
                   </div>
                   {w.error_message ? <p className="mt-2 text-xs text-danger" data-testid="website-error">{w.error_message}</p> : null}
-                  {w.items.length > 0 ? (
+                  {w.items === null && w.item_count > 0 ? <p className="mt-2 border-t border-border pt-2 text-[13px] text-muted">Loading findings…</p> : null}
+                  {w.items && w.items.length > 0 ? (
                     <ul className="mt-2 space-y-1.5 border-t border-border pt-2">
                       {w.items.map((it, i) => (
                         <li key={i} className="flex gap-2 text-[13px] leading-relaxed text-muted" data-testid="extracted-item">

@@ -1,7 +1,7 @@
 "use client";
 // The "Query tree" tab: legend and per-status counts, the outline, and the selected query's details
 // (a side panel on wide screens, a bottom sheet on phones).
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import type { QueryStatus } from "@/lib/types";
 import { estimateResearch, levelBreadths } from "@/lib/client/estimate";
 import {
@@ -10,7 +10,9 @@ import {
   filterTree,
   levelChoiceLabel,
   pageCountsByQuery,
+  reuseTree,
   shownQueries,
+  type PageCounts,
   type QueryNode,
   type StatusFilter,
 } from "@/lib/client/query-tree";
@@ -20,6 +22,7 @@ import { EmptyState } from "./empty-state";
 import { Icon } from "./icons";
 import { QueryDetail } from "./query-detail";
 import { QueryTree } from "./query-tree";
+import { useWebsiteItems } from "@/hooks/use-website-items";
 import { useResearch } from "./research-context";
 import { StatusDot } from "./status-badge";
 
@@ -45,9 +48,13 @@ export function QueryTreePanel() {
   const rawQueries = useDeferredValue(r.serp_queries);
   const websites = useDeferredValue(r.successful_scraped_websites);
   const queries = useMemo(() => shownQueries(rawQueries, r.status), [rawQueries, r.status]);
-  const fullTree = useMemo(() => buildQueryTree(queries), [queries]);
+  // Unchanged branches keep their nodes and unchanged queries their counts, so that a batch of
+  // events re-renders only the rows it touched (the rows are memoised on them).
+  const previousTree = useRef<QueryNode[]>([]);
+  const fullTree = useMemo(() => (previousTree.current = reuseTree(buildQueryTree(queries), previousTree.current)), [queries]);
   const sizes = useMemo(() => descendantCounts(fullTree), [fullTree]);
-  const counts = useMemo(() => pageCountsByQuery(websites), [websites]);
+  const previousCounts = useRef<Map<string, PageCounts> | undefined>(undefined);
+  const counts = useMemo(() => (previousCounts.current = pageCountsByQuery(websites, previousCounts.current)), [websites]);
   const breadths = useMemo(() => (r.depth && r.breadth ? levelBreadths(r.depth, r.breadth) : []), [r.depth, r.breadth]);
   const planned = r.depth && r.breadth ? estimateResearch(r.depth, r.breadth).queries : queries.length;
 
@@ -75,6 +82,8 @@ export function QueryTreePanel() {
   }, [queries]);
 
   const selected = selectedQueryId ? queries.find((q) => q.query_id === selectedQueryId) ?? null : null;
+  // The findings' text of an ended research is fetched once a query is opened.
+  const { websites: detailWebsites } = useWebsiteItems(r, selected !== null);
 
   useEffect(() => {
     if (!selected) return;
@@ -85,20 +94,27 @@ export function QueryTreePanel() {
     return () => window.removeEventListener("keydown", onKey);
   }, [selected, selectQuery]);
 
-  const pendingChildren = (node: QueryNode | null): number => {
-    if (!running || filtering) return 0;
-    if (!node) return r.breadth ? Math.max(0, r.breadth - fullTree.length) : 0;
-    const q = node.query;
-    if (q.status !== "completed" || !r.depth || q.depth >= r.depth) return 0;
-    return Math.max(0, (breadths[q.depth] ?? 0) - node.children.length);
-  };
+  const rootCount = fullTree.length;
+  const pendingChildren = useCallback(
+    (node: QueryNode | null): number => {
+      if (!running || filtering) return 0;
+      if (!node) return r.breadth ? Math.max(0, r.breadth - rootCount) : 0;
+      const q = node.query;
+      if (q.status !== "completed" || !r.depth || q.depth >= r.depth) return 0;
+      return Math.max(0, (breadths[q.depth] ?? 0) - node.children.length);
+    },
+    [running, filtering, r.breadth, r.depth, rootCount, breadths],
+  );
 
-  const toggle = (id: string, depth: number) =>
-    setOverrides((m) => {
-      const next = new Map(m);
-      next.set(id, !isCollapsed(id, depth));
-      return next;
-    });
+  const toggle = useCallback(
+    (id: string, depth: number) =>
+      setOverrides((m) => {
+        const next = new Map(m);
+        next.set(id, !isCollapsed(id, depth));
+        return next;
+      }),
+    [isCollapsed],
+  );
   const maxLevel = queries.reduce((m, q) => Math.max(m, q.depth), 0);
   const showLevels = (level: number) => {
     setOverrides(new Map());
@@ -218,7 +234,7 @@ export function QueryTreePanel() {
                 query={selected}
                 parent={selected.parent_query_id ? queries.find((q) => q.query_id === selected.parent_query_id) ?? null : null}
                 children={queries.filter((q) => q.parent_query_id === selected.query_id)}
-                websites={r.successful_scraped_websites
+                websites={detailWebsites
                   .filter((w) => w.query_id === selected.query_id)
                   .map((w) => ({ ...w, status: shownWebsiteStatus(w.status, r.status) }))}
                 onSelect={selectQuery}

@@ -2,15 +2,16 @@
 // The "Report" tab: the rendered report with a table of contents, citations that show their
 // snippets, copy and download; or the draft while it is being written.
 import Link from "next/link";
-import { useCallback, useMemo, useState } from "react";
+import { createContext, useCallback, useContext, useMemo, useState } from "react";
 import { useResearchText } from "@/hooks/use-research-text";
+import { useWebsiteItems } from "@/hooks/use-website-items";
 import { normalizeUrl } from "@/lib/client/format";
 import { extractToc } from "@/lib/client/markdown";
 import { reportCounts, reportDownload } from "@/lib/client/report-download";
 import { hasFindings, reportFromPartialFindings, researchStats } from "@/lib/client/research-stats";
 import { itemsByUrl } from "@/lib/client/sources";
 import { citedSourceCount, splitNumberedSources, type NumberedSource } from "@/lib/report-citations";
-import type { ResearchView } from "@/lib/types";
+import type { LiveResearchView } from "@/lib/types";
 import { buttonClass } from "./button";
 import { CitationLink } from "./citation-link";
 import { EmptyState } from "./empty-state";
@@ -27,31 +28,26 @@ export function ReportPanel() {
   const fetched = useResearchText(r.links.report, r.status === "completed" && !r.report);
   const report = r.report ?? fetched.data ?? null;
   const draft = live.reportDraft;
-  const sources = useMemo(() => itemsByUrl(r.successful_scraped_websites), [r.successful_scraped_websites]);
+  // An ended research's snippets are fetched when the first citation card opens.
+  const [wantSnippets, setWantSnippets] = useState(false);
+  const { websites } = useWebsiteItems(r, wantSnippets);
+  const sources = useMemo(() => itemsByUrl(websites), [websites]);
+  const citations = useMemo(() => ({ sources, onOpen: () => setWantSnippets(true) }), [sources]);
   const markdown = report ?? draft;
   const toc = useMemo(() => (markdown ? extractToc(markdown) : []), [markdown]);
   // The stored report ends with its numbered source list; the viewer renders that list itself.
   const numbered = useMemo(() => (report ? splitNumberedSources(report) : { body: draft ?? "", sources: [] as NumberedSource[] }), [report, draft]);
   const numberOf = useMemo(() => new Map(numbered.sources.map((s) => [s.url, s.n])), [numbered.sources]);
 
+  // The sources come through context, so that snippets arriving do not make new link renderers
+  // (which would remount the report's links and close an open card).
   const renderLink = useCallback(
-    ({ href, children }: { href?: string; children: React.ReactNode }) => {
-      const source = href && /^https?:/i.test(href) ? sources.get(normalizeUrl(href)) : undefined;
-      const n = href ? numberOf.get(href) : undefined;
-      if (href && source) {
-        return (
-          <CitationLink href={href} source={source} number={n}>
-            {n ? `[${n}]` : children}
-          </CitationLink>
-        );
-      }
-      return (
-        <a href={href} target="_blank" rel="noreferrer noopener">
-          {children}
-        </a>
-      );
-    },
-    [sources, numberOf],
+    ({ href, children }: { href?: string; children: React.ReactNode }) => (
+      <ReportLink href={href} number={href ? numberOf.get(href) : undefined}>
+        {children}
+      </ReportLink>
+    ),
+    [numberOf],
   );
 
   if (!markdown) {
@@ -97,7 +93,9 @@ export function ReportPanel() {
           className="rounded-xl border border-border bg-surface px-5 py-6 sm:px-9 sm:py-8"
           aria-busy={writing}
         >
-          <Markdown renderLink={renderLink}>{writing ? markdown : numbered.body}</Markdown>
+          <Citations.Provider value={citations}>
+            <Markdown renderLink={renderLink}>{writing ? markdown : numbered.body}</Markdown>
+          </Citations.Provider>
           {!writing && numbered.sources.length > 0 ? <SourceList sources={numbered.sources} /> : null}
         </article>
       </div>
@@ -124,7 +122,26 @@ function PartialFindingsNote({ queries }: { queries: { status: string }[] }) {
 }
 
 /** What was read and what the report cites, under the names the header and the Sources tab use. */
-function ReportCountsLine({ research, cited }: { research: ResearchView; cited: number }) {
+const Citations = createContext<{ sources: ReturnType<typeof itemsByUrl>; onOpen: () => void }>({ sources: new Map(), onOpen: () => {} });
+
+function ReportLink({ href, number, children }: { href?: string; number?: number; children: React.ReactNode }) {
+  const { sources, onOpen } = useContext(Citations);
+  const source = href && /^https?:/i.test(href) ? sources.get(normalizeUrl(href)) : undefined;
+  if (href && source) {
+    return (
+      <CitationLink href={href} source={source} number={number} onOpen={onOpen}>
+        {number ? `[${number}]` : children}
+      </CitationLink>
+    );
+  }
+  return (
+    <a href={href} target="_blank" rel="noreferrer noopener">
+      {children}
+    </a>
+  );
+}
+
+function ReportCountsLine({ research, cited }: { research: LiveResearchView; cited: number }) {
   const stats = researchStats(research, null);
   return (
     <p className="text-sm text-muted" data-testid="report-counts" data-sources-read={stats.sourcesRead} data-sources-cited={cited}>
@@ -155,7 +172,7 @@ function SourceList({ sources }: { sources: NumberedSource[] }) {
   );
 }
 
-function ReportActions({ research, markdown }: { research: ResearchView; markdown: string }) {
+function ReportActions({ research, markdown }: { research: LiveResearchView; markdown: string }) {
   const [copied, setCopied] = useState<"idle" | "ok" | "failed">("idle");
 
   async function copy() {

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useCancelResearch } from "@/hooks/use-research-mutations";
 import { useNow } from "@/hooks/use-now";
 import { formatDateTime, formatDuration, formatNumber, formatRelative } from "@/lib/client/format";
@@ -11,6 +11,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { Icon } from "./icons";
 import { useResearch } from "./research-context";
 import { PausedBanner } from "./paused-banner";
+import { ResearchAnnouncer } from "./research-announcer";
 import { ResearchStopped } from "./research-stopped";
 import { ResearchWarnings } from "./research-warnings";
 import { ShareButton } from "./share-dialog";
@@ -28,12 +29,13 @@ export function ResearchHeader() {
   const r = live.research;
   const running = r.status === "running";
   const now = useNow(running);
-  const stats = researchStats(r, live.reportDraft);
+  const stats = useMemo(() => researchStats(r, live.reportDraft), [r, live.reportDraft]);
+  // toLocaleString builds a formatter each call: once per research, not once per streamed batch.
+  const createdTitle = useMemo(() => formatDateTime(r.created_at), [r.created_at]);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const cancel = useCancelResearch();
   const onReport = (usePathname() ?? "").endsWith("/report");
   const paused = running ? r.paused : null;
-  const announcement = useStatusAnnouncement(r.status);
   // After Resume / Write report the actions disappear: give focus to the title, not to nothing.
   const titleRef = useRef<HTMLHeadingElement>(null);
   const restarted = useRef(false);
@@ -46,6 +48,7 @@ export function ResearchHeader() {
 
   return (
     <section aria-labelledby="research-title">
+      <ResearchAnnouncer status={r.status} stats={stats} error={r.error} />
       <Link href="/history" className="inline-flex items-center gap-1 text-sm text-muted hover:text-fg">
         <Icon name="arrowLeft" className="size-3.5" /> History
       </Link>
@@ -55,9 +58,8 @@ export function ResearchHeader() {
             <StatusBadge status={r.status} paused={!!paused} title={paused?.reason} testid="research-status" />
             {r.depth && r.breadth ? <span title="depth × breadth">Depth {r.depth} × breadth {r.breadth}</span> : null}
             <span aria-hidden="true">·</span>
-            <time dateTime={r.created_at} title={formatDateTime(r.created_at)}>{formatRelative(r.created_at, now)}</time>
+            <time dateTime={r.created_at} title={createdTitle}>{formatRelative(r.created_at, now)}</time>
             {running ? <ConnectionIndicator connection={connection} /> : null}
-            <span role="status" className="sr-only">{announcement}</span>
           </div>
           <h1 ref={titleRef} tabIndex={-1} id="research-title" data-testid="research-title" className="line-clamp-3 focus:outline-none focus-visible:rounded-sm focus-visible:outline-2 text-xl font-semibold leading-snug tracking-tight sm:text-2xl">
             {r.initial_prompt}
@@ -114,9 +116,10 @@ export function ResearchHeader() {
           data-testid="progress"
           className="relative h-1.5 overflow-hidden rounded-full bg-border/70"
         >
+          {/* Scaled, not resized: a width transition repainted the page every frame while events streamed in. */}
           <div
-            className="h-full rounded-full transition-[width] duration-500"
-            style={{ width: `${stats.progress * 100}%`, background: progressColor(r.status, !!paused) }}
+            className="h-full w-full origin-left rounded-full transition-transform duration-500"
+            style={{ transform: `scaleX(${stats.progress})`, background: progressColor(r.status, !!paused) }}
           />
           {running && !paused && stats.phase !== "researching" ? <div className="animate-indeterminate absolute inset-y-0 left-0 w-1/3 rounded-full bg-accent/40" /> : null}
         </div>
@@ -158,24 +161,6 @@ function progressColor(status: string, paused: boolean): string {
   if (status === "cancelled") return "var(--st-stopped)";
   if (status === "completed") return "var(--st-completed)";
   return "var(--accent)";
-}
-
-const ANNOUNCE: Record<string, string> = {
-  running: "The research is running.",
-  completed: "The research is complete.",
-  cancelled: "The research was cancelled.",
-};
-
-/** A sentence for screen readers when the status changes while the page is open (not on load). */
-function useStatusAnnouncement(status: string): string {
-  const first = useRef(status);
-  const [text, setText] = useState("");
-  useEffect(() => {
-    if (status === first.current) return;
-    first.current = "";
-    setText(ANNOUNCE[status] ?? "");
-  }, [status]);
-  return text;
 }
 
 function Stat({ label, value, sub, subDanger, testid, subTestid, subData, title }: { label: string; value: React.ReactNode; sub: React.ReactNode; subDanger?: boolean; testid: string; subTestid?: string; subData?: number; title?: string }) {

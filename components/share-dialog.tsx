@@ -1,11 +1,12 @@
 "use client";
-// The research page's "Share" button: the share-link panel (components/share-panel.tsx) in a modal.
+// The "Share" button of a research or Deep Research conversation page: the share-link panel
+// (components/share-panel.tsx) in a modal.
 import { useEffect, useRef, useState } from "react";
 import { buttonClass } from "./button";
 import { Icon } from "./icons";
-import { SharePanel } from "./share-panel";
+import { SharePanel, type ShareTarget } from "./share-panel";
 
-export function ShareButton({ researchId }: { researchId: string }) {
+export function ShareButton(target: ShareTarget) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -26,14 +27,14 @@ export function ShareButton({ researchId }: { researchId: string }) {
         onClick={(e) => {
           if (e.target === ref.current) setOpen(false);
         }}
-        aria-label="Share this research"
+        aria-label={target.conversationId ? "Share this conversation" : "Share this research"}
         className="m-auto w-[min(94vw,32rem)] rounded-xl border border-border bg-surface p-0 text-fg shadow-2xl backdrop:bg-black/40"
       >
         <div className="relative p-5">
           <button type="button" onClick={() => setOpen(false)} aria-label="Close" className="absolute right-3 top-3 grid size-8 place-items-center rounded-md text-subtle hover:bg-surface-2 hover:text-fg">
             <Icon name="x" />
           </button>
-          {open ? <SharePanel researchId={researchId} /> : null}
+          {open ? <SharePanel {...target} /> : null}
         </div>
       </dialog>
     </>

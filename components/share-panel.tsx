@@ -1,8 +1,19 @@
 "use client";
-// Share links of one research: create (the link is shown once), see opens, revoke.
-// Mount <SharePanel researchId=… /> on the research page; Settings uses ShareCreateButton.
+// Share links of one research or Deep Research conversation: create (the link is shown once), see
+// opens, revoke. Mount <SharePanel researchId=… /> (or conversationId=…) on its page; Settings uses
+// ShareCreateButton.
 import { useCallback, useEffect, useState } from "react";
 import type { ShareLinkSummary } from "@/lib/auth/share-links";
+
+/** What a link opens: exactly one of the two. */
+export type ShareTarget = { researchId: string; conversationId?: never } | { conversationId: string; researchId?: never };
+
+/** The share-links collection of a research or conversation. */
+function sharesUrl(t: ShareTarget | Pick<ShareLinkSummary, "researchId" | "conversationId">): string {
+  return t.researchId
+    ? `/api/research/${encodeURIComponent(t.researchId)}/shares`
+    : `/api/deep-research/conversations/${encodeURIComponent(t.conversationId!)}/shares`;
+}
 
 const button = "rounded-lg border border-border bg-surface px-3 py-1.5 text-sm hover:bg-surface-2 disabled:opacity-50";
 
@@ -13,11 +24,11 @@ async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
   return body as T;
 }
 
-export function revokeShare(researchId: string, shareId: string): Promise<unknown> {
-  return call(`/api/research/${encodeURIComponent(researchId)}/shares/${encodeURIComponent(shareId)}`, { method: "DELETE" });
+export function revokeShare(link: Pick<ShareLinkSummary, "id" | "researchId" | "conversationId">): Promise<unknown> {
+  return call(`${sharesUrl(link)}/${encodeURIComponent(link.id)}`, { method: "DELETE" });
 }
 
-export function ShareCreateButton({ researchId, onCreated }: { researchId: string; onCreated?: () => void }) {
+export function ShareCreateButton({ onCreated, ...target }: ShareTarget & { onCreated?: () => void }) {
   const [expires, setExpires] = useState("30");
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -27,7 +38,7 @@ export function ShareCreateButton({ researchId, onCreated }: { researchId: strin
     setBusy(true);
     setError(null);
     try {
-      const res = await call<{ path: string }>(`/api/research/${encodeURIComponent(researchId)}/shares`, {
+      const res = await call<{ path: string }>(sharesUrl(target), {
         method: "POST",
         body: JSON.stringify({ expiresInDays: expires === "never" ? null : Number(expires) }),
       });
@@ -59,7 +70,12 @@ export function ShareCreateButton({ researchId, onCreated }: { researchId: strin
       </div>
       {url && (
         <div className="rounded-lg border border-border bg-warn-soft p-2 text-sm" role="status">
-          <p className="mb-1">Anyone with this link can read the report, its sources and its query tree. Copy it now; it will not be shown again.</p>
+          <p className="mb-1">
+            {target.conversationId
+              ? "Anyone with this link can read the conversation: its replies, plan, hypothesis and discoveries with their quotes."
+              : "Anyone with this link can read the report, its sources and its query tree."}{" "}
+            Copy it now; it will not be shown again.
+          </p>
           <div className="flex items-center gap-2">
             <code className="block flex-1 overflow-x-auto whitespace-nowrap rounded bg-surface px-2 py-1" data-testid="share-url">{url}</code>
             <button type="button" className={button} onClick={() => navigator.clipboard?.writeText(url)}>Copy</button>
@@ -71,20 +87,21 @@ export function ShareCreateButton({ researchId, onCreated }: { researchId: strin
   );
 }
 
-export function SharePanel({ researchId }: { researchId: string }) {
+export function SharePanel(target: ShareTarget) {
   const [links, setLinks] = useState<ShareLinkSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const url = sharesUrl(target);
   const load = useCallback(() => {
-    call<{ shareLinks: ShareLinkSummary[] }>(`/api/research/${encodeURIComponent(researchId)}/shares`)
+    call<{ shareLinks: ShareLinkSummary[] }>(url)
       .then((res) => setLinks(res.shareLinks))
       .catch((e: Error) => setError(e.message));
-  }, [researchId]);
+  }, [url]);
   useEffect(load, [load]);
 
   return (
     <section className="flex flex-col gap-3" data-testid="share-panel">
       <h2 className="text-base font-semibold">Share</h2>
-      <ShareCreateButton researchId={researchId} onCreated={load} />
+      <ShareCreateButton {...target} onCreated={load} />
       {error && <p role="alert" className="text-sm text-danger">{error}</p>}
       {links && links.length > 0 && (
         <ul className="flex flex-col gap-1 text-sm">
@@ -95,7 +112,7 @@ export function SharePanel({ researchId }: { researchId: string }) {
                 {l.revokedAt ? " · revoked" : l.active ? (l.expiresAt ? ` · expires ${new Date(l.expiresAt).toLocaleDateString()}` : "") : " · expired"}
               </span>
               {l.active && (
-                <button type="button" className={button} onClick={() => revokeShare(researchId, l.id).then(load, (e: Error) => setError(e.message))} data-testid="share-revoke">
+                <button type="button" className={button} onClick={() => revokeShare(l).then(load, (e: Error) => setError(e.message))} data-testid="share-revoke">
                   Revoke
                 </button>
               )}

@@ -6,6 +6,7 @@ import { hostname } from "@/lib/client/format";
 import { groupSources, type SourceEntry } from "@/lib/client/sources";
 import { EmptyState } from "./empty-state";
 import { Icon } from "./icons";
+import { useWebsiteItems } from "@/hooks/use-website-items";
 import { useResearch } from "./research-context";
 import { StatusBadge, StatusDot } from "./status-badge";
 
@@ -27,7 +28,8 @@ function matches(e: SourceEntry, f: Filter): boolean {
 export function SourcesPanel() {
   const { live } = useResearch();
   const r = live.research;
-  const sources = useMemo(() => groupSources(r.successful_scraped_websites, r.serp_queries, r.status), [r.successful_scraped_websites, r.serp_queries, r.status]);
+  const { websites } = useWebsiteItems(r, true);
+  const sources = useMemo(() => groupSources(websites, r.serp_queries, r.status), [websites, r.serp_queries, r.status]);
   const [filter, setFilter] = useState<Filter>("all");
   const [q, setQ] = useState("");
   const needle = q.trim().toLowerCase();
@@ -63,7 +65,7 @@ export function SourcesPanel() {
                   filter === f.value ? "border-accent/50 bg-accent-soft text-accent" : "border-border text-muted hover:text-fg"
                 }`}
               >
-                {f.label} <span className="tabular-nums opacity-70">{n}</span>
+                {f.label} <span className="font-normal tabular-nums">{n}</span>
               </button>
             );
           })}
@@ -126,17 +128,19 @@ function SourceRow({ source: s }: { source: SourceEntry }) {
             className="inline-flex items-center gap-0.5 text-xs text-muted hover:text-fg"
             data-testid="source-toggle"
           >
-            {s.items.length} {s.items.length === 1 ? "finding" : "findings"}
+            {s.findings} {s.findings === 1 ? "finding" : "findings"}
             <Icon name="chevronDown" className={`size-3.5 transition-transform ${open ? "rotate-180" : ""}`} />
           </button>
         </div>
       </div>
       {open ? (
         <div id={detailsId} className="space-y-3 border-t border-border bg-surface-2/40 px-4 py-3 sm:pl-9">
-          {s.items.length > 0 ? (
+          {s.textPending ? (
+            <p className="text-[13px] text-muted">Loading findings…</p>
+          ) : s.items.length > 0 ? (
             <ul className="space-y-1.5">
               {s.items.map((it, i) => (
-                <li key={i} className="flex gap-2 text-[13px] leading-relaxed">
+                <li key={i} data-testid="source-finding" className="flex gap-2 text-[13px] leading-relaxed">
                   <span aria-hidden="true" className="mt-2 size-1 shrink-0 rounded-full bg-accent" />
                   <span className="min-w-0 break-words">{it.content}</span>
                 </li>

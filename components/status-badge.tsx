@@ -28,6 +28,11 @@ export function statusColor(status: AnyStatus): string {
   }
 }
 
+/** The same colour for text: darker in the light theme, so that a label reads at ≥ 4.5:1. */
+export function statusTextColor(status: AnyStatus): string {
+  return statusColor(status).replace(/\)$/, "-text)");
+}
+
 const ACTIVE = new Set<AnyStatus>(["running", "searching", "scraping", "analyzing"]);
 // Ended before finishing: a square (a "stop" sign), so it differs from pending by shape, not colour alone.
 const HALTED = new Set<AnyStatus>(["stopped", "cancelled"]);
@@ -48,6 +53,7 @@ export function StatusDot({ status, className = "size-2", paused = false }: { st
  */
 export function StatusBadge({ status, className = "", testid, paused = false, title }: { status: AnyStatus; className?: string; testid?: string; paused?: boolean; title?: string }) {
   const color = paused ? "var(--st-paused)" : statusColor(status);
+  const text = paused ? "var(--st-paused-text)" : statusTextColor(status);
   return (
     <span
       data-testid={testid}
@@ -56,7 +62,7 @@ export function StatusBadge({ status, className = "", testid, paused = false, ti
       title={title}
       className={`inline-flex items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs font-medium capitalize ${className}`}
       style={{
-        color,
+        color: text,
         borderColor: `color-mix(in oklab, ${color} 35%, transparent)`,
         background: `color-mix(in oklab, ${color} 10%, transparent)`,
       }}

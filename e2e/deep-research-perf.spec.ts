@@ -2,7 +2,12 @@
 // stream's snapshot (the route is fulfilled by the test, so only the page's own work is timed).
 // Target: under 200 ms from the data's arrival to an interactive page (DR_RENDER_BUDGET_MS).
 // A bench, not a check of behaviour: timings depend on the machine's load, so it runs only with
-// DR_PERF=1 (e.g. `DR_PERF=1 npx playwright test e2e/deep-research-perf.spec.ts`).
+// DR_PERF=1 (e.g. `DR_PERF=1 npx playwright test e2e/deep-research-perf.spec.ts --repeat-each 7`;
+// read the median). Where the time goes: the dr:snapshot and dr:committed marks (React's render and
+// commit), then style, layout and paint up to the next frame.
+// Last measured (2 cores shared by 4 engineers, load average 4.7–6.1, 7 runs each): before the
+// render-budget work 201–297 ms, median 258; after it 121–217 ms, median 177 (in the DOM: median
+// 185 → 84 ms). Not reliably under 200 ms at that load, so it stays opt-in.
 import { expect, test } from "@playwright/test";
 import { shot } from "./helpers";
 
@@ -44,7 +49,8 @@ test("a 20-iteration conversation renders within its budget after its data", asy
     };
     // The moment everything is in the DOM, then the next frame painted after it.
     const mo = new MutationObserver(() => {
-      if (w.__drShownAt || document.querySelectorAll("[data-testid=dr-task]").length < 60 || document.querySelectorAll("[data-testid=dr-discovery]").length < 25) return;
+      // All 20 levels, the tasks of the two open ones (folded levels render theirs when opened), 25 discoveries.
+      if (w.__drShownAt || document.querySelectorAll("[data-testid=dr-level]").length < 20 || document.querySelectorAll("[data-testid=dr-task]").length < 6 || document.querySelectorAll("[data-testid=dr-discovery]").length < 25) return;
       w.__drShownAt = performance.now();
       mo.disconnect();
       requestAnimationFrame(() => setTimeout(() => { w.__drPaintedAt = performance.now(); }, 0));
@@ -52,7 +58,8 @@ test("a 20-iteration conversation renders within its budget after its data", asy
     mo.observe(document, { childList: true, subtree: true });
   });
   await page.goto(`/deep-research/${ID}`);
-  await expect(page.getByTestId("dr-task")).toHaveCount(60);
+  await expect(page.getByTestId("dr-level")).toHaveCount(20);
+  await expect(page.getByTestId("dr-task")).toHaveCount(6);
   await expect(page.getByTestId("dr-discovery")).toHaveCount(25);
   await page.waitForFunction(() => Boolean((window as unknown as { __drPaintedAt?: number }).__drPaintedAt));
   const [dom, ms] = await page.evaluate(() => {
@@ -67,12 +74,15 @@ test("a 20-iteration conversation renders within its budget after its data", asy
   console.log(`deep research fixture: in the DOM ${Math.round(dom)} ms, painted ${Math.round(ms)} ms after the stream's response`);
   test.info().annotations.push({ type: "render-ms", description: String(Math.round(ms)) });
   expect(ms).toBeLessThan(BUDGET_MS);
-  console.log(`deep research fixture: rendered ${Math.round(ms)} ms after the data (including the 50 ms batch)`);
+  console.log(`deep research fixture: rendered ${Math.round(ms)} ms after the data (the snapshot is not batched)`);
   // Interactive: a discovery opens to its quotes at once.
   const t0 = Date.now();
   await page.getByTestId("dr-discovery-toggle").first().click();
   await expect(page.getByTestId("dr-quote").first()).toBeVisible();
   console.log(`deep research fixture: evidence opened in ${Date.now() - t0} ms (incl. Playwright round trips)`);
+  // A folded level renders its tasks when opened.
+  await page.locator('[data-testid=dr-level][data-level="1"] > summary').click();
+  await expect(page.getByTestId("dr-task")).toHaveCount(9);
   // The earlier timeline entries open on demand.
   await page.getByTestId("dr-show-earlier").click();
   await expect(page.getByTestId("dr-message")).toHaveCount(21);

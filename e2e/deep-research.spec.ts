@@ -51,6 +51,15 @@ test("a semi-autonomous run streams its tasks and discoveries; a reload shows th
   await expect(page.getByTestId("dr-task").first()).toBeVisible();
   expect(await page.getByTestId("dr-task").count()).toBeGreaterThanOrEqual(before);
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", /live|closed/);
+  // The phase's elapsed time after the reload counts from when the phase began on the server.
+  const id = new URL(page.url()).pathname.split("/").pop()!;
+  await expect
+    .poll(async () => {
+      const since = await page.getByTestId("dr-phase").getAttribute("data-since");
+      const run = ((await (await page.request.get(`/api/deep-research/conversations/${id}`)).json()) as { deepResearchRun: { phaseStartedAt: string | null } }).deepResearchRun;
+      return since !== null && run.phaseStartedAt !== null && Number(since) === Date.parse(run.phaseStartedAt);
+    })
+    .toBe(true);
 
   await expect(page.getByTestId("dr-discovery").first()).toBeVisible({ timeout: 120_000 });
   await shots(page, "running");
@@ -58,6 +67,23 @@ test("a semi-autonomous run streams its tasks and discoveries; a reload shows th
   await expect(page.getByTestId("dr-message").filter({ has: page.getByText("Iteration 2") })).toHaveCount(1);
   await expect(page.getByTestId("dr-task")).toHaveCount(4);
   await expect(page.getByTestId("dr-hypothesis")).not.toContainText("No hypothesis yet");
+
+  // The hypothesis's citations link to their tasks: a click scrolls to the task, focuses and highlights
+  // it, opening its level when folded; the task's child research link stays.
+  const inline = page.getByTestId("dr-hypothesis").locator(".prose-report").getByTestId("dr-cite").first();
+  await expect(inline).toBeVisible();
+  const cited = (await inline.getAttribute("data-task-id"))!;
+  await expect(page.getByTestId("dr-rests-on").getByTestId("dr-cite")).not.toHaveCount(0);
+  const citedTask = page.locator(`[data-testid=dr-task][data-task-id="${cited}"]`);
+  const level = await page.locator(`[data-testid=dr-level]:has([data-task-id="${cited}"])`).getAttribute("data-level");
+  await page.locator(`[data-testid=dr-level][data-level="${level}"] > summary`).click();
+  await expect(citedTask).toHaveCount(0);
+  await inline.focus();
+  await page.keyboard.press("Enter");
+  await expect(citedTask).toHaveAttribute("data-highlighted", "true");
+  await expect(citedTask).toBeFocused();
+  await expect(citedTask).toBeInViewport();
+  await expect(citedTask.getByTestId("dr-task-research")).toHaveAttribute("href", /^\/research\/[^/]+$/);
 
   const first = page.getByTestId("dr-discovery").first();
   await expect(first.getByTestId("dr-evidence-count")).toHaveText(/[1-9]\d* evidence/);

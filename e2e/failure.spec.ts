@@ -1,19 +1,12 @@
 // A research whose LLM refuses it (a bad API key: 401, which no retry fixes) fails, and shows its
 // error, a link to the error output, and Resume. (A 5xx no longer fails a research: it pauses it.)
 import { expect, test } from "@playwright/test";
-import { llmControl, llmReset, sameOrigin, shot, startResearch } from "./helpers";
+import { llmControl, llmReset, shot, startFailingResearch, startResearch } from "./helpers";
 
 test.afterEach(async ({ request }) => llmReset(request));
 
 test("a failed research shows its error and error output", async ({ page, request }) => {
-  const q = await request.post("/api/research/questions", { headers: sameOrigin(), data: { initial_prompt: "Why do some batteries swell?", num_questions: 1 } });
-  const { research_id } = (await q.json()) as { research_id: string };
-  await llmControl(request, { failAll: 401 });
-  const s = await request.post("/api/research/start", {
-    headers: sameOrigin(),
-    data: { research_id, initial_prompt: "Why do some batteries swell?", followup_questions: ["Which kinds?"], followup_answers: ["Phones"], depth: 1, breadth: 1 },
-  });
-  expect(s.status()).toBe(202);
+  const research_id = await startFailingResearch(request);
 
   await page.goto(`/research/${research_id}`);
   await expect(page.getByTestId("research-status")).toHaveAttribute("data-status", "failed", { timeout: 90_000 });

@@ -57,7 +57,44 @@ export async function shot(page: Page, name: string, fullPage = false): Promise<
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
 }
 
+/**
+ * The new-research wizard with no draft. The draft (sessionStorage) is cleared from a page without the
+ * wizard: cleared on "/" itself, a wizard still hydrating writes it back before a reload (seen on a
+ * loaded CI machine).
+ */
+export async function freshWizard(page: Page): Promise<void> {
+  await page.goto("/history");
+  await page.evaluate(() => sessionStorage.clear());
+  await page.goto("/");
+}
+
+/** Full-page screenshots at 1280 and 390 px, light and dark; leaves the page at 1280 px, light. */
+export async function shots(page: Page, name: string): Promise<void> {
+  for (const theme of ["light", "dark"] as const) {
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await setTheme(page, theme);
+    await shot(page, `${name}-desktop-${theme}`, true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, `${name}-phone-${theme}`, true);
+  }
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await setTheme(page, "light");
+}
+
 export async function setTheme(page: Page, theme: "light" | "dark"): Promise<void> {
   await page.getByTestId(`theme-${theme}`).click();
   await expect(page.locator("html")).toHaveClass(theme === "dark" ? /dark/ : /^(?!.*dark).*$/);
+}
+
+/** A research whose LLM refuses every call (401): it fails at once. The fake LLM stays failing until llmReset. */
+export async function startFailingResearch(request: APIRequestContext): Promise<string> {
+  const q = await request.post("/api/research/questions", { headers: sameOrigin(), data: { initial_prompt: "Why do some batteries swell?", num_questions: 1 } });
+  const { research_id } = (await q.json()) as { research_id: string };
+  await llmControl(request, { failAll: 401 });
+  const s = await request.post("/api/research/start", {
+    headers: sameOrigin(),
+    data: { research_id, initial_prompt: "Why do some batteries swell?", followup_questions: ["Which kinds?"], followup_answers: ["Phones"], depth: 1, breadth: 1 },
+  });
+  expect(s.status()).toBe(202);
+  return research_id;
 }

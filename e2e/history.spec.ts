@@ -1,6 +1,7 @@
-// History: newest first, filter by status, search by prompt, open, delete with confirmation.
+// History: newest first, filter by status and kind, search by text, open, delete with confirmation;
+// Deep Research conversations listed with tree researches.
 import { expect, test } from "@playwright/test";
-import { sameOrigin, shot, startResearch } from "./helpers";
+import { sameOrigin, shot, shots, startResearch } from "./helpers";
 
 test("history lists, filters, searches, opens and deletes", async ({ page, request }) => {
   const a = await startResearch(request, "Tidal energy economics in northern Europe", 1, 1);
@@ -77,4 +78,54 @@ test("a draft opened from History continues the wizard at its questions", async 
   const started = (await (await request.get(`/api/research/${research_id}`)).json()) as { status: string; followup_answers: string[] };
   expect(started.status).not.toBe("draft");
   expect(started.followup_answers).toEqual(["Since 2019", "Policy makers"]);
+});
+
+test("Deep Research conversations are listed with tree researches, filtered by kind and status, searched and opened", async ({ page, request }) => {
+  test.setTimeout(240_000);
+  const tree = await startResearch(request, "Heat pumps in cold climates", 1, 1);
+  const started = await request.post("/api/deep-research/start", { headers: sameOrigin(), data: { message: "How do kelp forests store carbon? #stop-at-1", researchMode: "steering" } });
+  expect(started.status(), await started.text()).toBe(200);
+  const { conversationId } = (await started.json()) as { conversationId: string };
+
+  await page.goto("/history");
+  const rows = page.getByTestId("history-row");
+  const conv = page.locator(`[data-testid="history-row"][data-kind="deep"][data-id="${conversationId}"]`);
+  // Newest first: the conversation was started after the research.
+  await expect(rows.first()).toHaveAttribute("data-id", conversationId);
+  await expect(conv).toContainText("kelp forests");
+  await expect(conv.getByTestId("history-kind")).toHaveText("Deep research");
+  await expect(page.locator(`[data-testid="history-row"][data-research-id="${tree.id}"]`)).toBeVisible();
+  // Its status follows the run: running, then completed once the steering iteration ends.
+  await expect(conv).toHaveAttribute("data-status", "completed", { timeout: 120_000 });
+
+  // Kind filter.
+  await page.getByTestId("history-kind-deep").click();
+  await expect(page.getByTestId("history-kind-deep")).toHaveAttribute("aria-checked", "true");
+  await expect(conv).toBeVisible();
+  await expect(page.locator('[data-testid="history-row"]:not([data-kind="deep"])')).toHaveCount(0);
+  await page.getByTestId("history-kind-tree").click();
+  await expect(conv).toHaveCount(0);
+  await expect(page.locator(`[data-testid="history-row"][data-research-id="${tree.id}"]`)).toBeVisible();
+  await page.getByTestId("history-kind-all").click();
+
+  // Search (on the server) across kinds: only the conversation matches.
+  await page.getByTestId("history-search").fill("KELP FORESTS");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute("data-id", conversationId);
+  // Status: it is not running any more; it is completed.
+  await page.getByTestId("history-filter-running").click();
+  await expect(page.getByTestId("history-empty")).toBeVisible();
+  await page.getByTestId("history-filter-completed").click();
+  await expect(rows).toHaveCount(1);
+  await page.getByTestId("history-filter-all").click();
+  await page.getByTestId("history-search").fill("");
+  await expect(page.locator(`[data-testid="history-row"][data-research-id="${tree.id}"]`)).toBeVisible();
+  await shots(page, "history-with-conversations");
+
+  // Keyboard: the row's link is reachable and opens the conversation.
+  await conv.getByTestId("history-open").focus();
+  await expect(conv.getByTestId("history-open")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/deep-research/${conversationId}$`));
+  await expect(page.getByTestId("dr-title")).toBeVisible();
 });

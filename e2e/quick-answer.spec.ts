@@ -34,8 +34,8 @@ test("a question is answered live: steps, then the answer with references and th
   await expect(page.getByTestId("answer-history")).toContainText("How much storage did grid batteries add in 2024?");
   // History lists it too, and opens it again.
   await page.getByTestId("nav-history").click();
-  const row = page.getByTestId("answer-history-row").filter({ hasText: "How much storage did grid batteries add in 2024?" }).first();
-  await row.getByRole("link").click();
+  const row = page.locator("[data-testid=history-row][data-kind=answer]").filter({ hasText: "How much storage did grid batteries add in 2024?" }).first();
+  await row.getByTestId("history-open").click();
   await expect(page).toHaveURL(/\/answer\?id=/);
   await expect(page.getByTestId("answer-result")).toBeVisible();
 });

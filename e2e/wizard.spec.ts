@@ -1,11 +1,9 @@
 // The wizard's first step: every problem shown at once beside its field, and a character counter.
 import { expect, test } from "@playwright/test";
-import { shot } from "./helpers";
+import { freshWizard, shot } from "./helpers";
 
 test("the first step shows every field error at once, and counts the prompt's characters", async ({ page }) => {
-  await page.goto("/");
-  await page.evaluate(() => sessionStorage.clear());
-  await page.reload();
+  await freshWizard(page);
   await expect(page.getByTestId("prompt-count")).toHaveText("0 / 10,000 characters");
 
   await page.getByTestId("num-questions").fill("0");

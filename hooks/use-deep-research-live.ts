@@ -1,6 +1,6 @@
 "use client";
-// The live state of one Deep Research conversation from its stream (snapshot, then parts, batched
-// every 50 ms like use-research-live.ts). The server ends the stream when the loop stops; a new start
+// The live state of one Deep Research conversation from its stream (the snapshot at once, then parts
+// batched every 50 ms like use-research-live.ts). The server ends the stream when the loop stops; a new start
 // (answer/steer) calls `reconnect()` to follow the new loop from a fresh snapshot.
 import { useCallback, useEffect, useReducer, useState } from "react";
 import { applyDrChunk, type DrChunk, type LiveConversation } from "@/lib/client/deep-research-state";
@@ -33,8 +33,14 @@ export function useDeepResearchLive(id: string) {
     const unsubscribe = subscribeConversationStream(id, {
       onChunk: (c) => {
         // Marks for the render-time measure (e2e/deep-research-perf.spec.ts); cheap in production.
-        if (c.type === "data-snapshot") performance.mark("dr:snapshot");
         queue.push(c);
+        if (c.type === "data-snapshot") {
+          // The first data renders at once: the batch is for the parts that follow it.
+          performance.mark("dr:snapshot");
+          if (timer !== null) clearTimeout(timer);
+          flush();
+          return;
+        }
         timer ??= setTimeout(flush, 50);
       },
       onConnection: setConnection,

@@ -25,3 +25,16 @@ test("any other invalid value throws, naming the variable", () => {
   assert.throws(() => loadEnv({ DATABASE_URL: "mysql://x" }), /DATABASE_URL/);
   assert.equal(loadEnv({ DATABASE_URL: "postgres://quarry@db:5432/quarry" }).env.DATABASE_URL, "postgres://quarry@db:5432/quarry");
 });
+
+test("the model's prices are optional dollar amounts; the estimate's figures have defaults", () => {
+  const { env } = loadEnv({});
+  assert.equal(env.LLM_PRICE_INPUT_PER_MTOK, undefined);
+  assert.equal(env.ESTIMATE_SECONDS_PER_CALL, 6);
+  const priced = loadEnv({ LLM_PRICE_INPUT_PER_MTOK: "0.40", LLM_PRICE_OUTPUT_PER_MTOK: " 1.6 " }).env;
+  assert.equal(priced.LLM_PRICE_INPUT_PER_MTOK, 0.4);
+  assert.equal(priced.LLM_PRICE_OUTPUT_PER_MTOK, 1.6);
+  assert.equal(loadEnv({ LLM_PRICE_INPUT_PER_MTOK: "" }).env.LLM_PRICE_INPUT_PER_MTOK, undefined);
+  assert.throws(() => loadEnv({ LLM_PRICE_INPUT_PER_MTOK: "cheap" }), /LLM_PRICE_INPUT_PER_MTOK must be a number of US dollars/);
+  assert.throws(() => loadEnv({ LLM_PRICE_OUTPUT_PER_MTOK: "-1" }), /LLM_PRICE_OUTPUT_PER_MTOK must be at least 0/);
+  assert.throws(() => loadEnv({ ESTIMATE_SECONDS_PER_CALL: "0" }), /ESTIMATE_SECONDS_PER_CALL must be at least 1/);
+});

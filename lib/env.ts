@@ -13,6 +13,14 @@ const flag = z
   .default("0")
   .transform((v) => v === "1" || v === "true");
 
+/** A price in US dollars (e.g. 0.40); unset or empty means none. */
+const price = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? Number(v) : undefined))
+  .pipe(z.number({ error: "must be a number of US dollars such as 0.40" }).min(0, "must be at least 0").optional());
+
 const optionalUrl = z
   .string()
   .trim()
@@ -87,9 +95,22 @@ const schema = z.object({
   LITERATURE_TREE_DEPTH: int(2, 1, 5),
   LITERATURE_TREE_BREADTH: int(3, 1, 10),
   LITERATURE_SEARXNG_CATEGORIES: z.string().trim().default("general,science"),
+  LITERATURE_ANALYZE_CONCURRENCY: int(2, 1, 16),
   // Datasets uploaded with a start: the total size accepted (413 above), and where they are kept.
   DEEP_RESEARCH_MAX_UPLOAD_BYTES: int(5 * 1024 * 1024, 1024, 8 * 1024 * 1024),
   UPLOADS_DIR: z.string().default("data/uploads"),
+
+  // The wizard's estimate (lib/estimate-ranges.ts): typical figures of one LLM call, used to turn the
+  // tree's call counts into time and token ranges. Measure them on your model and set them here.
+  ESTIMATE_PROMPT_TOKENS_PER_CALL: int(3_000, 1),
+  ESTIMATE_COMPLETION_TOKENS_PER_CALL: int(400, 1),
+  ESTIMATE_REPORT_COMPLETION_TOKENS: int(3_000, 1),
+  ESTIMATE_SECONDS_PER_CALL: int(6, 1),
+  ESTIMATE_REPORT_SECONDS: int(60, 1),
+  // The model's price in US dollars per million prompt / completion tokens: with both set, the wizard
+  // shows a cost range. Never required.
+  LLM_PRICE_INPUT_PER_MTOK: price,
+  LLM_PRICE_OUTPUT_PER_MTOK: price,
 
   // Accounts and API access
   // Signs session cookies, API tokens (through a derived key) and nothing else. Required in production;

@@ -152,10 +152,26 @@ export interface LiveMeta {
   at: number;
 }
 
+/** An extracted item as the stream sends it: its URL is its website's. */
+export interface LiveItemView {
+  content: string;
+}
+
+/**
+ * A website as the stream sends it: without `content` (its items joined again as Markdown, which
+ * the browser does not use), with `item_count`, and with `items` as text — except in the snapshot of
+ * a research that has ended, where `items` is null: a view that shows the text fetches it
+ * (GET /api/research/:id) when it is opened. A 110-query research has ~1,400 items.
+ */
+export type LiveWebsiteView = Omit<WebsiteView, "content" | "items"> & { item_count: number; items: LiveItemView[] | null };
+
+/** A research as the stream sends it (its websites without `content`). */
+export type LiveResearchView = Omit<ResearchView, "successful_scraped_websites"> & { successful_scraped_websites: LiveWebsiteView[] };
+
 export type ResearchDataParts = {
-  snapshot: { seq: number; research: ResearchView; report_draft: string | null };
+  snapshot: { seq: number; research: LiveResearchView; report_draft: string | null };
   query: SerpQueryView & LiveMeta;
-  website: WebsiteView & LiveMeta;
+  website: LiveWebsiteView & LiveMeta;
   "report-delta": { delta: string } & LiveMeta;
   report: { markdown: string } & LiveMeta;
   run: RunStatusData & LiveMeta;

@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useActionState } from "react";
+import { useActionState, useEffect, useRef } from "react";
 import type { FormState } from "./actions";
 
 const input = "w-full rounded-lg border border-border bg-surface px-3 py-2 text-sm text-fg focus:border-border-strong focus:outline-none focus:ring-2 focus:ring-ring";
@@ -20,13 +20,26 @@ export function AuthForm({
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   const signUp = mode === "sign-up";
+  const formRef = useRef<HTMLFormElement>(null);
+  const errorId = `${mode}-error`;
+  // The field an error is about: the one the server names, else (a wrong email or password) the
+  // password, the one to retype; errors about neither (sign-up disabled, rate limits) have none.
+  const invalid = !state.error ? null : state.field === "email" || state.field === "password" || state.field === "confirm" ? state.field : signUp ? null : "password";
+  // After a failed submit, focus goes to the field to fix, or to the message, never back to the top.
+  useEffect(() => {
+    if (!state.error) return;
+    const field = invalid ? formRef.current?.elements.namedItem(invalid) : null;
+    if (field instanceof HTMLInputElement) field.focus();
+    else document.getElementById(errorId)?.focus();
+  }, [state, invalid, errorId]);
+  const describe = (name: string) => (invalid === name ? { "aria-invalid": true, "aria-describedby": errorId } : {});
   return (
-    <form action={formAction} className="flex flex-col gap-4" data-testid={`${mode}-form`}>
+    <form ref={formRef} action={formAction} className="flex flex-col gap-4" data-testid={`${mode}-form`}>
       <h1 className="text-2xl font-semibold">{signUp ? "Create your account" : "Sign in to Quarry"}</h1>
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
       <label className="flex flex-col gap-1 text-sm">
         Email
-        <input className={input} type="email" name="email" autoComplete="email" required defaultValue={state.email} data-testid={`${mode}-email`} />
+        <input className={input} type="email" name="email" autoComplete="email" required defaultValue={state.email} data-testid={`${mode}-email`} {...describe("email")} />
       </label>
       <label className="flex flex-col gap-1 text-sm">
         Password
@@ -38,16 +51,17 @@ export function AuthForm({
           required
           minLength={signUp ? 8 : undefined}
           data-testid={`${mode}-password`}
+          {...describe("password")}
         />
       </label>
       {signUp && (
         <label className="flex flex-col gap-1 text-sm">
           Confirm password
-          <input className={input} type="password" name="confirm" autoComplete="new-password" required minLength={8} data-testid="sign-up-confirm" />
+          <input className={input} type="password" name="confirm" autoComplete="new-password" required minLength={8} data-testid="sign-up-confirm" {...describe("confirm")} />
         </label>
       )}
       {state.error && (
-        <p role="alert" className="text-sm text-danger" data-testid={`${mode}-error`}>
+        <p id={errorId} role="alert" tabIndex={-1} className="text-sm text-danger" data-testid={`${mode}-error`}>
           {state.error}
         </p>
       )}

@@ -18,7 +18,7 @@ function short(text: string): string {
   return text.length > 90 ? `${text.slice(0, 87)}…` : text;
 }
 
-export function ShareManager({ shareLinks, researches }: { shareLinks: (ShareLinkSummary & { researchPrompt: string })[]; researches: ResearchRow[] }) {
+export function ShareManager({ shareLinks, researches }: { shareLinks: (ShareLinkSummary & { title: string })[]; researches: ResearchRow[] }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [sharing, setSharing] = useState<string | null>(null);
@@ -26,9 +26,10 @@ export function ShareManager({ shareLinks, researches }: { shareLinks: (ShareLin
   return (
     <section className="flex flex-col gap-4" aria-labelledby="shares-heading">
       <div>
-        <h2 id="shares-heading" className="text-lg font-semibold">Shared reports</h2>
+        <h2 id="shares-heading" className="text-lg font-semibold">Shared reports and conversations</h2>
         <p className="text-sm text-muted">
-          A share link shows one report, its sources and its query tree to anyone who has it, without signing in.
+          A share link shows one report, its sources and its query tree — or one Deep Research conversation — to anyone who has it, read-only and without signing in.
+          Share a conversation from its page.
         </p>
       </div>
       {error && <p role="alert" className="text-sm text-danger">{error}</p>}
@@ -38,17 +39,20 @@ export function ShareManager({ shareLinks, researches }: { shareLinks: (ShareLin
         <table className="w-full text-left text-sm">
           <thead className="text-muted">
             <tr>
-              <th className="py-1 font-medium">Research</th>
+              <th className="py-1 font-medium">Shared</th>
               <th className="py-1 font-medium">Opened</th>
               <th className="py-1 font-medium">Expires</th>
               <th className="py-1 font-medium">State</th>
-              <th />
+              <th className="py-1 font-medium"><span className="sr-only">Actions</span></th>
             </tr>
           </thead>
           <tbody>
             {shareLinks.map((l) => (
-              <tr key={l.id} className="border-t border-border" data-testid="share-row" data-active={l.active}>
-                <td className="py-2" title={l.researchPrompt}>{short(l.researchPrompt)}</td>
+              <tr key={l.id} className="border-t border-border" data-testid="share-row" data-active={l.active} data-kind={l.conversationId ? "conversation" : "research"}>
+                <td className="py-2" title={l.title}>
+                  {l.conversationId ? <span className="mr-1.5 rounded border border-accent/40 px-1 text-[11px] font-medium text-accent">Deep research</span> : null}
+                  {short(l.title)}
+                </td>
                 <td className="py-2">
                   <span data-testid="share-open-count">{l.openCount}</span>× {l.lastOpenedAt ? `(last ${relativeTime(l.lastOpenedAt)})` : ""}
                 </td>
@@ -59,7 +63,7 @@ export function ShareManager({ shareLinks, researches }: { shareLinks: (ShareLin
                     <button
                       type="button"
                       className={button}
-                      onClick={() => revokeShare(l.researchId, l.id).then(() => router.refresh(), (e: Error) => setError(e.message))}
+                      onClick={() => revokeShare(l).then(() => router.refresh(), (e: Error) => setError(e.message))}
                       data-testid="share-revoke"
                     >
                       Revoke

@@ -95,7 +95,7 @@ export function TokenManager({ tokens, defaultDays, maxDays }: { tokens: ApiToke
               <th className="py-1 font-medium">Last used</th>
               <th className="py-1 font-medium">Expires</th>
               <th className="py-1 font-medium">State</th>
-              <th />
+              <th className="py-1 font-medium"><span className="sr-only">Actions</span></th>
             </tr>
           </thead>
           <tbody>

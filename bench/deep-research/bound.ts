@@ -8,8 +8,21 @@ export interface IterationShape {
   iteration: number;
   /** Sequential LLM steps outside the tasks (see above). */
   sequentialLlmSteps: number;
-  /** Each task's tree (empty for a skipped task) and whether a summary call followed. */
-  tasks: { queries: BoundQuery[]; llmCalls: number; pagesFetched: number; summarised: boolean }[];
+  /**
+   * Each task's tree (empty for a skipped task), whether a summary call followed, and how long the task
+   * took as stored on it (its start to its end: the tree, the summary and their writes).
+   */
+  tasks: { queries: BoundQuery[]; llmCalls: number; pagesFetched: number; summarised: boolean; measuredMs: number }[];
+}
+
+/**
+ * The loop's own bound: the same path through the iteration, with the slowest task taken at the time it
+ * really took. Wall time over it is what the Deep Research loop adds around its tasks (planning, the
+ * writes between phases, starting the tasks, waiting for them); how close a task's tree comes to its own
+ * bound is the tree runner's figure (the tree rows, and `iterationBoundMs` below).
+ */
+export function iterationLoopBoundMs(it: IterationShape, latencies: BoundLatencies): number {
+  return it.sequentialLlmSteps * latencies.llmMs + Math.max(0, ...it.tasks.map((t) => t.measuredMs));
 }
 
 export function iterationBoundMs(it: IterationShape, latencies: BoundLatencies, limits: BoundLimits): number {

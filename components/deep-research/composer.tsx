@@ -1,12 +1,12 @@
 "use client";
 // Suggested next steps and the box to answer or steer: a new start on this conversation. In
 // steering mode the box takes the focus each time an iteration ends.
-import { useEffect, useRef, useState } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import { buttonClass } from "../button";
 import { drApi } from "@/lib/client/deep-research-api";
 import type { DrStep } from "@/lib/client/deep-research-state";
 
-export function Composer({ conversationId, mode, running, steps, iterationsDone, onStarted }: {
+export const Composer = memo(function Composer({ conversationId, mode, running, steps, iterationsDone, onStarted }: {
   conversationId: string; mode: string; running: boolean; steps: DrStep[]; iterationsDone: number; onStarted: () => void;
 }) {
   const [text, setText] = useState("");
@@ -62,4 +62,4 @@ export function Composer({ conversationId, mode, running, steps, iterationsDone,
       </form>
     </section>
   );
-}
+});

@@ -2,7 +2,7 @@
 // The Deep Research conversation page: header, hypothesis and insights, timeline, next steps and
 // the reply box in the main column; discoveries and the plan beside it (below it on a phone).
 import Link from "next/link";
-import { useLayoutEffect } from "react";
+import { useLayoutEffect, useMemo } from "react";
 import { buttonClass } from "../button";
 import { Spinner } from "../spinner";
 import { useDeepResearchLive } from "@/hooks/use-deep-research-live";
@@ -11,7 +11,7 @@ import { HypothesisPanel } from "./hypothesis-panel";
 import { Timeline } from "./timeline";
 import { Composer } from "./composer";
 import { DiscoveriesPanel } from "./discoveries-panel";
-import { PlanPanel } from "./plan-panel";
+import { PlanPanel, useTaskFocus } from "./plan-panel";
 
 export function DrNotFound() {
   return (
@@ -29,6 +29,9 @@ export function DrNotFound() {
 
 export function ConversationView({ id, semiCap }: { id: string; semiCap: number }) {
   const { live, connection, notFound, reconnect } = useDeepResearchLive(id);
+  const [focus, cite] = useTaskFocus();
+  const plan = live?.plan;
+  const taskIds = useMemo(() => new Set((plan ?? []).map((t) => t.id)), [plan]);
   const loaded = live !== null;
   useLayoutEffect(() => { if (loaded) performance.mark("dr:committed"); }, [loaded]);
   if (notFound) return <DrNotFound />;
@@ -50,13 +53,13 @@ export function ConversationView({ id, semiCap }: { id: string; semiCap: number 
       <DrHeader c={live} semiCap={semiCap} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,24rem)]">
         <div className="grid min-w-0 content-start gap-6">
-          <HypothesisPanel state={live.state} />
+          <HypothesisPanel state={live.state} taskIds={taskIds} onCite={cite} />
           <Timeline messages={live.messages} />
           <Composer conversationId={id} mode={live.state.researchMode} running={running} steps={live.state.suggestedNextSteps} iterationsDone={replies} onStarted={reconnect} />
         </div>
         <aside className="grid min-w-0 content-start gap-6" aria-label="Discoveries and plan">
           <DiscoveriesPanel discoveries={live.discoveries} />
-          <PlanPanel plan={live.plan} />
+          <PlanPanel plan={live.plan} focus={focus} />
         </aside>
       </div>
     </div>

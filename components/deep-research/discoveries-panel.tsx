@@ -8,8 +8,8 @@ import { orderDiscoveries, type DrDiscovery } from "@/lib/client/deep-research-s
 import { hostname } from "@/lib/client/format";
 
 const CONF: Record<string, string> = {
-  high: "border-[color:var(--st-completed)] text-[color:var(--st-completed)]",
-  medium: "border-[color:var(--st-scraping)] text-[color:var(--st-scraping)]",
+  high: "border-[color:var(--st-completed)] text-[color:var(--st-completed-text)]",
+  medium: "border-[color:var(--st-scraping)] text-[color:var(--st-scraping-text)]",
   low: "border-border text-muted",
 };
 
@@ -60,7 +60,7 @@ const DiscoveryItem = memo(function DiscoveryItem({ d }: { d: DrDiscovery }) {
   const [open, setOpen] = useState(false);
   const faded = d.status === "retired";
   return (
-    <li data-testid="dr-discovery" data-status={d.status} data-confidence={d.confidence} className={`rounded-lg border border-border bg-surface px-3 py-2 ${faded ? "opacity-70" : ""}`}>
+    <li data-testid="dr-discovery" data-status={d.status} data-confidence={d.confidence} className={`rounded-lg border border-border bg-surface px-3 py-2 [contain-intrinsic-size:auto_4.5rem] [content-visibility:auto] ${faded ? "opacity-70" : ""}`}>
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="dr-discovery-toggle" className="flex w-full items-start gap-2 text-left">
         <Icon name={open ? "chevronDown" : "chevronRight"} className="mt-1 size-3.5 shrink-0 text-muted" />
         <span className="min-w-0 flex-1">
@@ -78,7 +78,7 @@ const DiscoveryItem = memo(function DiscoveryItem({ d }: { d: DrDiscovery }) {
   );
 });
 
-export function DiscoveriesPanel({ discoveries }: { discoveries: DrDiscovery[] }) {
+export const DiscoveriesPanel = memo(function DiscoveriesPanel({ discoveries }: { discoveries: DrDiscovery[] }) {
   const list = orderDiscoveries(discoveries);
   return (
     <section aria-labelledby="dr-disc-h" data-testid="dr-discoveries">
@@ -87,4 +87,4 @@ export function DiscoveriesPanel({ discoveries }: { discoveries: DrDiscovery[] }
       <ul className="mt-2 grid gap-2">{list.map((d) => <DiscoveryItem key={d.id} d={d} />)}</ul>
     </section>
   );
-}
+});

@@ -4,10 +4,11 @@
 import { useEffect, useState } from "react";
 import { buttonClass } from "../button";
 import { Icon } from "../icons";
+import { ShareButton } from "../share-dialog";
 import { Spinner } from "../spinner";
 import { useNow } from "@/hooks/use-now";
 import { drApi } from "@/lib/client/deep-research-api";
-import { iterationCap, PHASE_NAMES, runningStart, type LiveConversation } from "@/lib/client/deep-research-state";
+import { iterationCap, PHASE_NAMES, phaseSince, runningStart, type LiveConversation } from "@/lib/client/deep-research-state";
 import { formatDuration } from "@/lib/client/format";
 import { formatBytes } from "@/lib/client/deep-research-files";
 
@@ -23,8 +24,8 @@ export function DrHeader({ c, semiCap }: { c: LiveConversation; semiCap: number 
   const mode = start?.researchMode ?? run.mode ?? c.state.researchMode;
   const phase = c.phase && start && c.phase.messageId === start.id ? c.phase.phase : start?.phase ?? null;
   const iteration = c.phase && start && c.phase.messageId === start.id ? c.phase.iteration : start?.iteration ?? 0;
-  // Elapsed in this phase when its part was seen live; after a reload, since the start began.
-  const since = c.phase && start && c.phase.messageId === start.id ? c.phase.at : start ? Date.parse(start.createdAt) : null;
+  // Elapsed in this phase, from the server's record of when it began (right after a reload too).
+  const since = phaseSince(c, start);
   const now = useNow(run.isRunning);
   const [stopping, setStopping] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -57,11 +58,14 @@ export function DrHeader({ c, semiCap }: { c: LiveConversation; semiCap: number 
       </div>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <h1 data-testid="dr-title" className="line-clamp-3 text-xl font-semibold leading-snug tracking-tight sm:text-2xl">{title}</h1>
-        {run.isRunning ? (
-          <button type="button" data-testid="dr-stop" className={buttonClass("secondary", "md", "shrink-0")} onClick={stop} disabled={stopping}>
-            <Icon name="stop" className="size-3.5" /> {stopping ? "Stopping…" : "Stop"}
-          </button>
-        ) : null}
+        <div className="flex shrink-0 gap-2">
+          {run.isRunning ? (
+            <button type="button" data-testid="dr-stop" className={buttonClass("secondary", "md", "shrink-0")} onClick={stop} disabled={stopping}>
+              <Icon name="stop" className="size-3.5" /> {stopping ? "Stopping…" : "Stop"}
+            </button>
+          ) : null}
+          <ShareButton conversationId={c.conversationId} />
+        </div>
       </div>
       <dl className="mt-3 grid gap-1 text-sm">
         <div className="flex gap-2"><dt className="shrink-0 text-muted">Objective</dt><dd data-testid="dr-objective" className="min-w-0 break-words">{c.state.objective}</dd></div>
@@ -73,7 +77,7 @@ export function DrHeader({ c, semiCap }: { c: LiveConversation; semiCap: number 
         ) : null}
       </dl>
       {/* A fixed-height line, present while running or not, so nothing below jumps. */}
-      <div className="mt-3 flex h-7 items-center gap-2 text-sm" data-testid="dr-phase" data-phase={run.isRunning ? phase ?? "starting" : "idle"} aria-live="off">
+      <div className="mt-3 flex h-7 items-center gap-2 text-sm" data-testid="dr-phase" data-phase={run.isRunning ? phase ?? "starting" : "idle"} data-since={run.isRunning && since ? since : undefined} aria-live="off">
         {run.isRunning ? (
           <>
             <Spinner className="size-3.5 text-accent" />

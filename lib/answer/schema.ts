@@ -20,7 +20,11 @@ export function queryRequestSchema() {
 
 export type QueryRequest = z.infer<ReturnType<typeof queryRequestSchema>>;
 
+export const ANSWER_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
+
 export const listAnswersSchema = z.object({
   limit: z.coerce.number({ error: "limit must be an integer from 1 to 100" }).int({ error: "limit must be an integer from 1 to 100" }).min(1, { error: "limit must be an integer from 1 to 100" }).max(100, { error: "limit must be an integer from 1 to 100" }).default(20),
   before: z.iso.datetime({ error: "before must be an ISO date-time" }).optional(),
+  status: z.enum(ANSWER_STATUSES, { error: `status must be one of ${ANSWER_STATUSES.join(", ")}` }).optional(),
+  q: z.string().trim().max(500).optional(),
 });

@@ -72,8 +72,8 @@ export async function getAnswer({ requestId, userId }: { requestId: string; user
   return toAnswerView(row, await store.answerSteps(row.id));
 }
 
-export async function listAnswers({ userId, limit, before }: { userId: string | null; limit: number; before?: string }) {
-  const rows = await store.listAnswerRuns({ userId, limit, before: before ? new Date(before) : undefined });
+export async function listAnswers({ userId, limit, before, status, q }: { userId: string | null; limit: number; before?: string; status?: string; q?: string }) {
+  const rows = await store.listAnswerRuns({ userId, limit, before: before ? new Date(before) : undefined, status, search: q || undefined });
   return { answers: rows.map((r) => toAnswerView(r)), next: rows.length === limit ? rows[rows.length - 1].createdAt.toISOString() : null };
 }
 

@@ -2,9 +2,16 @@
 // snapshot with its links, then its typed data parts (lib/types.ts), until the research ends.
 import type { UIMessageStreamWriter } from "ai";
 import type { TreeRunEvent, TreeSnapshot } from "../research/events";
-import type { ResearchUIMessage } from "../types";
+import type { LiveWebsiteView, ResearchUIMessage, WebsiteView } from "../types";
 import { withResearchLinks } from "./research-links";
-import { runStream } from "./run-stream";
+import { openRunStream } from "./run-stream";
+
+/** The stream's website (LiveWebsiteView): no `content`; the items' text unless `withText` is false. */
+function live({ content: _content, items, ...rest }: WebsiteView, withText = true): LiveWebsiteView {
+  return { ...rest, item_count: items.length, items: withText ? items.map((i) => ({ content: i.content })) : null };
+}
+
+const ENDED = new Set(["completed", "failed", "cancelled"]);
 
 function writePart(writer: UIMessageStreamWriter<ResearchUIMessage>, e: TreeRunEvent): void {
   const meta = { seq: e.seq, at: e.at };
@@ -14,7 +21,7 @@ function writePart(writer: UIMessageStreamWriter<ResearchUIMessage>, e: TreeRunE
       return writer.write({ type: "data-query", id: e.data.query_id, data: { ...e.data, ...meta } });
     case "page.status":
     case "item.extracted":
-      return writer.write({ type: "data-website", id: e.data.id, data: { ...e.data, ...meta } });
+      return writer.write({ type: "data-website", id: e.data.id, data: { ...live(e.data), ...meta } });
     case "report.delta":
       return writer.write({ type: "data-report-delta", data: { ...e.data, ...meta }, transient: true });
     case "report.done":
@@ -25,14 +32,18 @@ function writePart(writer: UIMessageStreamWriter<ResearchUIMessage>, e: TreeRunE
 }
 
 export function researchStream({ id, userId, signal }: { id: string; userId: string | null; signal: AbortSignal }) {
-  return runStream<ResearchUIMessage, TreeSnapshot, TreeRunEvent>({
+  return openRunStream<ResearchUIMessage, TreeSnapshot, TreeRunEvent>({
     kind: "tree",
     subjectId: id,
     userId,
     signal,
     notFound: { code: "not_found:research", message: "Research not found" },
-    writeSnapshot: (writer, { research, report_draft }, seq) =>
-      writer.write({ type: "data-snapshot", id: "snapshot", data: { seq, research: withResearchLinks(research), report_draft } }),
+    writeSnapshot: (writer, { research, report_draft }, seq) => {
+      // An ended research's snapshot is all its stream sends: the items' text waits until a view needs it.
+      const withText = !ENDED.has(research.status);
+      const view = { ...withResearchLinks(research), successful_scraped_websites: research.successful_scraped_websites.map((w) => live(w, withText)) };
+      writer.write({ type: "data-snapshot", id: "snapshot", data: { seq, research: view, report_draft } });
+    },
     writeEvent: writePart,
     failureMessage: "The research stream failed",
   });

@@ -25,13 +25,18 @@ export interface RunStreamOptions<M extends UIMessage, D, E extends RunEvent> {
 }
 
 export async function runStream<M extends UIMessage, D, E extends RunEvent>(o: RunStreamOptions<M, D, E>) {
+  return (await openRunStream(o)).stream;
+}
+
+/** The stream, and whether the run had already ended (the stream is then one snapshot and closes). */
+export async function openRunStream<M extends UIMessage, D, E extends RunEvent>(o: RunStreamOptions<M, D, E>) {
   const engine = runRegistry.engine(o.kind);
   const followed = await followRun<RunSnapshot<D>, E>({ kind: o.kind, subjectId: o.subjectId }, () =>
     engine.snapshot(o.subjectId, o.userId) as Promise<RunSnapshot<D> | null>,
   );
   if (!followed) throw new AppError(o.notFound.code, o.notFound.message);
   const { seq, snapshot } = followed;
-  return createUIMessageStream<M>({
+  const stream = createUIMessageStream<M>({
     execute: async ({ writer }) => {
       writer.write({ type: "start" });
       o.writeSnapshot(writer, snapshot.data, seq);
@@ -49,11 +54,15 @@ export async function runStream<M extends UIMessage, D, E extends RunEvent>(o: R
     },
     onError: () => o.failureMessage,
   });
+  return { stream, final: snapshot.final };
 }
 
-/** The response of a run stream (keep-alive pings; never compressed, so events are not held back). */
-export function runStreamHeaders(): Record<string, string> {
+/**
+ * The response of a run stream (keep-alive pings). A live run's is never compressed, so events are
+ * not held back; an ended run's is one snapshot and the end, which the server may gzip.
+ */
+export function runStreamHeaders({ final = false }: { final?: boolean } = {}): Record<string, string> {
   // no-transform keeps the server's gzip off this response: compression buffered each event until
   // more data came, delaying progress by ~150 ms (p95 ~600 ms) in the benchmark.
-  return { "cache-control": "no-cache, no-transform" };
+  return { "cache-control": final ? "no-cache" : "no-cache, no-transform" };
 }

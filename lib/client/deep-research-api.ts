@@ -3,7 +3,7 @@
 import { ApiError, redirectToSignIn } from "./api";
 import type { DrMode } from "./deep-research-state";
 
-async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+export async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
   const { json, ...rest } = init;
   let res: Response;
   try {
@@ -30,7 +30,25 @@ export interface StartReply { messageId: string; conversationId: string; status:
 export interface ClarifyQuestion { category: string; question: string; priority: string | number; context?: string }
 export interface ProposedPlan { objective: string; initialTasks: { type: string; objective: string; datasetFilenames?: string[] }[] }
 
+/** A conversation as GET /api/deep-research/conversations lists it. */
+export interface ConversationSummary {
+  id: string;
+  objective: string;
+  conversationTitle: string | null;
+  researchMode: DrMode;
+  currentLevel: number;
+  status: "running" | "completed" | "failed";
+  createdAt: string;
+}
+
 export const drApi = {
+  list: (params: { status?: string; q?: string; limit: number; cursor?: string | null }) => {
+    const sp = new URLSearchParams({ limit: String(params.limit) });
+    if (params.status) sp.set("status", params.status);
+    if (params.q) sp.set("q", params.q);
+    if (params.cursor) sp.set("cursor", params.cursor);
+    return call<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/api/deep-research/conversations?${sp}`);
+  },
   /** JSON, or multipart when dataset files are attached. */
   start(input: { message: string; conversationId?: string; researchMode?: DrMode; clarificationSessionId?: string; files?: File[] }) {
     const { files, ...fields } = input;

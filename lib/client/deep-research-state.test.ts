@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { applyDrChunk, iterationCap, orderDiscoveries, runningStart, tasksByLevel, type DrChunk, type DrDiscovery, type DrSnapshot, type DrTask } from "./deep-research-state";
+import { applyDrChunk, iterationCap, orderDiscoveries, phaseSince, runningStart, tasksByLevel, type DrChunk, type DrDiscovery, type DrSnapshot, type DrTask } from "./deep-research-state";
 
 const task = (id: string, level: number, status = "pending"): DrTask => ({
   id, level, type: "LITERATURE", objective: `o ${id}`, datasetFilenames: [], status, output: null, artifacts: [], error: null, childResearchId: null, startedAt: null, endedAt: null,
@@ -46,6 +46,21 @@ test("a phase part is timed; the run ending clears it; a snapshot of the same ru
   assert.equal(ended.phase, null);
   assert.equal(runningStart(ended), null);
   assert.equal(runningStart(c)?.id, "m1");
+});
+
+test("the phase's elapsed time starts at the server's phaseStartedAt, after a reload too", () => {
+  // A reload: the snapshot's start message says when its phase began; no phase part yet.
+  const reloaded = snapshot();
+  reloaded.messages[0] = { ...reloaded.messages[0], phase: "execute", phaseStartedAt: "2026-01-01T00:05:00Z" };
+  let c = applyDrChunk(null, { type: "data-snapshot", data: { seq: 3, conversation: reloaded } })!;
+  assert.equal(phaseSince(c, runningStart(c)), Date.parse("2026-01-01T00:05:00Z"));
+  // Without it (an older row): since the start was sent.
+  const old = applyDrChunk(null, snap())!;
+  assert.equal(phaseSince(old, runningStart(old)), Date.parse("2026-01-01T00:00:00Z"));
+  // A live phase part: its phaseStartedAt, not the time the part was written.
+  c = applyDrChunk(c, { type: "data-phase", data: { messageId: "m1", iteration: 1, level: 1, phase: "hypothesis", phaseStartedAt: "2026-01-01T00:07:00Z", seq: 4, at: Date.parse("2026-01-01T00:07:02Z") } })!;
+  assert.equal(phaseSince(c, runningStart(c)), Date.parse("2026-01-01T00:07:00Z"));
+  assert.equal(phaseSince(c, null), null);
 });
 
 test("tasks by level newest first in numeric order; discoveries standing and confident first; caps by mode", () => {

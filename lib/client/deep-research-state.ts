@@ -33,6 +33,8 @@ export interface DrMessage {
   iteration: number;
   level: number;
   phase: string | null;
+  /** When a start's message reached its phase (ISO); null on replies and on messages from before it was recorded. */
+  phaseStartedAt?: string | null;
   researchMode: string | null;
   replyToId: string | null;
   suggestedNextSteps: DrStep[];
@@ -80,6 +82,9 @@ export interface DrRun {
   lastResult: string | null;
   lastError: string | null;
   endedAt: string | null;
+  /** While running: the start's phase and since when (ISO). */
+  phase?: string | null;
+  phaseStartedAt?: string | null;
 }
 
 export interface DrSnapshot {
@@ -91,6 +96,7 @@ export interface DrSnapshot {
   deepResearchRun: DrRun;
 }
 
+/** The phase running now; `at`: when it started (the server's phaseStartedAt, else the part's time). */
 export interface DrPhase { messageId: string; iteration: number; level: number; phase: string; at: number }
 
 export interface LiveConversation extends DrSnapshot {
@@ -106,7 +112,7 @@ export type DrChunk =
   | { type: "data-message"; data: DrMessage & Meta }
   | { type: "data-task"; data: DrTask & Meta }
   | { type: "data-discovery"; data: DrDiscovery & Meta }
-  | { type: "data-phase"; data: Omit<DrPhase, "at"> & Meta };
+  | { type: "data-phase"; data: Omit<DrPhase, "at"> & { phaseStartedAt?: string | null } & Meta };
 
 function upsert<T extends { id: string }>(list: T[], item: T): T[] {
   const i = list.findIndex((x) => x.id === item.id);
@@ -143,12 +149,25 @@ export function applyDrChunk(prev: LiveConversation | null, chunk: DrChunk): Liv
     case "data-discovery":
       return { ...prev, discoveries: upsert(prev.discoveries, strip(chunk.data) as DrDiscovery) };
     case "data-phase": {
-      const { seq: _seq, ...p } = chunk.data;
-      return { ...prev, phase: p };
+      const { seq: _seq, phaseStartedAt, at, ...p } = chunk.data;
+      const started = phaseStartedAt ? Date.parse(phaseStartedAt) : NaN;
+      return { ...prev, phase: { ...p, at: Number.isFinite(started) ? started : at } };
     }
     default:
       return prev;
   }
+}
+
+/**
+ * When the phase running now started (ms), right after a reload too: the live phase part's time,
+ * else the start's recorded phaseStartedAt, else when the start was sent.
+ */
+export function phaseSince(c: LiveConversation, start: DrMessage | null): number | null {
+  if (!start) return null;
+  if (c.phase && c.phase.messageId === start.id) return c.phase.at;
+  const recorded = start.phaseStartedAt ?? (c.deepResearchRun.rootMessageId === start.id ? c.deepResearchRun.phaseStartedAt : null);
+  const t = recorded ? Date.parse(recorded) : NaN;
+  return Number.isFinite(t) ? t : Date.parse(start.createdAt);
 }
 
 /** The start message running now (its phase and iteration), if any. */

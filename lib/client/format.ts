@@ -30,10 +30,15 @@ export function formatRelative(iso: string, now = Date.now()): string {
   return new Date(t).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
 }
 
+// One formatter for every call, made when the module loads: toLocaleString builds a new Intl
+// formatter each time, and the first one loads the locale's data (~10 ms), which should not happen
+// while a page renders the data it has just received.
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
 export function formatDateTime(iso: string): string {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return iso;
-  return new Date(t).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return dateTime.format(t);
 }
 
 export function hostname(url: string): string {
@@ -55,4 +60,31 @@ export function normalizeUrl(url: string): string {
   } catch {
     return url.trim();
   }
+}
+
+/** A duration in seconds, roughly: "40 s", "12 min", "1.5 h". */
+export function formatSeconds(s: number): string {
+  const [value, unit] = roughDuration(s);
+  return `${value} ${unit}`;
+}
+
+function roughDuration(s: number): [string, string] {
+  if (s < 90) return [String(Math.max(1, Math.round(s))), "s"];
+  if (s < 90 * 60) return [String(Math.round(s / 60)), "min"];
+  const h = s / 3600;
+  return [h < 10 ? h.toFixed(1).replace(/\.0$/, "") : String(Math.round(h)), "h"];
+}
+
+/** A range of durations in seconds: "3–21 min", or "40 s–2 min" when the units differ. */
+export function formatSecondsRange(low: number, high: number): string {
+  const [a, ua] = roughDuration(low);
+  const [b, ub] = roughDuration(high);
+  if (ua === ub) return a === b ? `${a} ${ua}` : `${a}–${b} ${ua}`;
+  return `${a} ${ua}–${b} ${ub}`;
+}
+
+/** US dollars: cents below $10, whole dollars above. */
+export function formatUsd(n: number): string {
+  if (n > 0 && n < 0.01) return "<$0.01";
+  return n < 10 ? `$${n.toFixed(2)}` : `$${Math.round(n).toLocaleString("en-US")}`;
 }

@@ -1,5 +1,5 @@
 // The query tree from flat rows: children under their parent, in the order they were generated.
-import type { QueryStatus, ResearchStatus, SerpQueryView, WebsiteView } from "@/lib/types";
+import type { QueryStatus, ResearchStatus, SerpQueryView, LiveWebsiteView } from "@/lib/types";
 
 export interface QueryNode {
   query: SerpQueryView;
@@ -20,6 +20,33 @@ export function buildQueryTree(queries: SerpQueryView[]): QueryNode[] {
   return roots;
 }
 
+/**
+ * The new tree with every node whose query and children are unchanged replaced by the previous
+ * tree's node, so that unchanged branches keep their identity and their rows can skip rendering.
+ */
+export function reuseTree(next: QueryNode[], previous: QueryNode[]): QueryNode[] {
+  const old = new Map<string, QueryNode>();
+  const index = (nodes: QueryNode[]) => {
+    for (const n of nodes) {
+      old.set(n.query.query_id, n);
+      index(n.children);
+    }
+  };
+  index(previous);
+  const reuse = (n: QueryNode): QueryNode => {
+    const children = n.children.map(reuse);
+    const prev = old.get(n.query.query_id);
+    if (prev && prev.query === n.query && sameItems(prev.children, children)) return prev;
+    return sameItems(n.children, children) ? n : { query: n.query, children };
+  };
+  const roots = next.map(reuse);
+  return sameItems(roots, previous) ? previous : roots;
+}
+
+function sameItems<T>(a: T[], b: T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 export interface PageCounts {
   total: number;
   analyzed: number;
@@ -27,15 +54,22 @@ export interface PageCounts {
   items: number;
 }
 
-export function pageCountsByQuery(websites: WebsiteView[]): Map<string, PageCounts> {
+/** Page counts by query; a query whose counts did not change keeps the `previous` object. */
+export function pageCountsByQuery(websites: LiveWebsiteView[], previous?: Map<string, PageCounts>): Map<string, PageCounts> {
   const out = new Map<string, PageCounts>();
   for (const w of websites) {
     const c = out.get(w.query_id) ?? { total: 0, analyzed: 0, failed: 0, items: 0 };
     c.total++;
     if (w.status === "analyzed") c.analyzed++;
     if (w.status === "failed") c.failed++;
-    c.items += w.items.length;
+    c.items += w.item_count;
     out.set(w.query_id, c);
+  }
+  if (previous) {
+    for (const [id, c] of out) {
+      const p = previous.get(id);
+      if (p && p.total === c.total && p.analyzed === c.analyzed && p.failed === c.failed && p.items === c.items) out.set(id, p);
+    }
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { countsLine, reportDownload, reportFileName, slugify } from "./report-download";
-import type { ResearchView } from "@/lib/types";
+import type { LiveResearchView as ResearchView } from "@/lib/types";
 
 const research = {
   research_id: "r1", initial_prompt: "Heat pumps in cold climates: are they worth it?\nFocus on Europe.", depth: 3, breadth: 4,

@@ -1,7 +1,7 @@
 // The downloaded report: the stored Markdown (same numbered citations as the viewer and the API)
 // under a header that says what it is, with a file name a person can recognise later.
 import { citedSourceCount } from "@/lib/report-citations";
-import type { ResearchView } from "@/lib/types";
+import type { LiveResearchView } from "@/lib/types";
 import type { ResearchStats } from "./research-stats";
 
 export interface ReportCounts {
@@ -11,7 +11,7 @@ export interface ReportCounts {
   sourcesCited: number;
 }
 
-export function reportCounts(r: ResearchView, stats: Pick<ResearchStats, "queriesDone" | "pagesAnalyzed" | "sourcesRead">): ReportCounts {
+export function reportCounts(r: LiveResearchView, stats: Pick<ResearchStats, "queriesDone" | "pagesAnalyzed" | "sourcesRead">): ReportCounts {
   return {
     queries: stats.queriesDone,
     pageAnalyses: stats.pagesAnalyzed,
@@ -45,14 +45,14 @@ export function slugify(text: string, max = 60): string {
 }
 
 /** `quarry-<title words>-<yyyy-mm-dd>.md`, from the prompt (the report title is often generic). */
-export function reportFileName(r: Pick<ResearchView, "initial_prompt" | "completed_at" | "created_at">): string {
+export function reportFileName(r: Pick<LiveResearchView, "initial_prompt" | "completed_at" | "created_at">): string {
   const date = (r.completed_at ?? r.created_at).slice(0, 10);
   return `quarry-${slugify(r.initial_prompt)}-${date}.md`;
 }
 
 const quoteLines = (text: string) => text.trim().split("\n").map((l) => `> ${l}`.trimEnd()).join("\n");
 
-export function reportDownload(r: ResearchView, markdown: string, counts: ReportCounts): { fileName: string; text: string } {
+export function reportDownload(r: LiveResearchView, markdown: string, counts: ReportCounts): { fileName: string; text: string } {
   const title = reportTitle(markdown, r.initial_prompt);
   // The report's own title becomes the document's; the body follows without repeating it.
   const body = markdown.replace(/^\s*#\s+.+\n+/, "");

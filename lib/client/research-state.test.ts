@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyChunk, type LiveResearch } from "./research-state";
-import type { ResearchView, SerpQueryView } from "@/lib/types";
+import { applyChunk, applyChunks, type LiveResearch } from "./research-state";
+import type { LiveResearchView as ResearchView, SerpQueryView } from "@/lib/types";
 
 const view = (over: Partial<ResearchView> = {}): ResearchView => ({
   research_id: "r1",
@@ -66,4 +66,32 @@ test("a run part carries the pause and the warnings, and clears the pause when t
   s = applyChunk(s, { type: "data-run", data: { ...run, paused: null, warnings: ["The query generator planned 2 of 3 queries"], seq: 3, at: 0 } });
   assert.equal(s!.research.paused, null);
   assert.equal(s!.research.status, "running");
+});
+
+test("a batch gives the same state as its parts one by one, copying the rows once", () => {
+  const snapshot = { type: "data-snapshot" as const, data: { seq: 5, research: view({ serp_queries: [query("a", "searching")] }), report_draft: null } };
+  const site = (id: string, status: "pending" | "analyzed", seq: number) => ({
+    type: "data-website" as const,
+    data: { id, query_id: "a", url: `https://x.test/${id}`, title: null, status, item_count: 0, items: [], error_message: null, seq, at: 0 },
+  });
+  const chunks = [
+    { type: "data-query" as const, data: { ...query("z", "pending"), seq: 1, at: 0 } },
+    snapshot,
+    { type: "data-query" as const, data: { ...query("a", "pending"), seq: 4, at: 0 } },
+    { type: "data-query" as const, data: { ...query("b", "pending"), seq: 6, at: 0 } },
+    site("w1", "pending", 7),
+    { type: "data-query" as const, data: { ...query("a", "completed"), seq: 8, at: 0 } },
+    site("w2", "pending", 9),
+    site("w1", "analyzed", 10),
+    { type: "data-query" as const, data: { ...query("b", "searching"), seq: 11, at: 0 } },
+    { type: "data-run" as const, data: { status: "running" as const, error: null, tokens: view().tokens, paused: null, warnings: ["w"], started_at: null, completed_at: null, seq: 12, at: 0 } },
+  ];
+  const oneByOne = chunks.reduce<LiveResearch | null>((s, c) => applyChunk(s, c), null);
+  const batched = applyChunks(null, chunks);
+  assert.deepEqual(batched, oneByOne);
+  assert.deepEqual(batched!.research.serp_queries.map((q) => [q.query_id, q.status]), [["a", "completed"], ["b", "searching"]]);
+  assert.deepEqual(batched!.research.successful_scraped_websites.map((w) => [w.id, w.status]), [["w1", "analyzed"], ["w2", "pending"]]);
+  // A second batch after a new snapshot drops what the snapshot already holds.
+  const again = applyChunks(batched, [{ ...snapshot, data: { ...snapshot.data, seq: 20 } }, { type: "data-query" as const, data: { ...query("c", "pending"), seq: 15, at: 0 } }]);
+  assert.deepEqual(again!.research.serp_queries.map((q) => q.query_id), ["a"]);
 });

@@ -1,9 +1,9 @@
 // The browser's copy of a research, built from the stream: one snapshot, then live parts newer
 // than it. `query` and `website` parts carry whole rows, so applying one is an upsert by id.
-import type { ResearchDataParts, ResearchView } from "@/lib/types";
+import type { LiveResearchView, ResearchDataParts, ResearchView } from "@/lib/types";
 
 export interface LiveResearch {
-  research: ResearchView;
+  research: LiveResearchView;
   /** The sequence number of the snapshot this state was built from. */
   snapshotSeq: number;
   /** The report as it is being written (deltas appended), until the final report arrives. */
@@ -57,6 +57,71 @@ export function applyChunk(state: LiveResearch | null, chunk: ResearchDataChunk)
     default:
       return state;
   }
+}
+
+type QueryRow = LiveResearchView["serp_queries"][number];
+type WebsiteRow = LiveResearchView["successful_scraped_websites"][number];
+
+/** Rows replaced in place (by id) or appended, copying the array once for a whole batch. */
+function upsertAll<T>(rows: T[], updates: Map<string, T>, idOf: (row: T) => string): T[] {
+  if (updates.size === 0) return rows;
+  const next = rows.slice();
+  const index = new Map<string, number>();
+  next.forEach((row, i) => index.set(idOf(row), i));
+  for (const [id, row] of updates) {
+    const i = index.get(id);
+    if (i === undefined) {
+      index.set(id, next.length);
+      next.push(row);
+    } else next[i] = row;
+  }
+  return next;
+}
+
+/**
+ * A batch of chunks at once, with the same result as applying them one by one: the query and
+ * website rows of the batch are merged by id and the lists copied once, rather than once per part
+ * (a 110-query research sends thousands of parts; copying 800 rows for each was quadratic).
+ */
+export function applyChunks(state: LiveResearch | null, chunks: ResearchDataChunk[]): LiveResearch | null {
+  let s = state;
+  const queries = new Map<string, QueryRow>();
+  const websites = new Map<string, WebsiteRow>();
+  const flushRows = () => {
+    if (!s || (queries.size === 0 && websites.size === 0)) return;
+    const r = s.research;
+    s = {
+      ...s,
+      research: {
+        ...r,
+        serp_queries: upsertAll(r.serp_queries, queries, (q) => q.query_id),
+        successful_scraped_websites: upsertAll(r.successful_scraped_websites, websites, (w) => w.id),
+      },
+    };
+    queries.clear();
+    websites.clear();
+  };
+  for (const chunk of chunks) {
+    if (chunk.type === "data-query" || chunk.type === "data-website") {
+      if (!s || chunk.data.seq <= s.snapshotSeq) continue;
+      if (chunk.type === "data-query") {
+        const row = stripMeta(chunk.data);
+        queries.set(row.query_id, row);
+      } else {
+        const row = stripMeta(chunk.data);
+        websites.set(row.id, row);
+      }
+      continue;
+    }
+    // A new snapshot holds everything before it; other parts touch other fields than the rows.
+    if (chunk.type === "data-snapshot") {
+      queries.clear();
+      websites.clear();
+    }
+    s = applyChunk(s, chunk);
+  }
+  flushRows();
+  return s;
 }
 
 export function isTerminal(status: ResearchView["status"]): boolean {

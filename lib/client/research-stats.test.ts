@@ -1,16 +1,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { hasFindings, reportFromPartialFindings, researchStats } from "./research-stats";
-import type { ResearchView, SerpQueryView, WebsiteView } from "@/lib/types";
+import type { LiveResearchView as ResearchView, LiveWebsiteView, SerpQueryView } from "@/lib/types";
 
 const query = (id: string, status: SerpQueryView["status"]): SerpQueryView => ({
   query_id: id, parent_query_id: null, depth: 1, position: 0, text: id, objective: "", status,
   level_breadth: 3, error_message: null, prompt_tokens: 0, completion_tokens: 0,
   created_at: "", started_at: null, completed_at: null,
 });
-const site = (id: string, status: WebsiteView["status"], items = 0): WebsiteView => ({
-  id, query_id: "a", url: `https://example.com/${id}`, title: null, status, content: "",
-  items: Array.from({ length: items }, (_, i) => ({ content: `item ${i}`, url: `https://example.com/${id}` })), error_message: null,
+const site = (id: string, status: LiveWebsiteView["status"], items = 0): LiveWebsiteView => ({
+  id, query_id: "a", url: `https://example.com/${id}`, title: null, status, item_count: items,
+  items: Array.from({ length: items }, (_, i) => ({ content: `item ${i}` })), error_message: null,
 });
 const view = (over: Partial<ResearchView>): ResearchView => ({
   research_id: "r1", initial_prompt: "p", followup_questions: [], followup_answers: [], depth: 1, breadth: 3,

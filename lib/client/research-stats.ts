@@ -1,7 +1,7 @@
 // Counters of a live research, derived from its rows. What is counted has one name everywhere:
 // "page analyses" (a query reading a page: query × page), "sources read" (distinct URLs analysed at
 // least once) and "sources cited" (the report's numbered source list).
-import type { ResearchView } from "@/lib/types";
+import type { LiveResearchView } from "@/lib/types";
 import { expectedQueryTotal } from "./estimate";
 import { shownQueries } from "./query-tree";
 import { shownWebsiteStatus } from "./sources";
@@ -25,7 +25,7 @@ export interface ResearchStats {
   phase: "starting" | "researching" | "writing" | "done";
 }
 
-export function researchStats(r: ResearchView, reportDraft: string | null): ResearchStats {
+export function researchStats(r: LiveResearchView, reportDraft: string | null): ResearchStats {
   const queries = shownQueries(r.serp_queries, r.status);
   const queriesDone = queries.filter((q) => q.status === "completed" || q.status === "failed").length;
   const queriesFailed = queries.filter((q) => q.status === "failed").length;
@@ -51,7 +51,7 @@ export function researchStats(r: ResearchView, reportDraft: string | null): Rese
   return { queriesDone, queriesFailed, queriesStopped, queriesTotal, pagesAnalyzed, pagesFailed, pagesStopped, pagesTotal: sites.length, sourcesRead, sourcesFound, progress, phase };
 }
 
-export function elapsedMs(r: ResearchView, now: number): number | null {
+export function elapsedMs(r: LiveResearchView, now: number): number | null {
   if (!r.started_at) return null;
   const start = Date.parse(r.started_at);
   if (r.completed_at) return Date.parse(r.completed_at) - start;
@@ -60,14 +60,14 @@ export function elapsedMs(r: ResearchView, now: number): number | null {
 }
 
 /** Whether a research has findings a report could be written from (what write-report requires). */
-export function hasFindings(r: ResearchView): boolean {
-  return r.successful_scraped_websites.some((w) => w.items.length > 0);
+export function hasFindings(r: LiveResearchView): boolean {
+  return r.successful_scraped_websites.some((w) => w.item_count > 0);
 }
 
 /**
  * A completed research whose report was written from what it found before it stopped (write-report
  * after a failure or a cancel): the queries it interrupted stay `stopped`.
  */
-export function reportFromPartialFindings(r: ResearchView): boolean {
+export function reportFromPartialFindings(r: LiveResearchView): boolean {
   return r.status === "completed" && r.serp_queries.some((q) => q.status === "stopped");
 }

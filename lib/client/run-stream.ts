@@ -1,8 +1,8 @@
 // Reads any run's AI SDK UI message stream (a research's, a conversation's) and reconnects with
 // backoff when the connection drops before the run has ended. Each (re)connection starts with a
 // fresh snapshot, so nothing is missed or applied twice.
-import { parseJsonEventStream, uiMessageChunkSchema } from "ai";
 import { redirectToSignIn } from "./api";
+import { readSseJson } from "./sse";
 
 export type StreamConnection = "connecting" | "live" | "reconnecting" | "closed";
 
@@ -42,28 +42,25 @@ export function subscribeRunStream<C extends { type: string }>({ url, ended, ...
       return "finished";
     }
     if (!res.ok || !res.body) return "dropped";
-    const reader = parseJsonEventStream({ stream: res.body, schema: uiMessageChunkSchema }).getReader();
+    // A small SSE reader rather than the AI SDK's parser: that one validates every chunk with zod
+    // and would put the SDK and zod in the research page's bundle (~75 KB gzipped).
+    const chunks = readSseJson(res.body, controller.signal);
     // A stream that ends after showing an ended run is complete, `finish` chunk or not.
     let over = false;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return over ? "finished" : "dropped";
-        if (!value.success) continue;
-        const chunk = value.value;
-        if (chunk.type === "finish") return "finished";
-        if (!chunk.type.startsWith("data-")) continue;
-        if (chunk.type === "data-snapshot") {
-          attempt = 0;
-          handlers.onConnection?.("live");
-        }
-        const data = chunk as unknown as C;
-        over = ended(data) ?? over;
-        handlers.onChunk(data);
+    for await (const value of chunks) {
+      if (!value || typeof value !== "object" || typeof (value as { type?: unknown }).type !== "string") continue;
+      const chunk = value as { type: string };
+      if (chunk.type === "finish") return "finished";
+      if (!chunk.type.startsWith("data-")) continue;
+      if (chunk.type === "data-snapshot") {
+        attempt = 0;
+        handlers.onConnection?.("live");
       }
-    } finally {
-      reader.releaseLock();
+      const data = chunk as unknown as C;
+      over = ended(data) ?? over;
+      handlers.onChunk(data);
     }
+    return over ? "finished" : "dropped";
   }
 
   void (async () => {

@@ -1,13 +1,17 @@
 // Sources by URL: a page read by several queries is one source, with every query's findings.
-import type { ExtractedItemView, ResearchStatus, SerpQueryView, WebsiteStatus, WebsiteView } from "@/lib/types";
+import type { LiveItemView, ResearchStatus, SerpQueryView, WebsiteStatus, LiveWebsiteView } from "@/lib/types";
 import { normalizeUrl } from "./format";
 
 export interface SourceEntry {
   url: string;
   title: string | null;
   status: WebsiteStatus;
-  items: ExtractedItemView[];
-  uses: { website: WebsiteView; query: SerpQueryView | undefined }[];
+  items: LiveItemView[];
+  /** Findings of every use (the items' count, known before their text is). */
+  findings: number;
+  /** Some items' text has not been fetched yet (an ended research's snapshot leaves it out). */
+  textPending: boolean;
+  uses: { website: LiveWebsiteView; query: SerpQueryView | undefined }[];
   errors: string[];
 }
 
@@ -24,18 +28,20 @@ export function shownWebsiteStatus(status: WebsiteStatus, research: ResearchStat
 
 const RANK: Record<WebsiteStatus, number> = { stopped: 0, pending: 0, scraping: 1, scraped: 2, failed: 3, analyzed: 4 };
 
-export function groupSources(websites: WebsiteView[], queries: SerpQueryView[], research: ResearchStatus = "running"): SourceEntry[] {
+export function groupSources(websites: LiveWebsiteView[], queries: SerpQueryView[], research: ResearchStatus = "running"): SourceEntry[] {
   const qById = new Map(queries.map((q) => [q.query_id, q]));
   const byUrl = new Map<string, SourceEntry>();
   for (const raw of websites) {
     const w = { ...raw, status: shownWebsiteStatus(raw.status, research) };
     let e = byUrl.get(w.url);
     if (!e) {
-      e = { url: w.url, title: w.title, status: w.status, items: [], uses: [], errors: [] };
+      e = { url: w.url, title: w.title, status: w.status, items: [], findings: 0, textPending: false, uses: [], errors: [] };
       byUrl.set(w.url, e);
     }
     e.title ??= w.title;
-    e.items.push(...w.items);
+    e.items.push(...(w.items ?? []));
+    e.findings += w.item_count;
+    if (w.items === null && w.item_count > 0) e.textPending = true;
     e.uses.push({ website: w, query: qById.get(w.query_id) });
     if (w.error_message && !e.errors.includes(w.error_message)) e.errors.push(w.error_message);
   }
@@ -50,14 +56,21 @@ function combinedStatus(statuses: WebsiteStatus[]): WebsiteStatus {
   return live.reduce((best, s) => (RANK[s] > RANK[best] ? s : best), live[0]);
 }
 
-/** Extracted items per normalised URL, for citations in the report. */
-export function itemsByUrl(websites: WebsiteView[]): Map<string, { title: string | null; url: string; items: ExtractedItemView[] }> {
-  const out = new Map<string, { title: string | null; url: string; items: ExtractedItemView[] }>();
+/**
+ * Extracted items per normalised URL, for citations in the report; `items` is null while some of
+ * the text has not been fetched yet.
+ */
+export function itemsByUrl(websites: LiveWebsiteView[]): Map<string, { title: string | null; url: string; items: LiveItemView[] | null }> {
+  const out = new Map<string, { title: string | null; url: string; items: LiveItemView[] | null }>();
   for (const w of websites) {
     const key = normalizeUrl(w.url);
     const e = out.get(key) ?? { title: w.title, url: w.url, items: [] };
     e.title ??= w.title;
-    for (const it of w.items) if (!e.items.some((x) => x.content === it.content)) e.items.push(it);
+    if (w.items === null) {
+      if (w.item_count > 0) e.items = null;
+    } else if (e.items) {
+      for (const it of w.items) if (!e.items.some((x) => x.content === it.content)) e.items.push(it);
+    }
     out.set(key, e);
   }
   return out;

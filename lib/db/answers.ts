@@ -2,6 +2,7 @@
 // the pages they read (quotes are checked against it). JSON values are passed in as values and
 // stored as text; the engine (lib/answer) owns their shapes.
 import { db } from "./client";
+import { containsIgnoringCase } from "./portable";
 
 export type AnswerOwner = { userId?: string | null };
 const ownerWhere = ({ userId }: AnswerOwner) => (userId === undefined ? {} : { userId });
@@ -28,9 +29,9 @@ export async function loadAnswerRun(id: string) {
   return db.answerRun.findUnique({ where: { id } });
 }
 
-export async function listAnswerRuns({ userId, limit, before }: { userId: string | null; limit: number; before?: Date }) {
+export async function listAnswerRuns({ userId, limit, before, status, search }: { userId: string | null; limit: number; before?: Date; status?: string; search?: string }) {
   return db.answerRun.findMany({
-    where: { userId, ...(before ? { createdAt: { lt: before } } : {}) },
+    where: { userId, ...(before ? { createdAt: { lt: before } } : {}), ...(status ? { status } : {}), ...(search ? { question: containsIgnoringCase(search) } : {}) },
     orderBy: { createdAt: "desc" },
     take: limit,
     omit: { state: true, context: true },

@@ -1,7 +1,8 @@
 // Query functions for Deep Research conversations: the world state (one row, written with a version
 // compare-and-set so that no update overwrites another), the run guard's fields, and messages.
 import { db } from "./client";
-import type { Conversation, ConversationMessage } from "../generated/prisma/client";
+import type { Conversation, ConversationMessage, Prisma } from "../generated/prisma/client";
+import { containsIgnoringCase } from "./portable";
 
 export type { Conversation, ConversationMessage };
 export type ConversationPatch = Partial<
@@ -50,7 +51,7 @@ export async function createConversation(data: {
       data: { userId: data.userId, researchMode: data.researchMode, objective: data.objective, uploadedDatasets: data.uploadedDatasets, clarificationContext: data.clarificationContext, active: true },
     });
     const message = await tx.conversationMessage.create({
-      data: { conversationId: conversation.id, role: "user", content: data.content, status: "processing", researchMode: data.researchMode, phase: "plan", iteration: 1, clarificationSessionId: data.clarificationSessionId },
+      data: { conversationId: conversation.id, role: "user", content: data.content, status: "processing", researchMode: data.researchMode, phase: "plan", phaseStartedAt: new Date(), iteration: 1, clarificationSessionId: data.clarificationSessionId },
     });
     const claimed = await tx.conversation.update({ where: { id: conversation.id }, data: { rootMessageId: message.id, version: { increment: 1 } } });
     return { conversation: claimed, message };
@@ -73,7 +74,7 @@ export async function claimConversation(data: {
     const { count } = await tx.conversation.updateMany({ where: { id: data.id, active: false }, data: { active: true, version: { increment: 1 } } });
     if (count === 0) return null;
     const message = await tx.conversationMessage.create({
-      data: { conversationId: data.id, role: "user", content: data.content, status: "processing", researchMode: data.researchMode, phase: "plan", iteration: 1, clarificationSessionId: data.clarificationSessionId },
+      data: { conversationId: data.id, role: "user", content: data.content, status: "processing", researchMode: data.researchMode, phase: "plan", phaseStartedAt: new Date(), iteration: 1, clarificationSessionId: data.clarificationSessionId },
     });
     const conversation = await tx.conversation.update({
       where: { id: data.id },
@@ -91,9 +92,22 @@ export async function claimConversation(data: {
   });
 }
 
-export async function listConversations({ userId, limit, cursor }: { userId: string; limit: number; cursor?: string }) {
+/** The status filter of a list, as a condition on the run guard and the last run's result. */
+function statusWhere(status?: string): Prisma.ConversationWhereInput {
+  if (!status) return {};
+  if (status === "running") return { active: true };
+  if (status === "failed") return { active: false, lastResult: "failed" };
+  if (status === "completed") return { active: false, OR: [{ lastResult: null }, { lastResult: { not: "failed" } }] };
+  return { id: { in: [] } }; // draft, cancelled: a conversation is never either
+}
+
+export async function listConversations({ userId, limit, cursor, status, search }: { userId: string; limit: number; cursor?: string; status?: string; search?: string }) {
+  const text = search ? containsIgnoringCase(search) : null;
   const rows = await db.conversation.findMany({
-    where: { userId },
+    where: {
+      userId,
+      AND: [statusWhere(status), text ? { OR: [{ objective: text }, { conversationTitle: text }, { currentObjective: text }] } : {}],
+    },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,
     ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
@@ -119,14 +133,19 @@ export type MessagePatch = Partial<
   Pick<ConversationMessage, "status" | "iteration" | "level" | "phase" | "state" | "resultText" | "suggestedNextSteps" | "error" | "startedAt" | "completedAt" | "stopRequestedAt">
 >;
 
+/** A move to another phase (or iteration) records when it started. */
+function withPhaseStart(patch: MessagePatch): MessagePatch & { phaseStartedAt?: Date } {
+  return patch.phase !== undefined || patch.iteration !== undefined ? { ...patch, phaseStartedAt: new Date() } : patch;
+}
+
 /** Moves a start's message from one phase to the next; false if it was not at `from` (done already). */
 export async function advanceMessage(id: string, from: { phase: string; iteration: number }, patch: MessagePatch): Promise<boolean> {
-  const { count } = await db.conversationMessage.updateMany({ where: { id, phase: from.phase, iteration: from.iteration }, data: patch });
+  const { count } = await db.conversationMessage.updateMany({ where: { id, phase: from.phase, iteration: from.iteration }, data: withPhaseStart(patch) });
   return count === 1;
 }
 
 export async function updateMessage(id: string, patch: MessagePatch) {
-  return db.conversationMessage.update({ where: { id }, data: patch });
+  return db.conversationMessage.update({ where: { id }, data: withPhaseStart(patch) });
 }
 
 /**
@@ -135,7 +154,7 @@ export async function updateMessage(id: string, patch: MessagePatch) {
  */
 export async function saveReply(data: { conversationId: string; rootId: string; iteration: number; content: string; suggestedNextSteps: string; next: MessagePatch }) {
   return db.$transaction(async (tx) => {
-    const { count } = await tx.conversationMessage.updateMany({ where: { id: data.rootId, phase: "reply", iteration: data.iteration }, data: data.next });
+    const { count } = await tx.conversationMessage.updateMany({ where: { id: data.rootId, phase: "reply", iteration: data.iteration }, data: withPhaseStart(data.next) });
     if (count === 0) return null;
     return tx.conversationMessage.create({
       data: { conversationId: data.conversationId, role: "assistant", content: data.content, iteration: data.iteration, suggestedNextSteps: data.suggestedNextSteps, replyToId: data.rootId },

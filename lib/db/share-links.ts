@@ -1,29 +1,36 @@
-// Query functions for share links. A link belongs to its research's owner; only the token's hash is stored.
+// Query functions for share links. A link opens one research or one Deep Research conversation and
+// belongs to its owner; only the token's hash is stored.
 import { db } from "./client";
 
-export async function insertShareLink({ researchId, tokenHash, expiresAt }: { researchId: string; tokenHash: string; expiresAt: Date | null }) {
-  return db.shareLink.create({ data: { researchId, tokenHash, expiresAt } });
+/** What a link opens: exactly one of the two. */
+export type ShareSubject = { researchId: string; conversationId?: never } | { conversationId: string; researchId?: never };
+
+const ownedBy = (userId: string) => ({ OR: [{ research: { userId } }, { conversation: { userId } }] });
+const subjectWhere = (s: ShareSubject) => (s.researchId !== undefined ? { researchId: s.researchId } : { conversationId: s.conversationId });
+
+export async function insertShareLink({ subject, tokenHash, expiresAt }: { subject: ShareSubject; tokenHash: string; expiresAt: Date | null }) {
+  return db.shareLink.create({ data: { ...subjectWhere(subject), tokenHash, expiresAt } });
 }
 
-export async function listShareLinksOfResearch({ researchId, userId }: { researchId: string; userId: string }) {
-  return db.shareLink.findMany({ where: { researchId, research: { userId } }, orderBy: { createdAt: "desc" } });
+export async function listShareLinksOf({ subject, userId }: { subject: ShareSubject; userId: string }) {
+  return db.shareLink.findMany({ where: { ...subjectWhere(subject), ...ownedBy(userId) }, orderBy: { createdAt: "desc" } });
 }
 
-/** All of a user's share links, each with its research's prompt. */
+/** All of a user's share links, each with its research's prompt or its conversation's title. */
 export async function listShareLinksOfUser({ userId }: { userId: string }) {
   return db.shareLink.findMany({
-    where: { research: { userId } },
+    where: ownedBy(userId),
     orderBy: { createdAt: "desc" },
-    include: { research: { select: { initialPrompt: true } } },
+    include: { research: { select: { initialPrompt: true } }, conversation: { select: { objective: true, conversationTitle: true } } },
   });
 }
 
-export async function getShareLink({ id, researchId, userId }: { id: string; researchId: string; userId: string }) {
-  return db.shareLink.findFirst({ where: { id, researchId, research: { userId } } });
+export async function getShareLink({ id, subject, userId }: { id: string; subject: ShareSubject; userId: string }) {
+  return db.shareLink.findFirst({ where: { id, ...subjectWhere(subject), ...ownedBy(userId) } });
 }
 
 export async function setShareLinkRevoked({ id, userId, now }: { id: string; userId: string; now: Date }) {
-  return db.shareLink.update({ where: { id, research: { userId } }, data: { revokedAt: now } });
+  return db.shareLink.update({ where: { id, ...ownedBy(userId) }, data: { revokedAt: now } });
 }
 
 /** The link a token opens. Not scoped by owner: whoever holds the token may open it. */

@@ -3,7 +3,7 @@
 import { getEnv, type Env } from "../env";
 import { eventBus } from "../events/bus";
 import type { RunHandle } from "../runs/engine";
-import { addConversationUsage, getConversation } from "../db/conversations";
+import { addConversationUsage, getConversation, getMessage } from "../db/conversations";
 import type { UsageSink } from "../ai/usage";
 import { getRun } from "../db/runs";
 import { drTopic, type DeepResearchEventType } from "./events";
@@ -34,7 +34,9 @@ export class DrContext {
 
   async emitRun(): Promise<void> {
     const c = await getConversation({ id: this.conversationId });
-    if (c) this.emit("run", runGuardView(c, await getRun({ kind: "deep-research", subjectId: this.conversationId })));
+    if (!c) return;
+    const [run, root] = await Promise.all([getRun({ kind: "deep-research", subjectId: this.conversationId }), c.rootMessageId ? getMessage({ id: c.rootMessageId }) : null]);
+    this.emit("run", runGuardView(c, run, root));
   }
 
   /** The world view for a prompt, with `reserve` tokens of the budget left for the step's own inputs. */

@@ -28,7 +28,8 @@ export const deepResearchEngine: Engine = {
       return root.status === "completed" ? "completed" : "failed";
     }
     const ctx = new DrContext(c.id, c.userId, run);
-    if (root.startedAt) {
+    const recovered = Boolean(root.startedAt);
+    if (recovered) {
       // This start ran in a process that died: go on from the phase it had reached.
       await updateConversation(c.id, () => ({ lastResult: "stale_recovered" }));
     } else {
@@ -43,16 +44,16 @@ export const deepResearchEngine: Engine = {
         ctx.check();
         await runPhase(ctx, m);
       }
-      await finish(ctx, root.id, "completed", null);
+      await finish(ctx, root.id, "completed", null, recovered);
       return "completed";
     } catch (error) {
       if (run.leaseLost) return "abandoned";
       if (run.signal.aborted) {
-        await finish(ctx, root.id, "failed", "Cancelled");
+        await finish(ctx, root.id, "failed", "Cancelled", recovered);
         return "cancelled";
       }
       console.error(`[quarry] deep research ${c.id} failed:`, error);
-      await finish(ctx, root.id, "failed", errorMessage(error));
+      await finish(ctx, root.id, "failed", errorMessage(error), recovered);
       return "failed";
     }
   },
@@ -78,8 +79,12 @@ export const deepResearchEngine: Engine = {
   isFinal: isFinalDrEvent,
 };
 
-/** Ends the start: its message gets the last reply as its result, and the guard lets the next start in. */
-async function finish(ctx: DrContext, rootId: string, status: "completed" | "failed", error: string | null): Promise<void> {
+/**
+ * Ends the start: its message gets the last reply as its result, and the guard lets the next start in.
+ * A start that was taken over after its process died and then completed keeps `stale_recovered` as the
+ * guard's last result (its message says `completed`); a failure is reported as `failed` either way.
+ */
+async function finish(ctx: DrContext, rootId: string, status: "completed" | "failed", error: string | null, recovered: boolean): Promise<void> {
   const replies = (await messagesOf(ctx.conversationId)).filter((m) => m.role === "assistant" && m.replyToId === rootId);
   const last = replies.at(-1);
   const stopped = !last || (await getMessage({ id: rootId }))?.phase !== "done";
@@ -91,7 +96,8 @@ async function finish(ctx: DrContext, rootId: string, status: "completed" | "fai
     suggestedNextSteps: last?.suggestedNextSteps ?? "[]",
     completedAt: new Date(),
   });
-  const c = await updateConversation(ctx.conversationId, () => ({ active: false, lastResult: status, lastError: error, runEndedAt: new Date() }));
+  const lastResult = recovered && status === "completed" ? "stale_recovered" : status;
+  const c = await updateConversation(ctx.conversationId, () => ({ active: false, lastResult, lastError: error, runEndedAt: new Date() }));
   ctx.emit("message", messageView(message));
   ctx.emit("state", stateView(c));
   await ctx.emitRun();

@@ -29,7 +29,7 @@ type Step = (ctx: DrContext, m: ConversationMessage) => Promise<void>;
 export async function runPhase(ctx: DrContext, m: ConversationMessage): Promise<void> {
   const step = STEPS[m.phase ?? "plan"];
   if (!step) throw new Error(`Unknown phase ${m.phase}`);
-  ctx.emit("phase", { messageId: m.id, iteration: m.iteration, level: m.level, phase: m.phase });
+  ctx.emit("phase", { messageId: m.id, iteration: m.iteration, level: m.level, phase: m.phase, phaseStartedAt: m.phaseStartedAt });
   await step(ctx, m);
 }
 

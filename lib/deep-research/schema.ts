@@ -33,7 +33,15 @@ export const feedbackSchema = z
   })
   .refine((b) => b.approved || Boolean(b.feedback), { message: "feedback is required when the plan is not approved", path: ["feedback"] });
 
+/** A conversation's status as lists show it: running while its loop is active, else how its last run ended. */
+export const CONVERSATION_STATUSES = ["draft", "running", "completed", "failed", "cancelled"] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+
 export const listQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  // The statuses of a research, so that History filters every kind with one set (a conversation is
+  // never a draft nor cancelled: a stop ends it as completed, so those two list nothing).
+  status: z.enum(CONVERSATION_STATUSES, { error: `status must be one of ${CONVERSATION_STATUSES.join(", ")}` }).optional(),
+  q: z.string().trim().max(500).optional(),
+  limit: z.coerce.number({ error: "limit must be an integer from 1 to 100" }).int().min(1).max(100).default(20),
   cursor: z.string().max(100).optional(),
 });

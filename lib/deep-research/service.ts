@@ -12,7 +12,7 @@ import { parseJson } from "../db/json";
 import type { ResearchMode, StartInput } from "./schema";
 import { conversationSnapshot } from "./snapshot";
 import { storeUploads, type UploadedDataset } from "./uploads";
-import { stateView, statusView } from "./views";
+import { conversationStatus, stateView, statusView } from "./views";
 
 const DEFAULT_MODE: ResearchMode = "semi-autonomous";
 
@@ -113,10 +113,10 @@ export async function deepResearchStatus({ messageId, userId }: { messageId: str
   return statusView(start, c.currentObjective ?? c.objective);
 }
 
-export async function listUserConversations({ userId, limit, cursor }: { userId: string; limit: number; cursor?: string }) {
-  const { rows, nextCursor } = await listConversations({ userId, limit, cursor });
+export async function listUserConversations({ userId, limit, cursor, status, q }: { userId: string; limit: number; cursor?: string; status?: string; q?: string }) {
+  const { rows, nextCursor } = await listConversations({ userId, limit, cursor, status, search: q || undefined });
   return {
-    conversations: rows.map((c) => ({ ...stateView(c), isRunning: c.active, lastResult: c.lastResult })),
+    conversations: rows.map((c) => ({ ...stateView(c), status: conversationStatus(c), isRunning: c.active, lastResult: c.lastResult })),
     nextCursor,
   };
 }

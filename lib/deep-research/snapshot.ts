@@ -25,7 +25,7 @@ export async function conversationSnapshot({ id, userId }: { id: string; userId?
     messages: messages.map(messageView),
     plan: tasks.map(taskView),
     discoveries,
-    deepResearchRun: runGuardView(c, run),
+    deepResearchRun: runGuardView(c, run, messages.find((m) => m.id === c.rootMessageId)),
   };
 }
 

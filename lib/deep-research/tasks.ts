@@ -51,7 +51,10 @@ async function literature(ctx: DrContext, task: ResearchTask): Promise<Outcome> 
   try {
     // The tree's own events stay with the child research: the conversation's stream shows the task.
     await exploreTree({
-      scope: { researchId, prompt: task.objective, qa: [], depth: ctx.env.LITERATURE_TREE_DEPTH, breadth: ctx.env.LITERATURE_TREE_BREADTH, categories },
+      scope: {
+        researchId, prompt: task.objective, qa: [], depth: ctx.env.LITERATURE_TREE_DEPTH, breadth: ctx.env.LITERATURE_TREE_BREADTH, categories,
+        analyzeConcurrency: ctx.env.LITERATURE_ANALYZE_CONCURRENCY,
+      },
       sink: { emit: () => {} },
       signal: ctx.signal,
       leaseLost: () => ctx.run.leaseLost,

@@ -17,9 +17,11 @@ export const PHASE_LABELS: Record<string, string> = {
   done: "Done",
 };
 
-export function runGuardView(c: Conversation, run: Run | null) {
+/** The run guard; with the start's message, the phase running now and since when. */
+export function runGuardView(c: Conversation, run: Run | null, root?: ConversationMessage | null) {
   // The conversation's flag is the guard: set by a start, cleared when its loop ends (the run row ends just after).
   const isRunning = c.active;
+  const current = isRunning && root && root.id === c.rootMessageId ? root : null;
   return {
     isRunning,
     rootMessageId: c.rootMessageId,
@@ -35,7 +37,15 @@ export function runGuardView(c: Conversation, run: Run | null) {
     lastResult: c.lastResult,
     lastError: c.lastError,
     endedAt: c.runEndedAt,
+    phase: current?.phase ?? null,
+    phaseStartedAt: current?.phaseStartedAt ?? null,
   };
+}
+
+/** The status lists show (History's filter): running while the loop is active, else how it ended. */
+export function conversationStatus(c: Pick<Conversation, "active" | "lastResult">): "running" | "completed" | "failed" {
+  if (c.active) return "running";
+  return c.lastResult === "failed" ? "failed" : "completed";
 }
 
 export function stateView(c: Conversation) {
@@ -68,6 +78,7 @@ export function messageView(m: ConversationMessage) {
     iteration: m.iteration,
     level: m.level,
     phase: m.phase,
+    phaseStartedAt: m.phaseStartedAt,
     researchMode: m.researchMode,
     replyToId: m.replyToId,
     suggestedNextSteps: parseJson<unknown[]>(m.suggestedNextSteps, []),
@@ -127,6 +138,6 @@ export function statusView(m: ConversationMessage, objective: string) {
     status: "processing" as const,
     messageId: m.id,
     conversationId: m.conversationId,
-    progress: { iteration: m.iteration, level: m.level, phase, label: PHASE_LABELS[phase] ?? phase, objective },
+    progress: { iteration: m.iteration, level: m.level, phase, label: PHASE_LABELS[phase] ?? phase, phaseStartedAt: m.phaseStartedAt ?? m.createdAt, objective },
   };
 }

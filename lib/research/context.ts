@@ -35,6 +35,8 @@ export interface TreeScope {
   breadth: number;
   /** SearXNG categories for its searches (a literature task asks for scholarly ones too); default: SearXNG's. */
   categories?: string[];
+  /** Page analyses one query runs at once; default ANALYZE_CONCURRENCY_PER_QUERY. */
+  analyzeConcurrency?: number;
 }
 
 /** What a follow-up's agents are told about the research it builds on, beside the researcher's answers. */

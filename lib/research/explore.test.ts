@@ -117,3 +117,22 @@ test("a branch whose planning keeps failing ends with a warning; the exploration
   for (const q of queries) assert.ok(warnings.some((w) => w.includes(`Could not plan the follow-up queries of "${q.text}"`) && /Resume the research to try again/.test(w)));
   fakes.reset();
 });
+
+test("a scope's analysis concurrency lets one query analyse that many pages at once", async () => {
+  // Each analysis takes 150 ms at the fake: with one at a time, no two of a query's start within 100 ms.
+  fakes.llm.configure({ latencyMs: 150 });
+  const maxOverlap = async (analyzeConcurrency?: number) => {
+    const s = { ...(await newScope(`Analysis concurrency ${analyzeConcurrency ?? "default"}`, 1, 1)), analyzeConcurrency };
+    const from = fakes.llm.log.length;
+    await exploreTree({ scope: s, sink: collectingSink().sink, signal: new AbortController().signal });
+    const starts = fakes.llm.log.slice(from).filter((e) => e.agent === "website-analyzer").map((e) => e.at).sort((a, b) => a - b);
+    assert.ok(starts.length >= 3, `${starts.length} analyses`);
+    return Math.max(...starts.map((t) => starts.filter((u) => u >= t && u - t < 100).length));
+  };
+  try {
+    assert.equal(await maxOverlap(), 1, "ANALYZE_CONCURRENCY_PER_QUERY (1) by default");
+    assert.ok((await maxOverlap(3)) >= 2, "several analyses of the query in flight at once");
+  } finally {
+    fakes.llm.configure({ latencyMs: 0 });
+  }
+});

@@ -47,7 +47,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
   }
 
   const pending = rows.filter((row) => row.status === "pending");
-  const analyses = new Semaphore(ctx.env.ANALYZE_CONCURRENCY_PER_QUERY);
+  const analyses = new Semaphore(ctx.scope.analyzeConcurrency ?? ctx.env.ANALYZE_CONCURRENCY_PER_QUERY);
   let analyzing = query.status === "analyzing";
   // Pages of this query still to analyse: its LLM calls' scheduling priority.
   let analysesLeft = pending.length;

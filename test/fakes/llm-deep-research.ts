@@ -80,8 +80,11 @@ export function deepResearchReply(agent: string, messages: ChatMessage[]): unkno
   switch (agent) {
     case "dr-planner":
       return plan(task);
-    case "dr-hypothesis":
-      return { hypothesis: `Hypothesis on ${topicOf(task)} at level ${levelOf(task)}`, rationale: "The recent tasks agree.", evidenceTaskIds: [...new Set([...task.matchAll(/\[((?:lit|ana)-\d+-\d+)\]/g)].map((m) => m[1]))] };
+    case "dr-hypothesis": {
+      const ids = [...new Set([...task.matchAll(/\[((?:lit|ana)-\d+-\d+)\]/g)].map((m) => m[1]))];
+      // Cites its first task inline, as a real model does ("… [lit-2-1]").
+      return { hypothesis: `Hypothesis on ${topicOf(task)} at level ${levelOf(task)}${ids.length ? `, as [${ids[0]}] shows` : ""}`, rationale: "The recent tasks agree.", evidenceTaskIds: ids };
+    }
     case "dr-reflection":
       return { conversationTitle: `Research: ${topicOf(task)}`, evolvingObjective: `Understand ${topicOf(task)} in depth`, currentObjective: `Deepen ${topicOf(task)} (after level ${levelOf(task)})`, keyInsights: [`Insight of level ${levelOf(task)}`], methodology: "Literature review by levels" };
     case "dr-discovery":

@@ -6,13 +6,24 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { createPrismaClient } from "@/lib/db/create-client";
 import { createPostgresTestDatabase, testingOnPostgres } from "@/lib/db/test-support";
 import { createTestUser, TEST_AUTH_SECRET, type TestUser } from "./auth";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TEST_DATA = path.join(ROOT, "data", "test");
-const TEMPLATE = path.join(TEST_DATA, "template.db");
+const MIGRATIONS = path.join(ROOT, "prisma", "migrations");
+
+/** The template is named after the migrations it holds, so that a new migration makes a new one. */
+function templatePath(): string {
+  const hash = createHash("sha256");
+  for (const dir of fs.readdirSync(MIGRATIONS).sort()) {
+    const sql = path.join(MIGRATIONS, dir, "migration.sql");
+    if (fs.existsSync(sql)) hash.update(dir).update(fs.readFileSync(sql));
+  }
+  return path.join(TEST_DATA, `template-${hash.digest("hex").slice(0, 12)}.db`);
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,6 +42,7 @@ export async function freePort(): Promise<number> {
  */
 export function migratedDatabase(name: string): string {
   fs.mkdirSync(TEST_DATA, { recursive: true });
+  const TEMPLATE = templatePath();
   if (!fs.existsSync(TEMPLATE)) {
     const tmp = `${TEMPLATE}.${process.pid}.tmp`;
     execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: `file:${tmp}` }, stdio: "pipe" });

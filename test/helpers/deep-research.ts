@@ -23,7 +23,7 @@ export interface StatusReply {
   status: "processing" | "completed" | "failed";
   result?: { text: string; suggestedNextSteps: unknown[] };
   error?: string;
-  progress?: { iteration: number; level: number; phase: string; label: string; objective: string };
+  progress?: { iteration: number; level: number; phase: string; label: string; phaseStartedAt: string; objective: string };
 }
 
 /** Polls the status URL until the start has ended; returns every status seen, in order. */
@@ -47,7 +47,7 @@ export async function conversation(app: TestApp, id: string) {
     messages: { id: string; role: string; content: string; iteration: number; status: string; replyToId: string | null }[];
     plan: { id: string; level: number; type: string; status: string; output: string | null; childResearchId: string | null; error: string | null }[];
     discoveries: { id: string; status: string; evidenceItems: { taskId: string; itemId: string; quote: string | null; url: string | null; researchId: string | null }[] }[];
-    deepResearchRun: { isRunning: boolean; lastResult: string | null; rootMessageId: string };
+    deepResearchRun: { isRunning: boolean; lastResult: string | null; rootMessageId: string; phase: string | null; phaseStartedAt: string | null };
   };
 }
 

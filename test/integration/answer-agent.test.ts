@@ -153,6 +153,15 @@ describe("answer agent", () => {
     const { answers } = (await res.json()) as { answers: { requestId: string; status: string }[] };
     assert.equal(answers.length, 3);
     assert.ok(answers.every((a) => typeof a.requestId === "string"));
+    // History searches them (ignoring case) and filters by status on the server.
+    const found = (await (await app.fetch("/api/v1/answers?q=WHAT%20IS%201%2B1")).json()) as { answers: { question: string }[] };
+    assert.ok(found.answers.length > 0 && found.answers.every((a) => /what is 1\+1/i.test(a.question)), JSON.stringify(found));
+    assert.equal(((await (await app.fetch("/api/v1/answers?q=no-such-question")).json()) as { answers: unknown[] }).answers.length, 0);
+    const completed = (await (await app.fetch("/api/v1/answers?status=completed&limit=100")).json()) as { answers: { status: string }[] };
+    assert.ok(completed.answers.length > 0 && completed.answers.every((a) => a.status === "completed"));
+    const bad = await app.fetch("/api/v1/answers?status=sleeping");
+    assert.equal(bad.status, 400);
+    assert.equal(((await bad.json()) as { field: string }).field, "status");
   });
 
   test("a run is cancelled on request: the stream ends with an error event and the run stays cancelled", async () => {

@@ -1,6 +1,6 @@
 // Authorisation matrix through the real HTTP server: for every API route and method, another user
 // (by session and by token) gets 404 for Alice's objects, a signed-out caller and a revoked, expired
-// or tampered token get 401, and a share token opens its own report only.
+// or tampered token get 401, and a share token opens its own report (or conversation) only.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -23,6 +23,8 @@ interface Ids {
   /** Alice's answer run's requestId. */
   answer: string;
   conversation: string;
+  conversationShareId: string;
+  conversationShareToken: string;
   message: string;
   clarification: string;
 }
@@ -79,6 +81,13 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   "/api/deep-research/conversations": { GET: { kind: "collection", call: () => ({ path: "/api/deep-research/conversations" }) } },
   "/api/deep-research/conversations/[id]": { GET: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}` }) } },
   "/api/deep-research/conversations/[id]/stream": { GET: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/stream` }) } },
+  "/api/deep-research/conversations/[id]/shares": {
+    GET: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/shares` }) },
+    POST: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/shares`, body: {} }) },
+  },
+  "/api/deep-research/conversations/[id]/shares/[shareId]": {
+    DELETE: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/shares/${ids.conversationShareId}` }) },
+  },
   "/api/deep-research/conversations/[id]/stop": { POST: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/stop` }) } },
   "/api/clarification/generate-questions": {
     POST: { kind: "collection", call: () => ({ path: "/api/clarification/generate-questions", body: { query: "Bob's question" } }) },
@@ -183,13 +192,18 @@ before(async () => {
   // Alice's Deep Research conversation (an active loop, so that a stop would change it) and a clarification session.
   const conversation = await app.db.conversation.create({ data: { userId: alice.id, objective: "Alice's research objective", active: true } });
   const message = await app.db.conversationMessage.create({ data: { conversationId: conversation.id, role: "user", content: "Alice's message", status: "processing", phase: "plan", iteration: 1 } });
-  await app.db.conversation.update({ where: { id: conversation.id }, data: { rootMessageId: message.id } });
+  await app.db.conversation.update({ where: { id: conversation.id }, data: { rootMessageId: message.id, keyInsights: JSON.stringify(["Alice's insight"]) } });
+  // A literature task whose tree is Alice's research: a shared conversation must not link to it.
+  await app.db.researchTask.create({ data: { conversationId: conversation.id, taskKey: "lit-1-1", level: 1, position: 0, type: "LITERATURE", objective: "Alice's task objective", status: "completed", output: "Alice's task summary", childResearchId: research.id } });
+  const conversationShared = await send({ token: alice.token }, "POST", { path: `/api/deep-research/conversations/${conversation.id}/shares`, body: {} });
+  assert.equal(conversationShared.status, 201, await conversationShared.clone().text());
+  const conversationShare = (await conversationShared.json()) as { token: string; shareLink: { id: string } };
   const clarification = await app.db.clarificationSession.create({
     data: { userId: alice.id, query: "Alice's query", status: "plan_generated", questions: JSON.stringify([{ category: "scope", question: "Q?", priority: "high" }]), plan: JSON.stringify({ objective: "o", initialTasks: [] }) },
   });
   ids = {
     research: research.id, failed: failed.id, draft: draft.id, shareId: share.shareLink.id, shareToken: share.token, tokenId: alice.tokenId,
-    conversation: conversation.id, message: message.id, clarification: clarification.id, run: run.id, answer: answer.requestId,
+    conversation: conversation.id, conversationShareId: conversationShare.shareLink.id, conversationShareToken: conversationShare.token, message: message.id, clarification: clarification.id, run: run.id, answer: answer.requestId,
   };
 
   const bobs = await app.db.research.create({ data: { userId: bob.id, initialPrompt: "Bob's topic", status: "completed", report: "# Bob's report", completedAt: now } });
@@ -234,6 +248,7 @@ describe("authorisation matrix", () => {
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/report` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.failed}/error-output` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/shares` })).status, 200);
+    assert.equal((await send(me, "GET", { path: `/api/deep-research/conversations/${ids.conversation}/shares` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/runs/${ids.run}` })).status, 200);
     const list = (await (await send(me, "GET", { path: "/api/research" })).json()) as { researches: { research_id: string }[] };
     assert.ok(list.researches.some((r) => r.research_id === ids.research));
@@ -268,6 +283,8 @@ describe("authorisation matrix", () => {
       assert.equal((await app.db.shareLink.findUnique({ where: { id: ids.shareId } }))?.revokedAt, null);
       assert.equal((await app.db.apiToken.findUnique({ where: { id: ids.tokenId } }))?.revokedAt, null);
       assert.equal(await app.db.shareLink.count({ where: { researchId: ids.research } }), 1, "Bob created no share link on Alice's research");
+      assert.equal(await app.db.shareLink.count({ where: { conversationId: ids.conversation } }), 1, "Bob created no share link on Alice's conversation");
+      assert.equal((await app.db.shareLink.findUnique({ where: { id: ids.conversationShareId } }))?.revokedAt, null, "Bob did not revoke Alice's conversation link");
       assert.equal((await app.db.answerRun.findUnique({ where: { requestId: ids.answer } }))?.status, "running", "Alice's answer run was not cancelled");
       assert.equal(await app.db.conversationMessage.count({ where: { conversationId: ids.conversation } }), 1, "Bob stored no message in Alice's conversation");
       assert.equal((await app.db.conversationMessage.findUniqueOrThrow({ where: { id: ids.message } })).stopRequestedAt, null, "Bob did not stop Alice's loop");
@@ -384,6 +401,38 @@ describe("share links", () => {
     }
     const bobs = (await (await send(null, "GET", { path: `/api/share/${bobShareToken}` })).json()) as { research: { prompt: string } };
     assert.equal(bobs.research.prompt, "Bob's topic");
+  });
+
+  test("a conversation's share token opens the conversation read-only and nothing else of the owner's", async () => {
+    const res = await send(null, "GET", { path: `/api/share/${ids.conversationShareToken}` });
+    assert.equal(res.status, 200);
+    const text = await res.text();
+    const { conversation } = JSON.parse(text) as { conversation: { objective: string; keyInsights: string[]; plan: { id: string; objective: string; output: string | null }[]; messages: { content: string }[] } };
+    assert.equal(conversation.objective, "Alice's research objective");
+    assert.deepEqual(conversation.keyInsights, ["Alice's insight"]);
+    assert.deepEqual(conversation.plan.map((t) => [t.id, t.objective, t.output]), [["lit-1-1", "Alice's task objective", null]]);
+    assert.deepEqual(conversation.messages.map((m) => m.content), ["Alice's message"]);
+    // Not the task's tree (Alice's research), nor any id or email of hers.
+    for (const secret of [alice.id, alice.email, ids.research, ids.conversation, ids.message, ids.conversationShareId, "Alice's private topic", "Bob's"]) {
+      assert.ok(!text.includes(secret), `shared JSON leaks ${secret}`);
+    }
+    const page = await send(null, "GET", { path: `/share/${ids.conversationShareToken}` });
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /Alice(&#x27;|')s research objective/);
+    for (const secret of [alice.id, alice.email, ids.research, ids.conversation, ids.conversationShareId]) assert.ok(!html.includes(secret), `page leaks ${secret}`);
+    assert.ok(!html.includes(`/research/${ids.research}`), "no link to the task's tree");
+  });
+
+  test("a revoked conversation link opens nothing", async () => {
+    const made = (await (await send({ token: alice.token }, "POST", { path: `/api/deep-research/conversations/${ids.conversation}/shares`, body: {} })).json()) as { token: string; shareLink: { id: string } };
+    assert.equal((await send(null, "GET", { path: `/api/share/${made.token}` })).status, 200);
+    // Not through the research's route: the link is the conversation's.
+    assert.equal((await send({ token: alice.token }, "DELETE", { path: `/api/research/${ids.research}/shares/${made.shareLink.id}` })).status, 404);
+    const revoke = await send({ token: alice.token }, "DELETE", { path: `/api/deep-research/conversations/${ids.conversation}/shares/${made.shareLink.id}` });
+    assert.equal(revoke.status, 200);
+    assert.equal((await send(null, "GET", { path: `/api/share/${made.token}` })).status, 404);
+    assert.equal((await send(null, "GET", { path: `/share/${made.token}` })).status, 404);
   });
 
   test("the shared page renders the report signed out, without ids or emails", async () => {

@@ -59,6 +59,9 @@ test("killed mid-iteration, the loop resumes and completes with everything exact
   assert.equal(stored.length, tasksWithItems.length, "a discovery was stored twice");
   for (const d of stored) assert.equal((JSON.parse(d.history) as { action: string }[]).filter((h) => h.action === "new").length, 1);
   assert.equal(c.state.currentLevel, 3);
+  // The guard records that this start was recovered after its process died (the message says completed).
+  assert.equal(c.deepResearchRun.lastResult, "stale_recovered");
+  assert.equal(c.deepResearchRun.isRunning, false);
   assert.equal((await app.db.conversation.findUniqueOrThrow({ where: { id: start.conversationId } })).reflectedLevel, 3);
   assert.equal(c.state.keyInsights.length, 3, "one reflection per level");
   assert.match(app.logs(), /resuming|took over/);

@@ -29,9 +29,27 @@ test("steering runs one iteration; status goes processing → completed with the
   const start = await startDr(app, { message: "Solid-state batteries for grid storage", researchMode: "steering" });
   assert.equal(start.status, "processing");
   assert.equal(start.pollUrl, `/api/deep-research/status/${start.messageId}`);
+  const startedAt = Date.now();
+  const running = await conversation(app, start.conversationId);
+  if (running.deepResearchRun.isRunning) {
+    // The run view says which phase runs now and since when (the header's elapsed time after a reload).
+    assert.ok(running.deepResearchRun.phase);
+    assert.ok(Date.parse(running.deepResearchRun.phaseStartedAt!) <= Date.now());
+  }
   const seen = await pollUntilDone(app, start.pollUrl);
   assert.equal(seen[0].status, "processing", "the first poll sees the run in progress");
   assert.ok(seen[0].progress && seen[0].progress.label.length > 0);
+  // Each phase has the time it started: the same while it runs, later for a later phase, never in the future.
+  const progress = seen.flatMap((s) => (s.progress ? [s.progress] : []));
+  for (const p of progress) {
+    const t = Date.parse(p.phaseStartedAt);
+    assert.ok(Number.isFinite(t) && t >= startedAt - 5_000 && t <= Date.now(), JSON.stringify(p));
+  }
+  for (let i = 1; i < progress.length; i++) {
+    const [a, b] = [progress[i - 1], progress[i]];
+    if (a.phase === b.phase && a.iteration === b.iteration) assert.equal(b.phaseStartedAt, a.phaseStartedAt, "one phase, one start time");
+    else assert.ok(Date.parse(b.phaseStartedAt) >= Date.parse(a.phaseStartedAt), `${a.phase} → ${b.phase}: the later phase starts later`);
+  }
   const done = seen.at(-1)!;
   assert.equal(done.status, "completed", JSON.stringify(done));
   const c = await conversation(app, start.conversationId);
@@ -213,7 +231,7 @@ test("stop ends the loop after the current phase, keeping what was done", async 
   assert.equal(c.deepResearchRun.isRunning, false);
 });
 
-test("the conversations list is the caller's, newest first, paginated", async () => {
+test("the conversations list is the caller's, newest first, paginated, filtered by status and searched by text", async () => {
   const page1 = await (await app.fetch("/api/deep-research/conversations?limit=2")).json();
   assert.equal(page1.conversations.length, 2);
   assert.ok(page1.nextCursor);
@@ -222,6 +240,24 @@ test("the conversations list is the caller's, newest first, paginated", async ()
   assert.ok(new Date(page1.conversations[1].createdAt) >= new Date(page2.conversations[0].createdAt));
   const bad = await app.fetch("/api/deep-research/conversations?limit=0");
   assert.equal(bad.status, 400);
+
+  // Search ignores case and looks at the objective (and title); "Fusion startups" ran above.
+  const found = await (await app.fetch("/api/deep-research/conversations?q=FUSION%20startups")).json();
+  assert.equal(found.conversations.length, 1);
+  assert.match(found.conversations[0].objective, /Fusion startups/);
+  const none = await (await app.fetch("/api/deep-research/conversations?q=no-such-conversation")).json();
+  assert.equal(none.conversations.length, 0);
+  // Status: every loop above has ended, so all are completed (or failed) and none running.
+  const all = (await (await app.fetch("/api/deep-research/conversations?limit=100")).json()).conversations as { id: string; status: string }[];
+  const completed = (await (await app.fetch("/api/deep-research/conversations?status=completed&limit=100")).json()).conversations as { id: string; status: string }[];
+  assert.ok(completed.length > 0);
+  assert.ok(completed.every((c) => c.status === "completed"));
+  assert.deepEqual(completed.map((c) => c.id), all.filter((c) => c.status === "completed").map((c) => c.id));
+  assert.equal((await (await app.fetch("/api/deep-research/conversations?status=running")).json()).conversations.length, all.filter((c) => c.status === "running").length);
+  assert.equal((await (await app.fetch("/api/deep-research/conversations?status=draft")).json()).conversations.length, 0);
+  const badStatus = await app.fetch("/api/deep-research/conversations?status=sleeping");
+  assert.equal(badStatus.status, 400);
+  assert.equal((await badStatus.json()).field, "status");
 });
 
 test("the stream sends the snapshot, then typed parts in order until the loop ends; a late client gets the final state", async () => {

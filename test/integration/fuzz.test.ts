@@ -272,6 +272,12 @@ const BODY_SPECS: Record<string, BodySpec> = {
     base: () => ({ expiresInDays: 7 }),
     invalid: { expiresInDays: ["abc", -1, 0, 1.5, 3_651, 1e308, {}, [1, 2]] },
   },
+  "POST /api/deep-research/conversations/[id]/shares": {
+    who: "token",
+    optional: true,
+    base: () => ({ expiresInDays: 7 }),
+    invalid: { expiresInDays: ["abc", -1, 0, 1.5, 3_651, 1e308, {}, [1, 2]] },
+  },
 };
 
 // ---- Sending and checking ----

@@ -62,9 +62,13 @@ describe("stream", () => {
     await waitForStatus(app, id, ["completed"]);
     const parts = (await readStream(app, id)).filter((p) => p.type.startsWith("data-"));
     assert.equal(parts.length, 1);
-    const research = (parts[0].data as unknown as { research: { status: string; report: string } }).research;
+    const research = (parts[0].data as unknown as { research: { status: string; report: string; successful_scraped_websites: { item_count: number; items: unknown; content?: string }[] } }).research;
     assert.equal(research.status, "completed");
     assert.ok(research.report.length > 0);
+    // The items' text waits until a view needs it (GET /api/research/:id); their count is here.
+    const sites = research.successful_scraped_websites;
+    assert.ok(sites.some((w) => w.item_count > 0));
+    assert.ok(sites.every((w) => w.items === null && w.content === undefined));
   });
 });
 

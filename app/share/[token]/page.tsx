@@ -1,14 +1,16 @@
-// /share/:token – a shared research, read-only and without sign-in: report, sources, query tree.
+// /share/:token – a shared research (report, sources, query tree) or Deep Research conversation
+// (replies, plan, hypothesis, discoveries), read-only and without sign-in.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { SharedConversationView } from "@/components/deep-research/shared-conversation";
 import { Markdown } from "@/components/markdown";
-import { loadSharedResearch } from "@/lib/auth/load-shared";
+import { loadShared } from "@/lib/auth/load-shared";
 import type { SharedQuery, SharedResearch } from "@/lib/auth/shared-research";
 
 export const dynamic = "force-dynamic";
 
 // The URL holds the token: never send it onwards as a Referer, and keep it out of search engines.
-export const metadata: Metadata = { title: "Shared research – Quarry", referrer: "no-referrer", robots: { index: false, follow: false } };
+export const metadata: Metadata = { title: "Shared – Quarry", referrer: "no-referrer", robots: { index: false, follow: false } };
 
 function QueryTree({ queries, parentRef }: { queries: SharedQuery[]; parentRef: string | null }) {
   const children = queries.filter((q) => q.parentRef === parentRef);
@@ -49,8 +51,10 @@ function Sources({ research }: { research: SharedResearch }) {
 
 export default async function SharedResearchPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const research = await loadSharedResearch(token);
-  if (!research) notFound();
+  const shared = await loadShared(token);
+  if (!shared) notFound();
+  if ("conversation" in shared) return <SharedConversationView conversation={shared.conversation} />;
+  const { research } = shared;
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-8 px-4 py-8" data-testid="shared-research">
       <header className="flex flex-col gap-1">

@@ -1,4 +1,4 @@
-// GET /api/deep-research/conversations – the caller's conversations, newest first (?limit, ?cursor)
+// GET /api/deep-research/conversations – the caller's conversations, newest first (?status, ?q, ?limit, ?cursor)
 import { otherMethods, parseQuery, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { listQuerySchema } from "@/lib/deep-research/schema";

@@ -1,4 +1,4 @@
-// GET /api/v1/answers – the caller's answer runs, newest first (history)
+// GET /api/v1/answers – the caller's answer runs, newest first (history; ?status, ?q, ?limit, ?before)
 import { otherMethods, parseQuery, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { listAnswersSchema } from "@/lib/answer/schema";

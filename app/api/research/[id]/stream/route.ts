@@ -10,11 +10,9 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { userId } = await requireCaller(request);
   const { id } = await params;
-  return createUIMessageStreamResponse({
-    stream: await researchStream({ id, signal: request.signal, userId }),
-    keepAliveMs: 15_000,
-    headers: runStreamHeaders(),
-  });
+  const { stream, final } = await researchStream({ id, signal: request.signal, userId });
+  // A finished research's stream is its snapshot alone: compressed, it is a fraction of the size.
+  return createUIMessageStreamResponse({ stream, keepAliveMs: 15_000, headers: runStreamHeaders({ final }) });
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

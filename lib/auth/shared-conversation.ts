@@ -1,0 +1,64 @@
+// The read-only view of a Deep Research conversation behind a share link: its title, objectives,
+// timeline, plan, hypothesis and discoveries with their quotes — nothing else of the owner's. The
+// child researches of literature tasks, uploaded datasets, errors, token counts and internal ids
+// (snippet and research ids, the run) are left out; task ids (lit-1-2) only link the plan to the
+// hypothesis and the evidence.
+import type { ConversationSnapshot } from "../deep-research/snapshot";
+import { conversationStatus } from "../deep-research/views";
+
+type Iso = string;
+const iso = (d: Date | string | null | undefined): Iso | null => (d == null ? null : new Date(d).toISOString());
+
+export interface SharedConversation {
+  title: string;
+  objective: string;
+  evolvingObjective: string | null;
+  researchMode: string;
+  status: "running" | "completed" | "failed";
+  currentLevel: number;
+  keyInsights: string[];
+  hypothesis: { hypothesis?: string; rationale?: string; evidenceTaskIds?: string[]; level?: number } | null;
+  createdAt: Iso;
+  messages: { role: string; content: string; iteration: number; level: number; createdAt: Iso }[];
+  plan: { id: string; level: number; type: string; objective: string; status: string; output: string | null; startedAt: Iso | null; endedAt: Iso | null }[];
+  discoveries: {
+    id: string;
+    claim: string;
+    evidence: string;
+    novelty: string;
+    confidence: string;
+    status: string;
+    level: number;
+    supportingTaskIds: string[];
+    evidenceItems: { taskId: string; quote: string | null; url: string | null }[];
+    history: { level?: number; action?: string; reason?: string; previousClaim?: string }[];
+  }[];
+}
+
+export function toSharedConversation(c: ConversationSnapshot): SharedConversation {
+  const h = c.state.currentHypothesis as SharedConversation["hypothesis"];
+  return {
+    title: c.state.conversationTitle ?? c.state.objective,
+    objective: c.state.objective,
+    evolvingObjective: c.state.evolvingObjective ?? c.state.currentObjective,
+    researchMode: c.state.researchMode,
+    status: conversationStatus({ active: c.deepResearchRun.isRunning, lastResult: c.deepResearchRun.lastResult }),
+    currentLevel: c.state.currentLevel,
+    keyInsights: c.state.keyInsights,
+    hypothesis: h && typeof h === "object" ? { hypothesis: h.hypothesis, rationale: h.rationale, evidenceTaskIds: h.evidenceTaskIds, level: h.level } : null,
+    createdAt: iso(c.state.createdAt)!,
+    messages: c.messages.map((m) => ({ role: m.role, content: m.content, iteration: m.iteration, level: m.level, createdAt: iso(m.createdAt)! })),
+    plan: c.plan.map((t) => ({
+      id: t.id, level: t.level, type: t.type, objective: t.objective, status: t.status,
+      // An analysis task's output is part of the findings; a literature task's tree stays the owner's.
+      output: t.type === "LITERATURE" ? null : t.output,
+      startedAt: iso(t.startedAt), endedAt: iso(t.endedAt),
+    })),
+    discoveries: c.discoveries.map((d) => ({
+      id: d.id, claim: d.claim, evidence: d.evidence, novelty: d.novelty, confidence: d.confidence, status: d.status, level: d.level,
+      supportingTaskIds: d.supportingTaskIds,
+      evidenceItems: d.evidenceItems.map((e) => ({ taskId: e.taskId, quote: e.quote, url: e.url })),
+      history: (d.history as SharedConversation["discoveries"][number]["history"]).map((x) => ({ level: x?.level, action: x?.action, reason: x?.reason, previousClaim: x?.previousClaim })),
+    })),
+  };
+}
