@@ -109,11 +109,13 @@ describe("answer agent", () => {
     const budget = 9_000;
     const { events, stored } = await askAndWait(app, { q: "An endless question about grid batteries in 2024", budget });
     const final = events.at(-1)!.data;
-    assert.equal(final.type, "answer", JSON.stringify(final));
-    assert.match(String(final.beastMode), /budget/);
+    // Everything needed to explain a failure: the events' types, the final event and the steps taken.
+    const story = JSON.stringify({ events: events.map((e) => `${e.id}:${e.data.type}`), final, status: stored.status, error: stored.error, usage: stored.usage.totalTokens, steps: stored.steps.map((s) => ({ step: s.step, action: s.action, payload: s.payload })) });
+    assert.equal(final.type, "answer", story);
+    assert.match(String(final.beastMode), /budget/, story);
     assert.ok(stored.usage.totalTokens <= budget, `${stored.usage.totalTokens} > ${budget}`);
-    assert.ok(stored.usage.totalTokens > budget * 0.5, "the budget was used, not left idle");
-    assert.ok(stored.steps.length >= 2);
+    assert.ok(stored.usage.totalTokens > budget * 0.5, `the budget was used, not left idle: ${story}`);
+    assert.ok(stored.steps.length >= 2, story);
   });
 
   test("duplicate and near-duplicate sub-questions are dropped; reflect is disabled after none is new", async () => {
