@@ -1,8 +1,7 @@
 "use client";
-// The Markdown renderer (react-markdown, remark-gfm: ~45 KB gzipped) for views in the research page's
-// frame (a failed research's error output), loaded only when one is shown, so that the tree and
-// sources tabs never download it. Until it arrives the text is shown as it is. (The report tab is its
-// own route: it imports the renderer directly, in its own chunk.)
+// The Markdown renderer (react-markdown, remark-gfm: ~45 KB gzipped) for text that changes while it
+// is shown (a report being written, a failed research's error output), loaded only when one is
+// shown. Until it arrives the text is shown as it is. A finished report is rendered on the server.
 import { lazy, Suspense, type ComponentProps } from "react";
 import type { Markdown as MarkdownComponent } from "./markdown";
 

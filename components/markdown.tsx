@@ -1,22 +1,17 @@
 "use client";
-// Markdown (GFM: tables, lists, autolinks) with heading ids that match extractToc's.
-import { Children, isValidElement, useMemo, useRef, type ReactNode } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
+// Markdown (GFM: tables, lists, autolinks) for text that changes while it is shown (a report being
+// written), with heading ids that match extractToc's. Fixed text is rendered on the server instead
+// (StaticMarkdown).
+import { useMemo, useRef } from "react";
+import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { createSlugger } from "@/lib/client/markdown";
-
-function textOf(node: ReactNode): string {
-  if (node == null || typeof node === "boolean") return "";
-  if (typeof node === "string" || typeof node === "number") return String(node);
-  if (Array.isArray(node)) return node.map(textOf).join("");
-  if (isValidElement<{ children?: ReactNode }>(node)) return textOf(node.props.children);
-  return Children.toArray(node).map(textOf).join("");
-}
+import { markdownComponents, type RenderLink } from "./markdown-parts";
 
 interface Props {
   children: string;
   /** Renders links (e.g. citations with their snippets); defaults to a plain external link. */
-  renderLink?: (props: { href?: string; children: ReactNode }) => ReactNode;
+  renderLink?: RenderLink;
   className?: string;
 }
 
@@ -25,26 +20,7 @@ export function Markdown({ children, renderLink, className = "prose-report" }: P
   // across renders so that stateful children (an open citation card) are not remounted.
   const slugger = useRef(createSlugger());
   slugger.current = createSlugger();
-  const components = useMemo<Components>(() => {
-    const heading = (Tag: "h1" | "h2" | "h3" | "h4") =>
-      function Heading({ children: c }: { children?: ReactNode }) {
-        return <Tag id={slugger.current(textOf(c))}>{c}</Tag>;
-      };
-    return {
-      h1: heading("h1"),
-      h2: heading("h2"),
-      h3: heading("h3"),
-      h4: heading("h4"),
-      a: ({ href, children: c }) =>
-        renderLink ? (
-          <>{renderLink({ href, children: c })}</>
-        ) : (
-          <a href={href} target="_blank" rel="noreferrer noopener">
-            {c}
-          </a>
-        ),
-    };
-  }, [renderLink]);
+  const components = useMemo(() => markdownComponents(() => slugger.current, renderLink), [renderLink]);
   return (
     <div className={className}>
       <ReactMarkdown remarkPlugins={[remarkGfm]} components={components}>

@@ -2,10 +2,11 @@
 // The "Report" tab: the rendered report with a table of contents, citations that show their
 // snippets, copy and download; or the draft while it is being written.
 import Link from "next/link";
-import { createContext, useCallback, useContext, useMemo, useState } from "react";
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import { useResearchText } from "@/hooks/use-research-text";
 import { useWebsiteItems } from "@/hooks/use-website-items";
 import { normalizeUrl } from "@/lib/client/format";
+import { fingerprint } from "@/lib/fingerprint";
 import { extractToc } from "@/lib/client/markdown";
 import { reportCounts, reportDownload } from "@/lib/client/report-download";
 import { hasFindings, reportFromPartialFindings, researchStats } from "@/lib/client/research-stats";
@@ -16,12 +17,18 @@ import { buttonClass } from "./button";
 import { CitationLink } from "./citation-link";
 import { EmptyState } from "./empty-state";
 import { Icon } from "./icons";
-import { Markdown } from "./markdown";
+import { LazyMarkdown } from "./lazy-markdown";
 import { useResearch } from "./research-context";
 import { ReportToc } from "./report-toc";
 import { Spinner } from "./spinner";
 
-export function ReportPanel() {
+/** A completed report rendered on the server (app/research/[id]/report/page.tsx), with the fingerprint of its text. */
+export interface PrerenderedReport {
+  fingerprint: string;
+  body: ReactNode;
+}
+
+export function ReportPanel({ prerendered = null }: { prerendered?: PrerenderedReport | null }) {
   const { live } = useResearch();
   const r = live.research;
   // The snapshot carries the report; fetch it only if a finished research arrived without it.
@@ -38,6 +45,8 @@ export function ReportPanel() {
   // The stored report ends with its numbered source list; the viewer renders that list itself.
   const numbered = useMemo(() => (report ? splitNumberedSources(report) : { body: draft ?? "", sources: [] as NumberedSource[] }), [report, draft]);
   const numberOf = useMemo(() => new Map(numbered.sources.map((s) => [s.url, s.n])), [numbered.sources]);
+  // The server's rendering of this very report, when it has one.
+  const serverRendered = useMemo(() => (report && prerendered?.fingerprint === fingerprint(report) ? prerendered.body : null), [report, prerendered]);
 
   // The sources come through context, so that snippets arriving do not make new link renderers
   // (which would remount the report's links and close an open card).
@@ -92,9 +101,14 @@ export function ReportPanel() {
           data-testid="report"
           className="rounded-xl border border-border bg-surface px-5 py-6 sm:px-9 sm:py-8"
           aria-busy={writing}
+          data-rendered={serverRendered ? "server" : "browser"}
         >
           <Citations.Provider value={citations}>
-            <Markdown renderLink={renderLink}>{writing ? markdown : numbered.body}</Markdown>
+            {serverRendered ? (
+              serverRendered
+            ) : (
+              <LazyMarkdown renderLink={renderLink}>{writing ? markdown : numbered.body}</LazyMarkdown>
+            )}
           </Citations.Provider>
           {!writing && numbered.sources.length > 0 ? <SourceList sources={numbered.sources} /> : null}
         </article>
@@ -124,7 +138,8 @@ function PartialFindingsNote({ queries }: { queries: { status: string }[] }) {
 /** What was read and what the report cites, under the names the header and the Sources tab use. */
 const Citations = createContext<{ sources: ReturnType<typeof itemsByUrl>; onOpen: () => void }>({ sources: new Map(), onOpen: () => {} });
 
-function ReportLink({ href, number, children }: { href?: string; number?: number; children: React.ReactNode }) {
+/** A link in the report: a citation with its hover card when it points at a page that was read. */
+export function ReportLink({ href, number, children }: { href?: string; number?: number; children: React.ReactNode }) {
   const { sources, onOpen } = useContext(Citations);
   const source = href && /^https?:/i.test(href) ? sources.get(normalizeUrl(href)) : undefined;
   if (href && source) {

@@ -4,10 +4,10 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useRerunResearch } from "@/hooks/use-research-mutations";
-import { estimateResearch } from "@/lib/client/estimate";
 import { buttonClass } from "./button";
 import { Icon } from "./icons";
 import { NumberChoice } from "./number-choice";
+import { EstimateLine } from "./research-estimate";
 import { useResearch } from "./research-context";
 import { Spinner } from "./spinner";
 
@@ -19,7 +19,6 @@ export function RerunResearch({ disabled }: { disabled: boolean }) {
   const [open, setOpen] = useState(false);
   const [depth, setDepth] = useState(Math.min(r.depth ?? 2, limits.maxDepth));
   const [breadth, setBreadth] = useState(Math.min(r.breadth ?? 3, limits.maxBreadth));
-  const e = estimateResearch(depth, breadth);
 
   if (!open) {
     return (
@@ -46,9 +45,7 @@ export function RerunResearch({ disabled }: { disabled: boolean }) {
         <NumberChoice label="Depth" value={depth} min={1} max={limits.maxDepth} onChange={setDepth} testid="rerun-depth" />
         <NumberChoice label="Breadth" value={breadth} min={1} max={limits.maxBreadth} onChange={setBreadth} testid="rerun-breadth" />
       </div>
-      <p className="text-xs text-muted" data-testid="rerun-estimate">
-        {e.queries} queries, up to {e.maxPages} page analyses, {e.minLlmCalls}–{e.maxLlmCalls} LLM calls.
-      </p>
+      <EstimateLine depth={depth} breadth={breadth} ranges={limits.estimates[depth - 1]?.[breadth - 1]} testid="rerun-estimate" />
       {rerun.error ? (
         <p role="alert" className="text-sm text-danger" data-testid="rerun-error">
           {rerun.error.message}

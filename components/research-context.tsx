@@ -4,6 +4,7 @@
 import { createContext, useContext } from "react";
 import type { LiveResearch } from "@/lib/client/research-state";
 import type { StreamConnection } from "@/lib/client/research-stream";
+import type { ResearchLimits } from "@/lib/research/estimate";
 
 export interface ResearchContextValue {
   live: LiveResearch;
@@ -14,8 +15,8 @@ export interface ResearchContextValue {
   reconnect: () => void;
   /** From `reconnect()` until the new snapshot is shown. */
   refreshing: boolean;
-  /** The largest depth and breadth a re-run may choose. */
-  limits: { maxDepth: number; maxBreadth: number };
+  /** What a re-run may choose (depth, breadth) and what each choice is estimated to cost. */
+  limits: ResearchLimits;
 }
 
 export const ResearchContext = createContext<ResearchContextValue | null>(null);

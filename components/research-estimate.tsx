@@ -49,6 +49,21 @@ export function ResearchEstimate({ depth, breadth, ranges }: { depth: number; br
   );
 }
 
+/** The same estimate in one line, for the re-run form. */
+export function EstimateLine({ depth, breadth, ranges, testid }: { depth: number; breadth: number; ranges?: EstimateRanges; testid?: string }) {
+  const e = estimateResearch(depth, breadth);
+  const parts = [`${e.queries} ${e.queries === 1 ? "query" : "queries"}`, `up to ${formatNumber(e.maxPages)} page analyses`, `${e.minLlmCalls}–${formatNumber(e.maxLlmCalls)} LLM calls`];
+  if (ranges) {
+    parts.push(formatSecondsRange(ranges.seconds.low, ranges.seconds.high), `${formatNumber(ranges.tokens.low)}–${formatNumber(ranges.tokens.high)} tokens`);
+    if (ranges.cost) parts.push(`${formatUsd(ranges.cost.low)}–${formatUsd(ranges.cost.high)}`);
+  }
+  return (
+    <p className="text-xs text-muted" data-testid={testid}>
+      {parts.join(" · ")}
+    </p>
+  );
+}
+
 function Stat({ label, value, testid }: { label: string; value: string; testid: string }) {
   return (
     <div className="min-w-0">

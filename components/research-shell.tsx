@@ -8,8 +8,9 @@ import { ResearchContext } from "./research-context";
 import { ResearchHeader } from "./research-header";
 import { ResearchNotFound } from "./research-not-found";
 import { researchStats } from "@/lib/client/research-stats";
+import type { ResearchLimits } from "@/lib/research/estimate";
 
-export function ResearchShell({ researchId, limits, children }: { researchId: string; limits: { maxDepth: number; maxBreadth: number }; children: React.ReactNode }) {
+export function ResearchShell({ researchId, limits, children }: { researchId: string; limits: ResearchLimits; children: React.ReactNode }) {
   const { live, connection, notFound, reconnect, refreshing } = useResearchLive(researchId);
   const [selectedQueryId, setSelected] = useState<string | null>(null);
   const selectQuery = useCallback((id: string | null) => setSelected(id), []);

@@ -2,22 +2,11 @@
 // tasks, discoveries and evidence; a reload mid-run; steering; the clarification wizard; another
 // user's conversation is not found. Screenshots at 1440 and 390 px, light and dark.
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { sameOrigin, setTheme, shot } from "./helpers";
+import { sameOrigin, shots as themedShots } from "./helpers";
+
+const shots = (page: Page, name: string) => themedShots(page, `dr-${name}`);
 
 test.describe.configure({ timeout: 240_000 });
-
-async function shots(page: Page, name: string): Promise<void> {
-  // The theme toggle is set at desktop width (on a phone it sits in the header's tight corner).
-  for (const theme of ["light", "dark"] as const) {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await setTheme(page, theme);
-    await shot(page, `dr-${name}-desktop-${theme}`, true);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await shot(page, `dr-${name}-phone-${theme}`, true);
-  }
-  await page.setViewportSize({ width: 1280, height: 860 });
-  await setTheme(page, "light");
-}
 
 async function startViaApi(page: Page, body: Record<string, unknown>): Promise<string> {
   const res = await page.request.post("/api/deep-research/start", { headers: sameOrigin(), data: body });

@@ -2,7 +2,7 @@
 // settles (nothing left "analyzing") and gets its report written from what it found; an LLM outage
 // shows a polite "waiting for the LLM provider" banner that goes away by itself.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { llmControl, llmReset, setTheme, shot, startResearch } from "./helpers";
+import { llmControl, llmReset, shot, shots, startResearch } from "./helpers";
 
 test.afterEach(async ({ request }) => llmReset(request));
 
@@ -19,16 +19,6 @@ async function waitForFindings(request: APIRequestContext, id: string, n: number
       { timeout: 60_000 },
     )
     .toBeGreaterThanOrEqual(n);
-}
-
-/** Desktop and 390 px screenshots of the current page. */
-async function shots(page: Page, name: string): Promise<void> {
-  await shot(page, `${name}-light`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, `${name}-mobile`, true);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, "nothing wider than a 390 px screen").toBeLessThanOrEqual(0);
-  await page.setViewportSize({ width: 1280, height: 860 });
 }
 
 async function expectNothingInProgress(page: Page): Promise<void> {
@@ -94,9 +84,6 @@ test("a cancelled research settles, and its report is written from what it found
   const write = page.getByTestId("write-report");
   await expect(write).toBeVisible();
   await shots(page, "fault-cancelled-actions");
-  await setTheme(page, "dark");
-  await shot(page, "fault-cancelled-actions-dark");
-  await setTheme(page, "light");
   // Sources: nothing left "in progress" either.
   await page.getByTestId("tab-sources").click();
   await expect(page.getByTestId("source-row").first()).toBeVisible();
@@ -143,9 +130,6 @@ test("an LLM outage pauses the research with a banner, which goes away by itself
   await expect(page.getByTestId("paused-retry-error")).toHaveCount(0);
   await expect(banner).toBeVisible();
   await shots(page, "fault-paused");
-  await setTheme(page, "dark");
-  await shot(page, "fault-paused-dark");
-  await setTheme(page, "light");
 
   // The provider answers again: the banner goes by itself and the research completes.
   await llmReset(request);

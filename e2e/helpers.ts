@@ -68,14 +68,20 @@ export async function freshWizard(page: Page): Promise<void> {
   await page.goto("/");
 }
 
-/** Full-page screenshots at 1280 and 390 px, light and dark; leaves the page at 1280 px, light. */
+/**
+ * Full-page screenshots at 1440 and 390 px, light and dark, and nothing wider than the phone's
+ * screen; leaves the page at 1280 px, light. The theme is set at desktop width (on a phone the
+ * toggle sits in the header's tight corner).
+ */
 export async function shots(page: Page, name: string): Promise<void> {
   for (const theme of ["light", "dark"] as const) {
-    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.setViewportSize({ width: 1440, height: 900 });
     await setTheme(page, theme);
     await shot(page, `${name}-desktop-${theme}`, true);
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, `${name}-phone-${theme}`, true);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name}: nothing wider than a 390 px screen`).toBeLessThanOrEqual(0);
   }
   await page.setViewportSize({ width: 1280, height: 860 });
   await setTheme(page, "light");

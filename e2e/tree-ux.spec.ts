@@ -232,6 +232,8 @@ test("a cancelled research shows nothing in progress to another viewer and offer
   await page.getByTestId("rerun-depth-1").click();
   await page.getByTestId("rerun-breadth-2").click();
   await expect(page.getByTestId("rerun-submit")).toHaveText(/Re-run at 1 × 2/);
+  // The wizard's estimate, in one line: the tree's counts, then the time and token ranges.
+  await expect(page.getByTestId("rerun-estimate")).toHaveText(/^2 queries · up to 14 page analyses · \d+–\d+ LLM calls · .+ · [\d.,k]+–[\d.,kM]+ tokens$/);
   await page.getByTestId("rerun-submit").click();
   await expect(page).not.toHaveURL(new RegExp(`/research/${id}$`));
   await expect(page).toHaveURL(/\/research\/[^/]+$/);

@@ -44,7 +44,8 @@ async function firstLoad(browser: Browser, path: string, ready: (page: Page) => 
 }
 
 function summarise(label: string, rows: Transfer[]): { counted: number; decoded: number } {
-  const counted = rows.filter((r) => ["Document", "Script", "Stylesheet", "Fetch", "XHR", "EventSource"].includes(r.type));
+  // Everything the first load transfers: documents, scripts, styles, the font, fetches and prefetches.
+  const counted = rows;
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   const byType = new Map<string, { encoded: number; decoded: number; n: number }>();
   for (const r of rows) {
@@ -62,7 +63,7 @@ function summarise(label: string, rows: Transfer[]): { counted: number; decoded:
   const fetches = rows.filter((r) => r.type === "Fetch").map((r) => `${new URL(r.url).pathname}${new URL(r.url).search.slice(0, 20)} ${kb(r.encoded)}`);
   console.log(`[weight] ${label}: fetches ${fetches.join(", ")}`);
   const sum = { counted: counted.reduce((n, r) => n + r.encoded, 0), decoded: counted.reduce((n, r) => n + r.decoded, 0) };
-  console.log(`[weight] ${label}: documents + scripts + css + fetches = ${kb(sum.counted)} transferred (decoded ${kb(sum.decoded)})`);
+  console.log(`[weight] ${label}: everything = ${kb(sum.counted)} transferred (decoded ${kb(sum.decoded)})`);
   return sum;
 }
 

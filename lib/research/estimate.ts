@@ -1,6 +1,6 @@
 // The wizard's time, token and cost ranges, computed on the server from the configured per-call
 // figures and price (lib/env.ts): the browser receives numbers only.
-import type { Env } from "../env";
+import { getEnv, loadEnv, type Env } from "../env";
 import { estimateRangeTable, type EstimateFigures, type EstimateRanges } from "../estimate-ranges";
 
 export function estimateFigures(env: Env): EstimateFigures {
@@ -23,4 +23,24 @@ export function estimateFigures(env: Env): EstimateFigures {
 /** `table[depth - 1][breadth - 1]` for every choice up to the configured limits. */
 export function wizardEstimates(env: Env): EstimateRanges[][] {
   return estimateRangeTable(env.MAX_DEPTH, env.MAX_BREADTH, estimateFigures(env));
+}
+
+/** What a depth × breadth choice may be, and what each choice costs: for the wizard and the re-run form. */
+export interface ResearchLimits {
+  maxDepth: number;
+  maxBreadth: number;
+  maxQuestions: number;
+  /** Time, token and cost ranges by choice: `estimates[depth - 1][breadth - 1]`. */
+  estimates: EstimateRanges[][];
+}
+
+/** The limits from the environment; the defaults when it is incomplete (the banner names what is missing). */
+export function researchLimits(): ResearchLimits {
+  let env: Env;
+  try {
+    env = getEnv();
+  } catch {
+    env = loadEnv({}).env;
+  }
+  return { maxDepth: env.MAX_DEPTH, maxBreadth: env.MAX_BREADTH, maxQuestions: env.MAX_QUESTIONS, estimates: wizardEstimates(env) };
 }

@@ -154,6 +154,12 @@ export async function deleteResearchById({ id, ...owner }: Owner & { id: string 
   await deleteRunsOf({ kind: "tree", subjectId: id });
 }
 
+/** A completed research's report, which no longer changes (so a page may render it on the server); null otherwise. */
+export async function getFinishedReport({ id, userId }: { id: string; userId: string }): Promise<string | null> {
+  const research = await getResearch({ id, userId });
+  return research?.status === "completed" ? research.report : null;
+}
+
 /** What the new-research wizard continues from: the caller's draft, or only the status of a research that is no draft. */
 export async function loadDraft({ id, userId }: { id: string; userId: string }) {
   const research = await getResearch({ id, userId });

@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { SharedConversationView } from "@/components/deep-research/shared-conversation";
-import { Markdown } from "@/components/markdown";
+import { StaticMarkdown } from "@/components/static-markdown";
 import { loadShared } from "@/lib/auth/load-shared";
 import type { SharedQuery, SharedResearch } from "@/lib/auth/shared-research";
 
@@ -69,7 +69,7 @@ export default async function SharedResearchPage({ params }: { params: Promise<{
         <h2 id="report-heading" className="sr-only">Report</h2>
         {research.report ? (
           <article data-testid="shared-report">
-            <Markdown>{research.report}</Markdown>
+            <StaticMarkdown>{research.report}</StaticMarkdown>
           </article>
         ) : (
           <p className="text-sm text-muted" data-testid="shared-report-missing">The report is not written yet.</p>
