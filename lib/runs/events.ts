@@ -14,8 +14,13 @@ export async function emitOutsideRun(topic: RunTopic, event: EngineEvent): Promi
 }
 
 const keyOf = (topic: RunTopic) => `${topic.kind}:${topic.subjectId}`;
-/** Topics this process is opening (their block reserved in the database, the bus not yet open), until closed. */
-const opening = new Map<string, Promise<void>>();
+/**
+ * Topics this process is opening (their block reserved in the database, the bus not yet open), until
+ * closed. On globalThis, like the bus: the route that starts a run and the one that streams it may be
+ * separate bundles, each with its own copy of this module.
+ */
+const globalForOpening = globalThis as unknown as { quarryOpeningTopics?: Map<string, Promise<void>> };
+const opening = (globalForOpening.quarryOpeningTopics ??= new Map());
 
 /**
  * Marks the topic as opening here from before its block is reserved until `forget` is called, so

@@ -57,6 +57,31 @@ describe("stream", () => {
     await waitForStatus(app, id, ["completed"]);
   });
 
+  test("a client that connects while the report is being written gets the draft so far in its snapshot", async () => {
+    // The report streams slowly: its first words after 3 s, the rest over the next 3 s.
+    fakes.llm.configure({ latencyMs: 0, latencyRules: [{ match: "Quarry's report-writer agent", latencyMs: 6_000 }] });
+    try {
+      const id = await createAndStart(app, { depth: 1, breadth: 1 });
+      let draft: string | null = null;
+      for (;;) {
+        const isSnapshot = (p: { type: string }) => p.type === "data-snapshot";
+        const parts = await readUiStream(app, `/api/research/${id}/stream`, { enough: (got) => got.some(isSnapshot), timeoutMs: 30_000 });
+        const snapshot = parts.find(isSnapshot)!.data as unknown as { research: { status: string }; report_draft: string | null };
+        if (snapshot.report_draft) {
+          draft = snapshot.report_draft;
+          break;
+        }
+        if (snapshot.research.status !== "running") break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      assert.ok(draft, "a snapshot taken while the report was written carried its draft");
+      const view = await waitForStatus(app, id, ["completed"]);
+      assert.ok(view.report!.startsWith(draft.slice(0, 15)), `the draft is the start of the report: ${draft.slice(0, 80)}`);
+    } finally {
+      fakes.llm.configure({ latencyRules: [] });
+    }
+  });
+
   test("a client that connects after the end gets the final snapshot and the stream closes", async () => {
     const id = await createAndStart(app, { depth: 1, breadth: 1 });
     await waitForStatus(app, id, ["completed"]);
