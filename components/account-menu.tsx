@@ -1,9 +1,9 @@
 "use client";
 // The header's account slot: who is signed in, Settings, and sign-out (a POST server action).
-import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { signOutAction } from "@/app/(auth)/actions";
+import { IntentLink } from "./intent-link";
 
 const ACCOUNT_PAGES = /^\/sign-(in|up|out)\/?$/;
 
@@ -34,7 +34,7 @@ export function AccountMenu({ email: initialEmail }: { email?: string | null }) 
   if (email === null) {
     return (
       <div className="flex items-center gap-3 text-sm" data-testid="account-menu">
-        <Link href="/sign-in" className="underline">Sign in</Link>
+        <IntentLink href="/sign-in" className="underline">Sign in</IntentLink>
       </div>
     );
   }
@@ -43,7 +43,7 @@ export function AccountMenu({ email: initialEmail }: { email?: string | null }) 
       <span className="max-w-[14rem] truncate text-muted" data-testid="account-email" title={email}>
         {email}
       </span>
-      <Link href="/settings" className="underline" data-testid="settings-link">Settings</Link>
+      <IntentLink href="/settings" className="underline" data-testid="settings-link">Settings</IntentLink>
       <form action={signOutAction}>
         <button type="submit" className="underline" data-testid="sign-out">Sign out</button>
       </form>

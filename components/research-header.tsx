@@ -9,6 +9,7 @@ import { elapsedMs, researchStats } from "@/lib/client/research-stats";
 import { buttonClass } from "./button";
 import { ConfirmDialog } from "./confirm-dialog";
 import { Icon } from "./icons";
+import { IntentLink } from "./intent-link";
 import { useResearch } from "./research-context";
 import { PausedBanner } from "./paused-banner";
 import { ResearchAnnouncer } from "./research-announcer";
@@ -49,9 +50,9 @@ export function ResearchHeader() {
   return (
     <section aria-labelledby="research-title">
       <ResearchAnnouncer status={r.status} stats={stats} error={r.error} />
-      <Link href="/history" className="inline-flex items-center gap-1 text-sm text-muted hover:text-fg">
+      <IntentLink href="/history" className="inline-flex items-center gap-1 text-sm text-muted hover:text-fg">
         <Icon name="arrowLeft" className="size-3.5" /> History
-      </Link>
+      </IntentLink>
       <div className="mt-3 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
           <div className="mb-2 flex flex-wrap items-center gap-2 text-xs text-muted">

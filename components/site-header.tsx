@@ -1,8 +1,8 @@
 "use client";
-import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { Icon, Logo } from "./icons";
 import { AccountMenu } from "./account-menu";
+import { IntentLink } from "./intent-link";
 import { ThemeToggle } from "./theme-toggle";
 
 const NAV = [
@@ -17,15 +17,15 @@ export function SiteHeader() {
   return (
     <header className="sticky top-0 z-30 border-b border-border bg-bg/85 backdrop-blur supports-[backdrop-filter]:bg-bg/70">
       <div className="mx-auto flex h-14 w-full max-w-6xl items-center gap-2 px-4 sm:gap-4 sm:px-6">
-        <Link href="/" className="flex items-center gap-2 rounded-md font-semibold tracking-tight" aria-label="Quarry home">
+        <IntentLink href="/" className="flex items-center gap-2 rounded-md font-semibold tracking-tight" aria-label="Quarry home">
           <Logo className="size-7" />
           <span className="hidden text-[15px] min-[400px]:inline">Quarry</span>
-        </Link>
+        </IntentLink>
         <nav aria-label="Main" className="ml-1 flex items-center gap-1 sm:ml-3">
           {NAV.map((item) => {
             const active = item.match(pathname);
             return (
-              <Link
+              <IntentLink
                 key={item.href}
                 href={item.href}
                 data-testid={item.testid}
@@ -37,7 +37,7 @@ export function SiteHeader() {
               >
                 <Icon name={item.icon} className="size-4" />
                 <span className="sr-only sm:not-sr-only">{item.label}</span>
-              </Link>
+              </IntentLink>
             );
           })}
         </nav>
