@@ -90,6 +90,8 @@ export async function shots(page: Page, name: string): Promise<void> {
 export async function setTheme(page: Page, theme: "light" | "dark"): Promise<void> {
   await page.getByTestId(`theme-${theme}`).click();
   await expect(page.locator("html")).toHaveClass(theme === "dark" ? /dark/ : /^(?!.*dark).*$/);
+  // Colours fade (transition-colors): a screenshot taken at once shows text half-way between themes.
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))));
 }
 
 /** A research whose LLM refuses every call (401): it fails at once. The fake LLM stays failing until llmReset. */
