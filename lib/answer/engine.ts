@@ -93,10 +93,6 @@ export const answerEngine: Engine = {
   isFinal: (event) => event.type === "answer" || event.type === "error",
 };
 
-function emit(row: Row, event: AnswerEvent): number {
-  return eventBus.emit(answerTopic(row.id), event).seq;
-}
-
 function usageDiff(after: UsageByPurpose, before: UsageByPurpose): UsageByPurpose {
   const out = zeroUsage();
   for (const p of PURPOSES) {
@@ -115,9 +111,12 @@ async function recordStep(row: Row, ctx: LoopContext, record: StepRecord, before
     badAttempts: state.badAttempts,
     gaps: [...state.gaps],
   };
+  // Numbered first and stored with its number, then emitted: a stream never sees it without one.
+  const numbered = eventBus.allocate(answerTopic(row.id));
   await store.saveAnswerStep({
     runId: row.id,
     step: state.step,
+    seq: numbered.seq,
     action: record.actionState.action,
     gap: record.gap,
     think: record.actionState.think,
@@ -128,8 +127,7 @@ async function recordStep(row: Row, ctx: LoopContext, record: StepRecord, before
     runUsage: budget.usage,
     totalTokens: budget.used,
   });
-  const seq = emit(row, { type: "progress", data: { trackers } });
-  await store.setStepSeq({ runId: row.id, step: state.step, seq });
+  eventBus.emit(answerTopic(row.id), { type: "progress", data: { trackers } }, numbered);
 }
 
 /** The final answer from everything known, on the budget's reserve; only verified references stay. */
@@ -155,8 +153,6 @@ async function beastMode(row: Row, ctx: LoopContext, reason: string): Promise<{ 
 async function finish(row: Row, ctx: LoopContext, final: { answer: string; references: Reference[] }, beast: string | null): Promise<RunOutcome> {
   const { budget, state } = ctx;
   const usage = budget.usage;
-  const done = await store.finishAnswerRun({ id: row.id, status: "completed", answer: final.answer, references: final.references, usage, totalTokens: budget.used });
-  if (!done) return "cancelled";
   const data: FinalAnswer = {
     requestId: row.requestId,
     answer: final.answer,
@@ -168,15 +164,24 @@ async function finish(row: Row, ctx: LoopContext, final: { answer: string; refer
     badAttempts: state.badAttempts,
     beastMode: beast,
   };
-  await store.setFinalSeq({ id: row.id, seq: emit(row, { type: "answer", data }) });
-  return "completed";
+  const ended = await endRun(row, { status: "completed", answer: final.answer, references: final.references, usage, totalTokens: budget.used }, { type: "answer", data });
+  return ended ? "completed" : "cancelled";
 }
 
 async function fail(row: Row, budget: TokenBudget, error: unknown): Promise<RunOutcome> {
   const message = error instanceof BudgetExhaustedError ? `The token budget (${row.budget}) is too small for a final answer` : errorMessage(error);
   if (!(error instanceof BudgetExhaustedError)) console.error(`[quarry] answer run ${row.id} failed:`, error);
-  const done = await store.finishAnswerRun({ id: row.id, status: "failed", error: message, usage: budget.usage, totalTokens: budget.used });
-  if (!done) return "cancelled";
-  await store.setFinalSeq({ id: row.id, seq: emit(row, { type: "error", data: { message } }) });
-  return "failed";
+  const ended = await endRun(row, { status: "failed", error: message, usage: budget.usage, totalTokens: budget.used }, { type: "error", data: { message } });
+  return ended ? "failed" : "cancelled";
+}
+
+/**
+ * Stores the run's end with its final event's number, then emits that event; false (and no event:
+ * the cancel's own ends the stream) when a cancel came first.
+ */
+async function endRun(row: Row, end: Omit<Parameters<typeof store.finishAnswerRun>[0], "id" | "finalSeq">, event: AnswerEvent): Promise<boolean> {
+  const numbered = eventBus.allocate(answerTopic(row.id));
+  if (!(await store.finishAnswerRun({ id: row.id, ...end, finalSeq: numbered.seq }))) return false;
+  eventBus.emit(answerTopic(row.id), event, numbered);
+  return true;
 }

@@ -54,11 +54,12 @@ export async function followAnswer({ requestId, userId, lastEventId, signal }: {
   const { seq: snapshotSeq, snapshot } = followed;
   const after = lastEventId ?? -1;
   async function* events(): AsyncGenerator<NumberedEvent> {
-    // A step emitted between the snapshot's number and its read is in both: send it once.
+    // A step is stored with its event's number before the event goes out: one stored but not yet
+    // emitted is in the snapshot and, later, live. Send it once, under its own number.
     const sentSteps = new Set(snapshot.steps.map((s) => s.step));
     try {
       for (const s of snapshot.steps) {
-        // A step whose number was not stored yet was emitted at most at the snapshot's number.
+        // Rows stored before steps carried their number have none: at most the snapshot's.
         const seq = s.seq ?? snapshotSeq;
         if (s.seq !== null && seq <= after) continue;
         yield { seq, event: { type: "progress", data: { trackers: parseJson<Trackers>(s.trackers, {} as Trackers) } } };

@@ -17,14 +17,13 @@ test("a requestId is used once: the second create gets null", async () => {
 
 test("a step and the state after it are stored together, once; pages are stored once per URL", async () => {
   const run = (await store.createAnswerRun({ ...base, requestId: "req-2" }))!;
-  const step = { runId: run.id, step: 1, action: "search", gap: "Q?", think: "t", payload: { searchQuery: ["q"] }, usage: {}, trackers: { step: 1 }, state: { step: 1 }, runUsage: { agent: 5 }, totalTokens: 5 };
+  const step = { runId: run.id, step: 1, seq: 7, action: "search", gap: "Q?", think: "t", payload: { searchQuery: ["q"] }, usage: {}, trackers: { step: 1 }, state: { step: 1 }, runUsage: { agent: 5 }, totalTokens: 5 };
   assert.equal(await store.saveAnswerStep(step), true);
-  assert.equal(await store.saveAnswerStep({ ...step, state: { step: 99 } }), false);
+  assert.equal(await store.saveAnswerStep({ ...step, seq: 8, state: { step: 99 } }), false);
   const row = (await store.loadAnswerRun(run.id))!;
   assert.deepEqual(JSON.parse(row.state), { step: 1 });
   assert.equal(row.totalTokens, 5);
-  await store.setStepSeq({ runId: run.id, step: 1, seq: 7 });
-  assert.equal((await store.answerSteps(run.id))[0].seq, 7);
+  assert.equal((await store.answerSteps(run.id))[0].seq, 7, "stored with the number of its event");
   await store.saveAnswerPage({ runId: run.id, url: "https://a.example/", title: "A", content: "text" });
   await store.saveAnswerPage({ runId: run.id, url: "https://a.example/", title: "A", content: "other" });
   assert.deepEqual((await store.answerPages(run.id)).map((p) => p.content), ["text"]);
@@ -34,7 +33,7 @@ test("a cancelled run stays cancelled when the engine finishes after the cancel"
   const run = (await store.createAnswerRun({ ...base, requestId: "req-3" }))!;
   await store.markAnswerRunning(run.id);
   assert.equal(await store.markAnswerCancelled(run.id), true);
-  assert.equal(await store.finishAnswerRun({ id: run.id, status: "completed", answer: "A", usage: {}, totalTokens: 0 }), false);
+  assert.equal(await store.finishAnswerRun({ id: run.id, status: "completed", finalSeq: 3, answer: "A", usage: {}, totalTokens: 0 }), false);
   assert.equal((await store.getAnswerRun({ requestId: "req-3" }))!.status, "cancelled");
   assert.equal(await store.getAnswerRun({ requestId: "req-3", userId: "someone-else" }), null);
 });
@@ -48,6 +47,6 @@ test("a user's running answer runs and recent starts are counted for the limits,
   await store.createAnswerRun({ ...base, userId: user.id, requestId: `lim-b-${user.id}` });
   await store.createAnswerRun({ ...base, requestId: `lim-c-${user.id}` });
   await store.markAnswerRunning(a.id);
-  await store.finishAnswerRun({ id: a.id, status: "completed", usage: {}, totalTokens: 0 });
+  await store.finishAnswerRun({ id: a.id, status: "completed", finalSeq: 1, usage: {}, totalTokens: 0 });
   assert.deepEqual(await store.answerRunCounts({ userId: user.id, since }), { running: 1, recent: 2 });
 });

@@ -50,21 +50,16 @@ export async function markAnswerRunning(id: string) {
  * A step and the loop state after it, in one transaction: a run resumed after a crash starts from
  * the last step stored, never half of one. A step stored already (a replay) changes nothing.
  */
-export async function saveAnswerStep(s: { runId: string; step: number; action: string; gap: string; think: string; payload: unknown; usage: unknown; trackers: unknown; state: unknown; runUsage: unknown; totalTokens: number }) {
+export async function saveAnswerStep(s: { runId: string; step: number; seq: number; action: string; gap: string; think: string; payload: unknown; usage: unknown; trackers: unknown; state: unknown; runUsage: unknown; totalTokens: number }) {
   return db.$transaction(async (tx) => {
     const exists = await tx.answerStep.findUnique({ where: { runId_step: { runId: s.runId, step: s.step } }, select: { id: true } });
     if (exists) return false;
     await tx.answerStep.create({
-      data: { runId: s.runId, step: s.step, action: s.action, gap: s.gap, think: s.think, payload: JSON.stringify(s.payload), usage: JSON.stringify(s.usage), trackers: JSON.stringify(s.trackers) },
+      data: { runId: s.runId, step: s.step, seq: s.seq, action: s.action, gap: s.gap, think: s.think, payload: JSON.stringify(s.payload), usage: JSON.stringify(s.usage), trackers: JSON.stringify(s.trackers) },
     });
     await tx.answerRun.update({ where: { id: s.runId }, data: { state: JSON.stringify(s.state), usage: JSON.stringify(s.runUsage), totalTokens: s.totalTokens } });
     return true;
   });
-}
-
-/** The progress event's number, once emitted (for stream replay). */
-export async function setStepSeq({ runId, step, seq }: { runId: string; step: number; seq: number }) {
-  await db.answerStep.updateMany({ where: { runId, step }, data: { seq } });
 }
 
 /** Usage spent outside a step (a call the budget let run before it stopped the step). */
@@ -80,7 +75,8 @@ export async function answerPages(runId: string) {
   return db.answerPage.findMany({ where: { runId }, orderBy: { createdAt: "asc" } });
 }
 
-export async function finishAnswerRun({ id, ...data }: { id: string; status: "completed" | "failed"; answer?: string | null; references?: unknown; error?: string | null; usage: unknown; totalTokens: number }) {
+/** Ends the run with its final event's number (for stream replay); false when a cancel came first. */
+export async function finishAnswerRun({ id, ...data }: { id: string; status: "completed" | "failed"; finalSeq: number; answer?: string | null; references?: unknown; error?: string | null; usage: unknown; totalTokens: number }) {
   // A cancel recorded meanwhile wins: the run stays cancelled.
   const { count } = await db.answerRun.updateMany({
     where: { id, status: "running" },
@@ -91,14 +87,11 @@ export async function finishAnswerRun({ id, ...data }: { id: string; status: "co
       error: data.error ?? null,
       usage: JSON.stringify(data.usage),
       totalTokens: data.totalTokens,
+      finalSeq: data.finalSeq,
       completedAt: new Date(),
     },
   });
   return count === 1;
-}
-
-export async function setFinalSeq({ id, seq }: { id: string; seq: number }) {
-  await db.answerRun.update({ where: { id }, data: { finalSeq: seq } });
 }
 
 /** False if it was not running (or queued). */

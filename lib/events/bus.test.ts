@@ -45,3 +45,20 @@ test("an event of a run that is not open here needs its number from the caller; 
   });
   assert.equal(bus.currentSeq(topic), undefined);
 });
+
+test("an allocated number is the next one, and currentSeq stays below it until its event is emitted", () => {
+  const bus = new InProcessEventBus();
+  bus.open(topic, { runId: "run1", firstSeq: 1, blockSize: 100, reserve: async () => 101 });
+  const seen: number[] = [];
+  bus.subscribe(topic, (e) => seen.push(e.seq));
+  bus.emit(topic, { type: "x", data: 0 });
+  const a = bus.allocate(topic);
+  assert.deepEqual(a, { runId: "run1", seq: 2 });
+  assert.equal(bus.currentSeq(topic), 1, "a snapshot read now must not claim 2: its event is still to come");
+  bus.emit(topic, { type: "x", data: 1 });
+  assert.equal(bus.currentSeq(topic), 1, "3 went out, but 2 has not");
+  bus.emit(topic, { type: "step", data: 2 }, a);
+  assert.equal(bus.currentSeq(topic), 3);
+  assert.deepEqual(seen, [1, 3, 2]);
+  assert.throws(() => new InProcessEventBus().allocate(topic), /is open in this process/);
+});

@@ -44,6 +44,14 @@ export interface EventBus {
   close(topic: RunTopic): void;
   /** Emits on an open topic (numbered from its blocks), or with `seq` given by the caller. */
   emit<E extends EngineEvent>(topic: RunTopic, event: E, seq?: { runId: string; seq: number }): RunEvent<E>;
+  /**
+   * The next number of an open topic, for an event stored with its number before it is emitted
+   * (`emit(topic, event, allocated)`). Until it is emitted, `currentSeq` stays below it: a snapshot
+   * read meanwhile never claims it, so a stream takes the event when it comes. (A number never
+   * emitted only holds `currentSeq` back until the topic closes: later snapshots then take more
+   * events as new, which streams drop as already seen; none is lost.)
+   */
+  allocate(topic: RunTopic): { runId: string; seq: number };
   subscribe(topic: RunTopic, listener: Listener): () => void;
   /** The last sequence number emitted here for a topic open here; undefined when its run is not here. */
   currentSeq(topic: RunTopic): number | undefined;
@@ -53,6 +61,8 @@ const keyOf = (topic: RunTopic) => `${topic.kind}:${topic.subjectId}`;
 
 interface Numbering extends OpenTopic {
   last: number;
+  /** Allocated, not yet emitted. */
+  pending: Set<number>;
   /** The block after the current one, once reserved. */
   next?: number;
   reserving: boolean;
@@ -63,7 +73,7 @@ export class InProcessEventBus implements EventBus {
   private readonly listeners = new Map<string, Set<Listener>>();
 
   open(topic: RunTopic, options: OpenTopic): void {
-    this.numbering.set(keyOf(topic), { ...options, last: options.firstSeq - 1, reserving: false });
+    this.numbering.set(keyOf(topic), { ...options, last: options.firstSeq - 1, pending: new Set(), reserving: false });
   }
 
   close(topic: RunTopic): void {
@@ -76,6 +86,7 @@ export class InProcessEventBus implements EventBus {
     let seq: number;
     if (given) {
       ({ runId, seq } = given);
+      this.numbering.get(key)?.pending.delete(seq);
     } else {
       const n = this.numbering.get(key);
       if (!n) throw new Error(`No run of ${key} is open in this process: give the event's seq`);
@@ -91,6 +102,14 @@ export class InProcessEventBus implements EventBus {
       }
     }
     return emitted;
+  }
+
+  allocate(topic: RunTopic): { runId: string; seq: number } {
+    const n = this.numbering.get(keyOf(topic));
+    if (!n) throw new Error(`No run of ${keyOf(topic)} is open in this process`);
+    const seq = this.nextSeq(n);
+    n.pending.add(seq);
+    return { runId: n.runId, seq };
   }
 
   /** The next number of the current block; moves to the next block when it is used up. */
@@ -126,7 +145,9 @@ export class InProcessEventBus implements EventBus {
   }
 
   currentSeq(topic: RunTopic): number | undefined {
-    return this.numbering.get(keyOf(topic))?.last;
+    const n = this.numbering.get(keyOf(topic));
+    if (!n) return undefined;
+    return n.pending.size > 0 ? Math.min(...n.pending) - 1 : n.last;
   }
 }
 
