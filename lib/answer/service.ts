@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import * as store from "../db/answers";
 import { openRun } from "../db/runs";
-import { withUserStartLock } from "../auth/run-limits";
+import { startWithinLimits } from "../auth/run-limits";
 import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
 import { runRegistry } from "../runs/engines";
@@ -21,29 +21,12 @@ export interface StartAnswer {
   requestId?: string;
 }
 
-/**
- * The per-user limits, counted over answer runs (researches have their own): at most
- * MAX_CONCURRENT_RUNS_PER_USER running, RATE_LIMIT_STARTS_PER_HOUR started in the last hour.
- */
-async function assertCanStartAnswer(userId: string): Promise<void> {
-  const env = getEnv();
-  const { running, recent } = await store.answerRunCounts({ userId, since: new Date(Date.now() - 3_600_000) });
-  if (running >= env.MAX_CONCURRENT_RUNS_PER_USER) {
-    throw new AppError("rate_limit:concurrent_runs", `You already have ${running} answers running (the limit is ${env.MAX_CONCURRENT_RUNS_PER_USER}). Wait for one to finish or cancel one.`, { retryAfterSeconds: 30 });
-  }
-  if (recent >= env.RATE_LIMIT_STARTS_PER_HOUR) {
-    throw new AppError("rate_limit:answer_starts", `You have asked ${recent} questions in the last hour, the limit. Try again later.`, { retryAfterSeconds: 300 });
-  }
-}
-
 /** Stores the question and starts its run; 400 naming requestId when that id was used before. */
 export async function startAnswer(input: StartAnswer) {
   assertResearchConfigured({ llm: true, search: true });
   // Checked and recorded under the user's start lock, so that simultaneous requests cannot both take the last slot.
-  const started = input.userId ? await withUserStartLock(input.userId, async () => {
-    await assertCanStartAnswer(input.userId!);
-    return createAndOpen(input);
-  }) : await createAndOpen(input);
+  const userId = input.userId;
+  const started = userId ? await startWithinLimits({ userId, pool: "answer", start: () => createAndOpen(input) }) : await createAndOpen(input);
   void runRegistry.start("answer", started.runId).catch((error: unknown) => console.error(`[quarry] answer run ${started.runId} could not start:`, error));
   return started;
 }

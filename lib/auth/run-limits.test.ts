@@ -7,7 +7,7 @@ await useTestDatabase();
 process.env.RATE_LIMIT_STARTS_PER_HOUR = "3";
 process.env.MAX_CONCURRENT_RUNS_PER_USER = "2";
 const { db } = await import("../db/client");
-const { assertCanStartResearch, startWithinLimits } = await import("./run-limits");
+const { assertWithinLimits, startWithinLimits } = await import("./run-limits");
 
 const status = (e: unknown) => e instanceof AppError && e.type === "rate_limit" && (e.retryAfterSeconds ?? 0) > 0;
 
@@ -16,8 +16,8 @@ test("concurrent running researches are capped per user", async () => {
   const other = await db.user.create({ data: { email: "other@example.com", passwordHash: "x" } });
   const old = new Date(Date.now() - 2 * 3_600_000);
   await db.research.createMany({ data: [0, 1].map(() => ({ userId: user.id, initialPrompt: "p", status: "running", startedAt: old })) });
-  await assert.rejects(assertCanStartResearch({ userId: user.id }), (e: { code?: string }) => status(e) && e.code === "rate_limit:concurrent_runs");
-  await assertCanStartResearch({ userId: other.id });
+  await assert.rejects(assertWithinLimits({ userId: user.id, pool: "research" }), (e: { code?: string }) => status(e) && e.code === "rate_limit:concurrent_runs");
+  await assertWithinLimits({ userId: other.id, pool: "research" });
 });
 
 test("starts per hour are limited, and simultaneous starts cannot both take the last slot", async () => {
@@ -27,6 +27,7 @@ test("starts per hour are limited, and simultaneous starts cannot both take the 
   const start = () =>
     startWithinLimits({
       userId: user.id,
+      pool: "research",
       start: async () => {
         await new Promise((r) => setTimeout(r, 20));
         await db.research.create({ data: { userId: user.id, initialPrompt: "p", status: "completed", startedAt: new Date() } });
@@ -40,6 +41,24 @@ test("starts per hour are limited, and simultaneous starts cannot both take the 
   assert.match(rejected.reason.message, /3 researches in the last hour/);
 });
 
+test("answers have their own pool: counted apart from researches, with a Retry-After from the oldest start in the hour", async () => {
+  const user = await db.user.create({ data: { email: "asker@example.com", passwordHash: "x" } });
+  // Two researches running (the research pool is full) do not stop a question.
+  await db.research.createMany({ data: [0, 1].map(() => ({ userId: user.id, initialPrompt: "p", status: "running", startedAt: new Date() })) });
+  await assert.rejects(assertWithinLimits({ userId: user.id, pool: "research" }), (e: { code?: string }) => e.code === "rate_limit:concurrent_runs");
+  await assertWithinLimits({ userId: user.id, pool: "answer" });
+  // Three questions in the hour, the oldest 50 minutes ago: the next slot frees in 10 minutes.
+  const now = new Date();
+  const ago = (min: number) => new Date(now.getTime() - min * 60_000);
+  for (const [i, createdAt] of [ago(50), ago(20), ago(1)].entries()) {
+    await db.answerRun.create({ data: { userId: user.id, requestId: `pool-${i}-${user.id}`, question: "q", status: "completed", budget: 1000, maxBadAttempt: 3, createdAt } });
+  }
+  const error = await assertWithinLimits({ userId: user.id, pool: "answer", now }).then(() => null, (e: AppError) => e);
+  assert.equal(error?.code, "rate_limit:answer_starts");
+  assert.match(error!.message, /asked 3 questions in the last hour/);
+  assert.ok(Math.abs(error!.retryAfterSeconds! - 600) <= 1, String(error!.retryAfterSeconds));
+});
+
 test("the start lock lives in the database: a start waits while another process holds it", async () => {
   const { acquireUserStartLock, releaseUserStartLock } = await import("../db/users");
   const user = await db.user.create({ data: { email: "two-servers@example.com", passwordHash: "x" } });
@@ -47,7 +66,7 @@ test("the start lock lives in the database: a start waits while another process 
   assert.equal(await acquireUserStartLock({ userId: user.id, owner: "other-process", leaseMs: 60_000 }), true);
   assert.equal(await acquireUserStartLock({ userId: user.id, owner: "third-process", leaseMs: 60_000 }), false, "one holder at a time");
   let ran = false;
-  const starting = startWithinLimits({ userId: user.id, start: async () => void (ran = true) });
+  const starting = startWithinLimits({ userId: user.id, pool: "research", start: async () => void (ran = true) });
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(ran, false, "waits while the other process holds the lock");
   await releaseUserStartLock({ userId: user.id, owner: "other-process" });

@@ -1,9 +1,11 @@
-// Per-user limits on starting research: starts per hour and concurrently running researches.
-// Counted from the database (durable across restarts); the check and the start run under a per-user
-// lock held in the database, so that two simultaneous requests — to one server process or several —
-// cannot both pass the last free slot.
+// Per-user limits on starting runs, for every engine: starts per hour and runs going at once, in two
+// pools — researches (tree and Deep Research share one) and quick answers (their own: a question is
+// cheap and asked often). Counted from the database (durable across restarts); the check and the
+// start run under a per-user lock held in the database, so that two simultaneous requests — to one
+// server process or several — cannot both pass the last free slot.
 import { randomUUID } from "node:crypto";
 import { sleep } from "../concurrency";
+import { countRunningAnswers, listAnswerStartTimes } from "../db/answers";
 import { countRunningResearches, listStartTimes } from "../db/research";
 import { countActiveConversations, listConversationStartTimes } from "../db/conversations";
 import { acquireUserStartLock, releaseUserStartLock } from "../db/users";
@@ -12,29 +14,58 @@ import { AppError } from "../errors";
 
 const HOUR_MS = 60 * 60 * 1000;
 
-export async function assertCanStartResearch({ userId, now = new Date() }: { userId: string; now?: Date }): Promise<void> {
+export type LimitPool = "research" | "answer";
+
+interface Pool {
+  running(userId: string): Promise<number>;
+  /** Start times since `since`, oldest first, at most `limit`. */
+  startTimes(userId: string, since: Date, limit: number): Promise<Date[]>;
+  /** What the user has going, in the messages: "researches", "answers". */
+  noun: string;
+  startsCode: "rate_limit:research_starts" | "rate_limit:answer_starts";
+  /** "started 30 researches", "asked 30 questions". */
+  started: (n: number) => string;
+}
+
+const POOLS: Record<LimitPool, Pool> = {
+  research: {
+    running: async (userId) => (await countRunningResearches({ userId })) + (await countActiveConversations({ userId })),
+    startTimes: async (userId, since, limit) =>
+      [...(await listStartTimes({ userId, since, limit })), ...(await listConversationStartTimes({ userId, since, limit }))].sort((a, b) => a.getTime() - b.getTime()),
+    noun: "researches",
+    startsCode: "rate_limit:research_starts",
+    started: (n) => `started ${n} researches`,
+  },
+  answer: {
+    running: (userId) => countRunningAnswers({ userId }),
+    startTimes: (userId, since, limit) => listAnswerStartTimes({ userId, since, limit }),
+    noun: "answers",
+    startsCode: "rate_limit:answer_starts",
+    started: (n) => `asked ${n} questions`,
+  },
+};
+
+/** Throws a 429 (with Retry-After) when the user may not start another run of the pool now. */
+export async function assertWithinLimits({ userId, pool, now = new Date() }: { userId: string; pool: LimitPool; now?: Date }): Promise<void> {
   const env = getEnv();
-  // Tree researches and Deep Research loops share the limits.
-  const running = (await countRunningResearches({ userId })) + (await countActiveConversations({ userId }));
+  const p = POOLS[pool];
+  const running = await p.running(userId);
   if (running >= env.MAX_CONCURRENT_RUNS_PER_USER) {
     throw new AppError(
       "rate_limit:concurrent_runs",
-      `You already have ${running} researches running (the limit is ${env.MAX_CONCURRENT_RUNS_PER_USER}). Wait for one to finish or cancel one, then try again.`,
+      `You already have ${running} ${p.noun} running (the limit is ${env.MAX_CONCURRENT_RUNS_PER_USER}). Wait for one to finish or cancel one, then try again.`,
       { retryAfterSeconds: 60 },
     );
   }
   const since = new Date(now.getTime() - HOUR_MS);
-  const recent = [
-    ...(await listStartTimes({ userId, since, limit: env.RATE_LIMIT_STARTS_PER_HOUR })),
-    ...(await listConversationStartTimes({ userId, since, limit: env.RATE_LIMIT_STARTS_PER_HOUR })),
-  ].sort((a, b) => a.getTime() - b.getTime());
+  const recent = (await p.startTimes(userId, since, env.RATE_LIMIT_STARTS_PER_HOUR)).slice(0, env.RATE_LIMIT_STARTS_PER_HOUR);
   if (recent.length >= env.RATE_LIMIT_STARTS_PER_HOUR) {
-    const oldest = recent[0];
-    const retryAfter = Math.max(1, Math.ceil((oldest.getTime() + HOUR_MS - now.getTime()) / 1000));
+    // A slot frees when the oldest start in the window is an hour old.
+    const retryAfter = Math.max(1, Math.ceil((recent[0].getTime() + HOUR_MS - now.getTime()) / 1000));
     const minutes = Math.ceil(retryAfter / 60);
     throw new AppError(
-      "rate_limit:research_starts",
-      `You have started ${env.RATE_LIMIT_STARTS_PER_HOUR} researches in the last hour, the limit. Try again in about ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      p.startsCode,
+      `You have ${p.started(env.RATE_LIMIT_STARTS_PER_HOUR)} in the last hour, the limit. Try again in about ${minutes} minute${minutes === 1 ? "" : "s"}.`,
       { retryAfterSeconds: retryAfter },
     );
   }
@@ -68,7 +99,7 @@ async function withDatabaseLock<T>(userId: string, fn: () => Promise<T>): Promis
  * Runs `fn` after the user's previous guarded call in this process has settled (no polling for the
  * common case), holding the user's start lock in the database (for other processes).
  */
-export async function withUserStartLock<T>(userId: string, fn: () => Promise<T>): Promise<T> {
+async function withUserStartLock<T>(userId: string, fn: () => Promise<T>): Promise<T> {
   const previous = locks.get(userId) ?? Promise.resolve();
   const current = previous.catch(() => undefined).then(() => withDatabaseLock(userId, fn));
   locks.set(userId, current);
@@ -80,12 +111,12 @@ export async function withUserStartLock<T>(userId: string, fn: () => Promise<T>)
 }
 
 /**
- * Checks the limits and starts the research under the user's lock. `start` must have marked the
- * research running (status + startedAt) in the database before it resolves.
+ * Checks the pool's limits and starts the run under the user's lock. `start` must have recorded the
+ * start (running, with its start time) in the database before it resolves.
  */
-export function startWithinLimits<T>({ userId, start }: { userId: string; start: () => Promise<T> }): Promise<T> {
+export function startWithinLimits<T>({ userId, pool, start }: { userId: string; pool: LimitPool; start: () => Promise<T> }): Promise<T> {
   return withUserStartLock(userId, async () => {
-    await assertCanStartResearch({ userId });
+    await assertWithinLimits({ userId, pool });
     return start();
   });
 }

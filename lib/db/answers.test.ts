@@ -42,11 +42,13 @@ test("a user's running answer runs and recent starts are counted for the limits,
   const { db } = await import("./client");
   const user = await db.user.create({ data: { email: `limits-${Date.now()}@test.local`, passwordHash: "x" } });
   const since = new Date(Date.now() - 60_000);
-  assert.deepEqual(await store.answerRunCounts({ userId: user.id, since }), { running: 0, recent: 0 });
+  const counts = async () => ({ running: await store.countRunningAnswers({ userId: user.id }), recent: (await store.listAnswerStartTimes({ userId: user.id, since, limit: 10 })).length });
+  assert.deepEqual(await counts(), { running: 0, recent: 0 });
   const a = (await store.createAnswerRun({ ...base, userId: user.id, requestId: `lim-a-${user.id}` }))!;
   await store.createAnswerRun({ ...base, userId: user.id, requestId: `lim-b-${user.id}` });
   await store.createAnswerRun({ ...base, requestId: `lim-c-${user.id}` });
   await store.markAnswerRunning(a.id);
   await store.finishAnswerRun({ id: a.id, status: "completed", finalSeq: 1, usage: {}, totalTokens: 0 });
-  assert.deepEqual(await store.answerRunCounts({ userId: user.id, since }), { running: 1, recent: 2 });
+  assert.deepEqual(await counts(), { running: 1, recent: 2 });
+  assert.equal((await store.listAnswerStartTimes({ userId: user.id, since, limit: 1 })).length, 1, "at most `limit`");
 });

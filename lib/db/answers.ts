@@ -100,11 +100,13 @@ export async function markAnswerCancelled(id: string): Promise<boolean> {
   return count === 1;
 }
 
-/** The user's answer runs not yet ended, and how many were started since `since` (for the per-user limits). */
-export async function answerRunCounts({ userId, since }: { userId: string; since: Date }) {
-  const [running, recent] = await Promise.all([
-    db.answerRun.count({ where: { userId, status: { in: ["queued", "running"] } } }),
-    db.answerRun.count({ where: { userId, createdAt: { gte: since } } }),
-  ]);
-  return { running, recent };
+/** How many of the user's answer runs have not ended (for the per-user limits). */
+export async function countRunningAnswers({ userId }: { userId: string }) {
+  return db.answerRun.count({ where: { userId, status: { in: ["queued", "running"] } } });
+}
+
+/** When the user's answer runs started since `since`, oldest first, at most `limit` of them. */
+export async function listAnswerStartTimes({ userId, since, limit }: { userId: string; since: Date; limit: number }): Promise<Date[]> {
+  const rows = await db.answerRun.findMany({ where: { userId, createdAt: { gte: since } }, select: { createdAt: true }, orderBy: { createdAt: "asc" }, take: limit });
+  return rows.map((r) => r.createdAt);
 }

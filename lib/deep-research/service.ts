@@ -56,7 +56,7 @@ export async function startDeepResearch({ userId, input, files = [] }: { userId:
   }
   assertResearchConfigured({ llm: true, search: true });
   // Per-user limits (429) are checked and the start stored under the user's start lock.
-  const started = await startWithinLimits({ userId, start: () => storeStart({ userId, input, clarificationContext }) });
+  const started = await startWithinLimits({ userId, pool: "research", start: () => storeStart({ userId, input, clarificationContext }) });
   if ("deduplicated" in started) return started.reply;
   const { conversationId, messageId } = started;
   if (files.length > 0) {

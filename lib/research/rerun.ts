@@ -34,6 +34,7 @@ export async function rerunResearch({ id, userId, input }: { id: string; userId:
   // Counted against the user's concurrent runs like any start, under the same per-user lock.
   return startWithinLimits({
     userId,
+    pool: "research",
     start: async () => {
       const draft = await createResearch({ userId, initialPrompt: source.initialPrompt, questions: parseStringArray(source.followupQuestions) });
       await saveStartParameters({ id: draft.id, answers: parseStringArray(source.followupAnswers), depth, breadth });

@@ -121,6 +121,7 @@ export async function resumeResearch({ id, userId }: { id: string; userId: strin
 async function runAgain({ id, userId, mode, reopen }: { id: string; userId: string; mode: "tree" | "report"; reopen: (id: string) => Promise<boolean> }) {
   const run = await startWithinLimits({
     userId,
+    pool: "research",
     start: async () => {
       if (!(await reopen(id))) throw new AppError("conflict:research", "This research was restarted already");
       return openRun({ kind: "tree", subjectId: id, userId, mode });
@@ -190,6 +191,7 @@ export async function startFollowUp({ id, userId, input }: { id: string; userId:
   const link = await followUpLink({ parent, queryId: input.query_id });
   return startWithinLimits({
     userId,
+    pool: "research",
     start: () =>
       startResearch({ userId, followUp: link, input: { initial_prompt: input.question, followup_answers: [], depth: input.depth, breadth: input.breadth } }),
   });

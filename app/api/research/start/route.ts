@@ -10,7 +10,7 @@ export const POST = route(async (request: Request) => {
   const { userId } = await requireCaller(request);
   const input = await parseBody(request, startRequestSchema(), "research");
   // Per-user limits (429) are checked and the run marked running under one per-user lock.
-  const started = await startWithinLimits({ userId, start: () => startResearch({ userId, input }) });
+  const started = await startWithinLimits({ userId, pool: "research", start: () => startResearch({ userId, input }) });
   return acceptedResearch(started);
 });
 
