@@ -3,6 +3,7 @@
 // batched every 50 ms like use-research-live.ts). The server ends the stream when the loop stops; a new start
 // (answer/steer) calls `reconnect()` to follow the new loop from a fresh snapshot.
 import { useCallback, useEffect, useReducer, useState } from "react";
+import { chunkBatcher } from "@/lib/client/chunk-batcher";
 import { applyDrChunk, type DrChunk, type LiveConversation } from "@/lib/client/deep-research-state";
 import { subscribeConversationStream } from "@/lib/client/deep-research-stream";
 import type { StreamConnection } from "@/lib/client/research-stream";
@@ -22,31 +23,20 @@ export function useDeepResearchLive(id: string) {
   }, [id]);
 
   useEffect(() => {
-    let queue: DrChunk[] = [];
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const flush = () => {
-      timer = null;
-      const chunks = queue;
-      queue = [];
-      if (chunks.length) dispatch({ type: "chunks", chunks });
-    };
+    const batches = chunkBatcher<DrChunk>(50, (chunks) => dispatch({ type: "chunks", chunks }));
     const unsubscribe = subscribeConversationStream(id, {
       onChunk: (c) => {
-        // Marks for the render-time measure (e2e/deep-research-perf.spec.ts); cheap in production.
-        queue.push(c);
-        if (c.type === "data-snapshot") {
-          // The first data renders at once: the batch is for the parts that follow it.
-          performance.mark("dr:snapshot");
-          if (timer !== null) clearTimeout(timer);
-          flush();
-          return;
-        }
-        timer ??= setTimeout(flush, 50);
+        // A mark for the render-time measure (e2e/deep-research-perf.spec.ts); cheap in production.
+        if (c.type === "data-snapshot") performance.mark("dr:snapshot");
+        batches.push(c);
       },
       onConnection: setConnection,
       onNotFound: () => setNotFound(true),
     });
-    return () => { unsubscribe(); if (timer !== null) clearTimeout(timer); };
+    return () => {
+      unsubscribe();
+      batches.stop();
+    };
   }, [id, generation]);
 
   const reconnect = useCallback(() => setGeneration((g) => g + 1), []);

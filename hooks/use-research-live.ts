@@ -3,6 +3,7 @@
 // The server ends the stream once the research is terminal; `reconnect()` opens it again after the
 // research was made to run again (resume, write report) — the new snapshot replaces the state.
 import { useCallback, useEffect, useReducer, useState } from "react";
+import { chunkBatcher } from "@/lib/client/chunk-batcher";
 import { applyChunks, type LiveResearch, type ResearchDataChunk } from "@/lib/client/research-state";
 import { subscribeResearchStream, type StreamConnection } from "@/lib/client/research-stream";
 
@@ -39,25 +40,13 @@ export function useResearchLive(researchId: string): ResearchLive {
   }, [researchId]);
 
   useEffect(() => {
-    // A busy run emits many parts a second: apply them in batches (every 100 ms), not one render
-    // each; a 110-query research sends thousands. A timer rather than requestAnimationFrame, which
-    // stops in background tabs. The snapshot is applied at once.
-    let queue: ResearchDataChunk[] = [];
-    let frame: ReturnType<typeof setTimeout> | null = null;
-    let sawSnapshot = false;
-    const flush = () => {
-      frame = null;
-      const chunks = queue;
-      queue = [];
-      if (chunks.length) dispatch({ type: "chunks", chunks });
-      if (sawSnapshot) setRefreshing(false);
-    };
+    // Thousands of parts for a 110-query research: applied in batches (the snapshot at once).
+    const batches = chunkBatcher<ResearchDataChunk>(BATCH_MS, (chunks) => {
+      dispatch({ type: "chunks", chunks });
+      if (chunks.some((c) => c.type === "data-snapshot")) setRefreshing(false);
+    });
     const unsubscribe = subscribeResearchStream(researchId, {
-      onChunk: (chunk) => {
-        if (chunk.type === "data-snapshot") sawSnapshot = true;
-        queue.push(chunk);
-        frame ??= setTimeout(flush, chunk.type === "data-snapshot" ? 0 : BATCH_MS);
-      },
+      onChunk: batches.push,
       onConnection: setConnection,
       onNotFound: () => {
         setNotFound(true);
@@ -66,7 +55,7 @@ export function useResearchLive(researchId: string): ResearchLive {
     });
     return () => {
       unsubscribe();
-      if (frame !== null) clearTimeout(frame);
+      batches.stop();
     };
   }, [researchId, generation]);
 

@@ -1,17 +1,15 @@
 // A tree research's progress as an AI SDK UI message stream (GET /api/research/:id/stream): the
 // snapshot with its links, then its typed data parts (lib/types.ts), until the research ends.
 import type { UIMessageStreamWriter } from "ai";
-import type { TreeRunEvent, TreeSnapshot } from "../research/events";
+import { isTerminalStatus, type TreeRunEvent, type TreeSnapshot } from "../research/events";
 import type { LiveWebsiteView, ResearchUIMessage, WebsiteView } from "../types";
 import { withResearchLinks } from "./research-links";
-import { openRunStream } from "./run-stream";
+import { runStream } from "./run-stream";
 
 /** The stream's website (LiveWebsiteView): no `content`; the items' text unless `withText` is false. */
 function live({ content: _content, items, ...rest }: WebsiteView, withText = true): LiveWebsiteView {
   return { ...rest, item_count: items.length, items: withText ? items.map((i) => ({ content: i.content })) : null };
 }
-
-const ENDED = new Set(["completed", "failed", "cancelled"]);
 
 function writePart(writer: UIMessageStreamWriter<ResearchUIMessage>, e: TreeRunEvent): void {
   const meta = { seq: e.seq, at: e.at };
@@ -32,7 +30,7 @@ function writePart(writer: UIMessageStreamWriter<ResearchUIMessage>, e: TreeRunE
 }
 
 export function researchStream({ id, userId, signal }: { id: string; userId: string | null; signal: AbortSignal }) {
-  return openRunStream<ResearchUIMessage, TreeSnapshot, TreeRunEvent>({
+  return runStream<ResearchUIMessage, TreeSnapshot, TreeRunEvent>({
     kind: "tree",
     subjectId: id,
     userId,
@@ -40,7 +38,7 @@ export function researchStream({ id, userId, signal }: { id: string; userId: str
     notFound: { code: "not_found:research", message: "Research not found" },
     writeSnapshot: (writer, { research, report_draft }, seq) => {
       // An ended research's snapshot is all its stream sends: the items' text waits until a view needs it.
-      const withText = !ENDED.has(research.status);
+      const withText = !isTerminalStatus(research.status);
       const view = { ...withResearchLinks(research), successful_scraped_websites: research.successful_scraped_websites.map((w) => live(w, withText)) };
       writer.write({ type: "data-snapshot", id: "snapshot", data: { seq, research: view, report_draft } });
     },

@@ -3,7 +3,7 @@
 // event. A late or reconnecting client misses nothing and sees nothing twice. Each engine's own
 // stream decides how its snapshot and events become data parts; the engine-neutral stream
 // (GET /api/runs/:id/stream) sends the envelope as it is.
-import { createUIMessageStream, type UIMessage, type UIMessageStreamWriter } from "ai";
+import { createUIMessageStream, createUIMessageStreamResponse, type UIMessage, type UIMessageChunk, type UIMessageStreamWriter } from "ai";
 import type { RunKind } from "../db/runs";
 import { AppError, type ErrorCode } from "../errors";
 import type { RunEvent } from "../events/bus";
@@ -24,12 +24,8 @@ export interface RunStreamOptions<M extends UIMessage, D, E extends RunEvent> {
   failureMessage: string;
 }
 
-export async function runStream<M extends UIMessage, D, E extends RunEvent>(o: RunStreamOptions<M, D, E>) {
-  return (await openRunStream(o)).stream;
-}
-
 /** The stream, and whether the run had already ended (the stream is then one snapshot and closes). */
-export async function openRunStream<M extends UIMessage, D, E extends RunEvent>(o: RunStreamOptions<M, D, E>) {
+export async function runStream<M extends UIMessage, D, E extends RunEvent>(o: RunStreamOptions<M, D, E>) {
   const engine = runRegistry.engine(o.kind);
   const followed = await followRun<RunSnapshot<D>, E>({ kind: o.kind, subjectId: o.subjectId }, () =>
     engine.snapshot(o.subjectId, o.userId) as Promise<RunSnapshot<D> | null>,
@@ -58,11 +54,11 @@ export async function openRunStream<M extends UIMessage, D, E extends RunEvent>(
 }
 
 /**
- * The response of a run stream (keep-alive pings). A live run's is never compressed, so events are
- * not held back; an ended run's is one snapshot and the end, which the server may gzip.
+ * The response of a run stream, with keep-alive pings. A live run's is never compressed, so events
+ * are not held back: gzip buffered each event until more data came, delaying progress by ~150 ms
+ * (p95 ~600 ms) in the benchmark (no-transform keeps it off). An ended run's is one snapshot and the
+ * end, which the server may gzip: a fraction of the size.
  */
-export function runStreamHeaders({ final = false }: { final?: boolean } = {}): Record<string, string> {
-  // no-transform keeps the server's gzip off this response: compression buffered each event until
-  // more data came, delaying progress by ~150 ms (p95 ~600 ms) in the benchmark.
-  return { "cache-control": final ? "no-cache" : "no-cache, no-transform" };
+export function runStreamResponse({ stream, final }: { stream: ReadableStream<UIMessageChunk>; final: boolean }): Response {
+  return createUIMessageStreamResponse({ stream, keepAliveMs: 15_000, headers: { "cache-control": final ? "no-cache" : "no-cache, no-transform" } });
 }

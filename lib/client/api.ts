@@ -69,6 +69,32 @@ export interface StartResponse {
   links: ResearchView["links"];
 }
 
+/** A quick answer as GET /api/v1/answers lists it. */
+export interface AnswerSummary {
+  requestId: string;
+  question: string;
+  status: string;
+  createdAt: string;
+}
+
+/** The parameters of a list API: status filter, text search, page size and the cursor. */
+export interface ListParams {
+  status?: string;
+  q?: string;
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** A list API's query string; `cursorParam` is the name that API gives its cursor. */
+export function listQuery({ status, q, limit, cursor }: ListParams, cursorParam = "cursor"): URLSearchParams {
+  const sp = new URLSearchParams();
+  if (status) sp.set("status", status);
+  if (q) sp.set("q", q);
+  if (limit) sp.set("limit", String(limit));
+  if (cursor) sp.set(cursorParam, cursor);
+  return sp;
+}
+
 export interface ResearchListResponse {
   researches: ResearchSummary[];
   next_cursor: string | null;
@@ -79,14 +105,9 @@ export const api = {
     request<QuestionsResponse>("/api/research/questions", { method: "POST", body: JSON.stringify(input) }),
   start: (input: StartInput) => request<StartResponse>("/api/research/start", { method: "POST", body: JSON.stringify(input) }),
   get: (id: string) => request<ResearchView>(`/api/research/${encodeURIComponent(id)}`),
-  list: (params: { status?: string; q?: string; limit?: number; cursor?: string | null }) => {
-    const sp = new URLSearchParams();
-    if (params.status) sp.set("status", params.status);
-    if (params.q) sp.set("q", params.q);
-    if (params.limit) sp.set("limit", String(params.limit));
-    if (params.cursor) sp.set("cursor", params.cursor);
-    return request<ResearchListResponse>(`/api/research?${sp}`);
-  },
+  list: (params: ListParams) => request<ResearchListResponse>(`/api/research?${listQuery(params)}`),
+  /** The caller's quick answers, newest first; the cursor is the last one's `createdAt`. */
+  answers: (params: ListParams) => request<{ answers: AnswerSummary[]; next: string | null }>(`/api/v1/answers?${listQuery(params, "before")}`),
   remove: (id: string) => request<void>(`/api/research/${encodeURIComponent(id)}`, { method: "DELETE" }),
   cancel: (id: string) => request<{ status: ResearchStatus }>(`/api/research/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
   /** Continue a failed or cancelled research, or make a paused one retry its LLM provider now. */

@@ -1,9 +1,9 @@
 // Calls to the Deep Research and clarification API from the browser. Errors keep the server's
 // `{error, code, field}` as an ApiError (lib/client/api.ts).
-import { ApiError, redirectToSignIn } from "./api";
+import { ApiError, listQuery, redirectToSignIn, type ListParams } from "./api";
 import type { DrMode } from "./deep-research-state";
 
-export async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
   const { json, ...rest } = init;
   let res: Response;
   try {
@@ -42,13 +42,7 @@ export interface ConversationSummary {
 }
 
 export const drApi = {
-  list: (params: { status?: string; q?: string; limit: number; cursor?: string | null }) => {
-    const sp = new URLSearchParams({ limit: String(params.limit) });
-    if (params.status) sp.set("status", params.status);
-    if (params.q) sp.set("q", params.q);
-    if (params.cursor) sp.set("cursor", params.cursor);
-    return call<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/api/deep-research/conversations?${sp}`);
-  },
+  list: (params: ListParams) => call<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/api/deep-research/conversations?${listQuery(params)}`),
   /** JSON, or multipart when dataset files are attached. */
   start(input: { message: string; conversationId?: string; researchMode?: DrMode; clarificationSessionId?: string; files?: File[] }) {
     const { files, ...fields } = input;

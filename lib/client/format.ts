@@ -62,12 +62,7 @@ export function normalizeUrl(url: string): string {
   }
 }
 
-/** A duration in seconds, roughly: "40 s", "12 min", "1.5 h". */
-export function formatSeconds(s: number): string {
-  const [value, unit] = roughDuration(s);
-  return `${value} ${unit}`;
-}
-
+/** A duration in seconds, roughly, as value and unit: "40" "s", "12" "min", "1.5" "h". */
 function roughDuration(s: number): [string, string] {
   if (s < 90) return [String(Math.max(1, Math.round(s))), "s"];
   if (s < 90 * 60) return [String(Math.round(s / 60)), "min"];

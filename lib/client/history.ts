@@ -1,6 +1,7 @@
 // History's one list: tree researches, Deep Research conversations and quick answers, each kind from
 // its own list API (searched and filtered there) and merged newest first.
 import type { ResearchSummary } from "@/lib/types";
+import type { AnswerSummary } from "./api";
 import type { ConversationSummary } from "./deep-research-api";
 
 export type HistoryKind = "tree" | "deep" | "answer";
@@ -14,13 +15,6 @@ export interface HistoryRow {
   href: string;
   /** A short detail: depth × breadth, the mode and level. */
   detail: string | null;
-}
-
-export interface AnswerSummary {
-  requestId: string;
-  question: string;
-  status: string;
-  createdAt: string;
 }
 
 export const KIND_LABELS: Record<HistoryKind, string> = { tree: "Tree research", deep: "Deep research", answer: "Quick answer" };

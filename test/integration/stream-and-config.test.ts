@@ -46,15 +46,25 @@ describe("stream", () => {
     assert.equal(report.data!.markdown, view.report);
   });
 
-  test("the stream is never compressed, so each event goes out as it happens", async () => {
+  test("a live run's stream is never compressed, so each event goes out as it happens; an ended run's may be", async () => {
     const id = await createAndStart(app, { depth: 1, breadth: 1 });
     // Browsers and fetch accept gzip; a gzip encoder holds events back until more data comes.
-    const res = await app.fetch(`/api/research/${id}/stream`, { headers: { "accept-encoding": "gzip, deflate, br" } });
+    const open = (path: string) => app.fetch(path, { headers: { "accept-encoding": "gzip, deflate, br" } });
+    const res = await open(`/api/research/${id}/stream`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-encoding"), null);
     assert.match(res.headers.get("cache-control") ?? "", /no-transform/);
     await res.body?.cancel();
     await waitForStatus(app, id, ["completed"]);
+    // Ended, the stream is one snapshot: every run stream (the engine-neutral one too) lets it be compressed.
+    const run = await app.db.run.findUniqueOrThrow({ where: { kind_subjectId: { kind: "tree", subjectId: id } } });
+    for (const path of [`/api/research/${id}/stream`, `/api/runs/${run.id}/stream`]) {
+      const ended = await open(path);
+      assert.equal(ended.status, 200, path);
+      assert.doesNotMatch(ended.headers.get("cache-control") ?? "", /no-transform/, path);
+      assert.equal(ended.headers.get("content-encoding"), "gzip", path);
+      assert.match(await ended.text(), /data-snapshot/, path);
+    }
   });
 
   test("a client that connects while the report is being written gets the draft so far in its snapshot", async () => {

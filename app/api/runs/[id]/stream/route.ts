@@ -2,20 +2,15 @@
 // newer than it (AI SDK UI message stream), until the run's last event
 import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
-import { createUIMessageStreamResponse } from "ai";
 import { runEventStream } from "@/lib/api/runs";
-import { runStreamHeaders } from "@/lib/api/run-stream";
+import { runStreamResponse } from "@/lib/api/run-stream";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { userId } = await requireCaller(request);
   const { id } = await params;
-  return createUIMessageStreamResponse({
-    stream: await runEventStream({ id, userId, signal: request.signal }),
-    keepAliveMs: 15_000,
-    headers: runStreamHeaders(),
-  });
+  return runStreamResponse(await runEventStream({ id, userId, signal: request.signal }));
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,20 +1,15 @@
 // GET /api/deep-research/conversations/:id/stream – snapshot, then live updates (AI SDK UI message stream)
-import { createUIMessageStreamResponse } from "ai";
 import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { conversationStream } from "@/lib/api/deep-research-stream";
-import { runStreamHeaders } from "@/lib/api/run-stream";
+import { runStreamResponse } from "@/lib/api/run-stream";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { userId } = await requireCaller(request);
   const { id } = await params;
-  return createUIMessageStreamResponse({
-    stream: await conversationStream({ id, userId, signal: request.signal }),
-    keepAliveMs: 15_000,
-    headers: runStreamHeaders(),
-  });
+  return runStreamResponse(await conversationStream({ id, userId, signal: request.signal }));
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");
