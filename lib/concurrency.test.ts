@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { backoffDelay, parseRetryAfter, Semaphore } from "./concurrency";
+import { allOrFirstError, backoffDelay, parseRetryAfter, Semaphore } from "./concurrency";
 
 test("a semaphore never runs more than its limit at once", async () => {
   const sem = new Semaphore(3);
@@ -88,4 +88,12 @@ test("an aborted waiter leaves its lane; the others are still served", async () 
   await Promise.all([kept, other]);
   assert.deepEqual(order, ["kept", "other"]);
   assert.equal(sem.inUse, 0);
+});
+
+test("allOrFirstError throws the first failure only after every task has settled", async () => {
+  let slowDone = false;
+  const slow = new Promise<number>((r) => setTimeout(() => { slowDone = true; r(2); }, 40));
+  await assert.rejects(allOrFirstError([Promise.reject(new Error("first")), slow]), /first/);
+  assert.equal(slowDone, true, "the sibling finished before the error was thrown");
+  assert.deepEqual(await allOrFirstError([Promise.resolve(1), Promise.resolve(2)]), [1, 2]);
 });

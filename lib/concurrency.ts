@@ -181,3 +181,15 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   if (Number.isFinite(date)) return Math.max(0, date - now);
   return undefined;
 }
+
+/**
+ * Like Promise.all, but settles only when every task has: the first failure is thrown after the
+ * others finished, so no sibling is still writing when the caller moves on (e.g. to mark the run
+ * failed and its unfinished rows stopped).
+ */
+export async function allOrFirstError<T>(tasks: Promise<T>[]): Promise<T[]> {
+  const results = await Promise.allSettled(tasks);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<T>).value);
+}

@@ -2,7 +2,7 @@
 // page against this query's objective → completed. A failed page never stops its query.
 import { analyzeWebsite } from "../agents/analyze-website";
 import { isLostCall } from "../ai/errors";
-import { Semaphore } from "../concurrency";
+import { allOrFirstError, Semaphore } from "../concurrency";
 import { errorMessage } from "../errors";
 import type { SerpQuery } from "../db/types";
 import { limiters } from "../limits";
@@ -51,7 +51,9 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
   let analyzing = query.status === "analyzing";
   // Pages of this query still to analyse: its LLM calls' scheduling priority.
   let analysesLeft = pending.length;
-  await Promise.all(
+  // Every page's analysis ends before the query does, even when one fails: a sibling still saving
+  // its items after the run had settled its unfinished rows as stopped would leave them unmarked.
+  await allOrFirstError(
     pending.map(async (row) => {
       const page = await ensurePageFetched(ctx, row.pageId);
       // The event shows what was just written: no need to read it back.
