@@ -2,19 +2,23 @@
 // signed-out visitors go to /sign-in, signed-out API calls get a JSON 401. Sign-in, sign-up, shared
 // reports, static files and the Auth.js endpoints stay public (lib/auth/proxy-auth.ts).
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
+import { toErrorResponse } from "@/lib/api/errors";
 import { malformedPathResponse } from "@/lib/api/malformed-path";
+import { openAiErrorResponse } from "@/lib/api/openai-error";
 import { authProxy } from "@/lib/auth/proxy-auth";
 
 // Public files need no sign-in. Matched here rather than excluded in `config.matcher`, so that a
 // malformed path that merely ends like one (/share/%ff.png) still gets its 400 instead of a 500.
 const STATIC_FILE = /\.(?:svg|png|jpg|jpeg|gif|webp|ico|txt|woff2?)$/;
 
+const checkSession = authProxy((error, api) => (api === "openai" ? openAiErrorResponse(error) : toErrorResponse(error)));
+
 export function proxy(request: NextRequest, event: NextFetchEvent) {
   const { pathname } = request.nextUrl;
   const malformed = malformedPathResponse(pathname);
   if (malformed) return malformed;
   if (STATIC_FILE.test(pathname)) return NextResponse.next();
-  return authProxy(request, event);
+  return checkSession(request, event);
 }
 
 export const config = {

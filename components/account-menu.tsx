@@ -2,7 +2,7 @@
 // The header's account slot: who is signed in, Settings, and sign-out (a POST server action).
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
-import { signOutAction } from "@/app/(auth)/actions";
+import { signOutAction } from "@/lib/auth/actions";
 import { IntentLink } from "./intent-link";
 
 const ACCOUNT_PAGES = /^\/sign-(in|up|out)\/?$/;

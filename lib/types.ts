@@ -1,6 +1,6 @@
 // The public shapes of tree research: the JSON of GET /api/research/:id (seed field names) and the
 // typed data parts of GET /api/research/:id/stream. Declared once; the server maps to them in
-// lib/research/public-shape.ts and the browser reads them.
+// lib/explore/public-shape.ts and the browser reads them.
 import type { UIMessage } from "ai";
 
 export type ResearchStatus = "draft" | "running" | "completed" | "failed" | "cancelled";

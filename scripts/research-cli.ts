@@ -9,8 +9,8 @@ import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { assertResearchConfigured, dropBlankLlmVariables, getEnv } from "../lib/env";
 import { questionsRequestSchema, startRequestSchema, type StartRequest } from "../lib/research/schema";
-import { parseStringArray } from "../lib/research/public-shape";
-import { treeTopic, type TreeRunEvent } from "../lib/research/events";
+import { parseStringArray } from "../lib/explore/public-shape";
+import { treeTopic, type TreeRunEvent } from "../lib/explore/events";
 
 const USAGE = `usage: npm run research -- "<prompt>" [options]
 
@@ -122,7 +122,7 @@ async function main(): Promise<number> {
   assertResearchConfigured({ llm: true, search: true });
 
   migrateDatabase(env.DATABASE_URL);
-  const { askFollowupQuestions, startResearch } = await import("../lib/research/service");
+  const { askFollowupQuestions, launchResearch } = await import("../lib/research/service");
   const { eventBus } = await import("../lib/events/bus");
   const { runRegistry } = await import("../lib/runs/engines");
   const { deleteResearch, getResearch, loadResearchGraph } = await import("../lib/db/research");
@@ -188,8 +188,8 @@ async function main(): Promise<number> {
   };
   process.once("SIGINT", interrupt);
   process.once("SIGTERM", interrupt);
-  await startResearch({ userId, input });
-  await runRegistry.start("tree", research_id); // the run startResearch began; resolves when it ends
+  await launchResearch({ userId, input });
+  await runRegistry.start("tree", research_id); // the run launchResearch began; resolves when it ends
   if (cancelling) {
     await cancelling;
     console.error(`The research ${research_id} was cancelled.`);

@@ -62,12 +62,12 @@ if (!args.has("--no-build") && (only("integration") || only("e2e"))) {
 // database is created on TEST_POSTGRES_URL's server from prisma/postgres/migrations, and dropped).
 const POSTGRES_TESTS = [
   "lib/auth/api-tokens.test.ts",
-  "lib/auth/run-limits.test.ts",
+  "lib/runs/limits.test.ts",
   "lib/auth/share-links.test.ts",
   "lib/db/schema-drift.test.ts",
   "lib/db/research.test.ts",
   "lib/db/tree.test.ts",
-  "lib/research/explore.test.ts",
+  "lib/explore/explore.test.ts",
   "lib/db/answers.test.ts",
   "lib/db/deep-research.test.ts",
   "test/integration/tree-research.test.ts",

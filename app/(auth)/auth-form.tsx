@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useEffect, useRef } from "react";
-import type { FormState } from "./actions";
+import type { FormState } from "../../lib/auth/actions";
 
 const input = "w-full rounded-lg border border-border bg-surface px-3 py-2 text-sm text-fg focus:border-border-strong focus:outline-none focus:ring-2 focus:ring-ring";
 

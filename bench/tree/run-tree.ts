@@ -7,7 +7,7 @@ import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { tagOf } from "../../test/fakes/llm-parse";
 import type { FaultOptions, FaultStats, LlmLogEntry } from "../../test/fakes";
-import { totalQueries } from "@/lib/research/tree";
+import { totalQueries } from "@/lib/explore/tree";
 import { computeBound, type Bound, type BoundLatencies, type BoundLimits, type BoundQuery } from "./bound";
 import { sampleProcessTree } from "./proc";
 import { quantile } from "../extraction-measure";

@@ -3,7 +3,7 @@
 // discoveries with their quotes and the plan — the conversation page's panels without its controls
 // (no reply box, stop or share; a literature task's tree is the owner's, so it has no link).
 import { useMemo } from "react";
-import type { SharedConversation } from "@/lib/auth/shared-conversation";
+import type { SharedConversation } from "@/lib/deep-research/shared-view";
 import type { DrDiscovery, DrMessage, DrMode, DrState, DrTask } from "@/lib/client/deep-research-state";
 import { StatusBadge } from "../status-badge";
 import { MODE_LABELS } from "./dr-header";

@@ -1,7 +1,7 @@
 // The answer agent as an engine of the run platform: the loop (step.ts) until an accepted answer,
 // else beast mode. Every step is stored with the state after it before its event goes out, so a
 // run taken over after a crash goes on from its last stored step.
-import { beastAnswer } from "../agents/answer-beast";
+import { beastAnswer } from "./agents/beast";
 import * as store from "../db/answers";
 import { getEnv } from "../env";
 import { errorMessage } from "../errors";

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import * as store from "../db/answers";
 import { openRun } from "../db/runs";
-import { startWithinLimits } from "../auth/run-limits";
+import { startWithinLimits } from "../runs/limits";
 import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
 import { runRegistry } from "../runs/engines";

@@ -1,7 +1,7 @@
 // One step of the loop: the agent picks an action among those allowed, and the step carries it
 // out on the state. Persisting and emitting are the engine's (engine.ts); this only changes state.
-import { answerAgentStep } from "../agents/answer-agent";
-import { evaluateAnswer } from "../agents/answer-evaluator";
+import { answerAgentStep } from "./agents/agent";
+import { evaluateAnswer } from "./agents/evaluator";
 import { saveAnswerPage } from "../db/answers";
 import { searchWeb } from "../search";
 import { allowedActions, type AgentAction } from "./actions";

@@ -1,7 +1,7 @@
 // A tree research's progress as an AI SDK UI message stream (GET /api/research/:id/stream): the
 // snapshot with its links, then its typed data parts (lib/types.ts), until the research ends.
 import type { UIMessageStreamWriter } from "ai";
-import { isTerminalStatus, type TreeRunEvent, type TreeSnapshot } from "../research/events";
+import { isTerminalStatus, type TreeRunEvent, type TreeSnapshot } from "../explore/events";
 import type { LiveWebsiteView, ResearchUIMessage, WebsiteView } from "../types";
 import { withResearchLinks } from "./research-links";
 import { runStream } from "./run-stream";

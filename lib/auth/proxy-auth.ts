@@ -2,9 +2,7 @@
 // Routes still call requireCaller(), which also verifies API tokens and that the user exists.
 import NextAuth, { type Session } from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
-import { openAiErrorResponse } from "../api/openai-error";
 import { AppError } from "../errors";
-import { toErrorResponse } from "../api/errors";
 import { baseAuthConfig } from "./config";
 import { dropSessionRefresh } from "./session-refresh";
 
@@ -21,8 +19,11 @@ export function isPublicPath(pathname: string): boolean {
 type Handler = (request: NextRequest & { auth: Session | null }) => Response;
 type Wrapped = (request: NextRequest, event: NextFetchEvent) => Promise<Response>;
 
-/** Signed-out visitors go to /sign-in; signed-out API calls get a JSON 401 (bearer tokens are checked by the route). */
-const decide: Handler = (request) => {
+/** The HTTP shape of a refusal is the edge's: it answers the error in the API's or in OpenAI's form. */
+export type Unauthorized = (error: AppError, api: "api" | "openai") => Response;
+
+/** Signed-out visitors go to /sign-in; signed-out API calls get a 401 (bearer tokens are checked by the route). */
+const decide = (unauthorized: Unauthorized): Handler => (request) => {
   const { pathname, search } = request.nextUrl;
   if (isPublicPath(pathname) || request.auth?.user) return NextResponse.next();
   // The OpenAI-compatible API (/v1) is an API too, with OpenAI's error shape.
@@ -30,7 +31,7 @@ const decide: Handler = (request) => {
   if (openAi || pathname === "/api" || pathname.startsWith("/api/")) {
     if (request.headers.get("authorization")) return NextResponse.next();
     const error = new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>.");
-    return openAi ? openAiErrorResponse(error) : toErrorResponse(error);
+    return unauthorized(error, openAi ? "openai" : "api");
   }
   const signIn = new URL("/sign-in", request.nextUrl);
   if (pathname !== "/") signIn.searchParams.set("callbackUrl", `${pathname}${search}`);
@@ -39,11 +40,14 @@ const decide: Handler = (request) => {
 
 // With a lazy (per-request) config, Auth.js's auth(handler) resolves to the wrapped handler
 // asynchronously, although its type says otherwise.
-const wrapped = (auth as unknown as (h: Handler) => Wrapped | Promise<Wrapped>)(decide);
+const wrap = auth as unknown as (h: Handler) => Wrapped | Promise<Wrapped>;
 
-export async function authProxy(request: NextRequest, event: NextFetchEvent): Promise<Response> {
-  const response = await (await wrapped)(request, event);
-  // No rolling session: a refreshed cookie arriving after a sign-out would sign the user back in.
-  dropSessionRefresh(response.headers);
-  return response;
+export function authProxy(unauthorized: Unauthorized): (request: NextRequest, event: NextFetchEvent) => Promise<Response> {
+  const wrapped = wrap(decide(unauthorized));
+  return async (request, event) => {
+    const response = await (await wrapped)(request, event);
+    // No rolling session: a refreshed cookie arriving after a sign-out would sign the user back in.
+    dropSessionRefresh(response.headers);
+    return response;
+  };
 }

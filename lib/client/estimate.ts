@@ -11,7 +11,7 @@ export const levelSizes = queriesPerLevel;
 export { descendantsBelow, levelBreadths };
 
 /**
- * The engine's retry limits that can multiply LLM calls (defaults; lib/research/call-bound.test.ts
+ * The engine's retry limits that can multiply LLM calls (defaults; lib/explore/call-bound.test.ts
  * checks them against the engine's own constants): repair attempts of one structured call
  * (LLM_REPAIR_ATTEMPTS), repair rounds of one query planning (QUERY_REPAIR_ROUNDS) and later tries
  * of a planning whose call was lost (the runner's plan retries).

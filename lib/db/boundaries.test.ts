@@ -86,3 +86,47 @@ test("lib/db depends on nothing above it: only lib/db, lib/generated, lib/env, l
   );
   assert.deepEqual(offenders, []);
 });
+
+// The layout (docs/architecture.md): three engines on one platform. An engine may use the platform;
+// the platform, the shared agents and auth know no engine; the browser's components know no page.
+const ENGINES = ["lib/research/", "lib/deep-research/", "lib/answer/"];
+const engineOf = (p: string) => ENGINES.find((e) => p.startsWith(e));
+
+/** Project imports of every source file under `dir`, as [file, specifier, target path]. */
+function projectImports(dir: string): [string, string, string][] {
+  return sourceFiles(dir).flatMap((file) =>
+    importsOf(fs.readFileSync(path.join(ROOT, file), "utf8"))
+      .filter((s) => s.startsWith(".") || s.startsWith("@/"))
+      .map((s): [string, string, string] => [file, s, target(file, s)]),
+  );
+}
+
+test("no engine imports another engine", () => {
+  const offenders = ENGINES.flatMap((dir) => projectImports(dir.slice(0, -1)))
+    .filter(([file, , t]) => engineOf(t) && engineOf(t) !== engineOf(file))
+    .map(([file, s]) => `${file} imports ${s}`);
+  assert.deepEqual(offenders, [], "move what two engines share to the platform (e.g. lib/explore, lib/agents)");
+});
+
+test("the platform knows no engine: lib/auth, lib/agents, lib/explore, lib/runs (but its composition root), lib/ai, lib/search, lib/scrape, lib/events", () => {
+  const platform = ["lib/auth", "lib/agents", "lib/explore", "lib/runs", "lib/ai", "lib/search", "lib/scrape", "lib/events"];
+  const offenders = platform
+    .flatMap((dir) => projectImports(dir))
+    .filter(([file, , t]) => engineOf(t) && file !== "lib/runs/engines.ts")
+    .map(([file, s]) => `${file} imports ${s}`);
+  assert.deepEqual(offenders, [], "an engine registers itself in lib/runs/engines.ts; the edge (lib/api, app/) asks it for its views");
+});
+
+test("lib/auth builds no HTTP responses of the edge: it imports nothing from lib/api or app/", () => {
+  const offenders = projectImports("lib/auth")
+    .filter(([, , t]) => t.startsWith("lib/api/") || t.startsWith("app/"))
+    .map(([file, s]) => `${file} imports ${s}`);
+  assert.deepEqual(offenders, []);
+});
+
+test("components/ imports nothing from app/", () => {
+  const offenders = projectImports("components")
+    .filter(([, , t]) => t.startsWith("app/"))
+    .map(([file, s]) => `${file} imports ${s}`);
+  assert.deepEqual(offenders, [], "pass a server action in as a prop, or keep it beside the other actions in lib/");
+});

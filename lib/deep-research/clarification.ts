@@ -1,7 +1,7 @@
 // Clarification sessions before a Deep Research conversation: questions → answers and a plan →
 // approval, or a new plan from feedback (the history kept). A call in the wrong state is a 400
 // naming the current status.
-import { clarificationPlan, clarificationQuestions, type ClarificationPlan, type ClarificationQuestions } from "../agents/deep-research/clarification";
+import { clarificationPlan, clarificationQuestions, type ClarificationPlan, type ClarificationQuestions } from "./agents/clarification";
 import { LlmUnavailableError, StructuredOutputError } from "../ai/errors";
 import { createClarificationSession, getClarificationSession, moveClarificationSession, type ClarificationSession } from "../db/clarification";
 import { assertResearchConfigured, getEnv } from "../env";

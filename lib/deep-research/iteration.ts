@@ -1,12 +1,12 @@
 // One iteration of the loop, phase by phase, in the order. The start's message records the
 // phase reached; each phase saves its result and moves the message on with a compare-and-set, so a
 // run resumed after a crash continues at the first unfinished phase and repeats no saved step.
-import { decideContinue, type ContinueDecision } from "../agents/deep-research/continue";
-import { findDiscoveries } from "../agents/deep-research/discovery";
-import { formHypothesis } from "../agents/deep-research/hypothesis";
-import { planTasks } from "../agents/deep-research/planning";
-import { reflect } from "../agents/deep-research/reflection";
-import { writeReply } from "../agents/deep-research/reply";
+import { decideContinue, type ContinueDecision } from "./agents/continue";
+import { findDiscoveries } from "./agents/discovery";
+import { formHypothesis } from "./agents/hypothesis";
+import { planTasks } from "./agents/planning";
+import { reflect } from "./agents/reflection";
+import { writeReply } from "./agents/reply";
 import { advanceMessage, getConversation, saveReply, updateConversation, type ConversationMessage } from "../db/conversations";
 import { applyDiscoveryChanges, discoveriesOf } from "../db/discoveries";
 import { createLevelTasks, itemsOfResearches, tasksOf, type TaskDraft } from "../db/research-tasks";

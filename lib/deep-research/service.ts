@@ -1,7 +1,7 @@
 // The Deep Research operations route handlers call: start (with the run guard's dedup), status,
 // the conversations, stop. The start reply is built in one function (startReply), so queue mode's
 // 202 with a jobId is a change in one place.
-import { startWithinLimits } from "../auth/run-limits";
+import { startWithinLimits } from "../runs/limits";
 import { assertResearchConfigured } from "../env";
 import { AppError } from "../errors";
 import { claimConversation, createConversation, getConversation, getMessage, listConversations, updateConversation, updateMessage } from "../db/conversations";

@@ -3,11 +3,11 @@
 // child research (resumable: a re-run goes on from what that research holds) and summarises what it
 // extracted, citing the stored snippets. An ANALYSIS task needs dataset analysis, which does not
 // exist yet: it is recorded as skipped with the reason, never faked.
-import { summariseLiterature } from "../agents/deep-research/literature-summary";
+import { summariseLiterature } from "./agents/literature-summary";
 import { errorMessage } from "../errors";
 import { getConversation } from "../db/conversations";
 import { childResearchOf, finishChildResearch, itemsOfResearches, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
-import { exploreTree } from "../research/explore";
+import { exploreTree } from "../explore/explore";
 import type { DrContext } from "./context";
 import { parseJson } from "../db/json";
 import { taskView } from "./views";

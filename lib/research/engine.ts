@@ -9,11 +9,11 @@ import { loadResearchGraph } from "../db/research";
 import { limiters } from "../limits";
 import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine";
 import { emitOutsideRun } from "../runs/events";
-import { isFinalTreeEvent, isTerminalStatus, treeTopic, type TreeSnapshot } from "./events";
-import { RunContext, scopeOfResearch } from "./context";
+import { isFinalTreeEvent, isTerminalStatus, treeTopic, type TreeSnapshot } from "../explore/events";
+import { RunContext, scopeOfResearch } from "../explore/context";
 import { writeErrorOutputFile } from "./error-output";
-import { exploreTree } from "./explore";
-import { toResearchView, toRunStatus } from "./public-shape";
+import { exploreTree } from "../explore/explore";
+import { toResearchView, toRunStatus } from "../explore/public-shape";
 import { buildReport } from "./report-step";
 import * as store from "../db/tree";
 

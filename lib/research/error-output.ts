@@ -3,8 +3,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { getEnv } from "../env";
-import type { ResearchGraph } from "./public-shape";
-import { toWebsiteView } from "./public-shape";
+import type { ResearchGraph } from "../explore/public-shape";
+import { toWebsiteView } from "../explore/public-shape";
 
 export function renderErrorOutput(r: ResearchGraph): string {
   const websites = r.queryPages.map(toWebsiteView);

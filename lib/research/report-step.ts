@@ -1,9 +1,9 @@
 // The last step: a cited Markdown report from the extracted content only. When the content is too
 // large for one call, each branch is summarised first (keeping its URLs). Then every citation is
 // checked against the URLs that were actually analysed, and numbered with a titled source list.
-import { renderSources, summarizeBranch, writeReport, type Learning } from "../agents/write-report";
+import { renderSources, summarizeBranch, writeReport, type Learning } from "./agents/write-report";
 import { estimateTokens, tag } from "../ai/prompts";
-import type { RunContext } from "./context";
+import type { RunContext } from "../explore/context";
 import { verifyCitations } from "./citations";
 import { numberCitations } from "../report-citations";
 import * as store from "../db/tree";

@@ -1,13 +1,13 @@
 // Re-run: a new research with the same prompt, questions and answers as an existing one, at the
 // same or another depth × breadth. The original is left as it is (a history of what was tried).
 import { z } from "zod";
-import { startWithinLimits } from "../auth/run-limits";
+import { startWithinLimits } from "../runs/limits";
 import { createResearch, getResearch, saveStartParameters } from "../db/research";
 import { openRun } from "../db/runs";
 import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
 import { runRegistry } from "../runs/engines";
-import { parseStringArray } from "./public-shape";
+import { parseStringArray } from "../explore/public-shape";
 
 export function rerunRequestSchema() {
   const env = getEnv();

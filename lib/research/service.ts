@@ -1,15 +1,15 @@
 // The tree-research operations that route handlers (and the CLI) call: one function per action.
-import { generateFollowupQuestions } from "../agents/prompt-analyzer";
+import { generateFollowupQuestions } from "./agents/prompt-analyzer";
 import { LlmUnavailableError, StructuredOutputError } from "../ai/errors";
 import { countExtractedItems, createResearch, deleteResearch, getResearch, loadResearchGraph, saveStartParameters, type Owner } from "../db/research";
 import { reopenForReport, reopenForResume } from "../db/tree";
-import { startWithinLimits } from "../auth/run-limits";
+import { startWithinLimits } from "../runs/limits";
 import { assertResearchConfigured } from "../env";
 import { AppError } from "../errors";
 import { deleteRunsOf, getRun, openRun } from "../db/runs";
 import { runRegistry } from "../runs/engines";
 import type { ResearchData } from "../types";
-import { parseStringArray, toResearchView } from "./public-shape";
+import { parseStringArray, toResearchView } from "../explore/public-shape";
 import type { FollowUpRequest, QuestionsRequest, StartRequest } from "./schema";
 import { followUpLink, type FollowUpLink } from "./follow-up";
 
@@ -33,11 +33,19 @@ export async function askFollowupQuestions({ userId, input }: { userId: string |
   return { research_id: research.id, followup_questions: questions };
 }
 
+type StartArgs = Owner & { input: StartRequest; followUp?: FollowUpLink };
+
 /**
  * Starts a draft with its answers (and, when given, a revised prompt and questions), or — without
- * `research_id` — creates the research and starts it in one call.
+ * `research_id` — creates the research and starts it in one call. The user's limits (429) are
+ * checked and the run opened under the user's start lock.
  */
-export async function startResearch({ input, followUp, ...owner }: Owner & { input: StartRequest; followUp?: FollowUpLink }) {
+export function startResearch(args: StartArgs & { userId: string }) {
+  return startWithinLimits({ userId: args.userId, pool: "research", start: () => launchResearch(args) });
+}
+
+/** startResearch without the per-user limits: for the local CLI, which acts as the machine's owner. */
+export async function launchResearch({ input, followUp, ...owner }: StartArgs) {
   const draft = input.research_id ? await getResearch({ id: input.research_id, ...owner }) : null;
   if (input.research_id && !draft) {
     throw new AppError("bad_request:research", `Unknown research_id: ${input.research_id}`, { field: "research_id" });
@@ -189,10 +197,5 @@ export async function startFollowUp({ id, userId, input }: { id: string; userId:
   const parent = await getResearch({ id, userId });
   if (!parent) throw new AppError("not_found:research", "Research not found");
   const link = await followUpLink({ parent, queryId: input.query_id });
-  return startWithinLimits({
-    userId,
-    pool: "research",
-    start: () =>
-      startResearch({ userId, followUp: link, input: { initial_prompt: input.question, followup_answers: [], depth: input.depth, breadth: input.breadth } }),
-  });
+  return startResearch({ userId, followUp: link, input: { initial_prompt: input.question, followup_answers: [], depth: input.depth, breadth: input.breadth } });
 }

@@ -8,7 +8,7 @@ import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { createTestUser } from "../helpers/auth";
 import { countByDepth, createAndStart, getView, waitForStatus } from "../helpers/research";
-import { queriesPerLevel } from "@/lib/research/tree";
+import { queriesPerLevel } from "@/lib/explore/tree";
 import type { ResearchView } from "@/lib/types";
 
 let fakes: Fakes;

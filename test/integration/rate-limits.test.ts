@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
 import { countByDepth, createAndStart, waitForStatus } from "../helpers/research";
-import { queriesPerLevel } from "@/lib/research/tree";
+import { queriesPerLevel } from "@/lib/explore/tree";
 
 let fakes: Fakes & { faults: NonNullable<Fakes["faults"]> };
 let app: TestApp;

@@ -7,7 +7,7 @@ import path from "node:path";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { createAndStart, waitForStatus } from "../helpers/research";
-import { queriesPerLevel } from "@/lib/research/tree";
+import { queriesPerLevel } from "@/lib/explore/tree";
 
 let fakes: Fakes;
 let app: TestApp;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { createAndStart, getView, waitForStatus } from "../helpers/research";
-import { queriesPerLevel } from "@/lib/research/tree";
+import { queriesPerLevel } from "@/lib/explore/tree";
 
 // A beat every second: a run is stale 3 s after its owner's last beat (shorter beats let a process
 // starved by a loaded machine lose its lease while alive, which is the platform working, not this test).

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { FABRICATED_URL, startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { citedUrls, countByDepth, createAndStart, getView, waitForStatus } from "../helpers/research";
-import { queriesPerLevel } from "@/lib/research/tree";
+import { queriesPerLevel } from "@/lib/explore/tree";
 
 let fakes: Fakes;
 let app: TestApp;

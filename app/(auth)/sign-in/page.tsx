@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getSessionUserId } from "@/lib/auth/caller";
 import { safeCallbackUrl } from "@/lib/auth/redirect";
-import { signInAction } from "../actions";
+import { signInAction } from "../../../lib/auth/actions";
 import { AuthForm } from "../auth-form";
 
 export const metadata: Metadata = { title: "Sign in – Quarry" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { signOutAction } from "../actions";
+import { signOutAction } from "../../../lib/auth/actions";
 
 export const metadata: Metadata = { title: "Sign out – Quarry" };
 

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { getSessionUserId } from "@/lib/auth/caller";
 import { safeCallbackUrl } from "@/lib/auth/redirect";
 import { getEnv } from "@/lib/env";
-import { signUpAction } from "../actions";
+import { signUpAction } from "../../../lib/auth/actions";
 import { AuthForm } from "../auth-form";
 
 export const metadata: Metadata = { title: "Create account – Quarry" };

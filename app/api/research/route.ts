@@ -2,7 +2,7 @@
 import { listResearches } from "@/lib/db/research";
 import { otherMethods, parseQuery, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
-import { toResearchSummary } from "@/lib/research/public-shape";
+import { toResearchSummary } from "@/lib/explore/public-shape";
 import { listQuerySchema } from "@/lib/research/schema";
 
 export const GET = route(async (request: Request) => {

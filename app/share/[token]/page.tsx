@@ -4,8 +4,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { SharedConversationView } from "@/components/deep-research/shared-conversation";
 import { StaticMarkdown } from "@/components/static-markdown";
-import { loadShared } from "@/lib/auth/load-shared";
-import type { SharedQuery, SharedResearch } from "@/lib/auth/shared-research";
+import { loadShared } from "@/lib/api/shared";
+import type { SharedQuery, SharedResearch } from "@/lib/research/shared-view";
 
 export const dynamic = "force-dynamic";
 

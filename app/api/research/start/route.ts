@@ -2,15 +2,13 @@
 import { acceptedResearch } from "@/lib/api/research-links";
 import { otherMethods, parseBody, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
-import { startWithinLimits } from "@/lib/auth/run-limits";
 import { startRequestSchema } from "@/lib/research/schema";
 import { startResearch } from "@/lib/research/service";
 
 export const POST = route(async (request: Request) => {
   const { userId } = await requireCaller(request);
   const input = await parseBody(request, startRequestSchema(), "research");
-  // Per-user limits (429) are checked and the run marked running under one per-user lock.
-  const started = await startWithinLimits({ userId, pool: "research", start: () => startResearch({ userId, input }) });
+  const started = await startResearch({ userId, input });
   return acceptedResearch(started);
 });
 

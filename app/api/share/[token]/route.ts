@@ -1,6 +1,6 @@
 // GET /api/share/:token – the read-only JSON of a shared research ({research}) or Deep Research
 // conversation ({conversation}); no sign-in; 404 for a bad link
-import { loadShared } from "@/lib/auth/load-shared";
+import { loadShared } from "@/lib/api/shared";
 import { AppError } from "@/lib/errors";
 import { otherMethods, route } from "@/lib/http";
 

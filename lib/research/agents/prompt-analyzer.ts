@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { generateStructured } from "../ai/call";
-import { StructuredOutputError } from "../ai/errors";
-import { agentHeader, tag, today } from "../ai/prompts";
-import type { UsageSink } from "../ai/usage";
+import { generateStructured } from "../../ai/call";
+import { StructuredOutputError } from "../../ai/errors";
+import { agentHeader, tag, today } from "../../ai/prompts";
+import type { UsageSink } from "../../ai/usage";
 
 const schema = z.object({
   questions: z.array(z.string().describe("One clarifying question, answerable in a sentence")).describe("The follow-up questions"),

@@ -1,10 +1,10 @@
 // Beast mode: the loop is over (budget, bad attempts, step cap or no progress); answer now from
 // everything known, definitively, citing only pages that were read.
 import { z } from "zod";
-import { generateStructured } from "../ai/call";
-import { agentHeader, tag, today } from "../ai/prompts";
-import type { UsageSink } from "../ai/usage";
-import { knowledgeBlock, type KnowledgeItem } from "./answer-prompt";
+import { generateStructured } from "../../ai/call";
+import { agentHeader, tag, today } from "../../ai/prompts";
+import type { UsageSink } from "../../ai/usage";
+import { knowledgeBlock, type KnowledgeItem } from "./prompt";
 
 const schema = z.object({
   answer: z.string().describe("The best definitive answer the knowledge supports"),

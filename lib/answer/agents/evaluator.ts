@@ -2,9 +2,9 @@
 // question is time-sensitive), plural enough (when it asks for N items) and complete (when it names
 // several aspects)? Attribution is not asked of it: that is checked in code (lib/answer/attribution.ts).
 import { z } from "zod";
-import { generateStructured } from "../ai/call";
-import { agentHeader, tag, today } from "../ai/prompts";
-import type { UsageSink } from "../ai/usage";
+import { generateStructured } from "../../ai/call";
+import { agentHeader, tag, today } from "../../ai/prompts";
+import type { UsageSink } from "../../ai/usage";
 
 const verdict = (what: string) =>
   z.object({

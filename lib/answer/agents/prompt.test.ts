@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { knowledgeBlock } from "./answer-prompt";
+import { knowledgeBlock } from "./prompt";
 
 test("knowledge keeps the newest items within the budget, shown oldest first, pages with their URL", () => {
   const items = [

@@ -1,6 +1,6 @@
 // Prompt blocks the answer agent's calls share: knowledge (pages, answers to sub-questions, lessons
 // of rejected answers) trimmed to a token budget, newest kept first, and the known URLs.
-import { estimateTokens, tag, trimToTokens } from "../ai/prompts";
+import { estimateTokens, tag, trimToTokens } from "../../ai/prompts";
 
 export interface KnowledgeItem {
   question: string;

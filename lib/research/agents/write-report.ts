@@ -1,7 +1,7 @@
-import { generatePlainText, streamPlainText } from "../ai/call";
-import { agentHeader, qaBlock, tag, today, trimToTokens, type QA } from "../ai/prompts";
-import type { UsageSink } from "../ai/usage";
-import type { WaitOptions } from "../concurrency";
+import { generatePlainText, streamPlainText } from "../../ai/call";
+import { agentHeader, qaBlock, tag, today, trimToTokens, type QA } from "../../ai/prompts";
+import type { UsageSink } from "../../ai/usage";
+import type { WaitOptions } from "../../concurrency";
 
 export interface Learning {
   content: string;

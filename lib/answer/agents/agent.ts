@@ -1,11 +1,11 @@
 // The answer agent's step: given the question, the gap it works on, what it knows and the URLs it
 // found, it picks one of the actions the schema offers (lib/answer/actions.ts) and says why.
-import { generateStructured } from "../ai/call";
-import { agentHeader, tag, today } from "../ai/prompts";
-import type { UsageSink } from "../ai/usage";
-import { actionSchema, MAX_QUERIES, MAX_SUBQUESTIONS, MAX_URLS, type AgentAction } from "../answer/actions";
-import type { ActionName } from "../answer/types";
-import { knowledgeBlock, listBlock, urlBlock, type KnowledgeItem } from "./answer-prompt";
+import { generateStructured } from "../../ai/call";
+import { agentHeader, tag, today } from "../../ai/prompts";
+import type { UsageSink } from "../../ai/usage";
+import { actionSchema, MAX_QUERIES, MAX_SUBQUESTIONS, MAX_URLS, type AgentAction } from "../actions";
+import type { ActionName } from "../types";
+import { knowledgeBlock, listBlock, urlBlock, type KnowledgeItem } from "./prompt";
 
 const HELP: Record<ActionName, string> = {
   search: `search: up to ${MAX_QUERIES} new web search queries (not repeating the searched ones) to find pages that answer the current question.`,

@@ -1,6 +1,8 @@
 // The read-only view behind a share link: the report, its sources and its query tree — nothing
 // else of the owner's. Internal ids are replaced by positional refs (q1, q2 …) that only link the
 // tree together; errors, token counts and API links are left out.
+import { loadResearchGraph } from "../db/research";
+import { toResearchView } from "../explore/public-shape";
 import type { ResearchStatus, ResearchData, QueryStatus } from "../types";
 
 export interface SharedQuery {
@@ -55,4 +57,10 @@ export function toSharedResearch(view: ResearchData): SharedResearch {
         learnings: w.items.map((item) => item.content),
       })),
   };
+}
+
+/** The shared view of a research, loaded by id without an owner scope (the share link authorises it). */
+export async function loadSharedResearch(id: string): Promise<SharedResearch | null> {
+  const graph = await loadResearchGraph({ id });
+  return graph ? toSharedResearch(toResearchView(graph)) : null;
 }

@@ -3,8 +3,8 @@
 // child researches of literature tasks, uploaded datasets, errors, token counts and internal ids
 // (snippet and research ids, the run) are left out; task ids (lit-1-2) only link the plan to the
 // hypothesis and the evidence.
-import type { ConversationSnapshot } from "../deep-research/snapshot";
-import { conversationStatus } from "../deep-research/views";
+import { conversationSnapshot, type ConversationSnapshot } from "./snapshot";
+import { conversationStatus } from "./views";
 
 type Iso = string;
 const iso = (d: Date | string | null | undefined): Iso | null => (d == null ? null : new Date(d).toISOString());
@@ -61,4 +61,10 @@ export function toSharedConversation(c: ConversationSnapshot): SharedConversatio
       history: (d.history as SharedConversation["discoveries"][number]["history"]).map((x) => ({ level: x?.level, action: x?.action, reason: x?.reason, previousClaim: x?.previousClaim })),
     })),
   };
+}
+
+/** The shared view of a conversation, loaded by id without an owner scope (the share link authorises it). */
+export async function loadSharedConversation(id: string): Promise<SharedConversation | null> {
+  const snapshot = await conversationSnapshot({ id });
+  return snapshot ? toSharedConversation(snapshot) : null;
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ResearchData } from "../types";
-import { toSharedResearch } from "./shared-research";
+import { toSharedResearch } from "./shared-view";
 
 const q = (id: string, parent: string | null, depth: number, position: number) => ({
   query_id: id, parent_query_id: parent, depth, position, text: `text ${depth}.${position}`, objective: `objective ${depth}.${position}`, status: "completed" as const,

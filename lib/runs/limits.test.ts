@@ -7,7 +7,7 @@ await useTestDatabase();
 process.env.RATE_LIMIT_STARTS_PER_HOUR = "3";
 process.env.MAX_CONCURRENT_RUNS_PER_USER = "2";
 const { db } = await import("../db/client");
-const { assertWithinLimits, startWithinLimits } = await import("./run-limits");
+const { assertWithinLimits, startWithinLimits } = await import("./limits");
 
 const status = (e: unknown) => e instanceof AppError && e.type === "rate_limit" && (e.retryAfterSeconds ?? 0) > 0;
 
