@@ -1,9 +1,10 @@
-// Next 16 proxy (formerly middleware): a path that cannot be decoded gets a 400 (lib/api/malformed-path.ts);
+// Next 16 proxy (formerly middleware): a URL no route can take (a path that cannot be decoded, a NUL in
+// the path or a query parameter) gets a 400 (lib/api/malformed-url.ts);
 // signed-out visitors go to /sign-in, signed-out API calls get a JSON 401. Sign-in, sign-up, shared
 // reports, static files and the Auth.js endpoints stay public (lib/auth/proxy-auth.ts).
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { toErrorResponse } from "@/lib/api/errors";
-import { malformedPathResponse } from "@/lib/api/malformed-path";
+import { malformedUrlResponse } from "@/lib/api/malformed-url";
 import { openAiErrorResponse } from "@/lib/api/openai-error";
 import { authProxy } from "@/lib/auth/proxy-auth";
 
@@ -15,7 +16,7 @@ const checkSession = authProxy((error, api) => (api === "openai" ? openAiErrorRe
 
 export function proxy(request: NextRequest, event: NextFetchEvent) {
   const { pathname } = request.nextUrl;
-  const malformed = malformedPathResponse(pathname);
+  const malformed = malformedUrlResponse(request.nextUrl);
   if (malformed) return malformed;
   if (STATIC_FILE.test(pathname)) return NextResponse.next();
   return checkSession(request, event);

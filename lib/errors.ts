@@ -1,5 +1,7 @@
 // One domain error type with a stable code (`type:subject`). Engines, services and the database layer
 // throw it; only the HTTP edge (lib/api/errors.ts) turns it into a status, headers and a JSON body.
+import { storable } from "./validation/text";
+
 export type ErrorType =
   | "bad_request"
   | "unauthorized"
@@ -50,7 +52,7 @@ export class AppError extends Error {
   }
 }
 
+/** An error's message, storable: runs store it, and a provider's or a server's reply may hold a NUL. */
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  return storable(error instanceof Error ? error.message : String(error));
 }

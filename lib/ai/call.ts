@@ -5,6 +5,7 @@ import { generateText, NoObjectGeneratedError, Output, streamText, type ModelMes
 import { z } from "zod";
 import { getEnv } from "../env";
 import type { WaitOptions } from "../concurrency";
+import { storable, storableDeep } from "../validation/text";
 import { extractJson } from "./json";
 import { LlmUnavailableError, StructuredOutputError } from "./errors";
 import { llmSchedule } from "./http";
@@ -25,19 +26,6 @@ export interface CallOptions {
    * returns the reply's max output tokens, or throws to stop the call (lib/answer/budget.ts).
    */
   budget?: (outgoingText: string) => number;
-}
-
-/**
- * Every string of a reply with lone UTF-16 surrogates replaced: a model can emit half of a pair (a
- * cut-off emoji), which the database refuses to store.
- */
-function wellFormed<T>(value: T): T {
-  if (typeof value === "string") return (value.isWellFormed() ? value : value.toWellFormed()) as T;
-  if (Array.isArray(value)) return value.map(wellFormed) as T;
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wellFormed(v)])) as T;
-  }
-  return value;
 }
 
 function isAbort(error: unknown, signal?: AbortSignal): boolean {
@@ -82,7 +70,8 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
         generateText({ model: researchModel(), system, messages, output, maxRetries: 0, abortSignal: signal, maxOutputTokens }),
       );
       await onUsage?.(toTokenCount(result.usage));
-      return wellFormed(result.output as T);
+      // A reply is outside text: a cut-off emoji leaves a lone surrogate, and a model can emit NUL.
+      return storableDeep(result.output as T);
     } catch (error) {
       if (!NoObjectGeneratedError.isInstance(error)) rethrow(error, signal);
       await onUsage?.(toTokenCount(error.usage));
@@ -90,7 +79,7 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     }
     // The model ignored response_format or drifted: recover what we can, else ask for a repair.
     try {
-      return wellFormed(schema.parse(extractJson(text)));
+      return storableDeep(schema.parse(extractJson(text)));
     } catch (error) {
       lastProblem = error instanceof z.ZodError ? z.prettifyError(error) : "the reply was not valid JSON";
     }
@@ -118,7 +107,7 @@ export async function generatePlainText(options: CallOptions): Promise<string> {
       generateText({ model: researchModel(), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal, maxOutputTokens }),
     );
     await onUsage?.(toTokenCount(result.usage));
-    return wellFormed(result.text);
+    return storable(result.text);
   } catch (error) {
     rethrow(error, signal);
   }
@@ -147,7 +136,7 @@ export async function streamPlainText(options: CallOptions & { onDelta: (delta: 
       }
       if (streamError) throw streamError;
       await onUsage?.(toTokenCount(await result.usage));
-      return wellFormed(text);
+      return storable(text);
     });
   } catch (error) {
     rethrow(error, signal);

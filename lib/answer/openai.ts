@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
+import { text } from "../validation/text";
 import type { FinalAnswer, Trackers } from "./events";
 
 export const ANSWER_MODEL = "quarry-answer";
@@ -14,12 +15,13 @@ export const EFFORT = {
   high: { budget: 1_000_000, maxBadAttempt: 3 },
 } as const;
 
-const content = z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() })), z.null()]);
+// The messages are stored as the run's question and context: their text must be storable.
+const content = z.union([text(), z.array(z.looseObject({ type: z.string(), text: text().optional() })), z.null()]);
 
 export const chatRequestSchema = z.object({
   model: z.string({ error: "model is required" }).min(1, { error: "model is required" }),
   messages: z
-    .array(z.looseObject({ role: z.string({ error: "Each message needs a role" }), content: content.optional() }), { error: "messages must be a list of messages" })
+    .array(z.looseObject({ role: text({ error: "Each message needs a role" }), content: content.optional() }), { error: "messages must be a list of messages" })
     .min(1, { error: "messages must not be empty" }),
   stream: z.boolean({ error: "stream must be a boolean" }).optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),

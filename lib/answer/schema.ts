@@ -22,9 +22,16 @@ export type QueryRequest = z.infer<ReturnType<typeof queryRequestSchema>>;
 
 export const ANSWER_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
 
+const FIRST_INSTANT = Date.parse("0001-01-01T00:00:00Z");
+
 export const listAnswersSchema = z.object({
   limit: z.coerce.number({ error: "limit must be an integer from 1 to 100" }).int({ error: "limit must be an integer from 1 to 100" }).min(1, { error: "limit must be an integer from 1 to 100" }).max(100, { error: "limit must be an integer from 1 to 100" }).default(20),
-  before: z.iso.datetime({ error: "before must be an ISO date-time" }).optional(),
+  // Year 0000 passes the ISO format, but PostgreSQL has no year 0 ("date/time field value out of
+  // range"); SQLite took it. Refused on both, as nothing is stored that old.
+  before: z.iso
+    .datetime({ error: "before must be an ISO date-time" })
+    .refine((value) => Date.parse(value) >= FIRST_INSTANT, { error: "before must be an ISO date-time from the year 0001 on" })
+    .optional(),
   status: z.enum(ANSWER_STATUSES, { error: `status must be one of ${ANSWER_STATUSES.join(", ")}` }).optional(),
   q: z.string().trim().max(500).optional(),
 });

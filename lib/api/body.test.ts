@@ -80,11 +80,14 @@ describe("parseBody", () => {
     }
   });
 
-  it("400 naming the field and its position for a lone surrogate", async () => {
+  it("400 naming the field and its position for a lone surrogate or a NUL", async () => {
     const e1 = await rejects(parseBody(post('{"name":"a \\ud800 b"}'), schema, "t"), 400, "bad_request:t", /^name must be well-formed Unicode/);
     assert.equal(e1.field, "name");
     const e2 = await rejects(parseBody(post('{"name":"a","tags":["ok","\\udc00"]}'), schema, "t"), 400, "bad_request:t", /^tags\[1\] must be well-formed/);
     assert.equal(e2.field, "tags");
+    // NUL too: PostgreSQL cannot store it, so it is refused on every database.
+    const e3 = await rejects(parseBody(post('{"name":"a\\u0000b"}'), schema, "t"), 400, "bad_request:t", /^name must not contain NUL characters/);
+    assert.equal(e3.field, "name");
     // A well-formed pair is text like any other.
     assert.deepEqual(await parseBody(post('{"name":"\\ud83d\\ude00"}'), schema, "t"), { name: "😀" });
   });

@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import { getEnv } from "../env";
 import { AppError, type FieldIssue } from "../errors";
-import { isNotWellFormedIssue } from "../validation/text";
+import { unstorableMessage } from "../validation/text";
 
 export interface BodyOptions {
   /** An empty body counts as `{}` (every field of the schema is optional). */
@@ -110,7 +110,7 @@ export async function parseBody<T>(request: Request, schema: z.ZodType<T>, surfa
   if (!result.success) {
     const described = result.error.issues.map((issue) => ({
       field: issue.path.length ? String(issue.path[0]) : undefined,
-      message: isNotWellFormedIssue(issue) ? `${pathLabel(issue.path)} must be well-formed Unicode: it contains an unpaired UTF-16 surrogate.` : issue.message,
+      message: unstorableMessage(issue, pathLabel(issue.path)) ?? issue.message,
     }));
     // Every invalid field once (with its first problem), so that a form can mark them all at once.
     const issues = described.filter((i, n): i is FieldIssue => !!i.field && described.findIndex((j) => j.field === i.field) === n);

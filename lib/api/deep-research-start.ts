@@ -3,6 +3,7 @@
 import { startSchema, type StartInput } from "../deep-research/schema";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
+import { unstorableMessage } from "../validation/text";
 import { formatBytes, parseBody } from "./body";
 
 function tooLarge(max: number): AppError {
@@ -30,7 +31,8 @@ export async function readStartRequest(request: Request): Promise<{ input: Start
   const parsed = startSchema.safeParse({ message: text("message") ?? form.get("message") ?? undefined, conversationId: text("conversationId"), researchMode: text("researchMode"), clarificationSessionId: text("clarificationSessionId") });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new AppError("bad_request:deep_research", issue.message, { field: issue.path.length ? String(issue.path[0]) : undefined });
+    const field = issue.path.length ? String(issue.path[0]) : undefined;
+    throw new AppError("bad_request:deep_research", unstorableMessage(issue, field ?? "body") ?? issue.message, { field });
   }
   return { input: parsed.data, files };
 }

@@ -3,6 +3,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { getEnv } from "../env";
+import { storable } from "../validation/text";
 
 export interface UploadedDataset {
   filename: string;
@@ -26,7 +27,7 @@ export async function storeUploads(conversationId: string, files: File[]): Promi
     const bytes = Buffer.from(await file.arrayBuffer());
     const filename = safeName(file.name);
     await fs.writeFile(path.join(dir, filename), bytes);
-    const preview = bytes.subarray(0, PREVIEW_CHARS * 4).toString("utf8").toWellFormed().replace(/\u0000/g, "").slice(0, PREVIEW_CHARS);
+    const preview = storable(bytes.subarray(0, PREVIEW_CHARS * 4).toString("utf8")).slice(0, PREVIEW_CHARS);
     out.push({ filename, size: bytes.byteLength, preview, uploadedAt: new Date().toISOString() });
   }
   return out;

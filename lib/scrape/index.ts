@@ -1,5 +1,6 @@
 // Scraping: fetch one public web page or PDF safely and return its readable text. Pure I/O, no database.
 import { getEnv } from "@/lib/env";
+import { storable } from "@/lib/validation/text";
 import { checkDeclaredType, decodeBody, detectKind, parseContentType } from "./content";
 import { formatSeconds, ScrapeError } from "./errors";
 import { fetchFollowing, type FetchedBody } from "./fetch";
@@ -65,9 +66,9 @@ async function toPage(url: URL, fetched: FetchedBody, signal: AbortSignal): Prom
   if (text === "") {
     throw new ScrapeError("empty", contentType === "pdf" ? "The PDF has no extractable text" : "The page has no readable text");
   }
-  // A hostile page can yield lone surrogates (PDF strings, numeric character references) that SQLite
-  // cannot store; U+FFFD in their place keeps the write from failing.
-  return { url: url.href, finalUrl: fetched.finalUrl, title: title?.toWellFormed() ?? null, text: text.toWellFormed(), contentType, bytes: fetched.body.length };
+  // A hostile page can yield NUL characters (PostgreSQL refuses them) and lone surrogates (SQLite
+  // refuses them), from PDF strings or numeric character references: made storable here, once.
+  return { url: url.href, finalUrl: fetched.finalUrl, title: title === null ? null : storable(title), text: storable(text), contentType, bytes: fetched.body.length };
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { backoffDelay, parseRetryAfter, sleep } from "../concurrency";
 import { errorMessage } from "../errors";
 import { plainFetch } from "../plain-fetch";
+import { storable } from "../validation/text";
 import { SearchError, type SearchProvider, type SearchResult } from "./types";
 
 const responseSchema = z.object({
@@ -51,8 +52,8 @@ export class SearxngProvider implements SearchProvider {
       const normalized = normalizeResultUrl(r.url);
       if (!normalized || seen.has(normalized)) continue;
       seen.add(normalized);
-      // JSON can carry lone surrogates ("\ud800") that SQLite cannot store; the title is saved with the page.
-      results.push({ url: normalized, title: r.title.toWellFormed(), snippet: (r.content ?? "").toWellFormed() });
+      // Outside text, saved with the page: made storable on both databases (NUL, lone surrogates).
+      results.push({ url: normalized, title: storable(r.title), snippet: storable(r.content ?? "") });
       if (results.length >= limit) break;
     }
     return results;

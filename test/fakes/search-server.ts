@@ -20,6 +20,8 @@ export interface SearchOptions {
   failingPageShare: number;
   /** Repeat one URL from a second engine in every result list. */
   includeDuplicate: boolean;
+  /** Put before every result's title and snippet (e.g. "\u0000": text the product must make storable). */
+  inject: string;
 }
 
 export interface SearchResult {
@@ -65,6 +67,7 @@ const DEFAULTS: SearchOptions = {
   resultsPerQuery: 9,
   failingPageShare: 0.15,
   includeDuplicate: true,
+  inject: "",
 };
 
 const ENGINES = ["google", "bing", "duckduckgo", "brave", "qwant", "startpage", "mojeek"];
@@ -130,8 +133,8 @@ export class FakeSearch extends FakeServer<SearchOptions, SearchLogEntry> {
     const parsed = new URL(url);
     return {
       url,
-      title: page.title,
-      content: page.snippet,
+      title: this.options.inject + page.title,
+      content: this.options.inject + page.snippet,
       engine,
       engines: [engine],
       positions: [position + 1],

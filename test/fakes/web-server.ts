@@ -13,6 +13,11 @@ export interface WebOptions {
   latencyRules: LatencyRule[];
   /** Size of /fail/huge. */
   hugeBytes: number;
+  /**
+   * Put at the start of every paragraph of the articles and the text page, e.g. "\u0000": text the
+   * product must make storable.
+   */
+  inject: string;
 }
 
 export interface WebLogEntry {
@@ -25,7 +30,7 @@ export interface WebLogEntry {
   userAgent: string | null;
 }
 
-const DEFAULTS: WebOptions = { latencyMs: 0, latencyRules: [], hugeBytes: 20 * 1024 * 1024 };
+const DEFAULTS: WebOptions = { latencyMs: 0, latencyRules: [], hugeBytes: 20 * 1024 * 1024, inject: "" };
 const HTML = "text/html; charset=utf-8";
 const BINARY = seededBytes(7, 64 * 1024);
 
@@ -73,13 +78,14 @@ export class FakeWeb extends FakeServer<WebOptions, WebLogEntry> {
     };
     const redirect = (location: string) => send(302, HTML, `<a href="${escapeHtml(location)}">Found</a>`, { location });
 
+    const { inject } = this.options;
     const article = ARTICLES.find((a) => a.path === url.pathname);
-    if (article) return send(200, HTML, article.html);
+    if (article) return send(200, HTML, inject ? article.html.replaceAll("<p>", `<p>${inject}`) : article.html);
     switch (url.pathname) {
       case "/":
         return send(200, HTML, `<!doctype html><title>Fixture index</title><ul>${CONTENT_PAGES.map((p) => `<li><a href="${p.path}">${escapeHtml(p.title)}</a></li>`).join("")}</ul>`);
       case "/text/notes.txt":
-        return send(200, "text/plain; charset=utf-8", NOTES_TXT);
+        return send(200, "text/plain; charset=utf-8", inject ? NOTES_TXT.replaceAll("\n\n", `\n\n${inject}`) : NOTES_TXT);
       case "/docs/report.pdf":
         return send(200, "application/pdf", REPORT_PDF);
       case "/fail/403":
