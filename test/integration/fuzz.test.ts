@@ -1,11 +1,13 @@
-// Fuzz through the real HTTP server: malformed bodies, content types, methods, query strings and
-// path parameters against every API route (found on disk, so a new route is covered at once) and
-// every dynamic page, signed in (API token or session) and signed out. Nothing may answer 5xx; every
-// API error is JSON { error, code } with a status that matches its code, and the statuses the API
-// defines for a case (400, 401, 405, 413, 415) are asserted exactly.
+// Fuzz through the real HTTP server: malformed bodies, content types, every HTTP method Node takes,
+// query strings and path parameters (NUL characters and year-0 dates included, which PostgreSQL
+// refuses) against every API route (found on disk, so a new route is covered at once) and every
+// dynamic page, signed in (API token or session) and signed out. Nothing may answer 5xx; every API
+// error is JSON { error, code } with a status that matches its code, and the statuses the API
+// defines for a case (400, 401, 405, 413, 415) are asserted exactly. Run on both databases.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
@@ -14,6 +16,12 @@ import { signInSession } from "../helpers/auth";
 const APP_DIR = path.resolve(import.meta.dirname, "../../app");
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
+/**
+ * Every other method Node's HTTP parser takes (TRACE, PROPFIND, QUERY, …): no route serves one, so
+ * each is a 405 with Allow everywhere. CONNECT asks for a tunnel and Node closes the connection.
+ */
+const UNSERVED_METHODS = http.METHODS.filter((m) => !["OPTIONS", "CONNECT", ...METHODS].includes(m));
+const SERVED_ALLOW = "DELETE,GET,HEAD,OPTIONS,PATCH,POST,PUT";
 type Who = "token" | "session" | "anon";
 const LIMIT = "1 MiB"; // API_MAX_BODY_BYTES's default, which this app runs with
 
@@ -74,15 +82,16 @@ function fill(template: string, value: string | ((name: string) => string)): str
 
 // ---- Inputs ----
 
-/** Path parameters that cannot be percent-decoded: 400 wherever they appear. */
-const MALFORMED_IDS = ["%ff", "%", "%e0%a4%a", "%ED%A0%80", "%C0%AF", "abc%zz", "%ff.png", "x%2"];
+/** Path parameters that cannot be percent-decoded, or hold a NUL (no id can): 400 wherever they appear. */
+const MALFORMED_IDS = ["%ff", "%", "%e0%a4%a", "%ED%A0%80", "%C0%AF", "abc%zz", "%ff.png", "x%2", "%00", "a%00b", "%00.png"];
 /** Decodable but odd path parameters: any 4xx or a normal answer, never 5xx. */
 const ODD_IDS = [
-  "..%2f", "..%2F..%2F..%2Fetc%2Fpasswd", "x".repeat(4_000), "%F0%9F%98%80", "%C3%BCber", "%00", "%20", "null", "-1",
+  "..%2f", "..%2F..%2F..%2Fetc%2Fpasswd", "x".repeat(4_000), "%F0%9F%98%80", "%C3%BCber", "%20", "null", "-1",
   "0", "'%20OR%201=1--", "%3Cscript%3E", "%EF%BF%BF",
 ];
 
-const SURROGATES = ["a \ud800 b", "\udc00", "ends \ud83d", "\ude00 starts", "\ud800\ud800"];
+/** Text no database can store as given: lone surrogates (SQLite), NUL characters (PostgreSQL). */
+const UNSTORABLE = ["a \ud800 b", "\udc00", "ends \ud83d", "\ude00 starts", "\ud800\ud800", "a\u0000b", "\u0000", "ends\u0000"];
 
 type JunkKind = "empty" | "syntax" | "encoding" | "not_object" | "object" | "too_large" | "media_type";
 interface Junk {
@@ -146,7 +155,11 @@ const WRONG_METHOD_BODIES = JUNK.filter((j) => ["no body", "truncated", "array",
 const QUERY_JUNK = [
   "?limit=abc", "?limit=-1", "?limit=1e309", "?limit=0x10", "?status=%ff", "?status=bogus", `?q=${"x".repeat(5_000)}`,
   "?q=%ED%A0%80", "?cursor=%ff%fe", "?a=1&a=2&a=3", "?%ff=1", "?__proto__[x]=1", "?limit[]=1",
+  "?before=0000-01-01T00:00:00Z", "?before=0000-12-31T23:59:59.999Z", "?before=-000001-01-01T00:00:00Z",
 ];
+
+/** A NUL in a query parameter (its value or its name): a 400 naming it, signed in or not. */
+const NUL_QUERIES: [query: string, field: string | undefined][] = [["?q=%00", "q"], ["?cursor=a%00b", "cursor"], ["?limit=1&status=%00", "status"], ["?%00=1", undefined]];
 
 // ---- Bodies of the routes that parse one: a valid base and invalid values per field ----
 
@@ -171,7 +184,7 @@ const BODY_SPECS: Record<string, BodySpec> = {
     optional: false,
     base: () => ({ initial_prompt: "Heat pumps in cold climates", num_questions: 2 }),
     invalid: {
-      initial_prompt: [...NOT_STRINGS, "", "   ", "x".repeat(10_001), ...SURROGATES],
+      initial_prompt: [...NOT_STRINGS, "", "   ", "x".repeat(10_001), ...UNSTORABLE],
       num_questions: [...BAD_POSITIVE, 11],
     },
   },
@@ -180,10 +193,10 @@ const BODY_SPECS: Record<string, BodySpec> = {
     optional: false,
     base: () => ({ research_id: ids.draft, initial_prompt: "Heat pumps", followup_questions: ["Why?"], followup_answers: ["Because"], depth: 1, breadth: 1 }),
     invalid: {
-      research_id: [...NOT_STRINGS, "", "  ", ...SURROGATES],
-      initial_prompt: [...NOT_STRINGS, "", "x".repeat(10_001), ...SURROGATES],
-      followup_questions: ["a list?", 42, {}, ...asList([...NOT_STRINGS, "x".repeat(5_001), ...SURROGATES])],
-      followup_answers: [undefined, "a list?", 42, {}, ...asList([...NOT_STRINGS, "x".repeat(5_001), ...SURROGATES])],
+      research_id: [...NOT_STRINGS, "", "  ", ...UNSTORABLE],
+      initial_prompt: [...NOT_STRINGS, "", "x".repeat(10_001), ...UNSTORABLE],
+      followup_questions: ["a list?", 42, {}, ...asList([...NOT_STRINGS, "x".repeat(5_001), ...UNSTORABLE])],
+      followup_answers: [undefined, "a list?", 42, {}, ...asList([...NOT_STRINGS, "x".repeat(5_001), ...UNSTORABLE])],
       depth: [...BAD_POSITIVE, 6],
       breadth: [...BAD_POSITIVE, 11],
     },
@@ -193,10 +206,10 @@ const BODY_SPECS: Record<string, BodySpec> = {
     optional: false,
     base: () => ({ q: "What is 1+1=?" }),
     invalid: {
-      q: [...NOT_STRINGS, "", "   ", "x".repeat(10_001), ...SURROGATES],
+      q: [...NOT_STRINGS, "", "   ", "x".repeat(10_001), ...UNSTORABLE],
       budget: [...BAD_POSITIVE, 1_000_001],
       maxBadAttempt: [...BAD_POSITIVE, 11],
-      requestId: [...NOT_STRINGS, "", "a b", "x".repeat(101), ...SURROGATES],
+      requestId: [...NOT_STRINGS, "", "a b", "x".repeat(101), ...UNSTORABLE],
     },
   },
   // API tokens cannot mint tokens (403 before the body is read): a browser session can.
@@ -205,7 +218,7 @@ const BODY_SPECS: Record<string, BodySpec> = {
     optional: false,
     base: () => ({ name: "fuzz", days: 7 }),
     invalid: {
-      name: [...NOT_STRINGS, "", "   ", "x".repeat(101), ...SURROGATES],
+      name: [...NOT_STRINGS, "", "   ", "x".repeat(101), ...UNSTORABLE],
       days: ["abc", -1, 0, 1.5, 1e9, "1e999", {}, [1, 2]],
     },
   },
@@ -214,8 +227,8 @@ const BODY_SPECS: Record<string, BodySpec> = {
     optional: false,
     base: () => ({ question: "Deeper?", depth: 1, breadth: 1 }),
     invalid: {
-      question: [undefined, ...NOT_STRINGS, "", "   ", "x".repeat(10_001), ...SURROGATES],
-      query_id: [...NOT_STRINGS, "", "  ", ...SURROGATES],
+      question: [undefined, ...NOT_STRINGS, "", "   ", "x".repeat(10_001), ...UNSTORABLE],
+      query_id: [...NOT_STRINGS, "", "  ", ...UNSTORABLE],
       depth: [...BAD_POSITIVE, 6],
       breadth: [...BAD_POSITIVE, 11],
     },
@@ -232,10 +245,10 @@ const BODY_SPECS: Record<string, BodySpec> = {
     multipart: true,
     base: () => ({ message: "How do heat pumps cope with cold?" }),
     invalid: {
-      message: [undefined, ...NOT_STRINGS, "", "   ", "x".repeat(20_001), ...SURROGATES],
-      conversationId: [...NOT_STRINGS, "", "  ", "x".repeat(101), ...SURROGATES],
+      message: [undefined, ...NOT_STRINGS, "", "   ", "x".repeat(20_001), ...UNSTORABLE],
+      conversationId: [...NOT_STRINGS, "", "  ", "x".repeat(101), ...UNSTORABLE],
       researchMode: ["bogus", 42, null, [], {}],
-      clarificationSessionId: [...NOT_STRINGS, "", "  ", ...SURROGATES],
+      clarificationSessionId: [...NOT_STRINGS, "", "  ", ...UNSTORABLE],
     },
   },
   "POST /api/clarification/generate-questions": {
@@ -243,8 +256,8 @@ const BODY_SPECS: Record<string, BodySpec> = {
     optional: false,
     base: () => ({ query: "Heat pumps in cold climates" }),
     invalid: {
-      query: [undefined, ...NOT_STRINGS, "", "   ", "x".repeat(20_001), ...SURROGATES],
-      datasets: ["a list?", 42, {}, ...asList([42, null, "x".repeat(501), ...SURROGATES])],
+      query: [undefined, ...NOT_STRINGS, "", "   ", "x".repeat(20_001), ...UNSTORABLE],
+      datasets: ["a list?", 42, {}, ...asList([42, null, "x".repeat(501), ...UNSTORABLE])],
     },
   },
   "POST /api/clarification/submit-answers": {
@@ -252,8 +265,8 @@ const BODY_SPECS: Record<string, BodySpec> = {
     optional: false,
     base: () => ({ sessionId: "fuzz-session", answers: [{ questionIndex: 0, answer: "Europe" }] }),
     invalid: {
-      sessionId: [undefined, ...NOT_STRINGS, "", "  ", "x".repeat(101), ...SURROGATES],
-      answers: [undefined, "a list?", 42, {}, [], [{ questionIndex: -1, answer: "a" }], [{ questionIndex: 0, answer: 42 }], [{ questionIndex: 0, answer: "\ud800" }]],
+      sessionId: [undefined, ...NOT_STRINGS, "", "  ", "x".repeat(101), ...UNSTORABLE],
+      answers: [undefined, "a list?", 42, {}, [], [{ questionIndex: -1, answer: "a" }], [{ questionIndex: 0, answer: 42 }], [{ questionIndex: 0, answer: "\ud800" }], [{ questionIndex: 0, answer: "a\u0000" }]],
     },
   },
   "POST /api/clarification/plan-feedback": {
@@ -261,9 +274,9 @@ const BODY_SPECS: Record<string, BodySpec> = {
     optional: false,
     base: () => ({ sessionId: "fuzz-session", approved: true }),
     invalid: {
-      sessionId: [undefined, ...NOT_STRINGS, "", "  ", ...SURROGATES],
+      sessionId: [undefined, ...NOT_STRINGS, "", "  ", ...UNSTORABLE],
       approved: [undefined, "yes", 1, null, [], {}],
-      feedback: [...NOT_STRINGS, "x".repeat(5_001), ...SURROGATES],
+      feedback: [...NOT_STRINGS, "x".repeat(5_001), ...UNSTORABLE],
     },
   },
   "POST /api/research/[id]/shares": {
@@ -293,13 +306,33 @@ interface Answer {
   text: string;
 }
 
-async function send(method: Method, pathname: string, who: Who, junk?: Pick<Junk, "body" | "type">): Promise<Answer> {
+/** fetch refuses TRACE and TRACK: the methods no route serves go out through node:http, without a body. */
+function sendRaw(method: string, pathname: string, headers: Headers): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${app.url}${pathname}`, { method, headers: Object.fromEntries(headers), timeout: 60_000 }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => {
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answerHeaders.set(name, String(value));
+        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text });
+      });
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer within 60 s")));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function send(method: Method | string, pathname: string, who: Who, junk?: Pick<Junk, "body" | "type">): Promise<Answer> {
   const headers = new Headers();
   if (who === "token") headers.set("authorization", `Bearer ${app.user.token}`);
   if (who === "session") {
     headers.set("cookie", cookie);
     headers.set("origin", app.url);
   }
+  if (!(METHODS as readonly string[]).includes(method)) return sendRaw(method, pathname, headers);
   const body = method === "GET" || method === "HEAD" ? null : (junk?.body() ?? null);
   if (junk?.type && body !== null) headers.set("content-type", junk.type);
   const init: RequestInit & { duplex?: "half" } = { method, headers, body, redirect: "manual", signal: AbortSignal.timeout(60_000) };
@@ -324,7 +357,7 @@ interface Expect {
 async function probe(
   problems: string[],
   family: string,
-  method: Method,
+  method: Method | string,
   pathname: string,
   who: Who,
   expect: Expect = {},
@@ -455,6 +488,19 @@ describe("fuzz: every API route", () => {
       report(problems);
     });
 
+    test(`${route.template}: methods no route serves (TRACE, PROPFIND, …) get 405 { error, code } with Allow`, async () => {
+      const problems: string[] = [];
+      const pathname = fill(route.template, sample);
+      for (const method of UNSERVED_METHODS) {
+        for (const who of ["token", "anon"] as const) {
+          const a = await probe(problems, route.template, method, pathname, who, { status: 405, code: /^method_not_allowed:api$/ });
+          const allow = (a?.headers.get("allow") ?? "").split(/,\s*/).sort().join();
+          if (a?.status === 405 && allow !== SERVED_ALLOW) problems.push(`${method} ${pathname}: Allow "${allow}"`);
+        }
+      }
+      report(problems);
+    });
+
     test(`${route.template}: malformed bodies and content types`, async () => {
       const problems: string[] = [];
       const bodyMethods = route.fallback ? (["POST", "PUT", "PATCH", "DELETE"] as Method[]) : route.allowed!.filter((m) => !["GET", "HEAD"].includes(m));
@@ -496,31 +542,53 @@ describe("fuzz: every API route", () => {
   }
 
   for (const [key, spec] of Object.entries(BODY_SPECS)) {
-    test(`${key}: a bad value in each field is a 400 naming it (lone surrogates included)`, async () => {
+    test(`${key}: a bad value in each field is a 400 naming it (lone surrogates and NUL included)`, async () => {
       const [method, template] = key.split(" ") as [Method, string];
       const problems: string[] = [];
       for (const [field, values] of Object.entries(spec.invalid)) {
         for (const value of values) {
           const body = { ...spec.base(), [field]: value };
           const text = JSON.stringify(body);
-          const surrogate = typeof value === "string" ? !value.isWellFormed() : Array.isArray(value) && value.some((v) => typeof v === "string" && !v.isWellFormed());
+          const strings = (typeof value === "string" ? [value] : Array.isArray(value) ? value : []).filter((v) => typeof v === "string");
+          const message = strings.some((v) => !v.isWellFormed()) ? /well-formed Unicode/ : strings.some((v) => v.includes("\u0000")) ? /NUL characters/ : undefined;
           await probe(
             problems,
             template,
             method,
             fill(template, sample),
             spec.who,
-            { status: 400, code: /^bad_request:/, field, ...(surrogate ? { message: /well-formed Unicode/ } : {}) },
+            { status: 400, code: /^bad_request:/, field, ...(message ? { message } : {}) },
             { name: `${field}=${String(JSON.stringify(value)).slice(0, 40)}`, kind: "object", body: () => text, type: JSON_TYPE },
           );
         }
       }
       report(problems);
-      // Nothing with a lone surrogate was stored.
+      // Nothing with a lone surrogate or a NUL was stored.
       const prompts = await app.db.research.findMany({ select: { initialPrompt: true } });
-      assert.ok(prompts.every((r) => r.initialPrompt.isWellFormed()));
+      assert.ok(prompts.every((r) => r.initialPrompt.isWellFormed() && !r.initialPrompt.includes("\u0000")));
     });
   }
+
+  test("a NUL in a query parameter is a 400 naming it, on every route", async () => {
+    const problems: string[] = [];
+    for (const route of routes) {
+      for (const [query, field] of NUL_QUERIES) {
+        for (const who of ["token", "anon"] as const) {
+          await probe(problems, route.template, "GET", fill(route.template, sample) + query, who, { status: 400, code: /^bad_request:query$/, message: /NUL/, field });
+        }
+      }
+    }
+    report(problems);
+  });
+
+  test("GET /api/v1/answers: a date the databases cannot hold is a 400 naming before", async () => {
+    const problems: string[] = [];
+    for (const date of ["0000-01-01T00:00:00Z", "0000-12-31T23:59:59.999Z", "2024-02-30T00:00:00Z"]) {
+      await probe(problems, "/api/v1/answers", "GET", `/api/v1/answers?before=${date}`, "token", { status: 400, code: /^bad_request:/, field: "before" });
+    }
+    await probe(problems, "/api/v1/answers", "GET", "/api/v1/answers?before=0001-01-01T00:00:00Z", "token", { status: 200 });
+    report(problems);
+  });
 
   test("unknown /api paths get a JSON 404 (signed in) or 401 (signed out)", async () => {
     const problems: string[] = [];
@@ -553,6 +621,31 @@ describe("fuzz: pages with path parameters", () => {
           if (a && !/^text\/html/.test(a.headers.get("content-type") ?? "")) problems.push(`${page} ${id}: not an HTML page`);
         }
         for (const id of ODD_IDS) await probe(problems, page, "GET", fill(page, id), who, { anyShape: true });
+      }
+    }
+    report(problems);
+  });
+
+  test("a NUL in a query parameter is a 400 page", async () => {
+    const problems: string[] = [];
+    for (const page of ["/", "/sign-in", ...dynamicPages()]) {
+      for (const who of ["session", "anon"] as const) {
+        for (const query of ["?draft=%00", "?callbackUrl=%2F%00", "?%00"]) {
+          const a = await probe(problems, page, "GET", fill(page, "fuzz-id") + query, who, { status: 400, anyShape: true });
+          if (a && !/^text\/html/.test(a.headers.get("content-type") ?? "")) problems.push(`${page}${query}: not an HTML page`);
+        }
+      }
+    }
+    report(problems);
+  });
+
+  test("methods no route serves get 405 with Allow on pages and the OpenAI-compatible paths too", async () => {
+    const problems: string[] = [];
+    for (const pathname of ["/", "/sign-in", ...dynamicPages().map((p) => fill(p, "fuzz-id")), "/v1/models", "/v1/chat/completions", "/v1/nope"]) {
+      for (const method of UNSERVED_METHODS) {
+        const a = await probe(problems, pathname, method, pathname, "anon", { status: 405, anyShape: true });
+        const allow = (a?.headers.get("allow") ?? "").split(/,\s*/).sort().join();
+        if (a?.status === 405 && allow !== SERVED_ALLOW) problems.push(`${method} ${pathname}: Allow "${allow}"`);
       }
     }
     report(problems);
