@@ -130,6 +130,10 @@ const schema = z.object({
   API_TOKEN_MAX_DAYS: int(365, 1, 3650),
   RATE_LIMIT_STARTS_PER_HOUR: int(30, 1, 100_000),
   MAX_CONCURRENT_RUNS_PER_USER: int(3, 1, 1_000),
+  // Planning calls (follow-up questions, clarification questions and plans): each is one or two LLM
+  // calls and starts no run, so they have their own limits, in flight and per hour.
+  MAX_CONCURRENT_PLANNING_CALLS_PER_USER: int(3, 1, 1_000),
+  RATE_LIMIT_PLANNING_CALLS_PER_HOUR: int(60, 1, 100_000),
 
   // HTTP API: largest JSON body accepted (413 above). At most 8 MiB: Next's proxy keeps only the
   // first 10 MiB of a body, so a larger cap could not be enforced.
