@@ -80,6 +80,22 @@ test("the start lock lives in the database: a start waits while another process 
   assert.equal(await acquireUserStartLock({ userId: user.id, owner: "next", leaseMs: 60_000 }), true);
 });
 
+test("a claimed conversation without a live run stops counting once the claim is older than a start takes", async () => {
+  const user = await db.user.create({ data: { email: "orphans@example.com", passwordHash: "x" } });
+  const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
+  // Two claims whose start failed before opening a run, and one whose run has ended: none is running.
+  for (let i = 0; i < 3; i++) {
+    const c = await db.conversation.create({ data: { userId: user.id, objective: "o", active: true, updatedAt: tenMinutesAgo } });
+    if (i === 2) await db.run.create({ data: { kind: "deep-research", subjectId: c.id, userId: user.id, status: "failed" } });
+  }
+  await assertWithinLimits({ userId: user.id, pool: "research" });
+  // A claim with its run going counts, and so does a claim just made (its run is being opened).
+  const live = await db.conversation.create({ data: { userId: user.id, objective: "o", active: true, updatedAt: tenMinutesAgo } });
+  await db.run.create({ data: { kind: "deep-research", subjectId: live.id, userId: user.id, status: "running" } });
+  await db.conversation.create({ data: { userId: user.id, objective: "o", active: true } });
+  await assert.rejects(assertWithinLimits({ userId: user.id, pool: "research" }), (e: AppError) => e.code === "rate_limit:concurrent_runs" && /2 researches running/.test(e.message));
+});
+
 test("planning calls: at most MAX_CONCURRENT_PLANNING_CALLS_PER_USER in flight (a call not ended for long is not counted), and RATE_LIMIT_PLANNING_CALLS_PER_HOUR an hour", async () => {
   const { withinPlanningLimits, assertPlanningWithinLimits } = await import("./limits");
   const user = await db.user.create({ data: { email: "planner@example.com", passwordHash: "x" } });
