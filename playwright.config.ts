@@ -55,9 +55,12 @@ export default defineConfig({
         SCRAPE_ALLOW_PRIVATE: "1",
         SCRAPE_TIMEOUT_MS: "3000",
         // Every spec signs in as one user: the suite starts more researches in an hour than the
-        // default per-user limit (30) allows, and some leave one running into the next spec.
+        // default per-user limit (30) allows, and some leave one running into the next spec; the same
+        // for follow-up and clarification questions (60 an hour by default).
         RATE_LIMIT_STARTS_PER_HOUR: "1000",
         MAX_CONCURRENT_RUNS_PER_USER: "10",
+        RATE_LIMIT_PLANNING_CALLS_PER_HOUR: "1000",
+        MAX_CONCURRENT_PLANNING_CALLS_PER_USER: "10",
       },
     },
   ],

@@ -96,8 +96,11 @@ const schema = z.object({
   LITERATURE_TREE_BREADTH: int(3, 1, 10),
   LITERATURE_SEARXNG_CATEGORIES: z.string().trim().default("general,science"),
   LITERATURE_ANALYZE_CONCURRENCY: int(2, 1, 16),
-  // Datasets uploaded with a start: the total size accepted (413 above), and where they are kept.
+  // Datasets uploaded with a start: the size of one start's files (413 above), the files and total
+  // size a conversation may hold across its starts (400 above), and where they are kept.
   DEEP_RESEARCH_MAX_UPLOAD_BYTES: int(5 * 1024 * 1024, 1024, 8 * 1024 * 1024),
+  DATASET_MAX_FILES: int(20, 1, 1_000),
+  DATASET_MAX_TOTAL_BYTES: int(50 * 1024 * 1024, 1024),
   UPLOADS_DIR: z.string().default("data/uploads"),
 
   // The wizard's estimate (lib/estimate-ranges.ts): typical figures of one LLM call, used to turn the
@@ -130,6 +133,10 @@ const schema = z.object({
   API_TOKEN_MAX_DAYS: int(365, 1, 3650),
   RATE_LIMIT_STARTS_PER_HOUR: int(30, 1, 100_000),
   MAX_CONCURRENT_RUNS_PER_USER: int(3, 1, 1_000),
+  // Planning calls (follow-up questions, clarification questions and plans): each is one or two LLM
+  // calls and starts no run, so they have their own limits, in flight and per hour.
+  MAX_CONCURRENT_PLANNING_CALLS_PER_USER: int(3, 1, 1_000),
+  RATE_LIMIT_PLANNING_CALLS_PER_HOUR: int(60, 1, 100_000),
 
   // HTTP API: largest JSON body accepted (413 above). At most 8 MiB: Next's proxy keeps only the
   // first 10 MiB of a body, so a larger cap could not be enforced.

@@ -122,7 +122,7 @@ async function main(): Promise<number> {
   assertResearchConfigured({ llm: true, search: true });
 
   migrateDatabase(env.DATABASE_URL);
-  const { askFollowupQuestions, launchResearch } = await import("../lib/research/service");
+  const { draftWithQuestions, launchResearch } = await import("../lib/research/service");
   const { eventBus } = await import("../lib/events/bus");
   const { runRegistry } = await import("../lib/runs/engines");
   const { deleteResearch, getResearch, loadResearchGraph } = await import("../lib/db/research");
@@ -131,7 +131,7 @@ async function main(): Promise<number> {
   const userId = await accountFor(values.email, "sign up in the web app, or run npm run token -- create --email <email> --name cli --password '…'");
 
   console.log("Asking the prompt analyzer for follow-up questions…");
-  const { research_id, followup_questions } = await askFollowupQuestions({ userId, input: questionsInput.data });
+  const { research_id, followup_questions } = await draftWithQuestions({ userId, input: questionsInput.data });
   let input: StartRequest;
   try {
     const answers = givenAnswers ?? (await askOnStdin(followup_questions));

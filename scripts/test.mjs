@@ -81,6 +81,8 @@ const POSTGRES_TESTS = [
   "test/integration/outside-text.test.ts",
   // The fuzz reaches the database with ids, filters and text no database can hold (NUL, year 0): ~2 min.
   "test/integration/fuzz.test.ts",
+  "test/integration/dataset-uploads.test.ts",
+  "test/integration/planning-limits.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 

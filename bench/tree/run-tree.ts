@@ -108,6 +108,7 @@ function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fa
     ANALYZE_CONCURRENCY_PER_QUERY: String(o.limits.analyzeConcurrencyPerQuery),
     CONTEXT_TOKEN_BUDGET: String(o.contextTokenBudget),
     RATE_LIMIT_STARTS_PER_HOUR: "1000",
+    RATE_LIMIT_PLANNING_CALLS_PER_HOUR: "1000",
     RESUME_ON_START: "0",
   };
 }

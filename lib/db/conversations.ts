@@ -38,6 +38,8 @@ export async function updateConversation(id: string, change: (current: Conversat
 
 /** A new conversation, already claimed by its first start, with that start's user message. */
 export async function createConversation(data: {
+  /** Chosen by the caller when it stores files under the conversation's id before creating it. */
+  id?: string;
   userId: string;
   researchMode: string;
   objective: string;
@@ -48,7 +50,7 @@ export async function createConversation(data: {
 }) {
   return db.$transaction(async (tx) => {
     const conversation = await tx.conversation.create({
-      data: { userId: data.userId, researchMode: data.researchMode, objective: data.objective, uploadedDatasets: data.uploadedDatasets, clarificationContext: data.clarificationContext, active: true },
+      data: { ...(data.id ? { id: data.id } : {}), userId: data.userId, researchMode: data.researchMode, objective: data.objective, uploadedDatasets: data.uploadedDatasets, clarificationContext: data.clarificationContext, active: true },
     });
     const message = await tx.conversationMessage.create({
       data: { conversationId: conversation.id, role: "user", content: data.content, status: "processing", researchMode: data.researchMode, phase: "plan", phaseStartedAt: new Date(), iteration: 1, clarificationSessionId: data.clarificationSessionId },
@@ -92,6 +94,25 @@ export async function claimConversation(data: {
   });
 }
 
+/**
+ * Undoes a start whose run could not be opened, so that nothing stays claimed: a conversation the
+ * start created is deleted; an existing one is released, its start's message marked failed and its
+ * datasets put back as they were.
+ */
+export async function releaseFailedStart(data: { id: string; messageId: string; created: boolean; uploadedDatasets: string; error: string }) {
+  if (data.created) {
+    await db.conversation.deleteMany({ where: { id: data.id } });
+    return;
+  }
+  await db.$transaction([
+    db.conversationMessage.updateMany({ where: { id: data.messageId }, data: { status: "failed", error: data.error, completedAt: new Date() } }),
+    db.conversation.updateMany({
+      where: { id: data.id, rootMessageId: data.messageId },
+      data: { active: false, lastResult: "failed", lastError: data.error, runEndedAt: new Date(), uploadedDatasets: data.uploadedDatasets, version: { increment: 1 } },
+    }),
+  ]);
+}
+
 /** The status filter of a list, as a condition on the run guard and the last run's result. */
 function statusWhere(status?: string): Prisma.ConversationWhereInput {
   if (!status) return {};
@@ -108,6 +129,8 @@ export async function listConversations({ userId, limit, cursor, status, search 
       userId,
       AND: [statusWhere(status), text ? { OR: [{ objective: text }, { conversationTitle: text }, { currentObjective: text }] } : {}],
     },
+    // A list never shows the datasets' metadata (up to DATASET_MAX_FILES previews each): not read.
+    omit: { uploadedDatasets: true },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,
     ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
@@ -170,9 +193,22 @@ export async function addConversationUsage(id: string, t: { promptTokens: number
     WHERE "id" = ${id}`;
 }
 
-/** How many of the user's conversations have a loop active (for the per-user run limit). */
-export async function countActiveConversations({ userId }: { userId: string }) {
-  return db.conversation.count({ where: { userId, active: true } });
+/**
+ * How many of the user's conversations have a loop going (for the per-user run limit): claimed
+ * (active) with a run queued or running. A claim whose run is missing or ended (its start failed or
+ * its process died before opening the run) counts only for `claimGraceMs` after the claim (the time a
+ * start takes to open its run), so that it cannot hold one of the user's slots forever.
+ */
+export async function countActiveConversations({ userId, claimGraceMs = 120_000, now = new Date() }: { userId: string; claimGraceMs?: number; now?: Date }) {
+  const active = await db.conversation.findMany({ where: { userId, active: true }, select: { id: true, updatedAt: true } });
+  if (active.length === 0) return 0;
+  const live = await db.run.findMany({
+    where: { kind: "deep-research", subjectId: { in: active.map((c) => c.id) }, status: { in: ["queued", "running"] } },
+    select: { subjectId: true },
+  });
+  const withRun = new Set(live.map((r) => r.subjectId));
+  const claimedSince = now.getTime() - claimGraceMs;
+  return active.filter((c) => withRun.has(c.id) || c.updatedAt.getTime() >= claimedSince).length;
 }
 
 /** When the user's Deep Research starts since `since` happened, oldest first (for the hourly limit). */

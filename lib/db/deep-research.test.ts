@@ -97,3 +97,25 @@ test("a literature task's child research is created and linked once, however man
   assert.equal(await db.research.count({ where: { conversationId } }), 1);
   assert.equal(await tasks.childResearchOf(task.id, data), linked, "a re-run finds the linked one");
 });
+
+test("a start whose run could not be opened is undone: a created conversation deleted, a claimed one released as it was", async () => {
+  const userId = (await db.user.create({ data: { email: "dr-failed-start@example.com", passwordHash: "x" } })).id;
+  const created = await conversations.createConversation({
+    userId, researchMode: "steering", objective: "new", content: "new", uploadedDatasets: '[{"filename":"a.csv"}]', clarificationContext: null, clarificationSessionId: null,
+  });
+  await conversations.releaseFailedStart({ id: created.conversation.id, messageId: created.message.id, created: true, uploadedDatasets: "[]", error: "x" });
+  assert.equal(await conversations.getConversation({ id: created.conversation.id }), null);
+
+  const other = await conversations.createConversation({
+    userId, researchMode: "steering", objective: "old", content: "old", uploadedDatasets: '[{"filename":"a.csv"}]', clarificationContext: null, clarificationSessionId: null,
+  });
+  await db.conversation.update({ where: { id: other.conversation.id }, data: { active: false } });
+  const claimed = await conversations.claimConversation({ id: other.conversation.id, researchMode: "steering", content: "again", uploadedDatasets: '[{"filename":"a.csv"},{"filename":"b.csv"}]', clarificationSessionId: null });
+  assert.ok(claimed);
+  await conversations.releaseFailedStart({ id: other.conversation.id, messageId: claimed.message.id, created: false, uploadedDatasets: '[{"filename":"a.csv"}]', error: "The run could not be started." });
+  const after = (await conversations.getConversation({ id: other.conversation.id }))!;
+  assert.deepEqual([after.active, after.lastResult, after.lastError, after.uploadedDatasets], [false, "failed", "The run could not be started.", '[{"filename":"a.csv"}]']);
+  const message = (await conversations.getMessage({ id: claimed.message.id }))!;
+  assert.equal(message.status, "failed");
+  assert.equal(await conversations.countActiveConversations({ userId }), 0, "nothing left claimed");
+});

@@ -1,12 +1,15 @@
 // Clarification sessions before a Deep Research conversation: questions → answers and a plan →
 // approval, or a new plan from feedback (the history kept). A call in the wrong state is a 400
-// naming the current status.
+// naming the current status. Each LLM call is a planning call: limited per user (429) and its
+// tokens recorded against the user and the session (lib/runs/limits.ts).
 import { clarificationPlan, clarificationQuestions, type ClarificationPlan, type ClarificationQuestions } from "./agents/clarification";
 import { LlmUnavailableError, StructuredOutputError } from "../ai/errors";
 import { createClarificationSession, getClarificationSession, moveClarificationSession, type ClarificationSession } from "../db/clarification";
 import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
 import { parseJson } from "../db/json";
+import { planningUsageOf } from "../db/planning-calls";
+import { withinPlanningLimits } from "../runs/limits";
 
 function llmFailure(error: unknown): never {
   if (error instanceof LlmUnavailableError || error instanceof StructuredOutputError) throw new AppError("unavailable:llm", error.message, { cause: error });
@@ -23,7 +26,7 @@ async function ownSession(userId: string, sessionId: string) {
   return session;
 }
 
-export function sessionView(s: ClarificationSession) {
+export function sessionView(s: ClarificationSession, usage: { promptTokens: number; completionTokens: number; llmCalls: number }) {
   return {
     ok: true,
     sessionId: s.id,
@@ -35,6 +38,7 @@ export function sessionView(s: ClarificationSession) {
     answers: parseJson<{ questionIndex: number; answer: string }[]>(s.answers, []),
     plan: parseJson<ClarificationPlan | null>(s.plan, null),
     feedbackHistory: parseJson<unknown[]>(s.feedbackHistory, []),
+    usage,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
   };
@@ -42,9 +46,12 @@ export function sessionView(s: ClarificationSession) {
 
 export async function generateQuestions({ userId, query, datasets = [] }: { userId: string; query: string; datasets?: string[] }) {
   assertResearchConfigured({ llm: true });
-  const out = await clarificationQuestions({ query, datasets }).catch(llmFailure);
-  const session = await createClarificationSession({ userId, query, datasets: JSON.stringify(datasets), questions: JSON.stringify(out.questions), reasoning: out.reasoning });
-  return { ok: true, sessionId: session.id, questions: out.questions, reasoning: out.reasoning };
+  return withinPlanningLimits({ userId, kind: "clarification-questions" }, async ({ onUsage, setSubject }) => {
+    const out = await clarificationQuestions({ query, datasets, onUsage }).catch(llmFailure);
+    const session = await createClarificationSession({ userId, query, datasets: JSON.stringify(datasets), questions: JSON.stringify(out.questions), reasoning: out.reasoning });
+    setSubject(session.id);
+    return { ok: true, sessionId: session.id, questions: out.questions, reasoning: out.reasoning };
+  });
 }
 
 function qaOf(s: ClarificationSession) {
@@ -61,7 +68,8 @@ export async function submitAnswers({ userId, sessionId, answers }: { userId: st
   if (bad) throw new AppError("bad_request:clarification", `answers: questionIndex ${bad.questionIndex} does not exist (there are ${count} questions)`, { field: "answers" });
   assertResearchConfigured({ llm: true });
   const withAnswers = { ...session, answers: JSON.stringify(answers) };
-  const plan = await clarificationPlan({ query: session.query, qa: qaOf(withAnswers), maxTasks: getEnv().MAX_TASKS_PER_ITERATION }).catch(llmFailure);
+  const plan = await withinPlanningLimits({ userId, kind: "clarification-plan", subjectId: sessionId }, ({ onUsage }) =>
+    clarificationPlan({ query: session.query, qa: qaOf(withAnswers), maxTasks: getEnv().MAX_TASKS_PER_ITERATION, onUsage }).catch(llmFailure));
   const moved = await moveClarificationSession(sessionId, "questions_generated", { status: "plan_generated", answers: JSON.stringify(answers), plan: JSON.stringify(plan) });
   if (!moved) wrongState((await ownSession(userId, sessionId)), "questions_generated");
   return { ok: true, sessionId, plan };
@@ -81,7 +89,8 @@ export async function planFeedback({ userId, sessionId, approved, feedback }: { 
     return { ok: true, sessionId, status: "plan_approved", plan: previous };
   }
   assertResearchConfigured({ llm: true });
-  const plan = await clarificationPlan({ query: session.query, qa: qaOf(session), feedback, previousPlan: previous, maxTasks: getEnv().MAX_TASKS_PER_ITERATION }).catch(llmFailure);
+  const plan = await withinPlanningLimits({ userId, kind: "clarification-feedback", subjectId: sessionId }, ({ onUsage }) =>
+    clarificationPlan({ query: session.query, qa: qaOf(session), feedback, previousPlan: previous, maxTasks: getEnv().MAX_TASKS_PER_ITERATION, onUsage }).catch(llmFailure));
   const moved = await moveClarificationSession(sessionId, "plan_generated", {
     plan: JSON.stringify(plan),
     feedbackHistory: JSON.stringify([...history, { at: new Date().toISOString(), approved: false, feedback, previousPlan: previous }]),
@@ -91,5 +100,6 @@ export async function planFeedback({ userId, sessionId, approved, feedback }: { 
 }
 
 export async function getSession({ userId, sessionId }: { userId: string; sessionId: string }) {
-  return sessionView(await ownSession(userId, sessionId));
+  const session = await ownSession(userId, sessionId);
+  return sessionView(session, await planningUsageOf({ subjectId: session.id }));
 }

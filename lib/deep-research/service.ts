@@ -1,18 +1,19 @@
 // The Deep Research operations route handlers call: start (with the run guard's dedup), status,
 // the conversations, stop. The start reply is built in one function (startReply), so queue mode's
 // 202 with a jobId is a change in one place.
+import { randomUUID } from "node:crypto";
 import { startWithinLimits } from "../runs/limits";
-import { assertResearchConfigured } from "../env";
+import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
-import { claimConversation, createConversation, getConversation, getMessage, listConversations, updateConversation, updateMessage } from "../db/conversations";
+import { claimConversation, createConversation, getConversation, getMessage, listConversations, releaseFailedStart, updateMessage, type Conversation } from "../db/conversations";
 import { getClarificationSession } from "../db/clarification";
 import { getRun, openRun } from "../db/runs";
 import { runRegistry } from "../runs/engines";
 import { parseJson } from "../db/json";
 import type { ResearchMode, StartInput } from "./schema";
 import { conversationSnapshot } from "./snapshot";
-import { storeUploads, type UploadedDataset } from "./uploads";
-import { conversationStatus, stateView, statusView } from "./views";
+import { checkDatasetLimits, checkUploadNames, removeUploads, storeUploads, type CheckedUpload, type UploadedDataset } from "./uploads";
+import { conversationStatus, listView, statusView } from "./views";
 
 const DEFAULT_MODE: ResearchMode = "semi-autonomous";
 
@@ -55,28 +56,62 @@ export async function startDeepResearch({ userId, input, files = [] }: { userId:
     }
   }
   assertResearchConfigured({ llm: true, search: true });
+  // Bad file names are a 400 before anything is stored or claimed.
+  const uploads = checkUploadNames(files, { maxFiles: getEnv().DATASET_MAX_FILES });
   // Per-user limits (429) are checked and the start stored under the user's start lock.
-  const started = await startWithinLimits({ userId, pool: "research", start: () => storeStart({ userId, input, clarificationContext }) });
+  const started = await startWithinLimits({ userId, pool: "research", start: () => storeStart({ userId, input, clarificationContext, uploads }) });
   if ("deduplicated" in started) return started.reply;
   const { conversationId, messageId } = started;
-  if (files.length > 0) {
-    const stored = await storeUploads(conversationId, files);
-    await updateConversation(conversationId, (c) => ({ uploadedDatasets: JSON.stringify([...parseJson<UploadedDataset[]>(c.uploadedDatasets, []), ...stored]) }));
-  }
-  const c = (await getConversation({ id: conversationId }))!;
-  await openRun({ kind: "deep-research", subjectId: conversationId, userId, mode: c.researchMode });
   void runRegistry.start("deep-research", conversationId).catch((error: unknown) => console.error(`[quarry] deep research ${conversationId} could not start:`, error));
   return startReply({ messageId, conversationId, userId });
 }
 
-/** Stores the start's message, claiming the conversation (or creating it). */
-async function storeStart({ userId, input, clarificationContext }: { userId: string; input: StartInput; clarificationContext?: string }): Promise<{ deduplicated: true; reply: StartReply } | { conversationId: string; messageId: string }> {
+type Stored = { deduplicated: true; reply: StartReply } | { conversationId: string; messageId: string };
+
+/**
+ * Stores the start: its files first (within the conversation's dataset limits), then the claim of
+ * the conversation (or its creation) with them listed, then its run. A step that fails undoes the
+ * ones before it, so that a failed start leaves nothing claimed and no file behind.
+ */
+async function storeStart({ userId, input, clarificationContext, uploads }: { userId: string; input: StartInput; clarificationContext?: string; uploads: CheckedUpload[] }): Promise<Stored> {
+  const env = getEnv();
+  const existing = input.conversationId ? (await getConversation({ id: input.conversationId, userId }))! : null;
+  const before = parseJson<UploadedDataset[]>(existing?.uploadedDatasets, []);
+  checkDatasetLimits({ existing: before, uploads, maxFiles: env.DATASET_MAX_FILES, maxTotalBytes: env.DATASET_MAX_TOTAL_BYTES });
+  // A new conversation's id is chosen here, so that its files are stored before its row exists.
+  const conversationId = existing?.id ?? randomUUID();
+  const stored = await storeUploads(env.UPLOADS_DIR, conversationId, uploads);
+  const datasets = stored.length > 0 ? JSON.stringify([...before, ...stored]) : undefined;
+  let claimed: Stored;
+  try {
+    claimed = await claimOrCreate({ userId, input, clarificationContext, existing, conversationId, datasets });
+  } catch (error) {
+    await removeUploads(env.UPLOADS_DIR, conversationId, stored);
+    throw error;
+  }
+  if ("deduplicated" in claimed) {
+    await removeUploads(env.UPLOADS_DIR, conversationId, stored);
+    return claimed;
+  }
+  try {
+    await openRun({ kind: "deep-research", subjectId: conversationId, userId, mode: input.researchMode ?? existing?.researchMode ?? DEFAULT_MODE });
+  } catch (error) {
+    await releaseFailedStart({ id: conversationId, messageId: claimed.messageId, created: !existing, uploadedDatasets: existing?.uploadedDatasets ?? "[]", error: "The run could not be started." });
+    await removeUploads(env.UPLOADS_DIR, conversationId, stored);
+    throw error;
+  }
+  return claimed;
+}
+
+/** Claims the existing conversation for the start, or creates it, with the start's message. */
+async function claimOrCreate({ userId, input, clarificationContext, existing, conversationId, datasets }: {
+  userId: string; input: StartInput; clarificationContext?: string; existing: Conversation | null; conversationId: string; datasets?: string;
+}): Promise<Stored> {
   const sessionId = input.clarificationSessionId ?? null;
-  if (input.conversationId) {
-    const existing = (await getConversation({ id: input.conversationId, userId }))!;
+  if (existing) {
     const claimed = await claimConversation({
       id: existing.id, researchMode: input.researchMode ?? existing.researchMode ?? DEFAULT_MODE, content: input.message,
-      clarificationContext, clarificationSessionId: sessionId,
+      clarificationContext, clarificationSessionId: sessionId, uploadedDatasets: datasets,
     });
     if (!claimed) {
       // Another start claimed it in between.
@@ -87,7 +122,7 @@ async function storeStart({ userId, input, clarificationContext }: { userId: str
   }
   const objective = clarificationContext ? parseJson<{ objective: string }>(clarificationContext, { objective: input.message }).objective : input.message;
   const created = await createConversation({
-    userId, researchMode: input.researchMode ?? DEFAULT_MODE, objective, content: input.message, uploadedDatasets: "[]",
+    id: conversationId, userId, researchMode: input.researchMode ?? DEFAULT_MODE, objective, content: input.message, uploadedDatasets: datasets ?? "[]",
     clarificationContext: clarificationContext ?? null, clarificationSessionId: sessionId,
   });
   return { conversationId: created.conversation.id, messageId: created.message.id };
@@ -116,7 +151,7 @@ export async function deepResearchStatus({ messageId, userId }: { messageId: str
 export async function listUserConversations({ userId, limit, cursor, status, q }: { userId: string; limit: number; cursor?: string; status?: string; q?: string }) {
   const { rows, nextCursor } = await listConversations({ userId, limit, cursor, status, search: q || undefined });
   return {
-    conversations: rows.map((c) => ({ ...stateView(c), status: conversationStatus(c), isRunning: c.active, lastResult: c.lastResult })),
+    conversations: rows.map((c) => ({ ...listView(c), status: conversationStatus(c), isRunning: c.active, lastResult: c.lastResult })),
     nextCursor,
   };
 }

@@ -1,34 +1,125 @@
 // Datasets uploaded with a start: stored under UPLOADS_DIR/<conversation>/ and listed in the world
-// state with their filename, size and a short text preview (dataset analysis comes later).
+// state with the name the user gave, size and a short text preview (dataset analysis comes later).
+// Each file is stored under a name of its own (a short random prefix and the sanitised name), so no
+// upload overwrites another; the checks below run before anything is stored or claimed.
+import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+<<<<<<< HEAD
 import { getEnv } from "../env";
 import { storable } from "../validation/text";
+=======
+import { formatBytes } from "../scrape/errors";
+import { AppError } from "../errors";
+>>>>>>> issue20-h3
 
 export interface UploadedDataset {
+  /** The name the user gave (without directories): what the world state, plans and tasks show. */
   filename: string;
+  /** The file's name in the conversation's directory: unique, whatever the user called it. */
+  storedName: string;
   size: number;
   preview: string;
   uploadedAt: string;
 }
 
-const PREVIEW_CHARS = 500;
-
-/** A safe file name: no directories, no control characters. */
-function safeName(name: string): string {
-  return path.basename(name).replace(/[^\w.\- ]+/g, "_").slice(0, 200) || "dataset";
+/** A file of a start's request with its checked display name. */
+export interface CheckedUpload {
+  file: File;
+  filename: string;
 }
 
-export async function storeUploads(conversationId: string, files: File[]): Promise<UploadedDataset[]> {
-  const dir = path.join(getEnv().UPLOADS_DIR, conversationId);
+const PREVIEW_CHARS = 500;
+const MAX_NAME_CHARS = 200;
+
+function badUpload(message: string): AppError {
+  return new AppError("bad_request:upload", message, { field: "files" });
+}
+
+/** The name to show: no directories (either separator), no control characters, NFC, trimmed. */
+function displayName(name: string): string {
+  return (name.split(/[\\/]/).at(-1) ?? "").normalize("NFC").replace(/[\u0000-\u001f\u007f]/g, "").trim();
+}
+
+/** The name on disk: only portable characters. */
+function safeName(name: string): string {
+  return name.replace(/[^\w.\- ]+/g, "_");
+}
+
+/**
+ * Checks a start's files before anything is stored: every name usable, no two the same once
+ * sanitised (compared without case). Datasets are referred to by name in plans and tasks, so two that
+ * read the same — or differ only in characters a file name cannot hold — would be confused.
+ */
+export function checkUploadNames(files: File[], { maxFiles }: { maxFiles: number }): CheckedUpload[] {
+  // Too many is said first (and each name is not checked): a start may attach thousands.
+  if (files.length > maxFiles) throw badUpload(`files: ${files.length} files attached; a conversation may hold at most ${maxFiles} datasets (DATASET_MAX_FILES).`);
+  const seen = new Map<string, string>();
+  return files.map((file) => {
+    const filename = displayName(file.name);
+    if (filename === "" || /^\.+$/.test(filename)) throw badUpload(`files: "${file.name}" is not a usable file name; rename the file and attach it again.`);
+    if (filename.length > MAX_NAME_CHARS) throw badUpload(`files: "${filename.slice(0, 40)}…" has a name longer than ${MAX_NAME_CHARS} characters.`);
+    const key = safeName(filename).toLowerCase();
+    const other = seen.get(key);
+    if (other !== undefined) {
+      throw badUpload(other === filename
+        ? `files: "${filename}" is attached twice; attach each file once.`
+        : `files: "${other}" and "${filename}" have the same name once sanitised for storage ("${safeName(filename)}"); rename one.`);
+    }
+    seen.set(key, filename);
+    return { file, filename };
+  });
+}
+
+/** Checks that the conversation, with the start's files added, stays within its number and total size of datasets. */
+export function checkDatasetLimits({ existing, uploads, maxFiles, maxTotalBytes }: { existing: UploadedDataset[]; uploads: CheckedUpload[]; maxFiles: number; maxTotalBytes: number }): void {
+  if (existing.length + uploads.length > maxFiles) {
+    const held = existing.length > 0 ? ` (it holds ${existing.length} already)` : "";
+    throw badUpload(`files: ${uploads.length} files attached; a conversation may hold at most ${maxFiles} datasets${held} (DATASET_MAX_FILES).`);
+  }
+  const total = existing.reduce((sum, d) => sum + d.size, 0) + uploads.reduce((sum, u) => sum + u.file.size, 0);
+  if (total > maxTotalBytes) {
+    throw badUpload(`files: the conversation's datasets would total ${formatBytes(total)}, more than the limit of ${formatBytes(maxTotalBytes)} (DATASET_MAX_TOTAL_BYTES).`);
+  }
+}
+
+/**
+ * Writes the files under UPLOADS_DIR/<conversation>/, each under a new name (opened exclusively:
+ * never over another file). If one cannot be written, the ones written are removed and it throws.
+ */
+export async function storeUploads(uploadsDir: string, conversationId: string, uploads: CheckedUpload[]): Promise<UploadedDataset[]> {
+  if (uploads.length === 0) return [];
+  const dir = path.join(/*turbopackIgnore: true*/ uploadsDir, conversationId);
   await fs.mkdir(dir, { recursive: true });
   const out: UploadedDataset[] = [];
+<<<<<<< HEAD
   for (const file of files) {
     const bytes = Buffer.from(await file.arrayBuffer());
     const filename = safeName(file.name);
     await fs.writeFile(path.join(dir, filename), bytes);
     const preview = storable(bytes.subarray(0, PREVIEW_CHARS * 4).toString("utf8")).slice(0, PREVIEW_CHARS);
     out.push({ filename, size: bytes.byteLength, preview, uploadedAt: new Date().toISOString() });
+=======
+  try {
+    for (const { file, filename } of uploads) {
+      const bytes = Buffer.from(await file.arrayBuffer());
+      const storedName = `${randomBytes(6).toString("hex")}-${safeName(filename)}`;
+      await fs.writeFile(path.join(dir, storedName), bytes, { flag: "wx" });
+      const preview = bytes.subarray(0, PREVIEW_CHARS * 4).toString("utf8").toWellFormed().replace(/\u0000/g, "").slice(0, PREVIEW_CHARS);
+      out.push({ filename, storedName, size: bytes.byteLength, preview, uploadedAt: new Date().toISOString() });
+    }
+  } catch (error) {
+    await removeUploads(uploadsDir, conversationId, out);
+    throw error;
+>>>>>>> issue20-h3
   }
   return out;
+}
+
+/** Removes stored files of a start that did not go ahead. */
+export async function removeUploads(uploadsDir: string, conversationId: string, stored: UploadedDataset[]): Promise<void> {
+  const dir = path.join(/*turbopackIgnore: true*/ uploadsDir, conversationId);
+  await Promise.all(stored.map((d) => fs.rm(path.join(dir, d.storedName), { force: true })));
+  // The directory of a conversation that was never created is left empty: remove it (only if empty).
+  await fs.rmdir(dir).catch(() => undefined);
 }

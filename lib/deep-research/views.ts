@@ -48,7 +48,8 @@ export function conversationStatus(c: Pick<Conversation, "active" | "lastResult"
   return c.lastResult === "failed" ? "failed" : "completed";
 }
 
-export function stateView(c: Conversation) {
+/** The world state as a list shows it: without the datasets' metadata (their previews are a conversation's, not a list's). */
+export function listView(c: Omit<Conversation, "uploadedDatasets">) {
   return {
     id: c.id,
     objective: c.objective,
@@ -61,12 +62,17 @@ export function stateView(c: Conversation) {
     suggestedNextSteps: parseJson<unknown[]>(c.suggestedNextSteps, []),
     currentLevel: c.currentLevel,
     researchMode: c.researchMode,
-    uploadedDatasets: parseJson<unknown[]>(c.uploadedDatasets, []),
     clarificationContext: parseJson<unknown>(c.clarificationContext, null),
     usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens, llmCalls: c.llmCalls },
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };
+}
+
+/** The world state of one conversation, with the datasets uploaded to it (name, size, preview). */
+export function stateView(c: Conversation) {
+  const datasets = parseJson<{ filename: string; size: number; preview: string; uploadedAt: string }[]>(c.uploadedDatasets, []);
+  return { ...listView(c), uploadedDatasets: datasets.map(({ filename, size, preview, uploadedAt }) => ({ filename, size, preview, uploadedAt })) };
 }
 
 export function messageView(m: ConversationMessage) {

@@ -3,7 +3,8 @@ import { generateFollowupQuestions } from "./agents/prompt-analyzer";
 import { LlmUnavailableError, StructuredOutputError } from "../ai/errors";
 import { countExtractedItems, createResearch, deleteResearch, getResearch, loadResearchGraph, saveStartParameters, type Owner } from "../db/research";
 import { reopenForReport, reopenForResume } from "../db/tree";
-import { startWithinLimits } from "../runs/limits";
+import { startWithinLimits, withinPlanningLimits } from "../runs/limits";
+import { addTokens, ZERO_TOKENS, type UsageSink } from "../ai/usage";
 import { assertResearchConfigured } from "../env";
 import { AppError } from "../errors";
 import { deleteRunsOf, getRun, openRun } from "../db/runs";
@@ -19,17 +20,29 @@ function llmFailure(error: unknown): never {
   throw error;
 }
 
-export async function askFollowupQuestions({ userId, input }: { userId: string | null; input: QuestionsRequest }) {
+/**
+ * A new draft with tailored follow-up questions, within the user's limits on planning calls (429):
+ * the call's tokens are recorded on the draft and against the user.
+ */
+export function askFollowupQuestions({ userId, input }: { userId: string; input: QuestionsRequest }) {
   assertResearchConfigured({ llm: true, search: true });
-  let tokens = { promptTokens: 0, completionTokens: 0, calls: 0 };
+  return withinPlanningLimits({ userId, kind: "research-questions" }, ({ onUsage, setSubject }) => draftWithQuestions({ userId, input, onUsage, setSubject }));
+}
+
+/** askFollowupQuestions without the per-user limits: for the local CLI, which acts as the machine's owner. */
+export async function draftWithQuestions({ userId, input, onUsage, setSubject }: { userId: string | null; input: QuestionsRequest; onUsage?: UsageSink; setSubject?: (id: string) => void }) {
+  assertResearchConfigured({ llm: true, search: true });
+  let tokens = ZERO_TOKENS;
   const questions = await generateFollowupQuestions({
     prompt: input.initial_prompt,
     count: input.num_questions,
-    onUsage: (t) => {
-      tokens = { promptTokens: tokens.promptTokens + t.promptTokens, completionTokens: tokens.completionTokens + t.completionTokens, calls: tokens.calls + t.calls };
+    onUsage: async (t) => {
+      tokens = addTokens(tokens, t);
+      await onUsage?.(t);
     },
   }).catch(llmFailure);
   const research = await createResearch({ userId, initialPrompt: input.initial_prompt, questions, usage: tokens });
+  setSubject?.(research.id);
   return { research_id: research.id, followup_questions: questions };
 }
 

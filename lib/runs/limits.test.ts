@@ -6,6 +6,8 @@ import { AppError } from "../errors";
 await useTestDatabase();
 process.env.RATE_LIMIT_STARTS_PER_HOUR = "3";
 process.env.MAX_CONCURRENT_RUNS_PER_USER = "2";
+process.env.MAX_CONCURRENT_PLANNING_CALLS_PER_USER = "2";
+process.env.RATE_LIMIT_PLANNING_CALLS_PER_HOUR = "3";
 const { db } = await import("../db/client");
 const { assertWithinLimits, startWithinLimits } = await import("./limits");
 
@@ -76,4 +78,49 @@ test("the start lock lives in the database: a start waits while another process 
   // A holder that crashed is overtaken once its lease runs out.
   assert.equal(await acquireUserStartLock({ userId: user.id, owner: "crashed", leaseMs: -1 }), true);
   assert.equal(await acquireUserStartLock({ userId: user.id, owner: "next", leaseMs: 60_000 }), true);
+});
+
+test("a claimed conversation without a live run stops counting once the claim is older than a start takes", async () => {
+  const user = await db.user.create({ data: { email: "orphans@example.com", passwordHash: "x" } });
+  const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
+  // Two claims whose start failed before opening a run, and one whose run has ended: none is running.
+  for (let i = 0; i < 3; i++) {
+    const c = await db.conversation.create({ data: { userId: user.id, objective: "o", active: true, updatedAt: tenMinutesAgo } });
+    if (i === 2) await db.run.create({ data: { kind: "deep-research", subjectId: c.id, userId: user.id, status: "failed" } });
+  }
+  await assertWithinLimits({ userId: user.id, pool: "research" });
+  // A claim with its run going counts, and so does a claim just made (its run is being opened).
+  const live = await db.conversation.create({ data: { userId: user.id, objective: "o", active: true, updatedAt: tenMinutesAgo } });
+  await db.run.create({ data: { kind: "deep-research", subjectId: live.id, userId: user.id, status: "running" } });
+  await db.conversation.create({ data: { userId: user.id, objective: "o", active: true } });
+  await assert.rejects(assertWithinLimits({ userId: user.id, pool: "research" }), (e: AppError) => e.code === "rate_limit:concurrent_runs" && /2 researches running/.test(e.message));
+});
+
+test("planning calls: at most MAX_CONCURRENT_PLANNING_CALLS_PER_USER in flight (a call not ended for long is not counted), and RATE_LIMIT_PLANNING_CALLS_PER_HOUR an hour", async () => {
+  const { withinPlanningLimits, assertPlanningWithinLimits } = await import("./limits");
+  const user = await db.user.create({ data: { email: "planner@example.com", passwordHash: "x" } });
+  // A call of a process that died an hour ago is not in flight any more.
+  await db.planningCall.create({ data: { userId: user.id, kind: "research-questions", startedAt: new Date(Date.now() - 59 * 60_000) } });
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const first = withinPlanningLimits({ userId: user.id, kind: "clarification-questions" }, async ({ onUsage, setSubject }) => {
+    await onUsage({ promptTokens: 10, completionTokens: 2, calls: 1 });
+    setSubject("session-1");
+    await held;
+  });
+  await new Promise((r) => setTimeout(r, 100));
+  const second = withinPlanningLimits({ userId: user.id, kind: "clarification-plan" }, async () => held);
+  await new Promise((r) => setTimeout(r, 100));
+  await assert.rejects(
+    withinPlanningLimits({ userId: user.id, kind: "clarification-plan" }, async () => assert.fail("not called over the limit")),
+    (e: AppError) => e.code === "rate_limit:concurrent_planning_calls" && (e.retryAfterSeconds ?? 0) > 0,
+  );
+  release();
+  await Promise.all([first, second]);
+  const row = await db.planningCall.findFirstOrThrow({ where: { userId: user.id, kind: "clarification-questions" } });
+  assert.deepEqual([row.subjectId, row.promptTokens, row.completionTokens, row.llmCalls, row.endedAt !== null], ["session-1", 10, 2, 1, true]);
+  // Three calls in the hour (the limit is 3 here): the next waits until the oldest is an hour old.
+  const error = await assertPlanningWithinLimits({ userId: user.id }).then(() => null, (e: AppError) => e);
+  assert.equal(error?.code, "rate_limit:planning_calls");
+  assert.ok(error!.retryAfterSeconds! > 0 && error!.retryAfterSeconds! <= 60, String(error!.retryAfterSeconds));
 });

@@ -3,14 +3,19 @@
 // cheap and asked often). Counted from the database (durable across restarts); the check and the
 // start run under a per-user lock held in the database, so that two simultaneous requests — to one
 // server process or several — cannot both pass the last free slot.
+// Planning calls (tree research's follow-up questions, Deep Research's clarification questions and
+// plans) start no run but each makes LLM calls: they have their own limits, calls in flight and calls
+// per hour, counted from their rows under the same lock; each row records the tokens its calls used.
 import { randomUUID } from "node:crypto";
 import { sleep } from "../concurrency";
 import { countRunningAnswers, listAnswerStartTimes } from "../db/answers";
 import { countRunningResearches, listStartTimes } from "../db/research";
 import { countActiveConversations, listConversationStartTimes } from "../db/conversations";
 import { acquireUserStartLock, releaseUserStartLock } from "../db/users";
+import { addPlanningCallUsage, countPlanningCallsInFlight, endPlanningCall, insertPlanningCall, listPlanningCallStartTimes, type PlanningCallKind } from "../db/planning-calls";
+import type { UsageSink } from "../ai/usage";
 import { getEnv } from "../env";
-import { AppError } from "../errors";
+import { AppError, type ErrorCode } from "../errors";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -60,15 +65,15 @@ export async function assertWithinLimits({ userId, pool, now = new Date() }: { u
   const since = new Date(now.getTime() - HOUR_MS);
   const recent = (await p.startTimes(userId, since, env.RATE_LIMIT_STARTS_PER_HOUR)).slice(0, env.RATE_LIMIT_STARTS_PER_HOUR);
   if (recent.length >= env.RATE_LIMIT_STARTS_PER_HOUR) {
-    // A slot frees when the oldest start in the window is an hour old.
-    const retryAfter = Math.max(1, Math.ceil((recent[0].getTime() + HOUR_MS - now.getTime()) / 1000));
-    const minutes = Math.ceil(retryAfter / 60);
-    throw new AppError(
-      p.startsCode,
-      `You have ${p.started(env.RATE_LIMIT_STARTS_PER_HOUR)} in the last hour, the limit. Try again in about ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      { retryAfterSeconds: retryAfter },
-    );
+    throw hourlyLimit(p.startsCode, `You have ${p.started(env.RATE_LIMIT_STARTS_PER_HOUR)} in the last hour, the limit.`, recent[0], now);
   }
+}
+
+/** A 429 whose Retry-After is when the oldest start in the hour's window leaves it (a slot frees). */
+function hourlyLimit(code: ErrorCode, message: string, oldest: Date, now: Date): AppError {
+  const retryAfter = Math.max(1, Math.ceil((oldest.getTime() + HOUR_MS - now.getTime()) / 1000));
+  const minutes = Math.ceil(retryAfter / 60);
+  return new AppError(code, `${message} Try again in about ${minutes} minute${minutes === 1 ? "" : "s"}.`, { retryAfterSeconds: retryAfter });
 }
 
 const globalForLocks = globalThis as unknown as { quarryStartLocks?: Map<string, Promise<unknown>> };
@@ -119,4 +124,62 @@ export function startWithinLimits<T>({ userId, pool, start }: { userId: string; 
     await assertWithinLimits({ userId, pool });
     return start();
   });
+}
+
+/**
+ * A planning call not ended after this long is not counted as in flight: its process died. Longer
+ * than any such request runs (a plan may be asked twice when its output does not parse, each call
+ * with its timeout and retries within the retry budget).
+ */
+function planningStaleMs(): number {
+  const env = getEnv();
+  return 2 * (env.LLM_TIMEOUT_MS + env.LLM_RETRY_BUDGET_MS);
+}
+
+/** Throws a 429 (with Retry-After) when the user may not make another planning call now. */
+export async function assertPlanningWithinLimits({ userId, now = new Date() }: { userId: string; now?: Date }): Promise<void> {
+  const env = getEnv();
+  const inFlight = await countPlanningCallsInFlight({ userId, since: new Date(now.getTime() - planningStaleMs()) });
+  if (inFlight >= env.MAX_CONCURRENT_PLANNING_CALLS_PER_USER) {
+    throw new AppError(
+      "rate_limit:concurrent_planning_calls",
+      `You already have ${inFlight} questions or plans being written (the limit is ${env.MAX_CONCURRENT_PLANNING_CALLS_PER_USER}). Wait for one to finish, then try again.`,
+      { retryAfterSeconds: 10 },
+    );
+  }
+  const max = env.RATE_LIMIT_PLANNING_CALLS_PER_HOUR;
+  const recent = await listPlanningCallStartTimes({ userId, since: new Date(now.getTime() - HOUR_MS), limit: max });
+  if (recent.length >= max) {
+    throw hourlyLimit("rate_limit:planning_calls", `You have asked for ${max} sets of questions or plans in the last hour, the limit.`, recent[0], now);
+  }
+}
+
+export interface PlanningCallScope {
+  /** Records one LLM call's tokens against the user (pass it as the agent's onUsage). */
+  onUsage: UsageSink;
+  /** The draft or session the call was for, once it exists. */
+  setSubject(id: string): void;
+}
+
+/**
+ * Runs a planning call within the user's limits: checks them and records the call under the user's
+ * start lock (so simultaneous requests cannot both take the last slot), then runs `fn` outside it
+ * (an LLM call takes seconds) with a usage sink that adds each LLM call's tokens to the record.
+ */
+export async function withinPlanningLimits<T>(
+  { userId, kind, subjectId }: { userId: string; kind: PlanningCallKind; subjectId?: string },
+  fn: (scope: PlanningCallScope) => Promise<T>,
+): Promise<T> {
+  const call = await withUserStartLock(userId, async () => {
+    await assertPlanningWithinLimits({ userId });
+    return insertPlanningCall({ userId, kind, subjectId });
+  });
+  let subject = subjectId;
+  try {
+    return await fn({ onUsage: (t) => addPlanningCallUsage(call.id, t), setSubject: (id) => void (subject = id) });
+  } finally {
+    // The call's outcome (or error) is the caller's answer: a failed bookkeeping write is only logged,
+    // and the row then stops counting as in flight after planningStaleMs.
+    await endPlanningCall({ id: call.id, subjectId: subject }).catch((error: unknown) => console.error(`[quarry] planning call ${call.id} could not be closed:`, error));
+  }
 }

@@ -15,7 +15,7 @@ before(async () => {
   fakes = await startFakes({ faults: { rate429: 0.3, rate500: 0.1, retryAfterSeconds: 1, seed: 7 } });
   app = await TestApp.start({
     name: "rate-limits",
-    env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", MAX_CONCURRENT_RUNS_PER_USER: "20", RATE_LIMIT_STARTS_PER_HOUR: "100" },
+    env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", MAX_CONCURRENT_RUNS_PER_USER: "20", RATE_LIMIT_STARTS_PER_HOUR: "100", MAX_CONCURRENT_PLANNING_CALLS_PER_USER: "20" },
   });
 });
 after(async () => {
