@@ -5,13 +5,9 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-<<<<<<< HEAD
-import { getEnv } from "../env";
-import { storable } from "../validation/text";
-=======
 import { formatBytes } from "../scrape/errors";
 import { AppError } from "../errors";
->>>>>>> issue20-h3
+import { storable } from "../validation/text";
 
 export interface UploadedDataset {
   /** The name the user gave (without directories): what the world state, plans and tasks show. */
@@ -92,26 +88,17 @@ export async function storeUploads(uploadsDir: string, conversationId: string, u
   const dir = path.join(/*turbopackIgnore: true*/ uploadsDir, conversationId);
   await fs.mkdir(dir, { recursive: true });
   const out: UploadedDataset[] = [];
-<<<<<<< HEAD
-  for (const file of files) {
-    const bytes = Buffer.from(await file.arrayBuffer());
-    const filename = safeName(file.name);
-    await fs.writeFile(path.join(dir, filename), bytes);
-    const preview = storable(bytes.subarray(0, PREVIEW_CHARS * 4).toString("utf8")).slice(0, PREVIEW_CHARS);
-    out.push({ filename, size: bytes.byteLength, preview, uploadedAt: new Date().toISOString() });
-=======
   try {
     for (const { file, filename } of uploads) {
       const bytes = Buffer.from(await file.arrayBuffer());
       const storedName = `${randomBytes(6).toString("hex")}-${safeName(filename)}`;
       await fs.writeFile(path.join(dir, storedName), bytes, { flag: "wx" });
-      const preview = bytes.subarray(0, PREVIEW_CHARS * 4).toString("utf8").toWellFormed().replace(/\u0000/g, "").slice(0, PREVIEW_CHARS);
+      const preview = storable(bytes.subarray(0, PREVIEW_CHARS * 4).toString("utf8")).slice(0, PREVIEW_CHARS);
       out.push({ filename, storedName, size: bytes.byteLength, preview, uploadedAt: new Date().toISOString() });
     }
   } catch (error) {
     await removeUploads(uploadsDir, conversationId, out);
     throw error;
->>>>>>> issue20-h3
   }
   return out;
 }
