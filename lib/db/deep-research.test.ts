@@ -97,3 +97,13 @@ test("a literature task's child research is created and linked once, however man
   assert.equal(await db.research.count({ where: { conversationId } }), 1);
   assert.equal(await tasks.childResearchOf(task.id, data), linked, "a re-run finds the linked one");
 });
+
+test("a start's message ends once: a second end (a process that lost the run) changes nothing", async () => {
+  const c = (await conversations.getConversation({ id: conversationId }))!;
+  const end = (status: "completed" | "failed", resultText: string) =>
+    conversations.finishMessage(c.rootMessageId!, { status, error: null, resultText, suggestedNextSteps: "[]", completedAt: new Date() });
+  assert.equal((await end("completed", "first"))?.status, "completed");
+  assert.equal(await end("failed", "second"), null);
+  const m = (await conversations.getMessage({ id: c.rootMessageId! }))!;
+  assert.deepEqual([m.status, m.resultText], ["completed", "first"]);
+});
