@@ -44,7 +44,9 @@ async function callsAfterStop(since: number): Promise<number> {
 
 /** A tree research started on the owner, with findings coming in (mid-flight). */
 async function runningResearch(): Promise<string> {
-  fakes.llm.configure({ latencyMs: 400 });
+  // Slow calls keep it going well past the watch if nothing stops it; the tree stays small (9 queries),
+  // so that a loaded machine does not turn it into a test of the database's transaction timeouts.
+  fakes.llm.configure({ latencyMs: 600 });
   const id = await createAndStart(owner, { depth: 2, breadth: 3 });
   await waitFor(async () => ((await owner.db.extractedItem.count({ where: { researchId: id } })) >= 1 ? true : undefined), 60_000, "a first finding");
   assert.ok(ownedBy((await treeRun(id))?.leaseOwner, owner), "the research runs in the owner process");
@@ -55,12 +57,22 @@ test("a research cancelled through the other process stops within 2 s, ends canc
   const id = await runningResearch();
   // The owner's stream, as the browser that started the research reads it; it must end on the cancel.
   let streamEndedAt = 0;
-  // A stream still open when it gives up (20 s) resolves null: it hung.
-  const stream = readUiStream(owner, `/api/research/${id}/stream`, { timeoutMs: 20_000 }).then(
+  let snapshotRead: (running: boolean) => void = () => {};
+  const snapshot = new Promise<boolean>((resolve) => (snapshotRead = resolve));
+  const stream = readUiStream(owner, `/api/research/${id}/stream`, {
+    timeoutMs: 20_000,
+    enough: (parts) => {
+      const first = parts.find((p) => p.type === "data-snapshot");
+      if (first) snapshotRead((first.data?.research as { status: string }).status === "running");
+      return false;
+    },
+  }).then(
+    // A stream still open when it gives up (20 s) resolves null: it hung.
     (parts) => ((streamEndedAt = Date.now()), parts),
     () => null,
   );
-  await new Promise((r) => setTimeout(r, 300));
+  // The stream follows the running research before the cancel (else it is one final snapshot).
+  assert.equal(await snapshot, true, "the stream's snapshot shows the research running");
 
   const res = await other.postJson(`/api/research/${id}/cancel`, {});
   assert.equal(res.status, 200, await res.clone().text());
@@ -71,7 +83,7 @@ test("a research cancelled through the other process stops within 2 s, ends canc
   assert.ok(parts, "the owner's stream ended");
   assert.ok(streamEndedAt - answeredAt < STOP_WITHIN_MS + WATCH_MS, `the owner's stream ended ${streamEndedAt - answeredAt} ms after the cancel`);
   const statuses = parts.filter((p) => p.type === "data-run").map((p) => p.data?.status);
-  assert.equal(statuses.at(-1), "cancelled", `the stream's last status: ${statuses.join(", ")}`);
+  assert.equal(statuses.at(-1), "cancelled", `the stream's statuses: ${statuses.join(", ")}; its parts: ${[...new Set(parts.map((p) => p.type))].join(", ")}, last ${JSON.stringify(parts.at(-1))}`);
   assert.equal(parts.at(-1)?.type, "finish", "the stream says it finished (not dropped)");
 
   const run = await waitFor(async () => {
