@@ -172,6 +172,16 @@ export async function updateMessage(id: string, patch: MessagePatch) {
 }
 
 /**
+ * Ends a start's message: a compare-and-set from `processing`, so that no terminal status overwrites
+ * another (a process that lost the run and the one that took it over cannot both end it). Null when
+ * it had ended already.
+ */
+export async function finishMessage(id: string, patch: Pick<MessagePatch, "status" | "error" | "resultText" | "suggestedNextSteps" | "completedAt">) {
+  const { count } = await db.conversationMessage.updateMany({ where: { id, status: "processing" }, data: patch });
+  return count === 1 ? db.conversationMessage.findUnique({ where: { id } }) : null;
+}
+
+/**
  * Stores an iteration's assistant reply once (keyed by the start and the iteration) and moves the
  * start's message on, in one transaction: a crash cannot store it twice or lose it.
  */

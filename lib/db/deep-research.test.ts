@@ -119,3 +119,13 @@ test("a start whose run could not be opened is undone: a created conversation de
   assert.equal(message.status, "failed");
   assert.equal(await conversations.countActiveConversations({ userId }), 0, "nothing left claimed");
 });
+
+test("a start's message ends once: a second end (a process that lost the run) changes nothing", async () => {
+  const c = (await conversations.getConversation({ id: conversationId }))!;
+  const end = (status: "completed" | "failed", resultText: string) =>
+    conversations.finishMessage(c.rootMessageId!, { status, error: null, resultText, suggestedNextSteps: "[]", completedAt: new Date() });
+  assert.equal((await end("completed", "first"))?.status, "completed");
+  assert.equal(await end("failed", "second"), null);
+  const m = (await conversations.getMessage({ id: c.rootMessageId! }))!;
+  assert.deepEqual([m.status, m.resultText], ["completed", "first"]);
+});

@@ -43,31 +43,51 @@ export async function claimRun({ id, owner, leaseMs, now = new Date() }: { id: s
   return count === 1;
 }
 
-/**
- * Renews the lease. `held: false` when another process took the run over (or it ended);
- * `cancelRequested` when a cancel was recorded by any process.
- */
+/** Renews the lease. `held: false` when another process took the run over (or it ended, or was deleted). */
 export async function heartbeatRun({ id, owner, leaseMs, now = new Date() }: { id: string; owner: string; leaseMs: number; now?: Date }) {
   const { count } = await db.run.updateMany({
     where: { id, leaseOwner: owner, status: "running" },
     data: { heartbeatAt: now, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
   });
-  if (count === 0) return { held: false, cancelRequested: false };
-  const row = await db.run.findUnique({ where: { id }, select: { cancelRequestedAt: true } });
-  return { held: true, cancelRequested: Boolean(row?.cancelRequestedAt) };
+  return { held: count === 1 };
 }
 
-/** Ends the run, if this process still holds it. */
+/**
+ * Of the runs a process is executing, those with a cancel recorded (by any process) and those whose
+ * row is gone (deleted with its subject). One query for all of them: the owner polls it often.
+ */
+export async function runsToStop({ ids }: { ids: string[] }): Promise<{ cancelled: string[]; gone: string[] }> {
+  if (ids.length === 0) return { cancelled: [], gone: [] };
+  const rows = await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, cancelRequestedAt: true } });
+  const present = new Set(rows.map((r) => r.id));
+  return { cancelled: rows.filter((r) => r.cancelRequestedAt).map((r) => r.id), gone: ids.filter((id) => !present.has(id)) };
+}
+
+/**
+ * Ends the run, if this process still holds it and it is still running: a compare-and-set, so no
+ * terminal status overwrites another.
+ */
 export async function finishRun({ id, owner, status, error = null }: { id: string; owner: string; status: Exclude<RunStatus, "queued" | "running">; error?: string | null }) {
-  await db.run.updateMany({
-    where: { id, leaseOwner: owner },
+  const { count } = await db.run.updateMany({
+    where: { id, leaseOwner: owner, status: "running" },
     data: { status, error, leaseOwner: null, leaseExpiresAt: null, completedAt: new Date() },
   });
+  return count === 1;
 }
 
-/** Records a cancel; whichever process runs the run stops it at its next heartbeat. */
+/** Records a cancel; whichever process runs the run stops it within its cancel poll (lib/runs/registry.ts). */
 export async function requestCancel({ kind, subjectId }: { kind: RunKind; subjectId: string }) {
   await db.run.updateMany({ where: { kind, subjectId, status: { in: ["queued", "running"] } }, data: { cancelRequestedAt: new Date() } });
+}
+
+/**
+ * Whether no process executes the run any more: it ended (or has no row), or no live lease holds it
+ * (never claimed, or its owner died: a run with a cancel recorded is not taken over).
+ */
+export async function runStopped({ kind, subjectId, now = new Date() }: { kind: RunKind; subjectId: string; now?: Date }): Promise<boolean> {
+  const run = await db.run.findUnique({ where: { kind_subjectId: { kind, subjectId } }, select: { status: true, leaseOwner: true, leaseExpiresAt: true } });
+  if (!run || (run.status !== "queued" && run.status !== "running")) return true;
+  return run.leaseOwner === null || (run.leaseExpiresAt !== null && run.leaseExpiresAt < now);
 }
 
 /** Runs that should be running but that no live process holds: queued, or running with no or an expired lease. */

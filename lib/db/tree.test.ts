@@ -66,3 +66,16 @@ test("sibling queries attaching the same URLs at the same time create each page 
   assert.equal(await db.page.count({ where: { researchId: research.id } }), 3);
   assert.equal(await db.queryPage.count({ where: { query: { researchId: research.id } } }), 12);
 });
+
+test("a research's end is a compare-and-set: a cancel recorded first stands", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  assert.equal(await store.markCancelled(research.id), true);
+  assert.equal(await store.finishResearch(research.id, { status: "completed", report: "late report", error: null }), null);
+  assert.equal(await store.finishResearch(research.id, { status: "failed", error: "late failure" }), null);
+  const row = await db.research.findUniqueOrThrow({ where: { id: research.id } });
+  assert.equal(row.status, "cancelled");
+  assert.equal(row.report, null);
+  const other = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  assert.equal((await store.finishResearch(other.id, { status: "completed", report: "r", error: null }))?.status, "completed");
+  assert.equal(await store.markCancelled(other.id), false, "a completed research is not cancelled after the fact");
+});

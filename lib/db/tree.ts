@@ -282,8 +282,13 @@ export async function learningsByBranch(researchId: string) {
   });
 }
 
+/**
+ * Ends a running research: a compare-and-set from `running`, so that a cancel recorded meanwhile (by
+ * any process) is never overwritten. Null when it was not running any more (or is gone).
+ */
 export async function finishResearch(id: string, data: { status: "completed" | "failed"; report?: string | null; error?: string | null }) {
-  return db.research.update({ where: { id }, data: { ...data, completedAt: new Date(), pausedAt: null, pauseReason: null } });
+  const { count } = await db.research.updateMany({ where: { id, status: "running" }, data: { ...data, completedAt: new Date(), pausedAt: null, pauseReason: null } });
+  return count === 1 ? db.research.findUnique({ where: { id } }) : null;
 }
 
 export async function markCancelled(id: string) {

@@ -3,7 +3,7 @@
 // start's loop from what the database holds, phase after phase, until the message is done. A stop
 // asked for by the user ends the loop between phases, so nothing finished is lost.
 import { errorMessage } from "../errors";
-import { getConversation, getMessage, updateConversation, updateMessage } from "../db/conversations";
+import { finishMessage, getConversation, getMessage, updateConversation, updateMessage } from "../db/conversations";
 import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine";
 import { emitOutsideRun } from "../runs/events";
 import { getRun } from "../db/runs";
@@ -24,7 +24,7 @@ export const deepResearchEngine: Engine = {
     if (!c || !root) return "failed";
     if (root.status !== "processing") {
       // The start ended but its process died before the guard was released: release it now.
-      await updateConversation(c.id, (cur) => (cur.active ? { active: false, lastResult: root.status, runEndedAt: root.completedAt ?? new Date() } : null));
+      await updateConversation(c.id, (cur) => (cur.active && cur.rootMessageId === root.id ? { active: false, lastResult: root.status, runEndedAt: root.completedAt ?? new Date() } : null));
       return root.status === "completed" ? "completed" : "failed";
     }
     const ctx = new DrContext(c.id, c.userId, run);
@@ -89,15 +89,20 @@ async function finish(ctx: DrContext, rootId: string, status: "completed" | "fai
   const last = replies.at(-1);
   const stopped = !last || (await getMessage({ id: rootId }))?.phase !== "done";
   const text = last?.content ?? (status === "completed" ? "The research was stopped before its first iteration finished." : "");
-  const message = await updateMessage(rootId, {
+  const message = await finishMessage(rootId, {
     status,
     error,
     resultText: status === "completed" ? (stopped && last ? `${text}\n\n(Stopped at the user's request.)` : text) : last?.content ?? null,
     suggestedNextSteps: last?.suggestedNextSteps ?? "[]",
     completedAt: new Date(),
   });
+  // Ended already (by the process that took the run over): its end stands, and so does the guard.
+  if (!message) return;
   const lastResult = recovered && status === "completed" ? "stale_recovered" : status;
-  const c = await updateConversation(ctx.conversationId, () => ({ active: false, lastResult, lastError: error, runEndedAt: new Date() }));
+  // Only this start's guard is released: a compare-and-set on the conversation still running it.
+  const c = await updateConversation(ctx.conversationId, (cur) =>
+    cur.active && cur.rootMessageId === rootId ? { active: false, lastResult, lastError: error, runEndedAt: new Date() } : null,
+  );
   ctx.emit("message", messageView(message));
   ctx.emit("state", stateView(c));
   await ctx.emitRun();

@@ -31,11 +31,13 @@ async function runTask(ctx: DrContext, task: ResearchTask): Promise<void> {
   try {
     task = await save(ctx, task, (t) => ({ status: "running", startedAt: t.startedAt ?? new Date() }));
     const patch = task.type === "LITERATURE" ? await literature(ctx, task) : await analysis(ctx, task);
-    await save(ctx, task, () => ({ ...patch, endedAt: new Date(), error: patch.error ?? null }));
+    // A task's end is a compare-and-set from a running state (the versioned write): an end already
+    // recorded (by a process that took the run over) stands.
+    await save(ctx, task, (t) => (TERMINAL.has(t.status) ? null : { ...patch, endedAt: new Date(), error: patch.error ?? null }));
   } catch (error) {
     // A cancel or a lost lease is not this task's failure: it stays running and is resumed.
     if (ctx.signal.aborted) return;
-    await save(ctx, task, () => ({ status: "failed", error: errorMessage(error), endedAt: new Date() })).catch(() => {});
+    await save(ctx, task, (t) => (TERMINAL.has(t.status) ? null : { status: "failed", error: errorMessage(error), endedAt: new Date() })).catch(() => {});
   }
 }
 

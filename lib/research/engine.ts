@@ -46,6 +46,8 @@ export const treeEngine: Engine = {
       const report = await buildReport(ctx);
       await ctx.settled();
       const done = await store.finishResearch(ctx.id, { status: "completed", report, error: null });
+      // Cancelled while the report was written (from any process): the cancel stands.
+      if (!done) return "cancelled";
       ctx.emit({ type: "report.done", data: { markdown: report } });
       ctx.emit({ type: "run.status", data: toRunStatus(done) });
       return "completed";
@@ -86,13 +88,15 @@ async function notePartial(ctx: RunContext): Promise<void> {
 /** Records the failure (keeping any partial report) and writes error-output.md. */
 async function fail(ctx: RunContext, error: unknown): Promise<RunOutcome> {
   const current = await store.loadResearch(ctx.id);
-  if (current?.status === "cancelled") return "cancelled";
+  if (current?.status !== "running") return "cancelled";
   if (!(error instanceof LlmUnavailableError)) console.error(`[quarry] research ${ctx.id} failed:`, error);
   const failed = await store.finishResearch(ctx.id, {
     status: "failed",
     error: errorMessage(error),
-    report: current?.report ?? (ctx.reportDraft || null),
+    report: current.report ?? (ctx.reportDraft || null),
   });
+  // A cancel recorded since the read above stands.
+  if (!failed) return "cancelled";
   ctx.emit({ type: "run.status", data: toRunStatus(failed) });
   const graph = await loadResearchGraph({ id: ctx.id });
   if (graph) await writeErrorOutputFile(graph);

@@ -171,7 +171,11 @@ export async function deleteResearchById({ id, ...owner }: Owner & { id: string 
   const research = await getResearch({ id, ...owner });
   if (!research) throw new AppError("not_found:research", "Research not found");
   refuseTaskTree(research);
-  if (research.status === "running") await runRegistry.cancel("tree", id);
+  // Its rows go only once no process writes them: a run here or elsewhere is cancelled and waited
+  // for (one cancelled a moment ago may still be settling its rows, so this is not only for `running`).
+  if (!(await runRegistry.cancelAndWait("tree", id))) {
+    throw new AppError("unavailable:research", "The research is still stopping; try deleting it again in a few seconds", { retryAfterSeconds: 5 });
+  }
   await deleteResearch({ id, ...owner });
   await deleteRunsOf({ kind: "tree", subjectId: id });
 }

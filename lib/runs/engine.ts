@@ -15,7 +15,7 @@ export interface RunHandle {
   readonly mode: string;
   /** Aborted on cancel (from any process) and when the lease is lost. */
   readonly signal: AbortSignal;
-  /** True once another process took the run over: stop, and write nothing more. */
+  /** True once another process took the run over (or its row was deleted): stop, and write nothing more. */
   readonly leaseLost: boolean;
 }
 

@@ -1,10 +1,11 @@
 // The run registry: executes runs of every engine in this process, under a lease in the database.
 // Claiming is a compare-and-set; a live run renews its lease on a heartbeat and stops when it loses
-// it or when a cancel is recorded (by any process). On start-up and on every heartbeat the registry
-// takes over runs whose lease expired — never a live one owned by another process.
+// it. A cancel recorded by any process reaches the owner through a short poll (one query for all the
+// runs executing here), which also stops a run whose rows were deleted. On start-up and on every
+// heartbeat the registry takes over runs whose lease expired — never a live one owned by another process.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, type RunKind } from "../db/runs";
+import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, runStopped, runsToStop, type RunKind } from "../db/runs";
 import { eventBus } from "../events/bus";
 import { trackOpening } from "./events";
 import { errorMessage } from "../errors";
@@ -23,6 +24,14 @@ const key = (kind: RunKind, subjectId: string) => `${kind}:${subjectId}`;
 const SEQ_BLOCK = 1_000;
 /** A lease lasts three heartbeats: a run is stale after three missed beats. */
 const leaseMs = () => getEnv().RUN_HEARTBEAT_MS * 3;
+/**
+ * How often the owner asks the database whether its runs were cancelled (or deleted) elsewhere. A
+ * cancel must stop a run within a second or two wherever it was sent; the heartbeat (10 s) is too
+ * slow for that, and one indexed read for all the runs here twice a second costs next to nothing.
+ */
+const CANCEL_POLL_MS = 500;
+/** How long a delete waits for a run executing in another process to stop. */
+const STOP_WAIT_MS = 10_000;
 
 export class RunRegistry {
   /** This process, as a lease owner. */
@@ -32,8 +41,9 @@ export class RunRegistry {
   private readonly runs = new Map<string, ActiveRun>();
   /** Each start's claim-and-execute, until it ends: a second start of the subject shares it. */
   private readonly executions = new Map<string, Promise<void>>();
-  /** Starts whose event topic is not open yet: settled once it is (or the claim failed). */
   private sweeper: ReturnType<typeof setInterval> | undefined;
+  /** The cancel poll: runs only while runs execute here. */
+  private cancelPoll: ReturnType<typeof setInterval> | undefined;
 
   /** Adds (or replaces) the engine of a kind. */
   register(engine: Engine): void {
@@ -83,14 +93,21 @@ export class RunRegistry {
     const entry: ActiveRun = { handle, controller };
     const k = key(kind, subjectId);
     this.runs.set(k, entry);
+    this.pollCancels();
     const beat = setInterval(() => void this.heartbeat(entry), env.RUN_HEARTBEAT_MS);
     let outcome: RunOutcome = "failed";
     let error: string | null = null;
     try {
       outcome = await engine.execute(handle);
+      // The owner tells its watchers, wherever the cancel was sent: its streams end on this event
+      // (after the rows the engine settled), numbered in the run's own sequence.
+      if (outcome === "cancelled" && !handle.leaseLost) {
+        await engine.announce(subjectId).catch((e: unknown) => console.error(`[quarry] could not announce the cancel of run ${row.id}:`, e));
+      }
     } catch (e) {
       error = errorMessage(e);
-      console.error(`[quarry] ${kind} run ${row.id} crashed:`, e);
+      if (handle.leaseLost) console.warn(`[quarry] ${kind} run ${row.id} stopped here (taken over or deleted):`, error);
+      else console.error(`[quarry] ${kind} run ${row.id} crashed:`, e);
     } finally {
       clearInterval(beat);
       this.runs.delete(k);
@@ -100,14 +117,44 @@ export class RunRegistry {
     if (outcome !== "abandoned" && !handle.leaseLost) await finishRun({ id: row.id, owner: this.owner, status: outcome, error });
   }
 
+  /** Starts the cancel poll if it is not running; it stops itself when no run executes here. */
+  private pollCancels(): void {
+    if (this.cancelPoll) return;
+    let polling = false;
+    this.cancelPoll = setInterval(() => {
+      if (this.runs.size === 0) {
+        clearInterval(this.cancelPoll);
+        this.cancelPoll = undefined;
+        return;
+      }
+      // A slow database must not stack up polls.
+      if (polling) return;
+      polling = true;
+      const byId = new Map([...this.runs.values()].map((entry) => [entry.handle.id, entry]));
+      runsToStop({ ids: [...byId.keys()] })
+        .then(({ cancelled, gone }) => {
+          for (const id of cancelled) byId.get(id)?.controller.abort(new Error("Cancelled by the user"));
+          for (const id of gone) {
+            // Deleted with its subject: nothing is left to write to, so stop as if taken over (write nothing more).
+            const entry = byId.get(id);
+            if (!entry) continue;
+            console.warn(`[quarry] ${entry.handle.kind} run ${id} was deleted while it ran here: stopping it`);
+            entry.handle.leaseLost = true;
+            entry.controller.abort(new Error("The run was deleted"));
+          }
+        })
+        .catch((error: unknown) => console.error("[quarry] cancel poll failed:", error))
+        .finally(() => (polling = false));
+    }, CANCEL_POLL_MS);
+    this.cancelPoll.unref();
+  }
+
   private async heartbeat(entry: ActiveRun): Promise<void> {
     try {
-      const { held, cancelRequested } = await heartbeatRun({ id: entry.handle.id, owner: this.owner, leaseMs: leaseMs() });
+      const { held } = await heartbeatRun({ id: entry.handle.id, owner: this.owner, leaseMs: leaseMs() });
       if (!held) {
         entry.handle.leaseLost = true;
         entry.controller.abort(new Error("Another process took this run over"));
-      } else if (cancelRequested) {
-        entry.controller.abort(new Error("Cancelled by the user"));
       }
     } catch (error) {
       // A missed beat is survivable: the lease outlives a few of them.
@@ -116,18 +163,38 @@ export class RunRegistry {
   }
 
   /**
-   * Cancels a running subject: marks it cancelled, records the cancel for whichever process runs it,
-   * and stops it here at once if it runs here. False if it was not running.
+   * Cancels a running subject: marks it cancelled, records the cancel for whichever process runs it
+   * (its cancel poll stops it there), and stops it here at once if it runs here. False if it was not
+   * running.
    */
   async cancel(kind: RunKind, subjectId: string): Promise<boolean> {
     const engine = this.engine(kind);
     const cancelled = await engine.markCancelled(subjectId);
     await requestCancel({ kind, subjectId });
-    this.runs.get(key(kind, subjectId))?.controller.abort(new Error("Cancelled by the user"));
-    await this.executions.get(key(kind, subjectId));
-    // The terminal status goes out last: a stream ends on it, after the settled rows' updates.
-    if (cancelled) await engine.announce(subjectId);
+    const here = this.runs.get(key(kind, subjectId));
+    if (here) {
+      // The owner announces the end once the engine has settled its work (claimAndExecute).
+      here.controller.abort(new Error("Cancelled by the user"));
+      await this.executions.get(key(kind, subjectId));
+    } else if (cancelled) {
+      // For this process's streams of the subject; the owner announces it to its own when it stops.
+      await engine.announce(subjectId);
+    }
     return cancelled;
+  }
+
+  /**
+   * Cancels a subject and waits (at most STOP_WAIT_MS) until no process executes it any more, so that
+   * its rows can be deleted under no writer. False when it still runs elsewhere after the wait.
+   */
+  async cancelAndWait(kind: RunKind, subjectId: string): Promise<boolean> {
+    await this.cancel(kind, subjectId);
+    const deadline = Date.now() + STOP_WAIT_MS;
+    while (!(await runStopped({ kind, subjectId }))) {
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return true;
   }
 
   /** Makes runs paused by their LLM provider try it again at once. False if nothing was waiting. */

@@ -1,6 +1,7 @@
 // Runs under leases: two server processes on one database never run the same run at once; when the
 // owner is killed, the other takes the run over within the stale window with nothing duplicated;
-// a cancel issued through one process stops a run executing in the other.
+// a cancel issued through one process stops a run executing in the other (and see
+// runs-cancel-across-processes.test.ts for cancel and delete sent to the process that is not the owner).
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { startFakes, type Fakes } from "../fakes";
@@ -83,7 +84,8 @@ test("a cancel issued through one process stops the run executing in the other",
   const res = await a.postJson(`/api/research/${id}/cancel`, {});
   assert.equal(res.status, 200, await res.clone().text());
   assert.equal((await getView(a, id)).status, "cancelled");
-  // The owner hears of it at its next heartbeat, stops, and settles the rows.
+  // The owner hears of it through its cancel poll, stops, and settles the rows
+  // (runs-cancel-across-processes.test.ts checks the 2 s bound with the default heartbeat).
   const run = await waitFor(async () => {
     const r = await runOf(id);
     return r.status === "cancelled" ? r : undefined;

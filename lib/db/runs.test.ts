@@ -1,0 +1,55 @@
+// Run rows against a real (migrated, temporary) database: SQLite, or PostgreSQL with
+// TEST_DATABASE=postgres. A run's end is a compare-and-set; the owner's cancel poll reads every run
+// it executes in one query and tells cancelled ones from deleted ones; a delete waits on runStopped.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { useTestDatabase } from "./test-support";
+
+await useTestDatabase();
+const { db } = await import("./client");
+const runs = await import("./runs");
+
+const OWNER = "host:1:aaaa";
+const LEASE_MS = 30_000;
+
+async function claimed(subjectId: string) {
+  const run = await runs.openRun({ kind: "tree", subjectId, userId: null, mode: "tree" });
+  assert.equal(await runs.claimRun({ id: run.id, owner: OWNER, leaseMs: LEASE_MS }), true);
+  return run;
+}
+
+test("a run's end never overwrites another end", async () => {
+  const run = await claimed("s-end");
+  assert.equal(await runs.finishRun({ id: run.id, owner: OWNER, status: "cancelled" }), true);
+  // The owner's late "completed" (its engine ended as the cancel came in) changes nothing.
+  assert.equal(await runs.finishRun({ id: run.id, owner: OWNER, status: "completed" }), false);
+  assert.equal((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status, "cancelled");
+});
+
+test("the cancel poll: one read tells the cancelled runs and the deleted ones from the others", async () => {
+  const [going, cancelled, deleted] = await Promise.all([claimed("s-going"), claimed("s-cancelled"), claimed("s-deleted")]);
+  await runs.requestCancel({ kind: "tree", subjectId: "s-cancelled" });
+  await runs.deleteRunsOf({ kind: "tree", subjectId: "s-deleted" });
+  assert.deepEqual(await runs.runsToStop({ ids: [going.id, cancelled.id, deleted.id] }), { cancelled: [cancelled.id], gone: [deleted.id] });
+  assert.deepEqual(await runs.runsToStop({ ids: [] }), { cancelled: [], gone: [] });
+});
+
+test("a heartbeat no longer holds a run that was deleted", async () => {
+  const run = await claimed("s-beat");
+  assert.deepEqual(await runs.heartbeatRun({ id: run.id, owner: OWNER, leaseMs: LEASE_MS }), { held: true });
+  await runs.deleteRunsOf({ kind: "tree", subjectId: "s-beat" });
+  assert.deepEqual(await runs.heartbeatRun({ id: run.id, owner: OWNER, leaseMs: LEASE_MS }), { held: false });
+});
+
+test("a run is stopped once it ended, has no row, or no live lease holds it; not while its owner holds it", async () => {
+  const topic = { kind: "tree" as const, subjectId: "s-stop" };
+  const run = await claimed(topic.subjectId);
+  await runs.requestCancel(topic);
+  assert.equal(await runs.runStopped(topic), false, "its owner still holds it (it is stopping)");
+  assert.equal(await runs.runStopped({ ...topic, now: new Date(Date.now() + LEASE_MS + 1_000) }), true, "its owner died: the lease ran out");
+  await runs.finishRun({ id: run.id, owner: OWNER, status: "cancelled" });
+  assert.equal(await runs.runStopped(topic), true);
+  assert.equal(await runs.runStopped({ kind: "tree", subjectId: "never-run" }), true);
+  await runs.openRun({ kind: "tree", subjectId: "s-queued", userId: null, mode: "tree" });
+  assert.equal(await runs.runStopped({ kind: "tree", subjectId: "s-queued" }), true, "queued, never claimed: nobody writes it");
+});

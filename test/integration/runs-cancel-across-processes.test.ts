@@ -1,0 +1,151 @@
+// Cancel and delete sent to the process that does not run the research (issue 20): two server
+// processes on one database, with the default heartbeat (10 s), so that only the owner's cancel poll
+// — not a heartbeat — can stop the run within the 2 s the issue asks for. The run is mid-flight
+// (a slow fake LLM); a cancel stops it, ends it `cancelled` and closes the owner's stream; a delete
+// stops it, removes its rows and leaves the owner healthy.
+import { after, before, beforeEach, test } from "node:test";
+import assert from "node:assert/strict";
+import { startFakes, type Fakes } from "../fakes";
+import { TestApp, waitFor } from "../helpers/app-server";
+import { createAndStart, getView } from "../helpers/research";
+import { ask, getAnswer, readSse } from "../helpers/answer";
+import { readUiStream } from "../helpers/ui-stream";
+
+/** The issue's bound: a cancel reaches the owner within this, wherever it was sent. */
+const STOP_WITHIN_MS = 2_000;
+/** How long after that the test watches for LLM calls that should not come (the run was making several a second). */
+const WATCH_MS = 4_000;
+let fakes: Fakes;
+let owner: TestApp;
+let other: TestApp;
+
+before(async () => {
+  fakes = await startFakes();
+  // The default heartbeat, stated: a cancel heard only at a heartbeat would take up to 10 s.
+  const env = { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", RUN_HEARTBEAT_MS: "10000", ANSWER_MAX_BUDGET: "2000000" };
+  owner = await TestApp.start({ name: "cancel-across", env });
+  other = await TestApp.alongside(owner, { env });
+});
+after(async () => {
+  await other?.stop();
+  await owner?.stop();
+  await fakes?.stop();
+});
+beforeEach(() => fakes.reset());
+
+const ownedBy = (leaseOwner: string | null | undefined, app: TestApp) => Boolean(leaseOwner?.includes(`:${app.pid}:`));
+const treeRun = (id: string) => owner.db.run.findUnique({ where: { kind_subjectId: { kind: "tree", subjectId: id } } });
+
+/** LLM requests that arrived more than STOP_WITHIN_MS after `since` (after watching long enough to see them). */
+async function callsAfterStop(since: number): Promise<number> {
+  await new Promise((r) => setTimeout(r, STOP_WITHIN_MS + WATCH_MS - (Date.now() - since)));
+  return fakes.llm.log.filter((e) => e.at > since + STOP_WITHIN_MS).length;
+}
+
+/** A tree research started on the owner, with findings coming in (mid-flight). */
+async function runningResearch(): Promise<string> {
+  // Slow calls keep it going well past the watch if nothing stops it; the tree stays small (9 queries),
+  // so that a loaded machine does not turn it into a test of the database's transaction timeouts.
+  fakes.llm.configure({ latencyMs: 600 });
+  const id = await createAndStart(owner, { depth: 2, breadth: 3 });
+  await waitFor(async () => ((await owner.db.extractedItem.count({ where: { researchId: id } })) >= 1 ? true : undefined), 60_000, "a first finding");
+  assert.ok(ownedBy((await treeRun(id))?.leaseOwner, owner), "the research runs in the owner process");
+  return id;
+}
+
+test("a research cancelled through the other process stops within 2 s, ends cancelled, and the owner's stream closes", async () => {
+  const id = await runningResearch();
+  // The owner's stream, as the browser that started the research reads it; it must end on the cancel.
+  let streamEndedAt = 0;
+  let snapshotRead: (running: boolean) => void = () => {};
+  const snapshot = new Promise<boolean>((resolve) => (snapshotRead = resolve));
+  const stream = readUiStream(owner, `/api/research/${id}/stream`, {
+    timeoutMs: 20_000,
+    enough: (parts) => {
+      const first = parts.find((p) => p.type === "data-snapshot");
+      if (first) snapshotRead((first.data?.research as { status: string }).status === "running");
+      return false;
+    },
+  }).then(
+    // A stream still open when it gives up (20 s) resolves null: it hung.
+    (parts) => ((streamEndedAt = Date.now()), parts),
+    () => null,
+  );
+  // The stream follows the running research before the cancel (else it is one final snapshot).
+  assert.equal(await snapshot, true, "the stream's snapshot shows the research running");
+
+  const res = await other.postJson(`/api/research/${id}/cancel`, {});
+  assert.equal(res.status, 200, await res.clone().text());
+  const answeredAt = Date.now();
+
+  assert.equal(await callsAfterStop(answeredAt), 0, `no LLM call starts more than ${STOP_WITHIN_MS} ms after the cancel`);
+  const parts = await stream;
+  assert.ok(parts, "the owner's stream ended");
+  assert.ok(streamEndedAt - answeredAt < STOP_WITHIN_MS + WATCH_MS, `the owner's stream ended ${streamEndedAt - answeredAt} ms after the cancel`);
+  const statuses = parts.filter((p) => p.type === "data-run").map((p) => p.data?.status);
+  assert.equal(statuses.at(-1), "cancelled", `the stream's statuses: ${statuses.join(", ")}; its parts: ${[...new Set(parts.map((p) => p.type))].join(", ")}, last ${JSON.stringify(parts.at(-1))}`);
+  assert.equal(parts.at(-1)?.type, "finish", "the stream says it finished (not dropped)");
+
+  const run = await waitFor(async () => {
+    const r = await treeRun(id);
+    return r && r.status !== "running" ? r : undefined;
+  }, 15_000, "the run row to end");
+  assert.equal(run.status, "cancelled");
+  assert.equal(run.leaseOwner, null);
+  for (const app of [owner, other]) assert.equal((await getView(app, id)).status, "cancelled", "the research stays cancelled (never overwritten by completed)");
+  const view = await getView(owner, id);
+  assert.deepEqual(view.serp_queries.filter((q) => ["pending", "searching", "scraping", "analyzing"].includes(q.status)), [], "unfinished rows settled as stopped");
+});
+
+test("an answer run cancelled through the other process stops within 2 s, ends cancelled, and the owner's stream closes", async () => {
+  fakes.llm.configure({ latencyMs: 400 });
+  const { requestId, streamUrl } = await ask(owner, { q: "An endless question about lead service lines" });
+  let streamEndedAt = 0;
+  const stream = readSse(owner, streamUrl).then(
+    (events) => ((streamEndedAt = Date.now()), events),
+    () => null,
+  );
+  await waitFor(async () => ((await getAnswer(owner, requestId)).steps.length >= 1 ? true : undefined), 30_000, "a first step");
+  const answerRun = await owner.db.answerRun.findUniqueOrThrow({ where: { requestId } });
+  const run = () => owner.db.run.findUniqueOrThrow({ where: { kind_subjectId: { kind: "answer", subjectId: answerRun.id } } });
+  assert.ok(ownedBy((await run()).leaseOwner, owner), "the answer runs in the owner process");
+
+  const res = await other.postJson(`/api/v1/answers/${requestId}/cancel`, {});
+  assert.equal(res.status, 200, await res.clone().text());
+  const answeredAt = Date.now();
+
+  assert.equal(await callsAfterStop(answeredAt), 0, `no LLM call starts more than ${STOP_WITHIN_MS} ms after the cancel`);
+  // Bounded: readSse gives up after 120 s; a stream still open after the watch is one that hangs.
+  const events = await Promise.race([stream, new Promise<null>((r) => setTimeout(() => r(null), 3_000))]);
+  assert.ok(events, "the owner's stream ended");
+  assert.ok(streamEndedAt - answeredAt < STOP_WITHIN_MS + WATCH_MS, `the owner's stream ended ${streamEndedAt - answeredAt} ms after the cancel`);
+  assert.deepEqual(events.at(-1)!.data, { type: "error", message: "Cancelled by the user" });
+  assert.equal((await getAnswer(owner, requestId)).status, "cancelled");
+  const ended = await waitFor(async () => {
+    const r = await run();
+    return r.status !== "running" ? r : undefined;
+  }, 15_000, "the run row to end");
+  assert.equal(ended.status, "cancelled");
+});
+
+test("a research deleted through the other process while it runs: the owner stops quietly and stays healthy, the rows are gone", async () => {
+  const id = await runningResearch();
+  const logsBefore = owner.logs().length;
+
+  const res = await other.fetch(`/api/research/${id}`, { method: "DELETE" });
+  assert.equal(res.status, 204, await res.clone().text());
+  const answeredAt = Date.now();
+
+  const lateCalls = await callsAfterStop(answeredAt);
+  const logs = owner.logs().slice(logsBefore);
+  assert.doesNotMatch(logs, /crashed|foreign key|P2003|P2025|unhandled|uncaught/i, "the owner logged no crash");
+  assert.equal(lateCalls, 0, `no LLM call starts more than ${STOP_WITHIN_MS} ms after the delete`);
+  const status = await owner.fetch("/api/research?limit=5");
+  assert.equal(status.status, 200, "the owner answers its next request");
+  assert.equal((await owner.fetch(`/api/research/${id}`)).status, 404);
+  assert.equal(await owner.db.research.count({ where: { id } }), 0);
+  assert.equal(await owner.db.serpQuery.count({ where: { researchId: id } }), 0);
+  assert.equal(await owner.db.page.count({ where: { researchId: id } }), 0);
+  assert.equal(await owner.db.extractedItem.count({ where: { researchId: id } }), 0);
+  assert.equal(await treeRun(id), null, "the run row is gone");
+});
