@@ -41,7 +41,9 @@ function plan(task: string) {
     objective: `${topic} evidence line ${mode === "next" ? level + 1 : level}.${i + 1}`,
     datasetFilenames: [],
   }));
-  if (mode === "initial" && task.includes("#analysis") && drafts.length > 0) drafts[drafts.length - 1] = { type: "ANALYSIS", objective: `Analyse the uploaded data on ${topic}`, datasetFilenames: [] };
+  // The ANALYSIS task names the files the world view lists as loaded ("sales.csv → table sales …").
+  const loaded = [...(tagContent(task, "datasets") ?? "").matchAll(/^(\S+) → table /gm)].map((m) => m[1]);
+  if (mode === "initial" && task.includes("#analysis") && drafts.length > 0) drafts[drafts.length - 1] = { type: "ANALYSIS", objective: `Analyse the uploaded data on ${topic}`, datasetFilenames: loaded };
   return mode === "next" ? { suggestedNextSteps: drafts } : { tasks: drafts };
 }
 

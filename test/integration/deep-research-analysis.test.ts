@@ -77,7 +77,8 @@ test("an ANALYSIS task over a fixture CSV reports the aggregates computed here; 
   assert.match(errorOf("empty.csv"), /empty/);
   assert.match(errorOf("big.csv"), /DATASET_MAX_BYTES/);
 
-  // The task ran the query in the sandbox and stored it with its result.
+  // Planning named the dataset that loaded, and the task ran the query in the sandbox and stored it with its result.
+  assert.deepEqual((task as unknown as { datasetFilenames: string[] }).datasetFilenames, ["sales.csv"]);
   assert.equal(task.status, "completed", task.error ?? "");
   const [q1] = task.artifacts.queries;
   assert.equal(q1.id, "q1");
