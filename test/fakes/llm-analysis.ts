@@ -4,7 +4,8 @@
 // prompt, with a bar chart over that result. Markers in the user's message add steps:
 //   #analysis-hostile  the first query is a COPY to a file (refused; the agent goes on);
 //   #analysis-invent   the first output cites a number no result holds (the engine sends it back);
-//   #analysis-stubborn every output cites that number (the engine cuts the sentence).
+//   #analysis-stubborn every output cites that number (the engine cuts the sentence);
+//   #analysis-endless  one more query while any step is left (the engine's step limit ends it).
 import { tagContent, tagOf } from "./llm-parse";
 
 interface Dataset {
@@ -54,6 +55,10 @@ export function analysisReply(task: string): unknown {
   const good = seen.find((q) => q.ok);
   if (!good) {
     return { thought: `Total ${measure} per ${category}.`, sql: `SELECT ${quote(category)}, sum(${quote(measure)}) AS total, count(*) AS n FROM ${quote(d.table)} GROUP BY 1 ORDER BY 1`, output: null, ...none };
+  }
+  const left = Number(tagContent(task, "steps_left") ?? "0");
+  if (task.includes("#analysis-endless") && left > 0) {
+    return { thought: "One more look.", sql: `SELECT count(*) AS n, ${seen.length} AS step FROM ${quote(d.table)}`, output: null, ...none };
   }
   const problem = tagOf(task, "problem");
   const invent = task.includes("#analysis-stubborn") || (task.includes("#analysis-invent") && !problem);

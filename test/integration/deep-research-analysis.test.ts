@@ -15,7 +15,7 @@ let app: TestApp;
 
 before(async () => {
   fakes = await startFakes();
-  app = await TestApp.start({ name: "deep-research-analysis", env: { ...fakes.env, LITERATURE_TREE_DEPTH: "1", LITERATURE_TREE_BREADTH: "1", DATASET_MAX_BYTES: "3000", ANALYSIS_QUERY_TIMEOUT_MS: "2000" } });
+  app = await TestApp.start({ name: "deep-research-analysis", env: { ...fakes.env, LITERATURE_TREE_DEPTH: "1", LITERATURE_TREE_BREADTH: "1", DATASET_MAX_BYTES: "3000", ANALYSIS_QUERY_TIMEOUT_MS: "2000", ANALYSIS_MAX_STEPS: "3" } });
 });
 after(async () => {
   await app?.stop();
@@ -131,4 +131,14 @@ test("output citing a number no result holds is rejected and repaired; if the ag
   assert.ok(!cut.task.output.includes("987654"), cut.task.output);
   assert.equal(cut.task.artifacts.removedSentences.length, 1);
   assert.match(cut.task.artifacts.removedSentences[0], /987654/);
+});
+
+test("an agent that keeps querying is stopped at ANALYSIS_MAX_STEPS and then writes its output from the results", async () => {
+  const { task } = await startWithFiles("Regional sales, every angle #analysis #tasks-1 #analysis-endless", [["sales.csv", salesCsv()]]);
+  assert.equal(task.status, "completed", task.error ?? "");
+  // The grouped totals, then counts while steps were left: ANALYSIS_MAX_STEPS=3 queries, no more.
+  assert.equal(task.artifacts.queries.length, 3, JSON.stringify(task.artifacts.queries.map((q) => q.sql)));
+  assert.deepEqual(task.artifacts.queries[0].rows, expected);
+  assert.deepEqual(task.artifacts.queries.slice(1).map((q) => q.rows), [[[rows.length, 1]], [[rows.length, 2]]]);
+  for (const [region, total] of expected) assert.ok(task.output.includes(`${region}: ${total} units`), task.output);
 });
