@@ -2,8 +2,9 @@
 // (the datasets panel), the ANALYSIS task's queries show their SQL, result table and chart, and a
 // discovery drawn from it opens to the stored query and result the way literature evidence opens to
 // its quote.
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { shots as themedShots } from "./helpers";
+import { setTheme, shots as themedShots } from "./helpers";
 import { salesCsv, salesRows } from "../test/fixtures/datasets";
 
 const shots = (page: Page, name: string) => themedShots(page, `dr-${name}`);
@@ -58,4 +59,11 @@ test("an analysis task's SQL, result table and chart; its discovery opens to the
   await expect(evidence.getByTestId("dr-result-table").locator("tbody tr")).toHaveCount(regions.length);
   await expect(evidence.getByTestId("dr-chart")).toBeVisible();
   await shots(page, "analysis-evidence");
+
+  // With the datasets, the queries, the tables and the charts open, the page passes axe in both themes.
+  for (const theme of ["light", "dark"] as const) {
+    await setTheme(page, theme);
+    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(violations.map((v) => `${theme}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target}`)).toEqual([]);
+  }
 });
