@@ -8,7 +8,7 @@ import fs from "node:fs";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
 import { conversation, pollUntilDone } from "../helpers/deep-research";
-import { PNG_BYTES, RAGGED_CSV, salesCsv, salesRows } from "../fixtures/datasets";
+import { PNG_BYTES, RAGGED_CSV, salesCsv, salesRows, salesXlsx } from "../fixtures/datasets";
 
 let fakes: Fakes;
 let app: TestApp;
@@ -133,8 +133,10 @@ test("output citing a number no result holds is rejected and repaired; if the ag
   assert.match(cut.task.artifacts.removedSentences[0], /987654/);
 });
 
-test("an agent that keeps querying is stopped at ANALYSIS_MAX_STEPS and then writes its output from the results", async () => {
-  const { task } = await startWithFiles("Regional sales, every angle #analysis #tasks-1 #analysis-endless", [["sales.csv", salesCsv()]]);
+test("an agent that keeps querying is stopped at ANALYSIS_MAX_STEPS and then writes its output from the results (over an XLSX upload)", async () => {
+  const { task, datasets } = await startWithFiles("Regional sales, every angle #analysis #tasks-1 #analysis-endless", [["sales.xlsx", salesXlsx()]]);
+  assert.equal(datasets[0].status, "loaded", JSON.stringify(datasets[0]));
+  assert.deepEqual(datasets[0].columns!.map((c) => [c.name, c.type]), [["region", "VARCHAR"], ["product", "VARCHAR"], ["units", "DOUBLE"], ["price", "DOUBLE"]]);
   assert.equal(task.status, "completed", task.error ?? "");
   // The grouped totals, then counts while steps were left: ANALYSIS_MAX_STEPS=3 queries, no more.
   assert.equal(task.artifacts.queries.length, 3, JSON.stringify(task.artifacts.queries.map((q) => q.sql)));
