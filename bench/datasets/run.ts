@@ -62,7 +62,7 @@ export async function runDatasetsBench({ sizeMb = 100, repetitions = 10, log = c
     const rows = writeCsv(file, sizeMb * 1024 * 1024);
     const fileBytes = fs.statSync(file).size;
     log(`datasets: loading a ${(fileBytes / 1024 / 1024).toFixed(1)} MB CSV (${rows} rows)`);
-    const [loaded] = await loadDatasets({ dbPath: databasePath(dir), files: [{ filename: "sales.csv", path: file }], maxBytes: fileBytes, memoryLimitMb: 512 });
+    const [loaded] = await loadDatasets({ dbPath: databasePath(dir), files: [{ filename: "sales.csv", path: file }], maxBytes: fileBytes, memoryLimitMb: 512, keepTables: [] });
     if (!loaded.ok) throw new Error(loaded.error);
     if (loaded.profile.rowCount !== rows) throw new Error(`loaded ${loaded.profile.rowCount} rows of ${rows}`);
     const sandbox = await DatasetSandbox.open(databasePath(dir), { timeoutMs: 5_000, maxRows: 200, memoryLimitMb: 512, threads: 1 });

@@ -41,7 +41,7 @@ test("CSV, TSV, NDJSON, JSON array, Parquet and XLSX each load as one profiled t
     await writeParquet("sales.parquet"),
     write("sales.xlsx", salesXlsx()),
   ];
-  const results = await loadDatasets({ dbPath: databasePath(path.join(dir)), files, maxBytes: 10_000_000, memoryLimitMb: 256 });
+  const results = await loadDatasets({ dbPath: databasePath(path.join(dir)), files, maxBytes: 10_000_000, memoryLimitMb: 256, keepTables: [] });
   assert.deepEqual(results.map((r) => r.ok), [true, true, true, true, true, true], JSON.stringify(results.filter((r) => !r.ok)));
   assert.deepEqual(results.map((r) => r.ok && r.profile.table), ["sales", "sales_2", "sales_3", "sales_4", "sales_5", "sales_6"]);
   for (const r of results) {
@@ -68,7 +68,7 @@ test("nulls are counted per column", async () => {
   const sub = fs.mkdtempSync(path.join(dir, "nulls-"));
   const p = path.join(sub, "gaps.csv");
   fs.writeFileSync(p, "a,b\n1,x\n,y\n3,\n,\n");
-  const [r] = await loadDatasets({ dbPath: databasePath(sub), files: [{ filename: "gaps.csv", path: p }], maxBytes: 1000, memoryLimitMb: 128 });
+  const [r] = await loadDatasets({ dbPath: databasePath(sub), files: [{ filename: "gaps.csv", path: p }], maxBytes: 1000, memoryLimitMb: 128, keepTables: [] });
   assert.ok(r.ok);
   assert.deepEqual(r.profile.columns.map((c) => [c.name, c.nulls]), [["a", 2], ["b", 2]]);
   assert.equal(r.profile.rowCount, 4);
@@ -90,7 +90,7 @@ test("each bad file gets an error naming it and its problem; the good file besid
     put("fake.parquet", "region,units\n"),
     put("good.csv", salesCsv(salesRows(20))),
   ];
-  const results = await loadDatasets({ dbPath: databasePath(sub), files, maxBytes: 1500, memoryLimitMb: 128 });
+  const results = await loadDatasets({ dbPath: databasePath(sub), files, maxBytes: 1500, memoryLimitMb: 128, keepTables: [] });
   const byName = Object.fromEntries(results.map((r) => [r.filename, r]));
   const error = (name: string) => {
     const r = byName[name];
@@ -117,14 +117,23 @@ test("each bad file gets an error naming it and its problem; the good file besid
   db.closeSync();
 });
 
-test("a later start's files are added to the same database beside the earlier tables", async () => {
+test("a later start's files are added beside the recorded tables; a table nobody recorded (a load that died) is replaced", async () => {
   const sub = fs.mkdtempSync(path.join(dir, "twice-"));
   const p = path.join(sub, "sales.csv");
   fs.writeFileSync(p, salesCsv());
-  const first = await loadDatasets({ dbPath: databasePath(sub), files: [{ filename: "sales.csv", path: p }], maxBytes: 1e6, memoryLimitMb: 128 });
-  const second = await loadDatasets({ dbPath: databasePath(sub), files: [{ filename: "sales.csv", path: p }], maxBytes: 1e6, memoryLimitMb: 128 });
+  const load = (keepTables: string[]) => loadDatasets({ dbPath: databasePath(sub), files: [{ filename: "sales.csv", path: p }], maxBytes: 1e6, memoryLimitMb: 128, keepTables });
+  const first = await load([]);
   assert.equal(first[0].ok && first[0].profile.table, "sales");
+  // The run died before recording "sales": loading again reuses the name, with no duplicate left.
+  const again = await load([]);
+  assert.equal(again[0].ok && again[0].profile.table, "sales");
+  const second = await load(["sales"]);
   assert.equal(second[0].ok && second[0].profile.table, "sales_2");
+  const db = await DuckDBInstance.create(databasePath(sub), { access_mode: "READ_ONLY" });
+  const c = await db.connect();
+  assert.deepEqual((await c.runAndReadAll("SELECT table_name FROM duckdb_tables() ORDER BY 1")).getRows().map((r) => r[0]), ["sales", "sales_2"]);
+  c.closeSync();
+  db.closeSync();
 });
 
 test("table names are SQL-safe and unique", () => {

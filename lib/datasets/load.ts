@@ -29,17 +29,24 @@ export function tableNameFor(filename: string, taken: Set<string>): string {
 
 export type LoadResult = { filename: string; ok: true; profile: TableProfile; loadMs: number } | { filename: string; ok: false; error: string };
 
-/** Loads each file into the database at `dbPath` (created if missing); one result per file, in order. */
-export async function loadDatasets({ dbPath, files, maxBytes, memoryLimitMb }: {
+/**
+ * Loads each file into the database at `dbPath` (created if missing); one result per file, in order.
+ * `keepTables` are the tables the caller has recorded; any other table was loaded by a run that died
+ * before recording it, and is dropped first, so that a resumed load does not leave a duplicate behind.
+ */
+export async function loadDatasets({ dbPath, files, maxBytes, memoryLimitMb, keepTables }: {
   dbPath: string;
   files: { filename: string; path: string }[];
   maxBytes: number;
   memoryLimitMb: number;
+  keepTables: string[];
 }): Promise<LoadResult[]> {
   const instance = await DuckDBInstance.create(dbPath, { memory_limit: `${memoryLimitMb}MB`, autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
   const conn = await instance.connect();
   try {
-    const taken = new Set((await conn.runAndReadAll("SELECT table_name FROM duckdb_tables()")).getRows().map((r) => String(r[0])));
+    const existing = (await conn.runAndReadAll("SELECT table_name FROM duckdb_tables()")).getRows().map((r) => String(r[0]));
+    for (const orphan of existing.filter((t) => !keepTables.includes(t))) await conn.run(`DROP TABLE ${quoteIdent(orphan)}`);
+    const taken = new Set(existing.filter((t) => keepTables.includes(t)));
     const out: LoadResult[] = [];
     for (const file of files) {
       const started = performance.now();

@@ -30,7 +30,7 @@ let before_: string;
 before(async () => {
   fs.writeFileSync(path.join(dir, "sales.csv"), salesCsv());
   fs.writeFileSync(outside, "secret\nvalue\n");
-  const [r] = await loadDatasets({ dbPath: databasePath(dir), files: [{ filename: "sales.csv", path: path.join(dir, "sales.csv") }], maxBytes: 1e6, memoryLimitMb: 128 });
+  const [r] = await loadDatasets({ dbPath: databasePath(dir), files: [{ filename: "sales.csv", path: path.join(dir, "sales.csv") }], maxBytes: 1e6, memoryLimitMb: 128, keepTables: [] });
   assert.ok(r.ok);
   before_ = listing();
   sandbox = await DatasetSandbox.open(databasePath(dir), LIMITS);

@@ -16,7 +16,8 @@ export function datasetDir(uploadsDir: string, conversationId: string): string {
 
 export async function prepareDatasets(ctx: DrContext): Promise<void> {
   const c = await getConversation({ id: ctx.conversationId });
-  const pending = datasetEntries(c?.uploadedDatasets).filter((e) => !e.status);
+  const entries = datasetEntries(c?.uploadedDatasets);
+  const pending = entries.filter((e) => !e.status);
   if (pending.length === 0) return;
   const dir = datasetDir(ctx.env.UPLOADS_DIR, ctx.conversationId);
   const results = await loadDatasets({
@@ -24,6 +25,7 @@ export async function prepareDatasets(ctx: DrContext): Promise<void> {
     files: pending.map((e) => ({ filename: e.filename, path: path.join(dir, e.filename) })),
     maxBytes: ctx.env.DATASET_MAX_BYTES,
     memoryLimitMb: ctx.env.ANALYSIS_MEMORY_LIMIT_MB,
+    keepTables: entries.flatMap((e) => (e.status === "loaded" && e.table ? [e.table] : [])),
   });
   const outcomes: (Partial<DatasetEntry> & { filename: string })[] = [];
   for (const r of results) {
