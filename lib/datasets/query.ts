@@ -39,7 +39,14 @@ export class DatasetSandbox {
     // the order matters. No temporary directory means no spilling: past the memory limit a query
     // fails instead of writing files. lock_configuration comes last: nothing, no query either, can
     // change a setting after it.
-    for (const setting of ["SET temp_directory = ''", "SET enable_external_access = false", "SET lock_configuration = true"]) await conn.run(setting);
+    try {
+      for (const setting of ["SET temp_directory = ''", "SET enable_external_access = false", "SET lock_configuration = true"]) await conn.run(setting);
+    } catch (error) {
+      // Never hand out a connection that is not locked down.
+      conn.closeSync();
+      instance.closeSync();
+      throw error;
+    }
     return new DatasetSandbox(instance, conn, limits);
   }
 
