@@ -120,13 +120,17 @@ Compute every figure you report in SQL: each number in the output must appear in
   let lastOutput: { output: string; chart: ChartChoice | null } | null = null;
   const okResults = () => queries.filter((q) => q.ok);
   const calls = maxSteps + MAX_NUMBER_REPAIRS + 1;
+  // The tables take at most a quarter of the budget (a wide dataset's columns are trimmed), the
+  // queries' results the rest, newest first.
+  const tables = tag("tables", trimToTokens(renderDatasets(datasets), Math.floor(budgetTokens / 4)));
+  const queryBudget = Math.max(500, budgetTokens - estimateTokens(tables));
   for (let call = 0; call < calls; call++) {
     const left = maxSteps - queries.length;
     const prompt = [
       tag("objective", objective),
       context,
-      tag("tables", renderDatasets(datasets)),
-      tag("queries", renderQueries(queries, Math.floor(budgetTokens / 2))),
+      tables,
+      tag("queries", renderQueries(queries, queryBudget)),
       tag("steps_left", String(left)),
       problem ? tag("problem", problem) : "",
     ].filter(Boolean).join("\n");
