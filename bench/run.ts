@@ -2,6 +2,7 @@
 //   npm run bench                       tree runs (2,3) (3,4) (5,5) + extraction → bench/results/latest.{json,md}
 //   npm run bench -- --smoke            a tiny run of every part (CI) → bench/results/tmp/
 //   npm run bench -- --only answer      the answer agent's figure alone (steps, tokens, wall vs dependent calls)
+//   npm run bench -- --only datasets    a 100 MB CSV's load time and the analysis queries' p95 (in process)
 //   options: --configs 2x3,5x5  --llm-latency 150 --search-latency 80 --web-latency 60
 //            --llm-concurrency 8 --only tree|faults|extraction  --no-build  --out DIR
 //            --faults-config 3x4 --fault-429 0.3 --fault-500 0.1 --retry-after 1 --fault-seed 1  --no-faults
@@ -24,6 +25,7 @@ import { formatBenchMarkdown, TARGETS } from "./tree/report";
 import { BENCH_DATABASES, type BenchDatabase } from "./tree/database";
 import { runTree, type TreeRunResult } from "./tree/run-tree";
 import { formatDeepResearchMarkdown, runDeepResearchBench, type DrBenchResult } from "./deep-research/run";
+import { formatDatasetsMarkdown, runDatasetsBench, type DatasetsBenchResult } from "./datasets/run";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -91,8 +93,8 @@ const limits: BoundLimits = {
 };
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
-if (values.only && !["tree", "faults", "extraction", "answer", "deep-research"].includes(values.only)) {
-  throw new Error(`--only takes tree, faults, extraction, answer or deep-research, got "${values.only}"`);
+if (values.only && !["tree", "faults", "extraction", "answer", "deep-research", "datasets"].includes(values.only)) {
+  throw new Error(`--only takes tree, faults, extraction, answer, deep-research or datasets, got "${values.only}"`);
 }
 // --only tree runs the tree rows and the faults row; --only faults the faults row alone.
 const runTreePart = !values.only || values.only === "tree";
@@ -100,6 +102,7 @@ const runFaults = !values["no-faults"] && (!values.only || values.only === "tree
 const runExtraction = !values.only || values.only === "extraction";
 const runAnswer = !values.only || values.only === "answer";
 const runDeepResearch = !values.only || values.only === "deep-research";
+const runDatasets = !values.only || values.only === "datasets";
 if (!["sqlite", "postgres", "both"].includes(values.database)) throw new Error(`--database takes sqlite, postgres or both, got "${values.database}"`);
 const databases: readonly BenchDatabase[] = values.database === "both" ? BENCH_DATABASES : [values.database as BenchDatabase];
 const log = (line: string) => console.error(`[bench] ${line}`);
@@ -182,6 +185,12 @@ async function main(): Promise<void> {
     }
   }
 
+  let datasets: DatasetsBenchResult | undefined;
+  if (runDatasets) {
+    datasets = await runDatasetsBench({ sizeMb: smoke ? 5 : 100, repetitions: smoke ? 3 : 10, log });
+    log(`datasets: ${(datasets.fileBytes / 1024 / 1024).toFixed(1)} MB CSV loaded in ${(datasets.loadMs / 1000).toFixed(2)} s; analysis query p95 ${datasets.stepP95Ms} ms`);
+  }
+
   let extraction: ExtractionResult | undefined;
   if (runExtraction) {
     log("extraction: running");
@@ -204,11 +213,13 @@ async function main(): Promise<void> {
     answer,
     extraction: extraction && { ...extraction, markdown: undefined },
     deepResearch,
+    datasets,
   };
   const markdown =
     formatBenchMarkdown({ ...result, extractionMarkdown: extraction?.markdown }) +
     (answer.length ? `\n${formatAnswerMarkdown(answer)}` : "") +
-    (deepResearch ? `\n${formatDeepResearchMarkdown(deepResearch)}` : "");
+    (deepResearch ? `\n${formatDeepResearchMarkdown(deepResearch)}` : "") +
+    (datasets ? `\n${formatDatasetsMarkdown(datasets)}` : "");
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(outDir, "latest.md"), markdown);

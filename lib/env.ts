@@ -102,6 +102,15 @@ const schema = z.object({
   DATASET_MAX_FILES: int(20, 1, 1_000),
   DATASET_MAX_TOTAL_BYTES: int(50 * 1024 * 1024, 1024),
   UPLOADS_DIR: z.string().default("data/uploads"),
+  // Datasets and analysis (lib/datasets): the largest file loaded into DuckDB (a bigger one is refused
+  // with its name), the SQL-run-read iterations of one ANALYSIS task, and the sandbox's limits on each
+  // query: its time (the query is interrupted), the rows kept of its result, DuckDB's memory and threads.
+  DATASET_MAX_BYTES: int(200 * 1024 * 1024, 1),
+  ANALYSIS_MAX_STEPS: int(6, 1, 20),
+  ANALYSIS_QUERY_TIMEOUT_MS: int(5_000, 100, 120_000),
+  ANALYSIS_MAX_ROWS: int(200, 1, 10_000),
+  ANALYSIS_MEMORY_LIMIT_MB: int(512, 64),
+  ANALYSIS_THREADS: int(1, 1, 16),
 
   // The wizard's estimate (lib/estimate-ranges.ts): typical figures of one LLM call, used to turn the
   // tree's call counts into time and token ranges. Measure them on your model and set them here.

@@ -85,6 +85,7 @@ const POSTGRES_TESTS = [
   "test/integration/fuzz.test.ts",
   "test/integration/dataset-uploads.test.ts",
   "test/integration/planning-limits.test.ts",
+  "test/integration/deep-research-analysis.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 

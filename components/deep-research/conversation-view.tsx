@@ -12,6 +12,8 @@ import { Timeline } from "./timeline";
 import { Composer } from "./composer";
 import { DiscoveriesPanel } from "./discoveries-panel";
 import { PlanPanel, useTaskFocus } from "./plan-panel";
+import { DatasetsPanel } from "./datasets-panel";
+import { datasetsOf } from "@/lib/client/deep-research-state";
 
 export function DrNotFound() {
   return (
@@ -57,9 +59,10 @@ export function ConversationView({ id, semiCap }: { id: string; semiCap: number 
           <Timeline messages={live.messages} />
           <Composer conversationId={id} mode={live.state.researchMode} running={running} steps={live.state.suggestedNextSteps} iterationsDone={replies} onStarted={reconnect} />
         </div>
-        <aside className="grid min-w-0 content-start gap-6" aria-label="Discoveries and plan">
+        <aside className="grid min-w-0 content-start gap-6" aria-label="Discoveries, plan and datasets">
           <DiscoveriesPanel discoveries={live.discoveries} />
           <PlanPanel plan={live.plan} focus={focus} />
+          <DatasetsPanel datasets={datasetsOf(live.state.uploadedDatasets)} />
         </aside>
       </div>
     </div>

@@ -1,11 +1,13 @@
 "use client";
 // The discoveries: each claim with its confidence, novelty and evidence count. Opening one shows its
-// supporting tasks and, under each, the stored quotes with their source links; revised and retired
+// supporting tasks and, under each, the stored quotes with their source links, or the stored queries
+// of analysis tasks (SQL, result table, chart); revised and retired
 // discoveries stay listed with their history and the reason for each change.
 import { memo, useState } from "react";
 import { Icon } from "../icons";
 import { orderDiscoveries, type DrDiscovery } from "@/lib/client/deep-research-state";
 import { hostname } from "@/lib/client/format";
+import { QueryResult } from "./query-result";
 
 const CONF: Record<string, string> = {
   high: "border-[color:var(--st-completed)] text-[color:var(--st-completed-text)]",
@@ -25,7 +27,11 @@ function Evidence({ d }: { d: DrDiscovery }) {
             <h4 className="font-mono text-xs text-subtle">{taskId}</h4>
             <ul className="mt-1 grid gap-1.5">
               {items.length === 0 ? <li className="text-xs text-muted">No stored quote.</li> : null}
-              {items.map((e) => (
+              {items.map((e) => e.query ? (
+                <li key={e.itemId} data-testid="dr-query-evidence" className="border-l-2 border-accent/50 pl-2 text-sm">
+                  <QueryResult q={e.query} chart={e.query.chart} />
+                </li>
+              ) : (
                 <li key={e.itemId} data-testid="dr-quote" className="border-l-2 border-accent/50 pl-2 text-sm">
                   <blockquote className="break-words">{e.quote ?? "(the quote is no longer stored)"}</blockquote>
                   {e.url ? (

@@ -1,10 +1,12 @@
 "use client";
 // The plan: tasks by level (newest first) with type, objective, status and timings. A literature
-// task links to its child tree research; an analysis task shows its output or why it was skipped.
+// task links to its child tree research; an analysis task shows its output or why it was skipped,
+// and every query it ran with its result and chart.
 // A task cited by the hypothesis is scrolled to, opened and highlighted (`focus`).
 import Link from "next/link";
 import { memo, useCallback, useEffect, useRef, useState } from "react";
-import { tasksByLevel, type DrTask } from "@/lib/client/deep-research-state";
+import { analysisArtifactsOf, tasksByLevel, type DrTask } from "@/lib/client/deep-research-state";
+import { QueryResult } from "./query-result";
 import { formatDuration } from "@/lib/client/format";
 
 const STATUS_STYLE: Record<string, string> = {
@@ -64,12 +66,24 @@ const TaskRow = memo(function TaskRow({ t, focusSeq }: { t: DrTask; focusSeq: nu
       {t.type !== "LITERATURE" && (t.output || t.error) ? (
         <details className="mt-1 text-sm">
           <summary className="cursor-pointer text-accent">Output{t.status === "skipped" ? " (skipped)" : ""}</summary>
-          <p className="mt-1 whitespace-pre-wrap break-words text-muted">{t.output ?? t.error}</p>
+          <p className="mt-1 whitespace-pre-wrap break-words text-muted" data-testid="dr-task-output">{t.output ?? t.error}</p>
+          <AnalysisQueries t={t} />
         </details>
       ) : t.error ? <p className="mt-1 text-sm text-danger">{t.error}</p> : null}
     </li>
   );
 });
+
+/** Every query an analysis task ran (refused and failed ones too), with its result, and its chart. */
+function AnalysisQueries({ t }: { t: DrTask }) {
+  const a = analysisArtifactsOf(t);
+  if (!a || a.queries.length === 0) return null;
+  return (
+    <div className="mt-2 grid gap-3" data-testid="dr-task-queries">
+      {a.queries.map((q) => <QueryResult key={q.id} q={q} chart={a.chart?.queryId === q.id ? a.chart.spec : null} />)}
+    </div>
+  );
+}
 
 /** One level; folded levels render their tasks only when opened, so a long plan stays cheap. */
 const PlanLevel = memo(function PlanLevel({ level, tasks, defaultOpen, focus }: { level: number; tasks: DrTask[]; defaultOpen: boolean; focus: TaskFocus }) {

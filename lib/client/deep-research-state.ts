@@ -58,7 +58,39 @@ export interface DrTask {
   endedAt: string | null;
 }
 
-export interface DrEvidence { taskId: string; itemId: string; quote: string | null; url: string | null; researchId: string | null }
+export type DrCell = string | number | boolean | null;
+/** A stored query of an analysis task: its SQL, its result (first rows kept), and a chart over it. */
+export interface DrQuery { queryId: string; sql: string; columns: string[]; rows: DrCell[][]; rowCount: number; truncated: boolean; durationMs: number; chart: DrChartSpec | null }
+/** The Vega-Lite subset the analysis agent's charts use (lib/deep-research/agents/analysis-chart.ts). */
+export interface DrChartSpec { title?: string; mark: "bar" | "line" | "point" | string; data: { values: Record<string, DrCell>[] }; encoding: { x: { field: string; type: string }; y: { field: string; type: string }; color?: { field: string; type: string } } }
+export interface DrEvidence { taskId: string; itemId: string; quote: string | null; url: string | null; researchId: string | null; query?: DrQuery | null }
+/** An uploaded dataset in the world state: its profile once loaded, or the error that kept it out. */
+export interface DrDataset {
+  filename: string;
+  size: number;
+  status?: "loaded" | "failed";
+  table?: string;
+  rowCount?: number;
+  columns?: { name: string; type: string; nulls: number }[];
+  previewRows?: { columns: string[]; rows: DrCell[][] };
+  description?: string | null;
+  error?: string;
+}
+/** An analysis task's artifacts: every query it ran with its result or error, and its chart. */
+export interface DrAnalysisArtifacts {
+  kind: "analysis";
+  queries: { id: string; sql: string; ok: boolean; error: string | null; columns: string[]; rows: DrCell[][]; rowCount: number; truncated: boolean; durationMs: number }[];
+  chart: { queryId: string; spec: DrChartSpec } | null;
+}
+
+export function analysisArtifactsOf(t: { artifacts: unknown }): DrAnalysisArtifacts | null {
+  const a = t.artifacts as Partial<DrAnalysisArtifacts> | null;
+  return a && typeof a === "object" && a.kind === "analysis" && Array.isArray(a.queries) ? (a as DrAnalysisArtifacts) : null;
+}
+
+export function datasetsOf(uploaded: unknown[]): DrDataset[] {
+  return uploaded.filter((d): d is DrDataset => typeof (d as DrDataset)?.filename === "string" && typeof (d as DrDataset).size === "number");
+}
 export interface DrHistoryEntry { at?: string; level?: number; action?: string; reason?: string; previousClaim?: string }
 
 export interface DrDiscovery {

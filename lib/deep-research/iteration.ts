@@ -13,6 +13,8 @@ import { createLevelTasks, itemsOfResearches, tasksOf, type TaskDraft } from "..
 import type { DrContext } from "./context";
 import { parseJson } from "../db/json";
 import { executeLevel } from "./tasks";
+import { prepareDatasets } from "./datasets";
+import { analysisItems } from "./analysis-evidence";
 import { discoveryViews } from "./snapshot";
 import { messageView, taskView } from "./views";
 
@@ -38,6 +40,8 @@ async function move(ctx: DrContext, m: ConversationMessage, phase: string, extra
 }
 
 const plan: Step = async (ctx, m) => {
+  // Uploaded files are loaded and profiled first, so that planning sees their tables.
+  await prepareDatasets(ctx);
   const c = (await getConversation({ id: ctx.conversationId }))!;
   const level = c.currentLevel + 1;
   const max = ctx.env.MAX_TASKS_PER_ITERATION;
@@ -104,7 +108,10 @@ async function discovery(ctx: DrContext, level: number) {
   const tasks = await tasksOf(ctx.conversationId);
   const levelTasks = tasks.filter((t) => t.level === level && t.childResearchId);
   const byResearch = new Map(levelTasks.map((t) => [t.childResearchId!, t.taskKey]));
-  const items = (await itemsOfResearches([...byResearch.keys()])).map((i) => ({ id: i.id, taskKey: byResearch.get(i.researchId)!, content: i.content, url: i.url }));
+  const items = [
+    ...analysisItems(tasks.filter((t) => t.level === level)),
+    ...(await itemsOfResearches([...byResearch.keys()])).map((i) => ({ id: i.id, taskKey: byResearch.get(i.researchId)!, content: i.content, url: i.url })),
+  ];
   const existing = (await discoveriesOf(ctx.conversationId)).map((d) => ({ key: d.key, claim: d.claim, confidence: d.confidence, status: d.status }));
   const budget = ctx.env.CONTEXT_TOKEN_BUDGET;
   // Half the budget for the world view, the rest for this level's snippets.

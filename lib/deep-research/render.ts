@@ -34,7 +34,7 @@ export interface WorldView {
   discoveries: { key: string; claim: string; confidence: string; status: string }[];
   keyInsights: string[];
   openQuestions: string[];
-  datasets: { filename: string; size: number; preview: string }[];
+  datasets: { filename: string; size: number; preview: string; status?: string; table?: string; rowCount?: number; columns?: { name: string; type: string }[]; description?: string | null; error?: string }[];
   methodology: string | null;
   level: number;
 }
@@ -53,9 +53,18 @@ export function renderWorldView(v: WorldView, budgetTokens: number): string {
       { name: "discoveries", text: v.discoveries.map((d) => `[${d.key}] (${d.status}, ${d.confidence}) ${d.claim}`).join("\n"), share: 0.5 },
       { name: "key_insights", text: v.keyInsights.map((i) => `- ${i}`).join("\n"), share: 0.5 },
       { name: "open_questions", text: v.openQuestions.map((q) => `- ${q}`).join("\n"), share: 0.5 },
-      { name: "datasets", text: v.datasets.map((d) => `${d.filename} (${d.size} bytes): ${d.preview}`).join("\n"), share: 0.5 },
+      { name: "datasets", text: v.datasets.map(datasetLine).join("\n"), share: 0.5 },
       { name: "methodology", text: v.methodology ?? "", share: 1 },
     ],
     budgetTokens,
   );
+}
+
+/** A loaded dataset by its table and columns (what an ANALYSIS task can query), a failed one by its error. */
+function datasetLine(d: WorldView["datasets"][number]): string {
+  if (d.status === "loaded" && d.table) {
+    return `${d.filename} → table ${d.table} (${d.rowCount ?? 0} rows; ${(d.columns ?? []).map((c) => `${c.name} ${c.type}`).join(", ")})${d.description ? `: ${d.description}` : ""}`;
+  }
+  if (d.status === "failed") return `${d.filename}: not loaded (${d.error ?? "unknown error"})`;
+  return `${d.filename} (${d.size} bytes): ${d.preview}`;
 }

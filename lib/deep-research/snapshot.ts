@@ -1,17 +1,18 @@
 // A conversation as GET /api/deep-research/conversations/:id and the stream's snapshot show it: the
 // world state, the messages, the plan with every task, the discoveries with their evidence resolved
-// to stored snippets, and the run guard.
+// to stored snippets or stored queries of analysis tasks, and the run guard.
 import { getConversation, messagesOf } from "../db/conversations";
 import { discoveriesOf } from "../db/discoveries";
 import { itemsById, tasksOf } from "../db/research-tasks";
 import { getRun } from "../db/runs";
+import { queryEvidence } from "./analysis-evidence";
 import { discoveryView, messageView, runGuardView, stateView, taskView, type Snippet } from "./views";
 
 export async function discoveryViews(conversationId: string) {
-  const discoveries = await discoveriesOf(conversationId);
+  const [discoveries, tasks] = await Promise.all([discoveriesOf(conversationId), tasksOf(conversationId)]);
   const snippets = await itemsById(discoveries.flatMap((d) => d.evidenceItems.map((e) => e.itemId)));
   const byId = new Map<string, Snippet>(snippets.map((s) => [s.id, s]));
-  return discoveries.map((d) => discoveryView(d, byId));
+  return discoveries.map((d) => discoveryView(d, byId, (itemId) => queryEvidence(tasks, itemId)));
 }
 
 /** Null when the conversation does not exist or is not the user's. */

@@ -1,9 +1,13 @@
 // Executing a level's tasks, in parallel; each records its own start, end, output, artifacts and
 // error, and one failing does not stop the others. A LITERATURE task explores a tree on a hidden
 // child research (resumable: a re-run goes on from what that research holds) and summarises what it
-// extracted, citing the stored snippets. An ANALYSIS task needs dataset analysis, which does not
-// exist yet: it is recorded as skipped with the reason, never faked.
+// extracted, citing the stored snippets. An ANALYSIS task runs the analysis agent over the loaded
+// datasets in the read-only sandbox and stores every query with its result as the task's artifacts;
+// with no loadable data it is recorded as skipped with the reason, never faked.
+import { analyseDatasets } from "./agents/analysis";
 import { summariseLiterature } from "./agents/literature-summary";
+import { datasetEntries } from "../db/datasets";
+import { openSandbox } from "./datasets";
 import { errorMessage } from "../errors";
 import { getConversation } from "../db/conversations";
 import { childResearchOf, finishChildResearch, itemsOfResearches, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
@@ -81,10 +85,39 @@ async function literature(ctx: DrContext, task: ResearchTask): Promise<Outcome> 
 
 async function analysis(ctx: DrContext, task: ResearchTask): Promise<Outcome> {
   const conversation = await getConversation({ id: ctx.conversationId });
-  const datasets = parseJson<{ filename: string }[]>(conversation?.uploadedDatasets, []);
+  const entries = datasetEntries(conversation?.uploadedDatasets);
   const wanted = parseJson<string[]>(task.datasetFilenames, []);
-  const reason = datasets.length === 0
-    ? "No dataset was uploaded, so there is no data to analyse."
-    : `Dataset analysis is not available yet; the uploaded data (${(wanted.length ? wanted : datasets.map((d) => d.filename)).join(", ")}) is stored but was not analysed.`;
+  // The planner may name a dataset by its file or by its table.
+  const named = wanted.length ? entries.filter((e) => wanted.includes(e.filename) || (e.table !== undefined && wanted.includes(e.table))) : entries;
+  const loaded = named.filter((e) => e.status === "loaded" && e.table);
+  if (entries.length === 0) return skipped("No dataset was uploaded, so there is no data to analyse.");
+  if (loaded.length === 0) {
+    const failed = named.filter((e) => e.status === "failed").map((e) => e.error);
+    return skipped(failed.length ? `No dataset of this task could be loaded: ${failed.join(" ")}` : `None of the datasets named (${wanted.join(", ")}) was uploaded to this conversation.`);
+  }
+  const datasets = loaded.map((e) => ({ table: e.table!, filename: e.filename, rowCount: e.rowCount ?? 0, columns: e.columns ?? [], description: e.description ?? null }));
+  const sandbox = await openSandbox(ctx);
+  let result: Awaited<ReturnType<typeof analyseDatasets>>;
+  try {
+    result = await analyseDatasets({
+      objective: task.objective, context: await ctx.context(task.level, Math.floor(ctx.env.CONTEXT_TOKEN_BUDGET / 2)), datasets,
+      runQuery: (sql) => sandbox.query(sql), maxSteps: ctx.env.ANALYSIS_MAX_STEPS, budgetTokens: Math.floor(ctx.env.CONTEXT_TOKEN_BUDGET / 2),
+      signal: ctx.signal, onUsage: ctx.usage,
+    });
+  } finally {
+    sandbox.close();
+  }
+  const artifacts = JSON.stringify({
+    kind: "analysis", datasets: datasets.map((d) => ({ filename: d.filename, table: d.table })), queries: result.queries, chart: result.chart,
+    repairs: result.repairs, removedSentences: result.removedSentences,
+  });
+  if (!result.output) {
+    const error = `The analysis wrote no output supported by its query results within ${ctx.env.ANALYSIS_MAX_STEPS} steps (${result.queries.length} queries run).`;
+    return { status: "failed", output: error, artifacts, error };
+  }
+  return { status: "completed", output: result.output, artifacts };
+}
+
+function skipped(reason: string): Outcome {
   return { status: "skipped", output: reason, error: reason };
 }

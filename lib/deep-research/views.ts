@@ -1,5 +1,6 @@
 // The public shapes of Deep Research objects, mapped from the rows in one place: the world state,
 // messages, tasks, discoveries (with evidence resolved to stored snippets) and the run guard.
+import type { QueryEvidence } from "./analysis-evidence";
 import type { Conversation, ConversationMessage } from "../db/conversations";
 import type { DiscoveryWithEvidence } from "../db/discoveries";
 import type { ResearchTask } from "../db/research-tasks";
@@ -115,7 +116,11 @@ export function taskView(t: ResearchTask) {
 
 export type Snippet = { id: string; content: string; url: string; researchId: string };
 
-export function discoveryView(d: DiscoveryWithEvidence, snippets: Map<string, Snippet>) {
+/**
+ * A discovery with each evidence item resolved: a literature snippet to its quote and URL, a stored
+ * query of an analysis task to its SQL, result and chart (`query`).
+ */
+export function discoveryView(d: DiscoveryWithEvidence, snippets: Map<string, Snippet>, queryOf: (itemId: string) => QueryEvidence | null = () => null) {
   return {
     id: d.key,
     claim: d.claim,
@@ -127,7 +132,7 @@ export function discoveryView(d: DiscoveryWithEvidence, snippets: Map<string, Sn
     supportingTaskIds: parseJson<string[]>(d.supportingTaskIds, []),
     evidenceItems: d.evidenceItems.map((e) => {
       const s = snippets.get(e.itemId);
-      return { taskId: e.taskKey, itemId: e.itemId, quote: s?.content ?? null, url: s?.url ?? null, researchId: s?.researchId ?? null };
+      return { taskId: e.taskKey, itemId: e.itemId, quote: s?.content ?? null, url: s?.url ?? null, researchId: s?.researchId ?? null, query: s ? null : queryOf(e.itemId) };
     }),
     history: parseJson<unknown[]>(d.history, []),
   };

@@ -5,6 +5,7 @@ import { getConversation, recentMessages } from "../db/conversations";
 import { discoveriesOf } from "../db/discoveries";
 import { recentTasks } from "../db/research-tasks";
 import { parseJson } from "../db/json";
+import { datasetEntries } from "../db/datasets";
 import type { WorldView } from "./render";
 
 /** Levels of task results shown to an agent: the current one and the one before. */
@@ -33,7 +34,7 @@ export async function retrieveWorldView(conversationId: string, level: number): 
     discoveries: ranked.slice(0, MAX_DISCOVERIES).map((d) => ({ key: d.key, claim: d.claim, confidence: d.confidence, status: d.status })),
     keyInsights: parseJson<string[]>(c.keyInsights, []).slice(-MAX_INSIGHTS),
     openQuestions: parseJson<{ objective: string }[]>(c.suggestedNextSteps, []).map((s) => s.objective),
-    datasets: parseJson<{ filename: string; size: number; preview: string }[]>(c.uploadedDatasets, []),
+    datasets: datasetEntries(c.uploadedDatasets),
     methodology: c.methodology,
     level,
   };

@@ -2,11 +2,12 @@
 // research objective or the user's message, which every prompt carries:
 //   #stop-at-N   the continue agent stops at iteration N (else it always continues);
 //   #done-at-N   planning in "next" mode proposes nothing from level N on (objective met);
-//   #analysis    the initial plan adds an ANALYSIS task;
+//   #analysis    the initial plan adds an ANALYSIS task (its agent's scenarios: llm-analysis.ts);
 //   #tasks-N     plans N tasks (default 2, at most <max_tasks>).
 // The discovery agent cites real snippet ids from the prompt and always adds one invented id, and
 // the literature summary one invented citation, so that the engine's repair is exercised.
 import { firstWords, intTag, tagContent, taskText, type ChatMessage } from "./llm-parse";
+import { analysisReply, datasetDescriptionReply } from "./llm-analysis";
 
 const marker = (text: string, name: string): number | undefined => {
   const m = new RegExp(`#${name}-(\\d+)`).exec(text);
@@ -40,7 +41,9 @@ function plan(task: string) {
     objective: `${topic} evidence line ${mode === "next" ? level + 1 : level}.${i + 1}`,
     datasetFilenames: [],
   }));
-  if (mode === "initial" && task.includes("#analysis") && drafts.length > 0) drafts[drafts.length - 1] = { type: "ANALYSIS", objective: `Analyse the uploaded data on ${topic}`, datasetFilenames: [] };
+  // The ANALYSIS task names the files the world view lists as loaded ("sales.csv → table sales …").
+  const loaded = [...(tagContent(task, "datasets") ?? "").matchAll(/^(\S+) → table /gm)].map((m) => m[1]);
+  if (mode === "initial" && task.includes("#analysis") && drafts.length > 0) drafts[drafts.length - 1] = { type: "ANALYSIS", objective: `Analyse the uploaded data on ${topic}`, datasetFilenames: loaded };
   return mode === "next" ? { suggestedNextSteps: drafts } : { tasks: drafts };
 }
 
@@ -51,8 +54,9 @@ function discoveries(task: string) {
   const out = [...byTask.entries()].map(([taskId, list]) => ({
     key: null as string | null,
     action: "new",
-    claim: `Finding of ${taskId}: ${list[0].content.slice(0, 80)}`,
-    evidence: list.slice(0, 2).map((i) => i.content.slice(0, 60)).join(" / "),
+    // A query's item: the claim states the figures of its first result rows, as they stand.
+    claim: isQuery(list[0]) ? `Finding of ${taskId}: ${resultRows(list[0])[0]}` : `Finding of ${taskId}: ${list[0].content.slice(0, 80)}`,
+    evidence: isQuery(list[0]) ? `${resultRows(list[0]).slice(1, 3).join("; ")}` : list.slice(0, 2).map((i) => i.content.slice(0, 60)).join(" / "),
     novelty: `First evidence from ${taskId}`,
     confidence: list.length > 2 ? "high" : "medium",
     supportingTaskIds: [taskId],
@@ -67,6 +71,15 @@ function discoveries(task: string) {
     });
   }
   return { discoveries: out };
+}
+
+const isQuery = (item: { id: string }) => /:q\d+$/.test(item.id);
+
+/** The data rows of a query item's result ("north | 412 | 15"), as "north 412 15". */
+function resultRows(item: { content: string }): string[] {
+  const lines = item.content.split("\n");
+  const start = lines.findIndex((l) => l.startsWith("Result ("));
+  return lines.slice(start + 2).filter(Boolean).map((l) => l.split(" | ").join(" "));
 }
 
 function literature(task: string) {
@@ -99,6 +112,10 @@ export function deepResearchReply(agent: string, messages: ChatMessage[]): unkno
       return { reply: `Iteration ${intTag(task, "iteration", 1)} on ${topicOf(task)}: done. Continuing: ${tagContent(task, "continuing")}.` };
     case "dr-literature":
       return literature(task);
+    case "dr-analysis":
+      return analysisReply(task);
+    case "dr-dataset":
+      return datasetDescriptionReply(task);
     case "dr-clarifier":
       return {
         questions: [

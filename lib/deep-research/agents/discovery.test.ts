@@ -42,3 +42,22 @@ test("snippets are shown within the budget", () => {
   assert.ok(kept.length > 0 && kept.length < 200);
   assert.ok(text.length / 4 <= 1_000);
 });
+
+test("a discovery resting on a query result may state only numbers its cited results or quotes hold", () => {
+  const query = { id: "ana-1-1:q1", taskKey: "ana-1-1", content: "SQL: SELECT …", url: "", result: { rows: [["north", 412], ["south", 380]], rowCount: 2 } };
+  const items = [...shown, query, { id: "qp3:0", taskKey: "lit-1-1", content: "Sales grew 12% in 2023.", url: "https://c.example" }];
+  const cite = (...ids: string[]) => ids.map((itemId) => ({ taskId: "x", itemId }));
+  const out = validateDiscoveries(
+    [
+      raw({ claim: "North sold 412 units, south 380 (2 regions)", evidenceItems: cite("ana-1-1:q1") }),
+      raw({ claim: "North sold 450 units", evidenceItems: cite("ana-1-1:q1") }),
+      raw({ claim: "North's 412 units follow 12% growth", evidence: "as in 2023", evidenceItems: cite("ana-1-1:q1", "qp3:0") }),
+      // Literature-only discoveries keep their numbers (quotes are checked by their own citations).
+      raw({ claim: "Fact with 7 parts", evidenceItems: cite("qp1:0") }),
+    ],
+    items, existing, ["ana-1-1", "lit-1-1"],
+  );
+  assert.deepEqual(out.rejected, ["North sold 450 units"]);
+  assert.deepEqual(out.changes.map((c) => c.claim), ["North sold 412 units, south 380 (2 regions)", "North's 412 units follow 12% growth", "Fact with 7 parts"]);
+  assert.deepEqual(out.changes[0].items, [{ taskKey: "ana-1-1", itemId: "ana-1-1:q1" }]);
+});

@@ -1,11 +1,14 @@
 // The discovery agent: new discoveries of a level, and updates, merges or retirements of earlier
 // ones (each with a reason). Every evidence item must be a stored snippet shown in the prompt:
 // invented ids are dropped, a wrong task id is repaired from the item, and a new discovery left
-// with no real evidence is rejected — so every discovery resolves to quotes and URLs.
+// with no real evidence is rejected — so every discovery resolves to quotes and URLs, or to stored
+// queries and their results. A discovery resting on a query result may state only numbers that its
+// cited results (or its cited quotes) hold; one stating others is rejected.
 import { z } from "zod";
 import { generateStructured } from "../../ai/call";
 import { agentHeader, escapeAttr, estimateTokens, tag, trimToTokens } from "../../ai/prompts";
 import type { AgentCall } from "./common";
+import { unsupportedNumbers, type StoredResult } from "../../datasets/numbers";
 
 const schema = z.object({
   discoveries: z.array(
@@ -30,6 +33,8 @@ export interface EvidenceItem {
   taskKey: string;
   content: string;
   url: string;
+  /** For a query of an analysis task: its stored result, which the discovery's numbers must come from. */
+  result?: StoredResult;
 }
 
 export interface ExistingDiscovery {
@@ -112,6 +117,14 @@ export function validateDiscoveries(raw: RawDiscovery[], shown: EvidenceItem[], 
     if (action !== "retire" && items.length === 0 && action === "new") {
       rejected.push(d.claim);
       continue;
+    }
+    const results = items.flatMap((i) => byId.get(i.itemId)?.result ?? []);
+    if (action !== "retire" && results.length > 0) {
+      const quotes = items.filter((i) => !byId.get(i.itemId)?.result).map((i) => byId.get(i.itemId)!.content).join("\n");
+      if (unsupportedNumbers(`${d.claim}\n${d.evidence}`, results, quotes).length > 0) {
+        rejected.push(d.claim);
+        continue;
+      }
     }
     const tasks = new Set([...d.supportingTaskIds.filter((t) => knownTaskIds.includes(t)), ...items.map((i) => i.taskKey)]);
     changes.push({ key, action, claim: d.claim.trim(), evidence: d.evidence, novelty: d.novelty, confidence: d.confidence, supportingTaskIds: [...tasks], items, reason: d.reason });

@@ -27,7 +27,8 @@ Today is ${today()}. You plan an iterative, hypothesis-driven research project l
       ? "The level just finished. Propose the tasks that would move the objective forward most, building on the discoveries and closing open questions. Propose nothing (an empty list) when the objective is met."
       : "Decide the tasks of the next level from the objective, what is known so far, the user's latest message and the previous suggestions (follow those only where the user agreed with them)."
   }
-Use LITERATURE tasks to search published sources, ANALYSIS tasks only for uploaded datasets. At most the given number of tasks.`;
+Use LITERATURE tasks to search published sources, ANALYSIS tasks only for uploaded datasets that loaded (listed in
+<datasets> with a table), naming the files each one analyses in datasetFilenames. At most the given number of tasks.`;
   const prompt = [tag("mode", mode), tag("max_tasks", String(maxTasks)), userMessage ? tag("user_message", userMessage) : "", context].filter(Boolean).join("\n");
   if (next) {
     const out = await generateStructured({ agent, schema: nextSchema, system, prompt, onUsage, signal });

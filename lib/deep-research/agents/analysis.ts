@@ -1,0 +1,166 @@
+// The analysis agent: for an ANALYSIS task it writes one SELECT at a time, reads the result the
+// engine's sandbox returns (or the error, to fix), and after at most `maxSteps` queries writes its
+// output, citing each query it draws on as [q1]. Every number it writes must be a value of a stored
+// result (lib/datasets/numbers.ts): output citing other numbers is sent back with the list to repair,
+// and what is still unsupported after the repairs is cut, sentence by sentence — never kept.
+import { z } from "zod";
+import { generateStructured } from "../../ai/call";
+import { agentHeader, escapeAttr, estimateTokens, tag, trimToTokens } from "../../ai/prompts";
+import type { ColumnProfile } from "../../datasets/profile";
+import type { QueryResult } from "../../datasets/query";
+import { unsupportedNumbers } from "../../datasets/numbers";
+import type { Cell } from "../../datasets/values";
+import { chartSpec, type ChartChoice, type StoredChart } from "./analysis-chart";
+import type { AgentCall } from "./common";
+
+const schema = z.object({
+  thought: z.string().describe("What you have learned so far and what you do next, in a sentence or two"),
+  sql: z.string().nullable().describe("The next query: one DuckDB SELECT (or WITH … SELECT) over the dataset tables; null when you write the output instead"),
+  output: z.string().nullable().describe("When sql is null: the findings in Markdown. Every number must appear in a query result above, cited with its query id in brackets, e.g. [q2]"),
+  chart: z.object({
+    queryId: z.string().describe("The id of the successful query whose result the chart shows, e.g. q2"),
+    mark: z.enum(["bar", "line", "point"]).describe("bar for categories, line for a series over time or order, point for two measures"),
+    x: z.string().describe("A column of that result for the x axis"),
+    y: z.string().describe("A column of that result for the y axis"),
+    color: z.string().nullable().describe("A column to colour by, or null"),
+    title: z.string().describe("The chart's title"),
+  }).nullable().describe("Optionally, with the output: one chart over a stored result; null for none"),
+});
+
+export interface AnalysisDataset {
+  table: string;
+  filename: string;
+  rowCount: number;
+  columns: ColumnProfile[];
+  description: string | null;
+}
+
+export interface StoredQuery {
+  id: string;
+  sql: string;
+  ok: boolean;
+  error: string | null;
+  columns: string[];
+  rows: Cell[][];
+  rowCount: number;
+  truncated: boolean;
+  durationMs: number;
+}
+
+export interface AnalysisResult {
+  /** null when no output was written within the steps: the task says so instead of inventing one. */
+  output: string | null;
+  queries: StoredQuery[];
+  chart: StoredChart | null;
+  /** Outputs sent back for citing numbers no result holds, and the sentences cut after the last repair. */
+  repairs: { unsupported: string[] }[];
+  removedSentences: string[];
+}
+
+/** Repair rounds for unsupported numbers (beyond the query steps). */
+export const MAX_NUMBER_REPAIRS = 2;
+/** Rows of each result shown to the model. */
+const ROWS_SHOWN = 20;
+
+function renderDatasets(datasets: AnalysisDataset[]): string {
+  return datasets.map((d) => tag("dataset", [
+    `columns: ${d.columns.map((c) => `${c.name} ${c.type} (${c.nulls} nulls)`).join(", ")}`,
+    d.description ? `description: ${d.description}` : "",
+  ].filter(Boolean).join("\n"), { table: d.table, file: d.filename, rows: String(d.rowCount) })).join("\n");
+}
+
+function renderResult(q: StoredQuery): string {
+  const attrs = { id: q.id, status: q.ok ? "ok" : "error", rows: String(q.rowCount), ms: String(q.durationMs) };
+  const body = q.ok
+    ? `${tag("sql", q.sql)}\n${tag("result", [q.columns.join(" | "), ...q.rows.slice(0, ROWS_SHOWN).map((r) => r.map((c) => (c === null ? "NULL" : String(c))).join(" | "))].join("\n") + (q.rowCount > ROWS_SHOWN ? `\n… ${q.rowCount - ROWS_SHOWN} more rows` : ""))}`
+    : `${tag("sql", q.sql)}\n${tag("error", q.error ?? "")}`;
+  return `<query id="${escapeAttr(attrs.id)}" status="${attrs.status}" rows="${attrs.rows}" ms="${attrs.ms}">\n${body}\n</query>`;
+}
+
+/** The newest results first within the budget, then shown in order. */
+function renderQueries(queries: StoredQuery[], budgetTokens: number): string {
+  const kept: string[] = [];
+  let used = 0;
+  for (const q of [...queries].reverse()) {
+    const text = trimToTokens(renderResult(q), Math.max(200, Math.floor(budgetTokens / 3)));
+    if (used + estimateTokens(text) > budgetTokens && kept.length > 0) break;
+    used += estimateTokens(text);
+    kept.unshift(text);
+  }
+  return kept.join("\n") || "(no queries yet)";
+}
+
+/** Sentences (or list lines) holding any of the figures, cut from the text. */
+function cutSentences(text: string, figures: string[]): { text: string; removed: string[] } {
+  const removed: string[] = [];
+  const kept = text.split(/\n/).map((line) => line.split(/(?<=[.!?])\s+/).filter((s) => {
+    const bad = unsupportedNumbers(s, [], "").some((n) => figures.includes(n));
+    if (bad) removed.push(s.trim());
+    return !bad;
+  }).join(" "));
+  return { text: kept.filter((l, i, all) => l.trim() || (i > 0 && all[i - 1].trim())).join("\n").trim(), removed };
+}
+
+export async function analyseDatasets({ objective, context, datasets, runQuery, maxSteps, budgetTokens, onUsage, signal }: AgentCall & {
+  objective: string;
+  datasets: AnalysisDataset[];
+  runQuery: (sql: string) => Promise<QueryResult>;
+  maxSteps: number;
+  budgetTokens: number;
+}): Promise<AnalysisResult> {
+  const agent = "dr-analysis";
+  const system = `${agentHeader(agent)}
+Analyse the uploaded datasets for the task's objective with DuckDB SQL. Each turn, either run one query (sql) or, when the
+results answer the objective, write the output (sql null). Only one SELECT (or WITH … SELECT) per query, over the tables
+listed; file reads, COPY, ATTACH, PRAGMA, SET and the like are refused. A failed query comes back with its error: fix it.
+Compute every figure you report in SQL: each number in the output must appear in a result shown, cited as [q1].`;
+  const queries: StoredQuery[] = [];
+  const repairs: { unsupported: string[] }[] = [];
+  let problem: string | null = null;
+  let lastOutput: { output: string; chart: ChartChoice | null } | null = null;
+  const okResults = () => queries.filter((q) => q.ok);
+  const calls = maxSteps + MAX_NUMBER_REPAIRS + 1;
+  // The tables take at most a quarter of the budget (a wide dataset's columns are trimmed), the
+  // queries' results the rest, newest first.
+  const tables = tag("tables", trimToTokens(renderDatasets(datasets), Math.floor(budgetTokens / 4)));
+  const queryBudget = Math.max(500, budgetTokens - estimateTokens(tables));
+  for (let call = 0; call < calls; call++) {
+    const left = maxSteps - queries.length;
+    const prompt = [
+      tag("objective", objective),
+      context,
+      tables,
+      tag("queries", renderQueries(queries, queryBudget)),
+      tag("steps_left", String(left)),
+      problem ? tag("problem", problem) : "",
+    ].filter(Boolean).join("\n");
+    const out = await generateStructured({ agent, schema, system, prompt, onUsage, signal });
+    problem = null;
+    if (out.sql?.trim() && left > 0) {
+      const id = `q${queries.length + 1}`;
+      const r = await runQuery(out.sql.trim());
+      queries.push(r.ok
+        ? { id, sql: out.sql.trim(), ok: true, error: null, columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, durationMs: r.durationMs }
+        : { id, sql: out.sql.trim(), ok: false, error: r.error, columns: [], rows: [], rowCount: 0, truncated: false, durationMs: r.durationMs });
+      continue;
+    }
+    if (!out.output?.trim()) {
+      problem = left > 0 ? "Reply with either a query (sql) or the output." : "No queries are left: write the output from the results above.";
+      continue;
+    }
+    lastOutput = { output: out.output.trim(), chart: out.chart };
+    const unsupported = unsupportedNumbers(lastOutput.output, okResults(), objective);
+    if (unsupported.length === 0) break;
+    if (repairs.length >= MAX_NUMBER_REPAIRS) break;
+    repairs.push({ unsupported });
+    problem = `Your output cites numbers that no query result holds: ${unsupported.join(", ")}. Every number must appear in a result above. ${left > 0 ? "Run a query that computes them, or rewrite" : "Rewrite"} the output using only numbers from the results.`;
+  }
+  if (!lastOutput) return { output: null, queries, chart: null, repairs, removedSentences: [] };
+  const still = unsupportedNumbers(lastOutput.output, okResults(), objective);
+  const { text, removed } = still.length ? cutSentences(lastOutput.output, still) : { text: lastOutput.output, removed: [] };
+  // Citations of queries that did not run (or failed) are dropped, as invented snippet ids are.
+  const okIds = new Set(okResults().map((q) => q.id));
+  const output = text.replace(/\[(q\d+)\]/g, (whole, id: string) => (okIds.has(id) ? whole : "")).trim();
+  const chart = lastOutput.chart ? chartSpec(lastOutput.chart, okResults()) : null;
+  return { output: output || null, queries, chart, repairs, removedSentences: removed };
+}
