@@ -188,6 +188,8 @@ export interface RunView {
   status: "queued" | "running" | "completed" | "failed" | "cancelled";
   attempt: number;
   error: string | null;
+  /** Non-null while the run waits for its LLM provider (see PausedState). */
+  paused: PausedState | null;
   created_at: string;
   started_at: string | null;
   completed_at: string | null;

@@ -1,7 +1,7 @@
 // The answer operations route handlers, the OpenAI-compatible endpoint and the CLI call.
 import { randomUUID } from "node:crypto";
 import * as store from "../db/answers";
-import { openRun } from "../db/runs";
+import { getRun, openRun } from "../db/runs";
 import { startWithinLimits } from "../runs/limits";
 import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
@@ -52,7 +52,7 @@ async function createAndOpen(input: StartAnswer) {
 export async function getAnswer({ requestId, userId }: { requestId: string; userId: string | null }) {
   const row = await store.getAnswerRun({ requestId, userId });
   if (!row) throw new AppError("not_found:answer", "Answer not found");
-  return toAnswerView(row, await store.answerSteps(row.id));
+  return toAnswerView(row, await store.answerSteps(row.id), await getRun({ kind: "answer", subjectId: row.id }));
 }
 
 export async function listAnswers({ userId, limit, before, status, q }: { userId: string | null; limit: number; before?: string; status?: string; q?: string }) {

@@ -4,12 +4,13 @@
 // takes over runs whose lease expired — never a live one owned by another process.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, type RunKind } from "../db/runs";
+import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, setRunsPaused, type RunKind } from "../db/runs";
 import { eventBus } from "../events/bus";
 import { trackOpening } from "./events";
 import { errorMessage } from "../errors";
 import { getEnv } from "../env";
 import { limiters } from "../limits";
+import type { HealthState } from "../ai/provider-health";
 import type { Engine, RunHandle, RunOutcome } from "./engine";
 
 /** A run executing in this process. */
@@ -34,6 +35,9 @@ export class RunRegistry {
   private readonly executions = new Map<string, Promise<void>>();
   /** Starts whose event topic is not open yet: settled once it is (or the claim failed). */
   private sweeper: ReturnType<typeof setInterval> | undefined;
+  private watchingProvider = false;
+  /** Pause writes and announcements, in order: a quick down-then-up must not end up paused. */
+  private pauses: Promise<void> = Promise.resolve();
 
   /** Adds (or replaces) the engine of a kind. */
   register(engine: Engine): void {
@@ -83,6 +87,9 @@ export class RunRegistry {
     const entry: ActiveRun = { handle, controller };
     const k = key(kind, subjectId);
     this.runs.set(k, entry);
+    this.watchProvider();
+    // Started during an outage: it waits like the others, so it shows paused like them.
+    if (limiters().llmHealth.state.down) this.showPause([entry], limiters().llmHealth.state);
     const beat = setInterval(() => void this.heartbeat(entry), env.RUN_HEARTBEAT_MS);
     let outcome: RunOutcome = "failed";
     let error: string | null = null;
@@ -128,6 +135,26 @@ export class RunRegistry {
     // The terminal status goes out last: a stream ends on it, after the settled rows' updates.
     if (cancelled) await engine.announce(subjectId);
     return cancelled;
+  }
+
+  /**
+   * Every run here shows itself paused while the LLM provider is down (its calls wait for it), and
+   * running again when it is back: the run row records it, then the engine tells its watchers.
+   */
+  private watchProvider(): void {
+    if (this.watchingProvider) return;
+    this.watchingProvider = true;
+    limiters().llmHealth.subscribe((state) => this.showPause([...this.runs.values()], state));
+  }
+
+  private showPause(entries: ActiveRun[], state: HealthState): void {
+    const paused = state.down ? { reason: `Waiting for the LLM provider: ${state.reason}`, since: state.since ?? new Date() } : null;
+    this.pauses = this.pauses
+      .then(async () => {
+        await setRunsPaused({ ids: entries.map((e) => e.handle.id), owner: this.owner, paused });
+        for (const { handle } of entries) await this.engine(handle.kind).announcePause?.(handle.subjectId);
+      })
+      .catch((error: unknown) => console.error("[quarry] could not record the pause:", error));
   }
 
   /** Makes runs paused by their LLM provider try it again at once. False if nothing was waiting. */
