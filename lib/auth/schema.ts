@@ -19,6 +19,11 @@ export const signUpSchema = z.object({
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
+export const changePasswordSchema = z.object({
+  currentPassword: z.string({ error: "Enter your current password." }).min(1, "Enter your current password.").max(1024),
+  newPassword: newPasswordSchema,
+});
+
 export const signInSchema = z.object({
   email: emailSchema,
   password: z.string().min(1).max(1024),

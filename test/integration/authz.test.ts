@@ -9,7 +9,7 @@ import { signApiToken } from "@/lib/auth/api-token-jwt";
 import { isSessionRefresh } from "@/lib/auth/session-refresh";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
-import { createTestToken, createTestUser, signInSession, TEST_AUTH_SECRET, type TestUser } from "../helpers/auth";
+import { createTestToken, createTestUser, signInSession, signOutSession, TEST_AUTH_SECRET, type TestUser } from "../helpers/auth";
 
 type Method = "GET" | "POST" | "DELETE" | "PUT" | "PATCH";
 interface Ids {
@@ -100,6 +100,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   },
   "/api/clarification/[sessionId]": { GET: { kind: "object", call: (ids) => ({ path: `/api/clarification/${ids.clarification}` }) } },
   "/api/account": { GET: { kind: "collection", call: () => ({ path: "/api/account" }) } },
+  // A wrong current password: the matrix changes nobody's password.
+  "/api/account/password": { POST: { kind: "collection", call: () => ({ path: "/api/account/password", body: { currentPassword: "not it", newPassword: "a new password" } }) } },
   "/api/tokens": {
     GET: { kind: "collection", call: () => ({ path: "/api/tokens" }) },
     POST: { kind: "collection", call: () => ({ path: "/api/tokens", body: { name: "bob's" } }) },
@@ -357,6 +359,38 @@ describe("authorisation matrix", () => {
       }
     });
   }
+});
+
+describe("sessions end", () => {
+  const account = async (as: As) => (await send(as, "GET", { path: "/api/account" })).status;
+
+  test("a sign-out ends the session: a copy of its cookie kept from before no longer works (API tokens do)", async () => {
+    const carol = await createTestUser(app.db);
+    const cookie = await signInSession(app.url, carol.email, carol.password);
+    const otherDevice = await signInSession(app.url, carol.email, carol.password);
+    assert.equal(await account({ cookie }), 200);
+    await signOutSession(app.url, cookie);
+    assert.equal(await account({ cookie }), 401, "the signed-out session's cookie, replayed");
+    assert.equal(await account({ cookie: otherDevice }), 401, "the user's other sessions end too");
+    assert.equal(await account({ token: carol.token }), 200, "API tokens are separate");
+    assert.equal(await account({ cookie: await signInSession(app.url, carol.email, carol.password) }), 200, "signing in again works");
+  });
+
+  test("a password change ends every session; the new password signs in, API tokens keep working", async () => {
+    const dave = await createTestUser(app.db);
+    const cookie = await signInSession(app.url, dave.email, dave.password);
+    const change = (as: As, currentPassword: string) => send(as, "POST", { path: "/api/account/password", body: { currentPassword, newPassword: "a brand new passphrase" } });
+    const wrong = await change({ cookie }, "not my password");
+    assert.equal(wrong.status, 400);
+    assert.equal(((await wrong.json()) as { field?: string }).field, "currentPassword");
+    assert.equal((await change({ token: dave.token }, dave.password)).status, 403, "a token cannot change the password");
+    assert.equal(await account({ cookie }), 200, "nothing changed yet");
+    assert.equal((await change({ cookie }, dave.password)).status, 204);
+    assert.equal(await account({ cookie }), 401);
+    assert.equal(await account({ token: dave.token }), 200);
+    await assert.rejects(signInSession(app.url, dave.email, dave.password), /sign-in failed/);
+    assert.equal(await account({ cookie: await signInSession(app.url, dave.email, "a brand new passphrase") }), 200);
+  });
 });
 
 describe("the OpenAI-compatible API (/v1)", () => {
