@@ -21,7 +21,7 @@ export interface StartAnswer {
   requestId?: string;
 }
 
-/** Stores the question and starts its run; 400 naming requestId when that id was used before. */
+/** Stores the question and starts its run; 400 naming requestId when the caller used that id before. */
 export async function startAnswer(input: StartAnswer) {
   assertResearchConfigured({ llm: true, search: true });
   // Checked and recorded under the user's start lock, so that simultaneous requests cannot both take the last slot.
@@ -44,7 +44,7 @@ async function createAndOpen(input: StartAnswer) {
     state: initialState(input.q),
     usage: zeroUsage(),
   });
-  if (!row) throw new AppError("bad_request:query", `The requestId ${requestId} was used already`, { field: "requestId" });
+  if (!row) throw new AppError("bad_request:query", `You used the requestId ${requestId} already`, { field: "requestId" });
   await openRun({ kind: "answer", subjectId: row.id, userId: input.userId, mode: "answer" });
   return { requestId, runId: row.id, streamUrl: `/api/v1/stream/${encodeURIComponent(requestId)}` };
 }

@@ -287,7 +287,7 @@ describe("authorisation matrix", () => {
       assert.equal(await app.db.shareLink.count({ where: { researchId: ids.research } }), 1, "Bob created no share link on Alice's research");
       assert.equal(await app.db.shareLink.count({ where: { conversationId: ids.conversation } }), 1, "Bob created no share link on Alice's conversation");
       assert.equal((await app.db.shareLink.findUnique({ where: { id: ids.conversationShareId } }))?.revokedAt, null, "Bob did not revoke Alice's conversation link");
-      assert.equal((await app.db.answerRun.findUnique({ where: { requestId: ids.answer } }))?.status, "running", "Alice's answer run was not cancelled");
+      assert.equal((await app.db.answerRun.findFirst({ where: { userId: alice.id, requestId: ids.answer } }))?.status, "running", "Alice's answer run was not cancelled");
       assert.equal(await app.db.conversationMessage.count({ where: { conversationId: ids.conversation } }), 1, "Bob stored no message in Alice's conversation");
       assert.equal((await app.db.conversationMessage.findUniqueOrThrow({ where: { id: ids.message } })).stopRequestedAt, null, "Bob did not stop Alice's loop");
       assert.equal((await app.db.clarificationSession.findUniqueOrThrow({ where: { id: ids.clarification } })).status, "plan_generated", "Bob did not approve Alice's plan");
@@ -313,6 +313,17 @@ describe("authorisation matrix", () => {
   test("a token cannot mint tokens; a session can (same origin only)", async () => {
     assert.equal((await send({ token: bob.token }, "POST", { path: "/api/tokens", body: { name: "x" } })).status, 403);
     assert.equal((await send({ cookie: bobCookie }, "POST", { path: "/api/tokens", body: { name: "x" } })).status, 201);
+  });
+
+  // After Bob's lists above: from here on, he has an answer with the id of Alice's.
+  test("request ids are per user: Bob may use the id of Alice's answer (learning nothing), and each sees their own", async () => {
+    const res = await send({ token: bob.token }, "POST", { path: "/api/v1/query", body: { q: "Bob's own question?", requestId: ids.answer } });
+    assert.equal(res.status, 202, await res.clone().text());
+    const question = async (as: As) => ((await (await send(as, "GET", { path: `/api/v1/answers/${ids.answer}` })).json()) as { question: string }).question;
+    assert.equal(await question({ token: alice.token }), "Alice's question");
+    assert.equal(await question({ token: bob.token }), "Bob's own question?");
+    const again = await send({ token: bob.token }, "POST", { path: "/api/v1/query", body: { q: "Again?", requestId: ids.answer } });
+    assert.equal(again.status, 400, "his own id, used twice");
   });
 
   test("signed-in requests never re-issue the session cookie (a late response would undo a sign-out)", async () => {

@@ -1,3 +1,6 @@
+-- DropIndex
+DROP INDEX "AnswerRun_requestId_key";
+
 -- AlterTable
 ALTER TABLE "Run" ADD COLUMN "pauseReason" TEXT;
 ALTER TABLE "Run" ADD COLUMN "pausedAt" DATETIME;
@@ -21,4 +24,7 @@ ALTER TABLE "new_User" RENAME TO "User";
 CREATE UNIQUE INDEX "User_email_key" ON "User"("email");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "AnswerRun_userId_requestId_key" ON "AnswerRun"("userId", "requestId");
 
