@@ -63,6 +63,8 @@ export interface TokenUsage {
   completion: number;
   total: number;
   llm_calls: number;
+  /** Calls sent whose usage is not recorded: in flight now, or lost to a crash (their tokens unknown). */
+  llm_calls_unsettled: number;
 }
 
 export interface ResearchView {

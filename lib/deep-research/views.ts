@@ -66,7 +66,7 @@ export function stateView(c: Conversation) {
     researchMode: c.researchMode,
     uploadedDatasets: parseJson<unknown[]>(c.uploadedDatasets, []),
     clarificationContext: parseJson<unknown>(c.clarificationContext, null),
-    usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens, llmCalls: c.llmCalls },
+    usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens, llmCalls: c.llmCalls, llmCallsUnsettled: c.llmCallsUnsettled },
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };

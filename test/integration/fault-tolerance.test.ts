@@ -134,7 +134,7 @@ test("an LLM outage pauses a Deep Research conversation and a quick answer as we
   assert.equal(end.status, "completed", end.error ?? "");
 });
 
-test("token usage is recorded with each call: exact after kill -9, and after the resumed run", async () => {
+test("token usage is recorded with each call: exact after kill -9 (the calls in flight counted as unsettled, not lost), and after the resumed run", async () => {
   fakes.llm.configure({ latencyMs: 60 });
   const id = await createAndStart(app, { depth: 2, breadth: 2 });
   await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) >= 3 ? true : undefined), 60_000, "some analyses");
@@ -148,11 +148,16 @@ test("token usage is recorded with each call: exact after kill -9, and after the
     llmTotals(),
     "the totals the provider counted, none lost in the crash",
   );
+  // Held by the provider when the process died: recorded before they were sent, never settled.
+  const held = fakes.llm.log.filter((e) => e.status !== 200).length;
+  assert.ok(held > 0, "calls were in flight at the crash");
+  assert.ok(crashed.llmCallsUnsettled >= held, `${crashed.llmCallsUnsettled} unsettled calls recorded, ${held} held by the provider`);
   fakes.llm.configure({ hangAll: false });
   await app.restart();
   const view = await waitForStatus(app, id, ["completed", "failed"]);
   assert.equal(view.status, "completed", view.error ?? "");
   assert.deepEqual(recordedTotals(view), llmTotals());
+  assert.equal(view.tokens.llm_calls_unsettled, crashed.llmCallsUnsettled, "the resumed run settled every call it made");
 });
 
 test("a cancelled research settles its rows, and its report can be written from what it found", async () => {

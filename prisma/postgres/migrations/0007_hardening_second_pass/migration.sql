@@ -2,6 +2,12 @@
 DROP INDEX "AnswerRun_requestId_key";
 
 -- AlterTable
+ALTER TABLE "Conversation" ADD COLUMN     "llmCallsUnsettled" INTEGER NOT NULL DEFAULT 0;
+
+-- AlterTable
+ALTER TABLE "Research" ADD COLUMN     "llmCallsUnsettled" INTEGER NOT NULL DEFAULT 0;
+
+-- AlterTable
 ALTER TABLE "Run" ADD COLUMN     "pauseReason" TEXT,
 ADD COLUMN     "pausedAt" TIMESTAMP(3);
 
