@@ -9,6 +9,7 @@ import { AnswerResult } from "./answer-result";
 import { AnswerSteps } from "./answer-steps";
 import { buttonClass } from "./button";
 import { Spinner } from "./spinner";
+import { StatusBadge } from "./status-badge";
 
 export function QuickAnswer() {
   const router = useRouter();
@@ -16,7 +17,7 @@ export function QuickAnswer() {
   const [question, setQuestion] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const { steps, final, error: runError } = useAnswerStream(requestId);
+  const { steps, final, error: runError, paused } = useAnswerStream(requestId);
   const running = Boolean(requestId) && !final && !runError;
 
   async function submit(e: React.FormEvent) {
@@ -60,7 +61,8 @@ export function QuickAnswer() {
         <section className="space-y-3" data-testid="answer-run" data-request-id={requestId}>
           {running ? (
             <p className="flex items-center gap-2 text-sm text-muted" data-testid="answer-running">
-              <Spinner /> Searching, reading and reasoning…
+              <StatusBadge status="running" paused={!!paused} title={paused?.reason} testid="answer-status" />
+              {paused ? `${paused.reason}. It goes on by itself when the provider is back.` : <><Spinner /> Searching, reading and reasoning…</>}
             </p>
           ) : null}
           <AnswerSteps steps={steps} />

@@ -138,6 +138,12 @@ const schema = z.object({
     .enum(["0", "1", "true", "false", ""])
     .default("1")
     .transform((v) => v !== "0" && v !== "false"),
+  // Behind a reverse proxy that sets X-Forwarded-Host/-For: trust them (the CSRF check's host, the
+  // sign-up limiter's client address). Off by default: without a proxy any client can send them.
+  TRUST_PROXY: z
+    .enum(["0", "1", "true", "false", ""])
+    .default("0")
+    .transform((v) => v === "1" || v === "true"),
   API_TOKEN_DEFAULT_DAYS: int(90, 1, 3650),
   API_TOKEN_MAX_DAYS: int(365, 1, 3650),
   RATE_LIMIT_STARTS_PER_HOUR: int(30, 1, 100_000),

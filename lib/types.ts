@@ -63,6 +63,8 @@ export interface TokenUsage {
   completion: number;
   total: number;
   llm_calls: number;
+  /** Calls sent whose usage is not recorded: in flight now, or lost to a crash (their tokens unknown). */
+  llm_calls_unsettled: number;
 }
 
 export interface ResearchView {
@@ -188,6 +190,8 @@ export interface RunView {
   status: "queued" | "running" | "completed" | "failed" | "cancelled";
   attempt: number;
   error: string | null;
+  /** Non-null while the run waits for its LLM provider (see PausedState). */
+  paused: PausedState | null;
   created_at: string;
   started_at: string | null;
   completed_at: string | null;

@@ -6,6 +6,7 @@ import { buttonClass } from "../button";
 import { Icon } from "../icons";
 import { ShareButton } from "../share-dialog";
 import { Spinner } from "../spinner";
+import { StatusBadge } from "../status-badge";
 import { useNow } from "@/hooks/use-now";
 import { drApi } from "@/lib/client/deep-research-api";
 import { iterationCap, PHASE_NAMES, phaseSince, runningStart, type LiveConversation } from "@/lib/client/deep-research-state";
@@ -49,6 +50,8 @@ export function DrHeader({ c, semiCap }: { c: LiveConversation; semiCap: number 
   return (
     <header className="min-w-0">
       <div className="mb-2 flex flex-wrap items-center gap-2 text-xs text-muted">
+        {/* Paused while the loop waits for its LLM provider (an outage); it goes on by itself. */}
+        <StatusBadge status={run.isRunning ? "running" : run.lastResult === "failed" ? "failed" : "completed"} paused={run.isRunning && !!run.paused} title={run.paused?.reason} testid="dr-status" />
         <span className="rounded-full border border-border bg-surface px-2 py-0.5 font-medium" data-testid="dr-mode">{MODE_LABELS[mode] ?? mode}</span>
         <span data-testid="dr-iteration">
           Level {c.state.currentLevel}

@@ -65,15 +65,19 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     let text: string | undefined;
     // Outside the try: a budget that says no ends the call as it is, not as an LLM failure.
     const maxOutputTokens = options.budget?.(outgoing(system, messages, jsonSchema));
+    await onUsage?.begin?.();
+    let settled = false;
     try {
       const result = await llmSchedule.run(schedule ?? {}, () =>
         generateText({ model: researchModel(), system, messages, output, maxRetries: 0, abortSignal: signal, maxOutputTokens }),
       );
+      settled = true;
       await onUsage?.(toTokenCount(result.usage));
       // A reply is outside text: a cut-off emoji leaves a lone surrogate, and a model can emit NUL.
       return storableDeep(result.output as T);
     } catch (error) {
-      if (!NoObjectGeneratedError.isInstance(error)) rethrow(error, signal);
+      if (settled) rethrow(error, signal);
+      if (!NoObjectGeneratedError.isInstance(error)) return settleFailed(onUsage, error, signal);
       await onUsage?.(toTokenCount(error.usage));
       text = error.text ?? "";
     }
@@ -102,20 +106,32 @@ function outgoing(system: string, messages: ModelMessage[], jsonSchema = ""): st
 export async function generatePlainText(options: CallOptions): Promise<string> {
   const { onUsage, signal, schedule } = options;
   const maxOutputTokens = options.budget?.(outgoing(options.system, [{ role: "user", content: options.prompt }]));
+  await onUsage?.begin?.();
+  let settled = false;
   try {
     const result = await llmSchedule.run(schedule ?? {}, () =>
       generateText({ model: researchModel(), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal, maxOutputTokens }),
     );
+    settled = true;
     await onUsage?.(toTokenCount(result.usage));
     return storable(result.text);
   } catch (error) {
-    rethrow(error, signal);
+    if (settled) rethrow(error, signal);
+    return settleFailed(onUsage, error, signal);
   }
+}
+
+/** A begun call that failed: settled with no usage (a sink that counted it unsettled uncounts it), then rethrown. */
+async function settleFailed(onUsage: UsageSink | undefined, error: unknown, signal: AbortSignal | undefined): Promise<never> {
+  if (onUsage?.begin) await onUsage({ promptTokens: 0, completionTokens: 0, calls: 0 });
+  rethrow(error, signal);
 }
 
 /** Streams text, calling onDelta for each piece; resolves with the whole text. */
 export async function streamPlainText(options: CallOptions & { onDelta: (delta: string) => void }): Promise<string> {
   const { onUsage, signal, schedule } = options;
+  await onUsage?.begin?.();
+  let settled = false;
   try {
     return await llmSchedule.run(schedule ?? {}, async () => {
       let streamError: unknown;
@@ -135,10 +151,13 @@ export async function streamPlainText(options: CallOptions & { onDelta: (delta: 
         options.onDelta(delta);
       }
       if (streamError) throw streamError;
-      await onUsage?.(toTokenCount(await result.usage));
+      const usage = toTokenCount(await result.usage);
+      settled = true;
+      await onUsage?.(usage);
       return storable(text);
     });
   } catch (error) {
-    rethrow(error, signal);
+    if (settled) rethrow(error, signal);
+    return settleFailed(onUsage, error, signal);
   }
 }

@@ -115,8 +115,9 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
         await response.body?.cancel().catch(() => undefined);
         release();
       }
-      if (probe) {
+      if (probe && health!.state.down) {
         // The provider is still down: wait, then probe again. None of this spends the budget.
+        // (A 429 brought it back up: this call then retries like any other, paced by the limiter.)
         const waitStart = now();
         await health!.probeFailed(callerSignal, retryAfter);
         excludedMs += now() - waitStart;

@@ -128,3 +128,58 @@ test("a cancelled call waiting out an outage stops at once and frees the probe f
   await assert.rejects(call, /cancelled/);
   assert.equal(await health.admit(), true, "the probe is free again");
 });
+
+test("a 429 is no outage: it ends one (the provider answered) and only lowers the limit", () => {
+  const limiter = new Semaphore(10);
+  const c = clock();
+  const health = new ProviderHealth(limiter, { maxLimit: 10, outageAfterMs: 10_000, now: c.now });
+  const seen: boolean[] = [];
+  health.subscribe((s) => seen.push(s.down));
+  for (let i = 0; i < 5; i++) {
+    health.failed("HTTP 429 from the LLM server", { rateLimited: true });
+    c.advance(5_000);
+  }
+  assert.equal(health.state.down, false, "a provider that rate-limits for 25 s is up");
+  assert.equal(limiter.limit, 1, "its 429s lowered the limit");
+  for (let i = 0; i < 3; i++) {
+    health.failed("HTTP 503 from the LLM server");
+    c.advance(5_000);
+  }
+  health.failed("HTTP 503 from the LLM server");
+  assert.equal(health.state.down, true);
+  health.failed("HTTP 429 from the LLM server", { rateLimited: true });
+  assert.equal(health.state.down, false, "the probe's 429 brings it back");
+  assert.deepEqual(seen, [true, false]);
+});
+
+test("after an outage whose recovery answers half 429s, work resumes within 5 s of its first answer", async (t) => {
+  // A fake clock: the probes back off to their 30 s maximum during a 2-minute outage.
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 1_000_000 });
+  const health = new ProviderHealth(new Semaphore(4), { maxLimit: 4, outageAfterMs: 20_000 });
+  const recoveredAt = Date.now() + 120_000;
+  let answers = 0;
+  let firstAnswerAt = 0;
+  const fetchImpl = (async () => {
+    if (Date.now() < recoveredAt) return new Response("unavailable", { status: 503 });
+    // The probe out at the recovery sleeps up to 30 s first; what counts is what follows the first answer.
+    firstAnswerAt ||= Date.now();
+    // The recovering provider: every other answer a 429, starting with one.
+    return answers++ % 2 === 0 ? new Response("slow down", { status: 429, headers: { "retry-after": "1" } }) : new Response("{}", { status: 200 });
+  }) as typeof fetch;
+  const f = createRetryingFetch({ retryBudgetMs: 300_000, timeoutMs: 600_000, fetchImpl, health });
+  const done: number[] = [];
+  const calls = Array.from({ length: 6 }, () => f("http://llm.test/").then((r) => done.push(Date.now()) && r.status));
+  const flush = async () => {
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  };
+  while (done.length < 6 && Date.now() < recoveredAt + 300_000) {
+    await flush();
+    t.mock.timers.tick(100);
+  }
+  assert.equal(done.length, 6, "every call completed");
+  assert.deepEqual(await Promise.all(calls), [200, 200, 200, 200, 200, 200]);
+  const first = Math.min(...done) - firstAnswerAt;
+  const last = Math.max(...done) - firstAnswerAt;
+  assert.ok(first < 5_000, `the first call completed ${first} ms after the provider's first answer`);
+  assert.ok(last < 15_000, `the last call completed ${last} ms after the provider's first answer`);
+});

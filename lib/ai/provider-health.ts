@@ -6,8 +6,11 @@
 // - Outages: when calls have failed for `outageAfterMs` with no success in between (and at least
 //   `minFailures` failures), the provider is *down*. While it is down, one request at a time goes out
 //   as a probe (backing off up to `probeMaxDelayMs`); every other call waits without spending its
-//   retry budget, and the runs show themselves paused. The first success brings everything back.
-//   `nudge()` (a user's "resume") makes the sleeping probe go at once.
+//   retry budget, and the runs show themselves paused. The first success brings everything back,
+//   and so does a 429: a provider that rate-limits is up, and the adaptive limit paces the calls
+//   (a 429 to a probe used to keep it down, and a recovering provider answering some 429s kept every
+//   run waiting for probes backed off to 30 s). `nudge()` (a user's "resume") makes the sleeping
+//   probe go at once.
 import { sleep, type Semaphore } from "../concurrency";
 
 export interface HealthOptions {
@@ -89,15 +92,7 @@ export class ProviderHealth {
 
   /** A successful exchange (any non-retryable reply counts: the provider answered). */
   succeeded(): void {
-    this.streakFailures = 0;
-    this.streakStart = 0;
-    if (this.downSince !== null) {
-      this.downSince = null;
-      this.reason = null;
-      this.probing = false;
-      this.probeDelayMs = this.probeBaseDelayMs;
-      this.notify();
-    }
+    this.answered();
     const limiter = this.limiter;
     if (limiter && limiter.limit < this.options.maxLimit && ++this.successesAtLimit >= limiter.limit) {
       this.successesAtLimit = 0;
@@ -105,13 +100,20 @@ export class ProviderHealth {
     }
   }
 
-  /** A failed exchange (429, 5xx, network error, timeout). */
+  /**
+   * A failed exchange (429, 5xx, network error, timeout). A 429 lowers the limit but is no sign of
+   * an outage: the provider answered, so it ends one (see `answered`).
+   */
   failed(reason: string, { rateLimited = false } = {}): void {
     const now = this.now();
-    if (rateLimited && this.limiter && now - this.lastDecrease >= DECREASE_EVERY_MS) {
-      this.lastDecrease = now;
-      this.successesAtLimit = 0;
-      this.limiter.setLimit(Math.max(1, Math.floor(this.limiter.limit * DECREASE_FACTOR)));
+    if (rateLimited) {
+      if (this.limiter && now - this.lastDecrease >= DECREASE_EVERY_MS) {
+        this.lastDecrease = now;
+        this.successesAtLimit = 0;
+        this.limiter.setLimit(Math.max(1, Math.floor(this.limiter.limit * DECREASE_FACTOR)));
+      }
+      this.answered();
+      return;
     }
     if (this.streakFailures === 0) this.streakStart = now;
     this.streakFailures++;
@@ -145,6 +147,19 @@ export class ProviderHealth {
     if (!this.probing) return;
     this.probing = false;
     this.wake();
+  }
+
+  /** The provider answered (a success or a 429): no outage streak, and an outage is over. */
+  private answered(): void {
+    this.streakFailures = 0;
+    this.streakStart = 0;
+    if (this.downSince !== null) {
+      this.downSince = null;
+      this.reason = null;
+      this.probing = false;
+      this.probeDelayMs = this.probeBaseDelayMs;
+      this.notify();
+    }
   }
 
   /** Probe again now (a user asked to resume). Returns whether the provider was down. */

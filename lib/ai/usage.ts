@@ -9,8 +9,14 @@ export interface TokenCount {
 /**
  * Receives the token usage of every LLM call; the runner adds it to the research and the query.
  * The call waits for it, so that a sink that writes to the database records each call durably.
+ *
+ * A sink with `begin` is told before each exchange is sent (lib/ai/call.ts), and its call then
+ * settles that one, always — with zero usage when the exchange failed. A database sink counts the
+ * call as unsettled at `begin` and moves it to the totals when settled, so a call in flight at a
+ * crash stays counted (unsettled, tokens unknown) instead of vanishing. One more small write per
+ * call; the settle is the write there was before.
  */
-export type UsageSink = (usage: TokenCount) => void | Promise<void>;
+export type UsageSink = ((usage: TokenCount) => void | Promise<void>) & { begin?: () => void | Promise<void> };
 
 export function toTokenCount(usage: LanguageModelUsage | undefined, calls = 1): TokenCount {
   return {

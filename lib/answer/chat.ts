@@ -23,6 +23,7 @@ export async function chatCompletion({ body, userId, signal }: { body: ChatReque
     let reasoning = "";
     for await (const { event } of events) {
       if (event.type === "progress") reasoning += reasoningOf(event.data.trackers);
+      else if (event.type === "paused") continue;
       else {
         ended = true;
         if (event.type === "error") throw new AppError("unavailable:answer", event.data.message);
@@ -67,6 +68,8 @@ export async function chatCompletion({ body, userId, signal }: { body: ChatReque
 
   function sendEvent({ event }: NumberedEvent, send: (text: string) => void) {
     if (event.type === "progress") return send(chunk(id, created, { reasoning_content: reasoningOf(event.data.trackers) }));
+    // OpenAI's chunks have no place for it; the wait shows as a longer pause between chunks.
+    if (event.type === "paused") return;
     ended = true;
     if (event.type === "error") {
       return send(`data: ${JSON.stringify({ error: { message: event.data.message, type: "server_error", param: null, code: "answer_failed" } })}\n\n`);

@@ -8,6 +8,7 @@ import { errorMessage } from "../errors";
 import { eventBus } from "../events/bus";
 import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine";
 import { emitOutsideRun } from "../runs/events";
+import { getRun, pausedOf } from "../db/runs";
 import { checkReferences } from "./attribution";
 import { BudgetExhaustedError, TokenBudget } from "./budget";
 import { budgetedEmbed } from "./embed";
@@ -86,7 +87,14 @@ export const answerEngine: Engine = {
     const row = await store.loadAnswerRun(answerRunId);
     if (!row || row.userId !== userId) return null;
     const final = row.status === "completed" || row.status === "failed" || row.status === "cancelled";
-    return { data: toAnswerView(row, await store.answerSteps(row.id)), final };
+    return { data: toAnswerView(row, await store.answerSteps(row.id), await getRun({ kind: "answer", subjectId: row.id })), final };
+  },
+
+  async announcePause(answerRunId: string): Promise<void> {
+    const row = await store.loadAnswerRun(answerRunId);
+    if (row?.status !== "running") return;
+    const paused = pausedOf(await getRun({ kind: "answer", subjectId: answerRunId }));
+    await emitOutsideRun(answerTopic(answerRunId), { type: "paused", data: { paused } });
   },
 
   // An answer run ends with one answer or one error.

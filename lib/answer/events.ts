@@ -1,6 +1,8 @@
 // The answer agent's events, in the run envelope (lib/events/bus.ts): a progress event per step,
-// then one answer or one error. Their data is what the stream (GET /api/v1/stream/:requestId) sends.
+// a paused event when the run starts or stops waiting for its LLM provider (an outage), then one
+// answer or one error. Their data is what the stream (GET /api/v1/stream/:requestId) sends.
 import type { EngineEvent, RunEvent, RunTopic } from "../events/bus";
+import type { PausedState } from "../types";
 import type { ActionName, Purpose, Reference } from "./types";
 
 export interface ActionState {
@@ -42,7 +44,12 @@ export interface FinalAnswer {
   beastMode: string | null;
 }
 
-export type AnswerEvent = EngineEvent<"progress", { trackers: Trackers }> | EngineEvent<"answer", FinalAnswer> | EngineEvent<"error", { message: string }>;
+export type AnswerEvent =
+  | EngineEvent<"progress", { trackers: Trackers }>
+  // null: going again
+  | EngineEvent<"paused", { paused: PausedState | null }>
+  | EngineEvent<"answer", FinalAnswer>
+  | EngineEvent<"error", { message: string }>;
 export type AnswerRunEvent = RunEvent<AnswerEvent>;
 
 export const answerTopic = (answerRunId: string): RunTopic => ({ kind: "answer", subjectId: answerRunId });

@@ -1,7 +1,7 @@
 // The answer operations route handlers, the OpenAI-compatible endpoint and the CLI call.
 import { randomUUID } from "node:crypto";
 import * as store from "../db/answers";
-import { openRun } from "../db/runs";
+import { getRun, openRun } from "../db/runs";
 import { startWithinLimits } from "../runs/limits";
 import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
@@ -21,7 +21,7 @@ export interface StartAnswer {
   requestId?: string;
 }
 
-/** Stores the question and starts its run; 400 naming requestId when that id was used before. */
+/** Stores the question and starts its run; 400 naming requestId when the caller used that id before. */
 export async function startAnswer(input: StartAnswer) {
   assertResearchConfigured({ llm: true, search: true });
   // Checked and recorded under the user's start lock, so that simultaneous requests cannot both take the last slot.
@@ -44,7 +44,7 @@ async function createAndOpen(input: StartAnswer) {
     state: initialState(input.q),
     usage: zeroUsage(),
   });
-  if (!row) throw new AppError("bad_request:query", `The requestId ${requestId} was used already`, { field: "requestId" });
+  if (!row) throw new AppError("bad_request:query", `You used the requestId ${requestId} already`, { field: "requestId" });
   await openRun({ kind: "answer", subjectId: row.id, userId: input.userId, mode: "answer" });
   return { requestId, runId: row.id, streamUrl: `/api/v1/stream/${encodeURIComponent(requestId)}` };
 }
@@ -52,7 +52,7 @@ async function createAndOpen(input: StartAnswer) {
 export async function getAnswer({ requestId, userId }: { requestId: string; userId: string | null }) {
   const row = await store.getAnswerRun({ requestId, userId });
   if (!row) throw new AppError("not_found:answer", "Answer not found");
-  return toAnswerView(row, await store.answerSteps(row.id));
+  return toAnswerView(row, await store.answerSteps(row.id), await getRun({ kind: "answer", subjectId: row.id }));
 }
 
 export async function listAnswers({ userId, limit, before, status, q }: { userId: string | null; limit: number; before?: string; status?: string; q?: string }) {

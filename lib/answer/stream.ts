@@ -5,6 +5,7 @@ import { parseJson } from "../db/json";
 import * as store from "../db/answers";
 import { AppError } from "../errors";
 import { followRun } from "../runs/live";
+import { getRun, pausedOf } from "../db/runs";
 import { usageSummary } from "./view";
 import { answerTopic, type AnswerEvent, type AnswerRunEvent, type FinalAnswer, type Trackers } from "./events";
 import { zeroUsage, type Reference, type UsageByPurpose } from "./types";
@@ -14,7 +15,11 @@ export interface NumberedEvent {
   event: AnswerEvent;
 }
 
-type Snapshot = { row: NonNullable<Awaited<ReturnType<typeof store.loadAnswerRun>>>; steps: Awaited<ReturnType<typeof store.answerSteps>> };
+type Snapshot = {
+  row: NonNullable<Awaited<ReturnType<typeof store.loadAnswerRun>>>;
+  steps: Awaited<ReturnType<typeof store.answerSteps>>;
+  paused: ReturnType<typeof pausedOf>;
+};
 
 /** The final event of a finished run, rebuilt from what is stored. */
 function finalEvent({ row, steps }: Snapshot): AnswerEvent | null {
@@ -48,7 +53,9 @@ export async function followAnswer({ requestId, userId, lastEventId, signal }: {
   if (!owned) throw new AppError("not_found:answer", "Answer not found");
   const followed = await followRun<Snapshot, AnswerRunEvent>(answerTopic(owned.id), async () => {
     const row = await store.loadAnswerRun(owned.id);
-    return row ? { row, steps: await store.answerSteps(owned.id) } : null;
+    if (!row) return null;
+    const [steps, run] = await Promise.all([store.answerSteps(owned.id), getRun({ kind: "answer", subjectId: owned.id })]);
+    return { row, steps, paused: row.status === "running" ? pausedOf(run) : null };
   });
   if (!followed) throw new AppError("not_found:answer", "Answer not found");
   const { seq: snapshotSeq, snapshot } = followed;
@@ -70,10 +77,12 @@ export async function followAnswer({ requestId, userId, lastEventId, signal }: {
         if (snapshot.row.finalSeq === null || seq > after) yield { seq, event: final };
         return;
       }
+      // Paused as of the snapshot: a subscriber arriving during an outage learns it now, not at its end.
+      if (snapshot.paused) yield { seq: snapshotSeq, event: { type: "paused", data: { paused: snapshot.paused } } };
       for await (const e of followed!.events(signal)) {
         if (e.type === "progress" && sentSteps.has(e.data.trackers.step)) continue;
         yield { seq: e.seq, event: { type: e.type, data: e.data } as AnswerEvent };
-        if (e.type !== "progress") return;
+        if (e.type === "answer" || e.type === "error") return;
       }
     } finally {
       followed!.stop();

@@ -2,6 +2,8 @@
 // engine-neutral run stream's snapshot).
 import { parseJson } from "../db/json";
 import type * as store from "../db/answers";
+import { pausedOf } from "../db/runs";
+import type { Run } from "../db/types";
 import type { FinalAnswer } from "./events";
 import { PURPOSES, totalOf, zeroUsage, type Reference, type UsageByPurpose } from "./types";
 
@@ -14,8 +16,11 @@ export function usageSummary(usage: UsageByPurpose, budget: number): FinalAnswer
 
 export type RunRow = NonNullable<Awaited<ReturnType<typeof store.getAnswerRun>>>;
 
-/** A stored answer run as the API shows it. */
-export function toAnswerView(row: Omit<RunRow, "state" | "context"> & { state?: string }, steps?: Awaited<ReturnType<typeof store.answerSteps>>) {
+/**
+ * A stored answer run as the API shows it. With its `run` row (one run's view, not the list), it
+ * says whether the run is paused, waiting for its LLM provider.
+ */
+export function toAnswerView(row: Omit<RunRow, "state" | "context"> & { state?: string }, steps?: Awaited<ReturnType<typeof store.answerSteps>>, run?: Run | null) {
   const state = parseJson<{ visited?: string[]; read?: string[]; step?: number; badAttempts?: number }>(row.state ?? "{}", {});
   return {
     requestId: row.requestId,
@@ -31,6 +36,7 @@ export function toAnswerView(row: Omit<RunRow, "state" | "context"> & { state?: 
     error: row.error,
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
+    ...(run !== undefined ? { paused: row.status === "running" ? pausedOf(run) : null } : {}),
     ...(steps
       ? {
           steps: steps.map((s) => ({ step: s.step, action: s.action, gap: s.gap, think: s.think, payload: parseJson(s.payload, {}), usage: parseJson(s.usage, {}) })),

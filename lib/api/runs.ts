@@ -1,7 +1,7 @@
 // Runs of any engine at the HTTP edge: the public shape of a run row, and its engine-neutral stream
 // (the engine's snapshot, then every event in its envelope).
 import type { Run } from "../db/types";
-import { getOwnRun, type RunKind } from "../db/runs";
+import { getOwnRun, pausedOf, type RunKind } from "../db/runs";
 import { AppError } from "../errors";
 import type { RunEvent } from "../events/bus";
 import type { RunUIMessage, RunView } from "../types";
@@ -17,6 +17,7 @@ export function toRunView(run: Run): RunView {
     status: run.status as RunView["status"],
     attempt: run.attempt,
     error: run.error,
+    paused: pausedOf(run),
     created_at: run.createdAt.toISOString(),
     started_at: run.startedAt?.toISOString() ?? null,
     completed_at: run.completedAt?.toISOString() ?? null,

@@ -42,7 +42,8 @@ export async function signUpAction(_prev: FormState, form: FormData): Promise<Fo
   if (!getEnv().AUTH_ALLOW_SIGNUP) return { error: "Sign-up is disabled on this server. Ask its administrator for an account.", email };
   if (password !== String(form.get("confirm") ?? "")) return { error: "The passwords do not match.", field: "confirm", email };
   const h = await headers();
-  const client = h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip") || "local";
+  // Forwarded addresses only from a trusted proxy: otherwise each sign-up could claim a new address.
+  const client = (getEnv().TRUST_PROXY && (h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip"))) || "local";
   if (!authLimiters.signUp.take(client)) return { error: "Too many sign-ups from your address. Try again later.", email };
   try {
     await createUser({ email, password, name: String(form.get("name") ?? "") || undefined });

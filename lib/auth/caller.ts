@@ -1,6 +1,6 @@
 // Who is calling: a browser session (cookie) or an API token (Authorization: Bearer). Every API
 // route calls requireCaller(request) first.
-import { getUserById } from "../db/users";
+import { getSessionUser } from "../db/users";
 import { AppError } from "../errors";
 import { verifyApiToken } from "./api-tokens";
 import { assertSameOrigin } from "./csrf";
@@ -22,9 +22,10 @@ async function sessionUserId(): Promise<string | null> {
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return null;
-  // A session outlives nothing: if the account was deleted, the cookie stops working.
-  const user = await getUserById({ id });
-  return user?.id ?? null;
+  // A session outlives nothing: if the account was deleted, or the user signed out or changed the
+  // password since it signed in (the version moved on), the cookie stops working.
+  const user = await getSessionUser({ id });
+  return user && user.sessionVersion === (session.sessionVersion ?? 0) ? user.id : null;
 }
 
 /**

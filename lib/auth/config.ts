@@ -13,11 +13,17 @@ export function baseAuthConfig(): NextAuthConfig {
     providers: [],
     callbacks: {
       jwt({ token, user }) {
-        if (user?.id) token.sub = user.id;
+        if (user?.id) {
+          token.sub = user.id;
+          // Compared with the user's on every read (lib/auth/caller.ts): a sign-out or a password
+          // change bumps the user's, and this session stops working.
+          token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
+        }
         return token;
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
+        session.sessionVersion = typeof token.sv === "number" ? token.sv : 0;
         return session;
       },
     },

@@ -1,13 +1,16 @@
 // CSRF defence for cookie-authenticated requests: a state-changing request must come from our own
 // origin. Browsers send Sec-Fetch-Site on every request (and Origin on every POST/DELETE), which a
 // cross-site form or fetch cannot forge. Bearer-token requests carry no ambient credential and are exempt.
+import { getEnv } from "../env";
 import { AppError } from "../errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function requestHost(request: Request): string | null {
-  // Behind a reverse proxy the Host header is the proxy's upstream; X-Forwarded-Host is what the browser used.
-  const forwarded = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  // Behind a reverse proxy the Host header is the proxy's upstream; X-Forwarded-Host is what the
+  // browser used. Only a proxy we were told of (TRUST_PROXY=1) sets it: from anyone else it is a
+  // header an attacker chooses, and would make any Origin "our own".
+  const forwarded = getEnv().TRUST_PROXY ? request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
   return forwarded || request.headers.get("host") || new URL(request.url).host;
 }
 

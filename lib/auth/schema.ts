@@ -19,14 +19,20 @@ export const signUpSchema = z.object({
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
+export const changePasswordSchema = z.object({
+  currentPassword: z.string({ error: "Enter your current password." }).min(1, "Enter your current password.").max(1024),
+  newPassword: newPasswordSchema,
+});
+
 export const signInSchema = z.object({
   email: emailSchema,
   password: z.string().min(1).max(1024),
 });
 
+// Numbers, not z.coerce.number(): coercion took `true` for 1 day (and "" for 0).
 export const createTokenSchema = z.object({
   name: text({ error: "Give the token a name." }).trim().min(1, "Give the token a name.").max(100, "Use at most 100 characters."),
-  days: z.coerce.number().int("Days must be a whole number.").min(1, "At least 1 day.").optional(),
+  days: z.number({ error: "Days must be a whole number." }).int("Days must be a whole number.").min(1, "At least 1 day.").optional(),
 });
 export type CreateTokenInput = z.infer<typeof createTokenSchema>;
 
@@ -34,6 +40,6 @@ const EXPIRY = "expiresInDays must be a whole number of days from 1 to 3650, or 
 
 export const createShareSchema = z.object({
   // null or absent: the link does not expire
-  expiresInDays: z.coerce.number({ error: EXPIRY }).int(EXPIRY).min(1, EXPIRY).max(3650, EXPIRY).nullable().optional(),
+  expiresInDays: z.number({ error: EXPIRY }).int(EXPIRY).min(1, EXPIRY).max(3650, EXPIRY).nullable().optional(),
 });
 export type CreateShareInput = z.infer<typeof createShareSchema>;

@@ -1,5 +1,5 @@
 // Accounts: email + bcrypt password hash.
-import { getUserCredentials, insertUser } from "../db/users";
+import { bumpSessionVersion, getPasswordHash, getUserCredentials, insertUser } from "../db/users";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "./password";
 import { signUpSchema } from "./schema";
@@ -27,11 +27,22 @@ export async function createUser(input: { email: string; password: string; name?
   return user;
 }
 
-/** Returns the user when the password matches; null otherwise (same timing for unknown emails). */
-export async function verifyCredentials(email: string, password: string): Promise<PublicUser | null> {
+/**
+ * Returns the user (with the session version a new session carries) when the password matches;
+ * null otherwise (same timing for unknown emails).
+ */
+export async function verifyCredentials(email: string, password: string): Promise<(PublicUser & { sessionVersion: number }) | null> {
   const user = await getUserCredentials({ email: email.trim().toLowerCase() });
   const ok = await verifyPassword(password, user?.passwordHash);
-  return ok && user ? { id: user.id, email: user.email, name: user.name } : null;
+  return ok && user ? { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion } : null;
+}
+
+/** Replaces the password after checking the current one; every session of the user ends with it. */
+export async function changePassword({ userId, currentPassword, newPassword }: { userId: string; currentPassword: string; newPassword: string }): Promise<void> {
+  if (!(await verifyPassword(currentPassword, await getPasswordHash({ id: userId })))) {
+    throw new AppError("bad_request:account", "The current password is wrong.", { field: "currentPassword" });
+  }
+  await bumpSessionVersion({ id: userId, passwordHash: await hashPassword(newPassword) });
 }
 
 /** For the CLI: the existing user (checking the password when one is given), or a new one. */

@@ -2,6 +2,7 @@
 // replaces everything; state and run replace theirs; messages, tasks and discoveries are upserted by
 // id (a later part with the same id wins); a phase part records what runs now and since when.
 // Shapes mirror lib/deep-research/views.ts after JSON (dates are ISO strings).
+import type { PausedState } from "../types";
 
 export type DrMode = "semi-autonomous" | "fully-autonomous" | "steering";
 
@@ -117,6 +118,8 @@ export interface DrRun {
   /** While running: the start's phase and since when (ISO). */
   phase?: string | null;
   phaseStartedAt?: string | null;
+  /** While running: set when the loop waits for its LLM provider (an outage). */
+  paused?: PausedState | null;
 }
 
 export interface DrSnapshot {

@@ -15,7 +15,7 @@ const view = (over: Partial<ResearchView> = {}): ResearchView => ({
   report: null,
   serp_queries: [],
   successful_scraped_websites: [],
-  tokens: { prompt: 0, completion: 0, total: 0, llm_calls: 0 },
+  tokens: { prompt: 0, completion: 0, total: 0, llm_calls: 0, llm_calls_unsettled: 0 },
   created_at: "2026-01-01T00:00:00Z",
   started_at: null,
   completed_at: null,

@@ -15,7 +15,7 @@ const site = (id: string, status: LiveWebsiteView["status"], items = 0): LiveWeb
 const view = (over: Partial<ResearchView>): ResearchView => ({
   research_id: "r1", initial_prompt: "p", followup_questions: [], followup_answers: [], depth: 1, breadth: 3,
   status: "cancelled", error: null, report: null, serp_queries: [], successful_scraped_websites: [],
-  tokens: { prompt: 0, completion: 0, total: 0, llm_calls: 0 }, paused: null, warnings: [], follows: null, follow_ups: [],
+  tokens: { prompt: 0, completion: 0, total: 0, llm_calls: 0, llm_calls_unsettled: 0 }, paused: null, warnings: [], follows: null, follow_ups: [],
   created_at: "", started_at: null, completed_at: null, elapsed_ms: null,
   links: { self: "", stream: "", report: "", error_output: "", resume: "", write_report: "" },
   ...over,

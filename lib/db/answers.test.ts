@@ -9,10 +9,20 @@ const store = await import("./answers");
 
 const base = { userId: null, question: "Q?", context: "", budget: 10_000, maxBadAttempt: 3, state: { step: 0 }, usage: {} };
 
-test("a requestId is used once: the second create gets null", async () => {
+test("a requestId is used once per owner: the owner's second create gets null, another user's succeeds", async () => {
+  const { db } = await import("./client");
+  const [alice, bob] = await Promise.all(["alice", "bob"].map((n) => db.user.create({ data: { email: `${n}-${Date.now()}@test.local`, passwordHash: "x" } })));
   assert.ok(await store.createAnswerRun({ ...base, requestId: "req-1" }));
-  assert.equal(await store.createAnswerRun({ ...base, requestId: "req-1" }), null);
-  assert.equal(await store.requestIdTaken("req-1"), true);
+  assert.equal(await store.createAnswerRun({ ...base, requestId: "req-1" }), null, "no owner: once too");
+  const mine = await store.createAnswerRun({ ...base, userId: alice.id, requestId: "req-1" });
+  assert.ok(mine, "an id taken by others is free for Alice: she learns nothing of theirs");
+  assert.equal(await store.createAnswerRun({ ...base, userId: alice.id, requestId: "req-1" }), null);
+  const bobs = await store.createAnswerRun({ ...base, userId: bob.id, requestId: "req-1" });
+  assert.ok(bobs);
+  assert.equal((await store.getAnswerRun({ requestId: "req-1", userId: alice.id }))?.id, mine.id);
+  assert.equal((await store.getAnswerRun({ requestId: "req-1", userId: bob.id }))?.id, bobs.id, "lookups go by owner");
+  assert.equal(await store.requestIdTaken({ requestId: "req-1", userId: alice.id }), true);
+  assert.equal(await store.requestIdTaken({ requestId: "req-9", userId: alice.id }), false);
 });
 
 test("a step and the state after it are stored together, once; pages are stored once per URL", async () => {
@@ -34,7 +44,7 @@ test("a cancelled run stays cancelled when the engine finishes after the cancel"
   await store.markAnswerRunning(run.id);
   assert.equal(await store.markAnswerCancelled(run.id), true);
   assert.equal(await store.finishAnswerRun({ id: run.id, status: "completed", finalSeq: 3, answer: "A", usage: {}, totalTokens: 0 }), false);
-  assert.equal((await store.getAnswerRun({ requestId: "req-3" }))!.status, "cancelled");
+  assert.equal((await store.getAnswerRun({ requestId: "req-3", userId: null }))!.status, "cancelled");
   assert.equal(await store.getAnswerRun({ requestId: "req-3", userId: "someone-else" }), null);
 });
 

@@ -4,11 +4,16 @@
 import { db } from "./client";
 import { containsIgnoringCase } from "./portable";
 
-export type AnswerOwner = { userId?: string | null };
-const ownerWhere = ({ userId }: AnswerOwner) => (userId === undefined ? {} : { userId });
+/** Who a run belongs to: a user, or null for the runs of no account (the CLI without --email). */
+export type AnswerOwner = { userId: string | null };
 
-/** Null when the requestId is taken (by anyone: request ids are global). */
+/**
+ * Null when the owner used the requestId already. Request ids are per owner: another user's taking
+ * an id says nothing about it existing.
+ */
 export async function createAnswerRun(data: { userId: string | null; requestId: string; question: string; context: string; budget: number; maxBadAttempt: number; state: unknown; usage: unknown }) {
+  // The unique index does not cover a null owner (NULLs differ in SQL): the owner-less runs of the CLI are checked here.
+  if (data.userId === null && (await requestIdTaken({ userId: null, requestId: data.requestId }))) return null;
   try {
     return await db.answerRun.create({ data: { ...data, state: JSON.stringify(data.state), usage: JSON.stringify(data.usage) } });
   } catch (error) {
@@ -17,12 +22,13 @@ export async function createAnswerRun(data: { userId: string | null; requestId: 
   }
 }
 
-export async function requestIdTaken(requestId: string): Promise<boolean> {
-  return (await db.answerRun.findUnique({ where: { requestId }, select: { id: true } })) !== null;
+export async function requestIdTaken({ requestId, userId }: { requestId: string } & AnswerOwner): Promise<boolean> {
+  return (await db.answerRun.findFirst({ where: { userId, requestId }, select: { id: true } })) !== null;
 }
 
-export async function getAnswerRun({ requestId, ...owner }: { requestId: string } & AnswerOwner) {
-  return db.answerRun.findFirst({ where: { requestId, ...ownerWhere(owner) } });
+/** The owner's run with this requestId (always scoped: ids are unique per owner only). */
+export async function getAnswerRun({ requestId, userId }: { requestId: string } & AnswerOwner) {
+  return db.answerRun.findFirst({ where: { userId, requestId } });
 }
 
 export async function loadAnswerRun(id: string) {

@@ -196,10 +196,17 @@ export async function saveReply(data: { conversationId: string; rootId: string; 
 }
 
 /** Adds one LLM call's tokens as it returns (no version bump: it is a counter, not world state). */
+/** Counts a call as unsettled before it is sent (see UsageSink): a crash leaves it counted. */
+export async function beginConversationUsage(id: string) {
+  await db.$executeRaw`UPDATE "Conversation" SET "llmCallsUnsettled" = "llmCallsUnsettled" + 1 WHERE "id" = ${id}`;
+}
+
+/** Adds a begun call's usage and settles it (beginConversationUsage). */
 export async function addConversationUsage(id: string, t: { promptTokens: number; completionTokens: number; calls: number }) {
   await db.$executeRaw`
     UPDATE "Conversation" SET "promptTokens" = "promptTokens" + ${t.promptTokens},
-      "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls}
+      "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls},
+      "llmCallsUnsettled" = "llmCallsUnsettled" - 1
     WHERE "id" = ${id}`;
 }
 

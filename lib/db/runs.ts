@@ -2,6 +2,7 @@
 // and releasing a lease are compare-and-set updates, so two processes on one database never run the
 // same run at once.
 import { db } from "./client";
+import type { Run } from "./types";
 
 export type RunKind = "tree" | "answer" | "deep-research";
 export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
@@ -37,6 +38,9 @@ export async function claimRun({ id, owner, leaseMs, now = new Date() }: { id: s
       leaseExpiresAt: new Date(now.getTime() + leaseMs),
       heartbeatAt: now,
       attempt: { increment: 1 },
+      // A pause was this process's view of its provider; a new owner starts from its own.
+      pausedAt: null,
+      pauseReason: null,
     },
   });
   if (count === 1) await db.run.updateMany({ where: { id, startedAt: null }, data: { startedAt: now } });
@@ -70,9 +74,27 @@ export async function runsToStop({ ids }: { ids: string[] }): Promise<{ cancelle
 export async function finishRun({ id, owner, status, error = null }: { id: string; owner: string; status: Exclude<RunStatus, "queued" | "running">; error?: string | null }) {
   const { count } = await db.run.updateMany({
     where: { id, leaseOwner: owner, status: "running" },
-    data: { status, error, leaseOwner: null, leaseExpiresAt: null, completedAt: new Date() },
+    data: { status, error, leaseOwner: null, leaseExpiresAt: null, completedAt: new Date(), pausedAt: null, pauseReason: null },
   });
   return count === 1;
+}
+
+/**
+ * Marks runs this process holds paused (waiting for the LLM provider), or no longer paused. One
+ * write for them all: an outage pauses every run at once.
+ */
+export async function setRunsPaused({ ids, owner, paused }: { ids: string[]; owner: string; paused: { reason: string; since: Date } | null }) {
+  if (ids.length === 0) return;
+  await db.run.updateMany({
+    where: { id: { in: ids }, leaseOwner: owner, status: "running" },
+    data: paused ? { pausedAt: paused.since, pauseReason: paused.reason } : { pausedAt: null, pauseReason: null },
+  });
+}
+
+/** A run row's pause as the views show it: only while it runs. */
+export function pausedOf(run: Pick<Run, "status" | "pausedAt" | "pauseReason"> | null | undefined): { reason: string; since: string } | null {
+  if (!run?.pausedAt || run.status !== "running") return null;
+  return { reason: run.pauseReason ?? "Waiting for the LLM provider", since: run.pausedAt.toISOString() };
 }
 
 /** Records a cancel; whichever process runs the run stops it within its cancel poll (lib/runs/registry.ts). */

@@ -136,13 +136,20 @@ export async function failQueryPage(queryPageId: string, error: string): Promise
  * Adds one LLM call's token usage to the research (and the query it was spent for) as soon as the
  * call returns, so that the totals are exact after any crash.
  */
-export async function addUsage(researchId: string, t: TokenUsage, queryId?: string) {
+/** Counts a call as unsettled before it is sent (see UsageSink): a crash leaves it counted. */
+export async function beginUsage(researchId: string) {
+  await db.$executeRaw`UPDATE "Research" SET "llmCallsUnsettled" = "llmCallsUnsettled" + 1 WHERE "id" = ${researchId}`;
+}
+
+/** Adds a call's usage; `settles`: the call was begun (beginUsage), and no longer is unsettled. */
+export async function addUsage(researchId: string, t: TokenUsage, queryId?: string, { settles = false } = {}) {
   // Two autocommit statements, no transaction: BEGIN and COMMIT would double the statements of the
   // most frequent write of a run. The research's total goes first, so it is exact after any crash;
   // only a query's own share could miss the one call in flight.
   await db.$executeRaw`
     UPDATE "Research" SET "promptTokens" = "promptTokens" + ${t.promptTokens},
-      "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls}
+      "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls},
+      "llmCallsUnsettled" = "llmCallsUnsettled" - ${settles ? 1 : 0}
     WHERE "id" = ${researchId}`;
   if (queryId) {
     await db.$executeRaw`

@@ -21,9 +21,24 @@ export async function getUserByEmail({ email }: { email: string }) {
   return db.user.findUnique({ where: { email }, select: PUBLIC });
 }
 
-/** The user with their password hash, for signing in. */
+/** The user with their password hash and session version, for signing in. */
 export async function getUserCredentials({ email }: { email: string }) {
-  return db.user.findUnique({ where: { email }, select: { ...PUBLIC, passwordHash: true } });
+  return db.user.findUnique({ where: { email }, select: { ...PUBLIC, passwordHash: true, sessionVersion: true } });
+}
+
+/** The user's id and session version, for checking a session. */
+export async function getSessionUser({ id }: { id: string }) {
+  return db.user.findUnique({ where: { id }, select: { id: true, sessionVersion: true } });
+}
+
+/** Ends every session of the user (a sign-out); `passwordHash` replaces the password in the same write. */
+export async function bumpSessionVersion({ id, passwordHash }: { id: string; passwordHash?: string }) {
+  await db.user.updateMany({ where: { id }, data: { sessionVersion: { increment: 1 }, ...(passwordHash ? { passwordHash } : {}) } });
+}
+
+/** The user's password hash, for checking the current password before a change. */
+export async function getPasswordHash({ id }: { id: string }) {
+  return (await db.user.findUnique({ where: { id }, select: { passwordHash: true } }))?.passwordHash ?? null;
 }
 
 /**

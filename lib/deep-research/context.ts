@@ -3,8 +3,8 @@
 import { getEnv, type Env } from "../env";
 import { eventBus } from "../events/bus";
 import type { RunHandle } from "../runs/engine";
-import { addConversationUsage, getConversation, getMessage } from "../db/conversations";
-import type { UsageSink } from "../ai/usage";
+import { addConversationUsage, beginConversationUsage, getConversation, getMessage } from "../db/conversations";
+import type { TokenCount, UsageSink } from "../ai/usage";
 import { getRun } from "../db/runs";
 import { drTopic, type DeepResearchEventType } from "./events";
 import { renderWorldView } from "./render";
@@ -45,8 +45,10 @@ export class DrContext {
     return renderWorldView(await retrieveWorldView(this.conversationId, level), budget);
   }
 
-  /** Records each agent call's tokens on the conversation as it returns. */
-  readonly usage: UsageSink = (t) => addConversationUsage(this.conversationId, t);
+  /** Records each agent call on the conversation before it is sent, and its tokens as it returns. */
+  readonly usage: UsageSink = Object.assign((t: TokenCount) => addConversationUsage(this.conversationId, t), {
+    begin: () => beginConversationUsage(this.conversationId),
+  });
 
   /** Throws when the run must stop now (lease lost, or cancelled). */
   check(): void {

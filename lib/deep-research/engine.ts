@@ -77,6 +77,14 @@ export const deepResearchEngine: Engine = {
   },
 
   isFinal: isFinalDrEvent,
+
+  // The run part with its phase, as the loop sends it (ctx.emitRun), now paused or going again.
+  async announcePause(conversationId: string): Promise<void> {
+    const c = await getConversation({ id: conversationId });
+    if (!c?.active) return;
+    const [run, root] = await Promise.all([getRun({ kind: "deep-research", subjectId: conversationId }), c.rootMessageId ? getMessage({ id: c.rootMessageId }) : null]);
+    await emitOutsideRun(drTopic(conversationId), { type: "run", data: runGuardView(c, run, root) });
+  },
 };
 
 /**

@@ -7,7 +7,7 @@ import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
 import { claimConversation, createConversation, getConversation, getMessage, listConversations, releaseFailedStart, updateMessage, type Conversation } from "../db/conversations";
 import { getClarificationSession } from "../db/clarification";
-import { getRun, openRun } from "../db/runs";
+import { getRun, openRun, pausedOf } from "../db/runs";
 import { runRegistry } from "../runs/engines";
 import { parseJson } from "../db/json";
 import type { ResearchMode, StartInput } from "./schema";
@@ -145,7 +145,9 @@ export async function deepResearchStatus({ messageId, userId }: { messageId: str
   // An assistant reply's status is its start's.
   const start = m.role === "assistant" && m.replyToId ? ((await getMessage({ id: m.replyToId, userId })) ?? m) : m;
   const c = (await getConversation({ id: m.conversationId }))!;
-  return statusView(start, c.currentObjective ?? c.objective);
+  // The run is the conversation's: its pause is this start's only while this start is the one running.
+  const paused = c.active && c.rootMessageId === start.id ? pausedOf(await getRun({ kind: "deep-research", subjectId: c.id })) : null;
+  return statusView(start, c.currentObjective ?? c.objective, paused);
 }
 
 export async function listUserConversations({ userId, limit, cursor, status, q }: { userId: string; limit: number; cursor?: string; status?: string; q?: string }) {

@@ -6,6 +6,7 @@ import type { DiscoveryWithEvidence } from "../db/discoveries";
 import type { ResearchTask } from "../db/research-tasks";
 import type { Run } from "../db/types";
 import { parseJson } from "../db/json";
+import { pausedOf } from "../db/runs";
 
 export const PHASE_LABELS: Record<string, string> = {
   plan: "Planning the level's tasks",
@@ -40,6 +41,8 @@ export function runGuardView(c: Conversation, run: Run | null, root?: Conversati
     endedAt: c.runEndedAt,
     phase: current?.phase ?? null,
     phaseStartedAt: current?.phaseStartedAt ?? null,
+    /** Non-null while the loop waits for its LLM provider (an outage): {reason, since}. */
+    paused: isRunning ? pausedOf(run) : null,
   };
 }
 
@@ -64,7 +67,7 @@ export function listView(c: Omit<Conversation, "uploadedDatasets">) {
     currentLevel: c.currentLevel,
     researchMode: c.researchMode,
     clarificationContext: parseJson<unknown>(c.clarificationContext, null),
-    usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens, llmCalls: c.llmCalls },
+    usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens, llmCalls: c.llmCalls, llmCallsUnsettled: c.llmCallsUnsettled },
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };
@@ -138,8 +141,11 @@ export function discoveryView(d: DiscoveryWithEvidence, snippets: Map<string, Sn
   };
 }
 
-/** What GET /api/deep-research/status/:messageId answers for a start's message. */
-export function statusView(m: ConversationMessage, objective: string) {
+/**
+ * What GET /api/deep-research/status/:messageId answers for a start's message. `paused`: the
+ * conversation's run waits for its LLM provider (an outage); the start's own run, or null.
+ */
+export function statusView(m: ConversationMessage, objective: string, paused: ReturnType<typeof pausedOf> = null) {
   if (m.status === "completed") {
     return { status: "completed" as const, messageId: m.id, conversationId: m.conversationId, result: { text: m.resultText ?? "", suggestedNextSteps: parseJson<unknown[]>(m.suggestedNextSteps, []) } };
   }
@@ -150,5 +156,6 @@ export function statusView(m: ConversationMessage, objective: string) {
     messageId: m.id,
     conversationId: m.conversationId,
     progress: { iteration: m.iteration, level: m.level, phase, label: PHASE_LABELS[phase] ?? phase, phaseStartedAt: m.phaseStartedAt ?? m.createdAt, objective },
+    paused,
   };
 }

@@ -114,12 +114,17 @@ export class RunContext {
     this.bus.emit(treeTopic(this.id), event);
   }
 
-  /** A usage sink that records each call's tokens on the research (and the query, if given) as the call returns. */
+  /**
+   * A usage sink that records each call on the research before it is sent, and its tokens (on the
+   * research and the query, if given) as it returns.
+   */
   usage(queryId?: string): UsageSink {
-    return async (t: TokenCount) => {
-      await store.addUsage(this.id, t, queryId);
+    const sink: UsageSink = async (t: TokenCount) => {
+      await store.addUsage(this.id, t, queryId, { settles: true });
       this.announceUsageSoon();
     };
+    sink.begin = () => store.beginUsage(this.id);
+    return sink;
   }
 
   private usageTimer: ReturnType<typeof setTimeout> | null = null;

@@ -56,6 +56,9 @@ test("exploreTree returns learnings whose ids resolve to stored items, and repor
   const research = await db.research.findUniqueOrThrow({ where: { id: scope.researchId } });
   assert.equal(research.report, null);
   assert.equal(research.status, "running");
+  // Each call was recorded before it was sent and settled after: none left unsettled.
+  assert.ok(research.llmCalls > 0);
+  assert.equal(research.llmCallsUnsettled, 0);
 });
 
 test("exploring a finished tree again does no work and returns the same learnings", async () => {
@@ -74,6 +77,7 @@ test("an aborted exploration throws, leaves nothing in progress, and a second ca
   while ((await db.serpQuery.count({ where: { researchId: stopped.researchId, status: "completed" } })) < 1) await new Promise((r) => setTimeout(r, 50));
   controller.abort(new Error("stop"));
   await assert.rejects(exploring);
+  assert.equal((await db.research.findUniqueOrThrow({ where: { id: stopped.researchId } })).llmCallsUnsettled, 0, "the calls the abort cut short are settled too");
   const unfinished = await db.serpQuery.count({ where: { researchId: stopped.researchId, status: { in: ["pending", "searching", "scraping", "analyzing"] } } });
   assert.equal(unfinished, 0);
 
@@ -114,6 +118,7 @@ test("a branch whose planning keeps failing ends with a warning; the exploration
   assert.equal(fakes.llm.log.filter((e) => e.agent === "query-generator" && e.status === 500).length, 6);
   const warnings = JSON.parse((await db.research.findUniqueOrThrow({ where: { id: stuck.researchId } })).warnings) as string[];
   assert.equal(warnings.length, 2);
+  assert.equal((await db.research.findUniqueOrThrow({ where: { id: stuck.researchId } })).llmCallsUnsettled, 0, "failed calls are settled (with no usage)");
   for (const q of queries) assert.ok(warnings.some((w) => w.includes(`Could not plan the follow-up queries of "${q.text}"`) && /Resume the research to try again/.test(w)));
   fakes.reset();
 });

@@ -74,6 +74,7 @@ export function toRunStatus(r: Research): RunStatusData {
       completion: r.completionTokens,
       total: r.promptTokens + r.completionTokens,
       llm_calls: r.llmCalls,
+      llm_calls_unsettled: r.llmCallsUnsettled,
     },
     paused: r.pausedAt && r.status === "running" ? { reason: r.pauseReason ?? "Waiting for the LLM provider", since: r.pausedAt.toISOString() } : null,
     warnings: parseStringArray(r.warnings),

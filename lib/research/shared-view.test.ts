@@ -17,7 +17,7 @@ const view: ResearchData = {
   depth: 2, breadth: 2, status: "completed", error: "stack trace here", report: "# Report",
   serp_queries: [q("cm_child", "cm_root", 2, 0), q("cm_root", null, 1, 0)],
   successful_scraped_websites: [{ id: "cm_child:cm_page", query_id: "cm_child", url: "https://example.com/a", title: "A", status: "analyzed", content: "- fact", items: [{ content: "fact", url: "https://example.com/a" }], error_message: null }],
-  tokens: { prompt: 1, completion: 2, total: 3, llm_calls: 1 },
+  tokens: { prompt: 1, completion: 2, total: 3, llm_calls: 1, llm_calls_unsettled: 0 },
   created_at: "2026-01-01T00:00:00.000Z", started_at: null, completed_at: null, elapsed_ms: null,
   paused: null, warnings: [], follows: null, follow_ups: [],
 };

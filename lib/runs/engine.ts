@@ -41,6 +41,12 @@ export interface Engine {
   snapshot(subjectId: string, userId: string | null): Promise<RunSnapshot | null>;
   /** Whether an event is the subject's last (a stream following it ends after it). */
   isFinal(event: RunEvent): boolean;
+  /**
+   * Tells the subject's watchers that its run is paused (waiting for the LLM provider) or going
+   * again. The registry has recorded it on the run row already (`pausedOf` reads it back). An
+   * engine that shows pauses on its own rows (tree research) leaves it out.
+   */
+  announcePause?(subjectId: string): Promise<void>;
 }
 
 export interface RunSnapshot<D = unknown> {

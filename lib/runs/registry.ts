@@ -5,12 +5,13 @@
 // heartbeat the registry takes over runs whose lease expired — never a live one owned by another process.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, runStopped, runsToStop, type RunKind } from "../db/runs";
+import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, runStopped, runsToStop, setRunsPaused, type RunKind } from "../db/runs";
 import { eventBus } from "../events/bus";
 import { trackOpening } from "./events";
 import { errorMessage } from "../errors";
 import { getEnv } from "../env";
 import { limiters } from "../limits";
+import type { HealthState } from "../ai/provider-health";
 import type { Engine, RunHandle, RunOutcome } from "./engine";
 
 /** A run executing in this process. */
@@ -44,6 +45,9 @@ export class RunRegistry {
   private sweeper: ReturnType<typeof setInterval> | undefined;
   /** The cancel poll: runs only while runs execute here. */
   private cancelPoll: ReturnType<typeof setInterval> | undefined;
+  private watchingProvider = false;
+  /** Pause writes and announcements, in order: a quick down-then-up must not end up paused. */
+  private pauses: Promise<void> = Promise.resolve();
 
   /** Adds (or replaces) the engine of a kind. */
   register(engine: Engine): void {
@@ -94,6 +98,9 @@ export class RunRegistry {
     const k = key(kind, subjectId);
     this.runs.set(k, entry);
     this.pollCancels();
+    this.watchProvider();
+    // Started during an outage: it waits like the others, so it shows paused like them.
+    if (limiters().llmHealth.state.down) this.showPause([entry], limiters().llmHealth.state);
     const beat = setInterval(() => void this.heartbeat(entry), env.RUN_HEARTBEAT_MS);
     let outcome: RunOutcome = "failed";
     let error: string | null = null;
@@ -195,6 +202,26 @@ export class RunRegistry {
       await new Promise((r) => setTimeout(r, 100));
     }
     return true;
+  }
+
+  /**
+   * Every run here shows itself paused while the LLM provider is down (its calls wait for it), and
+   * running again when it is back: the run row records it, then the engine tells its watchers.
+   */
+  private watchProvider(): void {
+    if (this.watchingProvider) return;
+    this.watchingProvider = true;
+    limiters().llmHealth.subscribe((state) => this.showPause([...this.runs.values()], state));
+  }
+
+  private showPause(entries: ActiveRun[], state: HealthState): void {
+    const paused = state.down ? { reason: `Waiting for the LLM provider: ${state.reason}`, since: state.since ?? new Date() } : null;
+    this.pauses = this.pauses
+      .then(async () => {
+        await setRunsPaused({ ids: entries.map((e) => e.handle.id), owner: this.owner, paused });
+        for (const { handle } of entries) await this.engine(handle.kind).announcePause?.(handle.subjectId);
+      })
+      .catch((error: unknown) => console.error("[quarry] could not record the pause:", error));
   }
 
   /** Makes runs paused by their LLM provider try it again at once. False if nothing was waiting. */

@@ -13,15 +13,16 @@ export async function ask(app: TestApp, body: Record<string, unknown>): Promise<
   return (await res.json()) as { requestId: string; streamUrl: string };
 }
 
-/** Reads SSE frames until the stream ends (or `stopAfter` events). */
-export async function readSse(app: TestApp, url: string, { lastEventId, stopAfter = Infinity }: { lastEventId?: number; stopAfter?: number } = {}): Promise<SseEvent[]> {
+/** Reads SSE frames until the stream ends (or `stopAfter` events, or `until` holds). */
+export async function readSse(app: TestApp, url: string, { lastEventId, stopAfter = Infinity, until = () => false }: { lastEventId?: number; stopAfter?: number; until?: (events: SseEvent[]) => boolean } = {}): Promise<SseEvent[]> {
   const res = await app.fetch(url, { headers: lastEventId !== undefined ? { "last-event-id": String(lastEventId) } : {}, signal: AbortSignal.timeout(120_000) });
-  assert.equal(res.status, 200, await res.clone().text());
+  // Not `await res.clone().text()` as the message: on a stream that has not ended it waits for the end.
+  if (res.status !== 200) assert.fail(`${res.status}: ${await res.text()}`);
   assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   const events: SseEvent[] = [];
   let buffer = "";
-  while (events.length < stopAfter) {
+  while (events.length < stopAfter && !until(events)) {
     const { value, done } = await reader.read();
     if (done) break;
     buffer += value;

@@ -47,6 +47,19 @@ function cookieHeader(res: Response, jar: Map<string, string>): void {
   }
 }
 
+/** Signs out like the browser does (Auth.js's sign-out with its CSRF token). */
+export async function signOutSession(baseUrl: string, cookie: string): Promise<void> {
+  const csrfRes = await fetch(`${baseUrl}/api/auth/csrf`, { headers: { cookie } });
+  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+  const res = await fetch(`${baseUrl}/api/auth/signout`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: baseUrl },
+    body: new URLSearchParams({ csrfToken, callbackUrl: `${baseUrl}/sign-in` }),
+  });
+  if (res.status !== 302) throw new Error(`sign-out failed (status ${res.status})`);
+}
+
 /**
  * Signs in like the browser does (CSRF token, then the credentials callback) and returns the
  * Cookie header of the session. Requests made with it must also send a same-origin `Origin`

@@ -34,7 +34,7 @@ describe("answer agent", () => {
 
   test("the engine-neutral run stream serves an answer run too: its snapshot, then its events to the answer", async () => {
     const { requestId } = await askAndWait(app, { q: "What is 1+1=?" });
-    const answerRun = await app.db.answerRun.findUniqueOrThrow({ where: { requestId } });
+    const answerRun = await app.db.answerRun.findFirstOrThrow({ where: { requestId } });
     const run = await app.db.run.findUniqueOrThrow({ where: { kind_subjectId: { kind: "answer", subjectId: answerRun.id } } });
     const parts = (await readUiStream(app, `/api/runs/${run.id}/stream`, { timeoutMs: 30_000 })) as { type: string; data?: { run: { kind: string }; data: { requestId: string; status: string; answer: string } } }[];
     const snapshot = parts.find((p) => p.type === "data-snapshot")!.data!;

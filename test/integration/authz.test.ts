@@ -9,7 +9,7 @@ import { signApiToken } from "@/lib/auth/api-token-jwt";
 import { isSessionRefresh } from "@/lib/auth/session-refresh";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
-import { createTestToken, createTestUser, signInSession, TEST_AUTH_SECRET, type TestUser } from "../helpers/auth";
+import { createTestToken, createTestUser, signInSession, signOutSession, TEST_AUTH_SECRET, type TestUser } from "../helpers/auth";
 
 type Method = "GET" | "POST" | "DELETE" | "PUT" | "PATCH";
 interface Ids {
@@ -100,6 +100,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   },
   "/api/clarification/[sessionId]": { GET: { kind: "object", call: (ids) => ({ path: `/api/clarification/${ids.clarification}` }) } },
   "/api/account": { GET: { kind: "collection", call: () => ({ path: "/api/account" }) } },
+  // A wrong current password: the matrix changes nobody's password.
+  "/api/account/password": { POST: { kind: "collection", call: () => ({ path: "/api/account/password", body: { currentPassword: "not it", newPassword: "a new password" } }) } },
   "/api/tokens": {
     GET: { kind: "collection", call: () => ({ path: "/api/tokens" }) },
     POST: { kind: "collection", call: () => ({ path: "/api/tokens", body: { name: "bob's" } }) },
@@ -285,7 +287,7 @@ describe("authorisation matrix", () => {
       assert.equal(await app.db.shareLink.count({ where: { researchId: ids.research } }), 1, "Bob created no share link on Alice's research");
       assert.equal(await app.db.shareLink.count({ where: { conversationId: ids.conversation } }), 1, "Bob created no share link on Alice's conversation");
       assert.equal((await app.db.shareLink.findUnique({ where: { id: ids.conversationShareId } }))?.revokedAt, null, "Bob did not revoke Alice's conversation link");
-      assert.equal((await app.db.answerRun.findUnique({ where: { requestId: ids.answer } }))?.status, "running", "Alice's answer run was not cancelled");
+      assert.equal((await app.db.answerRun.findFirst({ where: { userId: alice.id, requestId: ids.answer } }))?.status, "running", "Alice's answer run was not cancelled");
       assert.equal(await app.db.conversationMessage.count({ where: { conversationId: ids.conversation } }), 1, "Bob stored no message in Alice's conversation");
       assert.equal((await app.db.conversationMessage.findUniqueOrThrow({ where: { id: ids.message } })).stopRequestedAt, null, "Bob did not stop Alice's loop");
       assert.equal((await app.db.clarificationSession.findUniqueOrThrow({ where: { id: ids.clarification } })).status, "plan_generated", "Bob did not approve Alice's plan");
@@ -311,6 +313,17 @@ describe("authorisation matrix", () => {
   test("a token cannot mint tokens; a session can (same origin only)", async () => {
     assert.equal((await send({ token: bob.token }, "POST", { path: "/api/tokens", body: { name: "x" } })).status, 403);
     assert.equal((await send({ cookie: bobCookie }, "POST", { path: "/api/tokens", body: { name: "x" } })).status, 201);
+  });
+
+  // After Bob's lists above: from here on, he has an answer with the id of Alice's.
+  test("request ids are per user: Bob may use the id of Alice's answer (learning nothing), and each sees their own", async () => {
+    const res = await send({ token: bob.token }, "POST", { path: "/api/v1/query", body: { q: "Bob's own question?", requestId: ids.answer } });
+    assert.equal(res.status, 202, await res.clone().text());
+    const question = async (as: As) => ((await (await send(as, "GET", { path: `/api/v1/answers/${ids.answer}` })).json()) as { question: string }).question;
+    assert.equal(await question({ token: alice.token }), "Alice's question");
+    assert.equal(await question({ token: bob.token }), "Bob's own question?");
+    const again = await send({ token: bob.token }, "POST", { path: "/api/v1/query", body: { q: "Again?", requestId: ids.answer } });
+    assert.equal(again.status, 400, "his own id, used twice");
   });
 
   test("signed-in requests never re-issue the session cookie (a late response would undo a sign-out)", async () => {
@@ -357,6 +370,38 @@ describe("authorisation matrix", () => {
       }
     });
   }
+});
+
+describe("sessions end", () => {
+  const account = async (as: As) => (await send(as, "GET", { path: "/api/account" })).status;
+
+  test("a sign-out ends the session: a copy of its cookie kept from before no longer works (API tokens do)", async () => {
+    const carol = await createTestUser(app.db);
+    const cookie = await signInSession(app.url, carol.email, carol.password);
+    const otherDevice = await signInSession(app.url, carol.email, carol.password);
+    assert.equal(await account({ cookie }), 200);
+    await signOutSession(app.url, cookie);
+    assert.equal(await account({ cookie }), 401, "the signed-out session's cookie, replayed");
+    assert.equal(await account({ cookie: otherDevice }), 401, "the user's other sessions end too");
+    assert.equal(await account({ token: carol.token }), 200, "API tokens are separate");
+    assert.equal(await account({ cookie: await signInSession(app.url, carol.email, carol.password) }), 200, "signing in again works");
+  });
+
+  test("a password change ends every session; the new password signs in, API tokens keep working", async () => {
+    const dave = await createTestUser(app.db);
+    const cookie = await signInSession(app.url, dave.email, dave.password);
+    const change = (as: As, currentPassword: string) => send(as, "POST", { path: "/api/account/password", body: { currentPassword, newPassword: "a brand new passphrase" } });
+    const wrong = await change({ cookie }, "not my password");
+    assert.equal(wrong.status, 400);
+    assert.equal(((await wrong.json()) as { field?: string }).field, "currentPassword");
+    assert.equal((await change({ token: dave.token }, dave.password)).status, 403, "a token cannot change the password");
+    assert.equal(await account({ cookie }), 200, "nothing changed yet");
+    assert.equal((await change({ cookie }, dave.password)).status, 204);
+    assert.equal(await account({ cookie }), 401);
+    assert.equal(await account({ token: dave.token }), 200);
+    await assert.rejects(signInSession(app.url, dave.email, dave.password), /sign-in failed/);
+    assert.equal(await account({ cookie: await signInSession(app.url, dave.email, "a brand new passphrase") }), 200);
+  });
 });
 
 describe("the OpenAI-compatible API (/v1)", () => {

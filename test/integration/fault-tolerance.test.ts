@@ -1,5 +1,5 @@
-// Fault tolerance: no research lost to one failed LLM call. An LLM outage pauses the run (and it
-// goes on by itself with nothing redone); token usage is exact after kill -9; a cancelled or failed
+// Fault tolerance: no research lost to one failed LLM call. An LLM outage pauses the run — a tree
+// research, a Deep Research conversation, a quick answer — (and it goes on by itself with nothing redone); token usage is exact after kill -9; a cancelled or failed
 // research settles its rows, can be resumed from where it stopped, or get its report written from
 // what it found.
 import { after, before, beforeEach, test } from "node:test";
@@ -8,6 +8,10 @@ import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { createTestUser } from "../helpers/auth";
 import { countByDepth, createAndStart, getView, waitForStatus } from "../helpers/research";
+import { ask, getAnswer, readSse } from "../helpers/answer";
+import { conversation, pollUntilDone, startDr, type StatusReply } from "../helpers/deep-research";
+import { readUiStream } from "../helpers/ui-stream";
+import type { PausedState } from "@/lib/types";
 import { queriesPerLevel } from "@/lib/explore/tree";
 import type { ResearchView } from "@/lib/types";
 
@@ -19,7 +23,8 @@ before(async () => {
   app = await TestApp.start({
     name: "faults",
     // An outage is declared after 3 s without a success (20 s by default), so the test sees the pause soon.
-    env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", LLM_OUTAGE_AFTER_MS: "3000" },
+    // A small tree per Deep Research literature task keeps its iteration quick.
+    env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", LLM_OUTAGE_AFTER_MS: "3000", LITERATURE_TREE_DEPTH: "1", LITERATURE_TREE_BREADTH: "2" },
   });
 });
 after(async () => {
@@ -85,7 +90,51 @@ test("an LLM outage of 60 s pauses the research, which then completes by itself 
   assert.deepEqual(recordedTotals(view), llmTotals());
 });
 
-test("token usage is recorded with each call: exact after kill -9, and after the resumed run", async () => {
+test("an LLM outage pauses a Deep Research conversation and a quick answer as well: status, view and stream say so, and both go on", async () => {
+  fakes.llm.configure({ latencyMs: 60 });
+  const start = await startDr(app, { message: "Solid-state batteries for grid storage", researchMode: "steering" });
+  const { requestId, streamUrl } = await ask(app, { q: "What is the energy density of solid-state batteries?" });
+  fakes.llm.configure({ failAll: 503 });
+  const isPaused = (p: unknown): p is PausedState => typeof (p as PausedState | null)?.reason === "string";
+  // Streams opened before the pause must carry it.
+  const drParts = readUiStream(app, `/api/deep-research/conversations/${start.conversationId}/stream`, {
+    enough: (parts) => parts.some((p) => p.type === "data-run" && isPaused(p.data?.paused)),
+    timeoutMs: 60_000,
+  });
+  const answerEvents = readSse(app, streamUrl, { until: (events) => events.some((e) => e.data.type === "paused" && isPaused(e.data.paused)) });
+
+  const status = await waitFor(async () => {
+    const res = await app.fetch(start.pollUrl);
+    const s = (await res.json()) as StatusReply & { paused?: PausedState | null };
+    return isPaused(s.paused) ? s : undefined;
+  }, 30_000, "the Deep Research status to show the pause");
+  assert.equal(status.status, "processing");
+  assert.match(status.paused!.reason, /Waiting for the LLM provider: HTTP 503/);
+  const view = (await conversation(app, start.conversationId)).deepResearchRun as { isRunning: boolean; paused?: PausedState | null };
+  assert.ok(view.isRunning && isPaused(view.paused), "the conversation shows its run paused");
+  const answer = (await getAnswer(app, requestId)) as Awaited<ReturnType<typeof getAnswer>> & { paused?: PausedState | null };
+  assert.equal(answer.status, "running");
+  assert.match(answer.paused?.reason ?? "", /Waiting for the LLM provider: HTTP 503/);
+  const drRun = (await drParts).find((p) => p.type === "data-run" && isPaused(p.data?.paused));
+  assert.ok(drRun, "the conversation's stream sent the paused run");
+  assert.ok((await answerEvents).some((e) => e.data.type === "paused" && isPaused(e.data.paused)), "the answer's stream sent the pause");
+  // A stream opened during the pause learns it at once.
+  const late = await readSse(app, streamUrl, { until: (events) => events.some((e) => e.data.type === "paused") });
+  assert.ok(late.some((e) => e.data.type === "paused" && isPaused(e.data.paused)));
+
+  // Connected while still paused, so that the end of the pause comes live.
+  const following = readSse(app, streamUrl);
+  await new Promise((r) => setTimeout(r, 1_000));
+  fakes.llm.configure({ failAll: null });
+  const rest = await following;
+  assert.equal(rest.at(-1)?.data.type, "answer", JSON.stringify(rest.at(-1)));
+  assert.ok(rest.some((e) => e.data.type === "paused" && e.data.paused === null), "the answer's stream says it goes on");
+  assert.equal((await getAnswer(app, requestId) as { paused?: unknown }).paused, null);
+  const end = (await pollUntilDone(app, start.pollUrl)).at(-1)!;
+  assert.equal(end.status, "completed", end.error ?? "");
+});
+
+test("token usage is recorded with each call: exact after kill -9 (the calls in flight counted as unsettled, not lost), and after the resumed run", async () => {
   fakes.llm.configure({ latencyMs: 60 });
   const id = await createAndStart(app, { depth: 2, breadth: 2 });
   await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) >= 3 ? true : undefined), 60_000, "some analyses");
@@ -99,11 +148,16 @@ test("token usage is recorded with each call: exact after kill -9, and after the
     llmTotals(),
     "the totals the provider counted, none lost in the crash",
   );
+  // Held by the provider when the process died: recorded before they were sent, never settled.
+  const held = fakes.llm.log.filter((e) => e.status !== 200).length;
+  assert.ok(held > 0, "calls were in flight at the crash");
+  assert.ok(crashed.llmCallsUnsettled >= held, `${crashed.llmCallsUnsettled} unsettled calls recorded, ${held} held by the provider`);
   fakes.llm.configure({ hangAll: false });
   await app.restart();
   const view = await waitForStatus(app, id, ["completed", "failed"]);
   assert.equal(view.status, "completed", view.error ?? "");
   assert.deepEqual(recordedTotals(view), llmTotals());
+  assert.equal(view.tokens.llm_calls_unsettled, crashed.llmCallsUnsettled, "the resumed run settled every call it made");
 });
 
 test("a cancelled research settles its rows, and its report can be written from what it found", async () => {

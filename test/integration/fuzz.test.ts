@@ -219,7 +219,7 @@ const BODY_SPECS: Record<string, BodySpec> = {
     base: () => ({ name: "fuzz", days: 7 }),
     invalid: {
       name: [...NOT_STRINGS, "", "   ", "x".repeat(101), ...UNSTORABLE],
-      days: ["abc", -1, 0, 1.5, 1e9, "1e999", {}, [1, 2]],
+      days: ["abc", -1, 0, 1.5, 1e9, "1e999", {}, [1, 2], true, false, ""],
     },
   },
   "POST /api/research/[id]/follow-up": {
@@ -283,13 +283,13 @@ const BODY_SPECS: Record<string, BodySpec> = {
     who: "token",
     optional: true,
     base: () => ({ expiresInDays: 7 }),
-    invalid: { expiresInDays: ["abc", -1, 0, 1.5, 3_651, 1e308, {}, [1, 2]] },
+    invalid: { expiresInDays: ["abc", -1, 0, 1.5, 3_651, 1e308, {}, [1, 2], true, false, ""] },
   },
   "POST /api/deep-research/conversations/[id]/shares": {
     who: "token",
     optional: true,
     base: () => ({ expiresInDays: 7 }),
-    invalid: { expiresInDays: ["abc", -1, 0, 1.5, 3_651, 1e308, {}, [1, 2]] },
+    invalid: { expiresInDays: ["abc", -1, 0, 1.5, 3_651, 1e308, {}, [1, 2], true, false, ""] },
   },
 };
 

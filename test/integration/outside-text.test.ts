@@ -74,7 +74,7 @@ describe("outside text with NUL characters", () => {
       assert.equal(stored.status, "completed", stored.error ?? "");
       assert.deepEqual(stored.steps.map((s) => s.action), ["search", "visit", "answer"]);
       assert.equal(stored.references.length, 1, "the quote is on the stored page: attribution held");
-      const run = await app.db.answerRun.findUniqueOrThrow({ where: { requestId } });
+      const run = await app.db.answerRun.findFirstOrThrow({ where: { requestId } });
       const pages = await app.db.answerPage.findMany({ where: { runId: run.id } });
       assert.ok(pages.length > 0);
       for (const text of [run.state, run.answer, ...pages.flatMap((p) => [p.title, p.content])]) {

@@ -106,7 +106,7 @@ test("an answer run cancelled through the other process stops within 2 s, ends c
     () => null,
   );
   await waitFor(async () => ((await getAnswer(owner, requestId)).steps.length >= 1 ? true : undefined), 30_000, "a first step");
-  const answerRun = await owner.db.answerRun.findUniqueOrThrow({ where: { requestId } });
+  const answerRun = await owner.db.answerRun.findFirstOrThrow({ where: { requestId } });
   const run = () => owner.db.run.findUniqueOrThrow({ where: { kind_subjectId: { kind: "answer", subjectId: answerRun.id } } });
   assert.ok(ownedBy((await run()).leaseOwner, owner), "the answer runs in the owner process");
 
