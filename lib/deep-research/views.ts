@@ -5,6 +5,7 @@ import type { Conversation, ConversationMessage } from "../db/conversations";
 import type { DiscoveryWithEvidence } from "../db/discoveries";
 import type { ResearchTask } from "../db/research-tasks";
 import type { Run } from "../db/types";
+import { datasetEntries } from "../db/datasets";
 import { parseJson } from "../db/json";
 import { pausedOf } from "../db/runs";
 
@@ -73,10 +74,13 @@ export function listView(c: Omit<Conversation, "uploadedDatasets">) {
   };
 }
 
-/** The world state of one conversation, with the datasets uploaded to it (name, size, preview). */
+/**
+ * The world state of one conversation, with the datasets uploaded to it (name, size, preview and,
+ * once loaded, the profile and description, or the error). The stored name on disk stays inside.
+ */
 export function stateView(c: Conversation) {
-  const datasets = parseJson<{ filename: string; size: number; preview: string; uploadedAt: string }[]>(c.uploadedDatasets, []);
-  return { ...listView(c), uploadedDatasets: datasets.map(({ filename, size, preview, uploadedAt }) => ({ filename, size, preview, uploadedAt })) };
+  const datasets = datasetEntries(c.uploadedDatasets);
+  return { ...listView(c), uploadedDatasets: datasets.map(({ storedName: _stored, ...shown }) => shown) };
 }
 
 export function messageView(m: ConversationMessage) {

@@ -105,7 +105,8 @@ test("two files of one name, on two starts of a conversation, are both stored an
   const c = await conversation(app, conversationId);
   const datasets = (c.state as unknown as { uploadedDatasets: { filename: string; size: number; preview: string }[] }).uploadedDatasets;
   assert.deepEqual(datasets.map((d) => [d.filename, d.preview]), [["rain.csv", "year,mm\n2020,800\n"], ["rain.csv", "year,mm\n2021,760\n"]]);
-  const onDisk = fs.readdirSync(path.join(uploadsDir, conversationId)).map((f) => fs.readFileSync(path.join(uploadsDir, conversationId, f), "utf8")).sort();
+  // The uploads, not the DuckDB database the run loads them into (.datasets.duckdb).
+  const onDisk = fs.readdirSync(path.join(uploadsDir, conversationId)).filter((f) => !f.startsWith(".")).map((f) => fs.readFileSync(path.join(uploadsDir, conversationId, f), "utf8")).sort();
   assert.deepEqual(onDisk, ["year,mm\n2020,800\n", "year,mm\n2021,760\n"], "both files on disk");
 
 });
