@@ -20,7 +20,7 @@ export const signUpSchema = z.object({
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string({ error: "Enter your current password." }).min(1, "Enter your current password.").max(1024),
+  currentPassword: text().min(1, "Enter your current password.").max(1024),
   newPassword: newPasswordSchema,
 });
 

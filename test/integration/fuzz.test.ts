@@ -212,6 +212,16 @@ const BODY_SPECS: Record<string, BodySpec> = {
       requestId: [...NOT_STRINGS, "", "a b", "x".repeat(101), ...UNSTORABLE],
     },
   },
+  // A browser session changes its password (API tokens get 403 after the body is read).
+  "POST /api/account/password": {
+    who: "session",
+    optional: false,
+    base: () => ({ currentPassword: "not-the-password", newPassword: "a-new-password" }),
+    invalid: {
+      currentPassword: [undefined, ...NOT_STRINGS, "", "x".repeat(1025), ...UNSTORABLE],
+      newPassword: [undefined, ...NOT_STRINGS, "short", "x".repeat(73), ...UNSTORABLE],
+    },
+  },
   // API tokens cannot mint tokens (403 before the body is read): a browser session can.
   "POST /api/tokens": {
     who: "session",
