@@ -58,6 +58,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   "/api/research/[id]/write-report": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/write-report` }) } },
   "/api/research/[id]/rerun": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/rerun`, body: {} }) } },
   "/api/research/[id]/report": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/report` }) } },
+  "/api/research/[id]/verification": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/verification` }) } },
   "/api/research/[id]/error-output": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/error-output` }) } },
   "/api/research/[id]/stream": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/stream` }) } },
   "/api/research/[id]/shares": {
@@ -178,6 +179,7 @@ before(async () => {
   const research = await app.db.research.create({
     data: { userId: alice.id, initialPrompt: "Alice's private topic", status: "completed", report: "# Alice's report", depth: 1, breadth: 1, startedAt: now, completedAt: now },
   });
+  await app.db.reportVerification.create({ data: { researchId: research.id, original: "# Alice's report", status: "done" } });
   const failed = await app.db.research.create({
     data: { userId: alice.id, initialPrompt: "Alice's failed topic", status: "failed", error: "boom", depth: 1, breadth: 1, startedAt: now, completedAt: now },
   });
@@ -247,6 +249,7 @@ describe("authorisation matrix", () => {
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/report` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.failed}/error-output` })).status, 200);
+    assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/verification` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/shares` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/deep-research/conversations/${ids.conversation}/shares` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/runs/${ids.run}` })).status, 200);
