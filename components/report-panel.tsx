@@ -8,7 +8,6 @@ import { useWebsiteItems } from "@/hooks/use-website-items";
 import { normalizeUrl } from "@/lib/client/format";
 import { fingerprint } from "@/lib/fingerprint";
 import { extractToc } from "@/lib/client/markdown";
-import { reportCounts, reportDownload } from "@/lib/client/report-download";
 import { hasFindings, reportFromPartialFindings, researchStats } from "@/lib/client/research-stats";
 import { itemsByUrl } from "@/lib/client/sources";
 import { citedSourceCount, splitNumberedSources, type NumberedSource } from "@/lib/report-citations";
@@ -16,6 +15,7 @@ import type { LiveResearchView } from "@/lib/types";
 import { buttonClass } from "./button";
 import { CitationLink } from "./citation-link";
 import { EmptyState } from "./empty-state";
+import { ExportLinks } from "./export-links";
 import { Icon } from "./icons";
 import { LazyMarkdown } from "./lazy-markdown";
 import { useResearch } from "./research-context";
@@ -209,27 +209,13 @@ function ReportActions({ research, markdown }: { research: LiveResearchView; mar
     setTimeout(() => setCopied("idle"), 2000);
   }
 
-  function download() {
-    const file = reportDownload(research, markdown, reportCounts(research, researchStats(research, null)));
-    const url = URL.createObjectURL(new Blob([file.text], { type: "text/markdown;charset=utf-8" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = file.fileName;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
-
   return (
-    <div className="flex gap-2">
+    <div className="flex flex-wrap gap-2">
       <button type="button" onClick={copy} className={buttonClass("secondary", "sm")} data-testid="copy-report" aria-live="polite">
         <Icon name={copied === "ok" ? "check" : "copy"} className="size-3.5" />
         {copied === "ok" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
       </button>
-      <button type="button" onClick={download} className={buttonClass("secondary", "sm")} data-testid="download-report">
-        <Icon name="download" className="size-3.5" /> Download .md
-      </button>
+      <ExportLinks href={research.links.export} />
     </div>
   );
 }

@@ -117,6 +117,10 @@ export interface ResearchLinks {
   error_output: string;
   resume: string;
   write_report: string;
+  /** GET with ?format=md|pdf|docx: the report as a file. */
+  export: string;
+  /** GET: the report's citation verification (verdicts, support rate). */
+  verification: string;
 }
 
 /** A row of GET /api/research (history). */

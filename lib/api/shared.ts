@@ -3,6 +3,7 @@
 import { resolveShareToken } from "../auth/share-links";
 import { loadSharedConversation, type SharedConversation } from "../deep-research/shared-view";
 import { loadSharedResearch, type SharedResearch } from "../research/shared-view";
+import { researchExport, type ResearchExport } from "../research/export-view";
 
 export type Shared = { research: SharedResearch } | { conversation: SharedConversation };
 
@@ -15,4 +16,13 @@ export async function loadShared(token: string): Promise<Shared | null> {
   }
   const research = resolved.researchId ? await loadSharedResearch(resolved.researchId) : null;
   return research ? { research } : null;
+}
+
+/**
+ * What a share token's report exports from, or null for a bad link or a report not written yet.
+ * Downloading is not counted as an opening: the page that offers it was.
+ */
+export async function loadSharedExport(token: string): Promise<ResearchExport | null> {
+  const resolved = await resolveShareToken(token, { countOpen: false });
+  return resolved?.researchId ? researchExport({ id: resolved.researchId }) : null;
 }

@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { SharedConversationView } from "@/components/deep-research/shared-conversation";
+import { ExportLinks } from "@/components/export-links";
 import { StaticMarkdown } from "@/components/static-markdown";
 import { loadShared } from "@/lib/api/shared";
 import type { SharedQuery, SharedResearch } from "@/lib/research/shared-view";
@@ -67,6 +68,7 @@ export default async function SharedResearchPage({ params }: { params: Promise<{
       </header>
       <section aria-labelledby="report-heading">
         <h2 id="report-heading" className="sr-only">Report</h2>
+        {research.report ? <div className="mb-4"><ExportLinks href={`/api/share/${encodeURIComponent(token)}/export`} testid="shared-export" /></div> : null}
         {research.report ? (
           <article data-testid="shared-report">
             <StaticMarkdown>{research.report}</StaticMarkdown>
