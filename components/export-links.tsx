@@ -8,6 +8,7 @@ const FORMATS = [
   { format: "md", label: "Markdown" },
   { format: "pdf", label: "PDF" },
   { format: "docx", label: "Word" },
+  { format: "tex", label: "LaTeX paper" },
 ] as const;
 
 export function ExportLinks({ href, testid = "export" }: { href: string; testid?: string }) {

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { parseQuery } from "./body";
 import { EXPORT_FORMATS, type ExportDocument, type ExportFormat } from "../exports/document";
 import { renderExport, type ExportFile } from "../exports/render";
+import type { PaperInput } from "../exports/latex/paper";
+import { paperZip } from "../exports/latex/zip";
 
 export const exportQuery = z.object({
   format: z.enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(", ")}` }),
@@ -25,6 +27,15 @@ export function fileResponse(file: ExportFile, extraHeaders: Record<string, stri
   });
 }
 
-export async function documentResponse(doc: ExportDocument, format: ExportFormat, extraHeaders: Record<string, string> = {}): Promise<Response> {
-  return fileResponse(await renderExport(doc, format), extraHeaders);
+/**
+ * The export of a report view: the document formats from the document itself, the LaTeX paper
+ * (`tex`) from the engine's paper input, which is built only when asked for.
+ */
+export async function exportResponse(
+  view: { doc: ExportDocument; paper: () => Promise<PaperInput> },
+  format: ExportFormat,
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
+  const file = format === "tex" ? await paperZip(await view.paper()) : await renderExport(view.doc, format);
+  return fileResponse(file, extraHeaders);
 }

@@ -299,3 +299,9 @@ export async function pageTexts(researchId: string): Promise<Map<string, { title
   const pages = await db.page.findMany({ where: { researchId, content: { not: null } }, select: { url: true, title: true, content: true } });
   return new Map(pages.map((p) => [p.url, { title: p.title, text: p.content ?? "" }]));
 }
+
+/** When each page of a research was fetched, by URL (a paper's access dates). */
+export async function pageFetchDates(researchId: string): Promise<Map<string, Date | null>> {
+  const pages = await db.page.findMany({ where: { researchId }, select: { url: true, fetchedAt: true } });
+  return new Map(pages.map((p) => [p.url, p.fetchedAt]));
+}

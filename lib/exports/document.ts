@@ -19,7 +19,7 @@ export interface ExportDocument {
   fileStem: string;
 }
 
-export const EXPORT_FORMATS = ["md", "pdf", "docx"] as const;
+export const EXPORT_FORMATS = ["md", "pdf", "docx", "tex"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export function slugify(text: string, max = 60): string {

@@ -11,7 +11,7 @@ export interface ExportFile {
   fileName: string;
 }
 
-export async function renderExport(doc: ExportDocument, format: ExportFormat): Promise<ExportFile> {
+export async function renderExport(doc: ExportDocument, format: Exclude<ExportFormat, "tex">): Promise<ExportFile> {
   switch (format) {
     case "md":
       return { body: new TextEncoder().encode(markdownExport(doc)), contentType: "text/markdown; charset=utf-8", fileName: `${doc.fileStem}.md` };

@@ -1,6 +1,6 @@
 // A finished research's exports through the API, read back: Markdown with the header and the
 // verification's support rate, a PDF whose text has the title, a heading and the numbered sources,
-// a DOCX whose XML carries the citations. Another user's research exports nothing (404).
+// a DOCX whose XML carries the citations, the LaTeX paper's zip with every \cite in its .bib. Another user's research exports nothing (404).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { strFromU8, unzipSync } from "fflate";
@@ -37,7 +37,8 @@ test("a research's report exports as Markdown, PDF and DOCX, each parsed back; a
   const get = async (format: string) => {
     const res = await app.fetch(`/api/research/${id}/export?format=${format}`);
     assert.equal(res.status, 200, `${format}: ${res.status}`);
-    assert.match(res.headers.get("content-disposition") ?? "", new RegExp(`filename="quarry-heat-pumps-in-cold-climates-\\d{4}-\\d{2}-\\d{2}\\.${format}"`));
+    const name = format === "tex" ? "-paper\\.zip" : `\\.${format}`;
+    assert.match(res.headers.get("content-disposition") ?? "", new RegExp(`filename="quarry-heat-pumps-in-cold-climates-\\d{4}-\\d{2}-\\d{2}${name}"`));
     return new Uint8Array(await res.arrayBuffer());
   };
 
@@ -60,6 +61,16 @@ test("a research's report exports as Markdown, PDF and DOCX, each parsed back; a
   assert.ok(xml.startsWith("<?xml"));
   assert.ok(xml.includes('w:anchor="source_1"') && xml.includes("[1]"), "citations link to the numbered sources");
   assert.ok(xml.includes(heading.replace(/&/g, "&amp;")));
+
+  // The LaTeX paper: .tex and .bib (and the PDF when the server has a LaTeX engine), every \cite defined.
+  const paper = unzipSync(await get("tex").catch(() => assert.fail("tex")));
+  const tex = strFromU8(paper["paper.tex"]);
+  const bib = strFromU8(paper["references.bib"]);
+  assert.ok(tex.includes("\\bibliography{references}") && tex.includes("\\section{Methods}"));
+  const keys = new Set([...tex.matchAll(/\\cite\{([^}]+)\}/g)].flatMap((m) => m[1].split(",")));
+  assert.ok(keys.size >= 1);
+  for (const key of keys) assert.ok(bib.includes(`@misc{${key},`), `${key} is in references.bib`);
+  for (const q of view.serp_queries) assert.ok(tex.includes(q.text.slice(0, 20)), "the methods list the queries");
 
   const bob = await createTestUser(app.db, { email: "bob@test.local" });
   const res = await fetch(`${app.url}/api/research/${id}/export?format=pdf`, { headers: { authorization: `Bearer ${bob.token}` } });
