@@ -2,7 +2,7 @@
 // The "Report" tab: the rendered report with a table of contents, citations that show their
 // snippets, copy and download; or the draft while it is being written.
 import Link from "next/link";
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { useResearchText } from "@/hooks/use-research-text";
 import { useWebsiteItems } from "@/hooks/use-website-items";
 import { normalizeUrl } from "@/lib/client/format";
@@ -20,6 +20,7 @@ import { Icon } from "./icons";
 import { LazyMarkdown } from "./lazy-markdown";
 import { useResearch } from "./research-context";
 import { ReportToc } from "./report-toc";
+import { ReportVerification } from "./report-verification";
 import { Spinner } from "./spinner";
 
 /** A completed report rendered on the server (app/research/[id]/report/page.tsx), with the fingerprint of its text. */
@@ -59,6 +60,9 @@ export function ReportPanel({ prerendered = null }: { prerendered?: PrerenderedR
     [numberOf],
   );
 
+  // The rendered report, where the verification marks the claims it flags.
+  const articleRef = useRef<HTMLElement>(null);
+
   if (!markdown) {
     if (r.status === "completed" && fetched.isPending) return <p className="text-sm text-muted">Loading the report…</p>;
     const running = r.status === "running";
@@ -97,7 +101,9 @@ export function ReportPanel({ prerendered = null }: { prerendered?: PrerenderedR
           {!writing ? <ReportActions research={r} markdown={report} /> : null}
         </div>
         {!writing && reportFromPartialFindings(r) ? <PartialFindingsNote queries={r.serp_queries} /> : null}
+        {!writing ? <ReportVerification href={r.links.verification} article={articleRef} /> : null}
         <article
+          ref={articleRef}
           data-testid="report"
           className="rounded-xl border border-border bg-surface px-5 py-6 sm:px-9 sm:py-8"
           aria-busy={writing}
