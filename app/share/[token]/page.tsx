@@ -54,7 +54,15 @@ export default async function SharedResearchPage({ params }: { params: Promise<{
   const { token } = await params;
   const shared = await loadShared(token);
   if (!shared) notFound();
-  if ("conversation" in shared) return <SharedConversationView conversation={shared.conversation} />;
+  if ("conversation" in shared) {
+    const replied = shared.conversation.messages.some((m) => m.role === "assistant");
+    return (
+      <>
+        {replied ? <div className="pt-4"><ExportLinks href={`/api/share/${encodeURIComponent(token)}/export`} testid="shared-export" /></div> : null}
+        <SharedConversationView conversation={shared.conversation} />
+      </>
+    );
+  }
   const { research } = shared;
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-8 px-4 py-8" data-testid="shared-research">
