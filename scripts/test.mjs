@@ -79,6 +79,8 @@ const POSTGRES_TESTS = [
   "test/integration/answer-agent.test.ts",
   "test/integration/deep-research.test.ts",
   "test/integration/deep-research-resume.test.ts",
+  "test/integration/verification.test.ts",
+  "test/integration/report-exports.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 
