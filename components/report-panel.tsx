@@ -2,13 +2,12 @@
 // The "Report" tab: the rendered report with a table of contents, citations that show their
 // snippets, copy and download; or the draft while it is being written.
 import Link from "next/link";
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { useResearchText } from "@/hooks/use-research-text";
 import { useWebsiteItems } from "@/hooks/use-website-items";
 import { normalizeUrl } from "@/lib/client/format";
 import { fingerprint } from "@/lib/fingerprint";
 import { extractToc } from "@/lib/client/markdown";
-import { reportCounts, reportDownload } from "@/lib/client/report-download";
 import { hasFindings, reportFromPartialFindings, researchStats } from "@/lib/client/research-stats";
 import { itemsByUrl } from "@/lib/client/sources";
 import { citedSourceCount, splitNumberedSources, type NumberedSource } from "@/lib/report-citations";
@@ -16,10 +15,12 @@ import type { LiveResearchView } from "@/lib/types";
 import { buttonClass } from "./button";
 import { CitationLink } from "./citation-link";
 import { EmptyState } from "./empty-state";
+import { ExportLinks } from "./export-links";
 import { Icon } from "./icons";
 import { LazyMarkdown } from "./lazy-markdown";
 import { useResearch } from "./research-context";
 import { ReportToc } from "./report-toc";
+import { ReportVerification } from "./report-verification";
 import { Spinner } from "./spinner";
 
 /** A completed report rendered on the server (app/research/[id]/report/page.tsx), with the fingerprint of its text. */
@@ -59,6 +60,9 @@ export function ReportPanel({ prerendered = null }: { prerendered?: PrerenderedR
     [numberOf],
   );
 
+  // The rendered report, where the verification marks the claims it flags.
+  const articleRef = useRef<HTMLElement>(null);
+
   if (!markdown) {
     if (r.status === "completed" && fetched.isPending) return <p className="text-sm text-muted">Loading the report…</p>;
     const running = r.status === "running";
@@ -97,7 +101,9 @@ export function ReportPanel({ prerendered = null }: { prerendered?: PrerenderedR
           {!writing ? <ReportActions research={r} markdown={report} /> : null}
         </div>
         {!writing && reportFromPartialFindings(r) ? <PartialFindingsNote queries={r.serp_queries} /> : null}
+        {!writing ? <ReportVerification href={r.links.verification} article={articleRef} /> : null}
         <article
+          ref={articleRef}
           data-testid="report"
           className="rounded-xl border border-border bg-surface px-5 py-6 sm:px-9 sm:py-8"
           aria-busy={writing}
@@ -209,27 +215,13 @@ function ReportActions({ research, markdown }: { research: LiveResearchView; mar
     setTimeout(() => setCopied("idle"), 2000);
   }
 
-  function download() {
-    const file = reportDownload(research, markdown, reportCounts(research, researchStats(research, null)));
-    const url = URL.createObjectURL(new Blob([file.text], { type: "text/markdown;charset=utf-8" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = file.fileName;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
-
   return (
-    <div className="flex gap-2">
+    <div className="flex flex-wrap gap-2">
       <button type="button" onClick={copy} className={buttonClass("secondary", "sm")} data-testid="copy-report" aria-live="polite">
         <Icon name={copied === "ok" ? "check" : "copy"} className="size-3.5" />
         {copied === "ok" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
       </button>
-      <button type="button" onClick={download} className={buttonClass("secondary", "sm")} data-testid="download-report">
-        <Icon name="download" className="size-3.5" /> Download .md
-      </button>
+      <ExportLinks href={research.links.export} />
     </div>
   );
 }

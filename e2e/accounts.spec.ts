@@ -166,9 +166,11 @@ test("a share link shows one report read-only to a signed-out visitor until it i
   await expect(anon.getByTestId("shared-query")).toHaveCount(owner.serp_queries.length);
   await expect(anon.getByTestId("shared-query").first()).toContainText(owner.serp_queries[0].text);
   // Read-only and anonymous: none of the owner's controls, no owner email, a "Sign in" link.
-  for (const control of ["open-share", "cancel-research", "download-report", "account-email"]) {
+  for (const control of ["open-share", "cancel-research", "export-md", "account-email"]) {
     await expect(anon.getByTestId(control)).toHaveCount(0);
   }
+  // Every export, read-only, through the share link.
+  for (const format of ["md", "pdf", "docx"]) await expect(anon.getByTestId(`shared-export-${format}`)).toHaveAttribute("href", new RegExp(`/api/share/[^/]+/export\\?format=${format}$`));
   await expect(anon.locator("body")).not.toContainText(E2E_USER.email);
   await expect(anon.getByTestId("account-menu").getByRole("link", { name: "Sign in" })).toBeVisible();
   await shot(anon, "shared-report", true);

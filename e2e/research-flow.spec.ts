@@ -95,7 +95,7 @@ test("the wizard validates, survives a reload, and starts a research", async ({ 
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("share-panel")).toBeHidden();
   const download = page.waitForEvent("download");
-  await page.getByTestId("download-report").click();
+  await page.getByTestId("export-md").click();
   expect((await download).suggestedFilename()).toMatch(/\.md$/);
   await shot(page, "report-light", true);
 });

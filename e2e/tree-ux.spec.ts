@@ -179,7 +179,7 @@ test("counts add up between header, tabs and report; numbered citations resolve 
 
   // The download: a readable name, a header with the counts, then the same report.
   const download = page.waitForEvent("download");
-  await page.getByTestId("download-report").click();
+  await page.getByTestId("export-md").click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^quarry-how-do-european-cities-cut-traffic-emissions-\d{4}-\d{2}-\d{2}\.md$/);
   const text = fs.readFileSync((await file.path())!, "utf8");

@@ -119,6 +119,10 @@ export interface ResearchLinks {
   error_output: string;
   resume: string;
   write_report: string;
+  /** GET with ?format=md|pdf|docx|tex: the report as a file (tex: the LaTeX paper, zipped). */
+  export: string;
+  /** GET: the report's citation verification (verdicts, support rate). */
+  verification: string;
 }
 
 /** A row of GET /api/research (history). */

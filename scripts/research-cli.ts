@@ -1,7 +1,7 @@
 // npm run research -- "<prompt>" --depth 2 --breadth 3 [--answers '["…","…"]'] [--email you@example.com] [--out report.md]
 // Runs a tree research in this process against the configured LLM and search, asking the follow-up
 // questions on stdin (one answer per line) unless --answers gives them, printing progress, and
-// writing the report to a file. Exit codes: 0 done, 1 failed, 2 bad arguments, 130 interrupted.
+// writing the report to a file (and its citation verification beside it). Exit codes: 0 done, 1 failed, 2 bad arguments, 130 interrupted.
 import fs from "node:fs";
 import { accountFor, CliError, migrateDatabase, runMain } from "./cli-support";
 import path from "node:path";
@@ -11,6 +11,8 @@ import { assertResearchConfigured, dropBlankLlmVariables, getEnv } from "../lib/
 import { questionsRequestSchema, startRequestSchema, type StartRequest } from "../lib/research/schema";
 import { parseStringArray } from "../lib/explore/public-shape";
 import { treeTopic, type TreeRunEvent } from "../lib/explore/events";
+import { verificationSummary } from "../lib/verification/summary";
+import { toVerificationView } from "../lib/verification/view";
 
 const USAGE = `usage: npm run research -- "<prompt>" [options]
 
@@ -127,6 +129,7 @@ async function main(): Promise<number> {
   const { runRegistry } = await import("../lib/runs/engines");
   const { deleteResearch, getResearch, loadResearchGraph } = await import("../lib/db/research");
   const { renderErrorOutput } = await import("../lib/research/error-output");
+  const { verificationOfResearch } = await import("../lib/db/verifications");
 
   const userId = await accountFor(values.email, "sign up in the web app, or run npm run token -- create --email <email> --name cli --password '…'");
 
@@ -204,6 +207,15 @@ async function main(): Promise<number> {
     fs.writeFileSync(file, research.report);
     const tokens = research.promptTokens + research.completionTokens;
     console.log(`\nDone: ${counts.done} queries completed, ${counts.failed} failed; ${progress()}; ${tokens} tokens.\nReport written to ${file}`);
+    // The citation check, as GET /api/research/:id/verification gives it, beside the report.
+    const verification = await verificationOfResearch({ researchId: research_id });
+    if (verification) {
+      const view = toVerificationView(verification);
+      for (const line of verificationSummary(view)) console.log(line);
+      const verificationFile = `${file.replace(/\.md$/, "")}.verification.json`;
+      fs.writeFileSync(verificationFile, `${JSON.stringify(view, null, 2)}\n`);
+      console.log(`Verification written to ${verificationFile}`);
+    }
     for (const warning of parseStringArray(research.warnings)) console.log(`Warning: ${warning}`);
     return 0;
   }

@@ -71,6 +71,7 @@ const POSTGRES_TESTS = [
   "lib/db/answers.test.ts",
   "lib/db/deep-research.test.ts",
   "lib/db/runs.test.ts",
+  "lib/verification/verify-report.test.ts",
   "test/integration/tree-research.test.ts",
   "test/integration/event-sequence.test.ts",
   "test/integration/follow-up.test.ts",
@@ -86,6 +87,8 @@ const POSTGRES_TESTS = [
   "test/integration/dataset-uploads.test.ts",
   "test/integration/planning-limits.test.ts",
   "test/integration/deep-research-analysis.test.ts",
+  "test/integration/verification.test.ts",
+  "test/integration/report-exports.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 

@@ -1,6 +1,7 @@
 "use client";
 // The conversation's header: title (it evolves), objectives, mode, iteration against its cap, the
 // phase running now with its elapsed time, and Stop (ends the loop after the current phase).
+import { ExportLinks } from "../export-links";
 import { useEffect, useState } from "react";
 import { buttonClass } from "../button";
 import { Icon } from "../icons";
@@ -70,6 +71,11 @@ export function DrHeader({ c, semiCap }: { c: LiveConversation; semiCap: number 
           <ShareButton conversationId={c.conversationId} />
         </div>
       </div>
+      {c.messages.some((m) => m.role === "assistant") ? (
+        <div className="mt-3">
+          <ExportLinks href={`/api/deep-research/conversations/${encodeURIComponent(c.conversationId)}/export`} testid="dr-export" />
+        </div>
+      ) : null}
       <dl className="mt-3 grid gap-1 text-sm">
         <div className="flex gap-2"><dt className="shrink-0 text-muted">Objective</dt><dd data-testid="dr-objective" className="min-w-0 break-words">{c.state.objective}</dd></div>
         {evolving && evolving !== c.state.objective ? (

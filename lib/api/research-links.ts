@@ -10,6 +10,8 @@ export function researchLinks(id: string): ResearchLinks {
     error_output: `${base}/error-output`,
     resume: `${base}/resume`,
     write_report: `${base}/write-report`,
+    export: `${base}/export`,
+    verification: `${base}/verification`,
   };
 }
 

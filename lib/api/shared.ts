@@ -3,6 +3,11 @@
 import { resolveShareToken } from "../auth/share-links";
 import { loadSharedConversation, type SharedConversation } from "../deep-research/shared-view";
 import { loadSharedResearch, type SharedResearch } from "../research/shared-view";
+import { researchExport } from "../research/export-view";
+import { researchPaper } from "../research/paper";
+import { conversationExport } from "../deep-research/export-view";
+import type { ExportDocument } from "../exports/document";
+import type { PaperInput } from "../exports/latex/paper";
 
 export type Shared = { research: SharedResearch } | { conversation: SharedConversation };
 
@@ -15,4 +20,15 @@ export async function loadShared(token: string): Promise<Shared | null> {
   }
   const research = resolved.researchId ? await loadSharedResearch(resolved.researchId) : null;
   return research ? { research } : null;
+}
+
+/**
+ * What a share token's report (or conversation) exports from, or null for a bad link or nothing
+ * written yet. Downloading is not counted as an opening: the page that offers it was.
+ */
+export async function loadSharedExport(token: string): Promise<{ doc: ExportDocument; paper: () => Promise<PaperInput> } | null> {
+  const resolved = await resolveShareToken(token, { countOpen: false });
+  if (resolved?.conversationId) return conversationExport({ id: resolved.conversationId });
+  const exported = resolved?.researchId ? await researchExport({ id: resolved.researchId }) : null;
+  return exported ? { doc: exported.doc, paper: () => researchPaper(exported) } : null;
 }

@@ -10,7 +10,7 @@ const { auth } = NextAuth(() => baseAuthConfig());
 
 const PUBLIC_PAGES = [/^\/sign-in\/?$/, /^\/sign-up\/?$/, /^\/share\/[^/]+\/?$/];
 // /api/config/status carries variable names only and is the readiness probe of the test helper.
-const PUBLIC_API = [/^\/api\/auth(\/|$)/, /^\/api\/share\/[^/]+\/?$/, /^\/api\/config\/status\/?$/];
+const PUBLIC_API = [/^\/api\/auth(\/|$)/, /^\/api\/share\/[^/]+(\/export)?\/?$/, /^\/api\/config\/status\/?$/];
 
 export function isPublicPath(pathname: string): boolean {
   return (pathname.startsWith("/api/") || pathname === "/api" ? PUBLIC_API : PUBLIC_PAGES).some((r) => r.test(pathname));

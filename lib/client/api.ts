@@ -120,6 +120,8 @@ export const api = {
   /** A new research with the same prompt, questions and answers, at the same or another depth × breadth. */
   rerun: (id: string, input: { depth?: number; breadth?: number }) =>
     request<StartResponse>(`/api/research/${encodeURIComponent(id)}/rerun`, { method: "POST", body: JSON.stringify(input) }),
+  /** A JSON document at an API path the server gave (a research's `links`). */
+  json: <T>(path: string) => request<T>(path),
   text: async (path: string): Promise<string | null> => {
     const res = await fetch(path, { cache: "no-store" });
     if (res.status === 404) return null;

@@ -20,7 +20,7 @@ const view = (over: Partial<ResearchView> = {}): ResearchView => ({
   started_at: null,
   completed_at: null,
   elapsed_ms: null,
-  links: { self: "", stream: "", report: "", error_output: "", resume: "", write_report: "" },
+  links: { self: "", stream: "", report: "", error_output: "", resume: "", write_report: "", export: "", verification: "" },
   paused: null,
   warnings: [],
   follows: null,

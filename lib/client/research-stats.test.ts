@@ -17,7 +17,7 @@ const view = (over: Partial<ResearchView>): ResearchView => ({
   status: "cancelled", error: null, report: null, serp_queries: [], successful_scraped_websites: [],
   tokens: { prompt: 0, completion: 0, total: 0, llm_calls: 0, llm_calls_unsettled: 0 }, paused: null, warnings: [], follows: null, follow_ups: [],
   created_at: "", started_at: null, completed_at: null, elapsed_ms: null,
-  links: { self: "", stream: "", report: "", error_output: "", resume: "", write_report: "" },
+  links: { self: "", stream: "", report: "", error_output: "", resume: "", write_report: "", export: "", verification: "" },
   ...over,
 });
 

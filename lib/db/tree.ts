@@ -305,3 +305,15 @@ export async function markCancelled(id: string) {
   });
   return count === 1;
 }
+
+/** The stored text and title of every page of a research that has text, by URL (what citations are checked against). */
+export async function pageTexts(researchId: string): Promise<Map<string, { title: string | null; text: string }>> {
+  const pages = await db.page.findMany({ where: { researchId, content: { not: null } }, select: { url: true, title: true, content: true } });
+  return new Map(pages.map((p) => [p.url, { title: p.title, text: p.content ?? "" }]));
+}
+
+/** When each page of a research was fetched, by URL (a paper's access dates). */
+export async function pageFetchDates(researchId: string): Promise<Map<string, Date | null>> {
+  const pages = await db.page.findMany({ where: { researchId }, select: { url: true, fetchedAt: true } });
+  return new Map(pages.map((p) => [p.url, p.fetchedAt]));
+}

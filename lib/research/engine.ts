@@ -15,6 +15,8 @@ import { writeErrorOutputFile } from "./error-output";
 import { exploreTree } from "../explore/explore";
 import { toResearchView, toRunStatus } from "../explore/public-shape";
 import { buildReport } from "./report-step";
+import { verifiedReport } from "./verify-step";
+import { deleteVerification, findVerification } from "../db/verifications";
 import * as store from "../db/tree";
 
 /** The contexts of the runs executing in this process, for the report draft of a stream's snapshot. */
@@ -38,12 +40,18 @@ export const treeEngine: Engine = {
     contexts.set(run.subjectId, ctx);
     const unwatch = ctx.watchProvider(limiters().llmHealth, { pausedNow: research.pausedAt !== null });
     try {
-      // mode "report": write the report from what a stopped research found, and say so.
-      if (run.mode === "report") await notePartial(ctx);
-      else await exploreTree({ scope, sink: eventBus, signal: run.signal, leaseLost });
+      // mode "report": write the report from what a stopped research found, and say so (a report
+      // written before is replaced, and so is its verification).
+      if (run.mode === "report") {
+        await deleteVerification({ researchId: ctx.id });
+        await notePartial(ctx);
+      }
+      // A verification already begun means the report was written: resume there, not before.
+      const begun = await findVerification({ researchId: ctx.id });
+      if (!begun && run.mode !== "report") await exploreTree({ scope, sink: eventBus, signal: run.signal, leaseLost });
       run.signal.throwIfAborted();
 
-      const report = await buildReport(ctx);
+      const report = await verifiedReport(ctx, begun ? begun.original : await buildReport(ctx));
       await ctx.settled();
       const done = await store.finishResearch(ctx.id, { status: "completed", report, error: null });
       // Cancelled while the report was written (from any process): the cancel stands.

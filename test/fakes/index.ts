@@ -9,6 +9,7 @@ export { FakeServer, type LatencyRule, type LogResponse } from "./fake-server";
 export { LlmFaultProxy, usageOf, type FaultLogEntry, type FaultOptions, type FaultOutcome, type FaultStats } from "./llm-fault-proxy";
 export { FakeLlm, estimateTokens, type LlmLogEntry, type LlmOptions } from "./llm-server";
 export { FABRICATED_URL } from "./llm-report";
+export { PLANTED_OVERSTATEMENT, PLANTED_UNCITED, PLANTED_UNSUPPORTED, type VerifyScenario } from "./llm-verify";
 export type { QueryCountOverride } from "./llm-agents";
 export { FakeSearch, type SearchLogEntry, type SearchOptions, type SearchResponse, type SearchResult } from "./search-server";
 export { FakeWeb, type WebLogEntry, type WebOptions } from "./web-server";

@@ -5,6 +5,7 @@ import { firstWords, intTag, sentencesOf, tagContent, tagOf, taskText, type Chat
 import { answerAgentReply, answerBeastReply, answerEvaluatorReply } from "./llm-answer";
 import { deepResearchReply } from "./llm-deep-research";
 import { writeBranchSummary, writeReport } from "./llm-report";
+import { repairReply, uncitedReply, verifierReply, type VerifyScenario } from "./llm-verify";
 import { hashString } from "./random";
 
 /**
@@ -26,6 +27,7 @@ export interface AgentContext {
   responseFormat?: ResponseFormat;
   queryCountOverride: QueryCountOverride;
   hallucinateCitation: boolean;
+  verify: VerifyScenario;
   /** Next number of a per-prompt counter that lives as long as the fake (until reset). */
   nextNumber: (key: string) => number;
 }
@@ -46,9 +48,15 @@ export function agentReply(ctx: AgentContext): AgentReply {
     case "website-analyzer":
       return json(extractItems(task));
     case "report-writer":
-      return { text: writeReport(task, ctx.hallucinateCitation), json: false };
+      return { text: writeReport(task, ctx.hallucinateCitation, ctx.verify), json: false };
     case "branch-summarizer":
       return { text: writeBranchSummary(task), json: false };
+    case "citation-verifier":
+      return json(verifierReply(task, ctx.verify));
+    case "uncited-claim-finder":
+      return json(uncitedReply(task));
+    case "claim-repairer":
+      return json(repairReply(task));
     case "answer-agent":
       return json(answerAgentReply(task, ctx.nextNumber));
     case "answer-evaluator":

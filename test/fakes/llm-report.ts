@@ -1,6 +1,7 @@
 // The fake report writer and branch summarizer: Markdown built only from the facts and URLs in the
 // prompt, every factual sentence cited, so that the product's citation checks have real work to do.
 import { firstWords, sourcedFacts, tagContent, type SourcedFact } from "./llm-parse";
+import { PLANTED_OVERSTATEMENT, PLANTED_UNCITED, PLANTED_UNSUPPORTED, type VerifyScenario } from "./llm-verify";
 
 export const FABRICATED_URL = "https://not-a-real-source.example/fabricated";
 
@@ -22,7 +23,7 @@ function titleCase(text: string): string {
   return text.replace(/^\p{L}/u, (c) => c.toUpperCase());
 }
 
-export function writeReport(task: string, hallucinate: boolean): string {
+export function writeReport(task: string, hallucinate: boolean, plant?: VerifyScenario): string {
   const prompt = tagContent(task, "prompt") ?? "the research prompt";
   const topic = firstWords(prompt, 8);
   const facts = dedupe(sourcedFacts(tagContent(task, "learnings") ?? task));
@@ -48,6 +49,9 @@ export function writeReport(task: string, hallucinate: boolean): string {
     "",
     ...keyFindings.map((f) => `- ${cite(f)}`),
   ];
+  if (plant?.plantUnsupported) lines.push(`- ${PLANTED_UNSUPPORTED} [1](${urls[0]}).`);
+  if (plant?.plantPartial) lines.push(`- ${sentence(facts[0].fact)}${PLANTED_OVERSTATEMENT} [1](${urls[0]}).`);
+  if (plant?.plantUncited) lines.push(`- ${PLANTED_UNCITED}`);
   if (hallucinate) lines.push(`- Independent analysts expect the trend to continue through 2030 [${urls.length + 1}](${FABRICATED_URL}).`);
   if (rest.length) {
     lines.push("", "## Details", "");

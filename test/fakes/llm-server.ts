@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientGone, FakeServer, hang, latencyFor, readBody, sendJson, sleep, type LatencyRule } from "./fake-server";
 import { agentReply, type QueryCountOverride, type ResponseFormat } from "./llm-agents";
 import { agentOf, messageText, type ChatMessage } from "./llm-parse";
+import type { VerifyScenario } from "./llm-verify";
 import { seededRandom } from "./random";
 
 export interface LlmOptions {
@@ -32,6 +33,8 @@ export interface LlmOptions {
   hangAll: boolean;
   /** The report writer also cites FABRICATED_URL once. */
   hallucinateCitation: boolean;
+  /** Report verification scenarios: planted unsupported, overstated and uncited sentences; forged quotes (llm-verify.ts). */
+  verify: VerifyScenario;
   /** How many queries (and questions) to return against <count>: exact, count + 2, max(1, count - 1), or stuck (see llm-agents.ts). */
   queryCountOverride: QueryCountOverride;
 }
@@ -75,6 +78,7 @@ const DEFAULTS: LlmOptions = {
   agentFailures: [],
   hangAll: false,
   hallucinateCitation: false,
+  verify: { plantUnsupported: false, plantPartial: false, plantUncited: false, forgeQuotes: false },
   queryCountOverride: "exact",
 };
 
@@ -169,6 +173,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       responseFormat: body.response_format,
       queryCountOverride: o.queryCountOverride,
       hallucinateCitation: o.hallucinateCitation,
+      verify: o.verify,
       nextNumber: (key) => {
         const n = (this.counters.get(key) ?? 0) + 1;
         this.counters.set(key, n);

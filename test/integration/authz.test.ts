@@ -58,6 +58,8 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   "/api/research/[id]/write-report": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/write-report` }) } },
   "/api/research/[id]/rerun": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/rerun`, body: {} }) } },
   "/api/research/[id]/report": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/report` }) } },
+  "/api/research/[id]/export": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/export?format=pdf` }) } },
+  "/api/research/[id]/verification": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/verification` }) } },
   "/api/research/[id]/error-output": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/error-output` }) } },
   "/api/research/[id]/stream": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/stream` }) } },
   "/api/research/[id]/shares": {
@@ -88,6 +90,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   "/api/deep-research/conversations/[id]/shares/[shareId]": {
     DELETE: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/shares/${ids.conversationShareId}` }) },
   },
+  "/api/deep-research/conversations/[id]/export": { GET: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/export?format=md` }) } },
   "/api/deep-research/conversations/[id]/stop": { POST: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/stop` }) } },
   "/api/clarification/generate-questions": {
     POST: { kind: "collection", call: () => ({ path: "/api/clarification/generate-questions", body: { query: "Bob's question" } }) },
@@ -108,6 +111,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   },
   "/api/tokens/[id]": { DELETE: { kind: "object", call: (ids) => ({ path: `/api/tokens/${ids.tokenId}` }) } },
   "/api/share/[token]": { GET: { kind: "public", call: (ids) => ({ path: `/api/share/${ids.shareToken}` }) } },
+  "/api/share/[token]/export": { GET: { kind: "public", call: (ids) => ({ path: `/api/share/${ids.shareToken}/export?format=md` }) } },
   "/api/config/status": { GET: { kind: "public", call: () => ({ path: "/api/config/status" }) } },
   // The JSON 404 of every /api path no route matches: nothing there to authorise.
   "/api/[...path]": {},
@@ -180,6 +184,7 @@ before(async () => {
   const research = await app.db.research.create({
     data: { userId: alice.id, initialPrompt: "Alice's private topic", status: "completed", report: "# Alice's report", depth: 1, breadth: 1, startedAt: now, completedAt: now },
   });
+  await app.db.reportVerification.create({ data: { researchId: research.id, original: "# Alice's report", status: "done" } });
   const failed = await app.db.research.create({
     data: { userId: alice.id, initialPrompt: "Alice's failed topic", status: "failed", error: "boom", depth: 1, breadth: 1, startedAt: now, completedAt: now },
   });
@@ -249,6 +254,8 @@ describe("authorisation matrix", () => {
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/report` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.failed}/error-output` })).status, 200);
+    assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/verification` })).status, 200);
+    for (const format of ["md", "pdf", "docx"]) assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/export?format=${format}` })).status, 200, format);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/shares` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/deep-research/conversations/${ids.conversation}/shares` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/runs/${ids.run}` })).status, 200);
@@ -446,6 +453,26 @@ describe("share links", () => {
     }
     const bobs = (await (await send(null, "GET", { path: `/api/share/${bobShareToken}` })).json()) as { research: { prompt: string } };
     assert.equal(bobs.research.prompt, "Bob's topic");
+  });
+
+  test("a share token exports its own report in every format, read-only, and counts no opening", async () => {
+    const opens = async () => (await app.db.shareLink.findUniqueOrThrow({ where: { id: ids.shareId } })).openCount;
+    const before = await opens();
+    for (const [format, type] of [["md", "text/markdown"], ["pdf", "application/pdf"], ["docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"]]) {
+      const res = await send(null, "GET", { path: `/api/share/${ids.shareToken}/export?format=${format}` });
+      assert.equal(res.status, 200, format);
+      assert.ok(res.headers.get("content-type")?.startsWith(type), format);
+      assert.match(res.headers.get("content-disposition") ?? "", new RegExp(`^attachment; filename="quarry-alice-s-private-topic-\\d{4}-\\d{2}-\\d{2}\\.${format}"`));
+      assert.equal(res.headers.get("x-robots-tag"), "noindex");
+      if (format === "md") assert.ok((await res.text()).includes("> Alice's private topic"));
+    }
+    assert.equal(await opens(), before);
+    const bad = await send(null, "GET", { path: `/api/share/${ids.shareToken}/export?format=exe` });
+    assert.equal(bad.status, 400);
+    assert.equal((await errorBody(bad)).code, "bad_request:export");
+    assert.equal((await send(null, "GET", { path: `/api/share/not-a-real-token-0000000000/export?format=md` })).status, 404);
+    // The research's own export route is the owner's only, whatever share link exists.
+    assert.equal((await send({ token: bob.token }, "GET", { path: `/api/research/${ids.research}/export?format=md` })).status, 404);
   });
 
   test("a conversation's share token opens the conversation read-only and nothing else of the owner's", async () => {

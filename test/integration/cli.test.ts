@@ -127,6 +127,13 @@ describe("research CLI", () => {
     assert.ok(Number(done[1]) > 0 && Number(done[2]) > 0, "pages and findings are counted");
     assert.match(result.stdout, /^Writing the report \(4\/4 queries · \d+ pages analysed · \d+ findings\)…$/m, "the report line is a whole line");
     assert.ok(result.stdout.includes(`Report written to ${out}`), result.stdout);
+    // The citation check is printed and written beside the report, as the API gives it.
+    const rate = /^Citations verified: support rate (\d+)% — (\d+) supported, \d+ partly supported, \d+ unsupported, \d+ uncited of (\d+) claims\.$/m.exec(result.stdout);
+    assert.ok(rate, result.stdout);
+    assert.equal(Number(rate[1]), Math.round((100 * Number(rate[2])) / Number(rate[3])));
+    const verification = JSON.parse(fs.readFileSync(out.replace(/\.md$/, ".verification.json"), "utf8")) as { status: string; counts: { claims: number } };
+    assert.equal(verification.status, "done");
+    assert.equal(verification.counts.claims, Number(rate[3]));
 
     // The tree in the database.
     const id = researchId(result.stdout);

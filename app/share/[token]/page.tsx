@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { SharedConversationView } from "@/components/deep-research/shared-conversation";
+import { ExportLinks } from "@/components/export-links";
 import { StaticMarkdown } from "@/components/static-markdown";
 import { loadShared } from "@/lib/api/shared";
 import type { SharedQuery, SharedResearch } from "@/lib/research/shared-view";
@@ -53,7 +54,15 @@ export default async function SharedResearchPage({ params }: { params: Promise<{
   const { token } = await params;
   const shared = await loadShared(token);
   if (!shared) notFound();
-  if ("conversation" in shared) return <SharedConversationView conversation={shared.conversation} />;
+  if ("conversation" in shared) {
+    const replied = shared.conversation.messages.some((m) => m.role === "assistant");
+    return (
+      <>
+        {replied ? <div className="pt-4"><ExportLinks href={`/api/share/${encodeURIComponent(token)}/export`} testid="shared-export" /></div> : null}
+        <SharedConversationView conversation={shared.conversation} />
+      </>
+    );
+  }
   const { research } = shared;
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-8 px-4 py-8" data-testid="shared-research">
@@ -67,6 +76,7 @@ export default async function SharedResearchPage({ params }: { params: Promise<{
       </header>
       <section aria-labelledby="report-heading">
         <h2 id="report-heading" className="sr-only">Report</h2>
+        {research.report ? <div className="mb-4"><ExportLinks href={`/api/share/${encodeURIComponent(token)}/export`} testid="shared-export" /></div> : null}
         {research.report ? (
           <article data-testid="shared-report">
             <StaticMarkdown>{research.report}</StaticMarkdown>

@@ -1,0 +1,90 @@
+// Citation verifications of written reports (a tree research's, a Deep Research reply's) and their
+// per-sentence verdicts. Each pass's verdicts are saved with the move to the next status in one
+// transaction, so that a verification resumed after a crash repeats only the pass it was in.
+import { db } from "./client";
+import { parseStringArray } from "./json";
+
+export type VerificationSubject = { researchId: string } | { messageId: string };
+
+export interface VerdictRow {
+  position: number;
+  sentence: string;
+  urls: string[];
+  verdict: string;
+  quote: string | null;
+  quoteUrl: string | null;
+  note: string | null;
+}
+
+export interface PassCounts {
+  claims: number;
+  supported: number;
+  partial: number;
+  unsupported: number;
+  uncited: number;
+}
+
+const where = (subject: VerificationSubject) => ("researchId" in subject ? { researchId: subject.researchId } : { messageId: subject.messageId });
+
+export async function findVerification(subject: VerificationSubject) {
+  return db.reportVerification.findUnique({ where: where(subject) });
+}
+
+/** The verification of a report, created with the report as written if there is none yet. */
+export async function openVerification(subject: VerificationSubject, original: string) {
+  return db.reportVerification.upsert({ where: where(subject), create: { ...where(subject), original }, update: {} });
+}
+
+/** Forgets a verification (the report is being written again). */
+export async function deleteVerification(subject: VerificationSubject): Promise<void> {
+  await db.reportVerification.deleteMany({ where: where(subject) });
+}
+
+export async function verdictsOf(verificationId: string, pass: number): Promise<VerdictRow[]> {
+  const rows = await db.claimVerdict.findMany({ where: { verificationId, pass }, orderBy: { position: "asc" } });
+  return rows.map(({ position, sentence, urls, verdict, quote, quoteUrl, note }) => ({ position, sentence, urls: parseStringArray(urls), verdict, quote, quoteUrl, note }));
+}
+
+/** Saves a pass's verdicts and counts and moves the status, at once. */
+export async function savePass(
+  verificationId: string,
+  pass: 1 | 2,
+  verdicts: VerdictRow[],
+  counts: PassCounts,
+  next: { status: "repairing" | "done"; repaired?: string; removed?: number; rewritten?: number },
+) {
+  return db.$transaction(async (tx) => {
+    await tx.claimVerdict.deleteMany({ where: { verificationId, pass } });
+    await tx.claimVerdict.createMany({ data: verdicts.map((v) => ({ ...v, urls: JSON.stringify(v.urls), verificationId, pass })) });
+    return tx.reportVerification.update({
+      where: { id: verificationId },
+      data: { ...counts, ...next, completedAt: next.status === "done" ? new Date() : null },
+    });
+  });
+}
+
+/** Stores the repaired report (before its check) and moves to the second pass. */
+export async function saveRepair(verificationId: string, repaired: string, removed: number, rewritten: number) {
+  return db.reportVerification.update({ where: { id: verificationId }, data: { repaired, removed, rewritten, status: "rechecking" } });
+}
+
+/** A research's verification, scoped by owner; `userId` undefined is for the engine and shared links. */
+export async function verificationOfResearch({ researchId, userId }: { researchId: string; userId?: string | null }) {
+  return db.reportVerification.findFirst({
+    where: { researchId, ...(userId === undefined ? {} : { research: { userId } }) },
+    include: { verdicts: { orderBy: [{ pass: "asc" }, { position: "asc" }] } },
+  });
+}
+
+/** A Deep Research reply's verification, scoped by its conversation's owner (undefined: any). */
+export async function verificationOfMessage({ messageId, userId }: { messageId: string; userId?: string }) {
+  return db.reportVerification.findFirst({
+    where: { messageId, ...(userId === undefined ? {} : { message: { conversation: { userId } } }) },
+    include: { verdicts: { orderBy: [{ pass: "asc" }, { position: "asc" }] } },
+  });
+}
+
+/** A verification that could not finish: the report stays as written, and the views say so. */
+export async function failVerification(subject: VerificationSubject): Promise<void> {
+  await db.reportVerification.updateMany({ where: { ...where(subject), status: { not: "done" } }, data: { status: "failed", completedAt: new Date() } });
+}

@@ -1,0 +1,23 @@
+// One export path for every surface (the report page, the shared page, the API, the CLI): a
+// document and a format in, the file's bytes, type and name out.
+import { docxExport } from "./docx";
+import type { ExportDocument, ExportFormat } from "./document";
+import { markdownExport } from "./markdown";
+import { pdfExport } from "./pdf";
+
+export interface ExportFile {
+  body: Uint8Array;
+  contentType: string;
+  fileName: string;
+}
+
+export async function renderExport(doc: ExportDocument, format: Exclude<ExportFormat, "tex">): Promise<ExportFile> {
+  switch (format) {
+    case "md":
+      return { body: new TextEncoder().encode(markdownExport(doc)), contentType: "text/markdown; charset=utf-8", fileName: `${doc.fileStem}.md` };
+    case "pdf":
+      return { body: await pdfExport(doc), contentType: "application/pdf", fileName: `${doc.fileStem}.pdf` };
+    case "docx":
+      return { body: await docxExport(doc), contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", fileName: `${doc.fileStem}.docx` };
+  }
+}

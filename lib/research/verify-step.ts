@@ -1,0 +1,30 @@
+// After the report is written: its citations are verified against the pages' stored text and
+// unsupported sentences repaired (lib/verification). A verification that cannot finish costs the
+// report nothing: it is kept as written, with a warning, and its verification reads "failed".
+import { isLostCall } from "../ai/errors";
+import { errorMessage } from "../errors";
+import type { RunContext } from "../explore/context";
+import { failVerification } from "../db/verifications";
+import { verifyReport } from "../verification/verify-report";
+import * as store from "../db/tree";
+
+export async function verifiedReport(ctx: RunContext, report: string): Promise<string> {
+  // A report without citations (nothing was found) has nothing to check.
+  if (!/\]\(https?:\/\//.test(report)) return report;
+  try {
+    return await verifyReport({
+      subject: { researchId: ctx.id },
+      report,
+      sources: await store.pageTexts(ctx.id),
+      sourceBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
+      onUsage: ctx.usage(),
+      signal: ctx.signal,
+      schedule: ctx.schedule({ kind: "report" }),
+    });
+  } catch (error) {
+    if (ctx.signal.aborted || !isLostCall(error)) throw error;
+    await ctx.warn(`The citations could not be verified (${errorMessage(error)}); the report is shown as written.`);
+    await failVerification({ researchId: ctx.id });
+    return report;
+  }
+}

@@ -1,0 +1,46 @@
+// Applying a repair to a report's body: each unsupported sentence is replaced by its rewrite (which
+// keeps the sentence's citations) or removed, and what removal leaves behind is tidied. Then the
+// citations are numbered again, so that a source no longer cited leaves the list.
+import { numberCitations } from "../report-citations";
+import type { Claim } from "./claims";
+
+export type RepairEdit = { position: number; action: "remove" } | { position: number; action: "rewrite"; sentence: string };
+
+/** The citations of a sentence, as they stood after it: "[2](…)[5](…)". */
+function citationsOf(claim: Claim): string {
+  return claim.urls.map((url) => `[${"0"}](${url})`).join("");
+}
+
+/** A rewritten sentence: its words, then the original citations before its final punctuation. */
+function rewritten(claim: Claim, sentence: string): string {
+  const words = sentence.replace(/\[[^\]\n]*\]\([^)\s]*\)/g, "").replace(/\s+/g, " ").replace(/\s+([.,;:!?])/g, "$1").trim();
+  const m = /^(.*?)([.!?]*)$/.exec(words) as RegExpExecArray;
+  return `${m[1].trimEnd()} ${citationsOf(claim)}${m[2] || "."}`;
+}
+
+export function applyRepairs(body: string, claims: Claim[], edits: RepairEdit[], titles: ReadonlyMap<string, string>): string {
+  const byPosition = new Map(claims.map((c) => [c.position, c]));
+  const ordered = edits
+    .map((e) => ({ edit: e, claim: byPosition.get(e.position) }))
+    .filter((x): x is { edit: RepairEdit; claim: Claim } => x.claim !== undefined)
+    .sort((a, b) => b.claim.start - a.claim.start);
+  let out = body;
+  for (const { edit, claim } of ordered) {
+    if (edit.action === "rewrite") {
+      out = out.slice(0, claim.start) + rewritten(claim, edit.sentence) + out.slice(claim.end);
+    } else {
+      // Take the sentence and the space before it (or after it, at the start of a line).
+      let start = claim.start;
+      let end = claim.end;
+      if (start > 0 && out[start - 1] === " ") start--;
+      else if (out[end] === " ") end++;
+      out = out.slice(0, start) + out.slice(end);
+    }
+  }
+  out = out
+    .split("\n")
+    .filter((line) => !/^\s*([-*+]|\d+[.)])\s*$/.test(line))
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n");
+  return numberCitations(out, new Map(titles)).markdown;
+}

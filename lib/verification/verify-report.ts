@@ -1,0 +1,174 @@
+// Verifies a written report and repairs it: pass 1 judges every cited sentence against the stored
+// text of its sources (and finds uncited factual sentences); the repair rewrites or removes the
+// unsupported ones; pass 2 judges what the repair changed. Every stage is saved before the next,
+// so a resumed run repeats only the stage it was in. Used by every engine that writes a report.
+import { findUncitedClaims } from "../agents/find-uncited-claims";
+import { repairClaim } from "../agents/repair-claim";
+import { verifyCitations } from "../agents/verify-citations";
+import type { UsageSink } from "../ai/usage";
+import type { WaitOptions } from "../concurrency";
+import * as store from "../db/verifications";
+import { claimsOf, reportBody, type Claim } from "./claims";
+import { applyRepairs, type RepairEdit } from "./repair";
+import { sourceWindow } from "./source-window";
+import { bestOf, checkVerdict, countVerdicts, type ClaimVerdict } from "./verdicts";
+
+export interface SourceText {
+  title: string | null;
+  text: string;
+}
+
+export interface VerifyOptions {
+  subject: store.VerificationSubject;
+  /** The report as written, with numbered citations. Ignored when a verification is being resumed. */
+  report: string;
+  /** The stored text of every source the report may cite, by URL. */
+  sources: ReadonlyMap<string, SourceText>;
+  /** Tokens of one source's text sent with its sentences. */
+  sourceBudgetTokens: number;
+  onUsage?: UsageSink;
+  signal?: AbortSignal;
+  schedule?: WaitOptions;
+}
+
+type Calls = Pick<VerifyOptions, "onUsage" | "signal" | "schedule" | "sourceBudgetTokens" | "sources">;
+
+/** Sentences a verifier call judges at most: a long list dilutes its attention. */
+const BATCH = 12;
+
+/** Runs (or resumes) the verification; resolves with the report to store: repaired, or as written. */
+export async function verifyReport(options: VerifyOptions): Promise<string> {
+  let v = await store.openVerification(options.subject, options.report);
+  const original = reportBody(v.original);
+  const claims = claimsOf(original.body);
+
+  if (v.status === "checking") {
+    const verdicts = await judge(claims, options);
+    const unsupported = verdicts.filter((x) => x.verdict === "unsupported" && x.urls.length > 0);
+    v = await store.savePass(v.id, 1, verdicts, countVerdicts(verdicts), unsupported.length > 0 ? { status: "repairing" } : { status: "done" });
+  }
+  if (v.status === "repairing") {
+    const pass1 = await store.verdictsOf(v.id, 1);
+    const edits = await repairs(claims, pass1, options);
+    const repaired = applyRepairs(original.body, claims, edits, original.sourceTitles);
+    v = await store.saveRepair(v.id, repaired, edits.filter((e) => e.action === "remove").length, edits.filter((e) => e.action === "rewrite").length);
+  }
+  if (v.status === "rechecking" && v.repaired !== null) {
+    const pass1 = await store.verdictsOf(v.id, 1);
+    const { report, verdicts, removed } = await recheck(v.repaired, pass1, options);
+    v = await store.savePass(v.id, 2, verdicts, countVerdicts(verdicts), { status: "done", repaired: report, removed: v.removed + removed, rewritten: v.rewritten - removed });
+  }
+  return v.repaired ?? v.original;
+}
+
+const keyOf = (sentence: string, urls: string[]) => `${sentence}\u0000${urls.join(" ")}`;
+
+/**
+ * Pass 2 on the repaired report: sentences the repair left alone keep their pass-1 verdicts; the
+ * rewritten ones are judged, and a rewrite that is still unsupported is removed.
+ */
+async function recheck(repaired: string, pass1: store.VerdictRow[], calls: Calls) {
+  const before = new Map(pass1.map((v) => [keyOf(v.sentence, v.urls), v]));
+  let { body, sourceTitles } = reportBody(repaired);
+  let claims = claimsOf(body);
+  const fresh = claims.filter((c) => c.urls.length > 0 && !before.has(keyOf(c.text, c.urls)));
+  const judged = new Map((await judgeCited(fresh, calls)).map((v) => [v.position, v]));
+  const failed = fresh.filter((c) => judged.get(c.position)?.verdict === "unsupported");
+  let report = repaired;
+  if (failed.length > 0) {
+    report = applyRepairs(body, claims, failed.map((c) => ({ position: c.position, action: "remove" })), sourceTitles);
+    ({ body, sourceTitles } = reportBody(report));
+    const kept = new Map(fresh.filter((c) => !failed.includes(c)).map((c) => [keyOf(c.text, c.urls), judged.get(c.position) as ClaimVerdict]));
+    claims = claimsOf(body);
+    judged.clear();
+    for (const c of claims) {
+      const v = kept.get(keyOf(c.text, c.urls));
+      if (v) judged.set(c.position, v);
+    }
+  }
+  const verdicts: ClaimVerdict[] = [];
+  for (const c of claims) {
+    const prior = before.get(keyOf(c.text, c.urls)) ?? judged.get(c.position);
+    if (prior) verdicts.push({ ...prior, verdict: prior.verdict as ClaimVerdict["verdict"], position: c.position });
+  }
+  return { report, verdicts, removed: failed.length };
+}
+
+/** Pass 1: every cited sentence judged, and the uncited sentences that state facts flagged. */
+async function judge(claims: Claim[], calls: Calls): Promise<ClaimVerdict[]> {
+  const uncited = claims.filter((c) => c.urls.length === 0);
+  const [cited, factual] = await Promise.all([
+    judgeCited(claims.filter((c) => c.urls.length > 0), calls),
+    findUncitedClaims({ sentences: uncited.map((c) => ({ id: c.position, text: c.text })), onUsage: calls.onUsage, signal: calls.signal, schedule: calls.schedule }),
+  ]);
+  const flagged: ClaimVerdict[] = uncited
+    .filter((c) => factual.has(c.position))
+    .map((c) => ({ position: c.position, sentence: c.text, urls: [], verdict: "uncited", quote: null, quoteUrl: null, note: "States a fact without citing a source." }));
+  return [...cited, ...flagged].sort((a, b) => a.position - b.position);
+}
+
+/** Each cited sentence's verdict: one verifier call per source (in batches), the best source's verdict kept. */
+async function judgeCited(claims: Claim[], calls: Calls): Promise<ClaimVerdict[]> {
+  const byUrl = new Map<string, Claim[]>();
+  for (const c of claims) for (const url of c.urls) byUrl.set(url, [...(byUrl.get(url) ?? []), c]);
+  const perSource = await Promise.all(
+    [...byUrl.entries()].map(async ([url, cs]) => {
+      const source = calls.sources.get(url);
+      if (!source?.text.trim()) {
+        return cs.map((c) => ({ position: c.position, url, result: { verdict: "unsupported" as const, quote: null, quoteUrl: null, note: `No stored text of ${url} to check against.` } }));
+      }
+      const out = [];
+      for (let i = 0; i < cs.length; i += BATCH) {
+        const batch = cs.slice(i, i + BATCH);
+        const models = await askVerifier(url, source, batch, calls);
+        for (const c of batch) {
+          const model = models.get(c.position);
+          const result = model
+            ? checkVerdict(model, source.text, url)
+            : { verdict: "unsupported" as const, quote: null, quoteUrl: null, note: `The verifier gave no verdict against ${url}.` };
+          out.push({ position: c.position, url, result });
+        }
+      }
+      return out;
+    }),
+  );
+  const all = perSource.flat();
+  return claims.map((c) => {
+    const best = bestOf(all.filter((x) => x.position === c.position).map((x) => x.result)) ?? { verdict: "unsupported" as const, quote: null, quoteUrl: null, note: null };
+    return { position: c.position, sentence: c.text, urls: c.urls, ...best };
+  });
+}
+
+/** The verifier's verdicts for a batch; sentences it skipped are asked once more on their own. */
+async function askVerifier(url: string, source: SourceText, batch: Claim[], calls: Calls) {
+  const ask = (cs: Claim[]) =>
+    verifyCitations({
+      source: { url, title: source.title, text: sourceWindow(source.text, cs.map((c) => c.text), calls.sourceBudgetTokens) },
+      sentences: cs.map((c) => ({ id: c.position, text: c.text })),
+      sourceBudgetTokens: calls.sourceBudgetTokens,
+      onUsage: calls.onUsage,
+      signal: calls.signal,
+      schedule: calls.schedule,
+    });
+  const verdicts = await ask(batch);
+  const skipped = batch.filter((c) => !verdicts.has(c.position));
+  if (skipped.length > 0) for (const [id, v] of await ask(skipped)) verdicts.set(id, v);
+  return verdicts;
+}
+
+/** A rewrite or a removal for every cited sentence pass 1 found unsupported. */
+async function repairs(claims: Claim[], pass1: store.VerdictRow[], calls: Calls): Promise<RepairEdit[]> {
+  const byPosition = new Map(claims.map((c) => [c.position, c]));
+  const targets = pass1.filter((v) => v.verdict === "unsupported" && v.urls.length > 0 && byPosition.has(v.position));
+  return Promise.all(
+    targets.map(async (v): Promise<RepairEdit> => {
+      const sources = v.urls.flatMap((url) => {
+        const s = calls.sources.get(url);
+        return s ? [{ url, title: s.title, text: sourceWindow(s.text, [v.sentence], calls.sourceBudgetTokens) }] : [];
+      });
+      if (sources.length === 0) return { position: v.position, action: "remove" };
+      const repair = await repairClaim({ sentence: v.sentence, context: v.note, sources, sourceBudgetTokens: calls.sourceBudgetTokens, onUsage: calls.onUsage, signal: calls.signal, schedule: calls.schedule });
+      return { position: v.position, ...repair };
+    }),
+  );
+}

@@ -1,0 +1,58 @@
+// The fake citation verifier, uncited-claim finder and claim repairer, and what the fake report
+// writer plants for them. The verifier judges like a careful model would, by looking: a sentence
+// is supported when a sentence of the source occurs in it with nothing of substance added, partly
+// supported when something is added, unsupported when no source sentence occurs in it.
+import { sentencesOf, tagContent, tagOf } from "./llm-parse";
+
+/** Scenario switches for report verification (all off by default). */
+export interface VerifyScenario {
+  /** The report writer adds PLANTED_UNSUPPORTED, citing a real source that does not say it. */
+  plantUnsupported: boolean;
+  /** The report writer adds a sentence that overstates its source (the source sentence plus PLANTED_OVERSTATEMENT). */
+  plantPartial: boolean;
+  /** The report writer adds PLANTED_UNCITED, a fact with no citation. */
+  plantUncited: boolean;
+  /** The verifier quotes text that is not in the source for every supported sentence. */
+  forgeQuotes: boolean;
+}
+
+export const PLANTED_UNSUPPORTED = "Output fell by 95% in a single year, the steepest fall on record";
+export const PLANTED_OVERSTATEMENT = ", and it is expected to double again by 2031";
+export const PLANTED_UNCITED = "Installations worldwide reached 912 GW in 2024.";
+
+const norm = (text: string) => text.replace(/[“”]/g, '"').replace(/[‘’]/g, "'").replace(/\s+/g, " ").trim();
+const bare = (text: string) => norm(text).replace(/[.!?]+$/, "");
+
+function sentencesIn(task: string): { id: number; text: string }[] {
+  return [...task.matchAll(/<sentence id="(\d+)">\s*([\s\S]*?)\s*<\s?\/sentence>/g)].map((m) => ({ id: Number(m[1]), text: m[2] }));
+}
+
+export function verifierReply(task: string, scenario: VerifyScenario) {
+  const source = tagOf(task, "source")?.content ?? "";
+  const candidates = sentencesOf(source).map(bare).sort((a, b) => b.length - a.length);
+  return {
+    verdicts: sentencesIn(task).map(({ id, text }) => {
+      const claim = bare(text);
+      const found = candidates.find((s) => claim.includes(s));
+      if (!found) return { id, verdict: "unsupported", quote: "", explanation: "The source does not state this." };
+      // What the sentence says beyond the quoted source sentence, without framing ("In short:").
+      const extra = claim.replace(found, "").replace(/^in short:?/i, "").replace(/[^\p{L}\p{N}\s]/gu, " ").trim();
+      const verdict = extra.split(/\s+/).filter(Boolean).length <= 1 ? "supported" : "partial";
+      const quote = scenario.forgeQuotes ? `${found}, according to several independent studies` : `${found}.`;
+      return { id, verdict, quote, explanation: verdict === "supported" ? "The source states this." : "The source states only part of this." };
+    }),
+  };
+}
+
+/** Uncited sentences with a figure state facts; the report's framing sentence does not. */
+export function uncitedReply(task: string) {
+  return { factual: sentencesIn(task).filter((s) => /\d/.test(s.text) && !/^This report\b/.test(s.text)).map((s) => s.id) };
+}
+
+/** A sentence whose sources say nothing like it is removed; one that overstates is cut back to the source's sentence. */
+export function repairReply(task: string) {
+  const sentence = bare(tagContent(task, "sentence") ?? "");
+  const sources = [...task.matchAll(/<source[^>]*>([\s\S]*?)<\s?\/source>/g)].flatMap((m) => sentencesOf(m[1]).map(bare));
+  const within = sources.find((s) => sentence.includes(s));
+  return within ? { action: "rewrite", sentence: `${within}.` } : { action: "remove", sentence: "" };
+}
