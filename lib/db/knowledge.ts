@@ -21,7 +21,7 @@ export interface DocumentMeta {
 }
 
 /** What a user may read: their own collections and the shared ones. */
-const readable = (userId: string) => ({ OR: [{ userId }, { userId: null }] });
+const readable = (userId: string | null) => ({ OR: [{ userId }, { userId: null }] });
 
 const collectionFields = {
   id: true,
@@ -47,7 +47,7 @@ export async function findReadableCollection({ id, userId }: { id: string; userI
 }
 
 /** Those of `ids` the user may read (own or shared): the rest are silently someone else's. */
-export async function readableCollectionIds({ ids, userId }: { ids: string[]; userId: string }): Promise<string[]> {
+export async function readableCollectionIds({ ids, userId }: { ids: string[]; userId: string | null }): Promise<string[]> {
   const rows = await db.collection.findMany({ where: { id: { in: ids }, ...readable(userId) }, select: { id: true } });
   return rows.map((r) => r.id);
 }
@@ -170,4 +170,46 @@ export async function deleteDocument({ id, collectionId }: { id: string; collect
 /** The files a shared collection holds, by path under its folder, to sync it with the folder. */
 export async function sourceFiles({ collectionId }: { collectionId: string }) {
   return db.knowledgeDocument.findMany({ where: { collectionId, sourcePath: { not: null } }, select: { id: true, sourcePath: true, sourceMtime: true, sha256: true } });
+}
+
+/** A shared folder's file changed: its new bytes and chunks replace the old in one transaction (same id, so citations stay valid). */
+export async function replaceDocumentFile({ id, collectionId, meta, content, chunks, sourceMtime, error }: {
+  id: string;
+  collectionId: string;
+  meta: Omit<DocumentMeta, "title" | "pageCount"> & Partial<Pick<DocumentMeta, "title" | "pageCount">>;
+  content: Uint8Array;
+  chunks: ChunkInput[];
+  sourceMtime: Date;
+  /** Set when the new version cannot be read: the document is kept, failed, with no chunks. */
+  error?: string;
+}): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await tx.knowledgeChunk.deleteMany({ where: { documentId: id } });
+    if (chunks.length > 0) await tx.knowledgeChunk.createMany({ data: chunks.map((c) => ({ ...c, documentId: id, collectionId })) });
+    await tx.knowledgeDocument.update({
+      where: { id },
+      data: {
+        ...meta,
+        title: meta.title ?? null,
+        pageCount: meta.pageCount ?? null,
+        content: Buffer.from(content),
+        sourceMtime,
+        status: error ? "failed" : "ready",
+        error: error ?? null,
+        chunkCount: chunks.length,
+      },
+    });
+  });
+}
+
+export async function touchSourceFile({ id, sourceMtime }: { id: string; sourceMtime: Date }): Promise<void> {
+  await db.knowledgeDocument.update({ where: { id }, data: { sourceMtime } });
+}
+
+/** A chunk of one of `collectionIds` with its document's name and title: a knowledge source read by an engine. */
+export async function getChunkInCollections({ id, collectionIds }: { id: string; collectionIds: string[] }) {
+  return db.knowledgeChunk.findFirst({
+    where: { id, collectionId: { in: collectionIds } },
+    select: { id: true, text: true, page: true, section: true, documentId: true, collectionId: true, document: { select: { name: true, title: true } } },
+  });
 }

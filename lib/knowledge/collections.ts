@@ -121,3 +121,32 @@ export async function reindexDocuments(collectionId: string): Promise<void> {
     }
   }
 }
+
+/** A document with its passages (the document view), in a collection the caller may read. */
+export async function getDocument(userId: string, collectionId: string, documentId: string) {
+  const row = await store.getReadableDocument({ id: documentId, userId });
+  if (!row || row.collection.id !== collectionId) throw new AppError("not_found:document", "Document not found.");
+  return {
+    ...documentView(row),
+    collection: { id: row.collection.id, name: row.collection.name, shared: row.collection.userId === null },
+    chunks: row.chunks,
+  };
+}
+
+/** The original file of a readable document (the PDF viewer opens it at the cited page). */
+export async function getDocumentFile(userId: string, collectionId: string, documentId: string) {
+  await getDocument(userId, collectionId, documentId);
+  const doc = await store.getDocumentContent({ id: documentId });
+  if (!doc) throw new AppError("not_found:document", "Document not found.");
+  return { name: doc.name, content: doc.content };
+}
+
+/** Makes sure the caller may add to the collection before a large body is read. */
+export async function assertWritable(userId: string, collectionId: string): Promise<void> {
+  await writable(userId, collectionId);
+}
+
+/** Makes sure the caller may read the collection. */
+export async function assertReadable(userId: string, collectionId: string): Promise<void> {
+  await readable(userId, collectionId);
+}

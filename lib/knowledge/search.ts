@@ -7,7 +7,8 @@ import { queryTerms } from "./query-terms";
 export type KnowledgeHit = ChunkHit;
 
 export async function searchKnowledge({ userId, collectionIds, query, limit = 10 }: {
-  userId: string;
+  /** null: a run without an owner (the local CLI) reads only the shared collections. */
+  userId: string | null;
   collectionIds: string[];
   query: string;
   limit?: number;
