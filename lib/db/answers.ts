@@ -8,7 +8,7 @@ export type AnswerOwner = { userId?: string | null };
 const ownerWhere = ({ userId }: AnswerOwner) => (userId === undefined ? {} : { userId });
 
 /** Null when the requestId is taken (by anyone: request ids are global). */
-export async function createAnswerRun(data: { userId: string | null; requestId: string; question: string; context: string; budget: number; maxBadAttempt: number; state: unknown; usage: unknown }) {
+export async function createAnswerRun(data: { userId: string | null; requestId: string; question: string; context: string; sources?: string; budget: number; maxBadAttempt: number; state: unknown; usage: unknown }) {
   try {
     return await db.answerRun.create({ data: { ...data, state: JSON.stringify(data.state), usage: JSON.stringify(data.usage) } });
   } catch (error) {

@@ -3,6 +3,7 @@
 // 202 with a jobId is a change in one place.
 import { startWithinLimits } from "../runs/limits";
 import { assertResearchConfigured } from "../env";
+import { assertSourcesReadable, WEB_ONLY } from "../knowledge/sources";
 import { AppError } from "../errors";
 import { claimConversation, createConversation, getConversation, getMessage, listConversations, updateConversation, updateMessage } from "../db/conversations";
 import { getClarificationSession } from "../db/clarification";
@@ -54,7 +55,9 @@ export async function startDeepResearch({ userId, input, files = [] }: { userId:
       return startReply({ messageId: existing.rootMessageId!, conversationId: existing.id, userId, deduplicated: true });
     }
   }
-  assertResearchConfigured({ llm: true, search: true });
+  // Collections only: no web search, so no SearXNG needed.
+  assertResearchConfigured({ llm: true, search: input.sources?.web ?? true });
+  if (input.sources) await assertSourcesReadable(userId, input.sources);
   // Per-user limits (429) are checked and the start stored under the user's start lock.
   const started = await startWithinLimits({ userId, pool: "research", start: () => storeStart({ userId, input, clarificationContext }) });
   if ("deduplicated" in started) return started.reply;
@@ -76,7 +79,7 @@ async function storeStart({ userId, input, clarificationContext }: { userId: str
     const existing = (await getConversation({ id: input.conversationId, userId }))!;
     const claimed = await claimConversation({
       id: existing.id, researchMode: input.researchMode ?? existing.researchMode ?? DEFAULT_MODE, content: input.message,
-      clarificationContext, clarificationSessionId: sessionId,
+      clarificationContext, clarificationSessionId: sessionId, sources: input.sources && JSON.stringify(input.sources),
     });
     if (!claimed) {
       // Another start claimed it in between.
@@ -88,7 +91,7 @@ async function storeStart({ userId, input, clarificationContext }: { userId: str
   const objective = clarificationContext ? parseJson<{ objective: string }>(clarificationContext, { objective: input.message }).objective : input.message;
   const created = await createConversation({
     userId, researchMode: input.researchMode ?? DEFAULT_MODE, objective, content: input.message, uploadedDatasets: "[]",
-    clarificationContext: clarificationContext ?? null, clarificationSessionId: sessionId,
+    clarificationContext: clarificationContext ?? null, clarificationSessionId: sessionId, sources: JSON.stringify(input.sources ?? WEB_ONLY),
   });
   return { conversationId: created.conversation.id, messageId: created.message.id };
 }

@@ -1,3 +1,12 @@
+-- AlterTable
+ALTER TABLE "AnswerRun" ADD COLUMN "sources" TEXT;
+
+-- AlterTable
+ALTER TABLE "Conversation" ADD COLUMN "sources" TEXT;
+
+-- AlterTable
+ALTER TABLE "Research" ADD COLUMN "sources" TEXT;
+
 -- CreateTable
 CREATE TABLE "Collection" (
     "id" TEXT NOT NULL PRIMARY KEY,
