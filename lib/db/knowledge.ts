@@ -9,6 +9,9 @@ export interface ChunkInput {
   page: number | null;
   section: string | null;
   text: string;
+  /** float32 vector (lib/knowledge/embeddings.ts) and the model that made it, when EMBEDDING_MODEL is set. */
+  embedding?: Uint8Array<ArrayBuffer> | null;
+  embeddingModel?: string | null;
 }
 
 export interface DocumentMeta {
