@@ -28,7 +28,7 @@ export function SourcePicker({ value, onChange, disabled }: { value: Sources; on
       ))}
       {collections.length === 0 ? (
         <p className="text-xs text-muted">
-          No collections yet: <Link href="/collections" className="text-accent hover:underline">upload your documents</Link> to search them too.
+          No collections yet: <Link href="/collections" className="text-accent underline">upload your documents</Link> to search them too.
         </p>
       ) : null}
       {nothing ? <p className="text-xs text-danger" role="alert">Choose the web or at least one collection.</p> : null}
