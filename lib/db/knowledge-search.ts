@@ -48,7 +48,7 @@ async function searchPostgres({ collectionIds, terms, limit }: { collectionIds: 
   // One count per term, each an index scan; the last row is the number of chunks.
   const counts = await db.$queryRawUnsafe<Array<{ i: number; n: bigint | number }>>(
     [
-      ...terms.map((_, t) => `SELECT ${t} AS "i", count(*) AS "n" FROM "KnowledgeChunk" WHERE to_tsvector('english', "text") @@ to_tsquery('english', $${n + t + 1}) AND "collectionId" IN (${ids})`),
+      ...terms.map((_, t) => `SELECT ${t} AS "i", count(*) AS "n" FROM "KnowledgeChunk" WHERE "searchVector" @@ to_tsquery('english', $${n + t + 1}) AND "collectionId" IN (${ids})`),
       `SELECT ${terms.length} AS "i", count(*) AS "n" FROM "KnowledgeChunk" WHERE "collectionId" IN (${ids})`,
     ].join(" UNION ALL "),
     ...collectionIds,
@@ -58,12 +58,11 @@ async function searchPostgres({ collectionIds, terms, limit }: { collectionIds: 
   const total = count.get(terms.length) ?? 0;
   // BM25's idf: ln(1 + (N − df + 0.5) / (df + 0.5)).
   const idf = terms.map((_, t) => Math.log(1 + (total - (count.get(t) ?? 0) + 0.5) / ((count.get(t) ?? 0) + 0.5)));
-  const weighted = terms.map((_, t) => `ts_rank(x.v, to_tsquery('english', $${n + t + 1}), 1) * ${idf[t].toFixed(6)}`).join(" + ");
+  const weighted = terms.map((_, t) => `ts_rank(c."searchVector", to_tsquery('english', $${n + t + 1}), 1) * ${idf[t].toFixed(6)}`).join(" + ");
   const rows = await db.$queryRawUnsafe<ChunkHit[]>(
     `SELECT ${COLUMNS}, (${weighted}) AS "score"
-     FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d."id" = c."documentId",
-          LATERAL (SELECT to_tsvector('english', c."text") AS v) x
-     WHERE to_tsvector('english', c."text") @@ to_tsquery('english', $${n + terms.length + 1}) AND c."collectionId" IN (${ids})
+     FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d."id" = c."documentId"
+     WHERE c."searchVector" @@ to_tsquery('english', $${n + terms.length + 1}) AND c."collectionId" IN (${ids})
      ORDER BY "score" DESC, c."id" LIMIT ${Math.max(1, Math.floor(limit))}`,
     ...collectionIds,
     ...terms,

@@ -35,7 +35,7 @@ function onlyHandWrittenObjects(script: string): boolean {
   const rest = withoutHandWrittenDrops(script)
     .split("\n")
     .filter((line) => line.trim() && !line.startsWith("--") && !line.startsWith("Loaded Prisma config"));
-  return rest.length === 0 && script.includes("KnowledgeChunkFts");
+  return rest.length === 0 && /KnowledgeChunkFts|searchVector/.test(script);
 }
 
 /** `migrate diff` from the replayed migrations to the schema: what a missing migration would hold. */

@@ -84,6 +84,8 @@ ALTER TABLE "KnowledgeDocument" ADD CONSTRAINT "KnowledgeDocument_collectionId_f
 ALTER TABLE "KnowledgeChunk" ADD CONSTRAINT "KnowledgeChunk_documentId_fkey" FOREIGN KEY ("documentId") REFERENCES "KnowledgeDocument"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 
--- Hand-written (Prisma has no full-text index): the chunks' English tsvector, ranked with ts_rank_cd.
--- lib/db/knowledge-search.ts queries exactly this expression, so the planner uses the index.
-CREATE INDEX "KnowledgeChunk_text_fts_idx" ON "KnowledgeChunk" USING GIN (to_tsvector('english', "text"));
+-- Hand-written (Prisma has no full-text column or index): the chunks' English tsvector, stored (a
+-- generated column, so a search never recomputes it per row) and GIN-indexed. lib/db/knowledge-search.ts
+-- ranks with ts_rank on it, weighted by each term's idf.
+ALTER TABLE "KnowledgeChunk" ADD COLUMN "searchVector" tsvector GENERATED ALWAYS AS (to_tsvector('english', "text")) STORED;
+CREATE INDEX "KnowledgeChunk_searchVector_idx" ON "KnowledgeChunk" USING GIN ("searchVector");
