@@ -42,6 +42,8 @@ export async function searchChunks({ collectionIds, terms, limit }: { collection
   return rows.map((r) => ({ ...r, score: Number(r.score), page: r.page === null ? null : Number(r.page) }));
 }
 
+const RANK_ALL_BELOW = 1_000;
+
 async function searchPostgres({ collectionIds, terms, limit }: { collectionIds: string[]; terms: string[]; limit: number }): Promise<ChunkHit[]> {
   const ids = collectionIds.map((_, i) => `$${i + 1}`).join(", ");
   const n = collectionIds.length;
@@ -57,16 +59,24 @@ async function searchPostgres({ collectionIds, terms, limit }: { collectionIds: 
   const count = new Map(counts.map((r) => [Number(r.i), Number(r.n)]));
   const total = count.get(terms.length) ?? 0;
   // BM25's idf: ln(1 + (N − df + 0.5) / (df + 0.5)).
-  const idf = terms.map((_, t) => Math.log(1 + (total - (count.get(t) ?? 0) + 0.5) / ((count.get(t) ?? 0) + 0.5)));
-  const weighted = terms.map((_, t) => `ts_rank(c."searchVector", to_tsquery('english', $${n + t + 1}), 1) * ${idf[t].toFixed(6)}`).join(" + ");
+  const df = terms.map((_, t) => count.get(t) ?? 0);
+  // In a large collection a term in more than half the chunks adds almost nothing to BM25 (idf < ln 2)
+  // but makes nearly every chunk a match to rank: it is left out, unless every term is that common.
+  // (Below RANK_ALL_BELOW chunks, ranking every match costs little and keeps every match.)
+  const informative = terms.map((_, t) => t).filter((t) => df[t] > 0 && (total < RANK_ALL_BELOW || df[t] <= total / 2));
+  const used = informative.length > 0 ? informative : terms.map((_, t) => t);
+  const chosen = used.map((t) => terms[t]);
+  const weighted = used
+    .map((t, k) => `ts_rank(c."searchVector", to_tsquery('english', $${n + k + 1}), 1) * ${Math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5)).toFixed(6)}`)
+    .join(" + ");
   const rows = await db.$queryRawUnsafe<ChunkHit[]>(
     `SELECT ${COLUMNS}, (${weighted}) AS "score"
      FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d."id" = c."documentId"
-     WHERE c."searchVector" @@ to_tsquery('english', $${n + terms.length + 1}) AND c."collectionId" IN (${ids})
+     WHERE c."searchVector" @@ to_tsquery('english', $${n + chosen.length + 1}) AND c."collectionId" IN (${ids})
      ORDER BY "score" DESC, c."id" LIMIT ${Math.max(1, Math.floor(limit))}`,
     ...collectionIds,
-    ...terms,
-    terms.join(" | "),
+    ...chosen,
+    chosen.join(" | "),
   );
   return rows.map((r) => ({ ...r, score: Number(r.score) }));
 }
