@@ -9,6 +9,7 @@ import { buildPdfPages, startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
 import { createTestUser, signInSession } from "../helpers/auth";
 import { waitForStatus } from "../helpers/research";
+import { askAndWait } from "../helpers/answer";
 
 let fakes: Fakes;
 let app: TestApp;
@@ -76,6 +77,24 @@ test("a research on one collection cites only its documents, with page numbers, 
   const marked = /<mark[^>]*data-testid="cited-passage"[^>]*>([\s\S]*?)<\/mark>/.exec(html);
   assert.ok(marked, "the cited passage is highlighted");
   assert.ok(marked[1].includes(passage.slice(0, 40).replace(/'/g, "&#x27;")), "the highlighted passage is the cited one");
+});
+
+test("the answer agent on one collection reads and quotes only that collection's passages", async () => {
+  const chosen = await collectionWith("Grid notes", [
+    ["grid.pdf", buildPdfPages({ title: "Grid report", pages: [[para("Grid batteries added 42 gigawatt-hours of storage in 2024, a record year.")]] })],
+  ]);
+  const { stored } = await askAndWait(app, { q: "How much storage did grid batteries add in 2024?", sources: { web: false, collections: [chosen] } });
+  assert.equal(stored.status, "completed", stored.error ?? "");
+  assert.ok(stored.readURLs.length > 0, "it read passages");
+  assert.ok(stored.references.length > 0, "it cites a passage");
+  for (const url of [...stored.readURLs, ...stored.references.map((r) => r.url)]) {
+    assert.equal(parseKnowledgeSourceUrl(url)?.collectionId, chosen, `only the chosen collection: ${url}`);
+  }
+  for (const ref of stored.references) {
+    const chunk = await app.db.knowledgeChunk.findUniqueOrThrow({ where: { id: parseKnowledgeSourceUrl(ref.url)!.chunkId } });
+    assert.ok(chunk.text.replace(/\s+/g, " ").includes(ref.exactQuote.replace(/\s+/g, " ").slice(0, 40)), "the quote is in the cited passage");
+  }
+  assert.equal(fakes.search.log.length, 0, "the web was never searched");
 });
 
 test("another user cannot name someone else's collection as a source (404)", async () => {
