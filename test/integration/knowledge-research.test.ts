@@ -10,13 +10,14 @@ import { TestApp } from "../helpers/app-server";
 import { createTestUser, signInSession } from "../helpers/auth";
 import { waitForStatus } from "../helpers/research";
 import { askAndWait } from "../helpers/answer";
+import { conversation, pollUntilDone, startDr } from "../helpers/deep-research";
 
 let fakes: Fakes;
 let app: TestApp;
 before(async () => {
   fakes = await startFakes();
   // No SearXNG: a collections-only research must not need one.
-  app = await TestApp.start({ name: "knowledge-research", env: { ...fakes.env, SEARXNG_URL: "" } });
+  app = await TestApp.start({ name: "knowledge-research", env: { ...fakes.env, SEARXNG_URL: "", LITERATURE_TREE_DEPTH: "1", LITERATURE_TREE_BREADTH: "2" } });
 });
 after(async () => {
   await app?.stop();
@@ -94,6 +95,22 @@ test("the answer agent on one collection reads and quotes only that collection's
     const chunk = await app.db.knowledgeChunk.findUniqueOrThrow({ where: { id: parseKnowledgeSourceUrl(ref.url)!.chunkId } });
     assert.ok(chunk.text.replace(/\s+/g, " ").includes(ref.exactQuote.replace(/\s+/g, " ").slice(0, 40)), "the quote is in the cited passage");
   }
+  assert.equal(fakes.search.log.length, 0, "the web was never searched");
+});
+
+test("Deep Research's literature tasks search only the conversation's collection", async () => {
+  const chosen = await collectionWith("Solid-state papers", [
+    ["solid.pdf", buildPdfPages({ title: "Solid-state batteries", pages: [[para("Solid-state batteries for grid storage promise higher energy density and fewer fires.")]] })],
+  ]);
+  const start = await startDr(app, { message: "Solid-state batteries for grid storage", researchMode: "steering", sources: { web: false, collections: [chosen] } });
+  const seen = await pollUntilDone(app, start.pollUrl);
+  assert.equal(seen.at(-1)!.status, "completed");
+  const { plan } = await conversation(app, start.conversationId);
+  const trees = plan.filter((t) => t.type === "LITERATURE" && t.childResearchId).map((t) => t.childResearchId!);
+  assert.ok(trees.length > 0, "a literature task ran");
+  const pages = await app.db.page.findMany({ where: { researchId: { in: trees } }, select: { url: true, status: true } });
+  assert.ok(pages.some((p) => p.status === "scraped"), "it read passages");
+  for (const p of pages) assert.equal(parseKnowledgeSourceUrl(p.url)?.collectionId, chosen, `only the chosen collection: ${p.url}`);
   assert.equal(fakes.search.log.length, 0, "the web was never searched");
 });
 
