@@ -81,6 +81,8 @@ const POSTGRES_TESTS = [
   "test/integration/answer-agent.test.ts",
   "test/integration/deep-research.test.ts",
   "test/integration/deep-research-resume.test.ts",
+  "test/integration/knowledge-base.test.ts",
+  "test/integration/knowledge-research.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 
