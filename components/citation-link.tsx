@@ -2,6 +2,7 @@
 // A citation in the report: a real link to the source, and on hover, focus or click a card with
 // the snippets that were extracted from that URL.
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { linkTarget } from "@/lib/knowledge/source-url";
 import { createPortal } from "react-dom";
 import type { LiveItemView } from "@/lib/types";
 import { hostname } from "@/lib/client/format";
@@ -85,7 +86,7 @@ export function CitationLink({ href, source, number, onOpen, children }: { href:
     <>
       <a
         ref={anchor}
-        href={href}
+        href={linkTarget(href)}
         target="_blank"
         rel="noreferrer noopener"
         data-testid="citation"
@@ -127,7 +128,7 @@ export function CitationLink({ href, source, number, onOpen, children }: { href:
                 {number ? <span className="mr-1 tabular-nums text-muted">[{number}]</span> : null}
                 {source.title || hostname(source.url)}
               </p>
-              <a href={source.url} target="_blank" rel="noreferrer noopener" data-testid="citation-open" className="mt-0.5 inline-flex max-w-full items-center gap-1 text-xs text-accent hover:underline">
+              <a href={linkTarget(source.url)} target="_blank" rel="noreferrer noopener" data-testid="citation-open" className="mt-0.5 inline-flex max-w-full items-center gap-1 text-xs text-accent hover:underline">
                 <span className="truncate">{hostname(source.url)}</span> <Icon name="external" className="size-3 shrink-0" />
               </a>
               {source.items === null ? (

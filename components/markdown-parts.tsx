@@ -3,6 +3,7 @@
 // `StaticMarkdown` (server components: a finished report costs no renderer in the browser) use it.
 import { Children, isValidElement, type ReactNode } from "react";
 import type { Components } from "react-markdown";
+import { linkTarget } from "@/lib/knowledge/source-url";
 
 export type RenderLink = (props: { href?: string; children: ReactNode }) => ReactNode;
 
@@ -29,7 +30,7 @@ export function markdownComponents(slug: () => (text: string) => string, renderL
       renderLink ? (
         <>{renderLink({ href, children })}</>
       ) : (
-        <a href={href} target="_blank" rel="noreferrer noopener">
+        <a href={href ? linkTarget(href) : href} target="_blank" rel="noreferrer noopener">
           {children}
         </a>
       ),

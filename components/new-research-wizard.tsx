@@ -3,6 +3,8 @@
 // The draft lives in sessionStorage so that a reload keeps what was typed.
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { SourcePicker, WEB_ONLY } from "@/components/knowledge/source-picker";
+import type { Sources } from "@/lib/client/knowledge-api";
 import { ApiError } from "@/lib/client/api";
 import { useGenerateQuestions, useStartResearch } from "@/hooks/use-research-mutations";
 import { useSessionState } from "@/hooks/use-session-state";
@@ -76,6 +78,8 @@ export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; re
   }, [ready, resume, setDraft, router]);
   const [fields, setFields] = useState<FieldErrors>({});
   const [general, setGeneral] = useState<string | null>(null);
+  // Where the research searches (issue 22): not part of the saved draft, the web by default.
+  const [sources, setSources] = useState<Sources>(WEB_ONLY);
   const [leaving, setLeaving] = useState(false);
   const questions = useGenerateQuestions();
   const start = useStartResearch();
@@ -143,12 +147,13 @@ export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; re
         followup_answers: draft.answers.map((a) => a.trim()),
         depth: clampDepth,
         breadth: clampBreadth,
+        sources,
       });
       forgetDraft();
       setLeaving(true);
       router.push(`/research/${res.research_id}`);
     } catch (error) {
-      const r = errorsFrom(error, ["followup_answers", "depth", "breadth", "research_id", "initial_prompt"]);
+      const r = errorsFrom(error, ["followup_answers", "depth", "breadth", "research_id", "initial_prompt", "sources"]);
       setFields(r.fields);
       setGeneral(r.general);
       const checked = (group: string) => `[data-testid="${group}"] [aria-checked="true"]`;
@@ -311,6 +316,10 @@ export function NewResearchWizard({ limits, resume }: { limits: WizardLimits; re
                 <NumberChoice label="Breadth" hint="queries at the first level" value={clampBreadth} min={1} max={limits.maxBreadth} onChange={(breadth) => update({ breadth })} testid="breadth" errorId={fields.breadth ? "breadth-error" : undefined} invalid={!!fields.breadth} />
                 <FieldError id="breadth-error" message={fields.breadth} testid="error-breadth" />
               </div>
+            </div>
+            <div className="mt-5">
+              <SourcePicker value={sources} onChange={setSources} />
+              <FieldError id="sources-error" message={fields.sources} testid="error-sources" />
             </div>
             <div className="mt-5">
               <ResearchEstimate depth={clampDepth} breadth={clampBreadth} ranges={limits.estimates?.[clampDepth - 1]?.[clampBreadth - 1]} />

@@ -4,6 +4,8 @@
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { useAnswerStream } from "@/hooks/use-answer-stream";
+import type { Sources } from "@/lib/client/knowledge-api";
+import { SourcePicker, sourcesChosen, WEB_ONLY } from "./knowledge/source-picker";
 import { AnswerHistory } from "./answer-history";
 import { AnswerResult } from "./answer-result";
 import { AnswerSteps } from "./answer-steps";
@@ -17,6 +19,7 @@ export function QuickAnswer() {
   const [question, setQuestion] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sources, setSources] = useState<Sources>(WEB_ONLY);
   const { steps, final, error: runError, paused } = useAnswerStream(requestId);
   const running = Boolean(requestId) && !final && !runError;
 
@@ -25,7 +28,7 @@ export function QuickAnswer() {
     setBusy(true);
     setError(null);
     try {
-      const res = await fetch("/api/v1/query", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ q: question }) });
+      const res = await fetch("/api/v1/query", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ q: question, sources }) });
       const body = (await res.json()) as { requestId?: string; error?: string };
       if (!res.ok || !body.requestId) throw new Error(body.error ?? `Request failed (${res.status})`);
       router.push(`/answer?id=${encodeURIComponent(body.requestId)}`);
@@ -53,7 +56,8 @@ export function QuickAnswer() {
             {error}
           </p>
         ) : null}
-        <button type="submit" data-testid="answer-submit" disabled={busy || !question.trim()} className={buttonClass("primary", "md")}>
+        <SourcePicker value={sources} onChange={setSources} />
+        <button type="submit" data-testid="answer-submit" disabled={busy || !question.trim() || !sourcesChosen(sources)} className={buttonClass("primary", "md")}>
           {busy ? <Spinner /> : null} Ask
         </button>
       </form>

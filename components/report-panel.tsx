@@ -10,6 +10,7 @@ import { fingerprint } from "@/lib/fingerprint";
 import { extractToc } from "@/lib/client/markdown";
 import { hasFindings, reportFromPartialFindings, researchStats } from "@/lib/client/research-stats";
 import { itemsByUrl } from "@/lib/client/sources";
+import { linkTarget } from "@/lib/knowledge/source-url";
 import { citedSourceCount, splitNumberedSources, type NumberedSource } from "@/lib/report-citations";
 import type { LiveResearchView } from "@/lib/types";
 import { buttonClass } from "./button";
@@ -156,7 +157,7 @@ export function ReportLink({ href, number, children }: { href?: string; number?:
     );
   }
   return (
-    <a href={href} target="_blank" rel="noreferrer noopener">
+    <a href={href ? linkTarget(href) : href} target="_blank" rel="noreferrer noopener">
       {children}
     </a>
   );
@@ -182,7 +183,7 @@ function SourceList({ sources }: { sources: NumberedSource[] }) {
             <span className="w-9 shrink-0 whitespace-nowrap text-right tabular-nums text-muted">[{s.n}]</span>
             <span className="min-w-0">
               <span className="block font-medium">{s.title}</span>
-              <a href={s.url} target="_blank" rel="noreferrer noopener" className="block break-all text-sm">
+              <a href={linkTarget(s.url)} target="_blank" rel="noreferrer noopener" className="block break-all text-sm">
                 {s.url}
               </a>
             </span>

@@ -9,6 +9,7 @@ const NAV = [
   { href: "/", label: "New research", icon: "plus" as const, testid: "nav-new", match: (p: string) => p === "/" || p === "/research/new" },
   { href: "/deep-research/new", label: "New deep research", icon: "sparkles" as const, testid: "nav-new-deep", match: (p: string) => p.startsWith("/deep-research") },
   { href: "/answer", label: "Quick answer", icon: "search" as const, testid: "nav-answer", match: (p: string) => p.startsWith("/answer") },
+  { href: "/collections", label: "Documents", icon: "file" as const, testid: "nav-collections", match: (p: string) => p.startsWith("/collections") },
   { href: "/history", label: "History", icon: "history" as const, testid: "nav-history", match: (p: string) => p.startsWith("/history") },
 ];
 

@@ -112,6 +112,14 @@ const schema = z.object({
   ANALYSIS_MEMORY_LIMIT_MB: int(512, 64),
   ANALYSIS_THREADS: int(1, 1, 16),
 
+  // Knowledge base (issue 22): a folder indexed at start-up (and when its files change) as a shared
+  // read-only collection; the largest document accepted (one file per upload request; at most 8 MiB,
+  // as API_MAX_BODY_BYTES, since Next's proxy keeps only the first 10 MiB of a body); the most pages
+  // or sections a document may have.
+  KNOWLEDGE_DOCS_PATH: z.string().trim().optional().transform((v) => v || undefined),
+  KNOWLEDGE_MAX_FILE_BYTES: int(8 * 1024 * 1024, 1024, 8 * 1024 * 1024),
+  KNOWLEDGE_MAX_PAGES: int(2_000, 1, 100_000),
+
   // The wizard's estimate (lib/estimate-ranges.ts): typical figures of one LLM call, used to turn the
   // tree's call counts into time and token ranges. Measure them on your model and set them here.
   ESTIMATE_PROMPT_TOKENS_PER_CALL: int(3_000, 1),

@@ -1,7 +1,8 @@
 import { configProblems, getEnv } from "./env";
+import { watchSharedFolder } from "./knowledge/shared-folder";
 import { runRegistry } from "./runs/engines";
 
-/** Validates configuration (invalid values stop the start with a message naming the variable) and resumes runs. */
+/** Validates configuration (invalid values stop the start with a message naming the variable), indexes KNOWLEDGE_DOCS_PATH and resumes runs. */
 export async function startServer(): Promise<void> {
   let env;
   try {
@@ -12,6 +13,10 @@ export async function startServer(): Promise<void> {
   }
   for (const problem of configProblems()) {
     console.warn(`[quarry] configuration: ${problem.message}`);
+  }
+  if (env.KNOWLEDGE_DOCS_PATH) {
+    // In the background: a large folder must not hold up the server; searches see each file once it is indexed.
+    void watchSharedFolder(env.KNOWLEDGE_DOCS_PATH);
   }
   if (env.RESUME_ON_START) {
     // Runs left by a crash or a stop, and from now on those of any process that stops heartbeating.

@@ -3,7 +3,7 @@
 // (action, think, queries or URLs) and the final answer with its references and token usage.
 // Exit codes: 0 answered, 1 failed, 2 bad arguments, 130 interrupted.
 import { parseArgs } from "node:util";
-import { accountFor, CliError, migrateDatabase, runMain } from "./cli-support";
+import { accountFor, CliError, migrateDatabase, runMain, sourcesFromOptions } from "./cli-support";
 import { assertResearchConfigured, dropBlankLlmVariables, getEnv } from "../lib/env";
 import { queryRequestSchema } from "../lib/answer/schema";
 import type { AnswerRunEvent } from "../lib/answer/events";
@@ -17,12 +17,14 @@ options:
   --max-bad-attempt <n>   rejected answers allowed before beast mode (1–10, default 3)
   --email <email>         file the answer under this existing account (default: the only
                           account, when there is exactly one; otherwise no account)
+  --collections <ids>     also search these collections (comma-separated ids)
+  --no-web                search the collections only (no SearXNG needed)
   -h, --help              show this help`;
 
 
 function parseCommandLine() {
   try {
-    return parseArgs({ allowPositionals: true, options: { budget: { type: "string" }, "max-bad-attempt": { type: "string" }, email: { type: "string" }, help: { type: "boolean", short: "h" } } });
+    return parseArgs({ allowPositionals: true, options: { budget: { type: "string" }, "max-bad-attempt": { type: "string" }, email: { type: "string" }, collections: { type: "string" }, "no-web": { type: "boolean" }, help: { type: "boolean", short: "h" } } });
   } catch (error) {
     throw new CliError(`${(error as Error).message}\n(npm run ask -- --help lists the options)`, 2);
   }
@@ -45,13 +47,14 @@ async function main(): Promise<number> {
   }
   dropBlankLlmVariables();
   const env = getEnv();
-  const parsed = queryRequestSchema().safeParse({ q: positionals.join(" "), budget: num(values.budget), maxBadAttempt: num(values["max-bad-attempt"]) });
+  const sources = sourcesFromOptions(values.collections, values["no-web"]);
+  const parsed = queryRequestSchema().safeParse({ q: positionals.join(" "), budget: num(values.budget), maxBadAttempt: num(values["max-bad-attempt"]), sources });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const option = { q: "the question", budget: "--budget", maxBadAttempt: "--max-bad-attempt" }[String(issue.path[0])] ?? String(issue.path[0]);
     throw new CliError(`${option}: ${issue.message}`, 2);
   }
-  assertResearchConfigured({ llm: true, search: true });
+  assertResearchConfigured({ llm: true, search: sources?.web ?? true });
   migrateDatabase(env.DATABASE_URL);
   const { startAnswer, getAnswer } = await import("../lib/answer/service");
   const { eventBus } = await import("../lib/events/bus");

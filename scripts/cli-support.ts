@@ -70,3 +70,14 @@ export function runMain(main: () => Promise<number>): void {
     },
   );
 }
+
+/**
+ * Where a CLI run searches (issue 22): `--collections id,id` adds collections (see GET /api/collections
+ * for their ids), `--no-web` leaves the web out (offline with a local LLM). Undefined: the web only.
+ */
+export function sourcesFromOptions(collections: string | undefined, noWeb: boolean | undefined): { web: boolean; collections: string[] } | undefined {
+  const ids = (collections ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  if (ids.length === 0 && !noWeb) return undefined;
+  if (ids.length === 0) throw new CliError("--no-web needs --collections: with neither, nothing would be searched", 2);
+  return { web: !noWeb, collections: ids };
+}

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { POSTGRES_SCHEMA, SQLITE_SCHEMA, postgresSchema } from "./db-schema.mjs";
+import { POSTGRES_SCHEMA, SQLITE_SCHEMA, postgresSchema, withoutHandWrittenDrops } from "./db-schema.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -25,11 +25,11 @@ fs.writeFileSync(POSTGRES_SCHEMA, postgresSchema(fs.readFileSync(SQLITE_SCHEMA, 
 
 /** The SQL that takes the replayed migrations of `dir` to `schema`, or "" when there is none. */
 function diff(databaseUrl, dir, schema) {
-  const sql = execFileSync(
+  const sql = withoutHandWrittenDrops(execFileSync(
     process.execPath,
     [path.join(root, "node_modules", "prisma", "build", "index.js"), "migrate", "diff", "--from-migrations", dir, "--to-schema-datamodel", schema, "--script"],
     { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
-  );
+  ));
   const statements = sql.split("\n").filter((line) => line.trim() && !line.trim().startsWith("--"));
   return statements.length > 0 ? sql : "";
 }

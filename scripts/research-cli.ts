@@ -3,7 +3,7 @@
 // questions on stdin (one answer per line) unless --answers gives them, printing progress, and
 // writing the report to a file (and its citation verification beside it). Exit codes: 0 done, 1 failed, 2 bad arguments, 130 interrupted.
 import fs from "node:fs";
-import { accountFor, CliError, migrateDatabase, runMain } from "./cli-support";
+import { accountFor, CliError, migrateDatabase, runMain, sourcesFromOptions } from "./cli-support";
 import path from "node:path";
 import readline from "node:readline";
 import { parseArgs } from "node:util";
@@ -27,6 +27,8 @@ options:
   --email <email>   file the research under this existing account (default: the only
                     account, when there is exactly one; otherwise no account)
   --out <file>      where to write the report (default reports/<research id>.md)
+  --collections <ids> also search these collections (comma-separated ids)
+  --no-web          search the collections only (no SearXNG needed)
   -h, --help        show this help`;
 
 const badArgs = (message: string) => new CliError(`${message}\n(npm run research -- --help lists the options)`, 2);
@@ -42,6 +44,8 @@ function parseCommandLine() {
         answers: { type: "string" },
         email: { type: "string" },
         out: { type: "string" },
+        collections: { type: "string" },
+        "no-web": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -121,7 +125,8 @@ async function main(): Promise<number> {
   }
   const questionsInput = questionsRequestSchema().safeParse({ initial_prompt: prompt, num_questions: numQuestions });
   if (!questionsInput.success) throw badArgs(questionsInput.error.issues[0].message);
-  assertResearchConfigured({ llm: true, search: true });
+  const sources = sourcesFromOptions(values.collections, values["no-web"]);
+  assertResearchConfigured({ llm: true, search: sources?.web ?? true });
 
   migrateDatabase(env.DATABASE_URL);
   const { draftWithQuestions, launchResearch } = await import("../lib/research/service");
@@ -142,7 +147,7 @@ async function main(): Promise<number> {
       const list = followup_questions.map((q, i) => `  ${i + 1}. ${q}`).join("\n");
       throw new CliError(`--answers gives ${answers.length} answer(s) for ${followup_questions.length} question(s):\n${list}`, 2);
     }
-    const parsed = startRequestSchema().safeParse({ research_id, followup_answers: answers, depth, breadth });
+    const parsed = startRequestSchema().safeParse({ research_id, followup_answers: answers, depth, breadth, sources });
     if (!parsed.success) throw badArgs(parsed.error.issues[0].message);
     input = parsed.data;
   } catch (error) {

@@ -72,6 +72,9 @@ const POSTGRES_TESTS = [
   "lib/db/deep-research.test.ts",
   "lib/db/runs.test.ts",
   "lib/verification/verify-report.test.ts",
+  "lib/knowledge/knowledge.test.ts",
+  "lib/knowledge/shared-folder.test.ts",
+  "lib/knowledge/hybrid-search.test.ts",
   "test/integration/tree-research.test.ts",
   "test/integration/event-sequence.test.ts",
   "test/integration/follow-up.test.ts",
@@ -89,6 +92,8 @@ const POSTGRES_TESTS = [
   "test/integration/deep-research-analysis.test.ts",
   "test/integration/verification.test.ts",
   "test/integration/report-exports.test.ts",
+  "test/integration/knowledge-base.test.ts",
+  "test/integration/knowledge-research.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 

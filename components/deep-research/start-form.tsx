@@ -9,18 +9,21 @@ import type { DrMode } from "@/lib/client/deep-research-state";
 import { ClarifyWizard } from "./clarify-wizard";
 import { DatasetDrop } from "./dataset-drop";
 import { ModePicker } from "./mode-picker";
+import { SourcePicker, WEB_ONLY } from "../knowledge/source-picker";
+import type { Sources } from "@/lib/client/knowledge-api";
 
 export function StartForm({ semiCap }: { semiCap: number }) {
   const router = useRouter();
   const [question, setQuestion] = useState("");
   const [mode, setMode] = useState<DrMode>("semi-autonomous");
   const [files, setFiles] = useState<File[]>([]);
+  const [sources, setSources] = useState<Sources>(WEB_ONLY);
   const [clarify, setClarify] = useState<{ sessionId: string; questions: ClarifyQuestion[] } | null>(null);
   const [busy, setBusy] = useState<"start" | "clarify" | null>(null);
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
 
   const start = async (clarificationSessionId?: string) => {
-    const r = await drApi.start({ message: question.trim(), researchMode: mode, files, ...(clarificationSessionId ? { clarificationSessionId } : {}) });
+    const r = await drApi.start({ message: question.trim(), researchMode: mode, files, sources, ...(clarificationSessionId ? { clarificationSessionId } : {}) });
     router.push(`/deep-research/${r.conversationId}`);
   };
   const act = async (kind: "start" | "clarify") => {
@@ -58,6 +61,7 @@ export function StartForm({ semiCap }: { semiCap: number }) {
           </div>
           <ModePicker value={mode} onChange={setMode} semiCap={semiCap} />
           <DatasetDrop files={files} onChange={setFiles} />
+          <SourcePicker value={sources} onChange={setSources} />
           {error ? <p id="dr-start-err" role="alert" className="text-sm text-danger" data-testid="dr-start-error">{error.message}</p> : null}
           <div className="flex flex-wrap justify-end gap-2">
             <button type="button" data-testid="dr-clarify-first" className={buttonClass("secondary", "lg")} disabled={busy !== null} onClick={() => act("clarify")}>

@@ -1,6 +1,7 @@
 // The answer agent as an engine of the run platform: the loop (step.ts) until an accepted answer,
 // else beast mode. Every step is stored with the state after it before its event goes out, so a
 // run taken over after a crash goes on from its last stored step.
+import { parseSources } from "../knowledge/sources";
 import { beastAnswer } from "./agents/beast";
 import * as store from "../db/answers";
 import { getEnv } from "../env";
@@ -48,6 +49,8 @@ export const answerEngine: Engine = {
       pages: (await store.answerPages(row.id)).map((p) => ({ url: p.url, title: p.title, content: p.content })),
       signal: run.signal,
       embed: budgetedEmbed(budget, run.signal),
+      sources: parseSources(row.sources),
+      userId: row.userId,
     };
     try {
       const env = getEnv();

@@ -2,18 +2,24 @@
 // text is stored whole (quotes are checked against it); prompts show a trimmed part of it.
 import { limiters } from "../limits";
 import { scrapeUrl, ScrapeError } from "../scrape";
+import { KnowledgeSourceMissing, readKnowledgeSource } from "../knowledge/read-source";
+import { parseKnowledgeSourceUrl } from "../knowledge/source-url";
 
 export type ReadResult = { url: string; ok: true; title: string | null; text: string } | { url: string; ok: false; error: string };
 
 /** At most this much of a page is stored: quotes past it cannot be checked, and prompts never show it. */
 const MAX_STORED_CHARS = 200_000;
 
-export async function readPage(url: string, signal: AbortSignal): Promise<ReadResult> {
+/** `collectionIds`: the run's collections, the only ones a knowledge-base source may be read from. */
+export async function readPage(url: string, signal: AbortSignal, collectionIds: string[] = []): Promise<ReadResult> {
   try {
-    const page = await limiters().fetch.run(() => scrapeUrl(url, { signal }), signal);
+    // A knowledge-base passage is read from the database, never fetched.
+    const page = parseKnowledgeSourceUrl(url)
+      ? await readKnowledgeSource(url, collectionIds)
+      : await limiters().fetch.run(() => scrapeUrl(url, { signal }), signal);
     return { url, ok: true, title: page.title, text: page.text.slice(0, MAX_STORED_CHARS) };
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    return { url, ok: false, error: error instanceof ScrapeError ? error.message : "The page could not be read" };
+    return { url, ok: false, error: error instanceof ScrapeError || error instanceof KnowledgeSourceMissing ? error.message : "The page could not be read" };
   }
 }

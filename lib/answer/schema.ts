@@ -1,6 +1,7 @@
 // Request schemas of the answer API (POST /api/v1/query) and the OpenAI-compatible endpoint.
 import { z } from "zod";
 import { getEnv } from "../env";
+import { sourcesSchema } from "../knowledge/sources";
 import { text } from "../validation/text";
 
 export function queryRequestSchema() {
@@ -15,6 +16,8 @@ export function queryRequestSchema() {
       .optional(),
     maxBadAttempt: z.number({ error: "maxBadAttempt must be an integer from 1 to 10" }).int({ error: "maxBadAttempt must be an integer from 1 to 10" }).min(1, { error: "maxBadAttempt must be an integer from 1 to 10" }).max(10, { error: "maxBadAttempt must be an integer from 1 to 10" }).optional(),
     requestId: text({ error: "requestId must be a string" }).trim().regex(/^[\w.:-]{1,100}$/, { error: "requestId must be 1–100 letters, digits, '.', ':', '_' or '-'" }).optional(),
+    // Where it searches; default the web only (issue 22).
+    sources: sourcesSchema.optional(),
   });
 }
 

@@ -1,4 +1,5 @@
 // The answer operations route handlers, the OpenAI-compatible endpoint and the CLI call.
+import { assertSourcesReadable, WEB_ONLY, type Sources } from "../knowledge/sources";
 import { randomUUID } from "node:crypto";
 import * as store from "../db/answers";
 import { getRun, openRun } from "../db/runs";
@@ -19,11 +20,15 @@ export interface StartAnswer {
   budget?: number;
   maxBadAttempt?: number;
   requestId?: string;
+  sources?: Sources;
 }
 
 /** Stores the question and starts its run; 400 naming requestId when the caller used that id before. */
 export async function startAnswer(input: StartAnswer) {
-  assertResearchConfigured({ llm: true, search: true });
+  const sources = input.sources ?? WEB_ONLY;
+  // Collections only: no web search, so no SearXNG needed.
+  assertResearchConfigured({ llm: true, search: sources.web });
+  await assertSourcesReadable(input.userId, sources);
   // Checked and recorded under the user's start lock, so that simultaneous requests cannot both take the last slot.
   const userId = input.userId;
   const started = userId ? await startWithinLimits({ userId, pool: "answer", start: () => createAndOpen(input) }) : await createAndOpen(input);
@@ -39,6 +44,7 @@ async function createAndOpen(input: StartAnswer) {
     requestId,
     question: input.q,
     context: input.context ?? "",
+    sources: JSON.stringify(input.sources ?? WEB_ONLY),
     budget: input.budget ?? env.ANSWER_DEFAULT_BUDGET,
     maxBadAttempt: input.maxBadAttempt ?? DEFAULT_MAX_BAD_ATTEMPT,
     state: initialState(input.q),

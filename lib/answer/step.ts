@@ -3,7 +3,8 @@
 import { answerAgentStep } from "./agents/agent";
 import { evaluateAnswer } from "./agents/evaluator";
 import { saveAnswerPage } from "../db/answers";
-import { searchWeb } from "../search";
+import { WEB_ONLY, type Sources } from "../knowledge/sources";
+import { searchSources } from "../search/knowledge";
 import { allowedActions, type AgentAction } from "./actions";
 import { checkReferences, type ReadPage } from "./attribution";
 import { BudgetExhaustedError, type TokenBudget } from "./budget";
@@ -25,6 +26,10 @@ export interface LoopContext {
   pages: ReadPage[];
   signal: AbortSignal;
   embed?: Embed;
+  /** Where it searches (issue 22); default the web only. */
+  sources?: Sources;
+  /** Whose collections it may read (null: shared ones only). */
+  userId?: string | null;
 }
 
 export interface StepRecord {
@@ -112,7 +117,7 @@ async function search(ctx: LoopContext, queries: string[], record: StepRecord): 
   for (const q of fresh) {
     ctx.state.queries.push(q);
     try {
-      added += mergeResults(ctx.state.urls, await searchWeb(q, ctx.signal));
+      added += mergeResults(ctx.state.urls, await searchSources({ sources: ctx.sources ?? WEB_ONLY, userId: ctx.userId ?? null, query: q, signal: ctx.signal }));
     } catch (error) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       failures.push(`${q}: ${error instanceof Error ? error.message : "search failed"}`);
@@ -128,7 +133,7 @@ async function visit(ctx: LoopContext, targets: string[], record: StepRecord): P
   // Only URLs that searches found: a model cannot send the reader anywhere it likes.
   const urls = [...new Set(targets.map((t) => normaliseUrl(t)).filter((u): u is string => u !== null && known.has(u) && !visited.has(u)))];
   ctx.state.visited.push(...urls);
-  const results = await Promise.all(urls.map((url) => readPage(url, ctx.signal)));
+  const results = await Promise.all(urls.map((url) => readPage(url, ctx.signal, ctx.sources?.collections ?? [])));
   const read: string[] = [];
   for (const r of results) {
     if (!r.ok) continue;

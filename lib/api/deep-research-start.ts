@@ -28,7 +28,14 @@ export async function readStartRequest(request: Request): Promise<{ input: Start
     const v = form.get(name);
     return typeof v === "string" && v !== "" ? v : undefined;
   };
-  const parsed = startSchema.safeParse({ message: text("message") ?? form.get("message") ?? undefined, conversationId: text("conversationId"), researchMode: text("researchMode"), clarificationSessionId: text("clarificationSessionId") });
+  // sources is a JSON field in a form ({"web":false,"collections":["…"]}).
+  let sources: unknown;
+  try {
+    sources = text("sources") === undefined ? undefined : JSON.parse(text("sources")!);
+  } catch {
+    throw new AppError("bad_request:deep_research", "sources must be JSON such as {\"web\":true,\"collections\":[]}", { field: "sources" });
+  }
+  const parsed = startSchema.safeParse({ message: text("message") ?? form.get("message") ?? undefined, conversationId: text("conversationId"), researchMode: text("researchMode"), clarificationSessionId: text("clarificationSessionId"), sources });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.length ? String(issue.path[0]) : undefined;

@@ -61,6 +61,8 @@ export interface StartInput {
   followup_answers: string[];
   depth: number;
   breadth: number;
+  /** Where it searches (issue 22); default the web only. */
+  sources?: { web: boolean; collections: string[] };
 }
 
 export interface StartResponse {

@@ -44,11 +44,12 @@ export interface ConversationSummary {
 export const drApi = {
   list: (params: ListParams) => call<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/api/deep-research/conversations?${listQuery(params)}`),
   /** JSON, or multipart when dataset files are attached. */
-  start(input: { message: string; conversationId?: string; researchMode?: DrMode; clarificationSessionId?: string; files?: File[] }) {
+  start(input: { message: string; conversationId?: string; researchMode?: DrMode; clarificationSessionId?: string; files?: File[]; sources?: { web: boolean; collections: string[] } }) {
     const { files, ...fields } = input;
     if (files && files.length > 0) {
       const form = new FormData();
-      for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.set(k, v);
+      // sources travels as a JSON field in a form.
+      for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.set(k, typeof v === "string" ? v : JSON.stringify(v));
       for (const f of files) form.append("files", f);
       return call<StartReply>("/api/deep-research/start", { method: "POST", body: form });
     }

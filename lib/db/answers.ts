@@ -11,7 +11,7 @@ export type AnswerOwner = { userId: string | null };
  * Null when the owner used the requestId already. Request ids are per owner: another user's taking
  * an id says nothing about it existing.
  */
-export async function createAnswerRun(data: { userId: string | null; requestId: string; question: string; context: string; budget: number; maxBadAttempt: number; state: unknown; usage: unknown }) {
+export async function createAnswerRun(data: { userId: string | null; requestId: string; question: string; context: string; sources?: string; budget: number; maxBadAttempt: number; state: unknown; usage: unknown }) {
   // The unique index does not cover a null owner (NULLs differ in SQL): the owner-less runs of the CLI are checked here.
   if (data.userId === null && (await requestIdTaken({ userId: null, requestId: data.requestId }))) return null;
   try {

@@ -47,10 +47,12 @@ export async function createConversation(data: {
   uploadedDatasets: string;
   clarificationContext: string | null;
   clarificationSessionId: string | null;
+  /** JSON { web, collections }. */
+  sources?: string;
 }) {
   return db.$transaction(async (tx) => {
     const conversation = await tx.conversation.create({
-      data: { ...(data.id ? { id: data.id } : {}), userId: data.userId, researchMode: data.researchMode, objective: data.objective, uploadedDatasets: data.uploadedDatasets, clarificationContext: data.clarificationContext, active: true },
+      data: { ...(data.id ? { id: data.id } : {}), userId: data.userId, researchMode: data.researchMode, objective: data.objective, uploadedDatasets: data.uploadedDatasets, clarificationContext: data.clarificationContext, sources: data.sources, active: true },
     });
     const message = await tx.conversationMessage.create({
       data: { conversationId: conversation.id, role: "user", content: data.content, status: "processing", researchMode: data.researchMode, phase: "plan", phaseStartedAt: new Date(), iteration: 1, clarificationSessionId: data.clarificationSessionId },
@@ -71,6 +73,8 @@ export async function claimConversation(data: {
   uploadedDatasets?: string;
   clarificationContext?: string | null;
   clarificationSessionId: string | null;
+  /** JSON { web, collections }: a new start may change where the next literature tasks search. */
+  sources?: string;
 }): Promise<{ conversation: Conversation; message: ConversationMessage } | null> {
   return db.$transaction(async (tx) => {
     const { count } = await tx.conversation.updateMany({ where: { id: data.id, active: false }, data: { active: true, version: { increment: 1 } } });
@@ -87,6 +91,7 @@ export async function claimConversation(data: {
         runEndedAt: null,
         ...(data.uploadedDatasets !== undefined ? { uploadedDatasets: data.uploadedDatasets } : {}),
         ...(data.clarificationContext !== undefined ? { clarificationContext: data.clarificationContext } : {}),
+        ...(data.sources !== undefined ? { sources: data.sources } : {}),
         version: { increment: 1 },
       },
     });

@@ -97,6 +97,7 @@ export async function saveStartParameters({
   breadth,
   initialPrompt,
   questions,
+  sources,
 }: {
   id: string;
   answers: string[];
@@ -104,6 +105,8 @@ export async function saveStartParameters({
   breadth: number;
   initialPrompt?: string;
   questions?: string[];
+  /** JSON { web, collections }. */
+  sources?: string;
 }) {
   // Only a draft can start: a second start of the same research is refused by the caller.
   const { count } = await db.research.updateMany({
@@ -111,6 +114,7 @@ export async function saveStartParameters({
     data: {
       ...(initialPrompt !== undefined ? { initialPrompt } : {}),
       ...(questions !== undefined ? { followupQuestions: JSON.stringify(questions) } : {}),
+      ...(sources !== undefined ? { sources } : {}),
       followupAnswers: JSON.stringify(answers),
       depth,
       breadth,

@@ -1,5 +1,6 @@
 // Request bodies of the Deep Research and clarification API (zod), with their inferred types.
 import { z } from "zod";
+import { sourcesSchema } from "../knowledge/sources";
 import { text } from "../validation/text";
 
 export const RESEARCH_MODES = ["semi-autonomous", "fully-autonomous", "steering"] as const;
@@ -12,6 +13,8 @@ export const startSchema = z.object({
   conversationId: id("conversationId").optional(),
   researchMode: z.enum(RESEARCH_MODES, { error: `researchMode must be one of ${RESEARCH_MODES.join(", ")}` }).optional(),
   clarificationSessionId: id("clarificationSessionId").optional(),
+  // Where its literature tasks search; default the web only (issue 22).
+  sources: sourcesSchema.optional(),
 });
 export type StartInput = z.infer<typeof startSchema>;
 

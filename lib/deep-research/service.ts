@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { startWithinLimits } from "../runs/limits";
 import { assertResearchConfigured, getEnv } from "../env";
+import { assertSourcesReadable, WEB_ONLY } from "../knowledge/sources";
 import { AppError } from "../errors";
 import { claimConversation, createConversation, getConversation, getMessage, listConversations, releaseFailedStart, updateMessage, type Conversation } from "../db/conversations";
 import { getClarificationSession } from "../db/clarification";
@@ -55,7 +56,9 @@ export async function startDeepResearch({ userId, input, files = [] }: { userId:
       return startReply({ messageId: existing.rootMessageId!, conversationId: existing.id, userId, deduplicated: true });
     }
   }
-  assertResearchConfigured({ llm: true, search: true });
+  // Collections only: no web search, so no SearXNG needed.
+  assertResearchConfigured({ llm: true, search: input.sources?.web ?? true });
+  if (input.sources) await assertSourcesReadable(userId, input.sources);
   // Bad file names are a 400 before anything is stored or claimed.
   const uploads = checkUploadNames(files, { maxFiles: getEnv().DATASET_MAX_FILES });
   // Per-user limits (429) are checked and the start stored under the user's start lock.
@@ -111,7 +114,7 @@ async function claimOrCreate({ userId, input, clarificationContext, existing, co
   if (existing) {
     const claimed = await claimConversation({
       id: existing.id, researchMode: input.researchMode ?? existing.researchMode ?? DEFAULT_MODE, content: input.message,
-      clarificationContext, clarificationSessionId: sessionId, uploadedDatasets: datasets,
+      clarificationContext, clarificationSessionId: sessionId, uploadedDatasets: datasets, sources: input.sources && JSON.stringify(input.sources),
     });
     if (!claimed) {
       // Another start claimed it in between.
@@ -123,7 +126,7 @@ async function claimOrCreate({ userId, input, clarificationContext, existing, co
   const objective = clarificationContext ? parseJson<{ objective: string }>(clarificationContext, { objective: input.message }).objective : input.message;
   const created = await createConversation({
     id: conversationId, userId, researchMode: input.researchMode ?? DEFAULT_MODE, objective, content: input.message, uploadedDatasets: datasets ?? "[]",
-    clarificationContext: clarificationContext ?? null, clarificationSessionId: sessionId,
+    clarificationContext: clarificationContext ?? null, clarificationSessionId: sessionId, sources: JSON.stringify(input.sources ?? WEB_ONLY),
   });
   return { conversationId: created.conversation.id, messageId: created.message.id };
 }

@@ -12,6 +12,7 @@ import { errorMessage } from "../errors";
 import { getConversation } from "../db/conversations";
 import { childResearchOf, finishChildResearch, itemsOfResearches, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
 import { exploreTree } from "../explore/explore";
+import { parseSources } from "../knowledge/sources";
 import type { DrContext } from "./context";
 import { parseJson } from "../db/json";
 import { taskView } from "./views";
@@ -54,12 +55,13 @@ async function literature(ctx: DrContext, task: ResearchTask): Promise<Outcome> 
   });
   if (researchId !== task.childResearchId) task = await save(ctx, task, () => null);
   const categories = ctx.env.LITERATURE_SEARXNG_CATEGORIES.split(",").map((c) => c.trim()).filter(Boolean);
+  const sources = parseSources((await getConversation({ id: ctx.conversationId }))?.sources);
   try {
     // The tree's own events stay with the child research: the conversation's stream shows the task.
     await exploreTree({
       scope: {
         researchId, prompt: task.objective, qa: [], depth: ctx.env.LITERATURE_TREE_DEPTH, breadth: ctx.env.LITERATURE_TREE_BREADTH, categories,
-        analyzeConcurrency: ctx.env.LITERATURE_ANALYZE_CONCURRENCY,
+        analyzeConcurrency: ctx.env.LITERATURE_ANALYZE_CONCURRENCY, sources, userId: ctx.userId,
       },
       sink: { emit: () => {} },
       signal: ctx.signal,

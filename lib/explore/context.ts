@@ -12,6 +12,7 @@ import type { WaitOptions } from "../concurrency";
 import * as store from "../db/tree";
 import { parseStringArray, toRunStatus } from "./public-shape";
 import { llmPriority } from "./tree";
+import { parseSources, type Sources } from "../knowledge/sources";
 
 /** A page whose fetch has finished (in this run or before it), with its text. */
 export interface FetchedPage {
@@ -37,6 +38,10 @@ export interface TreeScope {
   categories?: string[];
   /** Page analyses one query runs at once; default ANALYZE_CONCURRENCY_PER_QUERY. */
   analyzeConcurrency?: number;
+  /** Where its queries search (the web, collections, or both); default the web only. */
+  sources?: Sources;
+  /** Whose collections it may read (null: shared ones only). */
+  userId?: string | null;
 }
 
 /** What a follow-up's agents are told about the research it builds on, beside the researcher's answers. */
@@ -54,6 +59,8 @@ export function scopeOfResearch(research: Research): TreeScope {
     qa,
     depth: research.depth ?? 1,
     breadth: research.breadth ?? 1,
+    sources: parseSources(research.sources),
+    userId: research.userId,
   };
 }
 

@@ -6,7 +6,11 @@ import { allOrFirstError, Semaphore } from "../concurrency";
 import { errorMessage } from "../errors";
 import type { SerpQuery } from "../db/types";
 import { limiters } from "../limits";
-import { searchWeb, SearchError } from "../search";
+import { SearchError } from "../search";
+import { searchSources } from "../search/knowledge";
+import { KnowledgeSourceMissing, readKnowledgeSource } from "../knowledge/read-source";
+import { parseKnowledgeSourceUrl } from "../knowledge/source-url";
+import { WEB_ONLY } from "../knowledge/sources";
 import { scrapeUrl, ScrapeError } from "../scrape";
 import { AppError } from "../errors";
 import type { RunContext } from "./context";
@@ -32,7 +36,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
     query = await setStatus(ctx, query, "searching", { startedAt: query.startedAt ?? new Date() });
     let results;
     try {
-      results = await searchWeb(query.text, ctx.signal, ctx.scope.categories);
+      results = await searchSources({ sources: ctx.scope.sources ?? WEB_ONLY, userId: ctx.scope.userId ?? null, query: query.text, signal: ctx.signal, categories: ctx.scope.categories });
     } catch (error) {
       if (!(error instanceof SearchError) && !(error instanceof AppError)) throw error;
       // The branch ends here; the rest of the tree goes on.
@@ -134,12 +138,15 @@ async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> 
   await broadcast();
   let result: FetchedPage;
   try {
-    const scraped = await limiters().fetch.run(() => scrapeUrl(page.url, { signal: ctx.signal }), ctx.signal);
+    // A knowledge-base passage is read from the database, never fetched.
+    const scraped = parseKnowledgeSourceUrl(page.url)
+      ? { ...(await readKnowledgeSource(page.url, ctx.scope.sources?.collections ?? [])), contentType: "text" as const }
+      : await limiters().fetch.run(() => scrapeUrl(page.url, { signal: ctx.signal }), ctx.signal);
     result = { url: page.url, status: "scraped", title: scraped.title ?? page.title, content: scraped.text, error: null };
     await store.updatePage(pageId, { status: "scraped", title: result.title, content: result.content, contentType: scraped.contentType, fetchedAt: new Date() });
   } catch (error) {
     if (ctx.signal.aborted) throw error;
-    const message = error instanceof ScrapeError ? error.message : `Fetch failed: ${errorMessage(error)}`;
+    const message = error instanceof ScrapeError || error instanceof KnowledgeSourceMissing ? error.message : `Fetch failed: ${errorMessage(error)}`;
     result = { url: page.url, status: "failed", title: page.title, content: null, error: message };
     await store.updatePage(pageId, { status: "failed", error: message, fetchedAt: new Date() });
   }

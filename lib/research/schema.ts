@@ -1,6 +1,7 @@
 // Request schemas of the tree-research API, with the seed's exact messages.
 import { z } from "zod";
 import { getEnv } from "../env";
+import { sourcesSchema } from "../knowledge/sources";
 import { text } from "../validation/text";
 
 const positiveInt = (message: string, max: number, maxMessage: string) =>
@@ -33,6 +34,8 @@ export function startRequestSchema() {
       followup_answers: stringList("followup_answers").default([]),
       depth: positiveInt("Depth must be a positive integer", env.MAX_DEPTH, `Depth cannot exceed ${env.MAX_DEPTH}`),
       breadth: positiveInt("Breadth must be a positive integer", env.MAX_BREADTH, `Breadth cannot exceed ${env.MAX_BREADTH}`),
+      // Where its queries search; default the web only (issue 22).
+      sources: sourcesSchema.optional(),
     })
     .superRefine((input, ctx) => {
       if (input.research_id === undefined && input.initial_prompt === undefined) {

@@ -6,6 +6,7 @@ import { reopenForReport, reopenForResume } from "../db/tree";
 import { startWithinLimits, withinPlanningLimits } from "../runs/limits";
 import { addTokens, ZERO_TOKENS, type UsageSink } from "../ai/usage";
 import { assertResearchConfigured } from "../env";
+import { assertSourcesReadable, WEB_ONLY } from "../knowledge/sources";
 import { AppError } from "../errors";
 import { deleteRunsOf, getRun, openRun } from "../db/runs";
 import { runRegistry } from "../runs/engines";
@@ -70,7 +71,10 @@ export async function launchResearch({ input, followUp, ...owner }: StartArgs) {
   if (input.followup_answers.length !== questions.length) {
     throw new AppError("bad_request:research", "Number of answers must match number of questions", { field: "followup_answers" });
   }
-  assertResearchConfigured({ llm: true, search: true });
+  const sources = input.sources ?? WEB_ONLY;
+  // Collections only: no web search, so no SearXNG needed (an offline research with a local LLM).
+  assertResearchConfigured({ llm: true, search: sources.web });
+  await assertSourcesReadable(owner.userId ?? null, sources);
   const research = draft ?? (await createResearch({ userId: owner.userId ?? null, initialPrompt: input.initial_prompt!, questions, followUp }));
   // A client that keeps the draft on its side may send a revised prompt and questions with the start.
   const revised = draft !== null && (input.initial_prompt !== undefined || input.followup_questions !== undefined);
@@ -79,6 +83,7 @@ export async function launchResearch({ input, followUp, ...owner }: StartArgs) {
     answers: input.followup_answers,
     depth: input.depth,
     breadth: input.breadth,
+    sources: JSON.stringify(sources),
     ...(revised ? { initialPrompt: input.initial_prompt ?? research.initialPrompt, questions } : {}),
   });
   if (!started) throw new AppError("conflict:research", "This research has already been started", { field: "research_id" });

@@ -14,7 +14,8 @@ export type { QueryCountOverride } from "./llm-agents";
 export { FakeSearch, type SearchLogEntry, type SearchOptions, type SearchResponse, type SearchResult } from "./search-server";
 export { FakeWeb, type WebLogEntry, type WebOptions } from "./web-server";
 export { CONTENT_PAGES, FAILING_PAGES, type FailingPage, type FixturePage } from "./web-pages";
-export { buildPdf } from "./pdf";
+export { buildDocx } from "./docx";
+export { buildPdf, buildPdfPages } from "./pdf";
 
 export interface StartFakesOptions {
   llm?: Partial<LlmOptions>;

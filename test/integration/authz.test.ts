@@ -27,6 +27,8 @@ interface Ids {
   conversationShareToken: string;
   message: string;
   clarification: string;
+  collection: string;
+  document: string;
 }
 interface Call {
   path: string;
@@ -102,6 +104,25 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
     POST: { kind: "object", call: (ids) => ({ path: "/api/clarification/plan-feedback", body: { sessionId: ids.clarification, approved: true } }) },
   },
   "/api/clarification/[sessionId]": { GET: { kind: "object", call: (ids) => ({ path: `/api/clarification/${ids.clarification}` }) } },
+  "/api/collections": {
+    GET: { kind: "collection", call: () => ({ path: "/api/collections" }) },
+    POST: { kind: "collection", call: () => ({ path: "/api/collections", body: { name: "Bob's collection" } }) },
+  },
+  "/api/collections/[id]": {
+    GET: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}` }) },
+    PATCH: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}`, body: { name: "Bob's now" } }) },
+    DELETE: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}` }) },
+  },
+  "/api/collections/[id]/reindex": { POST: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/reindex` }) } },
+  "/api/collections/[id]/search": { GET: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/search?q=alice` }) } },
+  "/api/collections/[id]/documents": { POST: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/documents`, body: {} }) } },
+  "/api/collections/[id]/documents/[documentId]": {
+    GET: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/documents/${ids.document}` }) },
+    DELETE: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/documents/${ids.document}` }) },
+  },
+  "/api/collections/[id]/documents/[documentId]/file": {
+    GET: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/documents/${ids.document}/file` }) },
+  },
   "/api/account": { GET: { kind: "collection", call: () => ({ path: "/api/account" }) } },
   // A wrong current password: the matrix changes nobody's password.
   "/api/account/password": { POST: { kind: "collection", call: () => ({ path: "/api/account/password", body: { currentPassword: "not it", newPassword: "a new password" } }) } },
@@ -208,7 +229,12 @@ before(async () => {
   const clarification = await app.db.clarificationSession.create({
     data: { userId: alice.id, query: "Alice's query", status: "plan_generated", questions: JSON.stringify([{ category: "scope", question: "Q?", priority: "high" }]), plan: JSON.stringify({ objective: "o", initialTasks: [] }) },
   });
+  const collection = await app.db.collection.create({ data: { userId: alice.id, name: "Alice's collection" } });
+  const document = await app.db.knowledgeDocument.create({
+    data: { collectionId: collection.id, name: "alice.txt", format: "text", bytes: 13, sha256: "x", content: Buffer.from("Alice's notes"), status: "ready" },
+  });
   ids = {
+    collection: collection.id, document: document.id,
     research: research.id, failed: failed.id, draft: draft.id, shareId: share.shareLink.id, shareToken: share.token, tokenId: alice.tokenId,
     conversation: conversation.id, conversationShareId: conversationShare.shareLink.id, conversationShareToken: conversationShare.token, message: message.id, clarification: clarification.id, run: run.id, answer: answer.requestId,
   };
@@ -298,6 +324,8 @@ describe("authorisation matrix", () => {
       assert.equal(await app.db.conversationMessage.count({ where: { conversationId: ids.conversation } }), 1, "Bob stored no message in Alice's conversation");
       assert.equal((await app.db.conversationMessage.findUniqueOrThrow({ where: { id: ids.message } })).stopRequestedAt, null, "Bob did not stop Alice's loop");
       assert.equal((await app.db.clarificationSession.findUniqueOrThrow({ where: { id: ids.clarification } })).status, "plan_generated", "Bob did not approve Alice's plan");
+      assert.equal((await app.db.collection.findUniqueOrThrow({ where: { id: ids.collection } })).name, "Alice's collection", "Bob neither renamed nor deleted Alice's collection");
+      assert.equal(await app.db.knowledgeDocument.count({ where: { collectionId: ids.collection } }), 1, "Bob neither added nor deleted a document");
     });
 
     test(`Bob's (${who}) lists hold only his own things`, async () => {

@@ -249,6 +249,18 @@ const BODY_SPECS: Record<string, BodySpec> = {
     base: () => ({ depth: 1, breadth: 1 }),
     invalid: { depth: [...BAD_POSITIVE, 6], breadth: [...BAD_POSITIVE, 11] },
   },
+  "POST /api/collections": {
+    who: "token",
+    optional: false,
+    base: () => ({ name: "Fuzz collection" }),
+    invalid: { name: [undefined, ...NOT_STRINGS, "", "   ", "x".repeat(101), ...UNSTORABLE] },
+  },
+  "PATCH /api/collections/[id]": {
+    who: "token",
+    optional: false,
+    base: () => ({ name: "Renamed" }),
+    invalid: { name: [undefined, ...NOT_STRINGS, "", "   ", "x".repeat(101), ...UNSTORABLE] },
+  },
   "POST /api/deep-research/start": {
     who: "token",
     optional: false,

@@ -1,0 +1,152 @@
+// The knowledge base's service: collections and their documents, for one caller. A collection the
+// caller may not read is not found (404, like a research); the shared KNOWLEDGE_DOCS_PATH collection
+// is readable by everyone and writable by no one (it follows its folder).
+import { AppError, errorMessage } from "../errors";
+import * as store from "../db/knowledge";
+import { cleanFileName } from "./formats";
+import { prepareDocument } from "./index-document";
+
+type CollectionRow = NonNullable<Awaited<ReturnType<typeof store.findReadableCollection>>>;
+
+export interface CollectionView {
+  id: string;
+  name: string;
+  /** The shared, read-only collection of KNOWLEDGE_DOCS_PATH. */
+  shared: boolean;
+  documentCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function view(row: CollectionRow): CollectionView {
+  return {
+    id: row.id,
+    name: row.name,
+    shared: row.userId === null,
+    documentCount: row._count.documents,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+type DocumentRow = Awaited<ReturnType<typeof store.listDocuments>>[number];
+
+export function documentView(row: DocumentRow) {
+  return {
+    id: row.id,
+    collectionId: row.collectionId,
+    name: row.name,
+    title: row.title,
+    format: row.format,
+    bytes: row.bytes,
+    status: row.status,
+    error: row.error,
+    pageCount: row.pageCount,
+    chunkCount: row.chunkCount,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export type DocumentView = ReturnType<typeof documentView>;
+
+const notFound = () => new AppError("not_found:collection", "Collection not found.");
+
+async function readable(userId: string, id: string): Promise<CollectionRow> {
+  const row = await store.findReadableCollection({ id, userId });
+  if (!row) throw notFound();
+  return row;
+}
+
+/** A collection the caller may change: their own (others' are 404; the shared one is read-only, 403). */
+async function writable(userId: string, id: string): Promise<CollectionRow> {
+  const row = await readable(userId, id);
+  if (row.userId === null) throw new AppError("forbidden:collection", `"${row.name}" is the shared collection of KNOWLEDGE_DOCS_PATH: it follows its folder and cannot be changed here.`);
+  return row;
+}
+
+export async function createCollection(userId: string, name: string): Promise<CollectionView> {
+  return view(await store.createCollection({ userId, name }));
+}
+
+export async function listCollections(userId: string): Promise<CollectionView[]> {
+  return (await store.listCollections({ userId })).map(view);
+}
+
+export async function getCollection(userId: string, id: string): Promise<CollectionView & { documents: DocumentView[] }> {
+  const row = await readable(userId, id);
+  return { ...view(row), documents: (await store.listDocuments({ collectionId: id })).map(documentView) };
+}
+
+export async function renameCollection(userId: string, id: string, name: string): Promise<CollectionView> {
+  await writable(userId, id);
+  return view(await store.renameCollection({ id, name }));
+}
+
+export async function deleteCollection(userId: string, id: string): Promise<void> {
+  await writable(userId, id);
+  await store.deleteCollection({ id });
+}
+
+/** Parses and indexes one uploaded file; a file that cannot be read is refused, naming it, and nothing is stored. */
+export async function addDocument(userId: string, collectionId: string, file: { name: string; bytes: Uint8Array }): Promise<DocumentView> {
+  await writable(userId, collectionId);
+  const name = cleanFileName(file.name);
+  const { meta, chunks } = await prepareDocument(name, file.bytes);
+  return documentView(await store.createIndexedDocument({ collectionId, meta, content: file.bytes, chunks }));
+}
+
+export async function deleteDocument(userId: string, collectionId: string, documentId: string): Promise<void> {
+  await writable(userId, collectionId);
+  if (!(await store.deleteDocument({ id: documentId, collectionId }))) throw new AppError("not_found:document", "Document not found.");
+}
+
+/** Parses every document again from its stored bytes (after a parser or chunking change); returns the new state. */
+export async function reindexCollection(userId: string, id: string): Promise<{ documents: DocumentView[] }> {
+  await writable(userId, id);
+  await reindexDocuments(id);
+  return { documents: (await store.listDocuments({ collectionId: id })).map(documentView) };
+}
+
+/** One document at a time: each holds its file's bytes in memory only while it is parsed. */
+export async function reindexDocuments(collectionId: string): Promise<void> {
+  for (const id of await store.documentIds({ collectionId })) {
+    const doc = await store.getDocumentContent({ id });
+    if (!doc) continue; // deleted meanwhile
+    try {
+      const { meta, chunks } = await prepareDocument(doc.name, doc.content);
+      await store.replaceDocumentChunks({ id, collectionId, title: meta.title, pageCount: meta.pageCount, chunks });
+    } catch (error) {
+      await store.markDocumentFailed({ id, error: errorMessage(error) });
+    }
+  }
+}
+
+/** A document with its passages (the document view), in a collection the caller may read. */
+export async function getDocument(userId: string, collectionId: string, documentId: string) {
+  const row = await store.getReadableDocument({ id: documentId, userId });
+  if (!row || row.collection.id !== collectionId) throw new AppError("not_found:document", "Document not found.");
+  return {
+    ...documentView(row),
+    collection: { id: row.collection.id, name: row.collection.name, shared: row.collection.userId === null },
+    chunks: row.chunks,
+  };
+}
+
+/** The original file of a readable document (the PDF viewer opens it at the cited page). */
+export async function getDocumentFile(userId: string, collectionId: string, documentId: string) {
+  await getDocument(userId, collectionId, documentId);
+  const doc = await store.getDocumentContent({ id: documentId });
+  if (!doc) throw new AppError("not_found:document", "Document not found.");
+  return { name: doc.name, content: doc.content };
+}
+
+/** Makes sure the caller may add to the collection before a large body is read. */
+export async function assertWritable(userId: string, collectionId: string): Promise<void> {
+  await writable(userId, collectionId);
+}
+
+/** Makes sure the caller may read the collection. */
+export async function assertReadable(userId: string, collectionId: string): Promise<void> {
+  await readable(userId, collectionId);
+}

@@ -1,0 +1,55 @@
+// Chunk and query embeddings when EMBEDDING_MODEL is set (an OpenAI-compatible embeddings endpoint on
+// the LLM provider), stored as float32 blobs beside the chunk. Without it, or when the endpoint
+// fails, search is full-text only: a document is never refused for want of vectors.
+import { embedMany } from "ai";
+import { embeddingModel } from "../ai/providers";
+import { getEnv } from "../env";
+
+// Texts per request: well under every OpenAI-compatible server's input limit.
+const BATCH = 64;
+
+export function embeddingsEnabled(): string | null {
+  return getEnv().EMBEDDING_MODEL ?? null;
+}
+
+/** Vectors for `texts`, or null when no model is configured. Throws when the endpoint fails. */
+export async function embedTexts(texts: string[], signal?: AbortSignal): Promise<Float32Array[] | null> {
+  const model = embeddingModel();
+  if (!model) return null;
+  const out: Float32Array[] = [];
+  for (let i = 0; i < texts.length; i += BATCH) {
+    const { embeddings } = await embedMany({ model, values: texts.slice(i, i + BATCH), abortSignal: signal, maxRetries: 2 });
+    out.push(...embeddings.map((e) => Float32Array.from(e)));
+  }
+  return out;
+}
+
+export function toBlob(vector: Float32Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(new Float32Array(vector).buffer);
+}
+
+export function fromBlob(blob: Uint8Array): Float32Array {
+  // Copied: a Buffer from the driver may sit at an offset that is not a multiple of 4.
+  const copy = new Uint8Array(blob);
+  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
+}
+
+export function cosine(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) return -1;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/** Reciprocal rank fusion (k = 60, as Cormack et al.): each list adds 1 / (k + rank) to its items. */
+export function reciprocalRankFusion(lists: string[][], k = 60): Map<string, number> {
+  const scores = new Map<string, number>();
+  for (const list of lists) list.forEach((id, i) => scores.set(id, (scores.get(id) ?? 0) + 1 / (k + i + 1)));
+  return scores;
+}

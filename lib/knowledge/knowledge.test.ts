@@ -1,0 +1,103 @@
+// The knowledge base against a real (migrated, temporary) database: SQLite's FTS5, or PostgreSQL's
+// tsvector index with TEST_DATABASE=postgres. Upload → ranked search finds the planted sentence with
+// its page or section; owners only; a failed file changes nothing; deletes leave the index.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { buildPdfPages } from "../../test/fakes";
+import { testingOnPostgres, useTestDatabase } from "../db/test-support";
+import { AppError } from "../errors";
+
+await useTestDatabase();
+const { db } = await import("../db/client");
+const kb = await import("./collections");
+const { searchKnowledge } = await import("./search");
+const { sharedCollection } = await import("../db/knowledge");
+
+const alice = (await db.user.create({ data: { email: "alice@example.com", passwordHash: "x" } })).id;
+const bob = (await db.user.create({ data: { email: "bob@example.com", passwordHash: "x" } })).id;
+const text = (s: string) => new TextEncoder().encode(s);
+
+const filler = (topic: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `Paragraph ${i} about ${topic} and the ordinary matters of ${topic} management in the region.`).join("\n\n");
+
+test("an uploaded PDF's planted sentence is found first, with its page; a Markdown one with its section", async () => {
+  const c = await kb.createCollection(alice, "Papers");
+  const pdf = buildPdfPages({
+    title: "Lake survey",
+    pages: [[filler("fisheries", 3)], [filler("water quality", 3)], ["Notably, the otters of Lake Baikal sing at dawn in the cold months.", filler("weather", 2)]],
+  });
+  const doc = await kb.addDocument(alice, c.id, { name: "survey.pdf", bytes: pdf });
+  assert.equal(doc.status, "ready");
+  assert.equal(doc.pageCount, 3);
+  await kb.addDocument(alice, c.id, { name: "notes.md", bytes: text(`# Field notes\n\n${filler("otters", 2)}\n\n## Baikal\n\nThe seals of Baikal are called nerpa.`) });
+  await kb.addDocument(alice, c.id, { name: "other.txt", bytes: text(filler("singing birds", 5)) });
+
+  const hits = await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "Do otters sing at Lake Baikal?" });
+  assert.ok(hits.length >= 2);
+  assert.equal(hits[0].documentName, "survey.pdf");
+  assert.equal(hits[0].page, 3);
+  assert.match(hits[0].text, /otters of Lake Baikal sing at dawn/);
+  assert.ok(hits.every((h, i) => i === 0 || h.score <= hits[i - 1].score), "ranked");
+
+  const nerpa = await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "nerpa" });
+  assert.deepEqual(nerpa.map((h) => [h.documentName, h.section, h.page]), [["notes.md", "Field notes › Baikal", null]]);
+  // Stemming: "singing" finds "sing".
+  assert.ok((await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "singing otters" })).some((h) => h.page === 3));
+});
+
+test("another user's collection is not found, not listed and not searched", async () => {
+  const c = await kb.createCollection(alice, "Private");
+  await kb.addDocument(alice, c.id, { name: "secret.txt", bytes: text("The launch code is zebra quokka.") });
+  const notFound = (e: unknown) => e instanceof AppError && e.code === "not_found:collection";
+  await assert.rejects(kb.getCollection(bob, c.id), notFound);
+  await assert.rejects(kb.renameCollection(bob, c.id, "Mine"), notFound);
+  await assert.rejects(kb.deleteCollection(bob, c.id), notFound);
+  await assert.rejects(kb.addDocument(bob, c.id, { name: "x.txt", bytes: text("x") }), notFound);
+  await assert.rejects(kb.reindexCollection(bob, c.id), notFound);
+  assert.ok(!(await kb.listCollections(bob)).some((x) => x.id === c.id));
+  assert.deepEqual(await searchKnowledge({ userId: bob, collectionIds: [c.id], query: "zebra quokka" }), []);
+  assert.equal((await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "zebra quokka" })).length, 1);
+});
+
+test("a file that cannot be read is refused and leaves the collection as it was", async () => {
+  const c = await kb.createCollection(alice, "Mixed");
+  await kb.addDocument(alice, c.id, { name: "good.txt", bytes: text("A good document about kestrels.") });
+  const locked = buildPdfPages({ title: "x", pages: [["kestrels"]], encrypted: true });
+  await assert.rejects(kb.addDocument(alice, c.id, { name: "locked.pdf", bytes: locked }), /"locked.pdf": the PDF is password-protected/);
+  await assert.rejects(kb.addDocument(alice, c.id, { name: "broken.pdf", bytes: text("%PDF-1.7 garbage") }), /"broken.pdf"/);
+  const after = await kb.getCollection(alice, c.id);
+  assert.deepEqual(after.documents.map((d) => d.name), ["good.txt"]);
+  assert.equal((await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "kestrels" })).length, 1);
+});
+
+test("deleting a document or a collection removes its chunks from the index; a re-index rebuilds them", async () => {
+  const c = await kb.createCollection(alice, "Temp");
+  const d = await kb.addDocument(alice, c.id, { name: "a.txt", bytes: text("Axolotls regrow limbs.") });
+  await kb.addDocument(alice, c.id, { name: "b.txt", bytes: text("Axolotls live in Xochimilco.") });
+  const found = () => searchKnowledge({ userId: alice, collectionIds: [c.id], query: "axolotls" });
+  assert.equal((await found()).length, 2);
+  const { documents } = await kb.reindexCollection(alice, c.id);
+  assert.deepEqual(documents.map((x) => [x.status, x.chunkCount]), [["ready", 1], ["ready", 1]]);
+  assert.equal((await found()).length, 2, "re-indexed once, not twice");
+  await kb.deleteDocument(alice, c.id, d.id);
+  assert.deepEqual((await found()).map((h) => h.documentName), ["b.txt"]);
+  const renamed = await kb.renameCollection(alice, c.id, "Renamed");
+  assert.equal(renamed.name, "Renamed");
+  await kb.deleteCollection(alice, c.id);
+  assert.equal(await db.knowledgeChunk.count({ where: { collectionId: c.id } }), 0);
+  assert.deepEqual(await found(), []);
+  if (!testingOnPostgres()) {
+    // The FTS5 index is separate from the rows (PostgreSQL's is an index on them): the triggers must
+    // have removed the cascaded chunks' entries too.
+    const [{ n }] = await db.$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*) AS n FROM "KnowledgeChunkFts" WHERE "KnowledgeChunkFts" MATCH 'axolotls'`);
+    assert.equal(Number(n), 0);
+  }
+});
+
+test("the shared collection is readable by everyone and writable by no one", async () => {
+  const shared = await sharedCollection({ sourceRoot: "/srv/docs", name: "Shared documents" });
+  assert.ok((await kb.listCollections(bob)).some((x) => x.id === shared.id && x.shared));
+  assert.equal((await kb.getCollection(bob, shared.id)).shared, true);
+  await assert.rejects(kb.addDocument(bob, shared.id, { name: "x.txt", bytes: text("x") }), (e: unknown) => e instanceof AppError && e.code === "forbidden:collection");
+  await assert.rejects(kb.deleteCollection(alice, shared.id), (e: unknown) => e instanceof AppError && e.code === "forbidden:collection");
+});
