@@ -13,11 +13,14 @@ const schema = z.object({
 
 /** The ids (of those given) of sentences that state facts without a citation. */
 export async function findUncitedClaims({
+  question,
   sentences,
   onUsage,
   signal,
   schedule,
 }: {
+  /** The question the report answers, for context: the sentences are read in its light, and two reports on different questions never send one identical request. */
+  question: string;
   sentences: { id: number; text: string }[];
   onUsage?: UsageSink;
   signal?: AbortSignal;
@@ -26,11 +29,11 @@ export async function findUncitedClaims({
   if (sentences.length === 0) return new Set();
   const agent = "uncited-claim-finder";
   const system = `${agentHeader(agent)}
-The sentences below come from a research report and cite no source. List the ids of those that state a fact
+The sentences below come from a research report on the question given and cite no source. List the ids of those that state a fact
 about the world that a reader would need a source for: a figure, a date, an event, a measured effect, a finding,
 a claim about what someone said or did. Do not list framing ("This report covers…"), transitions, questions,
 recommendations, or statements that the evidence is missing or uncertain.`;
-  const prompt = tag("sentences", sentences.map((s) => tag("sentence", s.text, { id: String(s.id) })).join("\n"));
+  const prompt = tag("question", question) + "\n" + tag("sentences", sentences.map((s) => tag("sentence", s.text, { id: String(s.id) })).join("\n"));
   const result = await generateStructured({ agent, schema, system, prompt, onUsage, signal, schedule });
   const ids = new Set(sentences.map((s) => s.id));
   return new Set(result.factual.filter((id) => ids.has(id)));

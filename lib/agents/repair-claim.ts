@@ -14,6 +14,7 @@ const schema = z.object({
 export type Repair = { action: "remove" } | { action: "rewrite"; sentence: string };
 
 export async function repairClaim({
+  question,
   sentence,
   context,
   sources,
@@ -22,6 +23,8 @@ export async function repairClaim({
   signal,
   schedule,
 }: {
+  /** The question the report answers, for context: the sentences are read in its light, and two reports on different questions never send one identical request. */
+  question: string;
   sentence: string;
   /** Why the sentence was found unsupported. */
   context: string | null;
@@ -38,6 +41,7 @@ corrected, narrower version of the claim, rewrite the sentence to say exactly th
 no citations, no links). If they say nothing like it, remove the sentence. Never add anything the sources do not state.`;
   const perSource = Math.max(500, Math.floor(sourceBudgetTokens / Math.max(1, sources.length)));
   const prompt = [
+    tag("question", question),
     tag("sentence", sentence),
     context ? tag("verifier_note", context) : "",
     ...sources.map((s) => tag("source", trimToTokens(s.text, perSource), { url: s.url, title: s.title ?? "" })),

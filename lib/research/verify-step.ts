@@ -14,6 +14,7 @@ export async function verifiedReport(ctx: RunContext, report: string): Promise<s
   try {
     return await verifyReport({
       subject: { researchId: ctx.id },
+      question: ctx.prompt,
       report,
       sources: await store.pageTexts(ctx.id),
       sourceBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,

@@ -54,7 +54,7 @@ async function newResearch() {
   return (await db.research.create({ data: { initialPrompt: "Grid storage", status: "running", depth: 1, breadth: 1 } })).id;
 }
 
-const verify = (researchId: string) => verifyReport({ subject: { researchId }, report: REPORT, sources, sourceBudgetTokens: 2_000 });
+const verify = (researchId: string) => verifyReport({ subject: { researchId }, question: "How are grid batteries used?", report: REPORT, sources, sourceBudgetTokens: 2_000 });
 
 async function viewOf(researchId: string) {
   const row = await verificationOfResearch({ researchId });

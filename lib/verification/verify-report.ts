@@ -19,6 +19,8 @@ export interface SourceText {
 }
 
 export interface VerifyOptions {
+  /** The question the report answers: context for every agent of the verification. */
+  question: string;
   subject: store.VerificationSubject;
   /** The report as written, with numbered citations. Ignored when a verification is being resumed. */
   report: string;
@@ -31,7 +33,7 @@ export interface VerifyOptions {
   schedule?: WaitOptions;
 }
 
-type Calls = Pick<VerifyOptions, "onUsage" | "signal" | "schedule" | "sourceBudgetTokens" | "sources">;
+type Calls = Pick<VerifyOptions, "question" | "onUsage" | "signal" | "schedule" | "sourceBudgetTokens" | "sources">;
 
 /** Sentences a verifier call judges at most: a long list dilutes its attention. */
 const BATCH = 12;
@@ -99,7 +101,7 @@ async function judge(claims: Claim[], calls: Calls): Promise<ClaimVerdict[]> {
   const uncited = claims.filter((c) => c.urls.length === 0);
   const [cited, factual] = await Promise.all([
     judgeCited(claims.filter((c) => c.urls.length > 0), calls),
-    findUncitedClaims({ sentences: uncited.map((c) => ({ id: c.position, text: c.text })), onUsage: calls.onUsage, signal: calls.signal, schedule: calls.schedule }),
+    findUncitedClaims({ question: calls.question, sentences: uncited.map((c) => ({ id: c.position, text: c.text })), onUsage: calls.onUsage, signal: calls.signal, schedule: calls.schedule }),
   ]);
   const flagged: ClaimVerdict[] = uncited
     .filter((c) => factual.has(c.position))
@@ -143,6 +145,7 @@ async function judgeCited(claims: Claim[], calls: Calls): Promise<ClaimVerdict[]
 async function askVerifier(url: string, source: SourceText, batch: Claim[], calls: Calls) {
   const ask = (cs: Claim[]) =>
     verifyCitations({
+      question: calls.question,
       source: { url, title: source.title, text: sourceWindow(source.text, cs.map((c) => c.text), calls.sourceBudgetTokens) },
       sentences: cs.map((c) => ({ id: c.position, text: c.text })),
       sourceBudgetTokens: calls.sourceBudgetTokens,
@@ -167,7 +170,7 @@ async function repairs(claims: Claim[], pass1: store.VerdictRow[], calls: Calls)
         return s ? [{ url, title: s.title, text: sourceWindow(s.text, [v.sentence], calls.sourceBudgetTokens) }] : [];
       });
       if (sources.length === 0) return { position: v.position, action: "remove" };
-      const repair = await repairClaim({ sentence: v.sentence, context: v.note, sources, sourceBudgetTokens: calls.sourceBudgetTokens, onUsage: calls.onUsage, signal: calls.signal, schedule: calls.schedule });
+      const repair = await repairClaim({ question: calls.question, sentence: v.sentence, context: v.note, sources, sourceBudgetTokens: calls.sourceBudgetTokens, onUsage: calls.onUsage, signal: calls.signal, schedule: calls.schedule });
       return { position: v.position, ...repair };
     }),
   );
