@@ -22,7 +22,7 @@ export function SiteHeader() {
           <Logo className="size-7" />
           <span className="hidden text-[15px] min-[400px]:inline">Quarry</span>
         </IntentLink>
-        <nav aria-label="Main" className="ml-1 flex items-center gap-1 sm:ml-3">
+        <nav aria-label="Main" className="ml-1 flex items-center gap-0.5 sm:ml-3 sm:gap-1">
           {NAV.map((item) => {
             const active = item.match(pathname);
             return (
@@ -32,7 +32,7 @@ export function SiteHeader() {
                 data-testid={item.testid}
                 title={item.label}
                 aria-current={active ? "page" : undefined}
-                className={`flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors ${
+                className={`flex items-center gap-1.5 rounded-md px-1.5 py-1.5 text-sm sm:px-2.5 font-medium transition-colors ${
                   active ? "bg-surface-2 text-fg" : "text-muted hover:bg-surface-2/60 hover:text-fg"
                 }`}
               >
