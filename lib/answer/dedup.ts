@@ -1,5 +1,6 @@
 // Dropping sub-questions that repeat a question asked before (or each other): by embeddings when
 // EMBEDDING_MODEL is configured, else by normalised text similarity.
+import { cosine } from "../ai/vectors";
 
 /** Lower case, no punctuation, simple plurals folded: "What's the GPUs' price?" ~ "what s the gpu price". */
 export function normaliseQuestion(text: string): string[] {
@@ -25,18 +26,6 @@ export function textSimilarity(a: string, b: string): number {
 
 export const TEXT_DUPLICATE = 0.8;
 export const EMBEDDING_DUPLICATE = 0.86;
-
-export function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}
 
 /** Embeds texts (one vector each, in order). */
 export type Embed = (texts: string[]) => Promise<number[][]>;

@@ -34,19 +34,6 @@ export function fromBlob(blob: Uint8Array): Float32Array {
   return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
 }
 
-export function cosine(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) return -1;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
 /** Reciprocal rank fusion (k = 60, as Cormack et al.): each list adds 1 / (k + rank) to its items. */
 export function reciprocalRankFusion(lists: string[][], k = 60): Map<string, number> {
   const scores = new Map<string, number>();

@@ -6,7 +6,8 @@ import { readableCollectionIds } from "../db/knowledge";
 import { searchChunks, type ChunkHit } from "../db/knowledge-search";
 import { chunkVectors, chunksWithDocuments } from "../db/knowledge-vectors";
 import { errorMessage } from "../errors";
-import { cosine, embeddingsEnabled, embedTexts, fromBlob, reciprocalRankFusion } from "./embeddings";
+import { cosine } from "../ai/vectors";
+import { embeddingsEnabled, embedTexts, fromBlob, reciprocalRankFusion } from "./embeddings";
 import { queryTerms } from "./query-terms";
 
 export type KnowledgeHit = ChunkHit;
