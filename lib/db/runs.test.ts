@@ -53,3 +53,13 @@ test("a run is stopped once it ended, has no row, or no live lease holds it; not
   await runs.openRun({ kind: "tree", subjectId: "s-queued", userId: null, mode: "tree" });
   assert.equal(await runs.runStopped({ kind: "tree", subjectId: "s-queued" }), true, "queued, never claimed: nobody writes it");
 });
+
+test("a run just opened is its opener's to claim: another process's sweep takes it only after a lease", async () => {
+  const run = await runs.openRun({ kind: "tree", subjectId: "s-opened", userId: null, mode: "tree" });
+  const orphaned = async (now?: Date) => (await runs.orphanedRuns({ now })).some((r) => r.id === run.id);
+  assert.equal(await orphaned(), false, "the opener claims it in a moment: no sweep races it");
+  assert.equal(await orphaned(new Date(Date.now() + runs.runLeaseMs() + 1_000)), true, "its opener died before claiming it");
+  // The opener claims it although its grace has not run out.
+  assert.equal(await runs.claimRun({ id: run.id, owner: OWNER, leaseMs: LEASE_MS }), true);
+  assert.equal((await db.run.findUniqueOrThrow({ where: { id: run.id } })).leaseOwner, OWNER);
+});

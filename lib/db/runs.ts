@@ -2,14 +2,31 @@
 // and releasing a lease are compare-and-set updates, so two processes on one database never run the
 // same run at once.
 import { db } from "./client";
+import { getEnv } from "../env";
 import type { Run } from "./types";
 
 export type RunKind = "tree" | "answer" | "deep-research";
 export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
 
-/** Creates the run of a subject, or reopens it (queued, no lease, no cancel) for another attempt. */
-export async function openRun({ kind, subjectId, userId, mode }: { kind: RunKind; subjectId: string; userId: string | null; mode: string }) {
-  const reopen = { status: "queued", mode, leaseOwner: null, leaseExpiresAt: null, cancelRequestedAt: null, error: null, completedAt: null };
+/** A lease lasts three heartbeats: a run is stale after three missed beats. */
+export const runLeaseMs = () => getEnv().RUN_HEARTBEAT_MS * 3;
+
+/**
+ * Opens (or reopens) a subject's run, queued. The process that opens it claims it at once; until one
+ * lease has passed no other process's sweep takes it (the queued run's `leaseExpiresAt` is that
+ * grace), so a sweep never races the opener for a run it just opened — only a run whose opener died
+ * before claiming it is taken over.
+ */
+export async function openRun({ kind, subjectId, userId, mode, now = new Date() }: { kind: RunKind; subjectId: string; userId: string | null; mode: string; now?: Date }) {
+  const reopen = {
+    status: "queued",
+    mode,
+    leaseOwner: null,
+    leaseExpiresAt: new Date(now.getTime() + runLeaseMs()),
+    cancelRequestedAt: null,
+    error: null,
+    completedAt: null,
+  };
   return db.run.upsert({
     where: { kind_subjectId: { kind, subjectId } },
     create: { kind, subjectId, userId, ...reopen },
@@ -112,13 +129,14 @@ export async function runStopped({ kind, subjectId, now = new Date() }: { kind: 
   return run.leaseOwner === null || (run.leaseExpiresAt !== null && run.leaseExpiresAt < now);
 }
 
-/** Runs that should be running but that no live process holds: queued, or running with no or an expired lease. */
+/** Runs that should be running but that no live process holds: queued past its opener's grace, or running with an expired lease. */
 export async function orphanedRuns({ now = new Date() }: { now?: Date } = {}) {
   return db.run.findMany({
     where: {
       status: { in: ["queued", "running"] },
       cancelRequestedAt: null,
-      OR: [{ leaseOwner: null }, { leaseExpiresAt: { lt: now } }],
+      // Queued runs carry their opener's grace in leaseExpiresAt (openRun); rows opened before it have none.
+      OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }],
     },
     select: { id: true, kind: true, subjectId: true },
     orderBy: { createdAt: "asc" },

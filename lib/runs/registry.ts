@@ -5,7 +5,7 @@
 // heartbeat the registry takes over runs whose lease expired — never a live one owned by another process.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { claimRun, finishRun, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, runStopped, runsToStop, setRunsPaused, type RunKind } from "../db/runs";
+import { claimRun, finishRun, runLeaseMs as leaseMs, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, runStopped, runsToStop, setRunsPaused, type RunKind } from "../db/runs";
 import { eventBus } from "../events/bus";
 import { trackOpening } from "./events";
 import { errorMessage } from "../errors";
@@ -23,8 +23,6 @@ interface ActiveRun {
 const key = (kind: RunKind, subjectId: string) => `${kind}:${subjectId}`;
 /** Event numbers reserved at a time (one database write per this many events). */
 const SEQ_BLOCK = 1_000;
-/** A lease lasts three heartbeats: a run is stale after three missed beats. */
-const leaseMs = () => getEnv().RUN_HEARTBEAT_MS * 3;
 /**
  * How often the owner asks the database whether its runs were cancelled (or deleted) elsewhere. A
  * cancel must stop a run within a second or two wherever it was sent; the heartbeat (10 s) is too
@@ -65,21 +63,23 @@ export class RunRegistry {
    * Runs the subject's run here if its lease is free (open it with `openRun` first). Resolves when
    * the run ends in this process, or at once when another process holds it.
    */
-  start(kind: RunKind, subjectId: string): Promise<void> {
+  start(kind: RunKind, subjectId: string, onClaim?: (claimed: boolean) => void): Promise<void> {
     const k = key(kind, subjectId);
     let execution = this.executions.get(k);
     if (!execution) {
-      execution = this.claimAndExecute(kind, subjectId).finally(() => this.executions.delete(k));
+      execution = this.claimAndExecute(kind, subjectId, onClaim).finally(() => this.executions.delete(k));
       this.executions.set(k, execution);
     }
     return execution;
   }
 
-  private async claimAndExecute(kind: RunKind, subjectId: string): Promise<void> {
+  private async claimAndExecute(kind: RunKind, subjectId: string, onClaim?: (claimed: boolean) => void): Promise<void> {
     const engine = this.engine(kind);
     const env = getEnv();
     const row = await getRun({ kind, subjectId });
-    if (!row || !(await claimRun({ id: row.id, owner: this.owner, leaseMs: leaseMs() }))) return;
+    const claimed = Boolean(row && (await claimRun({ id: row.id, owner: this.owner, leaseMs: leaseMs() })));
+    onClaim?.(claimed);
+    if (!row || !claimed) return;
     // This process numbers the run's events from a block reserved after every number used before.
     const topic = { kind, subjectId };
     const reserve = () => reserveSeq({ id: row.id, block: SEQ_BLOCK });
@@ -229,16 +229,25 @@ export class RunRegistry {
     return limiters().llmHealth.nudge();
   }
 
-  /** Starts every run no live process holds (queued, or with an expired lease). Returns their subjects. */
+  /**
+   * Starts every run no live process holds (queued past its opener's grace, or with an expired lease).
+   * Returns the subjects this process claimed (another process's sweep may win a claim).
+   */
   async takeOverOrphans(): Promise<string[]> {
-    const taken: string[] = [];
+    const claims: Promise<string | null>[] = [];
     for (const run of await orphanedRuns()) {
       const kind = run.kind as RunKind;
       if (!this.engines.has(kind) || this.executions.has(key(kind, run.subjectId))) continue;
-      taken.push(run.subjectId);
-      void this.start(kind, run.subjectId).catch((error: unknown) => console.error(`[quarry] could not take over run ${run.id}:`, error));
+      claims.push(
+        new Promise((resolve) => {
+          this.start(kind, run.subjectId, (claimed) => resolve(claimed ? run.subjectId : null)).catch((error: unknown) => {
+            console.error(`[quarry] could not take over run ${run.id}:`, error);
+            resolve(null);
+          });
+        }),
+      );
     }
-    return taken;
+    return (await Promise.all(claims)).filter((id): id is string => id !== null);
   }
 
   /** Takes over orphaned runs now and on every heartbeat interval from now on. */
