@@ -9,6 +9,7 @@ import { generateStructured } from "../../ai/call";
 import { agentHeader, escapeAttr, estimateTokens, tag, trimToTokens } from "../../ai/prompts";
 import type { AgentCall } from "./common";
 import { unsupportedNumbers, type StoredResult } from "../../datasets/numbers";
+import type { DiscoveryChange } from "../../db/discoveries";
 
 const schema = z.object({
   discoveries: z.array(
@@ -45,17 +46,7 @@ export interface ExistingDiscovery {
 }
 
 export interface DiscoveryResult {
-  changes: {
-    key: string | null;
-    action: "new" | "update" | "retire";
-    claim: string;
-    evidence: string;
-    novelty: string;
-    confidence: "high" | "medium" | "low";
-    supportingTaskIds: string[];
-    items: { taskKey: string; itemId: string }[];
-    reason: string;
-  }[];
+  changes: DiscoveryChange[];
   /** Invented item ids dropped, and discoveries rejected for lack of real evidence. */
   droppedItemIds: string[];
   rejected: string[];
