@@ -49,28 +49,45 @@ export async function startAnswer(input: StartAnswer): Promise<Started> {
   // Collections only: no web search, so no SearXNG needed.
   assertResearchConfigured({ llm: true, search: sources.web });
   await assertSourcesReadable(input.userId, sources);
-  if (input.idempotencyKey !== undefined) input = { ...input, requestId: idempotentRequestId(input.idempotencyKey) };
   // Checked and recorded under the user's start lock, so that simultaneous requests cannot both take the last slot.
   const userId = input.userId;
-  const existing = () => repeatedRun(input);
-  const started = userId ? await startWithinLimits({ userId, pool: "answer", existing, start: () => createAndOpen(input) }) : ((await existing()) ?? (await createAndOpen(input)));
+  const request = { ...input };
+  const existing = () => repeatedRun(request);
+  const started = userId ? await startWithinLimits({ userId, pool: "answer", existing, start: () => createAndOpen(request) }) : ((await existing()) ?? (await createAndOpen(request)));
   if (!started.joined) void runRegistry.start("answer", started.runId).catch((error: unknown) => console.error(`[quarry] answer run ${started.runId} could not start:`, error));
   return started;
 }
 
-/** The run this request repeats, if any (see StartAnswer); 409 for an Idempotency-Key reused with another question. */
-async function repeatedRun(input: StartAnswer): Promise<Started | null> {
+/** A key's runs that failed or were cancelled, after which a retry starts afresh under the key's next id. */
+const MAX_KEY_ATTEMPTS = 10;
+
+/**
+ * The run this request repeats, if any (see StartAnswer); 409 for an Idempotency-Key reused with
+ * another question. A key's run that failed or was cancelled is not joined: the retry is a new
+ * attempt (a passing failure, such as a provider outage, may not happen again), under the key's
+ * next request id, which this sets on `request` for its start.
+ */
+async function repeatedRun(request: StartAnswer): Promise<Started | null> {
   let row = null;
-  if (input.idempotencyKey !== undefined && input.requestId) {
-    row = await store.getAnswerRun({ requestId: input.requestId, userId: input.userId });
-    if (row && (row.question !== input.q || row.context !== (input.context ?? "")))
-      throw new AppError("conflict:idempotency_key", "This Idempotency-Key was used for another request; use a new key for a new question", { field: "Idempotency-Key" });
-  } else if (input.joinIdentical) {
+  if (request.idempotencyKey !== undefined) {
+    const base = idempotentRequestId(request.idempotencyKey);
+    for (let attempt = 0; attempt < MAX_KEY_ATTEMPTS; attempt++) {
+      const requestId = attempt === 0 ? base : `${base}-${attempt}`;
+      row = await store.getAnswerRun({ requestId, userId: request.userId });
+      request.requestId = requestId;
+      if (!row) return null;
+      if (row.question !== request.q || row.context !== (request.context ?? ""))
+        throw new AppError("conflict:idempotency_key", "This Idempotency-Key was used for another request; use a new key for a new question", { field: "Idempotency-Key" });
+      if (row.status !== "failed" && row.status !== "cancelled") break;
+    }
+    if (row && (row.status === "failed" || row.status === "cancelled"))
+      throw new AppError("conflict:idempotency_key", `This Idempotency-Key was tried ${MAX_KEY_ATTEMPTS} times; use a new key`, { field: "Idempotency-Key" });
+  } else if (request.joinIdentical) {
     row = await store.findRecentAnswerRun({
-      userId: input.userId,
-      question: input.q,
-      context: input.context ?? "",
-      budget: input.budget ?? getEnv().ANSWER_DEFAULT_BUDGET,
+      userId: request.userId,
+      question: request.q,
+      context: request.context ?? "",
+      budget: request.budget ?? getEnv().ANSWER_DEFAULT_BUDGET,
       since: new Date(Date.now() - IDENTICAL_WINDOW_MS),
     });
   }

@@ -221,6 +221,22 @@ describe("chat clients' parameters and errors", () => {
       assert.equal(ja.choices[0].message.content, jb.choices[0].message.content);
       assert.equal(await runCount(), runs + 1, "one run in the database");
 
+      // A run of the key that ended without an answer is not joined: the retry is a new attempt.
+      const cancelKey = `cancelled-${Date.now()}`;
+      const doomed = chat({ messages: [{ role: "user", content: "Grid batteries: what was cancelled?" }] }, { headers: { "Idempotency-Key": cancelKey } });
+      let doomedId = "";
+      for (let i = 0; i < 100 && !doomedId; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const list = (await (await app.fetch("/api/v1/answers?limit=5")).json()) as { answers: { requestId: string; question: string; status: string }[] };
+        doomedId = list.answers.find((x) => x.question === "Grid batteries: what was cancelled?" && x.status === "running")?.requestId ?? "";
+      }
+      assert.equal((await app.postJson(`/api/v1/answers/${doomedId}/cancel`, {})).status, 200);
+      assert.equal((await doomed).status, 503);
+      const again = await chat({ messages: [{ role: "user", content: "Grid batteries: what was cancelled?" }] }, { headers: { "Idempotency-Key": cancelKey } });
+      assert.equal(again.status, 200);
+      assert.notEqual(again.headers.get("x-request-id"), doomedId);
+      assert.equal(await runCount(), runs + 3, "the first key's run, the cancelled one and its retry");
+
       // The same key for another question is a conflict, not a join.
       const other = await chat({ messages: [{ role: "user", content: "Something else entirely?" }] }, { headers: { "Idempotency-Key": key } });
       assert.equal(other.status, 409);
@@ -231,7 +247,7 @@ describe("chat clients' parameters and errors", () => {
       await new Promise((r) => setTimeout(r, 300));
       const [rx, ry] = await Promise.all([x, chat(body)]);
       assert.equal(rx.headers.get("x-request-id"), ry.headers.get("x-request-id"));
-      assert.equal(await runCount(), runs + 2);
+      assert.equal(await runCount(), runs + 4);
     } finally {
       fakes.llm.configure({ latencyMs: 0 });
     }
