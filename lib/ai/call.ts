@@ -1,7 +1,7 @@
 // Every LLM call goes through here: token accounting, structured output with zod validation and
 // bounded repair, and classification of failures. The global concurrency limit is applied per HTTP
 // exchange by the provider's fetch (./http.ts), in the lane and at the priority given as `schedule`.
-import { generateText, NoObjectGeneratedError, Output, streamText, type ModelMessage } from "ai";
+import { generateText, jsonSchema, NoObjectGeneratedError, Output, streamText, type ModelMessage } from "ai";
 import { z } from "zod";
 import { getEnv } from "../env";
 import type { WaitOptions } from "../concurrency";
@@ -157,6 +157,64 @@ export async function streamPlainText(options: CallOptions & { onDelta: (delta: 
       return storable(text);
     });
   } catch (error) {
+    if (settled) rethrow(error, signal);
+    return settleFailed(onUsage, error, signal);
+  }
+}
+
+/** What a client asked the reply to be (OpenAI's response_format): free text, any JSON object, or JSON matching a schema. */
+export type ReplyFormat = { type: "text" } | { type: "json_object" } | { type: "json_schema"; name: string; schema: Record<string, unknown> };
+
+export interface ChatCallOptions {
+  /** The conversation as the client sent it (system messages included). */
+  messages: ModelMessage[];
+  format?: ReplyFormat;
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  onUsage?: UsageSink;
+  signal?: AbortSignal;
+  schedule?: WaitOptions;
+}
+
+/**
+ * One plain call over a client's own messages, in the format it asked: the text as the model wrote
+ * it (JSON as text for the JSON formats) and why it stopped ("stop", or "length" at the limit).
+ */
+export async function generateChat(options: ChatCallOptions): Promise<{ text: string; finishReason: "stop" | "length" }> {
+  const { onUsage, signal, schedule, format } = options;
+  const output =
+    format?.type === "json_schema"
+      ? Output.object({ schema: jsonSchema(format.schema), name: format.name.replace(/[^a-zA-Z0-9_-]/g, "_") })
+      : format?.type === "json_object"
+        ? Output.json()
+        : undefined;
+  await onUsage?.begin?.();
+  let settled = false;
+  try {
+    const result = await llmSchedule.run(schedule ?? {}, () =>
+      generateText({
+        model: researchModel(),
+        messages: options.messages,
+        allowSystemInMessages: true,
+        ...(output ? { output } : {}),
+        maxRetries: 0,
+        abortSignal: signal,
+        maxOutputTokens: options.maxOutputTokens,
+        temperature: options.temperature,
+        topP: options.topP,
+      }),
+    );
+    settled = true;
+    await onUsage?.(toTokenCount(result.usage));
+    return { text: storable(result.text), finishReason: result.finishReason === "length" ? "length" : "stop" };
+  } catch (error) {
+    // A JSON reply cut at the length limit does not parse: the client gets it as it is, as OpenAI's API gives it.
+    if (!settled && NoObjectGeneratedError.isInstance(error) && error.text !== undefined) {
+      settled = true;
+      await onUsage?.(toTokenCount(error.usage));
+      return { text: storable(error.text), finishReason: error.finishReason === "length" ? "length" : "stop" };
+    }
     if (settled) rethrow(error, signal);
     return settleFailed(onUsage, error, signal);
   }

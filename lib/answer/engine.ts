@@ -11,7 +11,8 @@ import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine"
 import { emitOutsideRun } from "../runs/events";
 import { getRun, pausedOf } from "../db/runs";
 import { checkReferences } from "./attribution";
-import { BudgetExhaustedError, TokenBudget } from "./budget";
+import { BudgetExhaustedError, DEFAULT_MAX_OUTPUT, TokenBudget } from "./budget";
+import { writeFinalAnswer } from "./agents/final";
 import { budgetedEmbed } from "./embed";
 import { answerTopic, type AnswerEvent, type FinalAnswer, type Trackers } from "./events";
 import { beastReason } from "./loop";
@@ -161,11 +162,41 @@ async function beastMode(row: Row, ctx: LoopContext, reason: string): Promise<{ 
   return { answer: r.answer, references: verified };
 }
 
-async function finish(row: Row, ctx: LoopContext, final: { answer: string; references: Reference[] }, beast: string | null): Promise<RunOutcome> {
+/**
+ * The research's answer in the client's terms (length limit, format, sampling), when it asked for
+ * any: one more call on the budget's reserve. A budget too spent for it cuts the answer at the limit.
+ */
+async function clientAnswer(ctx: LoopContext, final: { answer: string; references: Reference[] }): Promise<{ answer: string; finishReason: "stop" | "length" }> {
+  const o = ctx.state.options ?? {};
+  if (o.maxAnswerTokens === undefined && !o.format && o.temperature === undefined && o.topP === undefined) return { answer: final.answer, finishReason: "stop" };
+  try {
+    return await writeFinalAnswer({
+      question: ctx.question,
+      answer: final.answer,
+      references: final.references,
+      maxTokens: o.maxAnswerTokens,
+      format: o.format,
+      temperature: o.temperature,
+      topP: o.topP,
+      budget: ctx.budget.guard("beast", o.maxAnswerTokens ?? DEFAULT_MAX_OUTPUT),
+      onUsage: ctx.budget.sink("final"),
+      signal: ctx.signal,
+    });
+  } catch (error) {
+    if (!(error instanceof BudgetExhaustedError) || o.format) throw error;
+    const limit = (o.maxAnswerTokens ?? Infinity) * 4;
+    return final.answer.length > limit ? { answer: final.answer.slice(0, limit), finishReason: "length" } : { answer: final.answer, finishReason: "stop" };
+  }
+}
+
+async function finish(row: Row, ctx: LoopContext, research: { answer: string; references: Reference[] }, beast: string | null): Promise<RunOutcome> {
   const { budget, state } = ctx;
+  const written = await clientAnswer(ctx, research);
+  const final = { answer: written.answer, references: research.references };
   const usage = budget.usage;
   const data: FinalAnswer = {
     requestId: row.requestId,
+    ...(written.finishReason === "length" ? { finishReason: "length" as const } : {}),
     answer: final.answer,
     references: final.references,
     visitedURLs: state.visited,
@@ -182,7 +213,8 @@ async function finish(row: Row, ctx: LoopContext, final: { answer: string; refer
 async function fail(row: Row, budget: TokenBudget, error: unknown): Promise<RunOutcome> {
   const message = error instanceof BudgetExhaustedError ? `The token budget (${row.budget}) is too small for a final answer` : errorMessage(error);
   if (!(error instanceof BudgetExhaustedError)) console.error(`[quarry] answer run ${row.id} failed:`, error);
-  const ended = await endRun(row, { status: "failed", error: message, usage: budget.usage, totalTokens: budget.used }, { type: "error", data: { message } });
+  const data = error instanceof BudgetExhaustedError ? { message, code: "budget_too_small" as const } : { message };
+  const ended = await endRun(row, { status: "failed", error: message, usage: budget.usage, totalTokens: budget.used }, { type: "error", data });
   return ended ? "failed" : "cancelled";
 }
 

@@ -42,6 +42,8 @@ export interface FinalAnswer {
   badAttempts: number;
   /** Why beast mode answered, when it did. */
   beastMode: string | null;
+  /** "length" when the answer stopped at the client's max_tokens. */
+  finishReason?: "stop" | "length";
 }
 
 export type AnswerEvent =
@@ -49,7 +51,11 @@ export type AnswerEvent =
   // null: going again
   | EngineEvent<"paused", { paused: PausedState | null }>
   | EngineEvent<"answer", FinalAnswer>
-  | EngineEvent<"error", { message: string }>;
+  // code: why it failed, when the reason is the request's (the same request fails again: not retryable)
+  | EngineEvent<"error", { message: string; code?: AnswerFailure }>;
+
+/** Failures that the same request meets again: a client must change it, not retry it. */
+export type AnswerFailure = "budget_too_small";
 export type AnswerRunEvent = RunEvent<AnswerEvent>;
 
 export const answerTopic = (answerRunId: string): RunTopic => ({ kind: "answer", subjectId: answerRunId });

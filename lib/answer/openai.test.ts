@@ -1,15 +1,53 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { AppError } from "../errors";
-import { chatRequestSchema, toAnswerInput } from "./openai";
+import { assertHonourable, chatRequestSchema, isBackgroundTask, toAnswerInput } from "./openai";
 
 const body = (extra: Record<string, unknown>) => chatRequestSchema.parse({ model: "quarry-answer", messages: [{ role: "user", content: "Q?" }], ...extra });
 
-test("reasoning_effort maps to a budget and bad attempts; max_completion_tokens caps the budget", () => {
+test("reasoning_effort maps to a budget and bad attempts; budget_tokens and max_attempts override them; max_tokens limits the answer only", () => {
   assert.deepEqual([toAnswerInput(body({ reasoning_effort: "low" })).budget, toAnswerInput(body({ reasoning_effort: "low" })).maxBadAttempt], [100_000, 1]);
   assert.equal(toAnswerInput(body({})).budget, 500_000);
   assert.equal(toAnswerInput(body({ reasoning_effort: "high" })).budget, 1_000_000);
-  assert.equal(toAnswerInput(body({ reasoning_effort: "high", max_completion_tokens: 7_000 })).budget, 7_000);
+  const limited = toAnswerInput(body({ reasoning_effort: "high", max_completion_tokens: 7_000 }));
+  assert.equal(limited.budget, 1_000_000);
+  assert.equal(limited.options.maxAnswerTokens, 7_000);
+  assert.equal(toAnswerInput(body({ max_tokens: 50 })).options.maxAnswerTokens, 50);
+  const custom = toAnswerInput(body({ budget_tokens: 20_000, max_attempts: 5, no_direct_answer: true, bad_hostnames: ["Example.com"], temperature: 0.2 }));
+  assert.deepEqual([custom.budget, custom.maxBadAttempt], [20_000, 5]);
+  assert.deepEqual(custom.options, { temperature: 0.2, noDirectAnswer: true, badHostnames: ["example.com"] });
+  assert.throws(() => toAnswerInput(body({ budget_tokens: 100 })), (e: AppError) => e.type === "bad_request" && e.field === "budget_tokens");
+  assert.throws(() => toAnswerInput(body({ budget_tokens: 10_000_000 })), (e: AppError) => e.type === "bad_request" && e.field === "budget_tokens");
+});
+
+test("what cannot be honoured is a 400 naming the parameter: n > 1, tools, functions, tool_choice, images", () => {
+  const refused = (extra: Record<string, unknown>, field: string) =>
+    assert.throws(() => assertHonourable(body(extra)), (e: AppError) => e.type === "bad_request" && e.field === field && e.message.includes(field.split(".")[0] === "messages" ? "not supported" : field));
+  refused({ n: 2 }, "n");
+  refused({ tools: [{ type: "function", function: { name: "f" } }] }, "tools");
+  refused({ functions: [{ name: "f" }] }, "functions");
+  refused({ tool_choice: "required" }, "tool_choice");
+  refused({ messages: [{ role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: "data:image/png;base64,AA" } }] }] }, "messages.0.content");
+  assert.throws(() => assertHonourable(body({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "x" } }] }] })), /Images are not supported/);
+  assert.doesNotThrow(() => assertHonourable(body({ n: 1, tools: [], tool_choice: "none" })));
+});
+
+test("the question is at most 10,000 characters, as on /api/v1/query", () => {
+  assert.throws(() => toAnswerInput(body({ messages: [{ role: "user", content: "x".repeat(10_001) }] })), (e: AppError) => e.type === "bad_request" && e.field === "messages" && /10,000/.test(e.message));
+  assert.doesNotThrow(() => toAnswerInput(body({ messages: [{ role: "user", content: "x".repeat(10_000) }] })));
+});
+
+test("background tasks: chat-history templates, JSON or a short limit with a system prompt; research parameters mean research", () => {
+  const title = { messages: [{ role: "user", content: "### Task:\nGenerate a concise, 3-5 word title.\n### Chat History:\n<chat_history>\nUSER: Why is the sky blue?\n</chat_history>" }] };
+  assert.equal(isBackgroundTask(body(title)), true);
+  assert.equal(isBackgroundTask(body({ messages: [{ role: "system", content: "Suggest 3 tags." }, { role: "user", content: "chat..." }], response_format: { type: "json_object" } })), true);
+  assert.equal(isBackgroundTask(body({ messages: [{ role: "system", content: "Title this chat." }, { role: "user", content: "chat..." }], max_tokens: 50 })), true);
+  assert.equal(isBackgroundTask(body({ response_format: { type: "json_object" }, max_tokens: 200 })), true);
+  // A question with a short answer, a system prompt alone, or JSON alone is research.
+  assert.equal(isBackgroundTask(body({ max_tokens: 50 })), false);
+  assert.equal(isBackgroundTask(body({ messages: [{ role: "system", content: "Be helpful." }, { role: "user", content: "Q?" }] })), false);
+  assert.equal(isBackgroundTask(body({ response_format: { type: "json_object" } })), false);
+  assert.equal(isBackgroundTask(body({ ...title, budget_tokens: 50_000 })), false);
 });
 
 test("the last user message is the question; earlier ones are context", () => {

@@ -11,12 +11,13 @@ export type ReadResult = { url: string; ok: true; title: string | null; text: st
 const MAX_STORED_CHARS = 200_000;
 
 /** `collectionIds`: the run's collections, the only ones a knowledge-base source may be read from. */
-export async function readPage(url: string, signal: AbortSignal, collectionIds: string[] = []): Promise<ReadResult> {
+/** `allowHost`: the run's host rules (bad_hostnames, only_hostnames), asked at every redirect hop too. */
+export async function readPage(url: string, signal: AbortSignal, collectionIds: string[] = [], allowHost?: (hostname: string) => boolean): Promise<ReadResult> {
   try {
     // A knowledge-base passage is read from the database, never fetched.
     const page = parseKnowledgeSourceUrl(url)
       ? await readKnowledgeSource(url, collectionIds)
-      : await limiters().fetch.run(() => scrapeUrl(url, { signal }), signal);
+      : await limiters().fetch.run(() => scrapeUrl(url, { signal, allowHost }), signal);
     return { url, ok: true, title: page.title, text: page.text.slice(0, MAX_STORED_CHARS) };
   } catch (error) {
     if (signal.aborted) throw signal.reason;

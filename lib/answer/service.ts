@@ -1,6 +1,6 @@
 // The answer operations route handlers, the OpenAI-compatible endpoint and the CLI call.
 import { assertSourcesReadable, WEB_ONLY, type Sources } from "../knowledge/sources";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import * as store from "../db/answers";
 import { getRun, openRun } from "../db/runs";
 import { startWithinLimits } from "../runs/limits";
@@ -8,7 +8,7 @@ import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
 import { runRegistry } from "../runs/engines";
 import type { FinalAnswer } from "./events";
-import { initialState, zeroUsage } from "./types";
+import { initialState, zeroUsage, type AnswerOptions } from "./types";
 import { toAnswerView } from "./view";
 
 export const DEFAULT_MAX_BAD_ATTEMPT = 3;
@@ -21,22 +21,80 @@ export interface StartAnswer {
   maxBadAttempt?: number;
   requestId?: string;
   sources?: Sources;
+  /** What the client asked of the research and its answer (OpenAI-compatible endpoint). */
+  options?: AnswerOptions;
+  /**
+   * A client's retry joins the run it repeats instead of starting another: the run of the same
+   * Idempotency-Key, or (`joinIdentical`) the user's running run of the same question, conversation
+   * and budget started in the last IDENTICAL_WINDOW_MS.
+   */
+  idempotencyKey?: string;
+  joinIdentical?: boolean;
 }
 
-/** Stores the question and starts its run; 400 naming requestId when the caller used that id before. */
-export async function startAnswer(input: StartAnswer) {
+/** How long an identical request counts as a retry of a running one. */
+export const IDENTICAL_WINDOW_MS = 10_000;
+
+/** The request id of an Idempotency-Key: the key itself is never stored (a client may put anything in it). */
+export const idempotentRequestId = (key: string) => `idem-${createHash("sha256").update(key).digest("hex").slice(0, 40)}`;
+
+type Started = { requestId: string; runId: string; streamUrl: string; joined?: boolean };
+
+/**
+ * Stores the question and starts its run, or joins the run it repeats (`joined`); 400 naming
+ * requestId when the caller used that id before.
+ */
+export async function startAnswer(input: StartAnswer): Promise<Started> {
   const sources = input.sources ?? WEB_ONLY;
   // Collections only: no web search, so no SearXNG needed.
   assertResearchConfigured({ llm: true, search: sources.web });
   await assertSourcesReadable(input.userId, sources);
   // Checked and recorded under the user's start lock, so that simultaneous requests cannot both take the last slot.
   const userId = input.userId;
-  const started = userId ? await startWithinLimits({ userId, pool: "answer", start: () => createAndOpen(input) }) : await createAndOpen(input);
-  void runRegistry.start("answer", started.runId).catch((error: unknown) => console.error(`[quarry] answer run ${started.runId} could not start:`, error));
+  const request = { ...input };
+  const existing = () => repeatedRun(request);
+  const started = userId ? await startWithinLimits({ userId, pool: "answer", existing, start: () => createAndOpen(request) }) : ((await existing()) ?? (await createAndOpen(request)));
+  if (!started.joined) void runRegistry.start("answer", started.runId).catch((error: unknown) => console.error(`[quarry] answer run ${started.runId} could not start:`, error));
   return started;
 }
 
-async function createAndOpen(input: StartAnswer) {
+/** A key's runs that failed or were cancelled, after which a retry starts afresh under the key's next id. */
+const MAX_KEY_ATTEMPTS = 10;
+
+/**
+ * The run this request repeats, if any (see StartAnswer); 409 for an Idempotency-Key reused with
+ * another question. A key's run that failed or was cancelled is not joined: the retry is a new
+ * attempt (a passing failure, such as a provider outage, may not happen again), under the key's
+ * next request id, which this sets on `request` for its start.
+ */
+async function repeatedRun(request: StartAnswer): Promise<Started | null> {
+  let row = null;
+  if (request.idempotencyKey !== undefined) {
+    const base = idempotentRequestId(request.idempotencyKey);
+    for (let attempt = 0; attempt < MAX_KEY_ATTEMPTS; attempt++) {
+      const requestId = attempt === 0 ? base : `${base}-${attempt}`;
+      row = await store.getAnswerRun({ requestId, userId: request.userId });
+      request.requestId = requestId;
+      if (!row) return null;
+      if (row.question !== request.q || row.context !== (request.context ?? ""))
+        throw new AppError("conflict:idempotency_key", "This Idempotency-Key was used for another request; use a new key for a new question", { field: "Idempotency-Key" });
+      if (row.status !== "failed" && row.status !== "cancelled") break;
+    }
+    if (row && (row.status === "failed" || row.status === "cancelled"))
+      throw new AppError("conflict:idempotency_key", `This Idempotency-Key was tried ${MAX_KEY_ATTEMPTS} times; use a new key`, { field: "Idempotency-Key" });
+  } else if (request.joinIdentical) {
+    row = await store.findRecentAnswerRun({
+      userId: request.userId,
+      question: request.q,
+      context: request.context ?? "",
+      budget: request.budget ?? getEnv().ANSWER_DEFAULT_BUDGET,
+      since: new Date(Date.now() - IDENTICAL_WINDOW_MS),
+    });
+  }
+  return row ? { requestId: row.requestId, runId: row.id, streamUrl: `/api/v1/stream/${encodeURIComponent(row.requestId)}`, joined: true } : null;
+}
+
+async function createAndOpen(input: StartAnswer): Promise<Started> {
   const env = getEnv();
   const requestId = input.requestId ?? randomUUID();
   const row = await store.createAnswerRun({
@@ -47,7 +105,7 @@ async function createAndOpen(input: StartAnswer) {
     sources: JSON.stringify(input.sources ?? WEB_ONLY),
     budget: input.budget ?? env.ANSWER_DEFAULT_BUDGET,
     maxBadAttempt: input.maxBadAttempt ?? DEFAULT_MAX_BAD_ATTEMPT,
-    state: initialState(input.q),
+    state: initialState(input.q, input.options),
     usage: zeroUsage(),
   });
   if (!row) throw new AppError("bad_request:query", `You used the requestId ${requestId} already`, { field: "requestId" });

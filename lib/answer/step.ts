@@ -12,6 +12,7 @@ import { normaliseQuestion, type Embed } from "./dedup";
 import { dropDuplicateQuestions } from "./embed";
 import type { ActionState } from "./events";
 import { closeGap, completeStep, currentGap, rejectAnswer, type StepOutcome } from "./loop";
+import { boosted, hostAllowed, urlAllowed } from "./hostnames";
 import { readPage } from "./read";
 import type { AnswerState, Reference } from "./types";
 import { mergeResults, normaliseUrl, rankUrls } from "./urls";
@@ -50,8 +51,11 @@ export function knowledgeTokens(budget: TokenBudget, phase: "loop" | "beast"): n
 export async function runStep(ctx: LoopContext): Promise<StepResult> {
   const { state, budget } = ctx;
   const gap = currentGap(state);
-  const ranked = rankUrls(state.urls, state.visited);
-  const allowed = allowedActions(state, ranked.length);
+  const options = state.options;
+  const ranked = rankUrls(state.urls, state.visited, { boost: (url) => boosted(url, options) });
+  let allowed = allowedActions(state, ranked.length);
+  // no_direct_answer: the first step looks things up, however simple the question seems.
+  if (options?.noDirectAnswer && state.step === 0 && allowed.some((a) => a !== "answer")) allowed = allowed.filter((a) => a !== "answer");
   let action: AgentAction;
   try {
     action = await answerAgentStep({
@@ -117,7 +121,9 @@ async function search(ctx: LoopContext, queries: string[], record: StepRecord): 
   for (const q of fresh) {
     ctx.state.queries.push(q);
     try {
-      added += mergeResults(ctx.state.urls, await searchSources({ sources: ctx.sources ?? WEB_ONLY, userId: ctx.userId ?? null, query: q, signal: ctx.signal }));
+      const results = await searchSources({ sources: ctx.sources ?? WEB_ONLY, userId: ctx.userId ?? null, query: q, signal: ctx.signal });
+      // The client's host rules: a result on an excluded host is never known, so never read.
+      added += mergeResults(ctx.state.urls, results.filter((r) => urlAllowed(r.url, ctx.state.options)));
     } catch (error) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       failures.push(`${q}: ${error instanceof Error ? error.message : "search failed"}`);
@@ -131,9 +137,11 @@ async function visit(ctx: LoopContext, targets: string[], record: StepRecord): P
   const known = new Set(ctx.state.urls.map((u) => u.url));
   const visited = new Set(ctx.state.visited);
   // Only URLs that searches found: a model cannot send the reader anywhere it likes.
-  const urls = [...new Set(targets.map((t) => normaliseUrl(t)).filter((u): u is string => u !== null && known.has(u) && !visited.has(u)))];
+  const options = ctx.state.options;
+  const urls = [...new Set(targets.map((t) => normaliseUrl(t)).filter((u): u is string => u !== null && known.has(u) && !visited.has(u) && urlAllowed(u, options)))];
   ctx.state.visited.push(...urls);
-  const results = await Promise.all(urls.map((url) => readPage(url, ctx.signal, ctx.sources?.collections ?? [])));
+  const allowHost = options?.onlyHostnames?.length || options?.badHostnames?.length ? (host: string) => hostAllowed(host, options) : undefined;
+  const results = await Promise.all(urls.map((url) => readPage(url, ctx.signal, ctx.sources?.collections ?? [], allowHost)));
   const read: string[] = [];
   for (const r of results) {
     if (!r.ok) continue;

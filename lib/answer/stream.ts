@@ -21,6 +21,8 @@ type Snapshot = {
   paused: ReturnType<typeof pausedOf>;
 };
 
+const BUDGET_TOO_SMALL = /^The token budget \(\d+\) is too small/;
+
 /** The final event of a finished run, rebuilt from what is stored. */
 function finalEvent({ row, steps }: Snapshot): AnswerEvent | null {
   if (row.status === "completed") {
@@ -39,7 +41,11 @@ function finalEvent({ row, steps }: Snapshot): AnswerEvent | null {
     };
     return { type: "answer", data };
   }
-  if (row.status === "failed") return { type: "error", data: { message: row.error ?? "The answer run failed" } };
+  if (row.status === "failed") {
+    const message = row.error ?? "The answer run failed";
+    // The engine's message for a budget too small (engine.ts, fail): the same request fails again.
+    return { type: "error", data: BUDGET_TOO_SMALL.test(message) ? { message, code: "budget_too_small" } : { message } };
+  }
   if (row.status === "cancelled") return { type: "error", data: { message: row.error ?? "Cancelled by the user" } };
   return null;
 }

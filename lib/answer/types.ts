@@ -1,11 +1,12 @@
 // The answer agent's data: its loop state (stored after every step, so a run resumes from it), its
 // references, and its token usage by purpose.
+import type { ReplyFormat } from "../ai/call";
 import type { TokenCount } from "../ai/usage";
 
 export const ACTIONS = ["search", "visit", "reflect", "answer"] as const;
 export type ActionName = (typeof ACTIONS)[number];
 
-export const PURPOSES = ["agent", "read", "evaluate", "dedup", "beast"] as const;
+export const PURPOSES = ["agent", "read", "evaluate", "dedup", "beast", "final"] as const;
 export type Purpose = (typeof PURPOSES)[number];
 export type UsageByPurpose = Record<Purpose, TokenCount>;
 
@@ -53,10 +54,26 @@ export interface AnswerState {
   diary: string[];
   /** Consecutive steps without a new URL, knowledge item or gap. */
   stale: number;
+  /** What the client asked of the research and its answer (OpenAI-compatible endpoint). */
+  options?: AnswerOptions;
 }
 
-export function initialState(question: string): AnswerState {
-  return { step: 0, gaps: [question], gapCursor: 0, questions: [question], queries: [], knowledge: [], urls: [], visited: [], read: [], badAttempts: 0, disabled: [], diary: [], stale: 0 };
+/** What the client asked of the answer: kept in the run's state, so a run taken over honours it too. */
+export interface AnswerOptions {
+  /** The answer's length limit in tokens (max_tokens / max_completion_tokens). */
+  maxAnswerTokens?: number;
+  format?: ReplyFormat;
+  temperature?: number;
+  topP?: number;
+  noDirectAnswer?: boolean;
+  onlyHostnames?: string[];
+  boostHostnames?: string[];
+  badHostnames?: string[];
+}
+
+
+export function initialState(question: string, options?: AnswerOptions): AnswerState {
+  return { step: 0, gaps: [question], gapCursor: 0, questions: [question], queries: [], knowledge: [], urls: [], visited: [], read: [], badAttempts: 0, disabled: [], diary: [], stale: 0, ...(options && Object.keys(options).length ? { options } : {}) };
 }
 
 export function zeroUsage(): UsageByPurpose {

@@ -35,12 +35,15 @@ export function mergeResults(urls: FoundUrl[], results: SearchResult[]): number 
 
 const hostOf = (url: string) => new URL(url).host;
 
-/** Unvisited URLs, most often found first (then first found), at most `perHost` per host. */
-export function rankUrls(urls: FoundUrl[], visited: string[], { limit = 20, perHost = PER_HOST } = {}): FoundUrl[] {
+/**
+ * Unvisited URLs, most often found first (then first found), at most `perHost` per host; URLs for
+ * which `boost` is true (the client's boost_hostnames) come before all others.
+ */
+export function rankUrls(urls: FoundUrl[], visited: string[], { limit = 20, perHost = PER_HOST, boost = (_url: string): boolean => false } = {}): FoundUrl[] {
   const done = new Set(visited);
   const perHostCount = new Map<string, number>();
   const out: FoundUrl[] = [];
-  const ordered = urls.map((u, i) => ({ u, i })).sort((a, b) => b.u.hits - a.u.hits || a.i - b.i);
+  const ordered = urls.map((u, i) => ({ u, i, b: boost(u.url) ? 1 : 0 })).sort((a, b) => b.b - a.b || b.u.hits - a.u.hits || a.i - b.i);
   for (const { u } of ordered) {
     if (done.has(u.url)) continue;
     const host = hostOf(u.url);

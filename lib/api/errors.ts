@@ -22,10 +22,15 @@ export function httpStatusOf(error: AppError): number {
   return STATUS[error.type] ?? 500;
 }
 
+/** When a retryable failure gives no better time of its own. */
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
 /** The headers an error implies: when to try again, how to authenticate, what to send. */
 export function errorHeaders(error: AppError): Record<string, string> {
   const implied: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) implied["Retry-After"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
+  // Every retryable failure says when to try again (a client's backoff otherwise guesses).
+  else if (error.type === "unavailable" || error.type === "rate_limit" || error.type === "internal") implied["Retry-After"] = String(DEFAULT_RETRY_AFTER_SECONDS);
   if (error.type === "unauthorized") implied["WWW-Authenticate"] = 'Bearer realm="quarry"';
   if (error.type === "unsupported_media_type") implied["Accept-Post"] = "application/json";
   return implied;
@@ -43,5 +48,5 @@ export function toErrorResponse(error: unknown, headers: Record<string, string> 
     return Response.json(body, { status: httpStatusOf(error), headers: { ...errorHeaders(error), ...headers } });
   }
   console.error("[quarry] unhandled error:", error);
-  return Response.json({ error: "Something went wrong on our side. Please try again.", code: "internal:server" }, { status: 500 });
+  return Response.json({ error: "Something went wrong on our side. Please try again.", code: "internal:server" }, { status: 500, headers: { "Retry-After": String(DEFAULT_RETRY_AFTER_SECONDS) } });
 }

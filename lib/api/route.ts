@@ -2,16 +2,17 @@
 // 405 handlers for the methods a route does not implement (Next's own 405 has no body).
 import { AppError } from "../errors";
 import { toErrorResponse } from "./errors";
+import { withRequestId } from "./request-id";
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 
-/** Wraps a route handler so that any error becomes `{ error, code }` with the right status. */
+/** Wraps a route handler so that any error becomes `{ error, code }` with the right status; every response gets an x-request-id. */
 export function route<C>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
-      return await handler(request, context);
+      return withRequestId(await handler(request, context));
     } catch (error) {
-      return toErrorResponse(error);
+      return withRequestId(toErrorResponse(error));
     }
   };
 }
@@ -29,10 +30,12 @@ type Simple = (request: Request) => Promise<Response>;
 export function otherMethods(...allowed: Method[]): Record<Method | "HEAD" | "OPTIONS", Simple> {
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const notAllowed: Simple = async (request) =>
-    toErrorResponse(
-      new AppError("method_not_allowed:api", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`),
-      { Allow: allow },
+    withRequestId(
+      toErrorResponse(
+        new AppError("method_not_allowed:api", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`),
+        { Allow: allow },
+      ),
     );
-  const options: Simple = async () => new Response(null, { status: 204, headers: { Allow: allow } });
+  const options: Simple = async () => withRequestId(new Response(null, { status: 204, headers: { Allow: allow } }));
   return { GET: notAllowed, HEAD: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS: options };
 }

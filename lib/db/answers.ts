@@ -116,3 +116,28 @@ export async function listAnswerStartTimes({ userId, since, limit }: { userId: s
   const rows = await db.answerRun.findMany({ where: { userId, createdAt: { gte: since } }, select: { createdAt: true }, orderBy: { createdAt: "asc" }, take: limit });
   return rows.map((r) => r.createdAt);
 }
+
+/** The start times of the user's answer runs that have not ended (for when a slot frees). */
+export async function listRunningAnswerStarts({ userId }: { userId: string }): Promise<Date[]> {
+  const rows = await db.answerRun.findMany({ where: { userId, status: { in: ["queued", "running"] } }, select: { createdAt: true, startedAt: true } });
+  return rows.map((r) => r.startedAt ?? r.createdAt);
+}
+
+/** How long the user's last finished answer runs took, in milliseconds, newest first. */
+export async function recentAnswerDurations({ userId, limit }: { userId: string; limit: number }): Promise<number[]> {
+  const rows = await db.answerRun.findMany({
+    where: { userId, status: { in: ["completed", "failed"] }, startedAt: { not: null }, completedAt: { not: null } },
+    select: { startedAt: true, completedAt: true },
+    orderBy: { createdAt: "desc" },
+    take: limit,
+  });
+  return rows.map((r) => r.completedAt!.getTime() - r.startedAt!.getTime());
+}
+
+/**
+ * The user's run of this question and conversation started since `since` and not ended: an identical
+ * request sent again (a client's retry) joins it.
+ */
+export async function findRecentAnswerRun({ userId, question, context, budget, since }: { userId: string | null; question: string; context: string; budget: number; since: Date }) {
+  return db.answerRun.findFirst({ where: { userId, question, context, budget, status: { in: ["queued", "running"] }, createdAt: { gte: since } }, orderBy: { createdAt: "desc" } });
+}

@@ -9,7 +9,7 @@ process.env.MAX_CONCURRENT_RUNS_PER_USER = "2";
 process.env.MAX_CONCURRENT_PLANNING_CALLS_PER_USER = "2";
 process.env.RATE_LIMIT_PLANNING_CALLS_PER_HOUR = "3";
 const { db } = await import("../db/client");
-const { assertWithinLimits, startWithinLimits } = await import("./limits");
+const { assertWithinLimits, slotWaitSeconds, startWithinLimits } = await import("./limits");
 
 const status = (e: unknown) => e instanceof AppError && e.type === "rate_limit" && (e.retryAfterSeconds ?? 0) > 0;
 
@@ -123,4 +123,15 @@ test("planning calls: at most MAX_CONCURRENT_PLANNING_CALLS_PER_USER in flight (
   const error = await assertPlanningWithinLimits({ userId: user.id }).then(() => null, (e: AppError) => e);
   assert.equal(error?.code, "rate_limit:planning_calls");
   assert.ok(error!.retryAfterSeconds! > 0 && error!.retryAfterSeconds! <= 60, String(error!.retryAfterSeconds));
+});
+
+test("a busy user's wait is until the soonest running run should end, from the user's past durations", async () => {
+  const now = new Date("2026-01-01T00:10:00Z");
+  const started = (secondsAgo: number) => new Date(now.getTime() - secondsAgo * 1000);
+  // Runs take about 30 s (the median); the older run started 20 s ago: 10 s to go.
+  assert.equal(slotWaitSeconds([started(5), started(20)], [10_000, 30_000, 90_000], now), 10);
+  // No history: a minute per run.
+  assert.equal(slotWaitSeconds([started(15)], [], now), 45);
+  // Overdue: any moment now, never 0.
+  assert.equal(slotWaitSeconds([started(500)], [30_000], now), 2);
 });

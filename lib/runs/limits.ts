@@ -8,7 +8,7 @@
 // per hour, counted from their rows under the same lock; each row records the tokens its calls used.
 import { randomUUID } from "node:crypto";
 import { sleep } from "../concurrency";
-import { countRunningAnswers, listAnswerStartTimes } from "../db/answers";
+import { countRunningAnswers, listAnswerStartTimes, listRunningAnswerStarts, recentAnswerDurations } from "../db/answers";
 import { countRunningResearches, listStartTimes } from "../db/research";
 import { countActiveConversations, listConversationStartTimes } from "../db/conversations";
 import { acquireUserStartLock, releaseUserStartLock } from "../db/users";
@@ -30,6 +30,25 @@ interface Pool {
   startsCode: "rate_limit:research_starts" | "rate_limit:answer_starts";
   /** "started 30 researches", "asked 30 questions". */
   started: (n: number) => string;
+  /** Seconds until one of the user's running runs is likely to end; absent: a fixed guess. */
+  slotFreesIn?: (userId: string, now: Date) => Promise<number>;
+}
+
+/** When a busy user's slot frees without a history to go by, and the shortest and longest wait told. */
+const DEFAULT_RUN_SECONDS = 60;
+const MIN_SLOT_WAIT_SECONDS = 2;
+
+/**
+ * Seconds until the soonest of the running runs (their start times) is expected to end: a run takes
+ * about the median of the user's recent durations (DEFAULT_RUN_SECONDS without any). A run past
+ * its expected end is expected any moment: MIN_SLOT_WAIT_SECONDS.
+ */
+export function slotWaitSeconds(runningStarts: Date[], recentDurationsMs: number[], now: Date): number {
+  const sorted = [...recentDurationsMs].sort((a, b) => a - b);
+  const typicalMs = sorted.length ? sorted[Math.floor(sorted.length / 2)] : DEFAULT_RUN_SECONDS * 1000;
+  if (runningStarts.length === 0) return MIN_SLOT_WAIT_SECONDS;
+  const soonest = Math.min(...runningStarts.map((s) => s.getTime() + typicalMs - now.getTime()));
+  return Math.max(MIN_SLOT_WAIT_SECONDS, Math.ceil(soonest / 1000));
 }
 
 const POOLS: Record<LimitPool, Pool> = {
@@ -47,6 +66,7 @@ const POOLS: Record<LimitPool, Pool> = {
     noun: "answers",
     startsCode: "rate_limit:answer_starts",
     started: (n) => `asked ${n} questions`,
+    slotFreesIn: async (userId, now) => slotWaitSeconds(await listRunningAnswerStarts({ userId }), await recentAnswerDurations({ userId, limit: 20 }), now),
   },
 };
 
@@ -56,10 +76,11 @@ export async function assertWithinLimits({ userId, pool, now = new Date() }: { u
   const p = POOLS[pool];
   const running = await p.running(userId);
   if (running >= env.MAX_CONCURRENT_RUNS_PER_USER) {
+    const retryAfterSeconds = p.slotFreesIn ? await p.slotFreesIn(userId, now) : DEFAULT_RUN_SECONDS;
     throw new AppError(
       "rate_limit:concurrent_runs",
       `You already have ${running} ${p.noun} running (the limit is ${env.MAX_CONCURRENT_RUNS_PER_USER}). Wait for one to finish or cancel one, then try again.`,
-      { retryAfterSeconds: 60 },
+      { retryAfterSeconds },
     );
   }
   const since = new Date(now.getTime() - HOUR_MS);
@@ -117,10 +138,14 @@ async function withUserStartLock<T>(userId: string, fn: () => Promise<T>): Promi
 
 /**
  * Checks the pool's limits and starts the run under the user's lock. `start` must have recorded the
- * start (running, with its start time) in the database before it resolves.
+ * start (running, with its start time) in the database before it resolves. `existing`, asked first
+ * under the same lock, finds a start this request repeats (an idempotent retry): it is returned as is.
  */
-export function startWithinLimits<T>({ userId, pool, start }: { userId: string; pool: LimitPool; start: () => Promise<T> }): Promise<T> {
+export function startWithinLimits<T>({ userId, pool, start, existing }: { userId: string; pool: LimitPool; start: () => Promise<T>; existing?: () => Promise<T | null> }): Promise<T> {
   return withUserStartLock(userId, async () => {
+    // A retry of a start already made joins it: no new start, so no limit applies.
+    const joined = await existing?.();
+    if (joined) return joined;
     await assertWithinLimits({ userId, pool });
     return start();
   });

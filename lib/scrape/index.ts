@@ -36,6 +36,8 @@ export interface ScrapeOptions {
   signal?: AbortSignal;
   /** Injectable DNS, for tests. */
   lookup?: LookupFn;
+  /** A caller's own host rule, asked at every hop (redirects too): false refuses the host before any connection. */
+  allowHost?: (hostname: string) => boolean;
 }
 
 const MAX_URL_LENGTH = 8192;
@@ -97,7 +99,10 @@ export async function scrapeUrl(url: string, options: ScrapeOptions = {}): Promi
       maxBytes: options.maxBytes ?? env.SCRAPE_MAX_BYTES,
       maxRedirects: options.maxRedirects ?? env.SCRAPE_MAX_REDIRECTS,
       userAgent: options.userAgent ?? env.SCRAPE_USER_AGENT,
-      guard: (hop) => resolveTarget(hop, { allowPrivate, lookup: options.lookup, signal }),
+      guard: (hop) => {
+        if (options.allowHost && !options.allowHost(hop.hostname)) return Promise.reject(new ScrapeError("blocked", `The host ${hop.hostname} is excluded for this request`));
+        return resolveTarget(hop, { allowPrivate, lookup: options.lookup, signal });
+      },
       checkType: checkDeclaredType,
     });
     return await toPage(start, fetched, signal);

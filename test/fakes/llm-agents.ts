@@ -2,7 +2,7 @@
 // gives the same reply. Report writing and branch summaries live in llm-report.ts.
 import { schemaInstance, type JsonSchema } from "./json-schema-instance";
 import { firstWords, intTag, sentencesOf, tagContent, tagOf, taskText, type ChatMessage } from "./llm-parse";
-import { answerAgentReply, answerBeastReply, answerEvaluatorReply } from "./llm-answer";
+import { answerAgentReply, answerBeastReply, answerEvaluatorReply, answerFinalReply } from "./llm-answer";
 import { deepResearchReply } from "./llm-deep-research";
 import { writeBranchSummary, writeReport } from "./llm-report";
 import { repairReply, uncitedReply, verifierReply, type VerifyScenario } from "./llm-verify";
@@ -63,6 +63,8 @@ export function agentReply(ctx: AgentContext): AgentReply {
       return json(answerEvaluatorReply(task));
     case "answer-beast":
       return json(answerBeastReply(task));
+    case "answer-final":
+      return answerFinalReply(task, ctx.responseFormat, (schema) => schemaInstance(schema as JsonSchema));
     default: {
       const dr = deepResearchReply(ctx.agent, ctx.messages);
       return dr === undefined ? fallback(task, ctx) : json(dr);

@@ -51,7 +51,7 @@ export function answerAgentReply(task: string, nextNumber: (key: string) => numb
   const topic = firstWords(question, 6);
   const answer = (text: string, references: { url: string; exactQuote: string }[], think = "I can answer now.") => ({ action: "answer", think, answer: text, references });
 
-  if (q.includes("1+1")) return answer("2", [], "This is simple arithmetic.");
+  if (q.includes("1+1") && can("answer")) return answer("2", [], "This is simple arithmetic.");
   if (q.includes("duplicate") && can("reflect")) {
     const n = nextNumber(`dup|${question}`);
     if (n === 1) return { action: "reflect", think: "I should split the question.", questionsToAnswer: [`${question.toUpperCase()}!!`, "Which year was it first published?"] };
@@ -95,4 +95,15 @@ export function answerEvaluatorReply(task: string) {
 export function answerBeastReply(task: string) {
   const ref = goodReference(pagesOf(task));
   return ref ? { answer: `Final answer: ${ref.exactQuote}`, references: [ref] } : { answer: "The sources read do not settle this; the best estimate is unknown.", references: [] };
+}
+
+/**
+ * The final answer in the client's terms (lib/answer/agents/final.ts): the researched answer again,
+ * as JSON when a format is asked; the server's max_tokens cut applies to it like to any reply.
+ */
+export function answerFinalReply(task: string, format: { type: string; json_schema?: { schema?: unknown } } | undefined, instance: (schema: unknown) => unknown) {
+  const answer = tagContent(task, "answer") ?? "";
+  if (format?.type === "json_schema" && format.json_schema?.schema) return { text: JSON.stringify(instance(format.json_schema.schema)), json: true };
+  if (format?.type === "json_object") return { text: JSON.stringify({ answer }), json: true };
+  return { text: `In short: ${answer}`, json: false };
 }

@@ -52,6 +52,10 @@ export interface LlmLogEntry {
   completionTokens: number;
   /** The text sent back (null for failures). */
   reply: string | null;
+  /** The request's sampling settings and output limit (null when not sent). */
+  temperature: number | null;
+  topP: number | null;
+  maxTokens: number | null;
 }
 
 interface ChatRequest {
@@ -62,6 +66,8 @@ interface ChatRequest {
   response_format?: ResponseFormat;
   max_tokens?: number;
   max_completion_tokens?: number;
+  temperature?: number;
+  top_p?: number;
 }
 
 const DEFAULTS: LlmOptions = {
@@ -146,6 +152,9 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       promptTokens: estimateTokens(allText),
       completionTokens: 0,
       reply: null,
+      temperature: body.temperature ?? null,
+      topP: body.top_p ?? null,
+      maxTokens: body.max_completion_tokens ?? body.max_tokens ?? null,
     };
     this.log.push(entry);
     res.on("finish", () => (entry.status = res.statusCode));

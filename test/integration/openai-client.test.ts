@@ -37,23 +37,25 @@ describe("the official openai client", () => {
     assert.ok(r.usage.total_tokens > 0);
   });
 
-  test("streaming: reasoning_content deltas, content, then annotations and usage; the iterator ends at [DONE]", async () => {
-    const stream = (await client.chat.completions.create({ model: "quarry-answer", stream: true, messages: [{ role: "user", content: QUESTION }] })) as AsyncIterable<{
+  test("streaming: reasoning_content deltas, content, then annotations, and usage when asked; the iterator ends at [DONE]", async () => {
+    const stream = (await client.chat.completions.create({ model: "quarry-answer", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: QUESTION }] })) as AsyncIterable<{
       choices: { delta: { content?: string; reasoning_content?: string; annotations?: unknown[] }; finish_reason: string | null }[];
       usage?: { total_tokens: number };
     }>;
     let reasoning = "";
     let content = "";
-    let last;
+    const chunks = [];
     for await (const chunk of stream) {
       reasoning += chunk.choices[0]?.delta.reasoning_content ?? "";
       content += chunk.choices[0]?.delta.content ?? "";
-      last = chunk;
+      chunks.push(chunk);
     }
     assert.match(reasoning, /Searching: /);
     assert.ok(content.length > 30);
-    assert.equal(last!.choices[0].finish_reason, "stop");
-    assert.equal(last!.choices[0].delta.annotations!.length, 1);
-    assert.ok(last!.usage!.total_tokens > 0);
+    const [finish, usage] = chunks.slice(-2);
+    assert.equal(finish.choices[0].finish_reason, "stop");
+    assert.equal(finish.choices[0].delta.annotations!.length, 1);
+    assert.deepEqual(usage.choices, []);
+    assert.ok(usage.usage!.total_tokens > 0);
   });
 });

@@ -44,8 +44,8 @@ describe("OpenAI-compatible API", () => {
     assert.ok(((await result.usage).totalTokens ?? 0) > 0);
   });
 
-  test("the chunk format is OpenAI's: role first, reasoning_content per step, content, annotations and usage, then [DONE]", async () => {
-    const res = await chat({ stream: true });
+  test("the chunk format is OpenAI's: role first, reasoning_content per step, content, annotations, usage (asked for) alone last, then [DONE]", async () => {
+    const res = await chat({ stream: true, stream_options: { include_usage: true } });
     assert.equal(res.status, 200);
     assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
     const raw = await res.text();
@@ -53,8 +53,10 @@ describe("OpenAI-compatible API", () => {
     assert.equal(frames.at(-1), "data: [DONE]");
     const chunks = frames.slice(0, -1).map((f) => {
       assert.match(f, /^data: \{/);
-      return JSON.parse(f.slice(6)) as { id: string; object: string; model: string; created: number; choices: { index: number; delta: Record<string, unknown>; finish_reason: string | null }[]; usage?: Record<string, number> };
+      return JSON.parse(f.slice(6)) as { id: string; object: string; model: string; created: number; choices: { index: number; delta: Record<string, unknown>; finish_reason: string | null }[]; usage?: Record<string, number> | null };
     });
+    const usageChunk = chunks.pop()!;
+    assert.deepEqual(usageChunk.choices, []);
     const ids = new Set(chunks.map((c) => c.id));
     assert.equal(ids.size, 1);
     assert.ok(chunks.every((c) => c.object === "chat.completion.chunk" && c.model === "quarry-answer" && Number.isInteger(c.created)));
@@ -70,7 +72,8 @@ describe("OpenAI-compatible API", () => {
     assert.equal(annotations.length, 1);
     assert.equal(annotations[0].type, "url_citation");
     assert.ok(annotations[0].url_citation.exactQuote.length > 20);
-    const usage = last.usage!;
+    assert.equal(last.usage, null);
+    const usage = usageChunk.usage!;
     assert.equal(usage.total_tokens, usage.prompt_tokens + usage.completion_tokens);
     const stored = await getAnswer(app, res.headers.get("x-request-id")!);
     assert.equal(usage.total_tokens, stored.usage.totalTokens);
@@ -89,7 +92,7 @@ describe("OpenAI-compatible API", () => {
     assert.ok(body.usage.total_tokens > 0);
   });
 
-  test("the last user message is the question; reasoning_effort and max_completion_tokens set the budget", async () => {
+  test("the last user message is the question; reasoning_effort and budget_tokens set the budget, max_completion_tokens does not", async () => {
     const messages = [
       { role: "user", content: "Tell me about batteries." },
       { role: "assistant", content: "Sure." },
@@ -99,8 +102,10 @@ describe("OpenAI-compatible API", () => {
     const stored = await getAnswer(app, low.headers.get("x-request-id")!);
     assert.equal(stored.usage.budget, 100_000);
     assert.equal(((await low.json()) as { choices: { message: { content: string } }[] }).choices[0].message.content, "2");
-    const capped = await chat({ messages, reasoning_effort: "high", max_completion_tokens: 20_000 });
+    const capped = await chat({ messages, reasoning_effort: "high", budget_tokens: 20_000 });
     assert.equal((await getAnswer(app, capped.headers.get("x-request-id")!)).usage.budget, 20_000);
+    const limited = await chat({ messages, reasoning_effort: "high", max_completion_tokens: 20_000 });
+    assert.equal((await getAnswer(app, limited.headers.get("x-request-id")!)).usage.budget, 1_000_000);
     const high = await chat({ messages, reasoning_effort: "high" });
     assert.equal((await getAnswer(app, high.headers.get("x-request-id")!)).usage.budget, 1_000_000);
   });

@@ -8,7 +8,7 @@ export const POST = route(async (request: Request) => {
   const { userId } = await requireCaller(request);
   const input = await parseBody(request, queryRequestSchema(), "query");
   const { requestId, streamUrl } = await startAnswer({ userId, ...input });
-  return Response.json({ requestId, streamUrl }, { status: 202, headers: { Location: `/api/v1/answers/${encodeURIComponent(requestId)}` } });
+  return Response.json({ requestId, streamUrl }, { status: 202, headers: { Location: `/api/v1/answers/${encodeURIComponent(requestId)}`, "x-request-id": requestId } });
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -10,7 +10,9 @@ export const dynamic = "force-dynamic";
 export const POST = openAiRoute(async (request: Request) => {
   const { userId } = await requireCaller(request);
   const body = await parseBody(request, chatRequestSchema, "chat");
-  return chatCompletion({ body, userId, signal: request.signal });
+  // The official openai client sends one per request, the same on its retries: a retry joins the run.
+  const idempotencyKey = request.headers.get("idempotency-key")?.trim().slice(0, 500) || undefined;
+  return chatCompletion({ body, userId, signal: request.signal, idempotencyKey });
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = openAiOtherMethods("POST");
