@@ -4,7 +4,7 @@
 import { AppError } from "../errors";
 import { runRegistry } from "../runs/engines";
 import type { FinalAnswer } from "./events";
-import { annotationsOf, chunk, completionBody, reasoningOf, toAnswerInput, usageOf, type ChatRequest } from "./openai";
+import { annotationsOf, chunk, sourcesOf, completionBody, reasoningOf, toAnswerInput, usageOf, type ChatRequest } from "./openai";
 import { startAnswer } from "./service";
 import { followAnswer, type NumberedEvent } from "./stream";
 
@@ -76,7 +76,7 @@ export async function chatCompletion({ body, userId, signal }: { body: ChatReque
     }
     const final: FinalAnswer = event.data;
     send(chunk(id, created, { content: final.answer }));
-    send(chunk(id, created, { annotations: annotationsOf(final) }, "stop", { usage: usageOf(final) }));
+    send(chunk(id, created, { annotations: annotationsOf(final) }, "stop", { usage: usageOf(final), ...sourcesOf(final) }));
   }
 
   return new Response(stream, {

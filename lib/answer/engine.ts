@@ -11,6 +11,7 @@ import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine"
 import { emitOutsideRun } from "../runs/events";
 import { getRun, pausedOf } from "../db/runs";
 import { checkReferences } from "./attribution";
+import { NO_SOURCES_NOTE, withCitationMarkers } from "./citations";
 import { BudgetExhaustedError, TokenBudget } from "./budget";
 import { budgetedEmbed } from "./embed";
 import { answerTopic, type AnswerEvent, type FinalAnswer, type Trackers } from "./events";
@@ -155,18 +156,21 @@ async function beastMode(row: Row, ctx: LoopContext, reason: string): Promise<{ 
     onUsage: ctx.budget.sink("beast"),
     signal: ctx.signal,
   });
-  const { verified, problems } = checkReferences(r.references, ctx.pages);
+  const { verified, problems, reattributed } = checkReferences(r.references, ctx.pages);
   ctx.state.step++;
-  await recordStep(row, ctx, { gap: ctx.question, actionState: { action: "answer", think: `Beast mode: ${reason}`, answer: r.answer }, payload: { beast: true, reason, ...r, droppedReferences: problems } }, before);
+  await recordStep(row, ctx, { gap: ctx.question, actionState: { action: "answer", think: `Beast mode: ${reason}`, answer: r.answer }, payload: { beast: true, reason, ...r, droppedReferences: problems, reattributed } }, before);
   return { answer: r.answer, references: verified };
 }
 
 async function finish(row: Row, ctx: LoopContext, final: { answer: string; references: Reference[] }, beast: string | null): Promise<RunOutcome> {
   const { budget, state } = ctx;
   const usage = budget.usage;
+  const noSources = beast !== null && final.references.length === 0;
+  // One citation style, [^n] after the sentence a reference supports; a forced answer without any says so.
+  const answer = noSources ? `${final.answer}\n\n${NO_SOURCES_NOTE}` : withCitationMarkers(final.answer, final.references);
   const data: FinalAnswer = {
     requestId: row.requestId,
-    answer: final.answer,
+    answer,
     references: final.references,
     visitedURLs: state.visited,
     readURLs: state.read,
@@ -174,8 +178,9 @@ async function finish(row: Row, ctx: LoopContext, final: { answer: string; refer
     steps: state.step,
     badAttempts: state.badAttempts,
     beastMode: beast,
+    noSources,
   };
-  const ended = await endRun(row, { status: "completed", answer: final.answer, references: final.references, usage, totalTokens: budget.used }, { type: "answer", data });
+  const ended = await endRun(row, { status: "completed", answer, references: final.references, usage, totalTokens: budget.used }, { type: "answer", data });
   return ended ? "completed" : "cancelled";
 }
 

@@ -42,6 +42,8 @@ export interface FinalAnswer {
   badAttempts: number;
   /** Why beast mode answered, when it did. */
   beastMode: string | null;
+  /** A beast-mode answer with no verified reference (its text says so too). */
+  noSources: boolean;
 }
 
 export type AnswerEvent =
