@@ -3,6 +3,7 @@
 // signed-out visitors go to /sign-in, signed-out API calls get a JSON 401. Sign-in, sign-up, shared
 // reports, static files and the Auth.js endpoints stay public (lib/auth/proxy-auth.ts).
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
+import { corsHeaders, isCorsPath, preflightResponse } from "@/lib/api/cors";
 import { toErrorResponse } from "@/lib/api/errors";
 import { malformedUrlResponse } from "@/lib/api/malformed-url";
 import { openAiErrorResponse } from "@/lib/api/openai-error";
@@ -14,12 +15,18 @@ const STATIC_FILE = /\.(?:svg|png|jpg|jpeg|gif|webp|ico|txt|woff2?)$/;
 
 const checkSession = authProxy((error, api) => (api === "openai" ? openAiErrorResponse(error) : toErrorResponse(error)));
 
-export function proxy(request: NextRequest, event: NextFetchEvent) {
+export async function proxy(request: NextRequest, event: NextFetchEvent) {
   const { pathname } = request.nextUrl;
   const malformed = malformedUrlResponse(request.nextUrl);
   if (malformed) return malformed;
   if (STATIC_FILE.test(pathname)) return NextResponse.next();
-  return checkSession(request, event);
+  const preflight = preflightResponse(request, pathname);
+  if (preflight) return preflight;
+  const response = await checkSession(request, event);
+  if (isCorsPath(pathname)) for (const [name, value] of Object.entries(corsHeaders(request))) response.headers.set(name, value);
+  // The OpenAI-compatible API is for token clients: it sets no cookie (no session, no Auth.js state).
+  if (pathname === "/v1" || pathname.startsWith("/v1/")) response.headers.delete("set-cookie");
+  return response;
 }
 
 export const config = {

@@ -1,8 +1,9 @@
 "use client";
-// Quick answer: a question box; the agent's steps appear live, then the answer with its references.
-// The request id lives in the URL (?id=…), so a reload or a link from the list replays the run.
+// Quick answer: a question box; the opened run's question, the agent's steps live (with Cancel), then
+// the answer first with its references and the steps folded below it. The request id lives in the
+// URL (?id=…), so a reload or a link from the list replays the run.
 import { useRouter, useSearchParams } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useAnswerStream } from "@/hooks/use-answer-stream";
 import type { Sources } from "@/lib/client/knowledge-api";
 import { SourcePicker, sourcesChosen, WEB_ONLY } from "./knowledge/source-picker";
@@ -22,6 +23,36 @@ export function QuickAnswer() {
   const [sources, setSources] = useState<Sources>(WEB_ONLY);
   const { steps, final, error: runError, paused } = useAnswerStream(requestId);
   const running = Boolean(requestId) && !final && !runError;
+  const [asked, setAsked] = useState<string | null>(null);
+  const [cancelling, setCancelling] = useState(false);
+
+  // The opened run's question: the box may hold another one, or none after a reload.
+  useEffect(() => {
+    setAsked(null);
+    setCancelling(false);
+    if (!requestId) return;
+    let live = true;
+    void fetch(`/api/v1/answers/${encodeURIComponent(requestId)}`)
+      .then((res) => (res.ok ? (res.json() as Promise<{ question: string }>) : null))
+      .then((body) => {
+        if (live && body) setAsked(body.question);
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [requestId]);
+
+  async function cancel() {
+    if (!requestId) return;
+    setCancelling(true);
+    try {
+      const res = await fetch(`/api/v1/answers/${encodeURIComponent(requestId)}/cancel`, { method: "POST" });
+      if (!res.ok) setError(((await res.json().catch(() => ({}))) as { error?: string }).error ?? `Cancel failed (${res.status})`);
+    } catch {
+      setError("The cancel could not be sent");
+    }
+  }
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -63,22 +94,38 @@ export function QuickAnswer() {
       </form>
       {requestId ? (
         <section className="space-y-3" data-testid="answer-run" data-request-id={requestId}>
-          {running ? (
-            <p className="flex items-center gap-2 text-sm text-muted" data-testid="answer-running">
-              <StatusBadge status="running" paused={!!paused} title={paused?.reason} testid="answer-status" />
-              {paused ? `${paused.reason}. It goes on by itself when the provider is back.` : <><Spinner /> Searching, reading and reasoning…</>}
+          {asked ? (
+            <p className="text-[15px] font-medium" data-testid="answer-asked">
+              {asked}
             </p>
           ) : null}
-          <AnswerSteps steps={steps} />
+          {running ? (
+            <div className="flex items-center gap-3">
+              <p className="flex items-center gap-2 text-sm text-muted" data-testid="answer-running">
+                <StatusBadge status="running" paused={!!paused} title={paused?.reason} testid="answer-status" />
+                {paused ? `${paused.reason}. It goes on by itself when the provider is back.` : <><Spinner /> Searching, reading and reasoning…</>}
+              </p>
+              <button type="button" data-testid="answer-cancel" onClick={cancel} disabled={cancelling} className={buttonClass("secondary", "sm", "ml-auto")}>
+                {cancelling ? "Cancelling…" : "Cancel"}
+              </button>
+            </div>
+          ) : null}
           {final ? <AnswerResult final={final} /> : null}
           {runError ? (
             <p className="rounded-lg border border-danger/40 p-3 text-sm text-danger" data-testid="answer-run-error">
               {runError}
             </p>
           ) : null}
+          {/* Live while running; once the run ended the answer comes first and the steps fold below it. */}
+          <details open={running} data-testid="answer-steps-fold" className="space-y-2">
+            <summary className="cursor-pointer text-sm text-muted">
+              {steps.length} step{steps.length === 1 ? "" : "s"}
+            </summary>
+            <AnswerSteps steps={steps} />
+          </details>
         </section>
       ) : null}
-      <AnswerHistory limit={10} refreshKey={`${requestId}|${final ? "done" : ""}`} />
+      <AnswerHistory limit={10} refreshKey={`${requestId}|${final ? "done" : runError ? "ended" : ""}`} />
     </div>
   );
 }

@@ -13,6 +13,12 @@ test("a question is answered live: steps, then the answer with references and th
   const steps = page.getByTestId("answer-step");
   await expect(steps.first()).toHaveAttribute("data-action", "search");
   await expect(page.getByTestId("answer-result")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("answer-asked")).toHaveText("How much storage did grid batteries add in 2024?");
+  // The answer comes first; the steps fold below it once it is there.
+  const fold = page.getByTestId("answer-steps-fold");
+  expect(await page.getByTestId("answer-result").evaluate((result, f) => Boolean(result.compareDocumentPosition(f!) & Node.DOCUMENT_POSITION_FOLLOWING), await fold.elementHandle())).toBe(true);
+  await expect(fold).not.toHaveAttribute("open");
+  await fold.locator("summary").click();
   await expect(page.locator('[data-testid="answer-step"][data-action="visit"]').first()).toBeVisible();
   await expect(page.getByTestId("answer-step-think").first()).not.toBeEmpty();
   await expect(page.getByTestId("answer-running")).toHaveCount(0);
@@ -31,6 +37,7 @@ test("a question is answered live: steps, then the answer with references and th
   await page.reload();
   await expect(page.getByTestId("answer-result")).toBeVisible();
   await expect(steps).toHaveCount(stepCount);
+  await expect(page.getByTestId("answer-asked")).toHaveText("How much storage did grid batteries add in 2024?");
   await expect(page.getByTestId("answer-history")).toContainText("How much storage did grid batteries add in 2024?");
   // History lists it too, and opens it again.
   await page.getByTestId("nav-history").click();
@@ -47,4 +54,18 @@ test("a trivial question is answered at once", async ({ page }) => {
   await expect(page.getByTestId("answer-text")).toHaveText("2", { timeout: 30_000 });
   await expect(page.getByTestId("answer-step")).toHaveCount(1);
   await expect(page.getByTestId("answer-reference")).toHaveCount(0);
+});
+
+test("a running answer can be cancelled from the page; the recent list shows it cancelled", async ({ page }) => {
+  const question = `An endless question about grid batteries in 2024 (${Date.now()})`;
+  await page.goto("/answer");
+  await page.getByTestId("answer-question").fill(question);
+  await page.getByTestId("answer-submit").click();
+  // The fake LLM runs the whole endless question in seconds: cancel as soon as the run is shown.
+  await expect(page).toHaveURL(/\/answer\?id=/);
+  await page.getByTestId("answer-cancel").click({ force: true, timeout: 10_000 });
+  await expect(page.getByTestId("answer-run-error")).toContainText(/cancel/i, { timeout: 30_000 });
+  await expect(page.getByTestId("answer-cancel")).toHaveCount(0);
+  await expect(page.getByTestId("answer-history")).toContainText(question);
+  await expect(page.getByTestId("answer-history-row").filter({ hasText: question })).toContainText(/cancel/i);
 });

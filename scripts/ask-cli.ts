@@ -1,7 +1,11 @@
 // npm run ask -- "<question>" [--budget N] [--max-bad-attempt N] [--email you@example.com]
+// Without a question argument it reads the question from stdin (echo "…" | npm run ask), or asks for it
+// on a terminal.
 // Runs the answer agent in this process against the configured LLM and search, printing each step
 // (action, think, queries or URLs) and the final answer with its references and token usage.
 // Exit codes: 0 answered, 1 failed, 2 bad arguments, 130 interrupted.
+import { createInterface } from "node:readline/promises";
+import { text as readAll } from "node:stream/consumers";
 import { parseArgs } from "node:util";
 import { accountFor, CliError, migrateDatabase, runMain, sourcesFromOptions } from "./cli-support";
 import { assertResearchConfigured, dropBlankLlmVariables, getEnv } from "../lib/env";
@@ -9,6 +13,8 @@ import { queryRequestSchema } from "../lib/answer/schema";
 import type { AnswerRunEvent } from "../lib/answer/events";
 
 const USAGE = `usage: npm run ask -- "<question>" [options]
+       echo "<question>" | npm run ask -- [options]
+       npm run ask            (asks for the question)
 
 Asks the answer agent a question; prints its steps, then the answer with references and token usage.
 
@@ -39,6 +45,18 @@ function printStep(e: AnswerRunEvent): void {
   console.log(`\n[${step}] ${a.action.toUpperCase()}  (${tokenUsage} tokens${badAttempts ? `, ${badAttempts} rejected` : ""})\n    think: ${a.think}\n    ${detail}`);
 }
 
+/** The question: the arguments, else stdin when it is piped, else asked for on the terminal. */
+async function readQuestion(positionals: string[]): Promise<string> {
+  if (positionals.length > 0) return positionals.join(" ");
+  if (!process.stdin.isTTY) return readAll(process.stdin);
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question("Question: ");
+  } finally {
+    rl.close();
+  }
+}
+
 async function main(): Promise<number> {
   const { values, positionals } = parseCommandLine();
   if (values.help) {
@@ -48,11 +66,14 @@ async function main(): Promise<number> {
   dropBlankLlmVariables();
   const env = getEnv();
   const sources = sourcesFromOptions(values.collections, values["no-web"]);
-  const parsed = queryRequestSchema().safeParse({ q: positionals.join(" "), budget: num(values.budget), maxBadAttempt: num(values["max-bad-attempt"]), sources });
+  const question = await readQuestion(positionals);
+  const parsed = queryRequestSchema().safeParse({ q: question, budget: num(values.budget), maxBadAttempt: num(values["max-bad-attempt"]), sources });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const option = { q: "the question", budget: "--budget", maxBadAttempt: "--max-bad-attempt" }[String(issue.path[0])] ?? String(issue.path[0]);
-    throw new CliError(`${option}: ${issue.message}`, 2);
+    // The API's field is `q`; here it is the question.
+    const message = issue.path[0] === "q" ? `${issue.message.replace(/^q /, "it ")} (give it as an argument, on stdin, or when asked)` : issue.message;
+    throw new CliError(`${option}: ${message}`, 2);
   }
   assertResearchConfigured({ llm: true, search: sources?.web ?? true });
   migrateDatabase(env.DATABASE_URL);

@@ -82,6 +82,7 @@ const POSTGRES_TESTS = [
   "test/integration/runs-two-processes.test.ts",
   "test/integration/runs-cancel-across-processes.test.ts",
   "test/integration/answer-agent.test.ts",
+  "test/integration/answer-clients.test.ts",
   "test/integration/deep-research.test.ts",
   "test/integration/deep-research-resume.test.ts",
   "test/integration/outside-text.test.ts",

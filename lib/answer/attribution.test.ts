@@ -14,7 +14,7 @@ test("a quote not in the page, a page never read and a trivial quote are each a 
   const { verified, problems } = checkReferences(
     [
       { url: "https://a.example/p", exactQuote: "context length of 256,000 tokens" },
-      { url: "https://b.example/q", exactQuote: "context length of 128,000 tokens" },
+      { url: "https://b.example/q", exactQuote: "context length of 512,000 tokens" },
       { url: "https://a.example/p", exactQuote: "The" },
     ],
     pages,
@@ -24,4 +24,18 @@ test("a quote not in the page, a page never read and a trivial quote are each a 
   assert.match(problems[0], /does not occur/);
   assert.match(problems[1], /never read/);
   assert.match(problems[2], /too short/);
+});
+
+test("a quote attached to the wrong page, or to one never read, moves to the read page that holds it", () => {
+  const two = [...pages, { url: "https://b.example/q", title: "Page B", content: "Batteries added 10 GW of storage in 2024." }];
+  const { verified, problems, reattributed } = checkReferences(
+    [
+      { url: "https://a.example/p", exactQuote: "Batteries added 10 GW of storage" },
+      { url: "https://c.example/never-read", exactQuote: "context length of 128,000 tokens" },
+    ],
+    two,
+  );
+  assert.deepEqual(problems, []);
+  assert.deepEqual(verified.map((v) => v.url), ["https://b.example/q", "https://a.example/p"]);
+  assert.equal(reattributed.length, 2);
 });

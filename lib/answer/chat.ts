@@ -17,6 +17,7 @@ import {
   completionBody,
   isBackgroundTask,
   reasoningOf,
+  sourcesOf,
   replySettings,
   taskMessages,
   toAnswerInput,
@@ -108,7 +109,7 @@ export async function chatCompletion({ body, userId, signal, idempotencyKey }: {
     }
     const final: FinalAnswer = event.data;
     send(chunk(id, created, { content: final.answer }, null, usageField));
-    send(chunk(id, created, { annotations: annotationsOf(final) }, final.finishReason ?? "stop", usageField));
+    send(chunk(id, created, { annotations: annotationsOf(final) }, final.finishReason ?? "stop", { ...usageField, ...sourcesOf(final) }));
     if (includeUsage) send(usageChunk(id, created, usageOf(final)));
   }
 

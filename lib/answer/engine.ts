@@ -11,6 +11,7 @@ import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine"
 import { emitOutsideRun } from "../runs/events";
 import { getRun, pausedOf } from "../db/runs";
 import { checkReferences } from "./attribution";
+import { NO_SOURCES_NOTE, withCitationMarkers } from "./citations";
 import { BudgetExhaustedError, DEFAULT_MAX_OUTPUT, TokenBudget } from "./budget";
 import { writeFinalAnswer } from "./agents/final";
 import { budgetedEmbed } from "./embed";
@@ -156,9 +157,9 @@ async function beastMode(row: Row, ctx: LoopContext, reason: string): Promise<{ 
     onUsage: ctx.budget.sink("beast"),
     signal: ctx.signal,
   });
-  const { verified, problems } = checkReferences(r.references, ctx.pages);
+  const { verified, problems, reattributed } = checkReferences(r.references, ctx.pages);
   ctx.state.step++;
-  await recordStep(row, ctx, { gap: ctx.question, actionState: { action: "answer", think: `Beast mode: ${reason}`, answer: r.answer }, payload: { beast: true, reason, ...r, droppedReferences: problems } }, before);
+  await recordStep(row, ctx, { gap: ctx.question, actionState: { action: "answer", think: `Beast mode: ${reason}`, answer: r.answer }, payload: { beast: true, reason, ...r, droppedReferences: problems, reattributed } }, before);
   return { answer: r.answer, references: verified };
 }
 
@@ -194,10 +195,18 @@ async function finish(row: Row, ctx: LoopContext, research: { answer: string; re
   const written = await clientAnswer(ctx, research);
   const final = { answer: written.answer, references: research.references };
   const usage = budget.usage;
+  const noSources = beast !== null && final.references.length === 0;
+  // One citation style, [^n] after the sentence a reference supports; a forced answer without any says so.
+  // An answer in the client's format (JSON) stays exactly that: its sources are in the references alone.
+  const answer = state.options?.format
+    ? final.answer
+    : noSources
+      ? `${final.answer}\n\n${NO_SOURCES_NOTE}`
+      : withCitationMarkers(final.answer, final.references);
   const data: FinalAnswer = {
     requestId: row.requestId,
     ...(written.finishReason === "length" ? { finishReason: "length" as const } : {}),
-    answer: final.answer,
+    answer,
     references: final.references,
     visitedURLs: state.visited,
     readURLs: state.read,
@@ -205,8 +214,9 @@ async function finish(row: Row, ctx: LoopContext, research: { answer: string; re
     steps: state.step,
     badAttempts: state.badAttempts,
     beastMode: beast,
+    noSources,
   };
-  const ended = await endRun(row, { status: "completed", answer: final.answer, references: final.references, usage, totalTokens: budget.used }, { type: "answer", data });
+  const ended = await endRun(row, { status: "completed", answer, references: final.references, usage, totalTokens: budget.used }, { type: "answer", data });
   return ended ? "completed" : "cancelled";
 }
 

@@ -44,6 +44,8 @@ export interface FinalAnswer {
   beastMode: string | null;
   /** "length" when the answer stopped at the client's max_tokens. */
   finishReason?: "stop" | "length";
+  /** A beast-mode answer with no verified reference (its text says so too). */
+  noSources: boolean;
 }
 
 export type AnswerEvent =

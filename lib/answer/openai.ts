@@ -6,10 +6,12 @@ import { AppError } from "../errors";
 import { text } from "../validation/text";
 import type { ModelMessage } from "ai";
 import type { ReplyFormat } from "../ai/call";
+import { citationSpans } from "./citations";
 import type { FinalAnswer, Trackers } from "./events";
 import type { AnswerOptions } from "./types";
 
 export const ANSWER_MODEL = "quarry-answer";
+export const MODEL_INFO = { id: ANSWER_MODEL, object: "model", created: 1_767_225_600, owned_by: "quarry" };
 
 /** reasoning_effort → token budget and bad attempts allowed. */
 export const EFFORT = {
@@ -209,12 +211,16 @@ export function reasoningOf(t: Trackers): string {
   return `[step ${t.step}] ${a.think.trim()}\n${what}\n\n`;
 }
 
+/** url_citation annotations spanning the sentence each [^n] marker closes (lib/answer/citations.ts). */
 export function annotationsOf(final: FinalAnswer) {
-  return final.references.map((r) => ({
+  return citationSpans(final).map((c) => ({
     type: "url_citation" as const,
-    url_citation: { url: r.url, title: r.title, exactQuote: r.exactQuote, start_index: 0, end_index: final.answer.length },
+    url_citation: { url: c.url, title: c.title, exactQuote: c.exactQuote, start_index: c.start, end_index: c.end },
   }));
 }
+
+/** The peer API's source lists, and whether a forced answer has none, beside OpenAI's fields. */
+export const sourcesOf = (final: FinalAnswer) => ({ visitedURLs: final.visitedURLs, readURLs: final.readURLs, numURLs: final.visitedURLs.length, noSources: final.noSources });
 
 export function usageOf(final: FinalAnswer) {
   return { prompt_tokens: final.usage.promptTokens, completion_tokens: final.usage.completionTokens, total_tokens: final.usage.totalTokens };
@@ -228,6 +234,7 @@ export function completionBody({ id, created, final, reasoning }: { id: string; 
     model: ANSWER_MODEL,
     choices: [{ index: 0, message: { role: "assistant", content: final.answer, reasoning_content: reasoning, refusal: null, annotations: annotationsOf(final) }, logprobs: null, finish_reason: final.finishReason ?? "stop" }],
     usage: usageOf(final),
+    ...sourcesOf(final),
   };
 }
 

@@ -130,6 +130,8 @@ async function search(ctx: LoopContext, queries: string[], record: StepRecord): 
     }
   }
   Object.assign(record.payload, { searched: fresh, newUrls: added, failures });
+  // Progress shows what was searched, not what the model asked for (repeats and failures left out).
+  record.actionState.searchQuery = fresh.filter((q) => !failures.some((f) => f.startsWith(`${q}: `)));
   return { progress: added > 0, disable: added === 0 ? "search" : undefined, diary: `searched ${fresh.map((q) => `"${q}"`).join(", ") || "nothing new"}: ${added} new URLs` };
 }
 
@@ -152,6 +154,8 @@ async function visit(ctx: LoopContext, targets: string[], record: StepRecord): P
     read.push(r.url);
   }
   Object.assign(record.payload, { visited: urls, read, failed: results.flatMap((r) => (r.ok ? [] : [{ url: r.url, error: r.error }])) });
+  // Progress shows the pages read, not the URLs the model named (unknown, already read or unreadable ones left out).
+  record.actionState.URLTargets = read;
   return { progress: read.length > 0, disable: read.length === 0 ? "visit" : undefined, diary: `read ${read.length} of ${urls.length} pages` };
 }
 
@@ -160,6 +164,7 @@ async function reflect(ctx: LoopContext, questions: string[], record: StepRecord
   ctx.state.questions.push(...fresh);
   ctx.state.gaps.push(...fresh);
   Object.assign(record.payload, { added: fresh, dropped: questions.filter((q) => !fresh.includes(q.trim())) });
+  record.actionState.questionsToAnswer = fresh;
   return { progress: fresh.length > 0, disable: fresh.length === 0 ? "reflect" : undefined, diary: fresh.length ? `new sub-questions: ${fresh.join(" | ")}` : "no new sub-questions" };
 }
 
@@ -184,7 +189,7 @@ async function answer(ctx: LoopContext, gap: string, action: AnswerAction, recor
     lesson = `An answer was rejected for its references: ${problems.join("; ") || "it cited no page that was read"}. Cite only pages you have read, with sentences copied exactly from them.`;
   } else {
     try {
-      const e = await evaluateAnswer({ question: ctx.question, answer: action.answer, references: verified, budget: ctx.budget.guard("loop", 1_000), onUsage: ctx.budget.sink("evaluate"), signal: ctx.signal });
+      const e = await evaluateAnswer({ question: ctx.question, context: ctx.context, answer: action.answer, references: verified, budget: ctx.budget.guard("loop", 1_000), onUsage: ctx.budget.sink("evaluate"), signal: ctx.signal });
       if (!e.pass) lesson = `An answer ("${action.answer.slice(0, 200)}") was rejected: ${e.lesson}`;
     } catch (error) {
       if (error instanceof BudgetExhaustedError) return { beast: "the loop's share of the token budget is spent" };

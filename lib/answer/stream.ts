@@ -28,16 +28,18 @@ function finalEvent({ row, steps }: Snapshot): AnswerEvent | null {
   if (row.status === "completed") {
     const state = parseJson<{ visited?: string[]; read?: string[]; step?: number; badAttempts?: number }>(row.state, {});
     const last = parseJson<{ beast?: boolean; reason?: string }>(steps.at(-1)?.payload ?? "{}", {});
+    const references = parseJson<Reference[]>(row.references, []);
     const data: FinalAnswer = {
       requestId: row.requestId,
       answer: row.answer ?? "",
-      references: parseJson<Reference[]>(row.references, []),
+      references,
       visitedURLs: state.visited ?? [],
       readURLs: state.read ?? [],
       usage: usageSummary({ ...zeroUsage(), ...parseJson<Partial<UsageByPurpose>>(row.usage, {}) }, row.budget),
       steps: state.step ?? steps.length,
       badAttempts: state.badAttempts ?? 0,
       beastMode: last.beast ? (last.reason ?? "beast mode") : null,
+      noSources: Boolean(last.beast) && references.length === 0,
     };
     return { type: "answer", data };
   }
@@ -52,7 +54,8 @@ function finalEvent({ row, steps }: Snapshot): AnswerEvent | null {
 
 /**
  * Every event after `lastEventId` (all of them without it), stored then live, ending with the
- * answer or the error. 404 for a request that is not the caller's.
+ * answer or the error. 404 for a request that is not the caller's. `over`: the run ended and its
+ * end is at or before `lastEventId` (a reconnect after the end; the stream route answers 204).
  */
 export async function followAnswer({ requestId, userId, lastEventId, signal }: { requestId: string; userId: string | null; lastEventId?: number; signal: AbortSignal }) {
   const owned = await store.getAnswerRun({ requestId, userId });
@@ -66,6 +69,9 @@ export async function followAnswer({ requestId, userId, lastEventId, signal }: {
   if (!followed) throw new AppError("not_found:answer", "Answer not found");
   const { seq: snapshotSeq, snapshot } = followed;
   const after = lastEventId ?? -1;
+  const final = finalEvent(snapshot);
+  // The run ended and the subscriber has its end already: nothing more will ever come.
+  const over = final !== null && snapshot.row.finalSeq !== null && snapshot.row.finalSeq <= after;
   async function* events(): AsyncGenerator<NumberedEvent> {
     // A step is stored with its event's number before the event goes out: one stored but not yet
     // emitted is in the snapshot and, later, live. Send it once, under its own number.
@@ -77,7 +83,6 @@ export async function followAnswer({ requestId, userId, lastEventId, signal }: {
         if (s.seq !== null && seq <= after) continue;
         yield { seq, event: { type: "progress", data: { trackers: parseJson<Trackers>(s.trackers, {} as Trackers) } } };
       }
-      const final = finalEvent(snapshot);
       if (final) {
         const seq = snapshot.row.finalSeq ?? snapshotSeq;
         if (snapshot.row.finalSeq === null || seq > after) yield { seq, event: final };
@@ -94,7 +99,8 @@ export async function followAnswer({ requestId, userId, lastEventId, signal }: {
       followed!.stop();
     }
   }
-  return { runId: owned.id, events: events() };
+  if (over) followed.stop();
+  return { runId: owned.id, over, events: events() };
 }
 
 /** One event in SSE framing: `id:` is its sequence number, `data:` `{type, …data}`. */

@@ -20,11 +20,13 @@ export type RunRow = NonNullable<Awaited<ReturnType<typeof store.getAnswerRun>>>
  * A stored answer run as the API shows it. With its `run` row (one run's view, not the list), it
  * says whether the run is paused, waiting for its LLM provider.
  */
-export function toAnswerView(row: Omit<RunRow, "state" | "context"> & { state?: string }, steps?: Awaited<ReturnType<typeof store.answerSteps>>, run?: Run | null) {
+export function toAnswerView(row: Omit<RunRow, "state" | "context"> & { state?: string; context?: string }, steps?: Awaited<ReturnType<typeof store.answerSteps>>, run?: Run | null) {
   const state = parseJson<{ visited?: string[]; read?: string[]; step?: number; badAttempts?: number }>(row.state ?? "{}", {});
   return {
     requestId: row.requestId,
     question: row.question,
+    // The chat before the question (a /v1 follow-up): the question is read in it.
+    ...(row.context ? { conversation: row.context } : {}),
     status: row.status,
     budget: row.budget,
     maxBadAttempt: row.maxBadAttempt,

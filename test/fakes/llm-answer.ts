@@ -7,6 +7,9 @@
 //   "probably"   every answer hedges (the evaluator rejects it) until beast mode answers
 //   "endless"    never answers: searches, visits, reflects for as long as the budget lasts
 //   "duplicate"  reflects twice with sub-questions that repeat the question and each other
+//   "misattributed" the answer quotes the second page read but names the first one's URL
+//   "sentences"  the answer is three sentences, the quote the middle one
+//   "unsourced"  beast mode answers without a reference
 import { firstWords, sentencesOf, tagContent, unescapeAttr } from "./llm-parse";
 
 export const BAD_QUOTE = "This sentence was never written on any page the agent read.";
@@ -69,6 +72,9 @@ export function answerAgentReply(task: string, nextNumber: (key: string) => numb
     const lessons = (task.match(/<lesson>/g) ?? []).length;
     if (q.includes("fabricated") && lessons === 0) return answer(`The source says: ${BAD_QUOTE}`, [{ url: ref.url, exactQuote: BAD_QUOTE }]);
     if (q.includes("probably")) return answer(`It is probably this: ${ref.exactQuote}`, [ref], "Not fully sure.");
+    const second = pages.map((p) => ({ url: p.url, exactQuote: sentencesOf(p.text)[0] })).filter((r) => r.exactQuote && r.url !== ref.url)[0];
+    if (q.includes("misattributed") && second) return answer(second.exactQuote, [{ url: ref.url, exactQuote: second.exactQuote }]);
+    if (q.includes("sentences")) return answer(`Here is what the sources say. ${ref.exactQuote} Nothing read contradicts it.`, [ref]);
     return answer(ref.exactQuote, [ref], "The page states it plainly.");
   }
   if (can("visit") && known.length) return { action: "visit", think: "These pages look relevant.", URLTargets: known.slice(0, 2) };
@@ -93,7 +99,7 @@ export function answerEvaluatorReply(task: string) {
 }
 
 export function answerBeastReply(task: string) {
-  const ref = goodReference(pagesOf(task));
+  const ref = (tagContent(task, "question") ?? "").toLowerCase().includes("unsourced") ? null : goodReference(pagesOf(task));
   return ref ? { answer: `Final answer: ${ref.exactQuote}`, references: [ref] } : { answer: "The sources read do not settle this; the best estimate is unknown.", references: [] };
 }
 

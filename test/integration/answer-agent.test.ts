@@ -52,7 +52,8 @@ describe("answer agent", () => {
     assert.ok(stored.readURLs.includes(ref.url));
     const page = await (await fetch(ref.url)).text();
     assert.ok(page.replace(/\s+/g, " ").includes(ref.exactQuote.slice(0, 40)), "the quote is on the fixture page");
-    assert.equal(stored.answer, ref.exactQuote);
+    // The answer is the quote, marked with its reference (one citation style: [^n]).
+    assert.equal(stored.answer, `${ref.exactQuote}[^1]`);
     // Event shapes, exactly as the issue gives them.
     const progress = events.filter((e) => e.data.type === "progress");
     assert.equal(progress.length, 3);

@@ -13,7 +13,7 @@ before(async () => {
 });
 after(() => fakes?.stop());
 
-function ask(args: string[]) {
+function ask(args: string[], stdin = "") {
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     // Not spawnSync: it would block the fakes' event loop.
     {
@@ -21,6 +21,7 @@ function ask(args: string[]) {
         cwd: ROOT,
         env: { ...process.env, ...fakes.env, DATABASE_URL: `file:${migratedDatabase("ask-cli")}`, NODE_ENV: "production" },
       });
+      child.stdin.end(stdin);
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d) => (stdout += d));
@@ -45,4 +46,18 @@ test("bad arguments exit 2 naming the option", async () => {
   const r = await ask(["What?", "--budget", "0"]);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--budget: budget must be a positive integer/);
+});
+
+test("without a question argument it reads the question from stdin", async () => {
+  const r = await ask(["--budget", "200000"], "How much storage did grid batteries add in 2024?\n");
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /Question: How much storage did grid batteries add in 2024\?\n/);
+  assert.match(r.stdout, /\nANSWER\n/);
+});
+
+test("no question at all exits 2 naming the question, not the API's field q", async () => {
+  const r = await ask([], "  \n");
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /the question: it must be a non-empty string/);
+  assert.doesNotMatch(r.stderr, /\bq\b/);
 });

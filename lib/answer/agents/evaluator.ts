@@ -25,6 +25,7 @@ export type Evaluation = { pass: boolean; failed: string[]; lesson: string };
 
 export async function evaluateAnswer({
   question,
+  context = "",
   answer,
   references,
   budget,
@@ -32,6 +33,8 @@ export async function evaluateAnswer({
   signal,
 }: {
   question: string;
+  /** The conversation before the question: a follow-up ("and in 2023?") is judged in it. */
+  context?: string;
   answer: string;
   references: { url: string; exactQuote: string }[];
   budget?: (text: string) => number;
@@ -40,8 +43,8 @@ export async function evaluateAnswer({
 }): Promise<Evaluation> {
   const agent = "answer-evaluator";
   const system = `${agentHeader(agent)}
-Today is ${today()}. You review an answer to a question, strictly. Decide which checks apply, and whether the answer passes each.`;
-  const prompt = [tag("question", question), tag("answer", answer), tag("references", references.map((r) => `- ${r.url}: "${r.exactQuote}"`).join("\n") || "(none)")].join("\n");
+Today is ${today()}. You review an answer to a question, strictly. Decide which checks apply, and whether the answer passes each.${context ? " The question continues the conversation given: read it in that conversation." : ""}`;
+  const prompt = [context ? tag("conversation", context) : "", tag("question", question), tag("answer", answer), tag("references", references.map((r) => `- ${r.url}: "${r.exactQuote}"`).join("\n") || "(none)")].filter(Boolean).join("\n");
   const r = await generateStructured({ agent, schema, system, prompt, budget, onUsage, signal });
   // Definitive always applies, whatever the model says about it.
   const checks = { definitive: { ...r.definitive, applies: true }, freshness: r.freshness, plurality: r.plurality, completeness: r.completeness };

@@ -1,0 +1,275 @@
+// The answer agent as real chat clients use it (issue 24): the official openai package on the
+// Responses API, the AI SDK's default `openai(...)` provider (Responses) and its openai-compatible
+// provider (Chat), LangChain's ChatOpenAI; sources they can show ([^n] markers, annotations spanning
+// the cited sentence, visitedURLs/readURLs/numURLs); and the protocol edges: /v1/models/:id, CORS,
+// an ended stream's 204, request ids per user, no cookies from /v1.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import OpenAI from "openai";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { APICallError, generateText, streamText } from "ai";
+import { ChatOpenAI } from "@langchain/openai";
+import { startFakes, type Fakes } from "../fakes";
+import { TestApp } from "../helpers/app-server";
+import { ask, askAndWait, getAnswer, readSse } from "../helpers/answer";
+import { createTestUser } from "../helpers/auth";
+
+const QUESTION = "How much storage did grid batteries add in 2024?";
+const ALLOWED_ORIGIN = "https://chat.allowed.example";
+
+describe("chat clients of the answer agent", () => {
+  let fakes: Fakes;
+  let app: TestApp;
+  let client: OpenAI;
+  before(async () => {
+    fakes = await startFakes({ search: { failingPageShare: 0 } });
+    app = await TestApp.start({ name: "answer-clients", env: { ...fakes.env, RATE_LIMIT_STARTS_PER_HOUR: "1000", ANSWER_CORS_ORIGINS: `${ALLOWED_ORIGIN}, https://other.example` } });
+    client = new OpenAI({ baseURL: `${app.url}/v1`, apiKey: app.user.token, maxRetries: 0 });
+  });
+  after(async () => {
+    await app?.stop();
+    await fakes?.stop();
+  });
+
+  describe("GET /v1/models/:id", () => {
+    test("the served model is found; another id is a 404 in OpenAI's shape (NotFoundError in the client)", async () => {
+      assert.equal((await client.models.retrieve("quarry-answer")).id, "quarry-answer");
+      await assert.rejects(client.models.retrieve("gpt-4o"), (e: unknown) => e instanceof OpenAI.NotFoundError);
+      const res = await app.fetch("/v1/models/gpt-4o");
+      assert.equal(res.status, 404);
+      const body = (await res.json()) as { error: { type: string; code: string; message: string } };
+      assert.equal(body.error.type, "not_found_error");
+      assert.equal(body.error.code, "model_not_found");
+    });
+  });
+
+  describe("POST /v1/responses with the official openai client", () => {
+    test("non-streaming: output_text with [^1] and a url_citation spanning the cited sentence, steps as reasoning, usage, source lists", async () => {
+      const r = await client.responses.create({ model: "quarry-answer", input: `Answer in sentences: ${QUESTION}` });
+      assert.equal(r.status, "completed");
+      const message = r.output.find((o) => o.type === "message")!;
+      assert.equal(message.type, "message");
+      const text = message.content[0];
+      assert.equal(text.type, "output_text");
+      if (text.type !== "output_text") return;
+      assert.equal(r.output_text, text.text);
+      assert.match(text.text, /\[\^1\]/);
+      const [a] = text.annotations as { type: string; start_index: number; end_index: number; url: string }[];
+      assert.equal(a.type, "url_citation");
+      assert.ok(a.url.startsWith(fakes.web.baseUrl), a.url);
+      const span = text.text.slice(a.start_index, a.end_index);
+      assert.ok(a.start_index > 0 && a.end_index < text.text.length, `the span is one sentence, not the answer: ${JSON.stringify({ span, text: text.text })}`);
+      assert.ok(span.endsWith("[^1]"), span);
+      const reasoning = r.output.find((o) => o.type === "reasoning");
+      assert.match(JSON.stringify(reasoning), /Searching: /);
+      assert.ok(r.usage!.total_tokens > 0 && r.usage!.total_tokens === r.usage!.input_tokens + r.usage!.output_tokens);
+      const extra = r as unknown as { visitedURLs: string[]; readURLs: string[]; numURLs: number };
+      assert.ok(extra.readURLs.includes(a.url));
+      assert.equal(extra.numURLs, extra.visitedURLs.length);
+      assert.ok(extra.numURLs >= extra.readURLs.length && extra.numURLs > 0);
+    });
+
+    test("streaming: OpenAI's event types in order, the text deltas add up, the annotation and usage come at the end", async () => {
+      const stream = await client.responses.create({ model: "quarry-answer", input: [{ role: "user", content: [{ type: "input_text", text: QUESTION }] }], stream: true });
+      const types: string[] = [];
+      let text = "";
+      let reasoning = "";
+      let completed: OpenAI.Responses.Response | undefined;
+      let annotations = 0;
+      for await (const e of stream) {
+        types.push(e.type);
+        if (e.type === "response.output_text.delta") text += e.delta;
+        if (e.type === "response.reasoning_summary_text.delta") reasoning += e.delta;
+        if (e.type === "response.output_text.annotation.added") annotations++;
+        if (e.type === "response.completed") completed = e.response;
+      }
+      assert.deepEqual(types.slice(0, 3), ["response.created", "response.in_progress", "response.output_item.added"]);
+      assert.equal(types.at(-1), "response.completed");
+      assert.match(reasoning, /Searching: /);
+      assert.ok(text.length > 30);
+      assert.equal(annotations, 1);
+      const message = completed!.output.find((o) => o.type === "message");
+      assert.equal(message?.type === "message" && message.content[0].type === "output_text" ? message.content[0].text : null, text);
+      assert.ok(completed!.usage!.total_tokens > 0);
+    });
+
+    test("bad input is a 400 the client raises as BadRequestError, naming the parameter", async () => {
+      await assert.rejects(
+        client.responses.create({ model: "quarry-answer", input: QUESTION, reasoning: { effort: "extreme" as "high" } }),
+        (e: unknown) => e instanceof OpenAI.BadRequestError && /reasoning\.effort/.test(e.message),
+      );
+      await assert.rejects(client.responses.create({ model: "nope", input: QUESTION }), (e: unknown) => e instanceof OpenAI.NotFoundError);
+    });
+  });
+
+  describe("the AI SDK's default openai(...) provider (Responses API)", () => {
+    test("generateText and streamText: text, sources, usage", async () => {
+      const openai = createOpenAI({ baseURL: `${app.url}/v1`, apiKey: app.user.token });
+      const result = await generateText({ model: openai("quarry-answer"), prompt: QUESTION });
+      assert.ok(result.text.length > 30, result.text);
+      assert.equal(result.sources.length, 1);
+      assert.ok((result.usage.totalTokens ?? 0) > 0);
+      assert.ok(result.reasoningText?.includes("Searching: "));
+
+      const streamed = streamText({ model: openai("quarry-answer"), prompt: QUESTION });
+      assert.ok((await streamed.text).length > 30);
+      assert.equal((await streamed.sources).length, 1);
+      assert.equal(await streamed.finishReason, "stop");
+      assert.ok(((await streamed.usage).totalTokens ?? 0) > 0);
+    });
+
+    test("an unknown model is an APICallError with status 404", async () => {
+      const openai = createOpenAI({ baseURL: `${app.url}/v1`, apiKey: app.user.token });
+      await assert.rejects(generateText({ model: openai("nope"), prompt: QUESTION, maxRetries: 0 }), (e: unknown) => APICallError.isInstance(e) && e.statusCode === 404);
+    });
+  });
+
+  describe("the AI SDK's openai-compatible provider (Chat Completions)", () => {
+    const provider = () => createOpenAICompatible({ name: "quarry", baseURL: `${app.url}/v1`, apiKey: app.user.token, includeUsage: true });
+
+    test("generateText and streamText: the answer with its [^1] marker, usage equal to the run's", async () => {
+      const result = await generateText({ model: provider()("quarry-answer"), prompt: QUESTION });
+      assert.match(result.text, /\[\^1\]/);
+      assert.ok((result.usage.totalTokens ?? 0) > 0);
+      const streamed = streamText({ model: provider()("quarry-answer"), prompt: QUESTION });
+      assert.match(await streamed.text, /\[\^1\]/);
+      const usage = await streamed.usage;
+      const runs = (await (await app.fetch("/api/v1/answers?limit=1")).json()) as { answers: { usage: { totalTokens: number } }[] };
+      assert.equal(usage.totalTokens, runs.answers[0].usage.totalTokens);
+    });
+
+    test("an unknown model is an APICallError with status 404; a bad parameter 400", async () => {
+      await assert.rejects(generateText({ model: provider()("nope"), prompt: QUESTION, maxRetries: 0 }), (e: unknown) => APICallError.isInstance(e) && e.statusCode === 404);
+    });
+  });
+
+  describe("LangChain's ChatOpenAI", () => {
+    const chat = (options: Record<string, unknown> = {}) => new ChatOpenAI({ model: "quarry-answer", apiKey: app.user.token, configuration: { baseURL: `${app.url}/v1` }, maxRetries: 0, ...options });
+
+    const storedTotal = async () => ((await (await app.fetch("/api/v1/answers?limit=1")).json()) as { answers: { usage: { totalTokens: number } }[] }).answers[0].usage.totalTokens;
+
+    test("invoke (Chat Completions): the answer with its [^1] marker, usage equal to the run's", async () => {
+      const message = await chat().invoke(QUESTION);
+      assert.match(String(message.content), /\[\^1\]/);
+      assert.equal(message.usage_metadata?.total_tokens, await storedTotal());
+    });
+
+    test("invoke on the Responses API (useResponsesApi): the url_citation annotation reaches the message", async () => {
+      const message = await chat({ useResponsesApi: true }).invoke(QUESTION);
+      assert.match(JSON.stringify(message.content), /url_citation/);
+      assert.match(JSON.stringify(message.content), /\[\^1\]/);
+      assert.equal(message.usage_metadata?.total_tokens, await storedTotal());
+    });
+
+    test("stream: the chunks add up to the answer", async () => {
+      let text = "";
+      for await (const c of await chat().stream(QUESTION)) text += typeof c.content === "string" ? c.content : "";
+      assert.match(text, /\[\^1\]/);
+    });
+
+    test("an unknown model raises LangChain's not-found error", async () => {
+      await assert.rejects(chat({ model: "nope" }).invoke(QUESTION), (e: unknown) => (e as { status?: number; lc_error_code?: string }).status === 404 || (e as { lc_error_code?: string }).lc_error_code === "MODEL_NOT_FOUND");
+    });
+  });
+
+  describe("sources", () => {
+    test("a quote attached to the wrong page is moved to the page it is on, not dropped", async () => {
+      const { stored } = await askAndWait(app, { q: "What misattributed storage did grid batteries add in 2024?" });
+      assert.equal(stored.status, "completed");
+      assert.equal(stored.references.length, 1);
+      const accepted = stored.steps.find((s) => s.payload.outcome === "accepted")!;
+      const claimed = (accepted.payload.references as { url: string }[])[0].url;
+      assert.notEqual(stored.references[0].url, claimed, "the reference names the page that holds the quote");
+      const page = await app.db.answerPage.findFirst({ where: { url: stored.references[0].url } });
+      assert.ok(page?.content.replace(/\s+/g, " ").includes(stored.references[0].exactQuote));
+    });
+
+    test("a beast-mode answer without sources says so, in the text and in the answer event", async () => {
+      const { requestId, events, stored } = await askAndWait(app, { q: "An endless unsourced question about grid batteries in 2024", budget: 9_000 });
+      const final = events.at(-1)!.data as { type: string; beastMode: string | null; noSources: boolean; answer: string };
+      assert.equal(final.type, "answer", JSON.stringify(final));
+      assert.match(String(final.beastMode), /budget/);
+      assert.equal(final.noSources, true);
+      assert.match(final.answer, /No sources/);
+      assert.equal(stored.references.length, 0);
+      const replayed = (await readSse(app, `/api/v1/stream/${requestId}`)).at(-1)!.data as unknown as { noSources: boolean };
+      assert.equal(replayed.noSources, true, "a replay from storage says so too");
+    });
+  });
+
+  describe("progress that is true", () => {
+    test("steps show the queries searched and the pages read; a follow-up is stored with its conversation", async () => {
+      const res = await app.postJson("/v1/chat/completions", {
+        model: "quarry-answer",
+        messages: [{ role: "user", content: "Tell me about grid batteries." }, { role: "assistant", content: "They store power." }, { role: "user", content: QUESTION }],
+      });
+      assert.equal(res.status, 200);
+      const requestId = res.headers.get("x-request-id")!;
+      const stored = (await getAnswer(app, requestId)) as Awaited<ReturnType<typeof getAnswer>> & { conversation?: string };
+      assert.match(stored.conversation ?? "", /user: Tell me about grid batteries\.\nassistant: They store power\./);
+      const visit = stored.steps.find((s) => s.action === "visit")!;
+      const shown = await readSse(app, `/api/v1/stream/${requestId}`);
+      const step = shown.find((e) => e.data.type === "progress" && (e.data.trackers as { step: number }).step === visit.step)!;
+      const targets = (step.data.trackers as { actionState: { URLTargets: string[] } }).actionState.URLTargets;
+      assert.deepEqual(targets, visit.payload.read, "the pages read, not the URLs asked for");
+      assert.ok(targets.every((u) => stored.readURLs.includes(u)));
+    });
+  });
+
+  describe("protocol edges", () => {
+    test("CORS: a preflight from an allowed origin is answered before sign-in; others get no grant; responses name the origin", async () => {
+      const preflight = (origin: string, path = "/v1/chat/completions") =>
+        fetch(`${app.url}${path}`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type, x-stainless-os" } });
+      const ok = await preflight(ALLOWED_ORIGIN);
+      assert.equal(ok.status, 204);
+      assert.equal(ok.headers.get("access-control-allow-origin"), ALLOWED_ORIGIN);
+      assert.match(ok.headers.get("access-control-allow-methods") ?? "", /POST/);
+      assert.match(ok.headers.get("access-control-allow-headers") ?? "", /authorization/);
+      const denied = await preflight("https://evil.example");
+      assert.equal(denied.headers.get("access-control-allow-origin"), null);
+      assert.equal((await preflight(ALLOWED_ORIGIN, "/api/v1/query")).headers.get("access-control-allow-origin"), ALLOWED_ORIGIN);
+
+      const res = await app.fetch("/v1/models", { headers: { origin: ALLOWED_ORIGIN } });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("access-control-allow-origin"), ALLOWED_ORIGIN);
+      assert.match(res.headers.get("access-control-expose-headers") ?? "", /x-request-id/);
+      const signedOut = await fetch(`${app.url}/v1/models`, { headers: { origin: ALLOWED_ORIGIN } });
+      assert.equal(signedOut.status, 401);
+      assert.equal(signedOut.headers.get("access-control-allow-origin"), ALLOWED_ORIGIN, "a browser client can read why it was refused");
+      assert.equal((await app.fetch("/v1/models", { headers: { origin: "https://evil.example" } })).headers.get("access-control-allow-origin"), null);
+    });
+
+    test("a stream reconnecting after the run ended gets 204, so EventSource stops; a first connect still replays", async () => {
+      const { requestId, streamUrl } = await ask(app, { q: QUESTION });
+      const events = await readSse(app, streamUrl);
+      assert.equal(events.at(-1)!.data.type, "answer");
+      const again = await app.fetch(streamUrl, { headers: { "last-event-id": String(events.at(-1)!.id) } });
+      assert.equal(again.status, 204);
+      assert.equal(await again.text(), "");
+      const earlier = await readSse(app, streamUrl, { lastEventId: events.at(-2)!.id! });
+      assert.deepEqual(earlier.map((e) => e.data.type), ["answer"]);
+      assert.equal((await readSse(app, `/api/v1/stream/${requestId}`)).length, events.length);
+    });
+
+    test("request ids are per user: another user's is a 404 everywhere, and they may use the same id", async () => {
+      const { requestId } = await askAndWait(app, { q: QUESTION, requestId: `shared-${Date.now()}` });
+      const other = await createTestUser(app.db);
+      const as = { authorization: `Bearer ${other.token}` };
+      for (const [method, path] of [["GET", `/api/v1/answers/${requestId}`], ["GET", `/api/v1/stream/${requestId}`], ["POST", `/api/v1/answers/${requestId}/cancel`]]) {
+        const res = await app.fetch(path, { method, headers: as });
+        assert.equal(res.status, 404, `${method} ${path}`);
+        assert.doesNotMatch(await res.text(), new RegExp(QUESTION.slice(0, 20)));
+      }
+      const mine = await app.postJson("/api/v1/query", { q: "What is 1+1?", requestId }, { headers: as });
+      assert.equal(mine.status, 202, await mine.clone().text());
+      assert.equal(((await getAnswer(app, requestId)) as unknown as { question: string }).question, QUESTION, "the owner's run is untouched");
+    });
+
+    test("/v1 sets no cookies", async () => {
+      for (const res of [await app.fetch("/v1/models"), await app.fetch("/v1/models/quarry-answer"), await app.fetch("/v1/nothing"), await fetch(`${app.url}/v1/models`)]) {
+        assert.deepEqual(res.headers.getSetCookie(), [], res.url);
+      }
+    });
+  });
+});
