@@ -38,6 +38,14 @@ const schema = z.object({
       message: "must be a SQLite file: URL such as file:./data/quarry.db, or a postgres:// URL",
     }),
 
+  // Queue mode: events across server processes, fleet-wide limits (and workers) through Redis
+  REDIS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.url({ protocol: /^rediss?$/, error: "must be a redis:// URL such as redis://127.0.0.1:6379" }).optional()),
+
   // LLM
   OPENAI_API_KEY: z.string().trim().optional().transform((v) => v || undefined),
   OPENAI_BASE_URL: optionalUrl,
