@@ -45,6 +45,8 @@ const schema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .pipe(z.url({ protocol: /^rediss?$/, error: "must be a redis:// URL such as redis://127.0.0.1:6379" }).optional()),
+  /** Prefix of every Redis key and channel: deployments (or test runs) sharing one Redis stay apart. */
+  REDIS_KEY_PREFIX: z.string().trim().regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1-64 letters, digits, _ . : or -").default("quarry"),
 
   // LLM
   OPENAI_API_KEY: z.string().trim().optional().transform((v) => v || undefined),

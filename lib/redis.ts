@@ -22,3 +22,8 @@ export function redis(purpose: Purpose = "commands"): Redis {
   }
   return connection;
 }
+
+/** A Redis key or channel of this deployment: `<REDIS_KEY_PREFIX>:<name>`. */
+export function redisKey(name: string): string {
+  return `${getEnv().REDIS_KEY_PREFIX}:${name}`;
+}

@@ -6,7 +6,7 @@
 //   and poll every POLL_MS on SQLite (several processes on one file);
 // - with REDIS_URL, a Redis stream per run (XADD / XRANGE), readers woken by pub/sub.
 import { appendRunEvents, lastRunEventSeq, listenRunEvents, pruneRunEvents, runEventsAfter, runEventsNotify } from "../db/run-events";
-import { redis, redisEnabled } from "../redis";
+import { redis, redisEnabled, redisKey } from "../redis";
 
 export interface LoggedEvent {
   seq: number;
@@ -113,12 +113,13 @@ class DatabaseEventLog implements EventLog {
 
 /** How long a run's events are kept after they were emitted, once it no longer runs. */
 const KEEP_MS = 15 * 60_000;
-const CHANNEL = "quarry:run-events";
-const streamKey = (runId: string) => `quarry:run-events:${runId}`;
+const channel = () => redisKey("run-events");
+const streamKey = (runId: string) => redisKey(`run-events:${runId}`);
 
 class RedisEventLog implements EventLog {
   private readonly wakeups = new Wakeups((notify) => {
     const subscriber = redis("subscriber");
+    const CHANNEL = channel();
     subscriber.on("message", (channel: string, runId: string) => channel === CHANNEL && notify(runId));
     void subscriber.subscribe(CHANNEL).catch((error: unknown) => console.error("[quarry] could not subscribe to run events:", error));
   });
@@ -131,7 +132,7 @@ class RedisEventLog implements EventLog {
     for (const e of events) batch.xadd(key, "*", "seq", String(e.seq), "type", e.type, "data", JSON.stringify(e.data ?? null), "at", String(e.at));
     // Kept while the run emits; gone a while after its last event (streams of an ended run start from its final snapshot).
     batch.pexpire(key, KEEP_MS);
-    batch.publish(CHANNEL, runId);
+    batch.publish(channel(), runId);
     const results = await batch.exec();
     const failed = results?.find(([error]) => error);
     if (failed) throw failed[0];
