@@ -32,7 +32,7 @@ function suite(mode: "database" | "redis") {
   let b: TestApp;
   before(async () => {
     fakes = await startFakes({ search: { failingPageShare: 0 } });
-    const env: Record<string, string> = { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", RUN_HEARTBEAT_MS: String(HEARTBEAT_MS), ANSWER_MAX_BUDGET: "2000000", LLM_CONCURRENCY: String(LLM_LIMIT) };
+    const env: Record<string, string> = { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", RUN_HEARTBEAT_MS: String(HEARTBEAT_MS), ANSWER_MAX_BUDGET: "2000000", MAX_CONCURRENT_RUNS_PER_USER: "10", LLM_CONCURRENCY: String(LLM_LIMIT) };
     if (mode === "redis") Object.assign(env, { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: testRedisPrefix("events") });
     a = await TestApp.start({ name: `events-${mode}`, env });
     b = await TestApp.alongside(a, { env });
@@ -118,8 +118,13 @@ function suite(mode: "database" | "redis") {
   if (mode === "redis") {
     test("the LLM limit holds for both instances together", async () => {
       fakes.llm.configure({ latencyMs: 150 });
-      const ids = await Promise.all([a, b, a, b].map((app) => createAndStart(app, { depth: 1, breadth: 3 })));
-      for (const id of ids) assert.equal((await waitForStatus(a, id, ["completed", "failed"])).status, "completed");
+      const ids: string[] = [];
+      // One after the other: the user's planning calls (the follow-up questions) are limited per user.
+      for (const app of [a, b, a]) ids.push(await createAndStart(app, { depth: 1, breadth: 2 }));
+      for (const id of ids) {
+        const view = await waitForStatus(a, id, ["completed", "failed"]);
+        assert.equal(view.status, "completed", view.error ?? "");
+      }
       assert.ok(fakes.llm.peakInFlight <= LLM_LIMIT, `at most ${LLM_LIMIT} LLM requests at once across both instances, saw ${fakes.llm.peakInFlight}`);
       assert.ok(fakes.llm.peakInFlight >= 2, `the instances did call in parallel (${fakes.llm.peakInFlight})`);
     });
