@@ -15,7 +15,7 @@ import { readUiStream, type UiPart } from "../helpers/ui-stream";
 import { redisUnavailable, testRedisPrefix, TEST_REDIS_URL } from "../helpers/redis";
 
 const HEARTBEAT_MS = 1000;
-const LLM_LIMIT = 3;
+const LLM_LIMIT = 2;
 const redisProblem = await redisUnavailable();
 
 const liveSeqs = (parts: UiPart[]) => parts.filter((p) => p.type.startsWith("data-") && p.type !== "data-snapshot").map((p) => p.data!.seq!);
@@ -32,7 +32,7 @@ function suite(mode: "database" | "redis") {
   let b: TestApp;
   before(async () => {
     fakes = await startFakes({ search: { failingPageShare: 0 } });
-    const env: Record<string, string> = { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", RUN_HEARTBEAT_MS: String(HEARTBEAT_MS), ANSWER_MAX_BUDGET: "2000000", MAX_CONCURRENT_RUNS_PER_USER: "10", LLM_CONCURRENCY: String(LLM_LIMIT) };
+    const env: Record<string, string> = { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", RUN_HEARTBEAT_MS: String(HEARTBEAT_MS), ANSWER_MAX_BUDGET: "2000000", MAX_CONCURRENT_RUNS_PER_USER: "10", ANALYZE_CONCURRENCY_PER_QUERY: "3", LLM_CONCURRENCY: String(LLM_LIMIT) };
     if (mode === "redis") Object.assign(env, { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: testRedisPrefix("events") });
     a = await TestApp.start({ name: `events-${mode}`, env });
     b = await TestApp.alongside(a, { env });
@@ -120,7 +120,8 @@ function suite(mode: "database" | "redis") {
       fakes.llm.configure({ latencyMs: 150 });
       const ids: string[] = [];
       // One after the other: the user's planning calls (the follow-up questions) are limited per user.
-      for (const app of [a, b, a]) ids.push(await createAndStart(app, { depth: 1, breadth: 2 }));
+      // Each instance alone would have up to 2 × 3 page analyses waiting for its 2 slots.
+      for (const app of [a, b]) ids.push(await createAndStart(app, { depth: 1, breadth: 2 }));
       for (const id of ids) {
         const view = await waitForStatus(a, id, ["completed", "failed"]);
         assert.equal(view.status, "completed", view.error ?? "");
