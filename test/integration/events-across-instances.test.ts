@@ -66,7 +66,8 @@ function suite(mode: "database" | "redis") {
     assert.equal(last.type, "data-run");
     assert.equal(last.data!.status, "completed");
     assert.ok(second.some((p) => p.type === "finish"), "the stream ends with the run");
-    const ended = (await a.db.run.findUniqueOrThrow({ where: { id: run.id } })).completedAt!;
+    // The run row is marked ended just after its last event is out (streams may close first).
+    const ended = await waitFor(async () => (await a.db.run.findUniqueOrThrow({ where: { id: run.id } })).completedAt ?? undefined, 10_000, "the run row to end");
     assert.ok(finishedAt - ended.getTime() < 5_000, `the stream ended ${finishedAt - ended.getTime()} ms after the run`);
 
     // Nothing missed: the snapshot with the live parts applied is the finished research.
