@@ -38,6 +38,16 @@ const schema = z.object({
       message: "must be a SQLite file: URL such as file:./data/quarry.db, or a postgres:// URL",
     }),
 
+  // Queue mode: events across server processes, fleet-wide limits (and workers) through Redis
+  REDIS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.url({ protocol: /^rediss?$/, error: "must be a redis:// URL such as redis://127.0.0.1:6379" }).optional()),
+  /** Prefix of every Redis key and channel: deployments (or test runs) sharing one Redis stay apart. */
+  REDIS_KEY_PREFIX: z.string().trim().regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1-64 letters, digits, _ . : or -").default("quarry"),
+
   // LLM
   OPENAI_API_KEY: z.string().trim().optional().transform((v) => v || undefined),
   OPENAI_BASE_URL: optionalUrl,

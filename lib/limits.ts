@@ -1,7 +1,10 @@
-// Process-wide limiters, created lazily from the environment.
+// Process-wide limiters, created lazily from the environment. With REDIS_URL each limit holds for
+// every process on that Redis together (fleet-semaphore.ts), and the LLM limit's adaptive back-off
+// is shared; without it, for this process (the embedded default).
 import { ProviderHealth } from "./ai/provider-health";
 import { Semaphore } from "./concurrency";
 import { getEnv } from "./env";
+import { FleetSemaphore } from "./fleet-semaphore";
 
 interface Limiters {
   llm: Semaphore;
@@ -16,12 +19,13 @@ const globalForLimits = globalThis as unknown as { quarryLimiters?: Limiters };
 export function limiters(): Limiters {
   if (!globalForLimits.quarryLimiters) {
     const env = getEnv();
-    const llm = new Semaphore(env.LLM_CONCURRENCY);
+    const limit = (name: string, max: number) => (env.REDIS_URL ? new FleetSemaphore(name, max) : new Semaphore(max));
+    const llm = limit("llm", env.LLM_CONCURRENCY);
     globalForLimits.quarryLimiters = {
       llm,
       llmHealth: new ProviderHealth(llm, { maxLimit: env.LLM_CONCURRENCY, outageAfterMs: env.LLM_OUTAGE_AFTER_MS }),
-      search: new Semaphore(env.SEARCH_CONCURRENCY),
-      fetch: new Semaphore(env.SCRAPE_CONCURRENCY),
+      search: limit("search", env.SEARCH_CONCURRENCY),
+      fetch: limit("fetch", env.SCRAPE_CONCURRENCY),
     };
   }
   return globalForLimits.quarryLimiters;

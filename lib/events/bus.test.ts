@@ -62,3 +62,23 @@ test("an allocated number is the next one, and currentSeq stays below it until i
   assert.deepEqual(seen, [1, 3, 2]);
   assert.throws(() => new InProcessEventBus().allocate(topic), /is open in this process/);
 });
+
+test("events go to the event log in sequence order: a number allocated and not yet emitted holds the later ones back", async () => {
+  const appended: number[][] = [];
+  const log = { append: async (_runId: string, events: { seq: number }[]) => void appended.push(events.map((e) => e.seq)) } as unknown as import("./log").EventLog;
+  const bus = new InProcessEventBus(async () => log);
+  bus.open(topic, { runId: "run1", firstSeq: 1, blockSize: 1000, reserve: async () => 1001 });
+  bus.emit(topic, { type: "x", data: 1 });
+  const step = bus.allocate(topic); // 2, stored with its step before it goes out
+  bus.emit(topic, { type: "x", data: 3 });
+  await new Promise((r) => setTimeout(r, 60));
+  assert.deepEqual(appended.flat(), [1], "3 waits for 2");
+  bus.emit(topic, { type: "step", data: 2 }, step);
+  await bus.drain(topic);
+  assert.deepEqual(appended.flat(), [1, 2, 3]);
+  bus.close(topic);
+  // Emitted by a process not running the run (a cancel's end): appended at once.
+  bus.emit(topic, { type: "end", data: null }, { runId: "run1", seq: 5000 });
+  await bus.drain(topic);
+  assert.deepEqual(appended.flat(), [1, 2, 3, 5000]);
+});

@@ -2,9 +2,11 @@
 // one envelope, { runId, kind, subjectId, seq, type, data, at }; each engine declares its own
 // `type`s and `data`. Sequence numbers are durable: a run's process numbers its events from blocks
 // reserved in the database (lib/runs/registry.ts opens the topic with its first block), so numbering
-// goes on, never repeating, after a restart or a takeover. A Redis implementation can replace this
-// one behind the same interface.
+// goes on, never repeating, after a restart or a takeover. Every event is also appended to the
+// event log (log.ts: the database, or Redis with REDIS_URL), in sequence order, so that the streams
+// of other processes follow the run too (lib/runs/live.ts).
 import type { RunKind } from "../db/runs";
+import type { EventLog, LoggedEvent } from "./log";
 
 /** Whose events: an engine's run of one subject (a run is unique per kind and subject). */
 export interface RunTopic {
@@ -55,6 +57,8 @@ export interface EventBus {
   subscribe(topic: RunTopic, listener: Listener): () => void;
   /** The last sequence number emitted here for a topic open here; undefined when its run is not here. */
   currentSeq(topic: RunTopic): number | undefined;
+  /** Resolves once every event emitted here for the topic so far is in the event log. */
+  drain(topic: RunTopic): Promise<void>;
 }
 
 const keyOf = (topic: RunTopic) => `${topic.kind}:${topic.subjectId}`;
@@ -68,9 +72,26 @@ interface Numbering extends OpenTopic {
   reserving: boolean;
 }
 
+/** A topic's events waiting for the log, and the append in progress. */
+interface Outbox {
+  topic: RunTopic;
+  runId: string;
+  events: RunEvent[];
+  timer?: ReturnType<typeof setTimeout>;
+  writing: Promise<void>;
+}
+
+/** Events are appended to the log in batches this often: one write per run per batch. */
+const LOG_BATCH_MS = 20;
+const LOG_ATTEMPTS = 5;
+
 export class InProcessEventBus implements EventBus {
   private readonly numbering = new Map<string, Numbering>();
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly outboxes = new Map<string, Outbox>();
+
+  /** `log`: where events go for other processes (none: this process only, as in unit tests). */
+  constructor(private readonly log?: () => Promise<EventLog>) {}
 
   open(topic: RunTopic, options: OpenTopic): void {
     this.numbering.set(keyOf(topic), { ...options, last: options.firstSeq - 1, pending: new Set(), reserving: false });
@@ -78,6 +99,8 @@ export class InProcessEventBus implements EventBus {
 
   close(topic: RunTopic): void {
     this.numbering.delete(keyOf(topic));
+    // Numbers allocated and never emitted no longer hold the rest back.
+    this.flushSoon(keyOf(topic), 0);
   }
 
   emit<E extends EngineEvent>(topic: RunTopic, event: E, given?: { runId: string; seq: number }): RunEvent<E> {
@@ -101,7 +124,75 @@ export class InProcessEventBus implements EventBus {
         console.error("[quarry] event listener failed:", error);
       }
     }
+    this.record(key, emitted);
     return emitted;
+  }
+
+  /** Queues an emitted event for the log. */
+  private record(key: string, event: RunEvent): void {
+    if (!this.log) return;
+    let box = this.outboxes.get(key);
+    if (!box || box.runId !== event.runId) {
+      box = { topic: { kind: event.kind, subjectId: event.subjectId }, runId: event.runId, events: [], writing: box?.writing ?? Promise.resolve() };
+      this.outboxes.set(key, box);
+    }
+    box.events.push(event);
+    // Emitted from a process that does not run it (a cancel's end): at once, it is the last.
+    this.flushSoon(key, this.numbering.has(key) ? LOG_BATCH_MS : 0);
+  }
+
+  private flushSoon(key: string, ms: number): void {
+    const box = this.outboxes.get(key);
+    if (!box || box.events.length === 0) return;
+    if (box.timer && ms > 0) return;
+    clearTimeout(box.timer);
+    box.timer = setTimeout(() => {
+      box.timer = undefined;
+      box.writing = box.writing.then(() => this.flush(key, box));
+    }, ms);
+  }
+
+  /**
+   * Appends the box's events numbered up to the topic's current number, in sequence order: a number
+   * allocated and not yet emitted holds the later ones back, so a reader that has read up to a
+   * number never sees a lower one appear after it.
+   */
+  private async flush(key: string, box: Outbox): Promise<void> {
+    const upTo = this.numbering.has(key) ? (this.currentSeq(box.topic) ?? Infinity) : Infinity;
+    const ready = box.events.filter((e) => e.seq <= upTo).sort((a, b) => a.seq - b.seq);
+    if (ready.length === 0) return;
+    box.events = box.events.filter((e) => e.seq > upTo);
+    const rows: LoggedEvent[] = ready.map((e) => ({ seq: e.seq, type: e.type, data: e.data, at: e.at }));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await (await this.log!()).append(box.runId, rows);
+        break;
+      } catch (error) {
+        if (attempt >= LOG_ATTEMPTS) {
+          console.error(`[quarry] could not log ${rows.length} event(s) of run ${box.runId}: other processes' streams miss them:`, error);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+      }
+    }
+    if (box.events.length === 0 && this.outboxes.get(key) === box && !this.numbering.has(key)) this.outboxes.delete(key);
+    else if (box.events.length > 0) this.flushSoon(key, LOG_BATCH_MS);
+  }
+
+  async drain(topic: RunTopic): Promise<void> {
+    const key = keyOf(topic);
+    for (;;) {
+      const box = this.outboxes.get(key);
+      if (!box) return;
+      const writing = box.writing;
+      if (box.events.length > 0) {
+        clearTimeout(box.timer);
+        box.timer = undefined;
+        box.writing = writing.then(() => this.flush(key, box));
+      }
+      await box.writing;
+      if (box.events.length === 0 || this.numbering.has(key)) return;
+    }
   }
 
   allocate(topic: RunTopic): { runId: string; seq: number } {
@@ -152,4 +243,4 @@ export class InProcessEventBus implements EventBus {
 }
 
 const globalForBus = globalThis as unknown as { quarryBus?: EventBus };
-export const eventBus: EventBus = (globalForBus.quarryBus ??= new InProcessEventBus());
+export const eventBus: EventBus = (globalForBus.quarryBus ??= new InProcessEventBus(() => import("./log").then((m) => m.eventLog())));

@@ -30,5 +30,6 @@ test("a snapshot taken between the reservation and the open uses the run's own n
   assert.equal(eventBus.emit(topic, { type: "x", data: null }).seq, 1, "the run's first event is newer than the snapshot");
   eventBus.close(topic);
   tracking.forget();
-  assert.equal(await currentSeq(topic), 1000, "a run not here: the database's number");
+  await eventBus.drain(topic);
+  assert.equal(await currentSeq(topic), 1, "a run not here: the last number in the event log (not the reserved ceiling)");
 });

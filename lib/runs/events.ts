@@ -2,6 +2,7 @@
 // one): its sequence number is reserved in the database, after every number any process used.
 import { getRun, reserveSeq } from "../db/runs";
 import { eventBus, type EngineEvent, type RunTopic } from "../events/bus";
+import { eventLog, type LogPosition } from "../events/log";
 
 export async function emitOutsideRun(topic: RunTopic, event: EngineEvent): Promise<void> {
   if (eventBus.currentSeq(topic) !== undefined) {
@@ -32,20 +33,27 @@ export function trackOpening(topic: RunTopic, opened: Promise<void>): { forget: 
 }
 
 /**
- * The sequence number a snapshot read now is current to: this process's, or the database's. The
- * database holds the ceiling of the blocks reserved: read while a run here is being opened, it would
- * be above every event that run is about to emit (and a stream would drop them all), so a run being
- * opened here is waited for and its own number used.
+ * Where a stream starts, read before its snapshot: the number the snapshot is current to and, for
+ * following the run from another process, the event log's position. For a run here (or being opened
+ * here: the database then holds the new block's ceiling, above every event that run is about to
+ * emit) this process's number; for a run elsewhere, the last number in the event log, which its
+ * owner appends in order up to its own current number.
  */
-export async function currentSeq(topic: RunTopic): Promise<number> {
+export async function followPosition(topic: RunTopic): Promise<{ seq: number; runId: string | null; log: LogPosition | null }> {
   const here = async () => {
     const pending = opening.get(keyOf(topic));
     if (pending) await pending.catch(() => undefined);
     return eventBus.currentSeq(topic);
   };
   const before = await here();
-  if (before !== undefined) return before;
-  const stored = (await getRun(topic))?.seq ?? 0;
+  const run = await getRun(topic);
+  const log = run ? await eventLog().head(run.id) : null;
   // The run may have begun opening here while the database was read.
-  return (await here()) ?? stored;
+  const seq = before ?? (await here()) ?? log?.seq ?? 0;
+  return { seq, runId: run?.id ?? null, log };
+}
+
+/** The sequence number a snapshot read now is current to (see followPosition). */
+export async function currentSeq(topic: RunTopic): Promise<number> {
+  return (await followPosition(topic)).seq;
 }

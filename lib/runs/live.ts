@@ -1,10 +1,13 @@
-// Following a run live, for any engine's stream: subscribe first, then read the engine's snapshot
-// with the sequence number it is current to (every event up to it was written to the database
-// before it was emitted, so the snapshot holds it), then take only the events newer than it. A late
-// or reconnecting client misses nothing and sees nothing twice; numbers are durable, so this holds
-// across a restart too.
+// Following a run live, for any engine's stream, whichever process runs it: subscribe first, then
+// read where the run's events are (followPosition) and the engine's snapshot (every event up to that
+// number was written to the database before it was emitted, so the snapshot holds it), then take
+// only the events newer than it — from this process's bus while the run executes here, and from the
+// event log (lib/events/log.ts) while it executes elsewhere (another web instance, a worker, the
+// process that took it over). A late or reconnecting client misses nothing and sees nothing twice;
+// numbers are durable, so this holds across a restart or a takeover too.
 import { eventBus, type RunEvent, type RunTopic } from "../events/bus";
-import { currentSeq } from "./events";
+import { eventLog } from "../events/log";
+import { followPosition } from "./events";
 
 export interface FollowedRun<S, E extends RunEvent> {
   seq: number;
@@ -14,6 +17,9 @@ export interface FollowedRun<S, E extends RunEvent> {
   stop(): void;
 }
 
+/** While the run executes here, how often to check that it still does (a lost lease moves it elsewhere). */
+const LOCAL_CHECK_MS = 1_000;
+
 /** Resolves with null (and follows nothing) when `readSnapshot` finds nothing, e.g. not the caller's. */
 export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnapshot: () => Promise<S | null>): Promise<FollowedRun<S, E> | null> {
   const queue: E[] = [];
@@ -22,10 +28,10 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
     queue.push(e as E);
     wake?.();
   });
-  let seq: number;
+  let position: Awaited<ReturnType<typeof followPosition>>;
   let snapshot: S | null;
   try {
-    seq = await currentSeq(topic);
+    position = await followPosition(topic);
     snapshot = await readSnapshot();
   } catch (error) {
     unsubscribe();
@@ -35,26 +41,46 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
     unsubscribe();
     return null;
   }
+  const { seq, runId } = position;
+  let cursor = position.log?.cursor;
   let stopped = false;
+  const stopping = new AbortController();
   const stop = () => {
     stopped = true;
     unsubscribe();
+    stopping.abort();
     wake?.();
   };
+  /** Numbers already given (an event may come both from the bus and from the log). */
+  const given = new Set<number>();
+  const fresh = (e: E) => e.seq > seq && !given.has(e.seq) && (given.add(e.seq), true);
+
   async function* events(signal: AbortSignal): AsyncGenerator<E> {
+    const waiting = AbortSignal.any([signal, stopping.signal]);
     try {
       while (!stopped && !signal.aborted) {
-        if (queue.length === 0) {
-          // One abort listener per wait, removed after it: a long run wakes this loop thousands of times.
-          let resume = () => {};
-          await new Promise<void>((resolve) => {
-            resume = wake = resolve;
-            signal.addEventListener("abort", resume, { once: true });
-          });
-          signal.removeEventListener("abort", resume);
-          wake = undefined;
+        for (const e of queue.splice(0)) if (fresh(e)) yield e;
+        if (stopped) break;
+        const here = eventBus.currentSeq(topic) !== undefined;
+        if (!here && runId && cursor !== undefined) {
+          const read = await eventLog().read(runId, cursor);
+          cursor = read.cursor;
+          for (const logged of read.events) {
+            const e = { ...logged, runId, kind: topic.kind, subjectId: topic.subjectId } as unknown as E;
+            if (fresh(e)) yield e;
+            if (stopped) break;
+          }
+          if (read.events.length > 0) continue;
         }
-        for (const e of queue.splice(0)) if (e.seq > seq) yield e;
+        if (queue.length > 0 || stopped) continue;
+        // Woken by this process's bus, by an append to the log anywhere, or after a while.
+        const wait = new AbortController();
+        const woken = new Promise<void>((resolve) => (wake = resolve));
+        const logWait = runId ? eventLog().wait(runId, here ? LOCAL_CHECK_MS : eventLog().pollMs, AbortSignal.any([waiting, wait.signal])) : new Promise<void>(() => {});
+        const aborted = new Promise<void>((resolve) => waiting.addEventListener("abort", () => resolve(), { once: true, signal: wait.signal }));
+        await Promise.race([woken, logWait, aborted]);
+        wait.abort();
+        wake = undefined;
       }
     } finally {
       stop();

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { claimRun, finishRun, runLeaseMs as leaseMs, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, runStopped, runsToStop, setRunsPaused, type RunKind } from "../db/runs";
 import { eventBus } from "../events/bus";
+import { eventLog } from "../events/log";
 import { trackOpening } from "./events";
 import { errorMessage } from "../errors";
 import { getEnv } from "../env";
@@ -29,6 +30,8 @@ const SEQ_BLOCK = 1_000;
  * slow for that, and one indexed read for all the runs here twice a second costs next to nothing.
  */
 const CANCEL_POLL_MS = 500;
+/** The event log is pruned every this many heartbeat intervals. */
+const PRUNE_EVERY_BEATS = 30;
 /** How long a delete waits for a run executing in another process to stop. */
 const STOP_WAIT_MS = 10_000;
 
@@ -121,6 +124,8 @@ export class RunRegistry {
       eventBus.close(topic);
       tracking.forget();
     }
+    // Other processes' streams have every event (the last included) before the run reads as ended.
+    await eventBus.drain(topic);
     if (outcome !== "abandoned" && !handle.leaseLost) await finishRun({ id: row.id, owner: this.owner, status: outcome, error });
   }
 
@@ -250,10 +255,12 @@ export class RunRegistry {
     return (await Promise.all(claims)).filter((id): id is string => id !== null);
   }
 
-  /** Takes over orphaned runs now and on every heartbeat interval from now on. */
+  /** Takes over orphaned runs now and on every heartbeat interval from now on; prunes the event log now and then. */
   startSweeping(): void {
     if (this.sweeper) return;
+    let beats = 0;
     this.sweeper = setInterval(() => {
+      if (beats++ % PRUNE_EVERY_BEATS === 0) eventLog().prune().catch((error: unknown) => console.error("[quarry] could not prune the event log:", error));
       this.takeOverOrphans()
         .then((ids) => ids.length && console.log(`[quarry] took over ${ids.length} run(s) whose process stopped: ${ids.join(", ")}`))
         .catch((error: unknown) => console.error("[quarry] run sweep failed:", error));

@@ -95,6 +95,9 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
   private random: () => number;
   private counters = new Map<string, number>();
   private nextId = 0;
+  /** Chat completions being answered now, and the most at once since the last reset. */
+  inFlight = 0;
+  peakInFlight = 0;
 
   constructor(options: Partial<LlmOptions> = {}) {
     super(DEFAULTS, options);
@@ -113,6 +116,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     this.random = seededRandom(this.options.seed);
     this.counters.clear();
     this.nextId = 0;
+    this.peakInFlight = this.inFlight;
   }
 
   configure(patch: Partial<LlmOptions>): void {
@@ -158,6 +162,10 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     };
     this.log.push(entry);
     res.on("finish", () => (entry.status = res.statusCode));
+    // Concurrency as the provider sees it: requests being answered at once (the fleet-wide limit's test).
+    this.inFlight++;
+    this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+    res.on("close", () => this.inFlight--);
     const signals = [this.stopSignal.signal, clientGone(req, res)];
     if (messages.length === 0) return sendJson(res, 400, openAiError("messages must be a non-empty array", "invalid_request_error", null));
 

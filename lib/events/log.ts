@@ -1,0 +1,172 @@
+// Runs' events for the streams of other server processes. The bus (bus.ts) delivers a run's events
+// to the streams of the process running it; it also appends them here, in sequence order, so that
+// any process can follow any run: read the position before the snapshot, then every event after it.
+// Two stores behind one interface:
+// - without Redis, the database (RunEvent rows): readers are woken by LISTEN/NOTIFY on PostgreSQL,
+//   and poll every POLL_MS on SQLite (several processes on one file);
+// - with REDIS_URL, a Redis stream per run (XADD / XRANGE), readers woken by pub/sub.
+import { appendRunEvents, lastRunEventSeq, listenRunEvents, pruneRunEvents, runEventsAfter, runEventsNotify } from "../db/run-events";
+import { redis, redisEnabled, redisKey } from "../redis";
+
+export interface LoggedEvent {
+  seq: number;
+  type: string;
+  data: unknown;
+  at: number;
+}
+
+/** Where a reader is: `seq`, the highest number stored; `cursor`, the store's position after it. */
+export interface LogPosition {
+  seq: number;
+  cursor: string;
+}
+
+export interface EventLog {
+  /** Appends one run's events, given in sequence order. */
+  append(runId: string, events: LoggedEvent[]): Promise<void>;
+  /** The position now (read it before the snapshot). */
+  head(runId: string): Promise<LogPosition>;
+  /** The events after a cursor, in order, and the cursor after them. */
+  read(runId: string, cursor: string): Promise<{ events: LoggedEvent[]; cursor: string }>;
+  /** Resolves when the run's log may have grown (an append anywhere), or after `ms`, or on abort. */
+  wait(runId: string, ms: number, signal: AbortSignal): Promise<void>;
+  /** Drops what no stream needs any more (a run that ended a while ago). */
+  prune(): Promise<void>;
+  /** How long a reader waits between reads when nothing wakes it. */
+  readonly pollMs: number;
+}
+
+/** Wake-ups by run id, fed by LISTEN/NOTIFY or Redis pub/sub. */
+class Wakeups {
+  private readonly waiting = new Map<string, Set<() => void>>();
+  private started = false;
+
+  constructor(private readonly start: (notify: (runId: string) => void) => void) {}
+
+  wait(runId: string, ms: number, signal: AbortSignal): Promise<void> {
+    if (!this.started) {
+      this.started = true;
+      this.start((id) => this.notify(id));
+    }
+    return new Promise<void>((resolve) => {
+      let set = this.waiting.get(runId);
+      if (!set) this.waiting.set(runId, (set = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        set.delete(done);
+        if (set.size === 0 && this.waiting.get(runId) === set) this.waiting.delete(runId);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      set.add(done);
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  private notify(runId: string): void {
+    for (const done of [...(this.waiting.get(runId) ?? [])]) done();
+  }
+}
+
+const sleepFor = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+
+const READ_LIMIT = 500;
+
+class DatabaseEventLog implements EventLog {
+  private readonly wakeups = new Wakeups((notify) => listenRunEvents(notify));
+  private readonly notifies = runEventsNotify();
+  /** LISTEN wakes readers at once; the read after the timeout only covers a lost connection. */
+  readonly pollMs = this.notifies ? 2_000 : 150;
+
+  append(runId: string, events: LoggedEvent[]): Promise<void> {
+    return appendRunEvents(runId, events.map((e) => ({ runId, ...e })));
+  }
+
+  async head(runId: string): Promise<LogPosition> {
+    const seq = await lastRunEventSeq(runId);
+    return { seq, cursor: String(seq) };
+  }
+
+  async read(runId: string, cursor: string) {
+    const events = await runEventsAfter({ runId, after: Number(cursor), limit: READ_LIMIT });
+    return { events, cursor: events.length > 0 ? String(events.at(-1)!.seq) : cursor };
+  }
+
+  wait(runId: string, ms: number, signal: AbortSignal): Promise<void> {
+    return this.notifies ? this.wakeups.wait(runId, ms, signal) : sleepFor(Math.min(ms, this.pollMs), signal);
+  }
+
+  async prune(): Promise<void> {
+    await pruneRunEvents({ before: new Date(Date.now() - KEEP_MS) });
+  }
+}
+
+/** How long a run's events are kept after they were emitted, once it no longer runs. */
+const KEEP_MS = 15 * 60_000;
+const channel = () => redisKey("run-events");
+const streamKey = (runId: string) => redisKey(`run-events:${runId}`);
+
+class RedisEventLog implements EventLog {
+  private readonly wakeups = new Wakeups((notify) => {
+    const subscriber = redis("subscriber");
+    const CHANNEL = channel();
+    subscriber.on("message", (channel: string, runId: string) => channel === CHANNEL && notify(runId));
+    void subscriber.subscribe(CHANNEL).catch((error: unknown) => console.error("[quarry] could not subscribe to run events:", error));
+  });
+  readonly pollMs = 2_000;
+
+  async append(runId: string, events: LoggedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const key = streamKey(runId);
+    const batch = redis().multi();
+    for (const e of events) batch.xadd(key, "*", "seq", String(e.seq), "type", e.type, "data", JSON.stringify(e.data ?? null), "at", String(e.at));
+    // Kept while the run emits; gone a while after its last event (streams of an ended run start from its final snapshot).
+    batch.pexpire(key, KEEP_MS);
+    batch.publish(channel(), runId);
+    const results = await batch.exec();
+    const failed = results?.find(([error]) => error);
+    if (failed) throw failed[0];
+  }
+
+  async head(runId: string): Promise<LogPosition> {
+    const [last] = await redis().xrevrange(streamKey(runId), "+", "-", "COUNT", 1);
+    if (!last) return { seq: 0, cursor: "0-0" };
+    return { seq: fromFields(last[1]).seq, cursor: last[0] };
+  }
+
+  async read(runId: string, cursor: string) {
+    const entries = await redis().xrange(streamKey(runId), `(${cursor}`, "+", "COUNT", READ_LIMIT);
+    return { events: entries.map(([, fields]) => fromFields(fields)), cursor: entries.at(-1)?.[0] ?? cursor };
+  }
+
+  wait(runId: string, ms: number, signal: AbortSignal): Promise<void> {
+    return this.wakeups.wait(runId, ms, signal);
+  }
+
+  async prune(): Promise<void> {
+    // Each stream expires by itself.
+  }
+}
+
+function fromFields(fields: string[]): LoggedEvent {
+  const f: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]] = fields[i + 1];
+  return { seq: Number(f.seq), type: f.type, data: JSON.parse(f.data) as unknown, at: Number(f.at) };
+}
+
+const globalForLog = globalThis as unknown as { quarryEventLog?: EventLog };
+
+/** The process's event log: Redis with REDIS_URL, else the database. */
+export function eventLog(): EventLog {
+  return (globalForLog.quarryEventLog ??= redisEnabled() ? new RedisEventLog() : new DatabaseEventLog());
+}

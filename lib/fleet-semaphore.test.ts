@@ -1,0 +1,79 @@
+// The fleet-wide limit against a real Redis: two semaphores stand for two processes. The limit holds
+// for both together, a lowered limit (the back-off on 429) holds for both, and the slots of a process
+// that died holding them come back when their leases expire.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { redisOrSkip, testRedisPrefix, TEST_REDIS_URL } from "../test/helpers/redis";
+
+const skip = await redisOrSkip();
+process.env.REDIS_URL = TEST_REDIS_URL;
+process.env.REDIS_KEY_PREFIX = testRedisPrefix("fleet");
+const { FleetSemaphore } = await import("./fleet-semaphore");
+const { redis } = await import("./redis");
+const { sleep } = await import("./concurrency");
+
+describe("FleetSemaphore", { skip }, () => {
+  test("the limit holds for every process together", async () => {
+    const a = new FleetSemaphore("together", 3);
+    const b = new FleetSemaphore("together", 3);
+    let now = 0;
+    let peak = 0;
+    const work = async () => {
+      now++;
+      peak = Math.max(peak, now);
+      await sleep(15);
+      now--;
+    };
+    await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).run(work)));
+    assert.equal(peak, 3, "at most 3 at once across both (and 3 were reached)");
+  });
+
+  test("a lowered limit holds for the other process too", async () => {
+    const a = new FleetSemaphore("lowered", 4);
+    const b = new FleetSemaphore("lowered", 4);
+    a.setLimit(1);
+    await sleep(50);
+    let now = 0;
+    let peak = 0;
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        b.run(async () => {
+          now++;
+          peak = Math.max(peak, now);
+          await sleep(10);
+          now--;
+        }),
+      ),
+    );
+    assert.equal(peak, 1);
+    assert.equal(b.limit, 1, "the other process reads the shared limit");
+  });
+
+  test("slots held by a process that died come back when their leases expire", async () => {
+    const dead = new FleetSemaphore("leases", 2, 600);
+    await dead.acquire();
+    await dead.acquire();
+    // The process dies: no release, no renewal.
+    (dead as unknown as { held: Set<string> }).held.clear();
+    const alive = new FleetSemaphore("leases", 2, 600);
+    const started = Date.now();
+    const release = await alive.acquire(AbortSignal.timeout(5_000));
+    const waited = Date.now() - started;
+    release();
+    assert.ok(waited >= 400 && waited < 3_000, `a slot came back after the lease (${waited} ms)`);
+  });
+
+  test("a holder that lives keeps its slot past the lease", async () => {
+    const holder = new FleetSemaphore("renewed", 1, 600);
+    const release = await holder.acquire();
+    const other = new FleetSemaphore("renewed", 1, 600);
+    await assert.rejects(other.acquire(AbortSignal.timeout(1_500)), "still held after 2.5 leases");
+    release();
+    (await other.acquire(AbortSignal.timeout(1_000)))();
+  });
+
+  test("teardown", () => {
+    redis("commands").disconnect();
+    redis("subscriber").disconnect();
+  });
+});

@@ -1,0 +1,161 @@
+// A limit that holds for every process on one Redis (REDIS_URL): LLM calls, searches and page
+// fetches of all web instances and workers together. A caller first takes a slot of this process's
+// semaphore (lanes and priorities as in concurrency.ts, so runs here still take turns), then one of
+// the fleet's: a member of a sorted set in Redis scored by its lease's expiry. A holder renews its
+// leases every LEASE_MS / 3; a process killed while holding slots frees them when they expire, so
+// nothing leaks. The limit itself is in Redis too: the adaptive back-off on 429 (provider-health.ts
+// sets `limit`) lowers it for everyone. Times are Redis's (TIME), so the machines' clocks do not matter.
+import { randomUUID } from "node:crypto";
+import { Semaphore, type WaitOptions } from "./concurrency";
+import { redis, redisKey } from "./redis";
+
+/** How long a slot is held without renewal: a killed process's slots come back after at most this. */
+const LEASE_MS = 15_000;
+/** How long a lowered limit is remembered without being set again. */
+const LIMIT_TTL_MS = 10 * 60_000;
+/** A waiter retries at least this often even when no release is announced (a lost message, an expired lease). */
+const RETRY_MS = 250;
+
+// KEYS: holders (zset), limit. ARGV: id, lease ms, default limit. Returns { taken 0|1, limit }.
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local limit = tonumber(redis.call('GET', KEYS[2]) or ARGV[3])
+if redis.call('ZCARD', KEYS[1]) < limit then
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 2)
+  return {1, limit}
+end
+return {0, limit}`;
+
+// KEYS: holders. ARGV: lease ms, ids… Extends the leases of the ids still held.
+const RENEW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[i]) end
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) * 2)
+return 1`;
+
+export class FleetSemaphore extends Semaphore {
+  private readonly holdersKey: string;
+  private readonly limitKey: string;
+  private readonly channel: string;
+  private readonly held = new Set<string>();
+  private readonly waiters = new Set<() => void>();
+  private renewer: ReturnType<typeof setInterval> | undefined;
+  private subscribed = false;
+  /** The fleet's limit as last read from Redis. */
+  private shared: number;
+
+  /** `name`: the resource ("llm", …); `maxLimit`: the configured limit (this process never holds more). */
+  constructor(
+    private readonly name: string,
+    private readonly maxLimit: number,
+    private readonly leaseMs = LEASE_MS,
+  ) {
+    super(maxLimit);
+    this.shared = maxLimit;
+    this.holdersKey = redisKey(`limits:${name}:holders`);
+    this.limitKey = redisKey(`limits:${name}:limit`);
+    this.channel = redisKey(`limits:${name}:released`);
+  }
+
+  /** The fleet's limit (as last read). */
+  override get limit(): number {
+    return this.shared;
+  }
+
+  /** Sets the fleet's limit (the adaptive back-off): every process obeys it from its next acquire. */
+  override setLimit(limit: number): void {
+    if (!Number.isInteger(limit) || limit < 1) throw new Error(`Semaphore limit must be a positive integer, got ${limit}`);
+    this.shared = Math.min(limit, this.maxLimit);
+    void redis()
+      // Forgotten after a while without 429s: a restart with a new configured limit is not held to an old one.
+      .set(this.limitKey, String(this.shared), "PX", LIMIT_TTL_MS)
+      .catch((error: unknown) => console.error(`[quarry] could not set the ${this.name} limit in Redis:`, error));
+  }
+
+  override async acquire(signal?: AbortSignal, options?: WaitOptions): Promise<() => void> {
+    const releaseLocal = await super.acquire(signal, options);
+    let id: string;
+    try {
+      id = await this.acquireFleet(signal);
+    } catch (error) {
+      releaseLocal();
+      throw error;
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held.delete(id);
+      releaseLocal();
+      redis()
+        .multi()
+        .zrem(this.holdersKey, id)
+        .publish(this.channel, "1")
+        .exec()
+        .catch((error: unknown) => console.error(`[quarry] could not release a ${this.name} slot (it expires by itself):`, error));
+    };
+  }
+
+  private async acquireFleet(signal?: AbortSignal): Promise<string> {
+    const id = randomUUID();
+    this.subscribe();
+    for (;;) {
+      signal?.throwIfAborted();
+      const [taken, limit] = (await redis().eval(ACQUIRE, 2, this.holdersKey, this.limitKey, id, this.leaseMs, this.maxLimit)) as [number, number];
+      this.shared = Number(limit);
+      if (taken === 1) {
+        this.held.add(id);
+        this.renew();
+        return id;
+      }
+      await this.waitForRelease(signal);
+    }
+  }
+
+  /** Until a slot is released anywhere, or RETRY_MS (with jitter), or the abort. */
+  private waitForRelease(signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, RETRY_MS * (0.5 + Math.random()));
+      this.waiters.add(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  private subscribe(): void {
+    if (this.subscribed) return;
+    this.subscribed = true;
+    const subscriber = redis("subscriber");
+    subscriber.on("message", (channel: string) => {
+      if (channel !== this.channel) return;
+      // One at a time would be fairer, but a waiter that loses the race just waits again.
+      for (const wake of [...this.waiters]) wake();
+    });
+    void subscriber.subscribe(this.channel).catch((error: unknown) => console.error(`[quarry] could not subscribe to ${this.name} releases:`, error));
+  }
+
+  /** Keeps this process's leases alive while it holds any. */
+  private renew(): void {
+    if (this.renewer) return;
+    this.renewer = setInterval(() => {
+      if (this.held.size === 0) {
+        clearInterval(this.renewer);
+        this.renewer = undefined;
+        return;
+      }
+      redis()
+        .eval(RENEW, 1, this.holdersKey, this.leaseMs, ...this.held)
+        .catch((error: unknown) => console.error(`[quarry] could not renew ${this.name} slots:`, error));
+    }, this.leaseMs / 3);
+    this.renewer.unref();
+  }
+}
