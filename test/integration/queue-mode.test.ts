@@ -1,0 +1,202 @@
+// Queue mode (REDIS_URL set): the web process only queues runs (BullMQ on Redis) and serves; worker
+// processes (`npm run worker`) execute them under the Run lease. Several runs spread over two
+// workers; a worker killed with SIGKILL mid-run and the run still completes exactly once; Deep
+// Research's start answers 202 queued with a job id; Bull Board at /admin/queues for admins only.
+import { after, before, beforeEach, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { Queue } from "bullmq";
+import IORedis from "ioredis";
+import { startFakes, type Fakes } from "../fakes";
+import { TestApp, waitFor } from "../helpers/app-server";
+import { createTestUser } from "../helpers/auth";
+import { createAndStart, waitForStatus } from "../helpers/research";
+import { TEST_REDIS_URL, TestWorker } from "../helpers/worker";
+import { queriesPerLevel } from "@/lib/explore/tree";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+// A beat every second (a dead worker's run lease expires 3 s after its last beat) and a 3 s job lock
+// (its job is back in the queue within two lock periods).
+const HEARTBEAT_MS = 1000;
+const PREFIX = `quarry-test-${randomUUID().slice(0, 8)}`;
+let fakes: Fakes;
+let app: TestApp;
+let workers: TestWorker[] = [];
+
+/** Why Redis cannot be used, or null when it answers. CI requires it (.ci/run checks first). */
+async function redisUnavailable(): Promise<string | null> {
+  const redis = new IORedis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    await redis.ping();
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    redis.disconnect();
+  }
+}
+const unavailable = await redisUnavailable();
+if (unavailable && process.env.CI !== "true") {
+  test(`queue mode (SKIPPED: Redis at ${TEST_REDIS_URL} does not answer: ${unavailable})`, { skip: true }, () => {});
+} else {
+  run();
+}
+
+function run() {
+
+before(async () => {
+  fakes = await startFakes();
+  const env = {
+    ...fakes.env,
+    SCRAPE_TIMEOUT_MS: "2000",
+    RUN_HEARTBEAT_MS: String(HEARTBEAT_MS),
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: PREFIX,
+    QUEUE_LOCK_MS: "3000",
+    // One run per worker at a time: several runs must spread over both.
+    QUEUE_WORKER_CONCURRENCY: "1",
+    LITERATURE_TREE_DEPTH: "1",
+    LITERATURE_TREE_BREADTH: "2",
+    MAX_AUTO_ITERATIONS: "1",
+    MAX_CONCURRENT_RUNS_PER_USER: "10",
+  };
+  app = await TestApp.start({ name: "queue", env });
+  workers = [await TestWorker.start(app, "w1"), await TestWorker.start(app, "w2")];
+});
+after(async () => {
+  if (process.env.QUEUE_TEST_LOGS === "1") for (const w of workers) console.log(`--- worker ${w.name}\n${w.logs()}`);
+  if (process.env.QUEUE_TEST_LOGS === "1") console.log(`--- app\n${app?.logs()}`);
+  for (const w of workers) await w.stop();
+  await app?.stop();
+  await fakes?.stop();
+  const queue = new Queue("runs", { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
+  await queue.obliterate({ force: true }).catch(() => {});
+  await queue.close();
+});
+beforeEach(() => fakes.reset());
+
+const runOf = (id: string) => app.db.run.findFirstOrThrow({ where: { kind: "tree", subjectId: id } });
+
+async function assertExactlyOnce(id: string, depth: number, breadth: number) {
+  const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
+  const byDepth = queries.reduce<number[]>((n, q) => ((n[q.depth - 1] = (n[q.depth - 1] ?? 0) + 1), n), []);
+  assert.deepEqual(byDepth, queriesPerLevel(depth, breadth), "every query once");
+  const pages = await app.db.page.findMany({ where: { researchId: id } });
+  assert.equal(pages.length, new Set(pages.map((p) => p.url)).size, "no duplicate pages");
+  const links = await app.db.queryPage.findMany({ where: { query: { researchId: id } } });
+  assert.equal(links.length, new Set(links.map((l) => `${l.queryId}|${l.pageId}`)).size, "no page analysed twice for a query");
+  const items = await app.db.extractedItem.findMany({ where: { researchId: id } });
+  assert.ok(items.length > 0);
+  assert.equal(items.length, new Set(items.map((i) => `${i.queryPageId}|${i.content}`)).size, "no item extracted twice");
+}
+
+test("the web process queues; runs spread over two workers and each runs once", async () => {
+  fakes.llm.configure({ latencyMs: 40 });
+  const ids = [];
+  for (let i = 0; i < 4; i++) ids.push(await createAndStart(app, { prompt: `Battery storage question ${i}`, depth: 2, breadth: 2 }));
+  for (const id of ids) {
+    const view = await waitForStatus(app, id, ["completed", "failed"], 180_000);
+    assert.equal(view.status, "completed", view.error ?? "");
+    await assertExactlyOnce(id, 2, 2);
+    const run = await runOf(id);
+    assert.equal(run.status, "completed");
+    assert.equal(run.attempt, 1, "claimed once");
+  }
+  const [a, b] = workers.map((w) => w.executed());
+  const expected = ids.map((id) => `tree-${id}`).sort();
+  assert.deepEqual([...a, ...b].sort(), expected, "every run executed by a worker, once");
+  assert.ok(a.length > 0 && b.length > 0, `both workers did work (w1: ${a.length}, w2: ${b.length})`);
+  assert.match(app.logs(), /queue mode/);
+});
+
+test("a worker killed with SIGKILL mid-run: another resumes it, and it completes exactly once", async () => {
+  fakes.llm.configure({ latencyMs: 250 });
+  const id = await createAndStart(app, { depth: 3, breadth: 2 });
+  await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) >= 1 ? true : undefined), 60_000, "a first finding");
+  const owner = (await runOf(id)).leaseOwner;
+  const victim = workers.find((w) => owner?.includes(`:${w.pid}:`));
+  assert.ok(victim, `a worker holds the run (${owner})`);
+  const survivor = workers.find((w) => w !== victim)!;
+  await victim.kill();
+  const killedAt = Date.now();
+  await waitFor(async () => ((await runOf(id)).leaseOwner?.includes(`:${survivor.pid}:`) ? true : undefined), 30_000, "the other worker to take the run");
+  const recoveryMs = Date.now() - killedAt;
+  const view = await waitForStatus(app, id, ["completed", "failed"], 180_000);
+  assert.equal(view.status, "completed", view.error ?? "");
+  await assertExactlyOnce(id, 3, 2);
+  const run = await runOf(id);
+  assert.equal(run.status, "completed");
+  assert.equal(run.attempt, 2, "claimed by the killed worker, then by the survivor");
+  assert.deepEqual(survivor.executed().filter((j) => j === `tree-${id}`), [`tree-${id}`]);
+  console.log(`recovery after SIGKILL: ${recoveryMs} ms`);
+  await victim.restart();
+});
+
+test("Deep Research start answers 202 queued with a job id; status goes queued → processing → completed", async () => {
+  // No worker: the start stays queued (the web process never executes it).
+  for (const w of workers) await w.stop();
+  fakes.llm.configure({ latencyMs: 60 });
+  const res = await app.postJson("/api/deep-research/start", { message: "Solid-state batteries for grid storage", researchMode: "steering" });
+  const body = (await res.json()) as Record<string, string>;
+  assert.equal(res.status, 202, JSON.stringify(body));
+  assert.deepEqual(Object.keys(body).sort(), ["conversationId", "jobId", "messageId", "pollUrl", "status", "userId"]);
+  assert.equal(body.status, "queued");
+  assert.equal(body.jobId, `deep-research-${body.conversationId}`);
+  assert.equal(body.userId, app.user.id);
+  assert.equal(body.pollUrl, `/api/deep-research/status/${body.messageId}`);
+  const status = async () => ((await (await app.fetch(body.pollUrl)).json()) as { status: string }).status;
+  for (let i = 0; i < 3; i++) {
+    assert.equal(await status(), "queued");
+    await new Promise((r) => setTimeout(r, HEARTBEAT_MS));
+  }
+  assert.ok(await queueJob(body.jobId), "the job is in Redis");
+  workers = [await TestWorker.start(app, "w3")];
+  const seen: string[] = [];
+  await waitFor(async () => {
+    const s = await status();
+    if (seen.at(-1) !== s) seen.push(s);
+    return s === "completed" || s === "failed" ? s : undefined;
+  }, 180_000, "the Deep Research start to end");
+  assert.deepEqual(seen, ["queued", "processing", "completed"]);
+});
+
+async function queueJob(jobId: string) {
+  const queue = new Queue("runs", { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
+  try {
+    return await queue.getJob(jobId);
+  } finally {
+    await queue.close();
+  }
+}
+
+test("/admin/queues is 404 for a non-admin and Bull Board for an admin", async () => {
+  const other = await createTestUser(app.db);
+  for (const token of [app.user.token, other.token]) {
+    for (const p of ["/admin/queues", "/admin/queues/api/queues"]) {
+      const res = await app.fetch(p, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(res.status, 404, `${p}: ${(await res.text()).slice(0, 300)}`);
+    }
+  }
+  // Signed out: no dashboard either (not a sign-in redirect).
+  assert.equal((await fetch(`${app.url}/admin/queues`, { redirect: "manual" })).status, 404);
+  execFileSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "token.ts"), "admin", "--email", app.user.email], {
+    cwd: ROOT,
+    env: { ...process.env, ...app.serverEnv },
+    stdio: "pipe",
+  });
+  const page = await app.fetch("/admin/queues");
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /<div id="root">|bull/i);
+  const api = await app.fetch("/admin/queues/api/queues");
+  assert.equal(api.status, 200);
+  const { queues } = (await api.json()) as { queues: { name: string; counts: Record<string, number> }[] };
+  const runs = queues.find((q) => q.name === "runs");
+  assert.ok(runs, JSON.stringify(queues.map((q) => q.name)));
+  assert.ok(runs.counts.completed >= 1, JSON.stringify(runs.counts));
+  // Still nothing for the other user.
+  assert.equal((await app.fetch("/admin/queues", { headers: { authorization: `Bearer ${other.token}` } })).status, 404);
+});
+}
