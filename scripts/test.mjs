@@ -94,8 +94,6 @@ const POSTGRES_TESTS = [
   "test/integration/report-exports.test.ts",
   "test/integration/knowledge-base.test.ts",
   "test/integration/knowledge-research.test.ts",
-  // Queue mode: BullMQ workers on Redis (TEST_REDIS_URL), the deployment shape that uses PostgreSQL.
-  "test/integration/queue-mode.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 
