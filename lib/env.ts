@@ -92,6 +92,15 @@ const schema = z.object({
   RUN_HEARTBEAT_MS: int(10_000, 100),
   REPORTS_DIR: z.string().default("data/reports"),
 
+  // Queue mode (lib/queue/): with REDIS_URL set, runs are BullMQ jobs (under REDIS_KEY_PREFIX) that
+  // `npm run worker` processes execute; the web process only enqueues and serves. Unset: every run
+  // executes in the web process.
+  // A job's lock: renewed by its worker every half of it while the run executes, so it bounds how
+  // long a dead worker's job waits before another worker takes it, not how long a run may take.
+  QUEUE_LOCK_MS: int(30_000, 1_000),
+  // Runs one worker process executes at once (they wait on the shared LLM/search/fetch limits anyway).
+  QUEUE_WORKER_CONCURRENCY: int(4, 1, 100),
+
   // Answer agent: the largest token budget a request may ask for, the budget when none is given,
   // the step cap, and (optional) an embedding model id for near-duplicate sub-questions.
   ANSWER_MAX_BUDGET: int(1_000_000, 1_000),

@@ -18,6 +18,12 @@ export async function startServer(): Promise<void> {
     // In the background: a large folder must not hold up the server; searches see each file once it is indexed.
     void watchSharedFolder(env.KNOWLEDGE_DOCS_PATH);
   }
+  if (env.REDIS_URL) {
+    // Queue mode: this process queues runs (lib/queue/) and `npm run worker` processes execute them.
+    const { enqueueRun } = await import("./queue/enqueue");
+    runRegistry.dispatchTo(enqueueRun);
+    console.log(`[quarry] queue mode: runs are queued in Redis (prefix ${env.REDIS_KEY_PREFIX}) for workers (npm run worker)`);
+  }
   if (env.RESUME_ON_START) {
     // Runs left by a crash or a stop, and from now on those of any process that stops heartbeating.
     const resumed = await runRegistry.takeOverOrphans();

@@ -1,6 +1,7 @@
 // npm run token -- create --email you@example.com --name laptop [--password '…'] [--days 90]
 // npm run token -- list --email you@example.com
 // npm run token -- revoke --email you@example.com --id <token id>
+// npm run token -- admin --email you@example.com [--revoke]   (the queue dashboard, /admin/queues)
 // Creates the account if it does not exist (then --password is required), and prints a new API
 // token on stdout (everything else goes to stderr, so `TOKEN=$(npm run -s token -- create …)` works).
 import { execFileSync } from "node:child_process";
@@ -16,6 +17,7 @@ function usage(message?: string): never {
       "usage: npm run token -- create --email <email> --name <name> [--password <password>] [--days <n>]",
       "       npm run token -- list --email <email>",
       "       npm run token -- revoke --email <email> --id <token id>",
+      "       npm run token -- admin --email <email> [--revoke]",
     ].join("\n"),
   );
   process.exit(2);
@@ -29,6 +31,7 @@ const { values, positionals } = parseArgs({
     password: { type: "string" },
     days: { type: "string" },
     id: { type: "string" },
+    revoke: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -44,10 +47,12 @@ async function main() {
   if (!process.env.AUTH_SECRET?.trim()) {
     process.env.AUTH_SECRET = readOrCreateSecretFile(path.resolve(root, process.env.AUTH_SECRET_FILE || "data/auth-secret"));
   }
-  execFileSync("node", [path.join(root, "scripts", "migrate.mjs")], { cwd: root, stdio: "ignore" });
+  // QUARRY_SKIP_MIGRATE=1: the database is migrated and served already (the tests' databases are
+  // migrated without Prisma's migration table, which `migrate deploy` would try to fill again).
+  if (process.env.QUARRY_SKIP_MIGRATE !== "1") execFileSync("node", [path.join(root, "scripts", "migrate.mjs")], { cwd: root, stdio: "ignore" });
   const { findOrCreateUser } = await import("../lib/auth/users");
   const { issueApiToken, listApiTokens, revokeApiToken } = await import("../lib/auth/api-tokens");
-  const { getUserByEmail } = await import("../lib/db/users");
+  const { getUserByEmail, setAdmin } = await import("../lib/db/users");
   const { disconnectDatabase } = await import("../lib/db/connection");
   try {
     if (command === "create") {
@@ -59,6 +64,10 @@ async function main() {
       const { token, apiToken } = await issueApiToken({ userId: user.id, name: values.name!.trim().slice(0, 100), days });
       console.error(`Token "${apiToken.name}" (id ${apiToken.id}) for ${user.email}, valid until ${apiToken.expiresAt}:`);
       console.log(token);
+    } else if (command === "admin") {
+      const email = values.email!.trim().toLowerCase();
+      if (!(await setAdmin({ email, isAdmin: !values.revoke }))) throw new Error(`No account with the email ${email}`);
+      console.error(values.revoke ? `${email} is no longer an administrator.` : `${email} is an administrator: it sees the queue dashboard at /admin/queues.`);
     } else if (command === "list" || command === "revoke") {
       const user = await getUserByEmail({ email: values.email!.trim().toLowerCase() });
       if (!user) throw new Error(`No account with the email ${values.email}`);

@@ -33,6 +33,9 @@ const decide = (unauthorized: Unauthorized): Handler => (request) => {
     const error = new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>.");
     return unauthorized(error, openAi ? "openai" : "api");
   }
+  // The admin pages (Bull Board) authenticate for themselves (a session or an API token) and answer
+  // 404 to anyone who is not an administrator, signed out included: they do not exist for others.
+  if (pathname === "/admin" || pathname.startsWith("/admin/")) return NextResponse.next();
   const signIn = new URL("/sign-in", request.nextUrl);
   if (pathname !== "/") signIn.searchParams.set("callbackUrl", `${pathname}${search}`);
   return NextResponse.redirect(signIn);

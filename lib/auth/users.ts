@@ -1,5 +1,5 @@
 // Accounts: email + bcrypt password hash.
-import { bumpSessionVersion, getPasswordHash, getUserCredentials, insertUser } from "../db/users";
+import { bumpSessionVersion, getPasswordHash, getUserCredentials, insertUser, userIsAdmin } from "../db/users";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "./password";
 import { signUpSchema } from "./schema";
@@ -61,4 +61,9 @@ export async function findOrCreateUser(
     throw new AppError("bad_request:account", "No account with this email: pass --password to create one.", { field: "password" });
   }
   return { user: await createUser({ email, password: input.password }), created: true };
+}
+
+/** Whether the user administers the installation (the first account, or made one with `npm run token -- admin`). */
+export async function isAdmin(userId: string): Promise<boolean> {
+  return userIsAdmin({ id: userId });
 }

@@ -161,3 +161,8 @@ export async function deleteRunsOf({ kind, subjectId }: { kind: RunKind; subject
 export async function getOwnRun({ id, userId }: { id: string; userId: string }) {
   return db.run.findFirst({ where: { id, userId } });
 }
+
+/** The runs of a user not yet ended (queued or running): queue mode ranks a new job of theirs behind them. */
+export async function countLiveRuns({ userId }: { userId: string }): Promise<number> {
+  return db.run.count({ where: { userId, status: { in: ["queued", "running"] } } });
+}

@@ -5,12 +5,29 @@ const PUBLIC = { id: true, email: true, name: true } as const;
 
 /** The new user, or null when the email is taken already. */
 export async function insertUser({ email, name, passwordHash }: { email: string; name: string | null; passwordHash: string }) {
+  let user;
   try {
-    return await db.user.create({ data: { email, name, passwordHash }, select: PUBLIC });
+    user = await db.user.create({ data: { email, name, passwordHash }, select: PUBLIC });
   } catch (error) {
     if ((error as { code?: string }).code === "P2002") return null; // unique constraint: the email
     throw error;
   }
+  // The installation's first account administers it. Read after the insert, so that of two
+  // simultaneous first sign-ups only the earlier one is made an administrator.
+  const first = await db.user.findFirst({ orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
+  if (first?.id === user.id) await db.user.update({ where: { id: user.id }, data: { isAdmin: true } });
+  return user;
+}
+
+/** Whether the user is an administrator (sees the queue dashboard). */
+export async function userIsAdmin({ id }: { id: string }): Promise<boolean> {
+  return (await db.user.findUnique({ where: { id }, select: { isAdmin: true } }))?.isAdmin === true;
+}
+
+/** Makes the account an administrator (or not). False when no account has the email. */
+export async function setAdmin({ email, isAdmin }: { email: string; isAdmin: boolean }): Promise<boolean> {
+  const { count } = await db.user.updateMany({ where: { email }, data: { isAdmin } });
+  return count === 1;
 }
 
 export async function getUserById({ id }: { id: string }) {

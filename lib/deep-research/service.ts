@@ -18,8 +18,25 @@ import { conversationStatus, listView, statusView } from "./views";
 
 const DEFAULT_MODE: ResearchMode = "semi-autonomous";
 
-/** The reply to a start: in-process today (200, processing). */
-export function startReply(r: { messageId: string; conversationId: string; userId: string; deduplicated?: boolean }) {
+/**
+ * The reply to a start: in-process, 200 and processing; in queue mode (a job id given), 202 and
+ * queued until a worker claims the run (the status then moves to processing, then completed).
+ */
+export function startReply(r: { messageId: string; conversationId: string; userId: string; deduplicated?: boolean; jobId?: string }) {
+  if (r.jobId !== undefined) {
+    return {
+      status: 202,
+      body: {
+        jobId: r.jobId,
+        messageId: r.messageId,
+        conversationId: r.conversationId,
+        userId: r.userId,
+        status: "queued" as const,
+        pollUrl: `/api/deep-research/status/${r.messageId}`,
+        ...(r.deduplicated ? { deduplicated: true } : {}),
+      },
+    };
+  }
   return {
     status: 200,
     body: {
@@ -65,8 +82,8 @@ export async function startDeepResearch({ userId, input, files = [] }: { userId:
   const started = await startWithinLimits({ userId, pool: "research", start: () => storeStart({ userId, input, clarificationContext, uploads }) });
   if ("deduplicated" in started) return started.reply;
   const { conversationId, messageId } = started;
-  void runRegistry.start("deep-research", conversationId).catch((error: unknown) => console.error(`[quarry] deep research ${conversationId} could not start:`, error));
-  return startReply({ messageId, conversationId, userId });
+  const queued = await runRegistry.startOrQueue("deep-research", conversationId);
+  return startReply({ messageId, conversationId, userId, jobId: queued?.jobId });
 }
 
 type Stored = { deduplicated: true; reply: StartReply } | { conversationId: string; messageId: string };
@@ -149,8 +166,13 @@ export async function deepResearchStatus({ messageId, userId }: { messageId: str
   const start = m.role === "assistant" && m.replyToId ? ((await getMessage({ id: m.replyToId, userId })) ?? m) : m;
   const c = (await getConversation({ id: m.conversationId }))!;
   // The run is the conversation's: its pause is this start's only while this start is the one running.
-  const paused = c.active && c.rootMessageId === start.id ? pausedOf(await getRun({ kind: "deep-research", subjectId: c.id })) : null;
-  return statusView(start, c.currentObjective ?? c.objective, paused);
+  const current = c.active && c.rootMessageId === start.id;
+  const run = current ? await getRun({ kind: "deep-research", subjectId: c.id }) : null;
+  // Queue mode: no worker has claimed the run yet.
+  if (run?.status === "queued" && start.status !== "completed" && start.status !== "failed") {
+    return { status: "queued" as const, messageId: start.id, conversationId: c.id };
+  }
+  return statusView(start, c.currentObjective ?? c.objective, pausedOf(run));
 }
 
 export async function listUserConversations({ userId, limit, cursor, status, q }: { userId: string; limit: number; cursor?: string; status?: string; q?: string }) {

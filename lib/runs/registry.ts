@@ -3,6 +3,8 @@
 // it. A cancel recorded by any process reaches the owner through a short poll (one query for all the
 // runs executing here), which also stops a run whose rows were deleted. On start-up and on every
 // heartbeat the registry takes over runs whose lease expired — never a live one owned by another process.
+// In queue mode (lib/queue/) a dispatcher is set: `start` enqueues a job instead of executing, and a
+// worker process executes each job with `runJob`, under the same lease.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { claimRun, finishRun, runLeaseMs as leaseMs, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, runStopped, runsToStop, setRunsPaused, type RunKind } from "../db/runs";
@@ -14,6 +16,9 @@ import { getEnv } from "../env";
 import { limiters } from "../limits";
 import type { HealthState } from "../ai/provider-health";
 import type { Engine, RunHandle, RunOutcome } from "./engine";
+
+/** Queue mode's hand-off: queues the run's job (once: `added` is false when it was queued already). */
+export type Dispatcher = (kind: RunKind, subjectId: string) => Promise<{ jobId: string; added: boolean }>;
 
 /** A run executing in this process. */
 interface ActiveRun {
@@ -32,6 +37,8 @@ const SEQ_BLOCK = 1_000;
 const CANCEL_POLL_MS = 500;
 /** The event log is pruned every this many heartbeat intervals. */
 const PRUNE_EVERY_BEATS = 30;
+/** How often a queued job whose run another process holds tries to claim it again (until that lease expires). */
+const CLAIM_RETRY_MS = 1_000;
 /** How long a delete waits for a run executing in another process to stop. */
 const STOP_WAIT_MS = 10_000;
 
@@ -42,7 +49,9 @@ export class RunRegistry {
   /** Runs executing here, by kind and subject. */
   private readonly runs = new Map<string, ActiveRun>();
   /** Each start's claim-and-execute, until it ends: a second start of the subject shares it. */
-  private readonly executions = new Map<string, Promise<void>>();
+  private readonly executions = new Map<string, Promise<boolean>>();
+  /** Queue mode: hands a run to the queue (returns its job id) instead of executing it here. */
+  private dispatcher: Dispatcher | undefined;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   /** The cancel poll: runs only while runs execute here. */
   private cancelPoll: ReturnType<typeof setInterval> | undefined;
@@ -62,11 +71,56 @@ export class RunRegistry {
     return engine;
   }
 
+  /** Queue mode: from now on `start` (and the orphan sweep) enqueues runs with `dispatch`. */
+  dispatchTo(dispatch: Dispatcher): void {
+    this.dispatcher = dispatch;
+  }
+
+  /** True when runs are queued for workers rather than executed by the process that starts them. */
+  get queueMode(): boolean {
+    return this.dispatcher !== undefined;
+  }
+
   /**
    * Runs the subject's run here if its lease is free (open it with `openRun` first). Resolves when
-   * the run ends in this process, or at once when another process holds it.
+   * the run ends in this process, or at once when another process holds it. In queue mode it
+   * resolves once the run's job is queued.
    */
-  start(kind: RunKind, subjectId: string, onClaim?: (claimed: boolean) => void): Promise<void> {
+  start(kind: RunKind, subjectId: string): Promise<void> {
+    if (this.dispatcher) return this.dispatcher(kind, subjectId).then(() => undefined);
+    return this.execute(kind, subjectId).then(() => undefined);
+  }
+
+  /**
+   * Starts the subject's run: in queue mode queues its job and resolves with the job's id; else
+   * executes it in the background here (failures logged) and resolves with null at once.
+   */
+  async startOrQueue(kind: RunKind, subjectId: string): Promise<{ jobId: string } | null> {
+    if (this.dispatcher) return { jobId: (await this.dispatcher(kind, subjectId)).jobId };
+    void this.execute(kind, subjectId).catch((error: unknown) => console.error(`[quarry] ${kind} run ${subjectId} could not start:`, error));
+    return null;
+  }
+
+  /**
+   * A queue worker's job: executes the run here once its lease is free. While another process holds
+   * a live lease (a worker that died keeps it until it expires), it tries again every second; it
+   * resolves when the run has ended, here or elsewhere. A job retried after a crash resumes the run
+   * from the database, like a takeover.
+   */
+  async runJob(kind: RunKind, subjectId: string): Promise<"executed" | "ended"> {
+    for (;;) {
+      if (await this.execute(kind, subjectId)) return "executed";
+      const row = await getRun({ kind, subjectId });
+      if (!row || (row.status !== "queued" && row.status !== "running")) return "ended";
+      await new Promise((r) => setTimeout(r, Math.min(CLAIM_RETRY_MS, getEnv().RUN_HEARTBEAT_MS)));
+    }
+  }
+
+  /**
+   * Claims and executes here, shared by concurrent callers; true if this process claimed the run.
+   * `onClaim` hears at once whether the claim succeeded (the promise resolves when the run ends).
+   */
+  private execute(kind: RunKind, subjectId: string, onClaim?: (claimed: boolean) => void): Promise<boolean> {
     const k = key(kind, subjectId);
     let execution = this.executions.get(k);
     if (!execution) {
@@ -76,13 +130,13 @@ export class RunRegistry {
     return execution;
   }
 
-  private async claimAndExecute(kind: RunKind, subjectId: string, onClaim?: (claimed: boolean) => void): Promise<void> {
+  private async claimAndExecute(kind: RunKind, subjectId: string, onClaim?: (claimed: boolean) => void): Promise<boolean> {
     const engine = this.engine(kind);
     const env = getEnv();
     const row = await getRun({ kind, subjectId });
     const claimed = Boolean(row && (await claimRun({ id: row.id, owner: this.owner, leaseMs: leaseMs() })));
     onClaim?.(claimed);
-    if (!row || !claimed) return;
+    if (!row || !claimed) return false;
     // This process numbers the run's events from a block reserved after every number used before.
     const topic = { kind, subjectId };
     const reserve = () => reserveSeq({ id: row.id, block: SEQ_BLOCK });
@@ -127,6 +181,7 @@ export class RunRegistry {
     // Other processes' streams have every event (the last included) before the run reads as ended.
     await eventBus.drain(topic);
     if (outcome !== "abandoned" && !handle.leaseLost) await finishRun({ id: row.id, owner: this.owner, status: outcome, error });
+    return true;
   }
 
   /** Starts the cancel poll if it is not running; it stops itself when no run executes here. */
@@ -243,9 +298,14 @@ export class RunRegistry {
     for (const run of await orphanedRuns()) {
       const kind = run.kind as RunKind;
       if (!this.engines.has(kind) || this.executions.has(key(kind, run.subjectId))) continue;
+      if (this.dispatcher) {
+        // A queued run usually has its job already (waiting, or held by a worker): only a missing job is news.
+        if ((await this.dispatcher(kind, run.subjectId)).added) claims.push(Promise.resolve(run.subjectId));
+        continue;
+      }
       claims.push(
         new Promise((resolve) => {
-          this.start(kind, run.subjectId, (claimed) => resolve(claimed ? run.subjectId : null)).catch((error: unknown) => {
+          this.execute(kind, run.subjectId, (claimed) => resolve(claimed ? run.subjectId : null)).catch((error: unknown) => {
             console.error(`[quarry] could not take over run ${run.id}:`, error);
             resolve(null);
           });

@@ -146,6 +146,11 @@ export class TestApp {
     });
   }
 
+  /** The environment the server runs with (its database and options), for other processes on the same installation (queue workers). */
+  get serverEnv(): Record<string, string> {
+    return { NODE_ENV: "production", DATABASE_URL: this.databaseUrl, ...this.env };
+  }
+
   /** The server process (for the benchmark's CPU and memory sampling). */
   get pid(): number | undefined {
     return this.child?.pid;
@@ -161,7 +166,8 @@ export class TestApp {
     const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
     this.child = spawn(process.execPath, [...this.nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: this.databaseUrl, ...this.env },
+      // Queue mode only when a test asks for it (a REDIS_URL in the shell would leave every run queued with no worker).
+      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: this.databaseUrl, REDIS_URL: "", ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stdout?.on("data", (d) => (this.output += d));

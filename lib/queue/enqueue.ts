@@ -1,0 +1,50 @@
+// Queueing a run: the web process's (and the orphan sweep's) side of queue mode. A job carries only
+// the run's kind and subject; a worker claims the Run row's lease before executing, so a duplicate or
+// retried job can never run an engine twice at once, and the engines resume from the database.
+import { countLiveRuns, getRun, type RunKind } from "../db/runs";
+import { getEnv } from "../env";
+import { runJobId, runsQueue } from "./connection";
+
+/** Attempts of a job whose processing throws (the database or Redis failing; an engine's failure is the run's, not the job's). */
+const ATTEMPTS = 5;
+/** Ranks are BullMQ priorities (1 first); a user's tenth live run waits behind everyone's first. */
+const MAX_RANK = 1_000;
+
+/**
+ * Queues the run's job unless it is queued already (waiting, delayed or held by a worker). A job that
+ * ended (completed or failed) while its run was reopened is replaced.
+ */
+export async function enqueueRun(kind: RunKind, subjectId: string): Promise<{ jobId: string; added: boolean }> {
+  const queue = runsQueue();
+  const jobId = runJobId(kind, subjectId);
+  const existing = await queue.getJob(jobId);
+  if (existing) {
+    const state = await existing.getState();
+    if (state !== "completed" && state !== "failed" && state !== "unknown") return { jobId, added: false };
+    await existing.remove().catch(() => {});
+  }
+  await queue.add(kind, { kind, subjectId }, {
+    jobId,
+    priority: await fairRank(kind, subjectId),
+    attempts: ATTEMPTS,
+    backoff: { type: "exponential", delay: 2_000 },
+    // Kept for Bull Board; the run's own record is the Run row.
+    removeOnComplete: { age: 24 * 3600, count: 1_000 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  });
+  return { jobId, added: true };
+}
+
+/**
+ * Per-user fairness: a job's priority is how many runs its user has live (this one included), so a
+ * user with many queued runs does not starve another's single question. Within one rank, first in,
+ * first out. Once a job is running it keeps its worker slot; `QUEUE_WORKER_CONCURRENCY` slots per worker.
+ */
+async function fairRank(kind: RunKind, subjectId: string): Promise<number> {
+  const run = await getRun({ kind, subjectId });
+  if (!run?.userId) return 1;
+  return Math.min(MAX_RANK, Math.max(1, await countLiveRuns({ userId: run.userId })));
+}
+
+/** Whether queue mode is configured (REDIS_URL set). */
+export const queueConfigured = () => getEnv().REDIS_URL !== undefined;

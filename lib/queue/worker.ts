@@ -1,0 +1,38 @@
+// A queue worker: takes run jobs from Redis and executes them through the run registry, under the
+// Run row's lease (claim, heartbeat, takeover), exactly as a web process executes them in the
+// embedded mode. BullMQ renews a job's lock while the run executes; a worker that dies stops renewing
+// it, and after QUEUE_LOCK_MS another worker's stalled check puts the job back in the queue, where it
+// waits (runJob) until the dead worker's run lease expires and then resumes the run from the database.
+import { Worker } from "bullmq";
+import { getEnv } from "../env";
+import type { RunRegistry } from "../runs/registry";
+import { RUNS_QUEUE, redisConnection, type RunJobData } from "./connection";
+
+/** Stalls a job may have (its worker died) before it fails; the sweep queues a failed job's run again anyway. */
+const MAX_STALLS = 5;
+
+export function startRunWorker(registry: RunRegistry): Worker<RunJobData> {
+  const env = getEnv();
+  const worker = new Worker<RunJobData>(
+    RUNS_QUEUE,
+    async (job) => {
+      const { kind, subjectId } = job.data;
+      console.log(`[quarry] worker ${registry.owner}: job ${job.id} (${kind} ${subjectId}) started, attempt ${job.attemptsMade + 1}`);
+      const how = await registry.runJob(kind, subjectId);
+      console.log(`[quarry] worker ${registry.owner}: job ${job.id} (${kind} ${subjectId}) ${how === "executed" ? "executed here" : "ended elsewhere"}`);
+      return how;
+    },
+    {
+      connection: redisConnection(),
+      prefix: env.REDIS_KEY_PREFIX,
+      name: registry.owner,
+      concurrency: env.QUEUE_WORKER_CONCURRENCY,
+      lockDuration: env.QUEUE_LOCK_MS,
+      stalledInterval: env.QUEUE_LOCK_MS,
+      maxStalledCount: MAX_STALLS,
+    },
+  );
+  worker.on("failed", (job, error) => console.error(`[quarry] job ${job?.id ?? "?"} failed (attempt ${job?.attemptsMade ?? "?"}):`, error.message));
+  worker.on("error", (error) => console.error("[quarry] queue worker error:", error.message));
+  return worker;
+}

