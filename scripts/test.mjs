@@ -94,6 +94,7 @@ const POSTGRES_TESTS = [
   "test/integration/report-exports.test.ts",
   "test/integration/knowledge-base.test.ts",
   "test/integration/knowledge-research.test.ts",
+  "test/integration/knowledge-hybrid.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 

@@ -117,7 +117,7 @@ async function search(ctx: LoopContext, queries: string[], record: StepRecord): 
   for (const q of fresh) {
     ctx.state.queries.push(q);
     try {
-      added += mergeResults(ctx.state.urls, await searchSources({ sources: ctx.sources ?? WEB_ONLY, userId: ctx.userId ?? null, query: q, signal: ctx.signal }));
+      added += mergeResults(ctx.state.urls, await searchSources({ sources: ctx.sources ?? WEB_ONLY, userId: ctx.userId ?? null, query: q, signal: ctx.signal, onUsage: ctx.budget.sink("dedup") }));
     } catch (error) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       failures.push(`${q}: ${error instanceof Error ? error.message : "search failed"}`);
