@@ -3,6 +3,8 @@
 //   npm run bench -- --smoke            a tiny run of every part (CI) → bench/results/tmp/
 //   npm run bench -- --only answer      the answer agent's figure alone (steps, tokens, wall vs dependent calls)
 //   npm run bench -- --only datasets    a 100 MB CSV's load time and the analysis queries' p95 (in process)
+//   npm run bench -- --only knowledge   the knowledge base: indexing pages/s and search p50/p95 on 1,000
+//                                       documents, on each --database (smoke: 50 documents)
 //   options: --configs 2x3,5x5  --llm-latency 150 --search-latency 80 --web-latency 60
 //            --llm-concurrency 8 --only tree|faults|extraction  --no-build  --out DIR
 //            --faults-config 3x4 --fault-429 0.3 --fault-500 0.1 --retry-after 1 --fault-seed 1  --no-faults
@@ -26,6 +28,7 @@ import { BENCH_DATABASES, type BenchDatabase } from "./tree/database";
 import { runTree, type TreeRunResult } from "./tree/run-tree";
 import { formatDeepResearchMarkdown, runDeepResearchBench, type DrBenchResult } from "./deep-research/run";
 import { formatDatasetsMarkdown, runDatasetsBench, type DatasetsBenchResult } from "./datasets/run";
+import { formatKnowledgeMarkdown, runKnowledgeBench, type KnowledgeBenchResult } from "./knowledge/run";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -93,8 +96,8 @@ const limits: BoundLimits = {
 };
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
-if (values.only && !["tree", "faults", "extraction", "answer", "deep-research", "datasets"].includes(values.only)) {
-  throw new Error(`--only takes tree, faults, extraction, answer, deep-research or datasets, got "${values.only}"`);
+if (values.only && !["tree", "faults", "extraction", "answer", "deep-research", "datasets", "knowledge"].includes(values.only)) {
+  throw new Error(`--only takes tree, faults, extraction, answer, deep-research, datasets or knowledge, got "${values.only}"`);
 }
 // --only tree runs the tree rows and the faults row; --only faults the faults row alone.
 const runTreePart = !values.only || values.only === "tree";
@@ -103,6 +106,7 @@ const runExtraction = !values.only || values.only === "extraction";
 const runAnswer = !values.only || values.only === "answer";
 const runDeepResearch = !values.only || values.only === "deep-research";
 const runDatasets = !values.only || values.only === "datasets";
+const runKnowledge = !values.only || values.only === "knowledge";
 if (!["sqlite", "postgres", "both"].includes(values.database)) throw new Error(`--database takes sqlite, postgres or both, got "${values.database}"`);
 const databases: readonly BenchDatabase[] = values.database === "both" ? BENCH_DATABASES : [values.database as BenchDatabase];
 const log = (line: string) => console.error(`[bench] ${line}`);
@@ -191,6 +195,15 @@ async function main(): Promise<void> {
     log(`datasets: ${(datasets.fileBytes / 1024 / 1024).toFixed(1)} MB CSV loaded in ${(datasets.loadMs / 1000).toFixed(2)} s; analysis query p95 ${datasets.stepP95Ms} ms`);
   }
 
+  const knowledge: KnowledgeBenchResult[] = [];
+  if (runKnowledge) {
+    for (const database of databases) {
+      const row = runKnowledgeBench({ database, docs: smoke ? 50 : 1_000, queries: smoke ? 20 : 200, log });
+      log(`knowledge (${database}): ${row.pagesPerSecond} pages/s; search p50 ${row.searchP50Ms} ms, p95 ${row.searchP95Ms} ms`);
+      knowledge.push(row);
+    }
+  }
+
   let extraction: ExtractionResult | undefined;
   if (runExtraction) {
     log("extraction: running");
@@ -214,12 +227,14 @@ async function main(): Promise<void> {
     extraction: extraction && { ...extraction, markdown: undefined },
     deepResearch,
     datasets,
+    knowledge,
   };
   const markdown =
     formatBenchMarkdown({ ...result, extractionMarkdown: extraction?.markdown }) +
     (answer.length ? `\n${formatAnswerMarkdown(answer)}` : "") +
     (deepResearch ? `\n${formatDeepResearchMarkdown(deepResearch)}` : "") +
-    (datasets ? `\n${formatDatasetsMarkdown(datasets)}` : "");
+    (datasets ? `\n${formatDatasetsMarkdown(datasets)}` : "") +
+    (knowledge.length ? `\n${formatKnowledgeMarkdown(knowledge)}` : "");
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(outDir, "latest.md"), markdown);

@@ -156,6 +156,7 @@ test("the wizard's estimate shows time and token ranges, and no label is cut off
     // Ranges: a low and a high end, in the units people read.
     await expect(page.getByTestId("estimate-time")).toHaveText(/^\d+(\.\d)?( (s|min|h))?–\d+(\.\d)? (s|min|h)$/);
     await expect(page.getByTestId("estimate-tokens")).toHaveText(/^\d+(\.\d)?[kM]?–\d+(\.\d)?[kM]?$/);
+    await expect(page.getByTestId("estimate-verification")).toHaveText(/^2–\d+(\.\d)?[kM]?$/);
     // No price is configured in the e2e environment: no cost is guessed.
     await expect(page.getByTestId("estimate-cost")).toHaveCount(0);
     const clipped = await page.getByTestId("estimate").evaluate((root) =>

@@ -30,12 +30,28 @@ export interface Range {
 }
 
 export interface EstimateRanges {
+  /** The citation verification's LLM calls after the report (lib/verification), counted in tokens, seconds and cost too. */
+  verificationCalls: Range;
   /** Prompt + completion tokens. */
   tokens: Range;
   seconds: Range;
   /** US dollars; null when no price is configured. */
   cost: Range | null;
 }
+
+/**
+ * The verification's calls (lib/verification/verify-report.ts). Low: the report cites one source
+ * and every sentence holds: one verifier call and the uncited-sentence check. High: every page read
+ * is a cited source, each with one batch of sentences (12) asked, then asked once more for the
+ * sentences it skipped, one unsupported sentence repaired and its rewrite judged again, plus the
+ * uncited-sentence check: 4 calls a source + 1.
+ */
+export function verificationCalls(maxPages: number): Range {
+  return { low: 2, high: 4 * maxPages + 1 };
+}
+
+/** Calls of the verification one after another at most: pass 1, its second ask, the repair, pass 2. */
+const VERIFICATION_PATH = 4;
 
 /**
  * Low: only the calls that always happen (no page found anything to analyse). High: every query
@@ -50,27 +66,30 @@ export interface EstimateRanges {
 export function estimateRanges(depth: number, breadth: number, f: EstimateFigures): EstimateRanges {
   const e = estimateResearch(depth, breadth);
   const summaries = e.maxLlmCalls - e.minLlmCalls - e.maxPages;
+  const verification = verificationCalls(e.maxPages);
   // Every call but the report is an ordinary call (the questions call included: the research pays
   // for it); the report's prompt is an ordinary call's at the low end, the report budget at the high.
+  // The verification's calls are ordinary calls (a source's window of text, a short verdict).
   const prompt = {
-    low: e.minLlmCalls * f.promptTokensPerCall,
-    high: (e.maxLlmCalls - 1) * f.promptTokensPerCall + f.reportPromptTokensMax,
+    low: (e.minLlmCalls + verification.low) * f.promptTokensPerCall,
+    high: (e.maxLlmCalls - 1 + verification.high) * f.promptTokensPerCall + f.reportPromptTokensMax,
   };
   const completion = {
-    low: (e.minLlmCalls - 1) * f.completionTokensPerCall + f.reportCompletionTokens,
-    high: (e.maxLlmCalls - 1) * f.completionTokensPerCall + f.reportCompletionTokens,
+    low: (e.minLlmCalls - 1 + verification.low) * f.completionTokensPerCall + f.reportCompletionTokens,
+    high: (e.maxLlmCalls - 1 + verification.high) * f.completionTokensPerCall + f.reportCompletionTokens,
   };
 
   const levels = e.levels.length;
   const analysesInARow = Math.ceil(MAX_PAGES_PER_QUERY / Math.max(1, f.analyzeConcurrency));
-  const pathLow = levels * f.secondsPerCall + f.reportSeconds;
-  const pathHigh = levels * (1 + analysesInARow) * f.secondsPerCall + (summaries > 0 ? f.secondsPerCall : 0) + f.reportSeconds;
+  // The verification runs after the report: its calls at once (low), or its four in a row (high).
+  const pathLow = levels * f.secondsPerCall + f.reportSeconds + f.secondsPerCall;
+  const pathHigh = levels * (1 + analysesInARow) * f.secondsPerCall + (summaries > 0 ? f.secondsPerCall : 0) + f.reportSeconds + VERIFICATION_PATH * f.secondsPerCall;
   // The questions were asked before the research starts; the report is on the path.
   const workLow = (e.minLlmCalls - 2) * f.secondsPerCall;
-  const workHigh = (e.maxLlmCalls - 2) * f.secondsPerCall;
+  const workHigh = (e.maxLlmCalls - 2 + verification.high) * f.secondsPerCall;
   const concurrency = Math.max(1, f.llmConcurrency);
   const seconds = {
-    low: Math.max(pathLow, workLow / concurrency + f.reportSeconds),
+    low: Math.max(pathLow, workLow / concurrency + f.reportSeconds + f.secondsPerCall),
     high: pathHigh + workHigh / concurrency,
   };
 
@@ -81,6 +100,7 @@ export function estimateRanges(depth: number, breadth: number, f: EstimateFigure
       }
     : null;
   return {
+    verificationCalls: verification,
     tokens: { low: prompt.low + completion.low, high: prompt.high + completion.high },
     seconds: { low: Math.round(seconds.low), high: Math.round(seconds.high) },
     cost,

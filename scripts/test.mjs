@@ -98,6 +98,7 @@ const POSTGRES_TESTS = [
   "test/integration/openai-params.test.ts",
   // Two instances streaming each other's runs (PostgreSQL: LISTEN/NOTIFY; and with Redis).
   "test/integration/events-across-instances.test.ts",
+  "test/integration/knowledge-hybrid.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 

@@ -29,3 +29,29 @@ test("usage is kept per purpose and the total is their sum", () => {
   assert.deepEqual(budget.usage.agent, { promptTokens: 11, completionTokens: 6, calls: 2 });
   assert.equal(budget.used, 27);
 });
+
+test("with a recorder, a call is recorded before it is sent and settled with the usage that holds it; writes stay in order", async () => {
+  const writes: string[] = [];
+  let stored = 0;
+  const budget = new TokenBudget(100_000, zeroUsage(), {
+    begin: async () => {
+      writes.push("begin");
+    },
+    settle: async (usage, total) => {
+      // A slow first write must not be overtaken by the second one.
+      if (writes.filter((w) => w.startsWith("settle")).length === 0) await new Promise((r) => setTimeout(r, 20));
+      stored = total;
+      writes.push(`settle ${usage.agent.calls} ${total}`);
+    },
+  });
+  const sink = budget.sink("agent");
+  await sink.begin!();
+  await sink.begin!();
+  await Promise.all([sink({ promptTokens: 10, completionTokens: 5, calls: 1 }), sink({ promptTokens: 20, completionTokens: 0, calls: 1 })]);
+  assert.deepEqual(writes, ["begin", "begin", "settle 2 35", "settle 2 35"]);
+  assert.equal(stored, 35);
+  // A call never begun (no begin) is only counted in memory: nothing to settle.
+  await budget.sink("read")({ promptTokens: 1, completionTokens: 0, calls: 1 });
+  assert.equal(writes.length, 4);
+  assert.equal(budget.used, 36);
+});

@@ -2,7 +2,7 @@
 // loop, the rest is kept for beast mode. Before every call the worst case (the prompt estimated
 // high, plus the reply's max output tokens, which the call is capped to) must fit in what is left,
 // so the total can never pass the budget.
-import type { UsageSink } from "../ai/usage";
+import type { TokenCount, UsageSink } from "../ai/usage";
 import { totalOf, type Purpose, type UsageByPurpose } from "./types";
 
 export const LOOP_SHARE = 0.85;
@@ -28,10 +28,24 @@ export function worstCaseTokens(text: string): number {
   return Math.ceil(ascii / 3) + other + 32;
 }
 
+/**
+ * Where a run's usage is made durable call by call: `begin` before an exchange is sent, `settle`
+ * with the run's usage once it holds the call's share (lib/ai/usage.ts's begin and settle).
+ */
+export interface UsageRecorder {
+  begin(): Promise<void>;
+  settle(usage: UsageByPurpose, totalTokens: number): Promise<void>;
+}
+
 export class TokenBudget {
+  // The recorder's writes, one after another: each stores the usage as it is when it runs, so a
+  // later write never holds less than an earlier one.
+  private writes: Promise<void> = Promise.resolve();
+
   constructor(
     readonly total: number,
     readonly usage: UsageByPurpose,
+    private readonly recorder?: UsageRecorder,
   ) {}
 
   get used(): number {
@@ -56,11 +70,35 @@ export class TokenBudget {
     };
   }
 
-  /** Adds a call's usage, as the provider reported it, to its purpose. */
+  /**
+   * Adds a call's usage, as the provider reported it, to its purpose. With a recorder, a call is
+   * recorded as begun before it is sent and settled with the usage stored after it returns.
+   */
   sink(purpose: Purpose): UsageSink {
-    return (t) => {
+    const add = (t: TokenCount) => {
       const u = this.usage[purpose];
       this.usage[purpose] = { promptTokens: u.promptTokens + t.promptTokens, completionTokens: u.completionTokens + t.completionTokens, calls: u.calls + t.calls };
     };
+    const recorder = this.recorder;
+    if (!recorder) return add;
+    let begun = 0;
+    const sink = async (t: TokenCount) => {
+      add(t);
+      if (begun === 0) return;
+      begun--;
+      await this.serially(() => recorder.settle(this.usage, this.used));
+    };
+    return Object.assign(sink, {
+      begin: async () => {
+        await this.serially(() => recorder.begin());
+        begun++;
+      },
+    });
+  }
+
+  private serially(write: () => Promise<void>): Promise<void> {
+    const done = this.writes.then(write);
+    this.writes = done.catch(() => undefined);
+    return done;
   }
 }

@@ -1,6 +1,6 @@
 // Embeddings for near-duplicate sub-questions, when EMBEDDING_MODEL is configured: under the loop's
 // budget (their tokens count as "dedup"); when the budget cannot afford them, text similarity decides.
-import { embedMany } from "ai";
+import { embedTexts } from "../ai/embed";
 import { embeddingModel } from "../ai/providers";
 import type { TokenBudget } from "./budget";
 import { dropDuplicates, type Embed } from "./dedup";
@@ -13,9 +13,8 @@ export function budgetedEmbed(budget: TokenBudget, signal: AbortSignal): Embed |
     if (budget.room("loop", texts.join("\n")) <= 0) {
       throw new EmbeddingUnaffordable();
     }
-    const { embeddings, usage } = await embedMany({ model, values: texts, abortSignal: signal, maxRetries: 2 });
-    await budget.sink("dedup")({ promptTokens: usage?.tokens ?? 0, completionTokens: 0, calls: 1 });
-    return embeddings;
+    const vectors = await embedTexts(texts, { signal, onUsage: budget.sink("dedup") });
+    return (vectors ?? []).map((v) => Array.from(v));
   };
 }
 

@@ -41,7 +41,10 @@ export const answerEngine: Engine = {
     if (!row) return "failed";
     if (row.status === "completed" || row.status === "failed" || row.status === "cancelled") return row.status;
     await store.markAnswerRunning(row.id);
-    const budget = new TokenBudget(row.budget, parseUsage(row.usage));
+    const budget = new TokenBudget(row.budget, parseUsage(row.usage), {
+      begin: () => store.beginAnswerUsage(row.id),
+      settle: (usage, totalTokens) => store.settleAnswerUsage({ id: row.id, usage, totalTokens }),
+    });
     const ctx: LoopContext = {
       runId: row.id,
       question: row.question,

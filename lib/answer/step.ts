@@ -121,7 +121,7 @@ async function search(ctx: LoopContext, queries: string[], record: StepRecord): 
   for (const q of fresh) {
     ctx.state.queries.push(q);
     try {
-      const results = await searchSources({ sources: ctx.sources ?? WEB_ONLY, userId: ctx.userId ?? null, query: q, signal: ctx.signal });
+      const results = await searchSources({ sources: ctx.sources ?? WEB_ONLY, userId: ctx.userId ?? null, query: q, signal: ctx.signal, onUsage: ctx.budget.sink("dedup") });
       // The client's host rules: a result on an excluded host is never known, so never read.
       added += mergeResults(ctx.state.urls, results.filter((r) => urlAllowed(r.url, ctx.state.options)));
     } catch (error) {

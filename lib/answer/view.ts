@@ -35,6 +35,8 @@ export function toAnswerView(row: Omit<RunRow, "state" | "context"> & { state?: 
     visitedURLs: state.visited ?? [],
     readURLs: state.read ?? [],
     usage: usageSummary({ ...zeroUsage(), ...parseJson<Partial<UsageByPurpose>>(row.usage, {}) }, row.budget),
+    // LLM calls begun and never recorded: in flight when a process running the run died
+    llmCallsUnsettled: row.llmCallsUnsettled,
     error: row.error,
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,

@@ -73,6 +73,16 @@ export async function saveAnswerUsage({ id, usage, totalTokens }: { id: string; 
   await db.answerRun.update({ where: { id }, data: { usage: JSON.stringify(usage), totalTokens } });
 }
 
+/** Counts a call as unsettled before it is sent (see UsageSink in lib/ai/usage.ts): a crash leaves it counted. */
+export async function beginAnswerUsage(id: string) {
+  await db.$executeRaw`UPDATE "AnswerRun" SET "llmCallsUnsettled" = "llmCallsUnsettled" + 1 WHERE "id" = ${id}`;
+}
+
+/** Stores the run's usage with a begun call's share in it, and settles that call (beginAnswerUsage). */
+export async function settleAnswerUsage({ id, usage, totalTokens }: { id: string; usage: unknown; totalTokens: number }) {
+  await db.answerRun.update({ where: { id }, data: { usage: JSON.stringify(usage), totalTokens, llmCallsUnsettled: { decrement: 1 } } });
+}
+
 export async function saveAnswerPage({ runId, url, title, content }: { runId: string; url: string; title: string | null; content: string }) {
   await db.answerPage.upsert({ where: { runId_url: { runId, url } }, create: { runId, url, title, content }, update: {} });
 }

@@ -2,7 +2,7 @@
 // Terms are OR-ed, and both databases rank BM25-like: a chunk holding more of the terms, and rarer
 // ones, ranks first. SQLite: FTS5's bm25(). PostgreSQL has no BM25: each term's ts_rank (frequency,
 // normalised by length) is weighted by the term's inverse document frequency in the collections,
-// counted on the GIN index; ts_rank alone lets a common word repeated often outrank a rare one.
+// counted over the chunks the GIN index finds; ts_rank alone lets a common word repeated often outrank a rare one.
 import { getEnv } from "../env";
 import { db } from "./client";
 import { databaseProvider } from "./database-url";
@@ -44,39 +44,41 @@ export async function searchChunks({ collectionIds, terms, limit }: { collection
 
 const RANK_ALL_BELOW = 1_000;
 
+/**
+ * One statement (it was a count query per term, then the ranking): the chunks matching any term are
+ * found once on the GIN index, each term's document frequency is counted over them (a chunk holding
+ * the term matches the OR of the terms, so the count over the matches is the count over the
+ * collections), and only the chunks holding an informative term are ranked.
+ */
 async function searchPostgres({ collectionIds, terms, limit }: { collectionIds: string[]; terms: string[]; limit: number }): Promise<ChunkHit[]> {
   const ids = collectionIds.map((_, i) => `$${i + 1}`).join(", ");
   const n = collectionIds.length;
-  // One count per term, each an index scan; the last row is the number of chunks.
-  const counts = await db.$queryRawUnsafe<Array<{ i: number; n: bigint | number }>>(
-    [
-      ...terms.map((_, t) => `SELECT ${t} AS "i", count(*) AS "n" FROM "KnowledgeChunk" WHERE "searchVector" @@ to_tsquery('english', $${n + t + 1}) AND "collectionId" IN (${ids})`),
-      `SELECT ${terms.length} AS "i", count(*) AS "n" FROM "KnowledgeChunk" WHERE "collectionId" IN (${ids})`,
-    ].join(" UNION ALL "),
+  const q = (t: number) => `to_tsquery('english', $${n + t + 1})`;
+  const all = `to_tsquery('english', $${n + terms.length + 1})`;
+  const T = terms.map((_, t) => t);
+  // BM25's idf: ln(1 + (N − df + 0.5) / (df + 0.5)). In a large collection a term in more than half the
+  // chunks adds almost nothing (idf < ln 2) but makes nearly every chunk a match to rank: it is left
+  // out, unless every term is that common. (Below RANK_ALL_BELOW chunks, every match is ranked.)
+  const informative = (t: number) => `(f."d${t}" > 0 AND (f."total" < ${RANK_ALL_BELOW} OR f."d${t}" <= f."total" / 2.0))`;
+  const used = (t: number) => `(${informative(t)} OR NOT (${T.map(informative).join(" OR ")}))`;
+  const rows = await db.$queryRawUnsafe<ChunkHit[]>(
+    `WITH m AS MATERIALIZED (
+       SELECT c."id", c."searchVector" AS "v" FROM "KnowledgeChunk" c
+       WHERE c."searchVector" @@ ${all} AND c."collectionId" IN (${ids})
+     ), f AS (
+       SELECT ${T.map((t) => `count(*) FILTER (WHERE m."v" @@ ${q(t)}) AS "d${t}"`).join(", ")},
+         (SELECT count(*) FROM "KnowledgeChunk" WHERE "collectionId" IN (${ids})) AS "total"
+       FROM m
+     ), s AS (
+       SELECT m."id", (${T.map((t) => `CASE WHEN ${used(t)} AND m."v" @@ ${q(t)} THEN ts_rank(m."v", ${q(t)}, 1)::float8 * ln(1 + (f."total" - f."d${t}" + 0.5) / (f."d${t}" + 0.5))::float8 ELSE 0 END`).join(" + ")}) AS "score"
+       FROM m, f
+       WHERE ${T.map((t) => `(${used(t)} AND m."v" @@ ${q(t)})`).join(" OR ")}
+     )
+     SELECT ${COLUMNS}, s."score" FROM s JOIN "KnowledgeChunk" c ON c."id" = s."id" JOIN "KnowledgeDocument" d ON d."id" = c."documentId"
+     ORDER BY s."score" DESC, c."id" LIMIT ${Math.max(1, Math.floor(limit))}`,
     ...collectionIds,
     ...terms,
-  );
-  const count = new Map(counts.map((r) => [Number(r.i), Number(r.n)]));
-  const total = count.get(terms.length) ?? 0;
-  // BM25's idf: ln(1 + (N − df + 0.5) / (df + 0.5)).
-  const df = terms.map((_, t) => count.get(t) ?? 0);
-  // In a large collection a term in more than half the chunks adds almost nothing to BM25 (idf < ln 2)
-  // but makes nearly every chunk a match to rank: it is left out, unless every term is that common.
-  // (Below RANK_ALL_BELOW chunks, ranking every match costs little and keeps every match.)
-  const informative = terms.map((_, t) => t).filter((t) => df[t] > 0 && (total < RANK_ALL_BELOW || df[t] <= total / 2));
-  const used = informative.length > 0 ? informative : terms.map((_, t) => t);
-  const chosen = used.map((t) => terms[t]);
-  const weighted = used
-    .map((t, k) => `ts_rank(c."searchVector", to_tsquery('english', $${n + k + 1}), 1) * ${Math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5)).toFixed(6)}`)
-    .join(" + ");
-  const rows = await db.$queryRawUnsafe<ChunkHit[]>(
-    `SELECT ${COLUMNS}, (${weighted}) AS "score"
-     FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d."id" = c."documentId"
-     WHERE c."searchVector" @@ to_tsquery('english', $${n + chosen.length + 1}) AND c."collectionId" IN (${ids})
-     ORDER BY "score" DESC, c."id" LIMIT ${Math.max(1, Math.floor(limit))}`,
-    ...collectionIds,
-    ...chosen,
-    chosen.join(" | "),
+    terms.join(" | "),
   );
   return rows.map((r) => ({ ...r, score: Number(r.score) }));
 }

@@ -2,7 +2,14 @@
 // clarification questions and plans), counted by the per-user limit and carrying its LLM usage.
 import { db } from "./client";
 
-export type PlanningCallKind = "research-questions" | "clarification-questions" | "clarification-plan" | "clarification-feedback";
+export type PlanningCallKind = "research-questions" | "clarification-questions" | "clarification-plan" | "clarification-feedback" | KnowledgeCallKind;
+/**
+ * Embeddings a user's own action spends outside any run (indexing an upload, a collection search):
+ * recorded against the user like planning calls, but not counted by the planning limit (uploads
+ * have their own limits).
+ */
+export type KnowledgeCallKind = "knowledge-index" | "knowledge-search";
+const UNLIMITED: KnowledgeCallKind[] = ["knowledge-index", "knowledge-search"];
 
 export async function insertPlanningCall({ userId, kind, subjectId = null }: { userId: string; kind: PlanningCallKind; subjectId?: string | null }) {
   return db.planningCall.create({ data: { userId, kind, subjectId } });
@@ -10,12 +17,12 @@ export async function insertPlanningCall({ userId, kind, subjectId = null }: { u
 
 /** Calls of the user not ended and started after `since` (older ones are counted as crashed). */
 export async function countPlanningCallsInFlight({ userId, since }: { userId: string; since: Date }) {
-  return db.planningCall.count({ where: { userId, endedAt: null, startedAt: { gte: since } } });
+  return db.planningCall.count({ where: { userId, endedAt: null, startedAt: { gte: since }, kind: { notIn: UNLIMITED } } });
 }
 
 /** When the user's planning calls since `since` started, oldest first, at most `limit`. */
 export async function listPlanningCallStartTimes({ userId, since, limit }: { userId: string; since: Date; limit: number }): Promise<Date[]> {
-  const rows = await db.planningCall.findMany({ where: { userId, startedAt: { gte: since } }, select: { startedAt: true }, orderBy: { startedAt: "asc" }, take: limit });
+  const rows = await db.planningCall.findMany({ where: { userId, startedAt: { gte: since }, kind: { notIn: UNLIMITED } }, select: { startedAt: true }, orderBy: { startedAt: "asc" }, take: limit });
   return rows.map((r) => r.startedAt);
 }
 

@@ -90,7 +90,7 @@ export async function queryPagesOfPage(pageId: string): Promise<QueryPageRow[]> 
   return db.queryPage.findMany({ where: { pageId }, include: QUERY_PAGE_ROW });
 }
 
-export async function updatePage(id: string, data: Partial<Pick<Page, "status" | "title" | "content" | "contentType" | "error" | "fetchedAt">>) {
+export async function updatePage(id: string, data: Partial<Pick<Page, "status" | "title" | "content" | "contentType" | "error" | "fetchedAt" | "author" | "published">>) {
   return db.page.update({ where: { id }, data });
 }
 
@@ -312,8 +312,8 @@ export async function pageTexts(researchId: string): Promise<Map<string, { title
   return new Map(pages.map((p) => [p.url, { title: p.title, text: p.content ?? "" }]));
 }
 
-/** When each page of a research was fetched, by URL (a paper's access dates). */
-export async function pageFetchDates(researchId: string): Promise<Map<string, Date | null>> {
-  const pages = await db.page.findMany({ where: { researchId }, select: { url: true, fetchedAt: true } });
-  return new Map(pages.map((p) => [p.url, p.fetchedAt]));
+/** What a paper's references say of each page, by URL: when it was fetched, and its author and date where it states them. */
+export async function pageReferenceFacts(researchId: string): Promise<Map<string, { fetchedAt: Date | null; author: string | null; published: string | null }>> {
+  const pages = await db.page.findMany({ where: { researchId }, select: { url: true, fetchedAt: true, author: true, published: true } });
+  return new Map(pages.map((p) => [p.url, { fetchedAt: p.fetchedAt, author: p.author, published: p.published }]));
 }

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { startWithinLimits } from "../runs/limits";
 import { assertResearchConfigured, getEnv } from "../env";
-import { assertSourcesReadable, WEB_ONLY } from "../knowledge/sources";
+import { assertSourcesReadable, parseSources, WEB_ONLY } from "../knowledge/sources";
 import { AppError } from "../errors";
 import { claimConversation, createConversation, getConversation, getMessage, listConversations, releaseFailedStart, updateMessage, type Conversation } from "../db/conversations";
 import { getClarificationSession } from "../db/clarification";
@@ -73,9 +73,12 @@ export async function startDeepResearch({ userId, input, files = [] }: { userId:
       return startReply({ messageId: existing.rootMessageId!, conversationId: existing.id, userId, deduplicated: true });
     }
   }
-  // Collections only: no web search, so no SearXNG needed.
-  assertResearchConfigured({ llm: true, search: input.sources?.web ?? true });
-  if (input.sources) await assertSourcesReadable(userId, input.sources);
+  // A follow-up in a conversation keeps its sources unless the start names others. Collections only:
+  // no web search, so no SearXNG needed.
+  const existingSources = input.conversationId ? (await getConversation({ id: input.conversationId, userId }))?.sources : undefined;
+  const sources = input.sources ?? (existingSources ? parseSources(existingSources) : undefined);
+  assertResearchConfigured({ llm: true, search: sources?.web ?? true });
+  if (sources) await assertSourcesReadable(userId, sources);
   // Bad file names are a 400 before anything is stored or claimed.
   const uploads = checkUploadNames(files, { maxFiles: getEnv().DATASET_MAX_FILES });
   // Per-user limits (429) are checked and the start stored under the user's start lock.

@@ -36,7 +36,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
     query = await setStatus(ctx, query, "searching", { startedAt: query.startedAt ?? new Date() });
     let results;
     try {
-      results = await searchSources({ sources: ctx.scope.sources ?? WEB_ONLY, userId: ctx.scope.userId ?? null, query: query.text, signal: ctx.signal, categories: ctx.scope.categories });
+      results = await searchSources({ sources: ctx.scope.sources ?? WEB_ONLY, userId: ctx.scope.userId ?? null, query: query.text, signal: ctx.signal, categories: ctx.scope.categories, onUsage: ctx.usage(query.id) });
     } catch (error) {
       if (!(error instanceof SearchError) && !(error instanceof AppError)) throw error;
       // The branch ends here; the rest of the tree goes on.
@@ -143,7 +143,7 @@ async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> 
       ? { ...(await readKnowledgeSource(page.url, ctx.scope.sources?.collections ?? [])), contentType: "text" as const }
       : await limiters().fetch.run(() => scrapeUrl(page.url, { signal: ctx.signal }), ctx.signal);
     result = { url: page.url, status: "scraped", title: scraped.title ?? page.title, content: scraped.text, error: null };
-    await store.updatePage(pageId, { status: "scraped", title: result.title, content: result.content, contentType: scraped.contentType, fetchedAt: new Date() });
+    await store.updatePage(pageId, { status: "scraped", title: result.title, content: result.content, contentType: scraped.contentType, fetchedAt: new Date(), ...("author" in scraped ? { author: scraped.author ?? null, published: scraped.published ?? null } : {}) });
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     const message = error instanceof ScrapeError || error instanceof KnowledgeSourceMissing ? error.message : `Fetch failed: ${errorMessage(error)}`;

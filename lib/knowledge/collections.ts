@@ -5,6 +5,7 @@ import { AppError, errorMessage } from "../errors";
 import * as store from "../db/knowledge";
 import { cleanFileName } from "./formats";
 import { prepareDocument } from "./index-document";
+import { withUserEmbeddingUsage } from "./usage";
 
 type CollectionRow = NonNullable<Awaited<ReturnType<typeof store.findReadableCollection>>>;
 
@@ -92,7 +93,7 @@ export async function deleteCollection(userId: string, id: string): Promise<void
 export async function addDocument(userId: string, collectionId: string, file: { name: string; bytes: Uint8Array }): Promise<DocumentView> {
   await writable(userId, collectionId);
   const name = cleanFileName(file.name);
-  const { meta, chunks } = await prepareDocument(name, file.bytes);
+  const { meta, chunks } = await withUserEmbeddingUsage({ userId, kind: "knowledge-index", subjectId: collectionId }, (onUsage) => prepareDocument(name, file.bytes, { onUsage }));
   return documentView(await store.createIndexedDocument({ collectionId, meta, content: file.bytes, chunks }));
 }
 

@@ -1,28 +1,7 @@
-// Chunk and query embeddings when EMBEDDING_MODEL is set (an OpenAI-compatible embeddings endpoint on
-// the LLM provider), stored as float32 blobs beside the chunk. Without it, or when the endpoint
+// Chunk and query embeddings when EMBEDDING_MODEL is set (through lib/ai/embed.ts, the one embeddings
+// client), stored as float32 blobs beside the chunk. Without it, or when the endpoint
 // fails, search is full-text only: a document is never refused for want of vectors.
-import { embedMany } from "ai";
-import { embeddingModel } from "../ai/providers";
-import { getEnv } from "../env";
-
-// Texts per request: well under every OpenAI-compatible server's input limit.
-const BATCH = 64;
-
-export function embeddingsEnabled(): string | null {
-  return getEnv().EMBEDDING_MODEL ?? null;
-}
-
-/** Vectors for `texts`, or null when no model is configured. Throws when the endpoint fails. */
-export async function embedTexts(texts: string[], signal?: AbortSignal): Promise<Float32Array[] | null> {
-  const model = embeddingModel();
-  if (!model) return null;
-  const out: Float32Array[] = [];
-  for (let i = 0; i < texts.length; i += BATCH) {
-    const { embeddings } = await embedMany({ model, values: texts.slice(i, i + BATCH), abortSignal: signal, maxRetries: 2 });
-    out.push(...embeddings.map((e) => Float32Array.from(e)));
-  }
-  return out;
-}
+export { embeddingsEnabled, embedTexts } from "../ai/embed";
 
 export function toBlob(vector: Float32Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(new Float32Array(vector).buffer);

@@ -5,10 +5,13 @@ import { getEnv } from "../env";
 import type { ChunkInput, DocumentMeta } from "../db/knowledge";
 import { errorMessage } from "../errors";
 import { chunkSections } from "./chunk";
-import { embeddingsEnabled, embedTexts, toBlob } from "./embeddings";
+import { embeddingsEnabled, embedTexts } from "../ai/embed";
+import type { UsageSink } from "../ai/usage";
+import { toBlob } from "./embeddings";
 import { parseDocument } from "./parse";
 
-export async function prepareDocument(name: string, bytes: Uint8Array): Promise<{ meta: DocumentMeta; chunks: ChunkInput[] }> {
+/** `onUsage`: whom the embedding requests are recorded against (the uploading user). */
+export async function prepareDocument(name: string, bytes: Uint8Array, { onUsage }: { onUsage?: UsageSink } = {}): Promise<{ meta: DocumentMeta; chunks: ChunkInput[] }> {
   const env = getEnv();
   const parsed = await parseDocument(name, bytes, { maxBytes: env.KNOWLEDGE_MAX_FILE_BYTES, maxPages: env.KNOWLEDGE_MAX_PAGES });
   const chunks = chunkSections(parsed.sections);
@@ -20,15 +23,15 @@ export async function prepareDocument(name: string, bytes: Uint8Array): Promise<
     title: parsed.title,
     pageCount: parsed.pageCount,
   };
-  return { meta, chunks: await withEmbeddings(name, chunks) };
+  return { meta, chunks: await withEmbeddings(name, chunks, onUsage) };
 }
 
 /** The chunks with their vectors when EMBEDDING_MODEL is set; without, when the endpoint fails (full-text search still finds them). */
-async function withEmbeddings(name: string, chunks: ChunkInput[]): Promise<ChunkInput[]> {
+async function withEmbeddings(name: string, chunks: ChunkInput[], onUsage: UsageSink | undefined): Promise<ChunkInput[]> {
   const model = embeddingsEnabled();
   if (!model || chunks.length === 0) return chunks;
   try {
-    const vectors = await embedTexts(chunks.map((c) => c.text));
+    const vectors = await embedTexts(chunks.map((c) => c.text), { onUsage });
     if (!vectors) return chunks;
     return chunks.map((c, i) => ({ ...c, embedding: toBlob(vectors[i]), embeddingModel: model }));
   } catch (error) {

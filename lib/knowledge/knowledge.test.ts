@@ -101,3 +101,15 @@ test("the shared collection is readable by everyone and writable by no one", asy
   await assert.rejects(kb.addDocument(bob, shared.id, { name: "x.txt", bytes: text("x") }), (e: unknown) => e instanceof AppError && e.code === "forbidden:collection");
   await assert.rejects(kb.deleteCollection(alice, shared.id), (e: unknown) => e instanceof AppError && e.code === "forbidden:collection");
 });
+
+test("a rare term outweighs a common one repeated: the ranking weighs terms by how few chunks hold them", async () => {
+  const c = await kb.createCollection(alice, "Rarity");
+  // "harbour" is in every document, said many times in one; "kelpie" in one document, once.
+  for (let i = 0; i < 6; i++) await kb.addDocument(alice, c.id, { name: `common-${i}.txt`, bytes: text(`The harbour report number ${i} on boats.`) });
+  await kb.addDocument(alice, c.id, { name: "repeated.txt", bytes: text("Harbour harbour harbour: the harbour, the harbour walls and the harbour gates.") });
+  await kb.addDocument(alice, c.id, { name: "rare.txt", bytes: text("A kelpie was seen near the harbour at night.") });
+  const hits = await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "harbour kelpie" });
+  assert.equal(hits[0].documentName, "rare.txt");
+  assert.equal(hits.length, 8, "every chunk holding a term is a match (the collection is small)");
+  assert.ok(hits.every((h, i) => i === 0 || h.score <= hits[i - 1].score), "ranked");
+});

@@ -7,7 +7,9 @@ import { searchChunks, type ChunkHit } from "../db/knowledge-search";
 import { chunkVectors, chunksWithDocuments } from "../db/knowledge-vectors";
 import { errorMessage } from "../errors";
 import { cosine } from "../ai/vectors";
-import { embeddingsEnabled, embedTexts, fromBlob, reciprocalRankFusion } from "./embeddings";
+import { embeddingsEnabled, embedTexts } from "../ai/embed";
+import type { UsageSink } from "../ai/usage";
+import { fromBlob, reciprocalRankFusion } from "./embeddings";
 import { queryTerms } from "./query-terms";
 
 export type KnowledgeHit = ChunkHit;
@@ -15,12 +17,14 @@ export type KnowledgeHit = ChunkHit;
 // Each ranking contributes this many candidates to the fusion.
 const CANDIDATES = 50;
 
-export async function searchKnowledge({ userId, collectionIds, query, limit = 10 }: {
+export async function searchKnowledge({ userId, collectionIds, query, limit = 10, onUsage }: {
   /** null: a run without an owner (the local CLI) reads only the shared collections. */
   userId: string | null;
   collectionIds: string[];
   query: string;
   limit?: number;
+  /** Where the query's embedding request is recorded (the run's usage, or the user's). */
+  onUsage?: UsageSink;
 }): Promise<KnowledgeHit[]> {
   const terms = queryTerms(query);
   const ids = await readableCollectionIds({ ids: collectionIds, userId });
@@ -30,7 +34,7 @@ export async function searchKnowledge({ userId, collectionIds, query, limit = 10
   const lexical = await searchChunks({ collectionIds: ids, terms, limit: Math.max(limit, CANDIDATES) });
   let semantic: string[];
   try {
-    semantic = await vectorRanking(ids, model, query);
+    semantic = await vectorRanking(ids, model, query, onUsage);
   } catch (error) {
     console.warn(`[quarry] knowledge search: embeddings failed (${errorMessage(error)}); full-text ranking only`);
     return lexical.slice(0, limit);
@@ -48,8 +52,8 @@ export async function searchKnowledge({ userId, collectionIds, query, limit = 10
  * Chunk ids by cosine similarity to the query, best first. In process over the stored vectors of the
  * collections: the embedded default has no vector index (see lib/db/knowledge-vectors.ts).
  */
-async function vectorRanking(collectionIds: string[], model: string, query: string): Promise<string[]> {
-  const [vector] = (await embedTexts([query])) ?? [];
+async function vectorRanking(collectionIds: string[], model: string, query: string, onUsage: UsageSink | undefined): Promise<string[]> {
+  const [vector] = (await embedTexts([query], { onUsage })) ?? [];
   if (!vector) return [];
   return (await chunkVectors({ collectionIds, model }))
     .map((c) => ({ id: c.id, score: cosine(vector, fromBlob(c.embedding)) }))

@@ -1,7 +1,7 @@
 // A tree research as a paper (lib/exports/latex): its methods are the tree as it ran — the
 // questions, the queries level by level with their status, the pages read — and its limitations
 // come from what failed or could not be verified.
-import { pageFetchDates } from "../db/tree";
+import { pageReferenceFacts } from "../db/tree";
 import { percent } from "../exports/document";
 import type { PaperInput } from "../exports/latex/paper";
 import type { ResearchExport } from "./export-view";
@@ -9,7 +9,7 @@ import type { ResearchExport } from "./export-view";
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export async function researchPaper({ doc, research, verification }: ResearchExport): Promise<PaperInput> {
-  const fetched = await pageFetchDates(research.research_id);
+  const facts = await pageReferenceFacts(research.research_id);
   const queries = [...research.serp_queries].sort((a, b) => a.depth - b.depth || a.position - b.position);
   const sites = research.successful_scraped_websites;
   const analysed = sites.filter((w) => w.status === "analyzed");
@@ -51,8 +51,9 @@ export async function researchPaper({ doc, research, verification }: ResearchExp
     limitations,
     verification: verificationText,
     sources: doc.sources.map((s) => {
-      const at = fetched.get(s.url);
-      return { n: s.n, url: s.url, title: s.title, accessed: at ? at.toISOString().slice(0, 10) : doc.date };
+      const page = facts.get(s.url);
+      const at = page?.fetchedAt;
+      return { n: s.n, url: s.url, title: s.title, accessed: at ? at.toISOString().slice(0, 10) : doc.date, author: page?.author ?? null, published: page?.published ?? null };
     }),
   };
 }

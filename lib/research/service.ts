@@ -6,7 +6,7 @@ import { reopenForReport, reopenForResume } from "../db/tree";
 import { startWithinLimits, withinPlanningLimits } from "../runs/limits";
 import { addTokens, ZERO_TOKENS, type UsageSink } from "../ai/usage";
 import { assertResearchConfigured } from "../env";
-import { assertSourcesReadable, WEB_ONLY } from "../knowledge/sources";
+import { assertSourcesReadable, parseSources, WEB_ONLY } from "../knowledge/sources";
 import { AppError } from "../errors";
 import { deleteRunsOf, getRun, openRun } from "../db/runs";
 import { runRegistry } from "../runs/engines";
@@ -219,5 +219,7 @@ export async function startFollowUp({ id, userId, input }: { id: string; userId:
   const parent = await getResearch({ id, userId });
   if (!parent) throw new AppError("not_found:research", "Research not found");
   const link = await followUpLink({ parent, queryId: input.query_id });
-  return startResearch({ userId, followUp: link, input: { initial_prompt: input.question, followup_answers: [], depth: input.depth, breadth: input.breadth } });
+  // It searches where its parent searched (the parent's collections, the web or both).
+  const sources = parseSources(parent.sources);
+  return startResearch({ userId, followUp: link, input: { initial_prompt: input.question, followup_answers: [], depth: input.depth, breadth: input.breadth, sources } });
 }

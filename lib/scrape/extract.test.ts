@@ -33,7 +33,7 @@ describe("extractHtml", () => {
   });
 
   it("returns empty text and a null title for a page with nothing to read", () => {
-    assert.deepEqual(extractHtml("<html><body><script>x()</script></body></html>", "https://example.com/"), { title: null, text: "" });
+    assert.deepEqual(extractHtml("<html><body><script>x()</script></body></html>", "https://example.com/"), { title: null, text: "", author: null, published: null });
   });
 });
 

@@ -1,6 +1,7 @@
 // HTML → readable text: Readability's main content when it finds some, else the body's visible text.
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
+import { pageMetadata, type PageMetadata } from "./metadata";
 
 // Never text a reader sees; nav and footer are page chrome (Readability keeps them on short pages).
 const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "SVG", "IFRAME", "OBJECT", "EMBED", "CANVAS", "HEAD", "NAV", "FOOTER"]);
@@ -117,10 +118,12 @@ function cleanTitle(title: string | null | undefined): string | null {
  * Main text and title of an HTML page. Pure and synchronous. `url` is the page's address; text
  * extraction does not depend on it, but it is part of the contract for callers that have one.
  */
-export function extractHtml(html: string, url: string): { title: string | null; text: string } {
+export function extractHtml(html: string, url: string): { title: string | null; text: string } & PageMetadata {
   void url;
   const doc = loadDocument(html);
   const pageTitle = cleanTitle(doc.title);
+  // Read before Readability, which rewrites the document.
+  const metadata = pageMetadata(doc);
   let article: ReturnType<Readability<Node>["parse"]> = null;
   try {
     article = new Readability<Node>(doc, { serializer: (node) => node }).parse();
@@ -130,5 +133,5 @@ export function extractHtml(html: string, url: string): { title: string | null; 
   const main = article?.content ? visibleText(article.content, SKIP) : "";
   // Readability mutates the document it reads, so the fallback starts from a fresh parse.
   const text = main || visibleText(loadDocument(html).body, SKIP);
-  return { title: cleanTitle(article?.title) ?? pageTitle, text };
+  return { title: cleanTitle(article?.title) ?? pageTitle, text, ...metadata };
 }

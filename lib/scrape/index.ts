@@ -22,6 +22,9 @@ export interface ScrapedPage {
   contentType: "html" | "text" | "pdf";
   /** Size of the body received, after decompression. */
   bytes: number;
+  /** The page's author(s) and publication date where its HTML states them (lib/scrape/metadata.ts). */
+  author?: string | null;
+  published?: string | null;
 }
 
 export interface ScrapeOptions {
@@ -58,11 +61,16 @@ async function toPage(url: URL, fetched: FetchedBody, signal: AbortSignal): Prom
   const contentType = detectKind(fetched.contentType, fetched.body);
   let title: string | null = null;
   let text: string;
+  let metadata: { author: string | null; published: string | null } = { author: null, published: null };
   if (contentType === "pdf") {
     ({ title, text } = await extractPdf(fetched.body, signal));
   } else {
     const decoded = decodeBody(fetched.body, contentType, parseContentType(fetched.contentType).charset);
-    if (contentType === "html") ({ title, text } = extractHtml(decoded, fetched.finalUrl));
+    if (contentType === "html") {
+      const extracted = extractHtml(decoded, fetched.finalUrl);
+      ({ title, text } = extracted);
+      metadata = { author: extracted.author, published: extracted.published };
+    }
     else text = decoded.replace(/\r\n?/g, "\n").trim(); // plain text and markdown stay as written
   }
   if (text === "") {
@@ -70,7 +78,10 @@ async function toPage(url: URL, fetched: FetchedBody, signal: AbortSignal): Prom
   }
   // A hostile page can yield NUL characters (PostgreSQL refuses them) and lone surrogates (SQLite
   // refuses them), from PDF strings or numeric character references: made storable here, once.
-  return { url: url.href, finalUrl: fetched.finalUrl, title: title === null ? null : storable(title), text: storable(text), contentType, bytes: fetched.body.length };
+  return {
+    url: url.href, finalUrl: fetched.finalUrl, title: title === null ? null : storable(title), text: storable(text), contentType, bytes: fetched.body.length,
+    author: metadata.author === null ? null : storable(metadata.author), published: metadata.published,
+  };
 }
 
 /**

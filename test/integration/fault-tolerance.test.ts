@@ -160,6 +160,44 @@ test("token usage is recorded with each call: exact after kill -9 (the calls in 
   assert.equal(view.tokens.llm_calls_unsettled, crashed.llmCallsUnsettled, "the resumed run settled every call it made");
 });
 
+test("a quick answer's usage is recorded with each call too: exact after kill -9, the calls in flight counted as unsettled", async () => {
+  fakes.llm.configure({ latencyMs: 60 });
+  const { requestId } = await ask(app, { q: "What is the energy density of solid-state batteries?" });
+  await waitFor(async () => (fakes.llm.log.filter((e) => e.status === 200).length >= 2 ? true : undefined), 60_000, "some of the answer's calls");
+  // Hold every new request; crash once one is held (the agent may be searching or reading meanwhile).
+  fakes.llm.configure({ hangAll: true });
+  await waitFor(async () => (fakes.llm.log.some((e) => e.status !== 200) ? true : undefined), 60_000, "a call held by the provider");
+  await new Promise((r) => setTimeout(r, 200));
+  await app.kill();
+  const stored = async () => {
+    const row = await app.db.answerRun.findFirstOrThrow({ where: { requestId } });
+    const usage = Object.values(JSON.parse(row.usage) as Record<string, { promptTokens: number; completionTokens: number; calls: number }>);
+    return {
+      row,
+      totals: {
+        prompt: usage.reduce((n, u) => n + u.promptTokens, 0),
+        completion: usage.reduce((n, u) => n + u.completionTokens, 0),
+        llm_calls: usage.reduce((n, u) => n + u.calls, 0),
+      },
+    };
+  };
+  const crashed = await stored();
+  assert.equal(crashed.row.status, "running");
+  assert.deepEqual(crashed.totals, llmTotals(), "the totals the provider counted, none lost in the crash");
+  const held = fakes.llm.log.filter((e) => e.status !== 200).length;
+  assert.ok(held > 0, "calls were in flight at the crash");
+  assert.ok(crashed.row.llmCallsUnsettled >= held, `${crashed.row.llmCallsUnsettled} unsettled calls recorded, ${held} held by the provider`);
+  fakes.llm.configure({ hangAll: false });
+  await app.restart();
+  const done = await waitFor(async () => {
+    const a = (await getAnswer(app, requestId)) as Awaited<ReturnType<typeof getAnswer>> & { llmCallsUnsettled: number };
+    return a.status === "running" || a.status === "queued" ? undefined : a;
+  }, 120_000, "the resumed answer");
+  assert.equal(done.status, "completed", done.error ?? "");
+  assert.deepEqual((await stored()).totals, llmTotals());
+  assert.equal(done.llmCallsUnsettled, crashed.row.llmCallsUnsettled, "the resumed run settled every call it made");
+});
+
 test("a cancelled research settles its rows, and its report can be written from what it found", async () => {
   fakes.llm.configure({ latencyMs: 120 });
   const id = await createAndStart(app, { depth: 2, breadth: 3 });

@@ -80,6 +80,39 @@ test("a research on one collection cites only its documents, with page numbers, 
   assert.ok(marked[1].includes(passage.slice(0, 40).replace(/'/g, "&#x27;")), "the highlighted passage is the cited one");
 });
 
+test("a re-run and a follow-up of a collections-only research search the same collection, and still never the web", async () => {
+  const chosen = await collectionWith("Rerun papers", [
+    ["cycles.md", new TextEncoder().encode(`# Cycles\n\n${para("Sodium-ion cells kept 90 percent of capacity after 4000 cycles.")}`)],
+  ]);
+  const start = await app.postJson("/api/research/start", {
+    initial_prompt: "Sodium-ion battery cycle life",
+    followup_answers: [],
+    depth: 1,
+    breadth: 1,
+    sources: { web: false, collections: [chosen] },
+  });
+  assert.equal(start.status, 202, await start.clone().text());
+  const { research_id } = (await start.json()) as { research_id: string };
+  assert.equal((await waitForStatus(app, research_id, ["completed", "failed"])).status, "completed");
+  const searchesBefore = fakes.search.log.length;
+
+  // No SearXNG is configured: a copy that searched the web could not even start.
+  const rerun = await app.postJson(`/api/research/${research_id}/rerun`, {});
+  assert.equal(rerun.status, 202, await rerun.clone().text());
+  const followUp = await app.postJson(`/api/research/${research_id}/follow-up`, { question: "Which cells last longest?", depth: 1, breadth: 1 });
+  assert.equal(followUp.status, 202, await followUp.clone().text());
+  for (const res of [rerun, followUp]) {
+    const id = ((await res.json()) as { research_id: string }).research_id;
+    const row = await app.db.research.findUniqueOrThrow({ where: { id } });
+    assert.deepEqual(JSON.parse(row.sources ?? "null"), { web: false, collections: [chosen] }, "the original's sources");
+    const view = await waitForStatus(app, id, ["completed", "failed"]);
+    assert.equal(view.status, "completed", view.error ?? "");
+    const cited = splitNumberedSources(view.report!).sources;
+    assert.ok(cited.length >= 1 && cited.every((c) => parseKnowledgeSourceUrl(c.url)?.collectionId === chosen), "cites only the collection");
+  }
+  assert.equal(fakes.search.log.length, searchesBefore, "the web was never searched");
+});
+
 test("the answer agent on one collection reads and quotes only that collection's passages", async () => {
   const chosen = await collectionWith("Grid notes", [
     ["grid.pdf", buildPdfPages({ title: "Grid report", pages: [[para("Grid batteries added 42 gigawatt-hours of storage in 2024, a record year.")]] })],

@@ -70,6 +70,11 @@ test("a research's report exports as Markdown, PDF and DOCX, each parsed back; a
   const keys = new Set([...tex.matchAll(/\\cite\{([^}]+)\}/g)].flatMap((m) => m[1].split(",")));
   assert.ok(keys.size >= 1);
   for (const key of keys) assert.ok(bib.includes(`@misc{${key},`), `${key} is in references.bib`);
+  // The fixture pages state their publication date (JSON-LD, <time>): the scraper keeps it for the references.
+  const dated = await app.db.page.findMany({ where: { researchId: id, published: { not: null } }, select: { url: true, published: true } });
+  assert.ok(dated.length >= 1, "pages' publication dates are stored");
+  assert.ok(dated.every((p) => /^\d{4}(-\d{2}){0,2}$/.test(p.published!)));
+  assert.match(bib, /year = \{?\d{4}\}?/, "a reference carries the year its page states");
   for (const q of view.serp_queries) assert.ok(tex.includes(q.text.slice(0, 20)), "the methods list the queries");
 
   const bob = await createTestUser(app.db, { email: "bob@test.local" });

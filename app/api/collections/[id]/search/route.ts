@@ -4,6 +4,7 @@ import { otherMethods, parseQuery, route } from "@/lib/http";
 import { assertReadable } from "@/lib/knowledge/collections";
 import { searchQuerySchema } from "@/lib/knowledge/schema";
 import { searchKnowledge } from "@/lib/knowledge/search";
+import { withUserEmbeddingUsage } from "@/lib/knowledge/usage";
 
 type Context = { params: Promise<{ id: string }> };
 
@@ -12,7 +13,7 @@ export const GET = route(async (request: Request, { params }: Context) => {
   const { userId } = await requireCaller(request);
   const { id } = await params;
   await assertReadable(userId, id);
-  const hits = await searchKnowledge({ userId, collectionIds: [id], query: q, limit });
+  const hits = await withUserEmbeddingUsage({ userId, kind: "knowledge-search", subjectId: id }, (onUsage) => searchKnowledge({ userId, collectionIds: [id], query: q, limit, onUsage }));
   return Response.json({ results: hits });
 });
 

@@ -1,0 +1,9 @@
+-- AlterTable
+ALTER TABLE "Page" ADD COLUMN "author" TEXT;
+ALTER TABLE "Page" ADD COLUMN "published" TEXT;
+
+
+
+
+
+

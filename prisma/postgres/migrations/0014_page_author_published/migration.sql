@@ -1,0 +1,6 @@
+
+
+-- AlterTable
+ALTER TABLE "Page" ADD COLUMN     "author" TEXT,
+ADD COLUMN     "published" TEXT;
+
