@@ -72,6 +72,11 @@ export interface EventSink {
 export class RunContext {
   /** Page fetches by page id: a URL is fetched at most once per research, and read once. */
   readonly pageFetches = new Map<string, Promise<FetchedPage>>();
+  /**
+   * Pages one query of this run has sent to the analyser in full: any other query reading them sends
+   * only the passages that match its own objective (lib/agents/passages.ts).
+   */
+  readonly pagesReadInFull = new Set<string>();
   reportDraft = "";
   /** Pause and warning writes, in order. */
   private writes: Promise<void> = Promise.resolve();
