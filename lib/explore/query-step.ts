@@ -112,7 +112,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
             text: excerpt ?? text,
             excerpt: excerpt !== null,
             pageBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
-            onUsage: ctx.usage(query.id),
+            onUsage: ctx.usage(query.id, { deferQuery: true }),
             signal: ctx.signal,
             schedule,
           });
@@ -128,7 +128,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
       }, ctx.signal);
     }),
   );
-  await setStatus(ctx, query, "completed", { completedAt: new Date() });
+  await setStatus(ctx, query, "completed", { completedAt: new Date(), tokens: ctx.takeQueryTokens(query.id) });
   return true;
 }
 
