@@ -125,7 +125,7 @@ export function formatBenchMarkdown(b: BenchSummary): string {
           `${r.depth} × ${r.breadth}`,
           db(r),
           `${((r.server.cpuSeconds * 1000) / Math.max(1, r.llm.calls)).toFixed(2)} ms`,
-          r.statusBytes === undefined ? "n/a" : `${(r.statusBytes / 1024).toFixed(1)} KB`,
+          r.statusBytes === undefined ? "n/a" : `${(r.statusBytes / 1024).toFixed(1)} KB${r.statusLeanBytes === undefined ? "" : ` (?view=status: ${(r.statusLeanBytes / 1024).toFixed(1)} KB)`}`,
           q ? q.plantedFacts : "n/a",
           q ? `${(q.inItems * 100).toFixed(1)}%` : "n/a",
           q ? `${(q.inReport * 100).toFixed(1)}%` : "n/a",

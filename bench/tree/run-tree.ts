@@ -96,6 +96,8 @@ export interface TreeRunResult {
   quality?: { plantedFacts: number; inItems: number; inReport: number };
   /** Bytes of `GET /api/research/:id` once the research finished (what a polling client downloads). */
   statusBytes?: number;
+  /** Bytes of `GET /api/research/:id?view=status` (the lean status view) then. */
+  statusLeanBytes?: number;
   /** How busy the LLM slots were: overall, and per 500 ms from the start (mean calls in flight). */
   llmSlots: { busyShare: number; perHalfSecond: number[]; firstCallMs: number; reportStartMs: number };
   faults?: FaultRunResult;
@@ -168,6 +170,8 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
 
     const research = await app.db.research.findUniqueOrThrow({ where: { id } });
     const statusBytes = (await (await app.fetch(`/api/research/${id}`)).arrayBuffer()).byteLength;
+    const leanStatus = await app.fetch(`/api/research/${id}?view=status`);
+    const statusLeanBytes = leanStatus.ok ? (await leanStatus.arrayBuffer()).byteLength : undefined;
     const queries = await app.db.serpQuery.findMany({
       where: { researchId: id },
       include: { queryPages: { include: { page: { select: { status: true } } } }, children: { select: { id: true } } },
@@ -243,6 +247,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       llmSlots,
       quality,
       statusBytes,
+      statusLeanBytes,
       stream: {
         parts: stream?.parts ?? 0,
         medianMs: quantile(latencies, 0.5),

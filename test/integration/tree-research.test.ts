@@ -5,6 +5,7 @@ import { FABRICATED_URL, startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { citedUrls, countByDepth, createAndStart, getView, waitForStatus } from "../helpers/research";
 import { queriesPerLevel } from "@/lib/explore/tree";
+import type { ResearchStatusView } from "@/lib/types";
 
 let fakes: Fakes;
 let app: TestApp;
@@ -43,6 +44,28 @@ describe("tree research", () => {
       { prompt: sum("promptTokens"), completion: sum("completionTokens"), llm_calls: fakes.llm.log.length },
     );
     assert.ok(view.serp_queries.every((q) => q.prompt_tokens > 0), "tokens are counted per query");
+
+    // The lean status view: the same counts and tree shape, without the items or the report's text.
+    const leanResponse = await app.fetch(`/api/research/${id}?view=status`);
+    assert.equal(leanResponse.status, 200);
+    const leanText = await leanResponse.text();
+    const lean = JSON.parse(leanText) as ResearchStatusView;
+    assert.equal(lean.status, "completed");
+    assert.equal(lean.has_report, true);
+    assert.deepEqual(lean.tokens, view.tokens);
+    assert.deepEqual(
+      lean.serp_queries.map((q) => [q.query_id, q.parent_query_id, q.depth, q.status]),
+      view.serp_queries.map((q) => [q.query_id, q.parent_query_id, q.depth, q.status]),
+    );
+    const items = view.successful_scraped_websites.reduce((n, w) => n + w.items.length, 0);
+    assert.equal(lean.counts.items, items);
+    assert.equal(lean.serp_queries.reduce((n, q) => n + q.items, 0), items);
+    assert.equal(lean.counts.pages.analyzed, view.successful_scraped_websites.filter((w) => w.status === "analyzed").length);
+    assert.equal(lean.links.self, `/api/research/${id}`);
+    assert.doesNotMatch(leanText, /"items":\[|"report":/);
+    const bad = await app.fetch(`/api/research/${id}?view=everything`);
+    assert.equal(bad.status, 400);
+    assert.equal(((await bad.json()) as { field?: string }).field, "view");
 
     const report = await app.fetch(`/api/research/${id}/report`);
     assert.equal(report.status, 200);
