@@ -2,6 +2,7 @@
 // page against this query's objective → completed. A failed page never stops its query.
 import { analyzeWebsite } from "../agents/analyze-website";
 import { matchingPassages, rereadBudget } from "../agents/passages";
+import { trimToTokens } from "../ai/prompts";
 import { isLostCall } from "../ai/errors";
 import { allOrFirstError, Semaphore } from "../concurrency";
 import { errorMessage } from "../errors";
@@ -95,14 +96,11 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
         const text = page.content ?? "";
         let excerpt: string | null = null;
         if (ctx.pagesReadInFull.has(row.pageId)) {
-          const passages = matchingPassages(text, `${query.objective}\n${query.text}`, rereadBudget(ctx.env.PAGE_TOKEN_BUDGET));
+          const budget = rereadBudget(ctx.env.PAGE_TOKEN_BUDGET);
+          // Nothing matching: the page's opening within the same budget (one call per analysed page still).
+          const passages = matchingPassages(text, `${query.objective}\n${query.text}`, budget) || trimToTokens(text, budget);
           if (passages.length < text.length) excerpt = passages;
         } else ctx.pagesReadInFull.add(row.pageId);
-        if (excerpt === "") {
-          // Nothing on the page matches this objective: no call, no items (the page stays analysed).
-          await recordAnalysis([]);
-          return;
-        }
         try {
           items = await analyzeWebsite({
             objective: query.objective,
