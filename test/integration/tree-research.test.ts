@@ -62,7 +62,7 @@ describe("tree research", () => {
     assert.equal(lean.serp_queries.reduce((n, q) => n + q.items, 0), items);
     assert.equal(lean.counts.pages.analyzed, view.successful_scraped_websites.filter((w) => w.status === "analyzed").length);
     assert.equal(lean.links.self, `/api/research/${id}`);
-    assert.doesNotMatch(leanText, /"items":\[|"report":/);
+    assert.doesNotMatch(leanText, /"items":\[|"report":(null|"#)/);
     const bad = await app.fetch(`/api/research/${id}?view=everything`);
     assert.equal(bad.status, 400);
     assert.equal(((await bad.json()) as { field?: string }).field, "view");
@@ -88,8 +88,9 @@ describe("tree research", () => {
   });
 
   test("children start while a slow sibling is still running", async () => {
-    // Every LLM call that mentions branch 2 is slow; branch 1 must not wait for it.
-    fakes.llm.configure({ latencyRules: [{ match: "aspect 2(\\.|\\b)", latencyMs: 700 }] });
+    // Every LLM call that mentions branch 2 is slow; branch 1 must not wait for it. Slow enough that
+    // the branch's page analyses, all at once (ANALYZE_CONCURRENCY_PER_QUERY 7), outlast the fast branch.
+    fakes.llm.configure({ latencyRules: [{ match: "aspect 2(\\.|\\b)", latencyMs: 3_000 }] });
     fakes.search.configure({ failingPageShare: 0 });
     const id = await createAndStart(app, { depth: 2, breadth: 2 });
     const view = await waitForStatus(app, id, ["completed", "failed"]);
