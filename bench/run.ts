@@ -39,10 +39,10 @@ const { values } = parseArgs({
     "llm-latency": { type: "string" },
     "search-latency": { type: "string" },
     "web-latency": { type: "string" },
-    "llm-concurrency": { type: "string", default: "8" },
+    "llm-concurrency": { type: "string", default: "64" },
     "search-concurrency": { type: "string", default: "4" },
     "fetch-concurrency": { type: "string", default: "8" },
-    "analyze-concurrency": { type: "string", default: "1" },
+    "analyze-concurrency": { type: "string", default: "7" },
     "context-budget": { type: "string", default: "6000" },
     "failing-page-share": { type: "string", default: "0" },
     only: { type: "string" },
@@ -89,10 +89,10 @@ const latencies: BoundLatencies = {
   webMs: positive("web-latency", values["web-latency"], smoke ? 10 : 60),
 };
 const limits: BoundLimits = {
-  llmConcurrency: positive("llm-concurrency", values["llm-concurrency"], 8),
+  llmConcurrency: positive("llm-concurrency", values["llm-concurrency"], 64),
   searchConcurrency: positive("search-concurrency", values["search-concurrency"], 4),
   fetchConcurrency: positive("fetch-concurrency", values["fetch-concurrency"], 8),
-  analyzeConcurrencyPerQuery: positive("analyze-concurrency", values["analyze-concurrency"], 1),
+  analyzeConcurrencyPerQuery: positive("analyze-concurrency", values["analyze-concurrency"], 7),
 };
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));

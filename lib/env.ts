@@ -52,7 +52,7 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().trim().optional().transform((v) => v || undefined),
   OPENAI_BASE_URL: optionalUrl,
   RESEARCH_MODEL: z.string().trim().min(1).default("gpt-4.1-mini"),
-  LLM_CONCURRENCY: int(8, 1, 256),
+  LLM_CONCURRENCY: int(64, 1, 256),
   // How long one LLM call keeps retrying 429s, 5xx and network errors before it gives up.
   LLM_RETRY_BUDGET_MS: int(300_000, 0),
   // No successful LLM call for this long (with 3+ failures) means the provider is down: runs pause.
@@ -80,7 +80,7 @@ const schema = z.object({
     .default("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36 Quarry/0.1"),
 
   // Engine
-  ANALYZE_CONCURRENCY_PER_QUERY: int(1, 1, 16),
+  ANALYZE_CONCURRENCY_PER_QUERY: int(7, 1, 16),
   MAX_DEPTH: int(5, 1, 10),
   MAX_BREADTH: int(10, 1, 20),
   MAX_QUESTIONS: int(10, 1, 20),

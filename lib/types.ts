@@ -107,6 +107,42 @@ export interface FollowUpView {
 /** A research as the engine knows it; the HTTP edge adds its links (lib/api/research-links.ts). */
 export type ResearchData = Omit<ResearchView, "links">;
 
+/** One query of the lean status view: the tree's shape and its counts, no text beyond the query's. */
+export interface StatusQueryView {
+  query_id: string;
+  parent_query_id: string | null;
+  depth: number;
+  status: QueryStatus;
+  text: string;
+  /** Its pages by status (analyzed, failed, stopped, pending, scraping, scraped) and its extracted items. */
+  pages: Partial<Record<WebsiteStatus, number>>;
+  items: number;
+}
+
+/**
+ * `GET /api/research/:id?view=status`: what a poller needs (status, tokens, warnings, counts and the
+ * tree's shape) without the pages' items or the report's text — a few KB where the full view of a
+ * finished (5, 5) is hundreds. The report is at `links.report`; the items in the full view.
+ */
+export interface ResearchStatusView {
+  research_id: string;
+  initial_prompt: string;
+  depth: number | null;
+  breadth: number | null;
+  status: ResearchStatus;
+  error: string | null;
+  has_report: boolean;
+  tokens: RunStatusData["tokens"];
+  paused: RunStatusData["paused"];
+  warnings: string[];
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  counts: { queries: number; pages: Partial<Record<WebsiteStatus, number>>; items: number };
+  serp_queries: StatusQueryView[];
+  links: ResearchLinks;
+}
+
 /**
  * What a client can do next. `resume` (POST): continue a failed or cancelled research from where it
  * stopped, or retry the LLM provider at once for a paused one. `write_report` (POST): write the report

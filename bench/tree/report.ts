@@ -109,6 +109,29 @@ export function formatBenchMarkdown(b: BenchSummary): string {
       );
     }
 
+    out.push("", "### Cost per call, status size and planted facts", "");
+    out.push(
+      "CPU per LLM call: the server's CPU over the run ÷ its LLM calls. Status: the bytes of `GET /api/research/:id` " +
+        "once the research finished. Planted facts: the fixture topics' fact sentences on the pages the research read, " +
+        "and the share of them found (whole) in the extracted items and in the report. n/a: recorded before it was measured.",
+      "",
+    );
+    out.push(row(["depth × breadth", "database", "CPU / LLM call", "status response", "planted facts read", "in items", "in report"]));
+    out.push(row(["---", "---", "---:", "---:", "---:", "---:", "---:"]));
+    for (const r of b.tree) {
+      const q = r.quality;
+      out.push(
+        row([
+          `${r.depth} × ${r.breadth}`,
+          db(r),
+          `${((r.server.cpuSeconds * 1000) / Math.max(1, r.llm.calls)).toFixed(2)} ms`,
+          r.statusBytes === undefined ? "n/a" : `${(r.statusBytes / 1024).toFixed(1)} KB${r.statusLeanBytes === undefined ? "" : ` (?view=status: ${(r.statusLeanBytes / 1024).toFixed(1)} KB)`}`,
+          q ? q.plantedFacts : "n/a",
+          q ? `${(q.inItems * 100).toFixed(1)}%` : "n/a",
+          q ? `${(q.inReport * 100).toFixed(1)}%` : "n/a",
+        ]),
+      );
+    }
     out.push("", "## 3. Prompt tokens by depth", "");
     out.push(
       `Per query: every prompt token charged to the queries of that depth (page analyses and their child generation). ` +

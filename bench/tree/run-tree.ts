@@ -6,6 +6,7 @@ import fs from "node:fs";
 import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { tagOf } from "../../test/fakes/llm-parse";
+import { TOPICS } from "../../test/fakes/web-topics";
 import type { FaultOptions, FaultStats, LlmLogEntry } from "../../test/fakes";
 import { totalQueries } from "@/lib/explore/tree";
 import { computeBound, type Bound, type BoundLatencies, type BoundLimits, type BoundQuery } from "./bound";
@@ -88,6 +89,15 @@ export interface TreeRunResult {
   queriesByDepth: number[];
   tokensByDepth: DepthTokens[];
   stream: { parts: number; medianMs: number; p95Ms: number; maxMs: number };
+  /**
+   * Planted facts (the fixture topics' fact sentences) on the pages the research read, and the share
+   * of them that reached the extracted items and the report. Absent in results recorded before.
+   */
+  quality?: { plantedFacts: number; inItems: number; inReport: number };
+  /** Bytes of `GET /api/research/:id` once the research finished (what a polling client downloads). */
+  statusBytes?: number;
+  /** Bytes of `GET /api/research/:id?view=status` (the lean status view) then. */
+  statusLeanBytes?: number;
   /** How busy the LLM slots were: overall, and per 500 ms from the start (mean calls in flight). */
   llmSlots: { busyShare: number; perHalfSecond: number[]; firstCallMs: number; reportStartMs: number };
   faults?: FaultRunResult;
@@ -159,6 +169,9 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     const wallMs = (stream?.endedAt ?? performance.timeOrigin + performance.now()) - t0;
 
     const research = await app.db.research.findUniqueOrThrow({ where: { id } });
+    const statusBytes = (await (await app.fetch(`/api/research/${id}`)).arrayBuffer()).byteLength;
+    const leanStatus = await app.fetch(`/api/research/${id}?view=status`);
+    const statusLeanBytes = leanStatus.ok ? (await leanStatus.arrayBuffer()).byteLength : undefined;
     const queries = await app.db.serpQuery.findMany({
       where: { researchId: id },
       include: { queryPages: { include: { page: { select: { status: true } } } }, children: { select: { id: true } } },
@@ -196,6 +209,12 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       reportSteps: callsByAgent["branch-summarizer"] ? 2 : 1,
     });
 
+    const quality = plantedFactRecall(
+      pages.filter((p) => p.status === "scraped").map((p) => p.content ?? ""),
+      (await app.db.extractedItem.findMany({ where: { researchId: id }, select: { content: true } })).map((i) => i.content),
+      research.report ?? "",
+    );
+
     const llmSlots = slotUsage(llmLog, t0, wallMs, o.latencies.llmMs, o.limits.llmConcurrency);
 
     const queriesByDepth: number[] = [];
@@ -226,6 +245,9 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       queriesByDepth,
       tokensByDepth: tokensByDepth(queries, llmLog),
       llmSlots,
+      quality,
+      statusBytes,
+      statusLeanBytes,
       stream: {
         parts: stream?.parts ?? 0,
         medianMs: quantile(latencies, 0.5),
@@ -323,3 +345,18 @@ function tokensByDepth(
   });
 }
 
+
+const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+
+/**
+ * Of the planted facts on the pages read (each topic's fact sentences), the share found in the
+ * extracted items and in the report (whole sentence, case and punctuation aside).
+ */
+export function plantedFactRecall(pageTexts: string[], items: string[], report: string): { plantedFacts: number; inItems: number; inReport: number } {
+  const pages = squash(pageTexts.join(" \n "));
+  const facts = [...new Set(TOPICS.flatMap((t) => t.facts).map(squash))].filter((f) => pages.includes(f));
+  const itemText = squash(items.join(" \n "));
+  const reportText = squash(report);
+  const share = (text: string) => (facts.length ? facts.filter((f) => text.includes(f)).length / facts.length : 0);
+  return { plantedFacts: facts.length, inItems: share(itemText), inReport: share(reportText) };
+}

@@ -8,6 +8,7 @@ import {
   QUERY_REPAIR_ROUNDS,
   QueryShortfallError,
   renderChain,
+  DIGEST_PARENT_LEARNINGS,
   type ChainLink,
 } from "./generate-serp-queries";
 import { StructuredOutputError } from "../ai/errors";
@@ -30,13 +31,33 @@ test("the whole chain is kept when it fits", () => {
 
 test("the farthest ancestors are trimmed first and the budget holds", () => {
   const chain = [link("root", 40), link("middle", 40), link("parent", 40)];
-  const budget = 2_500;
+  const budget = 900;
   const { text, trimmed } = renderChain(chain, budget);
   assert.ok(trimmed >= 1);
   assert.ok(estimateTokens(text) <= budget * 1.05, `${estimateTokens(text)} tokens`);
-  // The parent's learnings are complete; the root's are gone or trimmed.
-  assert.match(text, /parent fact 39/);
-  assert.doesNotMatch(text, /root fact 39/);
+  // The parent's digest is complete; the root's is gone or trimmed.
+  assert.match(text, new RegExp(`parent fact ${DIGEST_PARENT_LEARNINGS - 1} `));
+  assert.doesNotMatch(text, /root fact 5 /);
+});
+
+test("the digest is bounded: distinct learnings, a capped number per link, each URL written once", () => {
+  const shared = { content: "Batteries earned 40 percent of revenue from reserves in 2024.", url: "https://example.org/shared" };
+  const chain: ChainLink[] = [
+    { query: "q root", objective: "o root", learnings: [shared, { content: "Root-only fact.", url: "https://example.org/shared" }] },
+    { query: "q parent", objective: "o parent", learnings: [{ ...shared, content: `  ${shared.content.toUpperCase()} ` }, ...link("parent", 60).learnings] },
+  ];
+  const { text, trimmed } = renderChain(chain, 6_000);
+  assert.equal(trimmed, 0);
+  // The repeated learning is shown once (for the parent), its URL once, and the root cites it by number.
+  assert.equal(text.split("https://example.org/shared").length - 1, 1);
+  assert.equal(text.toLowerCase().split("batteries earned 40 percent").length - 1, 1);
+  assert.match(text, /Root-only fact\. \[1\]/);
+  // The parent shows DIGEST_PARENT_LEARNINGS of its 61 distinct learnings and says how many are left.
+  assert.equal((text.match(/parent fact \d+/g) ?? []).length, (DIGEST_PARENT_LEARNINGS - 1) * 10);
+  assert.match(text, /\(45 more learning\(s\) not shown\)/);
+  // At depth 5 with seven pages of three learnings per link, the digest stays small.
+  const deep = Array.from({ length: 4 }, (_, i) => link(`level${i}`, 21));
+  assert.ok(estimateTokens(renderChain(deep, 6_000).text) < 2_200);
 });
 
 test("queries that differ only in case, spacing or punctuation normalise alike", () => {

@@ -24,27 +24,68 @@ export interface ChainLink {
   learnings: { content: string; url: string }[];
 }
 
+/** Learnings shown of the parent, and of each farther ancestor, in the digest of a chain. */
+export const DIGEST_PARENT_LEARNINGS = 16;
+export const DIGEST_ANCESTOR_LEARNINGS = 6;
+
+const learningKey = (text: string) => text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+
 /**
- * Renders the parent chain (root first) within a token budget. The farthest ancestors are trimmed
- * first: the parent's own learnings matter most for its children.
+ * A bounded digest of the parent chain (root first) for planning a query's children: each link's
+ * query and objective, and its distinct learnings, at most DIGEST_PARENT_LEARNINGS of the parent and
+ * DIGEST_ANCESTOR_LEARNINGS of each ancestor, picked round-robin over its pages. A learning already
+ * shown for a nearer link is not shown again, and each URL is written once (under the first link
+ * that shows it; later learnings of it cite it as "[n]"). The whole stays within `budgetTokens`,
+ * the farthest ancestors trimmed first. It used to be the whole chain with a URL per learning: 5,491
+ * tokens of a 6,132-token prompt at depth 5.
  */
 export function renderChain(chain: ChainLink[], budgetTokens: number): { text: string; trimmed: number } {
+  const shown = new Set<string>();
+  const urls = new Map<string, number>();
+  const picked: { link: ChainLink; label: string; lines: string[]; left: number }[] = [];
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const link = chain[i];
+    const parent = i === chain.length - 1;
+    const cap = parent ? DIGEST_PARENT_LEARNINGS : DIGEST_ANCESTOR_LEARNINGS;
+    // Round-robin over the link's pages: the digest covers its sources before it repeats one.
+    const byUrl = new Map<string, string[]>();
+    for (const l of link.learnings) {
+      const key = learningKey(l.content);
+      if (!key || shown.has(key)) continue;
+      shown.add(key);
+      byUrl.set(l.url, [...(byUrl.get(l.url) ?? []), l.content]);
+    }
+    const lines: string[] = [];
+    const queues = [...byUrl.entries()];
+    let distinct = 0;
+    for (const [, items] of queues) distinct += items.length;
+    for (let round = 0; lines.length < cap && queues.some(([, items]) => items.length > round); round++) {
+      for (const [url, items] of queues) {
+        if (lines.length >= cap) break;
+        if (round >= items.length) continue;
+        let ref = urls.get(url);
+        const first = ref === undefined;
+        if (first) urls.set(url, (ref = urls.size + 1));
+        lines.push(`- ${items[round]} [${ref}${first ? `: ${url}` : ""}]`);
+      }
+    }
+    picked.unshift({ link, label: parent ? "parent" : `ancestor ${chain.length - 1 - i}`, lines, left: distinct - lines.length });
+  }
+
   const blocks: string[] = [];
   let used = 0;
   let trimmed = 0;
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const link = chain[i];
-    const learnings = link.learnings.map((l) => `- ${l.content} (${l.url})`).join("\n") || "(nothing extracted)";
-    const label = i === chain.length - 1 ? "parent" : `ancestor ${chain.length - 1 - i}`;
+  for (let i = picked.length - 1; i >= 0; i--) {
+    const { link, label, lines, left } = picked[i];
+    const more = left > 0 ? `\n(${left} more learning(s) not shown)` : "";
+    const learnings = (lines.join("\n") || "(nothing new extracted)") + more;
     const full = tag("query", `Query: ${link.query}\nObjective: ${link.objective}\nLearnings:\n${learnings}`, { level: label });
     const remaining = budgetTokens - used;
     if (estimateTokens(full) <= remaining) {
       blocks.unshift(full);
       used += estimateTokens(full);
     } else if (remaining > 200) {
-      blocks.unshift(
-        tag("query", `Query: ${link.query}\nObjective: ${link.objective}\nLearnings (trimmed):\n${trimToTokens(learnings, remaining - 100)}`, { level: label }),
-      );
+      blocks.unshift(tag("query", `Query: ${link.query}\nObjective: ${link.objective}\nLearnings (trimmed):\n${trimToTokens(learnings, remaining - 100)}`, { level: label }));
       used = budgetTokens;
       trimmed++;
     } else {
@@ -107,16 +148,19 @@ export async function generateSerpQueries({
   const rendered = renderChain(chain, contextBudgetTokens);
   const trimNote =
     rendered.trimmed > 0
-      ? `\nThe research chain was too long to show in full: the ${rendered.trimmed} farthest ancestor(s) are trimmed or left out; the nearest are complete.`
+      ? `The research chain was too long to show in full: the ${rendered.trimmed} farthest ancestor(s) are trimmed or left out; the nearest are complete.`
       : "";
+  // Stable text first (system prompt, then the research's prompt and answers), the branch's part last:
+  // providers cache a prompt's common prefix.
   const system = `${agentHeader(agent)}
 Today is ${today()}. You plan web searches for a research report. Write exactly the number of search queries asked
 for; each must be distinct, specific and likely to find primary, factual sources, with an objective that says what
-to extract. ${chain.length ? "You are going deeper into one branch of the research: build on the learnings of the parent chain, fill its gaps and follow its most promising leads; do not repeat its queries." : "Cover the main aspects of the prompt and the researcher's clarifications."}${trimNote}`;
+to extract. ${chain.length ? "You are going deeper into one branch of the research: build on the learnings of the parent chain (a digest: distinct learnings, each source's URL given once and then cited by its number), fill its gaps and follow its most promising leads; do not repeat its queries." : "Cover the main aspects of the prompt and the researcher's clarifications."}`;
   const user = [
     tag("prompt", prompt),
     qaBlock(qa),
     chain.length ? tag("parent_chain", rendered.text) : "",
+    trimNote,
     tag("count", String(count)),
   ]
     .filter(Boolean)

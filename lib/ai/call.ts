@@ -57,7 +57,9 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
   const { agent, schema, onUsage, signal, schedule } = options;
   const env = getEnv();
   const { jsonSchema, output } = structuredSpec(schema, agent);
-  const system = `${options.system}\n\nReply with one JSON object only, matching this JSON Schema:\n${jsonSchema}`;
+  // The JSON Schema goes out once, as response_format (it used to be in the system prompt too: ~300
+  // tokens per call). A model that ignores response_format is shown the schema in the repair request.
+  const system = `${options.system}\n\nReply with one JSON object only, matching the response format's JSON Schema.`;
   const messages: ModelMessage[] = [{ role: "user", content: options.prompt }];
   let lastProblem = "";
 
@@ -91,14 +93,14 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
       { role: "assistant", content: text.slice(0, 4000) },
       {
         role: "user",
-        content: `Your previous reply was not valid for the required JSON Schema (${lastProblem.slice(0, 600)}). Reply again with only the corrected JSON object: no code fences, no prose.`,
+        content: `Your previous reply was not valid for the required JSON Schema (${lastProblem.slice(0, 600)}). Reply again with only the corrected JSON object: no code fences, no prose. The JSON Schema:\n${jsonSchema}`,
       },
     );
   }
   throw new StructuredOutputError(agent, lastProblem);
 }
 
-/** Everything sent in one exchange, for a budget's estimate: the schema goes out twice (prompt and response_format). */
+/** Everything sent in one exchange, for a budget's estimate: the system prompt, the messages and the schema (as response_format). */
 function outgoing(system: string, messages: ModelMessage[], jsonSchema = ""): string {
   return [system, jsonSchema, ...messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))].join("\n");
 }

@@ -67,6 +67,25 @@ export async function loadResearchGraph({ id, ...owner }: { id: string } & Owner
   return { ...research, queryPages };
 }
 
+/** What the lean status view is made of: the research row without its report, and each query page's status and item count. */
+export async function loadResearchStatusRows({ id, ...owner }: { id: string } & Owner) {
+  const research = await db.research.findFirst({ where: { id, ...ownerWhere(owner) }, omit: { report: true } });
+  if (!research) return null;
+  const [hasReport, queries, queryPages] = await Promise.all([
+    db.research.count({ where: { id, report: { not: null } } }),
+    db.serpQuery.findMany({
+      where: { researchId: id },
+      select: { id: true, parentId: true, depth: true, position: true, status: true, text: true, createdAt: true },
+      orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { position: "asc" }],
+    }),
+    db.queryPage.findMany({
+      where: { query: { researchId: id } },
+      select: { queryId: true, status: true, page: { select: { status: true } }, _count: { select: { items: true } } },
+    }),
+  ]);
+  return { research, hasReport: hasReport > 0, queries, queryPages };
+}
+
 export async function listResearches({
   status,
   search,

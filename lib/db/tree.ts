@@ -50,8 +50,13 @@ export async function createChildQueries(parent: SerpQuery, drafts: QueryDraft[]
   });
 }
 
-export async function setQueryStatus(id: string, status: QueryStatus, extra: { error?: string | null; startedAt?: Date; completedAt?: Date } = {}) {
-  return db.serpQuery.update({ where: { id }, data: { status, ...extra } });
+export async function setQueryStatus(
+  id: string,
+  status: QueryStatus,
+  { tokens, ...extra }: { error?: string | null; startedAt?: Date; completedAt?: Date; tokens?: { promptTokens: number; completionTokens: number } } = {},
+) {
+  const usage = tokens ? { promptTokens: { increment: tokens.promptTokens }, completionTokens: { increment: tokens.completionTokens } } : {};
+  return db.serpQuery.update({ where: { id }, data: { status, ...extra, ...usage } });
 }
 
 /**

@@ -72,6 +72,11 @@ export interface EventSink {
 export class RunContext {
   /** Page fetches by page id: a URL is fetched at most once per research, and read once. */
   readonly pageFetches = new Map<string, Promise<FetchedPage>>();
+  /**
+   * Pages one query of this run has sent to the analyser in full: any other query reading them sends
+   * only the passages that match its own objective (lib/agents/passages.ts).
+   */
+  readonly pagesReadInFull = new Set<string>();
   reportDraft = "";
   /** Pause and warning writes, in order. */
   private writes: Promise<void> = Promise.resolve();
@@ -125,13 +130,32 @@ export class RunContext {
    * A usage sink that records each call on the research before it is sent, and its tokens (on the
    * research and the query, if given) as it returns.
    */
-  usage(queryId?: string): UsageSink {
+  usage(queryId?: string, { deferQuery = false }: { deferQuery?: boolean } = {}): UsageSink {
     const sink: UsageSink = async (t: TokenCount) => {
-      await store.addUsage(this.id, t, queryId, { settles: true });
+      if (deferQuery && queryId) {
+        // The research's totals are written with each call (exact after a crash); the query's share
+        // of its page analyses is added up here and written with its completion (takeQueryTokens):
+        // one statement less per page analysis, the most frequent call of a run.
+        await store.addUsage(this.id, t, undefined, { settles: true });
+        const pending = this.queryTokens.get(queryId) ?? { promptTokens: 0, completionTokens: 0 };
+        pending.promptTokens += t.promptTokens;
+        pending.completionTokens += t.completionTokens;
+        this.queryTokens.set(queryId, pending);
+      } else await store.addUsage(this.id, t, queryId, { settles: true });
       this.announceUsageSoon();
     };
     sink.begin = () => store.beginUsage(this.id);
     return sink;
+  }
+
+  /** Token usage of page analyses not yet written to their query (see usage's deferQuery). */
+  private readonly queryTokens = new Map<string, { promptTokens: number; completionTokens: number }>();
+
+  /** The query's deferred token usage, taken to be written with its completion. */
+  takeQueryTokens(queryId: string): { promptTokens: number; completionTokens: number } | undefined {
+    const tokens = this.queryTokens.get(queryId);
+    this.queryTokens.delete(queryId);
+    return tokens;
   }
 
   private usageTimer: ReturnType<typeof setTimeout> | null = null;

@@ -6,6 +6,7 @@ import type {
   ResearchStatus,
   ResearchSummary,
   ResearchData,
+  ResearchStatusView,
   RunStatusData,
   SerpQueryView,
   WebsiteStatus,
@@ -65,7 +66,7 @@ export function toWebsiteView(qp: WebsiteRow): WebsiteView {
   };
 }
 
-export function toRunStatus(r: Research): RunStatusData {
+export function toRunStatus(r: Omit<Research, "report">): RunStatusData {
   return {
     status: r.status as ResearchStatus,
     error: r.error,
@@ -80,6 +81,56 @@ export function toRunStatus(r: Research): RunStatusData {
     warnings: parseStringArray(r.warnings),
     started_at: iso(r.startedAt),
     completed_at: iso(r.completedAt),
+  };
+}
+
+/** The rows of the lean status view (lib/db/research.ts loadResearchStatusRows). */
+export interface StatusRows {
+  research: Omit<Research, "report">;
+  hasReport: boolean;
+  queries: Pick<SerpQuery, "id" | "parentId" | "depth" | "status" | "text">[];
+  queryPages: (Pick<QueryPage, "queryId" | "status"> & { page: Pick<Page, "status">; _count: { items: number } })[];
+}
+
+/** The lean status view: counts and the tree's shape (no items, no report text). */
+export function toResearchStatusView({ research: r, hasReport, queries, queryPages }: StatusRows): Omit<ResearchStatusView, "links"> {
+  const run = toRunStatus(r);
+  const perQuery = new Map<string, { pages: Partial<Record<WebsiteStatus, number>>; items: number }>();
+  const pages: Partial<Record<WebsiteStatus, number>> = {};
+  let items = 0;
+  for (const qp of queryPages) {
+    const status = websiteStatus(qp, qp.page);
+    const q = perQuery.get(qp.queryId) ?? { pages: {}, items: 0 };
+    q.pages[status] = (q.pages[status] ?? 0) + 1;
+    q.items += qp._count.items;
+    perQuery.set(qp.queryId, q);
+    pages[status] = (pages[status] ?? 0) + 1;
+    items += qp._count.items;
+  }
+  return {
+    research_id: r.id,
+    initial_prompt: r.initialPrompt,
+    depth: r.depth,
+    breadth: r.breadth,
+    status: run.status,
+    error: r.error,
+    has_report: hasReport,
+    tokens: run.tokens,
+    paused: run.paused,
+    warnings: run.warnings,
+    created_at: r.createdAt.toISOString(),
+    started_at: run.started_at,
+    completed_at: run.completed_at,
+    counts: { queries: queries.length, pages, items },
+    serp_queries: queries.map((q) => ({
+      query_id: q.id,
+      parent_query_id: q.parentId,
+      depth: q.depth,
+      status: q.status as QueryStatus,
+      text: q.text,
+      pages: perQuery.get(q.id)?.pages ?? {},
+      items: perQuery.get(q.id)?.items ?? 0,
+    })),
   };
 }
 

@@ -1,6 +1,8 @@
 // One query node: search → save ≤7 URLs → scrape each (once per research) → analyse each scraped
 // page against this query's objective → completed. A failed page never stops its query.
 import { analyzeWebsite } from "../agents/analyze-website";
+import { matchingPassages, rereadBudget } from "../agents/passages";
+import { trimToTokens } from "../ai/prompts";
 import { isLostCall } from "../ai/errors";
 import { allOrFirstError, Semaphore } from "../concurrency";
 import { errorMessage } from "../errors";
@@ -89,19 +91,32 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
           query = await setStatus(ctx, query, "analyzing");
         }
         let items: string[];
+        // The first query of the research to analyse a page reads it in full; the others reuse its
+        // fetch and extraction and send only the passages that match their own objective.
+        const text = page.content ?? "";
+        let excerpt: string | null = null;
+        if (ctx.pagesReadInFull.has(row.pageId)) {
+          const budget = rereadBudget(ctx.env.PAGE_TOKEN_BUDGET);
+          // Nothing matching: the page's opening within the same budget (one call per analysed page still).
+          const passages = matchingPassages(text, `${query.objective}\n${query.text}`, budget) || trimToTokens(text, budget);
+          if (passages.length < text.length) excerpt = passages;
+        } else ctx.pagesReadInFull.add(row.pageId);
         try {
           items = await analyzeWebsite({
             objective: query.objective,
             query: query.text,
             url: page.url,
             title: page.title,
-            text: page.content ?? "",
+            text: excerpt ?? text,
+            excerpt: excerpt !== null,
             pageBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
-            onUsage: ctx.usage(query.id),
+            onUsage: ctx.usage(query.id, { deferQuery: true }),
             signal: ctx.signal,
             schedule,
           });
         } catch (error) {
+          // The page was not read after all: the next query to reach it reads it in full.
+          if (excerpt === null) ctx.pagesReadInFull.delete(row.pageId);
           // A lost call costs this page's analysis (a resume retries it), never the query.
           if (!isLostCall(error)) throw error;
           if (await store.failQueryPage(row.id, error.message)) emitWebsite(ctx, written("failed", error.message));
@@ -111,7 +126,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
       }, ctx.signal);
     }),
   );
-  await setStatus(ctx, query, "completed", { completedAt: new Date() });
+  await setStatus(ctx, query, "completed", { completedAt: new Date(), tokens: ctx.takeQueryTokens(query.id) });
   return true;
 }
 

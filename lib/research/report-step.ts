@@ -9,7 +9,7 @@ import { numberCitations } from "../report-citations";
 import * as store from "../db/tree";
 
 export async function buildReport(ctx: RunContext): Promise<string> {
-  const learnings = await store.learningsByBranch(ctx.id);
+  const learnings = distinctLearnings(await store.learningsByBranch(ctx.id));
   if (learnings.length === 0) return noFindingsReport(ctx);
 
   let sources = renderSources(learnings);
@@ -59,6 +59,21 @@ export async function buildReport(ctx: RunContext): Promise<string> {
   }
   // Numbers are assigned here, not trusted to the model: the stored report is what every view shows.
   return numberCitations(checked.markdown, await store.pageTitles(ctx.id)).markdown;
+}
+
+/**
+ * One of each learning per URL (case, spacing and punctuation aside), the first branch that found it
+ * keeping it: queries reading the same page for close objectives extract the same facts, and the
+ * repeats would push the content over REPORT_TOKEN_BUDGET and into branch summaries (more calls).
+ */
+export function distinctLearnings<T extends { content: string; url: string }>(learnings: T[]): T[] {
+  const seen = new Set<string>();
+  return learnings.filter((l) => {
+    const key = `${l.url}\u0000${l.content.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 async function noFindingsReport(ctx: RunContext): Promise<string> {

@@ -1,7 +1,7 @@
 // The tree-research operations that route handlers (and the CLI) call: one function per action.
 import { generateFollowupQuestions } from "./agents/prompt-analyzer";
 import { LlmUnavailableError, StructuredOutputError } from "../ai/errors";
-import { countExtractedItems, createResearch, deleteResearch, getResearch, loadResearchGraph, saveStartParameters, type Owner } from "../db/research";
+import { countExtractedItems, createResearch, deleteResearch, getResearch, loadResearchGraph, loadResearchStatusRows, saveStartParameters, type Owner } from "../db/research";
 import { reopenForReport, reopenForResume } from "../db/tree";
 import { startWithinLimits, withinPlanningLimits } from "../runs/limits";
 import { addTokens, ZERO_TOKENS, type UsageSink } from "../ai/usage";
@@ -11,7 +11,7 @@ import { AppError } from "../errors";
 import { deleteRunsOf, getRun, openRun } from "../db/runs";
 import { runRegistry } from "../runs/engines";
 import type { ResearchData } from "../types";
-import { parseStringArray, toResearchView } from "../explore/public-shape";
+import { parseStringArray, toResearchStatusView, toResearchView } from "../explore/public-shape";
 import type { FollowUpRequest, QuestionsRequest, StartRequest } from "./schema";
 import { followUpLink, type FollowUpLink } from "./follow-up";
 
@@ -106,6 +106,13 @@ export async function getResearchView({ id, ...owner }: Owner & { id: string }):
   const graph = await loadResearchGraph({ id, ...owner });
   if (!graph) throw new AppError("not_found:research", "Research not found");
   return toResearchView(graph);
+}
+
+/** The lean status view (GET /api/research/:id?view=status): counts and the tree's shape. */
+export async function getResearchStatusView({ id, ...owner }: Owner & { id: string }) {
+  const rows = await loadResearchStatusRows({ id, ...owner });
+  if (!rows) throw new AppError("not_found:research", "Research not found");
+  return toResearchStatusView(rows);
 }
 
 export async function cancelResearch({ id, ...owner }: Owner & { id: string }) {

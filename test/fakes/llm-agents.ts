@@ -144,7 +144,8 @@ function repeated(task: string, parentQuery: string) {
 
 function extractItems(task: string) {
   const page = tagOf(task, "page");
-  const text = (page?.content ?? "").replace(/\s*\[…\]$/, "");
+  // An excerpt's passages are separated by "[…]" lines (lib/agents/passages.ts).
+  const text = (page?.content ?? "").replace(/\s*\[…\]$/, "").replace(/\n\[…\]\n/g, "\n");
   const candidates = sentencesOf(text);
   if (!text.trim()) return { items: [] };
   if (candidates.length === 0) return { items: [{ content: text.trim().split("\n")[0].slice(0, 300) }] };

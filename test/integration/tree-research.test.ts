@@ -5,6 +5,7 @@ import { FABRICATED_URL, startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { citedUrls, countByDepth, createAndStart, getView, waitForStatus } from "../helpers/research";
 import { queriesPerLevel } from "@/lib/explore/tree";
+import type { ResearchStatusView } from "@/lib/types";
 
 let fakes: Fakes;
 let app: TestApp;
@@ -44,6 +45,28 @@ describe("tree research", () => {
     );
     assert.ok(view.serp_queries.every((q) => q.prompt_tokens > 0), "tokens are counted per query");
 
+    // The lean status view: the same counts and tree shape, without the items or the report's text.
+    const leanResponse = await app.fetch(`/api/research/${id}?view=status`);
+    assert.equal(leanResponse.status, 200);
+    const leanText = await leanResponse.text();
+    const lean = JSON.parse(leanText) as ResearchStatusView;
+    assert.equal(lean.status, "completed");
+    assert.equal(lean.has_report, true);
+    assert.deepEqual(lean.tokens, view.tokens);
+    assert.deepEqual(
+      lean.serp_queries.map((q) => [q.query_id, q.parent_query_id, q.depth, q.status]),
+      view.serp_queries.map((q) => [q.query_id, q.parent_query_id, q.depth, q.status]),
+    );
+    const items = view.successful_scraped_websites.reduce((n, w) => n + w.items.length, 0);
+    assert.equal(lean.counts.items, items);
+    assert.equal(lean.serp_queries.reduce((n, q) => n + q.items, 0), items);
+    assert.equal(lean.counts.pages.analyzed, view.successful_scraped_websites.filter((w) => w.status === "analyzed").length);
+    assert.equal(lean.links.self, `/api/research/${id}`);
+    assert.doesNotMatch(leanText, /"items":\[|"report":(null|"#)/);
+    const bad = await app.fetch(`/api/research/${id}?view=everything`);
+    assert.equal(bad.status, 400);
+    assert.equal(((await bad.json()) as { field?: string }).field, "view");
+
     const report = await app.fetch(`/api/research/${id}/report`);
     assert.equal(report.status, 200);
     assert.match(report.headers.get("content-type") ?? "", /text\/markdown/);
@@ -65,8 +88,9 @@ describe("tree research", () => {
   });
 
   test("children start while a slow sibling is still running", async () => {
-    // Every LLM call that mentions branch 2 is slow; branch 1 must not wait for it.
-    fakes.llm.configure({ latencyRules: [{ match: "aspect 2(\\.|\\b)", latencyMs: 700 }] });
+    // Every LLM call that mentions branch 2 is slow; branch 1 must not wait for it. Slow enough that
+    // the branch's page analyses, all at once (ANALYZE_CONCURRENCY_PER_QUERY 7), outlast the fast branch.
+    fakes.llm.configure({ latencyRules: [{ match: "aspect 2(\\.|\\b)", latencyMs: 3_000 }] });
     fakes.search.configure({ failingPageShare: 0 });
     const id = await createAndStart(app, { depth: 2, breadth: 2 });
     const view = await waitForStatus(app, id, ["completed", "failed"]);
