@@ -95,6 +95,9 @@ const schema = z.object({
   // Queue mode (lib/queue/): with REDIS_URL set, runs are BullMQ jobs (under REDIS_KEY_PREFIX) that
   // `npm run worker` processes execute; the web process only enqueues and serves. Unset: every run
   // executes in the web process.
+  // With REDIS_URL, runs are queued for workers unless QUEUE_RUNS=0: then every web process executes
+  // the runs it starts as without Redis, and Redis carries only the events and the shared limits.
+  QUEUE_RUNS: z.enum(["0", "1"]).default("1").transform((v) => v === "1"),
   // A job's lock: renewed by its worker every half of it while the run executes, so it bounds how
   // long a dead worker's job waits before another worker takes it, not how long a run may take.
   QUEUE_LOCK_MS: int(30_000, 1_000),

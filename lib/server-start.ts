@@ -18,7 +18,7 @@ export async function startServer(): Promise<void> {
     // In the background: a large folder must not hold up the server; searches see each file once it is indexed.
     void watchSharedFolder(env.KNOWLEDGE_DOCS_PATH);
   }
-  if (env.REDIS_URL) {
+  if (env.REDIS_URL && env.QUEUE_RUNS) {
     // Queue mode: this process queues runs (lib/queue/) and `npm run worker` processes execute them.
     const { enqueueRun } = await import("./queue/enqueue");
     runRegistry.dispatchTo(enqueueRun);

@@ -46,5 +46,5 @@ async function fairRank(kind: RunKind, subjectId: string): Promise<number> {
   return Math.min(MAX_RANK, Math.max(1, await countLiveRuns({ userId: run.userId })));
 }
 
-/** Whether queue mode is configured (REDIS_URL set). */
-export const queueConfigured = () => getEnv().REDIS_URL !== undefined;
+/** Whether queue mode is configured (REDIS_URL set, and QUEUE_RUNS not 0). */
+export const queueConfigured = () => getEnv().REDIS_URL !== undefined && getEnv().QUEUE_RUNS;

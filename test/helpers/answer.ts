@@ -32,6 +32,8 @@ export async function readSse(app: TestApp, url: string, { lastEventId, stopAfte
       const id = /^id: (\d+)$/m.exec(frame)?.[1];
       const data = /^data: (.*)$/m.exec(frame)?.[1];
       if (data) events.push({ id: id ? Number(id) : null, data: JSON.parse(data) });
+      // Frames that arrived in one chunk with the last one wanted are not taken: the caller resumes after it.
+      if (events.length >= stopAfter) break;
     }
   }
   await reader.cancel().catch(() => undefined);

@@ -33,7 +33,8 @@ function suite(mode: "database" | "redis") {
   before(async () => {
     fakes = await startFakes({ search: { failingPageShare: 0 } });
     const env: Record<string, string> = { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", RUN_HEARTBEAT_MS: String(HEARTBEAT_MS), ANSWER_MAX_BUDGET: "2000000", MAX_CONCURRENT_RUNS_PER_USER: "10", ANALYZE_CONCURRENCY_PER_QUERY: "3", LLM_CONCURRENCY: String(LLM_LIMIT) };
-    if (mode === "redis") Object.assign(env, { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: testRedisPrefix("events") });
+    // Each web instance executes the runs it starts (QUEUE_RUNS=0; queue-mode.test.ts has workers), Redis carries events and limits.
+    if (mode === "redis") Object.assign(env, { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: testRedisPrefix("events"), QUEUE_RUNS: "0" });
     a = await TestApp.start({ name: `events-${mode}`, env });
     b = await TestApp.alongside(a, { env });
   });
