@@ -36,7 +36,8 @@ export function splitPassages(text: string): string[] {
       continue;
     }
     let current = "";
-    for (const sentence of p.match(/[^.!?]+(?:[.!?]+["')\]]*\s*|$)/g) ?? [p]) {
+    // A sentence ends at . ! or ? before white space: "4.2 GW" and "e.g.," stay inside their sentence.
+    for (const sentence of p.match(/.+?(?:[.!?]+["')\]]*(?:\s+|$)|$)/gs) ?? [p]) {
       if (current && estimateTokens(current + sentence) > PASSAGE_TOKENS) {
         out.push(current.trim());
         current = "";
