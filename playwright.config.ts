@@ -61,6 +61,11 @@ export default defineConfig({
         MAX_CONCURRENT_RUNS_PER_USER: "10",
         RATE_LIMIT_PLANNING_CALLS_PER_HOUR: "1000",
         MAX_CONCURRENT_PLANNING_CALLS_PER_USER: "10",
+        // Several specs watch a research while it runs (live region, reload, cancel, pause banner):
+        // paced like this, the fake world's researches take seconds; at the product's parallel
+        // defaults (64 / 7) they end before the page under test has looked at them.
+        LLM_CONCURRENCY: "8",
+        ANALYZE_CONCURRENCY_PER_QUERY: "1",
       },
     },
   ],
