@@ -25,14 +25,13 @@ import {
   type ChatRequest,
 } from "./openai";
 import { startAnswer } from "./service";
-import { followAnswer, type NumberedEvent } from "./stream";
+import { followAnswer, SSE_HEADERS, type NumberedEvent } from "./stream";
 
 /** How long a client should wait before retrying a run that failed for a passing reason (a provider outage). */
 const RETRY_AFTER_SECONDS = 10;
 /** A background task's conversation is sent whole to the model: at most this much text. */
 const MAX_TASK_CHARS = 100_000;
 
-const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive" };
 
 export async function chatCompletion({ body, userId, signal, idempotencyKey }: { body: ChatRequest; userId: string | null; signal: AbortSignal; idempotencyKey?: string }): Promise<Response> {
   assertHonourable(body);

@@ -11,7 +11,7 @@ import { citationSpans } from "./citations";
 import type { FinalAnswer } from "./events";
 import { ANSWER_MODEL, reasoningOf, sourcesOf, toAnswerInput, type ChatRequest } from "./openai";
 import { startAnswer } from "./service";
-import { followAnswer } from "./stream";
+import { followAnswer, SSE_HEADERS } from "./stream";
 
 const part = z.looseObject({ type: z.string(), text: text().optional() });
 const item = z.looseObject({ type: z.string().optional(), role: text().optional(), content: z.union([text(), z.array(part)]).optional() });
@@ -194,5 +194,5 @@ export async function createResponse({ body, userId, signal }: { body: Responses
       void events.return(undefined);
     },
   });
-  return new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", ...headers } });
+  return new Response(stream, { headers: { ...SSE_HEADERS, ...headers } });
 }

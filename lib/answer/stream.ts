@@ -10,6 +10,9 @@ import { usageSummary } from "./view";
 import { answerTopic, type AnswerEvent, type AnswerRunEvent, type FinalAnswer, type Trackers } from "./events";
 import { zeroUsage, type Reference, type UsageByPurpose } from "./types";
 
+/** The headers of every server-sent-events response of the answer agent (its own stream, /v1 chat and responses). */
+export const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive" };
+
 export interface NumberedEvent {
   seq: number;
   event: AnswerEvent;

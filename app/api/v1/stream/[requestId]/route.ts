@@ -1,7 +1,7 @@
 // GET /api/v1/stream/:requestId – the answer run's events as server-sent events (Last-Event-ID resumes; 204 once the run ended and its end was received)
 import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
-import { followAnswer, sseBody } from "@/lib/answer/stream";
+import { followAnswer, SSE_HEADERS, sseBody } from "@/lib/answer/stream";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +14,7 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   // 204 tells an EventSource to stop reconnecting: the run ended and this client saw its end.
   if (over) return new Response(null, { status: 204 });
   return new Response(sseBody(events, request.signal), {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive" },
+    headers: SSE_HEADERS,
   });
 });
 
