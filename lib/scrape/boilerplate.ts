@@ -26,16 +26,17 @@ const INLINE = new Set(["A", "ABBR", "B", "BDI", "BDO", "BUTTON", "CITE", "CODE"
 const HIDDEN_SIGN = /(?:^|[\s_-])(?:visually-?hidden|sr-only|screen-?reader-?(?:text|only)|a11y-?hidden|visuallyhidden|offscreen)(?:$|[\s_-])/;
 const BYLINE_SIGN = /byline|(?:^|[\s_-])author(?:s|-?name|-?info|-?bio|-?box)?(?:$|[\s_-])|contributor|dateline|(?:^|[\s_-])(?:photo-?|image-?|media-?)?credits?(?:$|[\s_-])|image-?source|photo-?source|posted-?(?:on|by)|(?:^|[\s_-])(?:post|entry|article|story)[-_]+(?:meta|info|details)(?:$|[\s_-])|timestamp|publish(?:ed)?-?date|pubdate|read-?time|reading-?time/;
 const RELATED_SIGN = /related|recirc|recommend|more-?on-?this|read-?more|read-?next|keep-?reading|also-?like|might-?like|most-?(?:read|popular|viewed)|trending|more-?stories|more-?from|outbrain|taboola|further-?reading|what-?to-?read|up-?next/;
-const TAGS_SIGN = /(?:^|[\s_-])(?:tags|tag-?cloud|tagcloud|tags?-?links|tags?-?list|topics?(?:-?list)?|keywords|filed-?under|categories|cat-?links|subjects)(?:$|[\s_-])/;
+const TAGS_SIGN = /(?:^|[\s_-])(?:tags|tag-?cloud|tagcloud|tags?-?links|tags?-?list|topics|topic-?(?:list|tags|links)|keywords|filed-?under|categories|cat-?links|subjects)(?:$|[\s_-])/;
 const PROMO_SIGN = /newsletter|subscri|sign-?up|signup|promo|(?:^|[\s_-])cta(?:$|[\s_-])|donat|paywall|membership|app-?(?:banner|promo|download)|support-?(?:us|promo|box)|follow-?us|inline-?signup|register-?wall/;
 const SHARE_SIGN = /(?:^|[\s_-])(?:share|sharing|shares|share-?(?:bar|buttons|tools|links)|sharedaddy|social-?(?:share|links|icons|buttons|bar))(?:$|[\s_-])/;
-const CHROME_SIGN = /code-?block-?(?:title|header|lang)|(?:^|[\s_-])(?:lang|language)-?(?:label|badge|name)(?:$|[\s_-])|kicker|eyebrow|breadcrumb|edit-?(?:this-?)?page|last-?updated|feedback|was-?this-?helpful|helpful-?widget|pagination|(?:^|[\s_-])pager(?:$|[\s_-])|post-?navigation|nav-?(?:previous|next)|prev-?next|table-?of-?contents|(?:^|[\s_-])toc(?:$|[\s_-])|on-?this-?page|comments?-?(?:area|section|list|wrapper|thread)|(?:^|[\s_-])(?:comments|discussion|disqus|responses)(?:$|[\s_-])|counter/;
+const CHROME_SIGN = /code-?block-?(?:title|header|lang)|(?:^|[\s_-])(?:lang|language)-?(?:label|badge|name)(?:$|[\s_-])|kicker|eyebrow|breadcrumb|edit-?(?:this-?)?page|last-?updated|feedback|was-?this-?helpful|helpful-?widget|pagination|(?:^|[\s_-])pager(?:$|[\s_-])|post-?navigation|nav-?(?:previous|next)|prev-?next|table-?of-?contents|(?:^|[\s_-])toc(?:$|[\s_-])|on-?this-?page|comments?-?(?:area|section|list|wrapper|thread)|(?:^|[\s_-])(?:comments|discussion|disqus|responses|counter)(?:$|[\s_-])/;
 
 // What a block's own text starts with.
 const BYLINE_TEXT = /^(?:by|written by|words by|words and (?:photo(?:graph)?s|pictures) by|story by|reporting by|posted (?:on|by)|published(?: on)?|updated|last updated)\b/i;
 const RELATED_TEXT = /^(?:related(?: articles| stories| posts| content| coverage| reading)?|more on this (?:story|topic)|more about this|read more|read next|keep reading|continue reading|you (?:may|might) also (?:like|enjoy)|recommended(?: for you| reading)?|most (?:read|popular|viewed)|more from [^.]{0,40}|more stories|also read|read also|don'?t miss|trending(?: now)?|what to read next|further reading|up next|see also)\b\s*:?/i;
 const TAGS_TEXT = /^(?:tags|tagged(?: with| as)?|topics|filed under|categories|category|posted in|more about|keywords|related topics)\b\s*:?/i;
 const PROMO_TEXT = /\b(?:sign up|signup|subscribe|subscription|newsletter|in your inbox|download (?:our|the) app|support (?:our|independent|quality) journalism|become a (?:member|subscriber|paid subscriber|supporter)|follow us on|reader-supported)\b/i;
+const COMMENTS_TEXT = /^(?:\d+\s+comments?|comments?\s*\(\d+\)|(?:view|show|read|load|see|join)(?: all)?(?: the)?(?: \d+)? (?:comments|discussion|conversation))(?:\W|$)/i;
 const AUTHOR_HREF = /\/(?:authors?|profiles?|contributors?|people|staff|writers?|journalists?|by)\/|\/@[\w.-]+/i;
 
 interface Sized {
@@ -153,6 +154,7 @@ function furniture(el: Element, size: Sized, bodyText: number): string | null {
   // "Read more: <a>…</a>", or a titled list of links.
   if (density >= 0.35 && (RELATED_TEXT.test(text) || RELATED_TEXT.test(leadText(el)))) return "related";
   if (size.text < 400 && PROMO_TEXT.test(text) && hasForm(el)) return "promo";
+  if (size.text < 60 && density >= 0.5 && COMMENTS_TEXT.test(text)) return "comments";
   return null;
 }
 
