@@ -6,7 +6,7 @@
 // Removed from the DOM before Readability reads it. Pure: works on the document it is given.
 //
 // Each rule needs both a sign (class, id, role or label words; or what the block's own text starts with) and a
-// shape (short, or mostly links), and nothing holding half the page's text is ever removed, so that article
+// shape (short, or mostly links), and nothing holding 40% of the page's text is ever removed, so that article
 // text whose container happens to carry such a word stays.
 
 const ELEMENT = 1;
