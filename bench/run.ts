@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import { buildIsStale } from "../scripts/build-state.mjs";
 import { formatAnswerMarkdown, runAnswerBench, type AnswerRunResult } from "./answer/run-answer";
 import { runExtractionBench, SMOKE_OPTIONS, type ExtractionResult } from "./extraction";
+import { runExtractionQuality, type QualityResult } from "./extraction-quality";
 import type { BoundLatencies, BoundLimits } from "./tree/bound";
 import { startFakesProcess } from "./tree/fakes-process";
 import { formatBenchMarkdown, TARGETS } from "./tree/report";
@@ -205,9 +206,14 @@ async function main(): Promise<void> {
   }
 
   let extraction: ExtractionResult | undefined;
+  let extractionQuality: QualityResult | undefined;
   if (runExtraction) {
     log("extraction: running");
     extraction = await runExtractionBench({ ...(smoke ? SMOKE_OPTIONS : {}), log });
+    extractionQuality = await runExtractionQuality();
+    const q = extractionQuality.rows[0];
+    log(`extraction quality (${q.label}): tuned F1 ${q.tuned.f1.toFixed(3)} (P ${q.tuned.precision.toFixed(3)}, R ${q.tuned.recall.toFixed(3)}), ` +
+      `held out F1 ${q.heldOut.f1.toFixed(3)} (P ${q.heldOut.precision.toFixed(3)}, R ${q.heldOut.recall.toFixed(3)})`);
   }
 
   const result = {
@@ -225,12 +231,13 @@ async function main(): Promise<void> {
     faults,
     answer,
     extraction: extraction && { ...extraction, markdown: undefined },
+    extractionQuality: extractionQuality && { ...extractionQuality, markdown: undefined },
     deepResearch,
     datasets,
     knowledge,
   };
   const markdown =
-    formatBenchMarkdown({ ...result, extractionMarkdown: extraction?.markdown }) +
+    formatBenchMarkdown({ ...result, extractionMarkdown: extraction && `${extraction.markdown}\n${extractionQuality?.markdown ?? ""}` }) +
     (answer.length ? `\n${formatAnswerMarkdown(answer)}` : "") +
     (deepResearch ? `\n${formatDeepResearchMarkdown(deepResearch)}` : "") +
     (datasets ? `\n${formatDatasetsMarkdown(datasets)}` : "") +

@@ -1,6 +1,7 @@
 // HTML → readable text: Readability's main content when it finds some, else the body's visible text.
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
+import { stripBoilerplate } from "./boilerplate";
 import { pageMetadata, type PageMetadata } from "./metadata";
 
 // Never text a reader sees; nav and footer are page chrome (Readability keeps them on short pages).
@@ -57,6 +58,12 @@ function loadDocument(html: string): Document {
   }
   const doc = document as unknown as Document;
   normalizeTree(doc);
+  return doc;
+}
+
+function cleanDocument(html: string): Document {
+  const doc = loadDocument(html);
+  stripBoilerplate(doc);
   return doc;
 }
 
@@ -124,6 +131,7 @@ export function extractHtml(html: string, url: string): { title: string | null; 
   const pageTitle = cleanTitle(doc.title);
   // Read before Readability, which rewrites the document.
   const metadata = pageMetadata(doc);
+  stripBoilerplate(doc);
   let article: ReturnType<Readability<Node>["parse"]> = null;
   try {
     article = new Readability<Node>(doc, { serializer: (node) => node }).parse();
@@ -132,6 +140,6 @@ export function extractHtml(html: string, url: string): { title: string | null; 
   }
   const main = article?.content ? visibleText(article.content, SKIP) : "";
   // Readability mutates the document it reads, so the fallback starts from a fresh parse.
-  const text = main || visibleText(loadDocument(html).body, SKIP);
+  const text = main || visibleText(cleanDocument(html).body, SKIP);
   return { title: cleanTitle(article?.title) ?? pageTitle, text, ...metadata };
 }
