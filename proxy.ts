@@ -2,11 +2,13 @@
 // the path or a query parameter) gets a 400 (lib/api/malformed-url.ts);
 // signed-out visitors go to /sign-in, signed-out API calls get a JSON 401. Sign-in, sign-up, shared
 // reports, static files and the Auth.js endpoints stay public (lib/auth/proxy-auth.ts).
+// Every API request gets its x-request-id here (lib/api/request-id.ts).
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { corsHeaders, isCorsPath, preflightResponse } from "@/lib/api/cors";
 import { toErrorResponse } from "@/lib/api/errors";
 import { malformedUrlResponse } from "@/lib/api/malformed-url";
 import { openAiErrorResponse } from "@/lib/api/openai-error";
+import { isApiPath, newRequestId, REQUEST_ID_HEADER } from "@/lib/api/request-id";
 import { authProxy } from "@/lib/auth/proxy-auth";
 
 // Public files need no sign-in. Matched here rather than excluded in `config.matcher`, so that a
@@ -17,16 +19,46 @@ const checkSession = authProxy((error, api) => (api === "openai" ? openAiErrorRe
 
 export async function proxy(request: NextRequest, event: NextFetchEvent) {
   const { pathname } = request.nextUrl;
+  if (!isApiPath(pathname)) return pageProxy(request, event);
+  const id = newRequestId();
+  const response = await apiProxy(request, event);
+  if (response.headers.has("x-middleware-next")) forwardRequestId(response, request, id);
+  // The proxy's own answers (400, 401, preflight) carry its id, and so does a passed-on response: what
+  // Next answers by itself (405 for a method a route lacks, 404) keeps it; a route's own id replaces it.
+  response.headers.set(REQUEST_ID_HEADER, id);
+  return response;
+}
+
+async function pageProxy(request: NextRequest, event: NextFetchEvent): Promise<Response> {
   const malformed = malformedUrlResponse(request.nextUrl);
   if (malformed) return malformed;
-  if (STATIC_FILE.test(pathname)) return NextResponse.next();
+  if (STATIC_FILE.test(request.nextUrl.pathname)) return NextResponse.next();
+  return checkSession(request, event);
+}
+
+async function apiProxy(request: NextRequest, event: NextFetchEvent): Promise<Response> {
+  const { pathname } = request.nextUrl;
+  const malformed = malformedUrlResponse(request.nextUrl);
+  if (malformed) return malformed;
   const preflight = preflightResponse(request, pathname);
   if (preflight) return preflight;
-  const response = await checkSession(request, event);
+  const response = STATIC_FILE.test(pathname) ? NextResponse.next() : await checkSession(request, event);
   if (isCorsPath(pathname)) for (const [name, value] of Object.entries(corsHeaders(request))) response.headers.set(name, value);
   // The OpenAI-compatible API is for token clients: it sets no cookie (no session, no Auth.js state).
   if (pathname === "/v1" || pathname.startsWith("/v1/")) response.headers.delete("set-cookie");
   return response;
+}
+
+/**
+ * The request goes on with the proxy's id as its x-request-id header (the client's own, if it sent
+ * one, is replaced), so that the route's wrapper answers with the same id. The request headers that
+ * NextResponse.next({ request }) would pass are copied onto the response the session check passed on.
+ */
+function forwardRequestId(response: Response, request: NextRequest, id: string): void {
+  const headers = new Headers(request.headers);
+  headers.set(REQUEST_ID_HEADER, id);
+  const carrier = NextResponse.next({ request: { headers } });
+  for (const [name, value] of carrier.headers) if (name.startsWith("x-middleware-") && name !== "x-middleware-next") response.headers.set(name, value);
 }
 
 export const config = {
