@@ -265,7 +265,9 @@ describe("chat clients' parameters and errors", () => {
         doomedId = list.answers.find((x) => x.question === "Grid batteries: what was cancelled?" && x.status === "running")?.requestId ?? "";
       }
       assert.equal((await app.postJson(`/api/v1/answers/${doomedId}/cancel`, {})).status, 200);
-      assert.equal((await doomed).status, 503);
+      const failed = await doomed;
+      assert.equal(failed.status, 503);
+      assert.ok(Number(failed.headers.get("retry-after")) > 0, "a retryable failure says when to retry");
       const again = await chat({ messages: [{ role: "user", content: "Grid batteries: what was cancelled?" }] }, { headers: { "Idempotency-Key": cancelKey } });
       assert.equal(again.status, 200);
       assert.notEqual(again.headers.get("x-request-id"), doomedId);
