@@ -22,10 +22,11 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
   if (!isApiPath(pathname)) return pageProxy(request, event);
   const id = newRequestId();
   const response = await apiProxy(request, event);
+  // Passed on: the route answers with this id (its wrapper reads the request's header) or its own (an
+  // answer run's). Not set on the passed-on response: Next keeps a header the proxy set over the
+  // route's. The proxy's own answers (400, 401, preflight) carry it.
   if (response.headers.has("x-middleware-next")) forwardRequestId(response, request, id);
-  // The proxy's own answers (400, 401, preflight) carry its id, and so does a passed-on response: what
-  // Next answers by itself (405 for a method a route lacks, 404) keeps it; a route's own id replaces it.
-  response.headers.set(REQUEST_ID_HEADER, id);
+  else response.headers.set(REQUEST_ID_HEADER, id);
   return response;
 }
 

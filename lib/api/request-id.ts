@@ -1,10 +1,10 @@
 // Every API response (/api/* and /v1/*) carries an x-request-id, so that a client can name the request
 // it asks about. proxy.ts gives each API request a new id before anything else answers: its own
 // responses (400, 401, preflight) carry it, it goes on to the route as the request's x-request-id
-// header (replacing any the client sent: an id is never chosen by a client, so never another user's),
-// and onto the response, so that what Next answers by itself (404, 405, an OPTIONS) has it too. The
-// route wrappers reuse the request's id; an answer run's responses carry the run's own id instead
-// (the id the client reads the run back with, unique per user).
+// header (replacing any the client sent: an id is never chosen by a client, so never another user's).
+// The route wrappers answer with the request's id; an answer run's responses carry the run's own id
+// instead (the id the client reads the run back with, unique per user). Every /api and /v1 path has a
+// route that answers every method (the catch-alls included), so Next answers none by itself.
 
 export const REQUEST_ID_HEADER = "x-request-id";
 

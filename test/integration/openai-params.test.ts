@@ -205,7 +205,7 @@ describe("chat clients' parameters and errors", () => {
     }
   });
 
-  test("responses made outside the route wrappers have an x-request-id too: the proxy's 400 and 401, Next's 404 and 405, an unsupported method", async () => {
+  test("responses made outside the answer routes have an x-request-id too: the proxy's 400 and 401, a preflight, 404s, 405s, Auth.js", async () => {
     const raw = (path: string, init: RequestInit = {}) => fetch(`${app.url}${path}`, { redirect: "manual", ...init });
     const cases: [string, Response, number][] = [
       ["signed out /v1", await raw("/v1/models"), 401],
@@ -215,11 +215,12 @@ describe("chat clients' parameters and errors", () => {
       ["NUL in a query parameter", await app.fetch("/api/v1/answers?limit=%00"), 400],
       ["unknown /v1 path", await app.fetch("/v1/nothing/here"), 404],
       ["unknown /api path", await app.fetch("/api/nothing/here"), 404],
-      ["/v1 itself (no route)", await app.fetch("/v1"), 404],
-      ["/api itself (no route)", await app.fetch("/api"), 404],
-      // The Auth.js route exports GET and POST only: Next answers PUT with its own 405.
-      ["Next's 405", await raw("/api/auth/session", { method: "PUT" }), 405],
-      ["Next's OPTIONS", await app.fetch("/v1/nothing/here", { method: "OPTIONS" }), 204],
+      ["/v1 itself", await app.fetch("/v1"), 404],
+      ["/api itself", await app.fetch("/api"), 404],
+      ["OPTIONS of an unknown path", await app.fetch("/v1/nothing/here", { method: "OPTIONS" }), 404],
+      ["a method a route does not take", await app.fetch("/v1/models", { method: "DELETE" }), 405],
+      ["Auth.js", await raw("/api/auth/session"), 200],
+      ["Auth.js, another method", await raw("/api/auth/session", { method: "PUT" }), 405],
       ["preflight", await raw("/v1/chat/completions", { method: "OPTIONS", headers: { origin: "https://chat.example", "access-control-request-method": "POST" } }), 204],
       ["a method no route serves", await raw("/api/research", { method: "PROPFIND" }), 405],
     ];
