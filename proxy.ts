@@ -10,10 +10,13 @@ import { malformedUrlResponse } from "@/lib/api/malformed-url";
 import { openAiErrorResponse } from "@/lib/api/openai-error";
 import { isApiPath, newRequestId, REQUEST_ID_HEADER } from "@/lib/api/request-id";
 import { authProxy } from "@/lib/auth/proxy-auth";
+import { AppError } from "@/lib/errors";
 
 // Public files need no sign-in. Matched here rather than excluded in `config.matcher`, so that a
 // malformed path that merely ends like one (/share/%ff.png) still gets its 400 instead of a 500.
 const STATIC_FILE = /\.(?:svg|png|jpg|jpeg|gif|webp|ico|txt|woff2?)$/;
+
+const BARE_API = /^\/(?:api|v1)\/?$/;
 
 const checkSession = authProxy((error, api) => (api === "openai" ? openAiErrorResponse(error) : toErrorResponse(error)));
 
@@ -44,6 +47,12 @@ async function apiProxy(request: NextRequest, event: NextFetchEvent): Promise<Re
   const preflight = preflightResponse(request, pathname);
   if (preflight) return preflight;
   const response = STATIC_FILE.test(pathname) ? NextResponse.next() : await checkSession(request, event);
+  // /api and /v1 themselves have no route (the catch-alls need a segment): their 404 is answered here,
+  // in the API's shape and with the request's id, not as Next's HTML page.
+  if (BARE_API.test(pathname) && response.headers.has("x-middleware-next")) {
+    const error = new AppError("not_found:api", `No API endpoint at ${pathname}. See the HTTP API section of the README.`);
+    return pathname.startsWith("/v1") ? openAiErrorResponse(error) : toErrorResponse(error);
+  }
   if (isCorsPath(pathname)) for (const [name, value] of Object.entries(corsHeaders(request))) response.headers.set(name, value);
   // The OpenAI-compatible API is for token clients: it sets no cookie (no session, no Auth.js state).
   if (pathname === "/v1" || pathname.startsWith("/v1/")) response.headers.delete("set-cookie");

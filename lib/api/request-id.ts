@@ -3,8 +3,9 @@
 // responses (400, 401, preflight) carry it, it goes on to the route as the request's x-request-id
 // header (replacing any the client sent: an id is never chosen by a client, so never another user's).
 // The route wrappers answer with the request's id; an answer run's responses carry the run's own id
-// instead (the id the client reads the run back with, unique per user). Every /api and /v1 path has a
-// route that answers every method (the catch-alls included), so Next answers none by itself.
+// instead (the id the client reads the run back with, unique per user). Routes answer every method
+// they are asked (otherMethods; the catch-alls are the 404s), and the proxy answers /api and /v1
+// themselves, so Next answers almost nothing by itself (left: an OPTIONS to an unknown path).
 
 export const REQUEST_ID_HEADER = "x-request-id";
 

@@ -1,4 +1,4 @@
-// /v1 and /v1/* that no route matches – an OpenAI-shaped 404 (with its x-request-id)
+// /v1/* that no route matches – an OpenAI-shaped 404
 import { AppError } from "@/lib/errors";
 import { openAiRoute } from "@/lib/api/openai-error";
 
@@ -6,4 +6,4 @@ const notFound = openAiRoute(async (request: Request) => {
   throw new AppError("not_found:api", `Unknown path ${new URL(request.url).pathname}: this API serves /v1/chat/completions, /v1/responses and /v1/models`);
 });
 
-export { notFound as GET, notFound as HEAD, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };
+export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };

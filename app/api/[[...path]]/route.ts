@@ -1,9 +1,0 @@
-// /api and /api/* that no route matches – a JSON 404 (with its x-request-id) rather than the HTML not-found page
-import { AppError } from "@/lib/errors";
-import { route } from "@/lib/http";
-
-const notFound = route(async () => {
-  throw new AppError("not_found:api", "No API endpoint at this path. See the HTTP API section of the README.");
-});
-
-export { notFound as GET, notFound as HEAD, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };
