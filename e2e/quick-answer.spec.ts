@@ -32,6 +32,22 @@ test("a question is answered live: steps, then the answer with references and th
   expect(text.length).toBeGreaterThan(20);
   await expect(page.getByTestId("answer-text")).toContainText(text.slice(0, 30));
 
+  // The answer's [^n] markers are footnote links to the n-th source, named by it, not plain text.
+  await expect(page.getByTestId("answer-text")).not.toContainText("[^");
+  const citation = page.getByTestId("answer-citation").first();
+  await expect(citation).toBeVisible();
+  const n = Number((await citation.textContent())!.replace(/\D/g, ""));
+  expect(n).toBeGreaterThanOrEqual(1);
+  expect(await citation.evaluate((a) => a.parentElement?.tagName)).toBe("SUP");
+  const cited = page.getByTestId("answer-reference").nth(n - 1);
+  const title = (await cited.getByRole("link").textContent())!.replace(/^\[\d+\]\s*/, "").trim();
+  await expect(citation).toHaveAccessibleName(`Source ${n}: ${title}`);
+  await citation.click();
+  await expect(page).toHaveURL(new RegExp(`#answer-ref-${n}$`));
+  await expect(cited).toBeFocused();
+  // Focused, the cited source shows its quote.
+  await expect(cited.getByTestId("answer-reference-quote")).toBeVisible();
+
   // A reload replays the stored run; the question is listed among the recent ones.
   const stepCount = await steps.count();
   await page.reload();

@@ -25,7 +25,7 @@ import {
   type ChatRequest,
 } from "./openai";
 import { startAnswer } from "./service";
-import { followAnswer, SSE_HEADERS, type NumberedEvent } from "./stream";
+import { followAnswer, SSE_HEADERS, sseStream, type NumberedEvent } from "./stream";
 
 /** How long a client should wait before retrying a run that failed for a passing reason (a provider outage). */
 const RETRY_AFTER_SECONDS = 10;
@@ -63,35 +63,19 @@ export async function chatCompletion({ body, userId, signal, idempotencyKey }: {
   }
   // As OpenAI's: with include_usage every chunk has usage null, and one last chunk with no choices has it.
   const usageField = includeUsage ? { usage: null } : {};
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (text: string) => {
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          // the client went away: the stream is closed
-        }
-      };
+  const stream = sseStream({
+    signal,
+    ping: ": keep-alive\n\n",
+    run: async (send) => {
       send(chunk(id, created, { role: "assistant", content: "" }, null, usageField));
-      // A step can take minutes: an SSE comment keeps proxies from closing a quiet stream (clients skip it).
-      const ping = setInterval(() => send(": keep-alive\n\n"), 15_000);
-      try {
-        for await (const e of events) sendEvent(e, send);
-      } catch (error) {
-        if (!signal.aborted) send(`data: ${JSON.stringify({ error: { message: error instanceof Error ? error.message : "The stream failed", type: "server_error", param: null, code: null } })}\n\n`);
-      } finally {
-        clearInterval(ping);
-      }
+      for await (const e of events) sendEvent(e, send);
+    },
+    failed: (message, send) => send(`data: ${JSON.stringify({ error: { message, type: "server_error", param: null, code: null } })}\n\n`),
+    end: (send) => {
       ended = true;
       send("data: [DONE]\n\n");
-      try {
-        controller.close();
-      } catch {
-        // the client went away first
-      }
     },
-    cancel() {
+    cancel: () => {
       cancelIfOpen();
       void events.return(undefined);
     },

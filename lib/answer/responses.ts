@@ -11,7 +11,7 @@ import { citationSpans } from "./citations";
 import type { FinalAnswer } from "./events";
 import { ANSWER_MODEL, reasoningOf, sourcesOf, toAnswerInput, type ChatRequest } from "./openai";
 import { startAnswer } from "./service";
-import { followAnswer, SSE_HEADERS } from "./stream";
+import { followAnswer, SSE_HEADERS, sseStream } from "./stream";
 
 const part = z.looseObject({ type: z.string(), text: text().optional() });
 const item = z.looseObject({ type: z.string().optional(), role: text().optional(), content: z.union([text(), z.array(part)]).optional() });
@@ -124,72 +124,56 @@ export async function createResponse({ body, userId, signal }: { body: Responses
     throw new AppError("unavailable:answer", "The answer run ended without an answer");
   }
 
-  const encoder = new TextEncoder();
   let sequence = 0;
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const write = (raw: string) => {
-        try {
-          controller.enqueue(encoder.encode(raw));
-        } catch {
-          // the client went away: the stream is closed
-        }
-      };
-      const send = (type: string, data: object) => write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
+  const frame = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`;
+  const failure = (message: string) => {
+    ended = true;
+    return frame("response.failed", { response: envelope(ids, "failed", { error: { code: "server_error", message } }) });
+  };
+  const stream = sseStream({
+    signal,
+    ping: ": keep-alive\n\n",
+    run: async (write) => {
+      const send = (type: string, data: object) => write(frame(type, data));
+      const fail = (message: string) => write(failure(message));
       const summary: string[] = [];
       send("response.created", { response: envelope(ids, "in_progress") });
       send("response.in_progress", { response: envelope(ids, "in_progress") });
       send("response.output_item.added", { output_index: 0, item: reasoningItem(ids, []) });
-      // A step can take minutes: an SSE comment keeps proxies from closing a quiet stream (clients skip it).
-      const ping = setInterval(() => write(": keep-alive\n\n"), 15_000);
-      const fail = (message: string) => {
-        ended = true;
-        send("response.failed", { response: envelope(ids, "failed", { error: { code: "server_error", message } }) });
-      };
-      try {
-        for await (const { event } of events) {
-          if (event.type === "paused") continue;
-          if (event.type === "progress") {
-            const text = reasoningOf(event.data.trackers).trim();
-            const at = { item_id: ids.reasoningId, output_index: 0, summary_index: summary.length };
-            summary.push(text);
-            send("response.reasoning_summary_part.added", { ...at, part: { type: "summary_text", text: "" } });
-            send("response.reasoning_summary_text.delta", { ...at, delta: text });
-            send("response.reasoning_summary_text.done", { ...at, text });
-            send("response.reasoning_summary_part.done", { ...at, part: { type: "summary_text", text } });
-            continue;
-          }
-          send("response.output_item.done", { output_index: 0, item: reasoningItem(ids, summary) });
-          if (event.type === "error") {
-            fail(event.data.message);
-            break;
-          }
-          ended = true;
-          const final = event.data;
-          const at = { item_id: ids.messageId, output_index: 1, content_index: 0 };
-          send("response.output_item.added", { output_index: 1, item: messageItem(ids, final, "in_progress") });
-          send("response.content_part.added", { ...at, part: { type: "output_text", text: "", annotations: [] } });
-          send("response.output_text.delta", { ...at, delta: final.answer, logprobs: [] });
-          annotationsOf(final).forEach((annotation, i) => send("response.output_text.annotation.added", { ...at, annotation_index: i, annotation }));
-          send("response.output_text.done", { ...at, text: final.answer, logprobs: [] });
-          send("response.content_part.done", { ...at, part: { type: "output_text", text: final.answer, annotations: annotationsOf(final) } });
-          const message = messageItem(ids, final);
-          send("response.output_item.done", { output_index: 1, item: message });
-          send("response.completed", { response: envelope(ids, "completed", { output: [reasoningItem(ids, summary), message], usage: usageOf(final), sources: sourcesOf(final) }) });
+      for await (const { event } of events) {
+        if (event.type === "paused") continue;
+        if (event.type === "progress") {
+          const text = reasoningOf(event.data.trackers).trim();
+          const at = { item_id: ids.reasoningId, output_index: 0, summary_index: summary.length };
+          summary.push(text);
+          send("response.reasoning_summary_part.added", { ...at, part: { type: "summary_text", text: "" } });
+          send("response.reasoning_summary_text.delta", { ...at, delta: text });
+          send("response.reasoning_summary_text.done", { ...at, text });
+          send("response.reasoning_summary_part.done", { ...at, part: { type: "summary_text", text } });
+          continue;
         }
-        if (!ended) fail("The answer run ended without an answer");
-      } catch (error) {
-        if (!signal.aborted) fail(error instanceof Error ? error.message : "The stream failed");
-      } finally {
-        clearInterval(ping);
+        send("response.output_item.done", { output_index: 0, item: reasoningItem(ids, summary) });
+        if (event.type === "error") {
+          fail(event.data.message);
+          break;
+        }
+        ended = true;
+        const final = event.data;
+        const at = { item_id: ids.messageId, output_index: 1, content_index: 0 };
+        send("response.output_item.added", { output_index: 1, item: messageItem(ids, final, "in_progress") });
+        send("response.content_part.added", { ...at, part: { type: "output_text", text: "", annotations: [] } });
+        send("response.output_text.delta", { ...at, delta: final.answer, logprobs: [] });
+        annotationsOf(final).forEach((annotation, i) => send("response.output_text.annotation.added", { ...at, annotation_index: i, annotation }));
+        send("response.output_text.done", { ...at, text: final.answer, logprobs: [] });
+        send("response.content_part.done", { ...at, part: { type: "output_text", text: final.answer, annotations: annotationsOf(final) } });
+        const message = messageItem(ids, final);
+        send("response.output_item.done", { output_index: 1, item: message });
+        send("response.completed", { response: envelope(ids, "completed", { output: [reasoningItem(ids, summary), message], usage: usageOf(final), sources: sourcesOf(final) }) });
       }
-      try {
-        controller.close();
-      } catch {
-        // the client went away first
-      }
+      if (!ended) fail("The answer run ended without an answer");
     },
-    cancel() {
+    failed: (message, write) => write(failure(message)),
+    cancel: () => {
       cancelIfOpen();
       void events.return(undefined);
     },

@@ -111,36 +111,64 @@ export function sseFrame({ seq, event }: NumberedEvent): string {
   return `id: ${seq}\ndata: ${JSON.stringify({ type: event.type, ...event.data })}\n\n`;
 }
 
-/** The SSE body of the stream route, with a comment line every 15 s so proxies keep it open. */
-export function sseBody(events: AsyncGenerator<NumberedEvent>, signal: AbortSignal): ReadableStream<Uint8Array> {
+/** How often a quiet stream gets a comment line, so that proxies keep it open (clients skip it). */
+const PING_MS = 15_000;
+
+/**
+ * A server-sent-events body, the one pump of the answer stream, /v1 chat and /v1 responses: `run`
+ * writes the frames (a write after the client left is dropped) while a comment line goes out every
+ * 15 s; a failure of `run` is written by `failed` unless the request was aborted; then `end` writes
+ * the last frames (chat's [DONE]) and the body closes. `cancel` runs when the client goes away.
+ */
+export function sseStream({ signal, run, failed, end, cancel, ping = ": ping\n\n" }: {
+  signal: AbortSignal;
+  run: (write: (text: string) => void) => Promise<void>;
+  failed: (message: string, write: (text: string) => void) => void;
+  end?: (write: (text: string) => void) => void;
+  cancel: () => void;
+  ping?: string;
+}): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let ping: ReturnType<typeof setInterval> | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
   return new ReadableStream({
     async start(controller) {
-      const send = (text: string) => {
+      const write = (text: string) => {
         try {
           controller.enqueue(encoder.encode(text));
         } catch {
           // the client went away: the stream is closed
         }
       };
-      ping = setInterval(() => send(": ping\n\n"), 15_000);
+      timer = setInterval(() => write(ping), PING_MS);
       try {
-        for await (const e of events) send(sseFrame(e));
+        await run(write);
       } catch (error) {
-        if (!signal.aborted) send(`data: ${JSON.stringify({ type: "error", message: error instanceof Error ? error.message : "The stream failed" })}\n\n`);
+        if (!signal.aborted) failed(error instanceof Error ? error.message : "The stream failed", write);
       } finally {
-        clearInterval(ping);
-        try {
-          controller.close();
-        } catch {
-          // the client went away first
-        }
+        clearInterval(timer);
+      }
+      end?.(write);
+      try {
+        controller.close();
+      } catch {
+        // the client went away first
       }
     },
     cancel() {
-      clearInterval(ping);
-      void events.return(undefined);
+      clearInterval(timer);
+      cancel();
     },
+  });
+}
+
+/** The SSE body of the stream route. */
+export function sseBody(events: AsyncGenerator<NumberedEvent>, signal: AbortSignal): ReadableStream<Uint8Array> {
+  return sseStream({
+    signal,
+    run: async (write) => {
+      for await (const e of events) write(sseFrame(e));
+    },
+    failed: (message, write) => write(`data: ${JSON.stringify({ type: "error", message })}\n\n`),
+    cancel: () => void events.return(undefined),
   });
 }

@@ -21,8 +21,8 @@ const TYPE: Record<number, string> = {
 const SERVER_ERROR_RETRY_AFTER = "5";
 
 /** An error in OpenAI's shape; every one has an x-request-id, and the retryable ones (429, 5xx) a Retry-After. */
-export function openAiErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
-  return withRequestId(errorBody(error, headers));
+export function openAiErrorResponse(error: unknown, headers: Record<string, string> = {}, request?: Request): Response {
+  return withRequestId(errorBody(error, headers), request);
 }
 
 function errorBody(error: unknown, headers: Record<string, string>): Response {
@@ -44,9 +44,9 @@ function errorBody(error: unknown, headers: Record<string, string>): Response {
 export function openAiRoute<C>(handler: (request: Request, context: C) => Promise<Response>) {
   return async (request: Request, context: C): Promise<Response> => {
     try {
-      return withRequestId(await handler(request, context));
+      return withRequestId(await handler(request, context), request);
     } catch (error) {
-      return openAiErrorResponse(error);
+      return openAiErrorResponse(error, {}, request);
     }
   };
 }
@@ -55,6 +55,7 @@ export function openAiRoute<C>(handler: (request: Request, context: C) => Promis
 export function openAiOtherMethods(...allowed: string[]) {
   const allow = [...allowed, "OPTIONS"].join(", ");
   const notAllowed = async (request: Request) =>
-    openAiErrorResponse(new AppError("method_not_allowed:api", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`), { Allow: allow });
-  return { GET: notAllowed, HEAD: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS: async () => withRequestId(new Response(null, { status: 204, headers: { Allow: allow } })) };
+    openAiErrorResponse(new AppError("method_not_allowed:api", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`), { Allow: allow }, request);
+  const options = async (request: Request) => withRequestId(new Response(null, { status: 204, headers: { Allow: allow } }), request);
+  return { GET: notAllowed, HEAD: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS: options };
 }

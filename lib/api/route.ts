@@ -10,9 +10,9 @@ type Handler<C> = (request: Request, context: C) => Promise<Response>;
 export function route<C>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
-      return withRequestId(await handler(request, context));
+      return withRequestId(await handler(request, context), request);
     } catch (error) {
-      return withRequestId(toErrorResponse(error));
+      return withRequestId(toErrorResponse(error), request);
     }
   };
 }
@@ -35,7 +35,8 @@ export function otherMethods(...allowed: Method[]): Record<Method | "HEAD" | "OP
         new AppError("method_not_allowed:api", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`),
         { Allow: allow },
       ),
+      request,
     );
-  const options: Simple = async () => withRequestId(new Response(null, { status: 204, headers: { Allow: allow } }));
+  const options: Simple = async (request) => withRequestId(new Response(null, { status: 204, headers: { Allow: allow } }), request);
   return { GET: notAllowed, HEAD: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS: options };
 }

@@ -9,6 +9,7 @@ import http from "node:http";
 import { AppError } from "../errors";
 import { toErrorResponse } from "./errors";
 import { openAiErrorResponse } from "./openai-error";
+import { isApiPath, withRequestId } from "./request-id";
 
 const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const SERVED = new Set(SERVED_METHODS);
@@ -18,7 +19,9 @@ function unsupportedMethodResponse(method: string, pathname: string): Response {
   // A route's own OPTIONS lists exactly what it serves; here only the methods any route may serve are known.
   const error = new AppError("method_not_allowed:api", `${method} is not supported here; use ${SERVED_METHODS.join(", ")} (OPTIONS lists what a path allows).`);
   const headers = { Allow: SERVED_METHODS.join(", ") };
-  return pathname === "/v1" || pathname.startsWith("/v1/") ? openAiErrorResponse(error, headers) : toErrorResponse(error, headers);
+  if (pathname === "/v1" || pathname.startsWith("/v1/")) return openAiErrorResponse(error, headers);
+  // Answered before the proxy: the API's id is made here.
+  return isApiPath(pathname) ? withRequestId(toErrorResponse(error, headers)) : toErrorResponse(error, headers);
 }
 
 async function send(response: Response, res: http.ServerResponse): Promise<void> {

@@ -233,6 +233,26 @@ export async function countActiveConversations({ userId, claimGraceMs = 120_000,
   return active.filter((c) => withRun.has(c.id) || c.updatedAt.getTime() >= claimedSince).length;
 }
 
+/** The start times of the user's Deep Research starts still being processed (for when a slot frees). */
+export async function listRunningConversationStarts({ userId }: { userId: string }): Promise<Date[]> {
+  const rows = await db.conversationMessage.findMany({
+    where: { role: "user", status: "processing", conversation: { userId, active: true } },
+    select: { startedAt: true, createdAt: true },
+  });
+  return rows.map((r) => r.startedAt ?? r.createdAt);
+}
+
+/** How long the user's last finished Deep Research starts took, in milliseconds, newest first. */
+export async function recentConversationStartDurations({ userId, limit }: { userId: string; limit: number }): Promise<number[]> {
+  const rows = await db.conversationMessage.findMany({
+    where: { role: "user", status: { in: ["completed", "failed"] }, startedAt: { not: null }, completedAt: { not: null }, conversation: { userId } },
+    select: { startedAt: true, completedAt: true },
+    orderBy: { completedAt: "desc" },
+    take: limit,
+  });
+  return rows.map((r) => r.completedAt!.getTime() - r.startedAt!.getTime());
+}
+
 /** When the user's Deep Research starts since `since` happened, oldest first (for the hourly limit). */
 export async function listConversationStartTimes({ userId, since, limit }: { userId: string; since: Date; limit: number }): Promise<Date[]> {
   const rows = await db.conversationMessage.findMany({

@@ -159,6 +159,23 @@ export async function countRunningResearches({ userId }: { userId: string }) {
   return db.research.count({ where: { userId, status: "running", conversationId: null } });
 }
 
+/** The start times of the user's running researches (for when a slot frees). */
+export async function listRunningResearchStarts({ userId }: { userId: string }): Promise<Date[]> {
+  const rows = await db.research.findMany({ where: { userId, status: "running", conversationId: null }, select: { startedAt: true, createdAt: true } });
+  return rows.map((r) => r.startedAt ?? r.createdAt);
+}
+
+/** How long the user's last finished researches took, in milliseconds, newest first. */
+export async function recentResearchDurations({ userId, limit }: { userId: string; limit: number }): Promise<number[]> {
+  const rows = await db.research.findMany({
+    where: { userId, conversationId: null, status: { in: ["completed", "failed"] }, startedAt: { not: null }, completedAt: { not: null } },
+    select: { startedAt: true, completedAt: true },
+    orderBy: { completedAt: "desc" },
+    take: limit,
+  });
+  return rows.map((r) => r.completedAt!.getTime() - r.startedAt!.getTime());
+}
+
 /** When the user's researches started since `since`, oldest first, at most `limit` of them. */
 export async function listStartTimes({ userId, since, limit }: { userId: string; since: Date; limit: number }): Promise<Date[]> {
   const rows = await db.research.findMany({

@@ -129,9 +129,40 @@ test("a busy user's wait is until the soonest running run should end, from the u
   const now = new Date("2026-01-01T00:10:00Z");
   const started = (secondsAgo: number) => new Date(now.getTime() - secondsAgo * 1000);
   // Runs take about 30 s (the median); the older run started 20 s ago: 10 s to go.
-  assert.equal(slotWaitSeconds([started(5), started(20)], [10_000, 30_000, 90_000], now), 10);
+  assert.equal(slotWaitSeconds([{ runningStarts: [started(5), started(20)], recentDurationsMs: [10_000, 30_000, 90_000] }], now), 10);
   // No history: a minute per run.
-  assert.equal(slotWaitSeconds([started(15)], [], now), 45);
+  assert.equal(slotWaitSeconds([{ runningStarts: [started(15)], recentDurationsMs: [] }], now), 45);
   // Overdue: any moment now, never 0.
-  assert.equal(slotWaitSeconds([started(500)], [30_000], now), 2);
+  assert.equal(slotWaitSeconds([{ runningStarts: [started(500)], recentDurationsMs: [30_000] }], now), 2);
+  // Two kinds, each by its own history: a tree research of ~10 min started 1 min ago (9 min to go),
+  // a Deep Research start of ~4 min started 2 min ago (2 min to go).
+  assert.equal(
+    slotWaitSeconds([{ runningStarts: [started(60)], recentDurationsMs: [600_000] }, { runningStarts: [started(120)], recentDurationsMs: [240_000] }], now),
+    120,
+  );
+});
+
+test("the research pool's busy 429 says when a tree research or a Deep Research start should end, not a fixed minute", async () => {
+  const user = await db.user.create({ data: { email: "busy-researcher@example.com", passwordHash: "x" } });
+  const now = new Date();
+  const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
+  // Past tree researches took 10 minutes; past Deep Research starts 5 minutes.
+  await db.research.createMany({ data: [1, 2, 3].map((h) => ({ userId: user.id, initialPrompt: "p", status: "completed", startedAt: ago(h * 3600 + 600), completedAt: ago(h * 3600) })) });
+  const past = await db.conversation.create({ data: { userId: user.id, objective: "o" } });
+  await db.conversationMessage.createMany({ data: [1, 2].map((h) => ({ conversationId: past.id, role: "user", content: "c", status: "completed", startedAt: ago(h * 3600 + 300), completedAt: ago(h * 3600) })) });
+  // Running: a tree research started 2 minutes ago (8 to go), a Deep Research start 1 minute ago (4 to go).
+  await db.research.create({ data: { userId: user.id, initialPrompt: "p", status: "running", startedAt: ago(120) } });
+  const live = await db.conversation.create({ data: { userId: user.id, objective: "o", active: true } });
+  await db.run.create({ data: { kind: "deep-research", subjectId: live.id, userId: user.id, status: "running" } });
+  await db.conversationMessage.create({ data: { conversationId: live.id, role: "user", content: "c", status: "processing", startedAt: ago(60) } });
+  const error = await assertWithinLimits({ userId: user.id, pool: "research", now }).then(() => null, (e: AppError) => e);
+  assert.equal(error?.code, "rate_limit:concurrent_runs");
+  assert.ok(Math.abs(error!.retryAfterSeconds! - 240) <= 1, `Retry-After ${error!.retryAfterSeconds}`);
+  // The Deep Research start ends: the tree research's 8 minutes are what is left.
+  await db.conversationMessage.updateMany({ where: { conversationId: live.id }, data: { status: "completed", completedAt: now } });
+  await db.run.updateMany({ where: { subjectId: live.id }, data: { status: "completed" } });
+  await db.conversation.update({ where: { id: live.id }, data: { active: false } });
+  await db.research.create({ data: { userId: user.id, initialPrompt: "p", status: "running", startedAt: ago(30) } });
+  const again = await assertWithinLimits({ userId: user.id, pool: "research", now }).then(() => null, (e: AppError) => e);
+  assert.ok(Math.abs(again!.retryAfterSeconds! - 480) <= 1, `Retry-After ${again!.retryAfterSeconds}`);
 });

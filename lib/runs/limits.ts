@@ -9,8 +9,8 @@
 import { randomUUID } from "node:crypto";
 import { sleep } from "../concurrency";
 import { countRunningAnswers, listAnswerStartTimes, listRunningAnswerStarts, recentAnswerDurations } from "../db/answers";
-import { countRunningResearches, listStartTimes } from "../db/research";
-import { countActiveConversations, listConversationStartTimes } from "../db/conversations";
+import { countRunningResearches, listRunningResearchStarts, listStartTimes, recentResearchDurations } from "../db/research";
+import { countActiveConversations, listConversationStartTimes, listRunningConversationStarts, recentConversationStartDurations } from "../db/conversations";
 import { acquireUserStartLock, releaseUserStartLock } from "../db/users";
 import { addPlanningCallUsage, countPlanningCallsInFlight, endPlanningCall, insertPlanningCall, listPlanningCallStartTimes, type PlanningCallKind } from "../db/planning-calls";
 import type { UsageSink } from "../ai/usage";
@@ -30,24 +30,34 @@ interface Pool {
   startsCode: "rate_limit:research_starts" | "rate_limit:answer_starts";
   /** "started 30 researches", "asked 30 questions". */
   started: (n: number) => string;
-  /** Seconds until one of the user's running runs is likely to end; absent: a fixed guess. */
-  slotFreesIn?: (userId: string, now: Date) => Promise<number>;
+  /** Seconds until one of the user's running runs is likely to end (the busy 429's Retry-After). */
+  slotFreesIn: (userId: string, now: Date) => Promise<number>;
 }
 
-/** When a busy user's slot frees without a history to go by, and the shortest and longest wait told. */
+/** How long a run is expected to take without a history to go by, and the shortest wait told. */
 const DEFAULT_RUN_SECONDS = 60;
 const MIN_SLOT_WAIT_SECONDS = 2;
 
+/** Runs of one kind: when the running ones started, and how long the user's recent ones took. */
+export interface RunningKind {
+  runningStarts: Date[];
+  recentDurationsMs: number[];
+}
+
 /**
- * Seconds until the soonest of the running runs (their start times) is expected to end: a run takes
- * about the median of the user's recent durations (DEFAULT_RUN_SECONDS without any). A run past
- * its expected end is expected any moment: MIN_SLOT_WAIT_SECONDS.
+ * Seconds until the soonest of the running runs is expected to end: a run takes about the median of
+ * the user's recent durations of its kind (DEFAULT_RUN_SECONDS without any), so its remaining time is
+ * that less its elapsed time. A run past its expected end is expected any moment: MIN_SLOT_WAIT_SECONDS.
+ * Without any running run to go by (a start being opened), MIN_SLOT_WAIT_SECONDS too.
  */
-export function slotWaitSeconds(runningStarts: Date[], recentDurationsMs: number[], now: Date): number {
-  const sorted = [...recentDurationsMs].sort((a, b) => a - b);
-  const typicalMs = sorted.length ? sorted[Math.floor(sorted.length / 2)] : DEFAULT_RUN_SECONDS * 1000;
-  if (runningStarts.length === 0) return MIN_SLOT_WAIT_SECONDS;
-  const soonest = Math.min(...runningStarts.map((s) => s.getTime() + typicalMs - now.getTime()));
+export function slotWaitSeconds(kinds: RunningKind[], now: Date): number {
+  let soonest = Infinity;
+  for (const { runningStarts, recentDurationsMs } of kinds) {
+    const sorted = [...recentDurationsMs].sort((a, b) => a - b);
+    const typicalMs = sorted.length ? sorted[Math.floor(sorted.length / 2)] : DEFAULT_RUN_SECONDS * 1000;
+    for (const start of runningStarts) soonest = Math.min(soonest, start.getTime() + typicalMs - now.getTime());
+  }
+  if (soonest === Infinity) return MIN_SLOT_WAIT_SECONDS;
   return Math.max(MIN_SLOT_WAIT_SECONDS, Math.ceil(soonest / 1000));
 }
 
@@ -59,6 +69,15 @@ const POOLS: Record<LimitPool, Pool> = {
     noun: "researches",
     startsCode: "rate_limit:research_starts",
     started: (n) => `started ${n} researches`,
+    // Tree researches and Deep Research starts take their own times: each kind by its own history.
+    slotFreesIn: async (userId, now) =>
+      slotWaitSeconds(
+        [
+          { runningStarts: await listRunningResearchStarts({ userId }), recentDurationsMs: await recentResearchDurations({ userId, limit: 20 }) },
+          { runningStarts: await listRunningConversationStarts({ userId }), recentDurationsMs: await recentConversationStartDurations({ userId, limit: 20 }) },
+        ],
+        now,
+      ),
   },
   answer: {
     running: (userId) => countRunningAnswers({ userId }),
@@ -66,7 +85,8 @@ const POOLS: Record<LimitPool, Pool> = {
     noun: "answers",
     startsCode: "rate_limit:answer_starts",
     started: (n) => `asked ${n} questions`,
-    slotFreesIn: async (userId, now) => slotWaitSeconds(await listRunningAnswerStarts({ userId }), await recentAnswerDurations({ userId, limit: 20 }), now),
+    slotFreesIn: async (userId, now) =>
+      slotWaitSeconds([{ runningStarts: await listRunningAnswerStarts({ userId }), recentDurationsMs: await recentAnswerDurations({ userId, limit: 20 }) }], now),
   },
 };
 
@@ -76,7 +96,7 @@ export async function assertWithinLimits({ userId, pool, now = new Date() }: { u
   const p = POOLS[pool];
   const running = await p.running(userId);
   if (running >= env.MAX_CONCURRENT_RUNS_PER_USER) {
-    const retryAfterSeconds = p.slotFreesIn ? await p.slotFreesIn(userId, now) : DEFAULT_RUN_SECONDS;
+    const retryAfterSeconds = await p.slotFreesIn(userId, now);
     throw new AppError(
       "rate_limit:concurrent_runs",
       `You already have ${running} ${p.noun} running (the limit is ${env.MAX_CONCURRENT_RUNS_PER_USER}). Wait for one to finish or cancel one, then try again.`,

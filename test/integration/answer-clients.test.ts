@@ -10,6 +10,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, generateText, streamText } from "ai";
 import { ChatOpenAI } from "@langchain/openai";
+import type { AIMessageChunk } from "@langchain/core/messages";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
 import { ask, askAndWait, getAnswer, readSse } from "../helpers/answer";
@@ -168,6 +169,25 @@ describe("chat clients of the answer agent", () => {
       assert.match(text, /\[\^1\]/);
     });
 
+    test("stream with streamUsage: the usage comes once, equal to the run's (not doubled); without it, none", async () => {
+      let total: AIMessageChunk | undefined;
+      let withUsage = 0;
+      for await (const c of await chat({ streamUsage: true }).stream(QUESTION)) {
+        if (c.usage_metadata) withUsage++;
+        total = total ? total.concat(c) : c;
+      }
+      assert.equal(withUsage, 1, "one chunk carries the usage");
+      assert.match(String(total!.content), /\[\^1\]/);
+      const stored = await storedTotal();
+      assert.ok(stored > 0);
+      assert.equal(total!.usage_metadata?.total_tokens, stored, "summed over the chunks: the run's total once");
+      assert.equal(total!.usage_metadata!.input_tokens + total!.usage_metadata!.output_tokens, stored);
+
+      let none: AIMessageChunk | undefined;
+      for await (const c of await chat({ streamUsage: false }).stream(QUESTION)) none = none ? none.concat(c) : c;
+      assert.equal(none!.usage_metadata, undefined, "usage only when asked");
+    });
+
     test("an unknown model raises LangChain's not-found error", async () => {
       await assert.rejects(chat({ model: "nope" }).invoke(QUESTION), (e: unknown) => (e as { status?: number; lc_error_code?: string }).status === 404 || (e as { lc_error_code?: string }).lc_error_code === "MODEL_NOT_FOUND");
     });
@@ -208,6 +228,9 @@ describe("chat clients of the answer agent", () => {
       const requestId = res.headers.get("x-request-id")!;
       const stored = (await getAnswer(app, requestId)) as Awaited<ReturnType<typeof getAnswer>> & { conversation?: string };
       assert.match(stored.conversation ?? "", /user: Tell me about grid batteries\.\nassistant: They store power\./);
+      // The evaluator judges the answer in the conversation, not the last question alone.
+      const judged = fakes.llm.log.filter((e) => e.agent === "answer-evaluator" && e.messages.some((m) => JSON.stringify(m.content).includes("They store power.")));
+      assert.ok(judged.length > 0, "the evaluator saw the conversation");
       const visit = stored.steps.find((s) => s.action === "visit")!;
       const shown = await readSse(app, `/api/v1/stream/${requestId}`);
       const step = shown.find((e) => e.data.type === "progress" && (e.data.trackers as { step: number }).step === visit.step)!;

@@ -205,6 +205,40 @@ describe("chat clients' parameters and errors", () => {
     }
   });
 
+  test("responses made outside the answer routes have an x-request-id too: the proxy's 400 and 401, a preflight, 404s, 405s, Auth.js", async () => {
+    const raw = (path: string, init: RequestInit = {}) => fetch(`${app.url}${path}`, { redirect: "manual", ...init });
+    const cases: [string, Response, number][] = [
+      ["signed out /v1", await raw("/v1/models"), 401],
+      ["signed out /api", await raw("/api/research"), 401],
+      ["malformed /v1 path", await raw("/v1/models/%ff"), 400],
+      ["malformed /api path", await raw("/api/research/%ff"), 400],
+      ["NUL in a query parameter", await app.fetch("/api/v1/answers?limit=%00"), 400],
+      ["unknown /v1 path", await app.fetch("/v1/nothing/here"), 404],
+      ["unknown /api path", await app.fetch("/api/nothing/here"), 404],
+      ["/v1 itself", await app.fetch("/v1"), 404],
+      ["/api itself", await app.fetch("/api"), 404],
+      ["a method a route does not take", await app.fetch("/v1/models", { method: "DELETE" }), 405],
+      ["Auth.js", await raw("/api/auth/session"), 200],
+      ["Auth.js, another method", await raw("/api/auth/session", { method: "PUT" }), 405],
+      ["preflight", await raw("/v1/chat/completions", { method: "OPTIONS", headers: { origin: "https://chat.example", "access-control-request-method": "POST" } }), 204],
+      ["a method no route serves", await raw("/api/research", { method: "PROPFIND" }), 405],
+    ];
+    for (const [what, res, status] of cases) {
+      assert.equal(res.status, status, what);
+      assert.match(res.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/, `${what}: ${res.headers.get("x-request-id")}`);
+      await res.body?.cancel();
+    }
+    // An id is the server's, never the client's: one sent is replaced (it could be another user's run's).
+    const own = await app.fetch("/api/v1/answers?limit=1", { headers: { "x-request-id": "chosen-by-the-client" } });
+    assert.equal(own.status, 200);
+    assert.match(own.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+    const signedOut = await raw("/v1/models", { headers: { "x-request-id": "chosen-by-the-client" } });
+    assert.match(signedOut.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+    // Each request its own id.
+    const ids = new Set(await Promise.all([1, 2, 3].map(async () => (await app.fetch("/v1/models")).headers.get("x-request-id"))));
+    assert.equal(ids.size, 3);
+  });
+
   test("a retry with the same Idempotency-Key joins the running run; so does the same request again within seconds", async () => {
     fakes.llm.configure({ latencyMs: 150 });
     try {
@@ -231,7 +265,9 @@ describe("chat clients' parameters and errors", () => {
         doomedId = list.answers.find((x) => x.question === "Grid batteries: what was cancelled?" && x.status === "running")?.requestId ?? "";
       }
       assert.equal((await app.postJson(`/api/v1/answers/${doomedId}/cancel`, {})).status, 200);
-      assert.equal((await doomed).status, 503);
+      const failed = await doomed;
+      assert.equal(failed.status, 503);
+      assert.ok(Number(failed.headers.get("retry-after")) > 0, "a retryable failure says when to retry");
       const again = await chat({ messages: [{ role: "user", content: "Grid batteries: what was cancelled?" }] }, { headers: { "Idempotency-Key": cancelKey } });
       assert.equal(again.status, 200);
       assert.notEqual(again.headers.get("x-request-id"), doomedId);
