@@ -6,7 +6,7 @@
 // collection, the model, a `vector`) are made by raw SQL here, not by the Prisma migrations, so that
 // the migrations still apply on a server without pgvector. The rows are written in the transaction
 // that writes the chunks, removed with them (ON DELETE CASCADE), and back-filled from the blobs when
-// the table is first made. The ranking is `ORDER BY embedding <=> query` in the database: an exact
+// a process first uses it. The ranking is `ORDER BY embedding <=> query` in the database: an exact
 // scan of the chosen collections' rows (no HNSW index: the column's dimension is the model's, unknown
 // to a fixed schema, and a search filters by collection first, which an approximate index would do
 // after). Without the extension, or with KNOWLEDGE_PGVECTOR=off: one log line says so and the blobs
@@ -70,7 +70,6 @@ async function setUpPgvector(): Promise<VectorStore> {
         // One process at a time: concurrent CREATE ... IF NOT EXISTS can still collide in the catalog.
         await tx.$queryRawUnsafe(`SELECT 1 FROM pg_advisory_xact_lock(hashtext('quarry.knowledge.pgvector'))`);
         await tx.$executeRawUnsafe(`CREATE EXTENSION IF NOT EXISTS vector`);
-        const existed = (await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM pg_tables WHERE tablename = 'KnowledgeChunkVector' AND schemaname = current_schema()`)).length > 0;
         await tx.$executeRawUnsafe(
           `CREATE TABLE IF NOT EXISTS ${TABLE} (
              "chunkId" TEXT PRIMARY KEY REFERENCES "KnowledgeChunk"("id") ON DELETE CASCADE,
@@ -79,7 +78,7 @@ async function setUpPgvector(): Promise<VectorStore> {
              "embedding" vector NOT NULL)`,
         );
         await tx.$executeRawUnsafe(`CREATE INDEX IF NOT EXISTS "KnowledgeChunkVector_collection_model_idx" ON ${TABLE} ("collectionId", "model")`);
-        if (!existed) await backfill(tx);
+        await backfill(tx);
       },
       { timeout: 600_000 },
     );
@@ -90,24 +89,25 @@ async function setUpPgvector(): Promise<VectorStore> {
   }
 }
 
-/** The vectors stored as blobs before the side table existed. */
+/** The vectors stored as blobs with no row yet (before the table existed, or written with KNOWLEDGE_PGVECTOR=off). */
 async function backfill(tx: Tx): Promise<void> {
   let after = "";
   for (;;) {
-    const rows = await tx.knowledgeChunk.findMany({
-      where: { embedding: { not: null }, embeddingModel: { not: null }, id: { gt: after } },
-      select: { id: true, collectionId: true, embeddingModel: true, embedding: true },
-      orderBy: { id: "asc" },
-      take: BACKFILL_BATCH,
-    });
+    const rows = await tx.$queryRawUnsafe<Array<{ id: string; collectionId: string; embeddingModel: string; embedding: Uint8Array }>>(
+      `SELECT c."id", c."collectionId", c."embeddingModel", c."embedding" FROM "KnowledgeChunk" c
+       WHERE c."embedding" IS NOT NULL AND c."embeddingModel" IS NOT NULL AND c."id" > $1
+         AND NOT EXISTS (SELECT 1 FROM ${TABLE} v WHERE v."chunkId" = c."id")
+       ORDER BY c."id" LIMIT ${BACKFILL_BATCH}`,
+      after,
+    );
     if (rows.length === 0) return;
     await tx.$executeRawUnsafe(
       `INSERT INTO ${TABLE} ("chunkId", "collectionId", "model", "embedding")
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]::vector[]) ON CONFLICT DO NOTHING`,
       rows.map((r) => r.id),
       rows.map((r) => r.collectionId),
-      rows.map((r) => r.embeddingModel!),
-      rows.map((r) => vectorLiteral(r.embedding!)),
+      rows.map((r) => r.embeddingModel),
+      rows.map((r) => vectorLiteral(r.embedding)),
     );
     after = rows[rows.length - 1].id;
   }

@@ -24,6 +24,9 @@ export interface DocumentMeta {
   pageCount: number | null;
 }
 
+/** Where these chunks' vectors go: only embedded chunks need the store (and set it up, on PostgreSQL). */
+const storeFor = (chunks: ChunkInput[]) => (chunks.some((c) => c.embedding) ? vectorStore() : Promise.resolve("in-process" as const));
+
 /** What a user may read: their own collections and the shared ones. */
 const readable = (userId: string | null) => ({ OR: [{ userId }, { userId: null }] });
 
@@ -95,7 +98,7 @@ export async function createIndexedDocument({ collectionId, meta, content, chunk
   sourcePath?: string;
   sourceMtime?: Date;
 }) {
-  const store = await vectorStore();
+  const store = await storeFor(chunks);
   return db.$transaction(async (tx) => {
     const doc = await tx.knowledgeDocument.create({
       data: { collectionId, ...meta, content: Buffer.from(content), status: "ready", chunkCount: chunks.length, sourcePath, sourceMtime },
@@ -130,7 +133,7 @@ export async function replaceDocumentChunks({ id, collectionId, title, pageCount
   pageCount: number | null;
   chunks: ChunkInput[];
 }): Promise<void> {
-  const store = await vectorStore();
+  const store = await storeFor(chunks);
   await db.$transaction(async (tx) => {
     await tx.knowledgeChunk.deleteMany({ where: { documentId: id } });
     await tx.knowledgeChunk.createMany({ data: chunks.map((c) => ({ ...c, documentId: id, collectionId })) });
@@ -191,7 +194,7 @@ export async function replaceDocumentFile({ id, collectionId, meta, content, chu
   /** Set when the new version cannot be read: the document is kept, failed, with no chunks. */
   error?: string;
 }): Promise<void> {
-  const store = await vectorStore();
+  const store = await storeFor(chunks);
   await db.$transaction(async (tx) => {
     await tx.knowledgeChunk.deleteMany({ where: { documentId: id } });
     if (chunks.length > 0) await tx.knowledgeChunk.createMany({ data: chunks.map((c) => ({ ...c, documentId: id, collectionId })) });

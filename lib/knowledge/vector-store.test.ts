@@ -92,8 +92,10 @@ test("PostgreSQL without pgvector (KNOWLEDGE_PGVECTOR=off): one log line, and th
   const warnings: string[] = [];
   const warn = console.warn;
   console.warn = (...args: unknown[]) => void warnings.push(args.join(" "));
+  let fallbackCollection = "";
   try {
     const { c } = await coastCollection("Fallback");
+    fallbackCollection = c.id;
     await db.$executeRawUnsafe(`DELETE FROM "KnowledgeChunkVector" WHERE "collectionId" = $1`, c.id);
     assert.equal(await vectorStore(), "in-process");
     for (let i = 0; i < 2; i++) {
@@ -107,5 +109,11 @@ test("PostgreSQL without pgvector (KNOWLEDGE_PGVECTOR=off): one log line, and th
     console.warn = warn;
     delete process.env.KNOWLEDGE_PGVECTOR;
     resetEnvCache();
+  }
+  if (pgvector) {
+    // Switched back on, a process back-fills what was written meanwhile.
+    memo.quarryVectorStore?.clear();
+    assert.equal(await vectorStore(), "pgvector");
+    assert.equal(await sideRows(fallbackCollection), 3);
   }
 });
