@@ -141,6 +141,9 @@ const schema = z.object({
   KNOWLEDGE_DOCS_PATH: z.string().trim().optional().transform((v) => v || undefined),
   KNOWLEDGE_MAX_FILE_BYTES: int(8 * 1024 * 1024, 1024, 8 * 1024 * 1024),
   KNOWLEDGE_MAX_PAGES: int(2_000, 1, 100_000),
+  // PostgreSQL only: "auto" ranks chunk vectors with pgvector when the server has the extension
+  // (enabled at first use; a side table beside the migrations), else in process; "off" always in process.
+  KNOWLEDGE_PGVECTOR: z.enum(["auto", "off"]).default("auto"),
 
   // The wizard's estimate (lib/estimate-ranges.ts): typical figures of one LLM call, used to turn the
   // tree's call counts into time and token ranges. Measure them on your model and set them here.

@@ -75,6 +75,7 @@ const POSTGRES_TESTS = [
   "lib/knowledge/knowledge.test.ts",
   "lib/knowledge/shared-folder.test.ts",
   "lib/knowledge/hybrid-search.test.ts",
+  "lib/knowledge/vector-store.test.ts",
   "test/integration/tree-research.test.ts",
   "test/integration/event-sequence.test.ts",
   "test/integration/follow-up.test.ts",

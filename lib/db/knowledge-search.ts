@@ -48,7 +48,11 @@ const RANK_ALL_BELOW = 1_000;
  * One statement (it was a count query per term, then the ranking): the chunks matching any term are
  * found once on the GIN index, each term's document frequency is counted over them (a chunk holding
  * the term matches the OR of the terms, so the count over the matches is the count over the
- * collections), and only the chunks holding an informative term are ranked.
+ * collections), and only the chunks holding an informative term are ranked. Both CTEs are
+ * MATERIALIZED: inlined, the one-row `f` became the inner side of a nested loop over the matches and
+ * was re-aggregated for each of them (its count subquery copied into every reference), which made a
+ * search of common words on the 1,000-document bench collection run for minutes (EXPLAIN, 2026-11-25).
+ * The best `limit` are picked before the join that fetches their columns (it was done for every match).
  */
 async function searchPostgres({ collectionIds, terms, limit }: { collectionIds: string[]; terms: string[]; limit: number }): Promise<ChunkHit[]> {
   const ids = collectionIds.map((_, i) => `$${i + 1}`).join(", ");
@@ -65,7 +69,7 @@ async function searchPostgres({ collectionIds, terms, limit }: { collectionIds: 
     `WITH m AS MATERIALIZED (
        SELECT c."id", c."searchVector" AS "v" FROM "KnowledgeChunk" c
        WHERE c."searchVector" @@ ${all} AND c."collectionId" IN (${ids})
-     ), f AS (
+     ), f AS MATERIALIZED (
        SELECT ${T.map((t) => `count(*) FILTER (WHERE m."v" @@ ${q(t)}) AS "d${t}"`).join(", ")},
          (SELECT count(*) FROM "KnowledgeChunk" WHERE "collectionId" IN (${ids})) AS "total"
        FROM m
@@ -73,9 +77,11 @@ async function searchPostgres({ collectionIds, terms, limit }: { collectionIds: 
        SELECT m."id", (${T.map((t) => `CASE WHEN ${used(t)} AND m."v" @@ ${q(t)} THEN ts_rank(m."v", ${q(t)}, 1)::float8 * ln(1 + (f."total" - f."d${t}" + 0.5) / (f."d${t}" + 0.5))::float8 ELSE 0 END`).join(" + ")}) AS "score"
        FROM m, f
        WHERE ${T.map((t) => `(${used(t)} AND m."v" @@ ${q(t)})`).join(" OR ")}
+     ), top AS MATERIALIZED (
+       SELECT s."id", s."score" FROM s ORDER BY s."score" DESC, s."id" LIMIT ${Math.max(1, Math.floor(limit))}
      )
-     SELECT ${COLUMNS}, s."score" FROM s JOIN "KnowledgeChunk" c ON c."id" = s."id" JOIN "KnowledgeDocument" d ON d."id" = c."documentId"
-     ORDER BY s."score" DESC, c."id" LIMIT ${Math.max(1, Math.floor(limit))}`,
+     SELECT ${COLUMNS}, top."score" FROM top JOIN "KnowledgeChunk" c ON c."id" = top."id" JOIN "KnowledgeDocument" d ON d."id" = c."documentId"
+     ORDER BY top."score" DESC, c."id"`,
     ...collectionIds,
     ...terms,
     terms.join(" | "),

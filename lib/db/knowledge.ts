@@ -3,6 +3,7 @@
 // that are searched. Every read of a user's object is scoped by owner; a collection another user owns
 // is simply not found.
 import { db } from "./client";
+import { vectorStore, writeChunkVectors } from "./knowledge-vectors";
 
 export interface ChunkInput {
   ordinal: number;
@@ -22,6 +23,9 @@ export interface DocumentMeta {
   title: string | null;
   pageCount: number | null;
 }
+
+/** Where these chunks' vectors go: only embedded chunks need the store (and set it up, on PostgreSQL). */
+const storeFor = (chunks: ChunkInput[]) => (chunks.some((c) => c.embedding) ? vectorStore() : Promise.resolve("in-process" as const));
 
 /** What a user may read: their own collections and the shared ones. */
 const readable = (userId: string | null) => ({ OR: [{ userId }, { userId: null }] });
@@ -94,12 +98,14 @@ export async function createIndexedDocument({ collectionId, meta, content, chunk
   sourcePath?: string;
   sourceMtime?: Date;
 }) {
+  const store = await storeFor(chunks);
   return db.$transaction(async (tx) => {
     const doc = await tx.knowledgeDocument.create({
       data: { collectionId, ...meta, content: Buffer.from(content), status: "ready", chunkCount: chunks.length, sourcePath, sourceMtime },
       select: documentFields,
     });
     await tx.knowledgeChunk.createMany({ data: chunks.map((c) => ({ ...c, documentId: doc.id, collectionId })) });
+    await writeChunkVectors(tx, store, { documentId: doc.id, chunks });
     return doc;
   });
 }
@@ -127,9 +133,11 @@ export async function replaceDocumentChunks({ id, collectionId, title, pageCount
   pageCount: number | null;
   chunks: ChunkInput[];
 }): Promise<void> {
+  const store = await storeFor(chunks);
   await db.$transaction(async (tx) => {
     await tx.knowledgeChunk.deleteMany({ where: { documentId: id } });
     await tx.knowledgeChunk.createMany({ data: chunks.map((c) => ({ ...c, documentId: id, collectionId })) });
+    await writeChunkVectors(tx, store, { documentId: id, chunks });
     await tx.knowledgeDocument.update({ where: { id }, data: { status: "ready", error: null, title, pageCount, chunkCount: chunks.length } });
   });
 }
@@ -186,9 +194,11 @@ export async function replaceDocumentFile({ id, collectionId, meta, content, chu
   /** Set when the new version cannot be read: the document is kept, failed, with no chunks. */
   error?: string;
 }): Promise<void> {
+  const store = await storeFor(chunks);
   await db.$transaction(async (tx) => {
     await tx.knowledgeChunk.deleteMany({ where: { documentId: id } });
     if (chunks.length > 0) await tx.knowledgeChunk.createMany({ data: chunks.map((c) => ({ ...c, documentId: id, collectionId })) });
+    await writeChunkVectors(tx, store, { documentId: id, chunks });
     await tx.knowledgeDocument.update({
       where: { id },
       data: {

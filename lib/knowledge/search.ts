@@ -4,7 +4,7 @@
 // is found too. Collections the caller may not read are dropped, never searched.
 import { readableCollectionIds } from "../db/knowledge";
 import { searchChunks, type ChunkHit } from "../db/knowledge-search";
-import { chunkVectors, chunksWithDocuments } from "../db/knowledge-vectors";
+import { chunkVectors, chunksWithDocuments, nearestChunkIds } from "../db/knowledge-vectors";
 import { errorMessage } from "../errors";
 import { cosine } from "../ai/vectors";
 import { embeddingsEnabled, embedTexts } from "../ai/embed";
@@ -49,12 +49,14 @@ export async function searchKnowledge({ userId, collectionIds, query, limit = 10
 }
 
 /**
- * Chunk ids by cosine similarity to the query, best first. In process over the stored vectors of the
- * collections: the embedded default has no vector index (see lib/db/knowledge-vectors.ts).
+ * Chunk ids by cosine similarity to the query, best first: by pgvector where the server has it, else
+ * in process over the stored vectors of the collections (see lib/db/knowledge-vectors.ts).
  */
 async function vectorRanking(collectionIds: string[], model: string, query: string, onUsage: UsageSink | undefined): Promise<string[]> {
   const [vector] = (await embedTexts([query], { onUsage })) ?? [];
   if (!vector) return [];
+  const ranked = await nearestChunkIds({ collectionIds, model, vector, limit: CANDIDATES });
+  if (ranked) return ranked;
   return (await chunkVectors({ collectionIds, model }))
     .map((c) => ({ id: c.id, score: cosine(vector, fromBlob(c.embedding)) }))
     .sort((a, b) => b.score - a.score)

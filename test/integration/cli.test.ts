@@ -307,6 +307,31 @@ describe("research CLI", () => {
     });
   });
 
+  test("--collections with --no-web searches only that collection of the account, and never the web", async () => {
+    const { url, db } = freshDatabase("cli-collections");
+    const user = await createTestUser(db, { email: "kb@test.local" });
+    // Rows as an upload writes them (the migration's triggers fill the full-text index).
+    const collection = await db.collection.create({ data: { userId: user.id, name: "Battery notes" } });
+    const text = "Grid batteries in Europe added twelve gigawatts of storage capacity in 2024, the field notes say.";
+    const document = await db.knowledgeDocument.create({
+      data: { collectionId: collection.id, name: "notes.md", format: "markdown", bytes: text.length, sha256: "0".repeat(64), content: Buffer.from(text), status: "ready", chunkCount: 1 },
+    });
+    await db.knowledgeChunk.create({ data: { documentId: document.id, collectionId: collection.id, ordinal: 0, section: "Notes", text } });
+    const out = path.join(OUT_DIR, "collections.md");
+    const result = await runCli(
+      ["Grid batteries", "--email", "kb@test.local", "--collections", collection.id, "--no-web", "--questions", "1", "--answers", "Europe", "--depth", "1", "--breadth", "1", "--out", out],
+      cliEnv(url),
+    ).exit;
+    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    const research = await db.research.findUniqueOrThrow({ where: { id: researchId(result.stdout) } });
+    assert.equal(research.status, "completed");
+    const pages = await db.page.findMany({ where: { researchId: research.id }, select: { url: true } });
+    assert.ok(pages.length >= 1, "the collection's passage was read");
+    for (const p of pages) assert.ok(p.url.startsWith(`https://knowledge.quarry.invalid/${collection.id}/${document.id}?`), p.url);
+    assert.equal(fakes.search.log.length, 0, "the web was never searched");
+    assert.match(fs.readFileSync(out, "utf8"), /notes\.md/, "the report cites the document");
+  });
+
   test("Ctrl-C during the run cancels the research and exits 130", async () => {
     fakes.llm.configure({ latencyMs: 300 });
     const { url, db } = freshDatabase("cli-sigint");
