@@ -99,6 +99,37 @@ export async function updatePage(id: string, data: Partial<Pick<Page, "status" |
   return db.page.update({ where: { id }, data });
 }
 
+/**
+ * Claims a page's fetch for this process (queue mode: several workers explore one tree): true when
+ * it was not being fetched, or its claim is older than `staleMs` (its worker died). The claim's time
+ * is kept in fetchedAt, which the fetch's end overwrites. False when another claim holds it or the
+ * fetch has ended.
+ */
+export async function claimPageFetch(id: string, staleMs: number): Promise<boolean> {
+  const now = new Date();
+  const { count } = await db.page.updateMany({
+    where: {
+      id,
+      OR: [
+        { status: { notIn: ["scraping", "scraped", "failed"] } },
+        { status: "scraping", fetchedAt: null },
+        { status: "scraping", fetchedAt: { lt: new Date(now.getTime() - staleMs) } },
+      ],
+    },
+    data: { status: "scraping", error: null, fetchedAt: now },
+  });
+  return count === 1;
+}
+
+/** Whether another query of the research has analysed the page: it was read in full there. */
+export async function pageAnalyzedElsewhere(pageId: string, queryPageId: string): Promise<boolean> {
+  return (await db.queryPage.count({ where: { pageId, id: { not: queryPageId }, status: "analyzed" } })) > 0;
+}
+
+export async function getQuery(id: string) {
+  return db.serpQuery.findUnique({ where: { id } });
+}
+
 /** A page with its text, for analysis. */
 export async function getPage(id: string) {
   return db.page.findUniqueOrThrow({ where: { id } });

@@ -71,9 +71,11 @@ after(async () => {
   for (const w of workers) await w.stop();
   await app?.stop();
   await fakes?.stop();
-  const queue = new Queue("runs", { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
-  await queue.obliterate({ force: true }).catch(() => {});
-  await queue.close();
+  for (const name of ["runs", "tree-nodes"]) {
+    const queue = new Queue(name, { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
+    await queue.obliterate({ force: true }).catch(() => {});
+    await queue.close();
+  }
 });
 beforeEach(() => fakes.reset());
 
@@ -109,6 +111,40 @@ test("the web process queues; runs spread over two workers and each runs once", 
   assert.deepEqual([...a, ...b].sort(), expected, "every run executed by a worker, once");
   assert.ok(a.length > 0 && b.length > 0, `both workers did work (w1: ${a.length}, w2: ${b.length})`);
   assert.match(app.logs(), /queue mode/);
+});
+
+/** The node jobs of a research a worker finished (its log), by job id. */
+const nodesDone = (w: TestWorker, id: string) => [...w.logs().matchAll(new RegExp(`node job (\\S+) \\(research ${id}\\) done`, "g"))].map((m) => m[1]);
+
+test("one depth-3 tree: its query nodes are jobs, both workers do node work, each node once", async () => {
+  fakes.llm.configure({ latencyMs: 60 });
+  const id = await createAndStart(app, { prompt: "Grid-scale battery storage economics", depth: 3, breadth: 2 });
+  const view = await waitForStatus(app, id, ["completed", "failed"], 240_000);
+  assert.equal(view.status, "completed", view.error ?? "");
+  assert.ok(view.report, "the report was written");
+  await assertExactlyOnce(id, 3, 2);
+  const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
+  assert.ok(queries.every((q) => q.status === "completed"), "every query completed");
+  // One run job (the coordinator), claimed once.
+  const run = await runOf(id);
+  assert.equal(run.attempt, 1);
+  const [a, b] = workers.map((w) => nodesDone(w, id));
+  assert.ok(a.length > 0 && b.length > 0, `both workers did node work (w1: ${a.length}, w2: ${b.length})`);
+  // Every query's node job finished once (no retried or duplicated node did its work twice).
+  assert.deepEqual([...a, ...b].sort(), queries.map((q) => `node-${q.id}`).sort());
+  // Events numbered from the database by every process: the run's log (a Redis stream) holds each
+  // number once, from the first node's events to the report's.
+  const redis = new IORedis(TEST_REDIS_URL);
+  try {
+    const entries = await redis.xrange(`${PREFIX}:run-events:${run.id}`, "-", "+");
+    const seqs = entries.map(([, fields]) => Number(fields[fields.indexOf("seq") + 1]));
+    const types = new Set(entries.map(([, fields]) => fields[fields.indexOf("type") + 1]));
+    assert.ok(seqs.length > 20, `the run's events are logged (${seqs.length})`);
+    assert.equal(seqs.length, new Set(seqs).size, "no event number used twice");
+    for (const type of ["query.created", "query.status", "item.extracted", "report.done"]) assert.ok(types.has(type), `a ${type} event`);
+  } finally {
+    redis.disconnect();
+  }
 });
 
 }
