@@ -71,7 +71,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
         items: items.map((content, position) => ({ content, url: page.url, position })),
       });
       const recordAnalysis = async (items: string[]) => {
-        if (await store.saveAnalysis(row.id, ctx.id, page.url, items)) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
+        if (await store.saveAnalysis(row.id, ctx.id, page.url, items, { exclusive: ctx.distributed })) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
       };
       if (row.items.length > 0) {
         // Analysed before a crash, between saving the items and marking the row (see store.saveAnalysis).
