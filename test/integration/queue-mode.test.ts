@@ -80,6 +80,11 @@ after(async () => {
 beforeEach(() => fakes.reset());
 
 const runOf = (id: string) => app.db.run.findFirstOrThrow({ where: { kind: "tree", subjectId: id } });
+/** The run row ends after the research's (once its last events are out). */
+const endedRunOf = (id: string) => waitFor(async () => {
+  const run = await runOf(id);
+  return run.status === "queued" || run.status === "running" ? undefined : run;
+}, 30_000, "the run row to end");
 
 async function assertExactlyOnce(id: string, depth: number, breadth: number) {
   const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
@@ -102,7 +107,7 @@ test("the web process queues; runs spread over two workers and each runs once", 
     const view = await waitForStatus(app, id, ["completed", "failed"], 180_000);
     assert.equal(view.status, "completed", view.error ?? "");
     await assertExactlyOnce(id, 1, 2);
-    const run = await runOf(id);
+    const run = await endedRunOf(id);
     assert.equal(run.status, "completed");
     assert.equal(run.attempt, 1, "claimed once");
   }
@@ -126,7 +131,8 @@ test("one depth-3 tree: its query nodes are jobs, both workers do node work, eac
   const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
   assert.ok(queries.every((q) => q.status === "completed"), "every query completed");
   // One run job (the coordinator), claimed once.
-  const run = await runOf(id);
+  const run = await endedRunOf(id);
+  assert.equal(run.status, "completed");
   assert.equal(run.attempt, 1);
   const [a, b] = workers.map((w) => nodesDone(w, id));
   assert.ok(a.length > 0 && b.length > 0, `both workers did node work (w1: ${a.length}, w2: ${b.length})`);

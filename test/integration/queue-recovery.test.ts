@@ -79,6 +79,11 @@ after(async () => {
 beforeEach(() => fakes.reset());
 
 const runOf = (id: string) => app.db.run.findFirstOrThrow({ where: { kind: "tree", subjectId: id } });
+/** The run row ends after the research's (once its last events are out). */
+const endedRunOf = (id: string) => waitFor(async () => {
+  const run = await runOf(id);
+  return run.status === "queued" || run.status === "running" ? undefined : run;
+}, 30_000, "the run row to end");
 
 async function assertExactlyOnce(id: string, depth: number, breadth: number) {
   const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
@@ -108,7 +113,7 @@ test("a worker killed with SIGKILL mid-run: another resumes it, and it completes
   const view = await waitForStatus(app, id, ["completed", "failed"], 180_000);
   assert.equal(view.status, "completed", view.error ?? "");
   await assertExactlyOnce(id, 3, 2);
-  const run = await runOf(id);
+  const run = await endedRunOf(id);
   assert.equal(run.status, "completed");
   assert.equal(run.attempt, 2, "claimed by the killed worker, then by the survivor");
   assert.deepEqual(survivor.executed().filter((j) => j === `tree-${id}`), [`tree-${id}`]);
@@ -132,7 +137,7 @@ test("a worker killed with SIGKILL while it works on tree nodes: the other redoe
   const view = await waitForStatus(app, id, ["completed", "failed"], 240_000);
   assert.equal(view.status, "completed", view.error ?? "");
   await assertExactlyOnce(id, 3, 2);
-  const run = await runOf(id);
+  const run = await endedRunOf(id);
   assert.equal(run.attempt, 1, "the coordinator was not disturbed");
   assert.ok(survivor.logs().includes(`node job ${inFlight} (research ${id}) done`), "the killed node's job ran again on the survivor");
   const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
