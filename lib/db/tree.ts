@@ -155,18 +155,8 @@ export async function getPage(id: string) {
 export async function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[], { exclusive = false } = {}): Promise<boolean> {
   const now = new Date();
   if (exclusive) return saveAnalysisOnce(queryPageId, researchId, url, items, now);
-  if (items.length > 0) {
-    const values = items.map(
-      (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}, ${now})`,
-    );
-    await db.$executeRaw`
-      INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
-      VALUES ${Prisma.join(values)} ON CONFLICT DO NOTHING`;
-  }
-  const count = await db.$executeRaw`
-    UPDATE "QueryPage" SET "status" = 'analyzed', "analyzedAt" = ${now}, "error" = NULL
-    WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
-  return count === 1;
+  if (items.length > 0) await db.$executeRaw(insertItems(queryPageId, researchId, url, items, now));
+  return (await db.$executeRaw(markAnalyzed(queryPageId, now))) === 1;
 }
 
 /**
@@ -176,20 +166,25 @@ export async function saveAnalysis(queryPageId: string, researchId: string, url:
  */
 async function saveAnalysisOnce(queryPageId: string, researchId: string, url: string, items: string[], now: Date): Promise<boolean> {
   return db.$transaction(async (tx) => {
-    const count = await tx.$executeRaw`
-      UPDATE "QueryPage" SET "status" = 'analyzed', "analyzedAt" = ${now}, "error" = NULL
-      WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
-    if (count !== 1) return false;
-    if (items.length > 0) {
-      const values = items.map(
-        (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}, ${now})`,
-      );
-      await tx.$executeRaw`
-        INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
-        VALUES ${Prisma.join(values)} ON CONFLICT DO NOTHING`;
-    }
+    if ((await tx.$executeRaw(markAnalyzed(queryPageId, now))) !== 1) return false;
+    if (items.length > 0) await tx.$executeRaw(insertItems(queryPageId, researchId, url, items, now));
     return true;
   });
+}
+
+/** A pending query page marked analysed (no row when it was not pending). */
+const markAnalyzed = (queryPageId: string, now: Date) => Prisma.sql`
+  UPDATE "QueryPage" SET "status" = 'analyzed', "analyzedAt" = ${now}, "error" = NULL
+  WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
+
+/** A page analysis's items, with ids from the query page and the position (inserted once). */
+function insertItems(queryPageId: string, researchId: string, url: string, items: string[], now: Date) {
+  const values = items.map(
+    (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}, ${now})`,
+  );
+  return Prisma.sql`
+    INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
+    VALUES ${Prisma.join(values)} ON CONFLICT DO NOTHING`;
 }
 
 /** Marks a query's page failed. False if it was not pending. */
