@@ -10,7 +10,7 @@ import { Queue } from "bullmq";
 import IORedis from "ioredis";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
-import { createAndStart, waitForStatus } from "../helpers/research";
+import { createAndStart, getView, waitForStatus } from "../helpers/research";
 import { TEST_REDIS_URL, TestWorker } from "../helpers/worker";
 import { queriesPerLevel } from "@/lib/explore/tree";
 
@@ -151,6 +151,24 @@ test("one depth-3 tree: its query nodes are jobs, both workers do node work, eac
   } finally {
     redis.disconnect();
   }
+});
+
+test("a tree cancelled while its nodes run on the workers: node jobs stop, nothing is left running, the cancel stands", async () => {
+  fakes.llm.configure({ latencyMs: 150 });
+  const id = await createAndStart(app, { prompt: "Hydrogen storage in salt caverns", depth: 3, breadth: 2 });
+  await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) >= 1 ? true : undefined), 60_000, "a first finding");
+  const res = await app.postJson(`/api/research/${id}/cancel`, {});
+  assert.equal(res.status, 200, await res.clone().text());
+  const run = await endedRunOf(id);
+  assert.equal(run.status, "cancelled");
+  const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
+  const active = queries.filter((q) => ["pending", "searching", "scraping", "analyzing"].includes(q.status));
+  assert.deepEqual(active.map((q) => q.status), [], "every unfinished query settled as stopped");
+  // The node jobs stopped: nothing more is written after the run ended.
+  const items = await app.db.extractedItem.count({ where: { researchId: id } });
+  await new Promise((r) => setTimeout(r, 3_000));
+  assert.equal(await app.db.extractedItem.count({ where: { researchId: id } }), items, "no item written after the run ended");
+  assert.equal((await getView(app, id)).status, "cancelled");
 });
 
 }
