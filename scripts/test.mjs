@@ -68,6 +68,7 @@ const POSTGRES_TESTS = [
   "lib/db/research.test.ts",
   "lib/db/tree.test.ts",
   "lib/explore/explore.test.ts",
+  "lib/explore/distributed.test.ts",
   "lib/db/answers.test.ts",
   "lib/db/deep-research.test.ts",
   "lib/db/runs.test.ts",

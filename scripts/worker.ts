@@ -25,11 +25,16 @@ async function main() {
   for (const problem of configProblems()) console.warn(`[quarry] configuration: ${problem.message}`);
   const { runRegistry } = await import("../lib/runs/engines");
   const { enqueueRun } = await import("../lib/queue/enqueue");
-  const { startRunWorker } = await import("../lib/queue/worker");
+  const { startRunWorker, startTreeNodeWorker } = await import("../lib/queue/worker");
+  const { setTreeNodeQueue } = await import("../lib/explore/distributed");
+  const { bullTreeNodes } = await import("../lib/queue/tree-nodes");
   // Runs this worker finds orphaned (its sweep) go back to the queue, like the web process's.
   runRegistry.dispatchTo(enqueueRun);
+  // A tree research executed here spreads its query nodes over every worker.
+  setTreeNodeQueue(bullTreeNodes);
   const worker = startRunWorker(runRegistry);
-  await worker.waitUntilReady();
+  const nodeWorker = startTreeNodeWorker(runRegistry.owner);
+  await Promise.all([worker.waitUntilReady(), nodeWorker.waitUntilReady()]);
   console.log(`[quarry] worker ${runRegistry.owner} is taking jobs (concurrency ${env.QUEUE_WORKER_CONCURRENCY}, prefix ${env.REDIS_KEY_PREFIX})`);
   if (env.RESUME_ON_START) {
     await runRegistry.takeOverOrphans();
@@ -43,7 +48,7 @@ async function main() {
       // Takes no new job; the runs executing here stop with the process, their leases expire and
       // their jobs (stalled) go to another worker, which resumes them from the database.
       console.log(`[quarry] worker ${runRegistry.owner}: ${signal}, stopping`);
-      void worker.close(true).finally(() => process.exit(0));
+      void Promise.all([worker.close(true), nodeWorker.close(true)]).finally(() => process.exit(0));
     });
   }
 }

@@ -70,6 +70,13 @@ export async function attachSearchResults(query: SerpQuery, results: SearchHit[]
   const urls = [...byUrl.keys()];
   const { researchId } = query;
   return db.$transaction(async (tx) => {
+    // Moved past searching first: a second execution of the node (a duplicated job in queue mode)
+    // finds the rows attached and takes them instead of inserting them again.
+    const { count } = await tx.serpQuery.updateMany({ where: { id: query.id, status: { in: ["pending", "searching", "stopped"] } }, data: { status: "scraping" } });
+    if (count === 0) {
+      const current = await tx.serpQuery.findUniqueOrThrow({ where: { id: query.id } });
+      return { query: current, rows: await tx.queryPage.findMany({ where: { queryId: query.id }, include: QUERY_PAGE_ROW, orderBy: { position: "asc" } }) };
+    }
     const known = new Set((await tx.page.findMany({ where: { researchId, url: { in: urls } }, select: { url: true } })).map((p) => p.url));
     // Sorted: sibling queries attaching overlapping URLs at once must take the unique index's locks in
     // the same order, or PostgreSQL finds them deadlocked (each waiting on the other's insert).
@@ -81,7 +88,7 @@ export async function attachSearchResults(query: SerpQuery, results: SearchHit[]
     const pages = await tx.page.findMany({ where: { researchId, url: { in: urls } }, select: { id: true, url: true } });
     const pageIds = new Map(pages.map((p) => [p.url, p.id]));
     await tx.queryPage.createMany({ data: urls.map((url, position) => ({ queryId: query.id, pageId: pageIds.get(url)!, position })) });
-    const updated = await tx.serpQuery.update({ where: { id: query.id }, data: { status: "scraping" } });
+    const updated = await tx.serpQuery.findUniqueOrThrow({ where: { id: query.id } });
     const rows = await tx.queryPage.findMany({ where: { queryId: query.id }, include: QUERY_PAGE_ROW, orderBy: { position: "asc" } });
     return { query: updated, rows };
   });
@@ -99,6 +106,37 @@ export async function updatePage(id: string, data: Partial<Pick<Page, "status" |
   return db.page.update({ where: { id }, data });
 }
 
+/**
+ * Claims a page's fetch for this process (queue mode: several workers explore one tree): true when
+ * it was not being fetched, or its claim is older than `staleMs` (its worker died). The claim's time
+ * is kept in fetchedAt, which the fetch's end overwrites. False when another claim holds it or the
+ * fetch has ended.
+ */
+export async function claimPageFetch(id: string, staleMs: number): Promise<boolean> {
+  const now = new Date();
+  const { count } = await db.page.updateMany({
+    where: {
+      id,
+      OR: [
+        { status: { notIn: ["scraping", "scraped", "failed"] } },
+        { status: "scraping", fetchedAt: null },
+        { status: "scraping", fetchedAt: { lt: new Date(now.getTime() - staleMs) } },
+      ],
+    },
+    data: { status: "scraping", error: null, fetchedAt: now },
+  });
+  return count === 1;
+}
+
+/** Whether another query of the research has analysed the page: it was read in full there. */
+export async function pageAnalyzedElsewhere(pageId: string, queryPageId: string): Promise<boolean> {
+  return (await db.queryPage.count({ where: { pageId, id: { not: queryPageId }, status: "analyzed" } })) > 0;
+}
+
+export async function getQuery(id: string) {
+  return db.serpQuery.findUnique({ where: { id } });
+}
+
 /** A page with its text, for analysis. */
 export async function getPage(id: string) {
   return db.page.findUniqueOrThrow({ where: { id } });
@@ -114,20 +152,39 @@ export async function getPage(id: string) {
  * nothing twice, and a pending row that already has items is taken as analysed (see processQuery).
  * False if the row was no longer pending.
  */
-export async function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[]): Promise<boolean> {
+export async function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[], { exclusive = false } = {}): Promise<boolean> {
   const now = new Date();
-  if (items.length > 0) {
-    const values = items.map(
-      (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}, ${now})`,
-    );
-    await db.$executeRaw`
-      INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
-      VALUES ${Prisma.join(values)} ON CONFLICT DO NOTHING`;
-  }
-  const count = await db.$executeRaw`
-    UPDATE "QueryPage" SET "status" = 'analyzed', "analyzedAt" = ${now}, "error" = NULL
-    WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
-  return count === 1;
+  if (exclusive) return saveAnalysisOnce(queryPageId, researchId, url, items, now);
+  if (items.length > 0) await db.$executeRaw(insertItems(queryPageId, researchId, url, items, now));
+  return (await db.$executeRaw(markAnalyzed(queryPageId, now))) === 1;
+}
+
+/**
+ * saveAnalysis for queue mode, where two executions of one node may analyse a page at once (a
+ * duplicated or stalled-and-retried job): the row is marked and its items inserted in one
+ * transaction, by whichever marks it first, so the items are one analysis's, never a mix of two.
+ */
+async function saveAnalysisOnce(queryPageId: string, researchId: string, url: string, items: string[], now: Date): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    if ((await tx.$executeRaw(markAnalyzed(queryPageId, now))) !== 1) return false;
+    if (items.length > 0) await tx.$executeRaw(insertItems(queryPageId, researchId, url, items, now));
+    return true;
+  });
+}
+
+/** A pending query page marked analysed (no row when it was not pending). */
+const markAnalyzed = (queryPageId: string, now: Date) => Prisma.sql`
+  UPDATE "QueryPage" SET "status" = 'analyzed', "analyzedAt" = ${now}, "error" = NULL
+  WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
+
+/** A page analysis's items, with ids from the query page and the position (inserted once). */
+function insertItems(queryPageId: string, researchId: string, url: string, items: string[], now: Date) {
+  const values = items.map(
+    (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}, ${now})`,
+  );
+  return Prisma.sql`
+    INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
+    VALUES ${Prisma.join(values)} ON CONFLICT DO NOTHING`;
 }
 
 /** Marks a query's page failed. False if it was not pending. */

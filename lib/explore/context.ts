@@ -91,6 +91,12 @@ export class RunContext {
     cancelSignal: AbortSignal,
     /** True once another process took the run over: the run stops and writes nothing more. */
     readonly leaseLost: () => boolean = () => false,
+    /**
+     * Queue mode's node jobs: other processes work on the same tree at once, so a page's fetch is
+     * claimed in the database (not only shared in memory) and a page another query analysed is
+     * re-read in passages (lib/explore/query-step.ts).
+     */
+    readonly distributed = false,
   ) {
     this.signal = AbortSignal.any([cancelSignal, this.fatalController.signal]);
     // Every queued limiter waiter and in-flight fetch of the run listens to this one signal.

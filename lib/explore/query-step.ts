@@ -4,7 +4,7 @@ import { analyzeWebsite } from "../agents/analyze-website";
 import { matchingPassages, rereadBudget } from "../agents/passages";
 import { trimToTokens } from "../ai/prompts";
 import { isLostCall } from "../ai/errors";
-import { allOrFirstError, Semaphore } from "../concurrency";
+import { allOrFirstError, Semaphore, sleep } from "../concurrency";
 import { errorMessage } from "../errors";
 import type { SerpQuery } from "../db/types";
 import { limiters } from "../limits";
@@ -71,7 +71,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
         items: items.map((content, position) => ({ content, url: page.url, position })),
       });
       const recordAnalysis = async (items: string[]) => {
-        if (await store.saveAnalysis(row.id, ctx.id, page.url, items)) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
+        if (await store.saveAnalysis(row.id, ctx.id, page.url, items, { exclusive: ctx.distributed })) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
       };
       if (row.items.length > 0) {
         // Analysed before a crash, between saving the items and marking the row (see store.saveAnalysis).
@@ -95,6 +95,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
         // fetch and extraction and send only the passages that match their own objective.
         const text = page.content ?? "";
         let excerpt: string | null = null;
+        if (ctx.distributed && !ctx.pagesReadInFull.has(row.pageId) && (await store.pageAnalyzedElsewhere(row.pageId, row.id))) ctx.pagesReadInFull.add(row.pageId);
         if (ctx.pagesReadInFull.has(row.pageId)) {
           const budget = rereadBudget(ctx.env.PAGE_TOKEN_BUDGET);
           // Nothing matching: the page's opening within the same budget (one call per analysed page still).
@@ -143,13 +144,25 @@ function ensurePageFetched(ctx: RunContext, pageId: string): Promise<FetchedPage
   return fetched;
 }
 
+/** Queue mode: how often a node waits to see a page another worker fetches. */
+const CLAIMED_FETCH_POLL_MS = 300;
+
 async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> {
-  const page = await store.getPage(pageId);
+  let page = await store.getPage(pageId);
   if (page.status === "scraped" || page.status === "failed") return page as FetchedPage;
   const broadcast = async () => {
     for (const row of await store.queryPagesOfPage(pageId)) if (row.status === "pending") emitWebsite(ctx, row);
   };
-  await store.updatePage(pageId, { status: "scraping", error: null });
+  if (ctx.distributed) {
+    // Another worker's node may fetch it now: one claim in the database, the others wait for its
+    // result. A claim older than two fetch timeouts is a dead worker's, and is taken over.
+    const staleMs = 2 * ctx.env.SCRAPE_TIMEOUT_MS + 5_000;
+    while (!(await store.claimPageFetch(pageId, staleMs))) {
+      await sleep(CLAIMED_FETCH_POLL_MS, ctx.signal);
+      page = await store.getPage(pageId);
+      if (page.status === "scraped" || page.status === "failed") return page as FetchedPage;
+    }
+  } else await store.updatePage(pageId, { status: "scraping", error: null });
   await broadcast();
   let result: FetchedPage;
   try {

@@ -16,7 +16,7 @@ import { processQuery } from "./query-step";
 import * as store from "../db/tree";
 import { childCount } from "./tree";
 
-const ACTIVE = new Set(["pending", "searching", "scraping", "analyzing"]);
+export const ACTIVE = new Set(["pending", "searching", "scraping", "analyzing"]);
 /** Waits before planning queries again after the LLM call for it was lost: the delay, then 4× it. */
 /** Later tries of a planning whose call was lost (exported for the LLM-call bound test). */
 export const planRetryDelays = (base: number) => [base, base * 4];
@@ -27,7 +27,30 @@ export class TreeRunner {
   private readonly queries = new Map<string, SerpQuery>();
   private fatal: unknown;
 
-  constructor(private readonly ctx: RunContext) {}
+  /**
+   * `handOff`: where a node's new children go instead of running here (queue mode's node jobs,
+   * lib/explore/distributed.ts); by default they are scheduled in this runner.
+   */
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly handOff?: (children: SerpQuery[]) => Promise<void>,
+  ) {}
+
+  /** Plans the root queries unless they were planned before (queue mode's coordinator). */
+  async ensureRoots(): Promise<void> {
+    if (!(await store.loadResearch(this.ctx.id))?.rootQueriesGenerated) await this.generateRoots();
+  }
+
+  /**
+   * One node's work, as a node job does it: the query from its last durable status (search, pages,
+   * analyses), then its children planned and handed off; or only the children, when the query had
+   * completed before. Errors are thrown (the job is retried).
+   */
+  async runNode(query: SerpQuery): Promise<void> {
+    for (const q of await store.queriesOf(this.ctx.id)) this.queries.set(q.id, q);
+    if (ACTIVE.has(query.status)) await this.runQuery(query);
+    else if (query.status === "completed" && query.depth < this.ctx.depth && !query.childrenGenerated) await this.expand(query);
+  }
 
   /**
    * Explores the tree (or goes on exploring it) to its end, without writing the report or touching
@@ -59,7 +82,7 @@ export class TreeRunner {
   }
 
   /** Every query, page and analysis still in progress becomes `stopped`, and the clients hear of it. */
-  private async settle(): Promise<void> {
+  async settle(): Promise<void> {
     const { ctx } = this;
     try {
       const { queries, rows } = await store.settleStopped(ctx.id);
@@ -165,6 +188,7 @@ export class TreeRunner {
     const children = await store.createChildQueries(parent, drafts, count);
     for (const child of children) this.queries.set(child.id, child);
     for (const child of children) ctx.emit({ type: "query.created", data: toQueryView(child) });
-    for (const child of children) this.spawn(() => this.runQuery(child));
+    if (this.handOff) await this.handOff(children);
+    else for (const child of children) this.spawn(() => this.runQuery(child));
   }
 }

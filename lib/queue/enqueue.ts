@@ -40,7 +40,7 @@ export async function enqueueRun(kind: RunKind, subjectId: string): Promise<{ jo
  * user with many queued runs does not starve another's single question. Within one rank, first in,
  * first out. Once a job is running it keeps its worker slot; `QUEUE_WORKER_CONCURRENCY` slots per worker.
  */
-async function fairRank(kind: RunKind, subjectId: string): Promise<number> {
+export async function fairRank(kind: RunKind, subjectId: string): Promise<number> {
   const run = await getRun({ kind, subjectId });
   if (!run?.userId) return 1;
   return Math.min(MAX_RANK, Math.max(1, await countLiveRuns({ userId: run.userId })));

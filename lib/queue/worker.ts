@@ -3,16 +3,31 @@
 // embedded mode. BullMQ renews a job's lock while the run executes; a worker that dies stops renewing
 // it, and after QUEUE_LOCK_MS another worker's stalled check puts the job back in the queue, where it
 // waits (runJob) until the dead worker's run lease expires and then resumes the run from the database.
-import { Worker } from "bullmq";
+import { Worker, type WorkerOptions } from "bullmq";
 import { getEnv } from "../env";
 import type { RunRegistry } from "../runs/registry";
-import { RUNS_QUEUE, redisConnection, type RunJobData } from "./connection";
+import { runTreeNode } from "../explore/distributed";
+import { RUNS_QUEUE, TREE_NODES_QUEUE, redisConnection, type RunJobData, type TreeNodeJobData } from "./connection";
+import { bullTreeNodes } from "./tree-nodes";
 
 /** Stalls a job may have (its worker died) before it fails; the sweep queues a failed job's run again anyway. */
 const MAX_STALLS = 5;
 
-export function startRunWorker(registry: RunRegistry): Worker<RunJobData> {
+/** Both workers' settings: their slots, and locks that a dead worker's jobs outlive by QUEUE_LOCK_MS. */
+function workerOptions(owner: string): WorkerOptions {
   const env = getEnv();
+  return {
+    connection: redisConnection(),
+    prefix: env.REDIS_KEY_PREFIX,
+    name: owner,
+    concurrency: env.QUEUE_WORKER_CONCURRENCY,
+    lockDuration: env.QUEUE_LOCK_MS,
+    stalledInterval: env.QUEUE_LOCK_MS,
+    maxStalledCount: MAX_STALLS,
+  };
+}
+
+export function startRunWorker(registry: RunRegistry): Worker<RunJobData> {
   const worker = new Worker<RunJobData>(
     RUNS_QUEUE,
     async (job) => {
@@ -22,17 +37,31 @@ export function startRunWorker(registry: RunRegistry): Worker<RunJobData> {
       console.log(`[quarry] worker ${registry.owner}: job ${job.id} (${kind} ${subjectId}) ${how === "executed" ? "executed here" : "ended elsewhere"}`);
       return how;
     },
-    {
-      connection: redisConnection(),
-      prefix: env.REDIS_KEY_PREFIX,
-      name: registry.owner,
-      concurrency: env.QUEUE_WORKER_CONCURRENCY,
-      lockDuration: env.QUEUE_LOCK_MS,
-      stalledInterval: env.QUEUE_LOCK_MS,
-      maxStalledCount: MAX_STALLS,
-    },
+    workerOptions(registry.owner),
   );
   worker.on("failed", (job, error) => console.error(`[quarry] job ${job?.id ?? "?"} failed (attempt ${job?.attemptsMade ?? "?"}):`, error.message));
   worker.on("error", (error) => console.error("[quarry] queue worker error:", error.message));
+  return worker;
+}
+
+/**
+ * The tree node worker beside the run worker (its own slots: a tree's run job waits for its nodes, so
+ * nodes must never wait for a run slot). A dead worker's node job is taken by another after
+ * QUEUE_LOCK_MS and resumes the node from the database.
+ */
+export function startTreeNodeWorker(owner: string): Worker<TreeNodeJobData> {
+  const worker = new Worker<TreeNodeJobData>(
+    TREE_NODES_QUEUE,
+    async (job) => {
+      const { researchId, queryId } = job.data;
+      console.log(`[quarry] worker ${owner}: node job ${job.id} (research ${researchId}) started, attempt ${job.attemptsMade + 1}`);
+      const how = await runTreeNode({ researchId, queryId, nodes: bullTreeNodes });
+      console.log(`[quarry] worker ${owner}: node job ${job.id} (research ${researchId}) ${how}`);
+      return how;
+    },
+    workerOptions(owner),
+  );
+  worker.on("failed", (job, error) => console.error(`[quarry] node job ${job?.id ?? "?"} failed (attempt ${job?.attemptsMade ?? "?"}):`, error.message));
+  worker.on("error", (error) => console.error("[quarry] node worker error:", error.message));
   return worker;
 }

@@ -13,6 +13,8 @@ import { isFinalTreeEvent, isTerminalStatus, treeTopic, type TreeSnapshot } from
 import { RunContext, scopeOfResearch } from "../explore/context";
 import { writeErrorOutputFile } from "./error-output";
 import { exploreTree } from "../explore/explore";
+import { exploreOnWorkers, treeNodeQueue } from "../explore/distributed";
+import { SharedSeqSink } from "../runs/shared-events";
 import { toResearchView, toRunStatus } from "../explore/public-shape";
 import { buildReport } from "./report-step";
 import { verifiedReport } from "./verify-step";
@@ -36,7 +38,11 @@ export const treeEngine: Engine = {
     if (research.status !== "running") return research.status === "completed" ? "completed" : research.status === "cancelled" ? "cancelled" : "failed";
     const scope = scopeOfResearch(research);
     const leaseLost = () => run.leaseLost;
-    const ctx = new RunContext(scope, getEnv(), eventBus, run.signal, leaseLost);
+    // Queue mode's workers: the tree's nodes are jobs any worker takes; this job plans the roots,
+    // waits for the tree and writes the report, numbering its events like the nodes do.
+    const nodes = treeNodeQueue();
+    const sink = nodes ? new SharedSeqSink(run.id) : eventBus;
+    const ctx = new RunContext(scope, getEnv(), sink, run.signal, leaseLost);
     contexts.set(run.subjectId, ctx);
     const unwatch = ctx.watchProvider(limiters().llmHealth, { pausedNow: research.pausedAt !== null });
     try {
@@ -48,7 +54,10 @@ export const treeEngine: Engine = {
       }
       // A verification already begun means the report was written: resume there, not before.
       const begun = await findVerification({ researchId: ctx.id });
-      if (!begun && run.mode !== "report") await exploreTree({ scope, sink: eventBus, signal: run.signal, leaseLost });
+      if (!begun && run.mode !== "report") {
+        if (nodes && sink instanceof SharedSeqSink) await exploreOnWorkers({ scope, sink, signal: run.signal, leaseLost, nodes });
+        else await exploreTree({ scope, sink: eventBus, signal: run.signal, leaseLost });
+      }
       run.signal.throwIfAborted();
 
       const report = await verifiedReport(ctx, begun ? begun.original : await buildReport(ctx));
@@ -68,8 +77,12 @@ export const treeEngine: Engine = {
     } finally {
       unwatch();
       contexts.delete(run.subjectId);
+      // Every event is out before the registry ends the run.
+      if (sink instanceof SharedSeqSink) await sink.flushed();
     }
   },
+
+  sharesEvents: () => treeNodeQueue() !== undefined,
 
   markCancelled: (researchId: string) => store.markCancelled(researchId),
 

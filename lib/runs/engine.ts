@@ -47,6 +47,12 @@ export interface Engine {
    * engine that shows pauses on its own rows (tree research) leaves it out.
    */
   announcePause?(subjectId: string): Promise<void>;
+  /**
+   * True when this process spreads the engine's runs over several processes (queue mode's tree
+   * nodes): no process holds a block of the run's event numbers, each event takes its number from
+   * the database (lib/runs/shared-events.ts), so the registry does not open the run's topic here.
+   */
+  sharesEvents?(): boolean;
 }
 
 export interface RunSnapshot<D = unknown> {

@@ -137,12 +137,14 @@ export class RunRegistry {
     const claimed = Boolean(row && (await claimRun({ id: row.id, owner: this.owner, leaseMs: leaseMs() })));
     onClaim?.(claimed);
     if (!row || !claimed) return false;
-    // This process numbers the run's events from a block reserved after every number used before.
+    // This process numbers the run's events from a block reserved after every number used before
+    // (unless the engine spreads the run over several processes: then each event is numbered alone).
     const topic = { kind, subjectId };
     const reserve = () => reserveSeq({ id: row.id, block: SEQ_BLOCK });
+    const shared = engine.sharesEvents?.() ?? false;
     // Tracked from before the reservation, so that a stream's snapshot never takes its ceiling (lib/runs/events.ts).
-    const opened = (async () => eventBus.open(topic, { runId: row.id, firstSeq: await reserve(), blockSize: SEQ_BLOCK, reserve }))();
-    const tracking = trackOpening(topic, opened);
+    const opened = shared ? Promise.resolve() : (async () => eventBus.open(topic, { runId: row.id, firstSeq: await reserve(), blockSize: SEQ_BLOCK, reserve }))();
+    const tracking = shared ? { forget: () => {} } : trackOpening(topic, opened);
     try {
       await opened;
     } catch (error) {
@@ -175,7 +177,7 @@ export class RunRegistry {
     } finally {
       clearInterval(beat);
       this.runs.delete(k);
-      eventBus.close(topic);
+      if (!shared) eventBus.close(topic);
       tracking.forget();
     }
     // Other processes' streams have every event (the last included) before the run reads as ended.

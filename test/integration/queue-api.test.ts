@@ -70,9 +70,11 @@ after(async () => {
   for (const w of workers) await w.stop();
   await app?.stop();
   await fakes?.stop();
-  const queue = new Queue("runs", { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
-  await queue.obliterate({ force: true }).catch(() => {});
-  await queue.close();
+  for (const name of ["runs", "tree-nodes"]) {
+    const queue = new Queue(name, { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
+    await queue.obliterate({ force: true }).catch(() => {});
+    await queue.close();
+  }
 });
 beforeEach(() => fakes.reset());
 

@@ -10,7 +10,7 @@ import { Queue } from "bullmq";
 import IORedis from "ioredis";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
-import { createAndStart, waitForStatus } from "../helpers/research";
+import { createAndStart, getView, waitForStatus } from "../helpers/research";
 import { TEST_REDIS_URL, TestWorker } from "../helpers/worker";
 import { queriesPerLevel } from "@/lib/explore/tree";
 
@@ -71,13 +71,20 @@ after(async () => {
   for (const w of workers) await w.stop();
   await app?.stop();
   await fakes?.stop();
-  const queue = new Queue("runs", { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
-  await queue.obliterate({ force: true }).catch(() => {});
-  await queue.close();
+  for (const name of ["runs", "tree-nodes"]) {
+    const queue = new Queue(name, { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
+    await queue.obliterate({ force: true }).catch(() => {});
+    await queue.close();
+  }
 });
 beforeEach(() => fakes.reset());
 
 const runOf = (id: string) => app.db.run.findFirstOrThrow({ where: { kind: "tree", subjectId: id } });
+/** The run row ends after the research's (once its last events are out). */
+const endedRunOf = (id: string) => waitFor(async () => {
+  const run = await runOf(id);
+  return run.status === "queued" || run.status === "running" ? undefined : run;
+}, 30_000, "the run row to end");
 
 async function assertExactlyOnce(id: string, depth: number, breadth: number) {
   const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
@@ -100,7 +107,7 @@ test("the web process queues; runs spread over two workers and each runs once", 
     const view = await waitForStatus(app, id, ["completed", "failed"], 180_000);
     assert.equal(view.status, "completed", view.error ?? "");
     await assertExactlyOnce(id, 1, 2);
-    const run = await runOf(id);
+    const run = await endedRunOf(id);
     assert.equal(run.status, "completed");
     assert.equal(run.attempt, 1, "claimed once");
   }
@@ -109,6 +116,59 @@ test("the web process queues; runs spread over two workers and each runs once", 
   assert.deepEqual([...a, ...b].sort(), expected, "every run executed by a worker, once");
   assert.ok(a.length > 0 && b.length > 0, `both workers did work (w1: ${a.length}, w2: ${b.length})`);
   assert.match(app.logs(), /queue mode/);
+});
+
+/** The node jobs of a research a worker finished (its log), by job id. */
+const nodesDone = (w: TestWorker, id: string) => [...w.logs().matchAll(new RegExp(`node job (\\S+) \\(research ${id}\\) done`, "g"))].map((m) => m[1]);
+
+test("one depth-3 tree: its query nodes are jobs, both workers do node work, each node once", async () => {
+  fakes.llm.configure({ latencyMs: 60 });
+  const id = await createAndStart(app, { prompt: "Grid-scale battery storage economics", depth: 3, breadth: 2 });
+  const view = await waitForStatus(app, id, ["completed", "failed"], 240_000);
+  assert.equal(view.status, "completed", view.error ?? "");
+  assert.ok(view.report, "the report was written");
+  await assertExactlyOnce(id, 3, 2);
+  const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
+  assert.ok(queries.every((q) => q.status === "completed"), "every query completed");
+  // One run job (the coordinator), claimed once.
+  const run = await endedRunOf(id);
+  assert.equal(run.status, "completed");
+  assert.equal(run.attempt, 1);
+  const [a, b] = workers.map((w) => nodesDone(w, id));
+  assert.ok(a.length > 0 && b.length > 0, `both workers did node work (w1: ${a.length}, w2: ${b.length})`);
+  // Every query's node job finished once (no retried or duplicated node did its work twice).
+  assert.deepEqual([...a, ...b].sort(), queries.map((q) => `node-${q.id}`).sort());
+  // Events numbered from the database by every process: the run's log (a Redis stream) holds each
+  // number once, from the first node's events to the report's.
+  const redis = new IORedis(TEST_REDIS_URL);
+  try {
+    const entries = await redis.xrange(`${PREFIX}:run-events:${run.id}`, "-", "+");
+    const seqs = entries.map(([, fields]) => Number(fields[fields.indexOf("seq") + 1]));
+    const types = new Set(entries.map(([, fields]) => fields[fields.indexOf("type") + 1]));
+    assert.ok(seqs.length > 20, `the run's events are logged (${seqs.length})`);
+    assert.equal(seqs.length, new Set(seqs).size, "no event number used twice");
+    for (const type of ["query.created", "query.status", "item.extracted", "report.done"]) assert.ok(types.has(type), `a ${type} event`);
+  } finally {
+    redis.disconnect();
+  }
+});
+
+test("a tree cancelled while its nodes run on the workers: node jobs stop, nothing is left running, the cancel stands", async () => {
+  fakes.llm.configure({ latencyMs: 150 });
+  const id = await createAndStart(app, { prompt: "Hydrogen storage in salt caverns", depth: 3, breadth: 2 });
+  await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) >= 1 ? true : undefined), 60_000, "a first finding");
+  const res = await app.postJson(`/api/research/${id}/cancel`, {});
+  assert.equal(res.status, 200, await res.clone().text());
+  const run = await endedRunOf(id);
+  assert.equal(run.status, "cancelled");
+  const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
+  const active = queries.filter((q) => ["pending", "searching", "scraping", "analyzing"].includes(q.status));
+  assert.deepEqual(active.map((q) => q.status), [], "every unfinished query settled as stopped");
+  // The node jobs stopped: nothing more is written after the run ended.
+  const items = await app.db.extractedItem.count({ where: { researchId: id } });
+  await new Promise((r) => setTimeout(r, 3_000));
+  assert.equal(await app.db.extractedItem.count({ where: { researchId: id } }), items, "no item written after the run ended");
+  assert.equal((await getView(app, id)).status, "cancelled");
 });
 
 }

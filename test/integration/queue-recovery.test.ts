@@ -70,13 +70,20 @@ after(async () => {
   for (const w of workers) await w.stop();
   await app?.stop();
   await fakes?.stop();
-  const queue = new Queue("runs", { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
-  await queue.obliterate({ force: true }).catch(() => {});
-  await queue.close();
+  for (const name of ["runs", "tree-nodes"]) {
+    const queue = new Queue(name, { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
+    await queue.obliterate({ force: true }).catch(() => {});
+    await queue.close();
+  }
 });
 beforeEach(() => fakes.reset());
 
 const runOf = (id: string) => app.db.run.findFirstOrThrow({ where: { kind: "tree", subjectId: id } });
+/** The run row ends after the research's (once its last events are out). */
+const endedRunOf = (id: string) => waitFor(async () => {
+  const run = await runOf(id);
+  return run.status === "queued" || run.status === "running" ? undefined : run;
+}, 30_000, "the run row to end");
 
 async function assertExactlyOnce(id: string, depth: number, breadth: number) {
   const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
@@ -106,11 +113,37 @@ test("a worker killed with SIGKILL mid-run: another resumes it, and it completes
   const view = await waitForStatus(app, id, ["completed", "failed"], 180_000);
   assert.equal(view.status, "completed", view.error ?? "");
   await assertExactlyOnce(id, 3, 2);
-  const run = await runOf(id);
+  const run = await endedRunOf(id);
   assert.equal(run.status, "completed");
   assert.equal(run.attempt, 2, "claimed by the killed worker, then by the survivor");
   assert.deepEqual(survivor.executed().filter((j) => j === `tree-${id}`), [`tree-${id}`]);
   console.log(`recovery after SIGKILL: ${recoveryMs} ms`);
+  await victim.restart();
+});
+
+test("a worker killed with SIGKILL while it works on tree nodes: the other redoes them, every query, page and item once", async () => {
+  fakes.llm.configure({ latencyMs: 150 });
+  const id = await createAndStart(app, { prompt: "Offshore wind supply chains", depth: 3, breadth: 2 });
+  await waitFor(async () => ((await runOf(id)).leaseOwner ? true : undefined), 60_000, "a worker to take the run");
+  const owner = (await runOf(id)).leaseOwner;
+  // The victim is the worker that does not hold the run (the coordinator): it only does node work.
+  const victim = workers.find((w) => !owner?.includes(`:${w.pid}:`))!;
+  const survivor = workers.find((w) => w !== victim)!;
+  const started = () => [...victim.logs().matchAll(new RegExp(`node job (\\S+) \\(research ${id}\\) started`, "g"))].map((m) => m[1]);
+  const finished = () => new Set([...victim.logs().matchAll(new RegExp(`node job (\\S+) \\(research ${id}\\) done`, "g"))].map((m) => m[1]));
+  // Mid-node: a node job of the victim started and not finished.
+  const inFlight = await waitFor(async () => started().find((j) => !finished().has(j)), 60_000, "the victim to work on a node");
+  await victim.kill();
+  const view = await waitForStatus(app, id, ["completed", "failed"], 240_000);
+  assert.equal(view.status, "completed", view.error ?? "");
+  await assertExactlyOnce(id, 3, 2);
+  const run = await endedRunOf(id);
+  assert.equal(run.attempt, 1, "the coordinator was not disturbed");
+  assert.ok(survivor.logs().includes(`node job ${inFlight} (research ${id}) done`), "the killed node's job ran again on the survivor");
+  const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
+  assert.ok(queries.every((q) => q.status === "completed"), "every query completed");
+  const links = await app.db.queryPage.findMany({ where: { query: { researchId: id } } });
+  assert.ok(links.every((l) => l.status === "analyzed" || l.status === "failed"), "every page of every query analysed or failed, none left pending");
   await victim.restart();
 });
 

@@ -1,0 +1,97 @@
+// Queue mode's tree split, without Redis: exploreOnWorkers and runTreeNode against a node queue in
+// this process that runs every node job TWICE at once (a duplicated or retried job), against the
+// loopback fakes and a real migrated database (SQLite, or PostgreSQL with TEST_DATABASE=postgres).
+// Every query, page, link and item must still be there exactly once, and the events numbered once.
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+import { useTestDatabase } from "../db/test-support";
+import { startFakes, type Fakes } from "../../test/fakes";
+import type { NodeJobState, NodeQueue } from "./distributed";
+
+await useTestDatabase();
+const fakes: Fakes = await startFakes();
+Object.assign(process.env, fakes.env, { SCRAPE_TIMEOUT_MS: "2000", LLM_RETRY_BUDGET_MS: "0", PLAN_RETRY_DELAY_MS: "200" });
+const { db } = await import("../db/client");
+const { exploreOnWorkers, runTreeNode } = await import("./distributed");
+const { SharedSeqSink } = await import("../runs/shared-events");
+const { eventBus } = await import("../events/bus");
+const { queriesPerLevel } = await import("./tree");
+
+after(async () => {
+  await db.$disconnect();
+  await fakes.stop();
+});
+
+/** Node jobs in this process: each added node runs twice concurrently; a finished node's job reads as completed. */
+function duplicatingQueue(): NodeQueue & { runs: number; settled: () => Promise<void> } {
+  const jobs = new Map<string, Promise<NodeJobState>>();
+  const ended = new Map<string, NodeJobState>();
+  const queue = {
+    runs: 0,
+    async ensure(researchId: string, queryIds: string[], { replaceEnded }: { replaceEnded: boolean }) {
+      const states = new Map<string, NodeJobState>();
+      for (const queryId of queryIds) {
+        const done = ended.get(queryId);
+        if (done && !replaceEnded) {
+          states.set(queryId, done);
+          continue;
+        }
+        if (!jobs.has(queryId) || done) {
+          ended.delete(queryId);
+          const one = () => {
+            queue.runs++;
+            return runTreeNode({ researchId, queryId, nodes: queue });
+          };
+          const job = Promise.all([one(), one()]).then(
+            (): NodeJobState => "completed",
+            (error: Error): NodeJobState => ({ failed: error.message }),
+          );
+          jobs.set(queryId, job);
+          void job.then((state) => ended.set(queryId, state));
+        }
+        states.set(queryId, "running");
+      }
+      return states;
+    },
+    async running(queryIds: string[]) {
+      return queryIds.filter((id) => jobs.has(id) && !ended.has(id)).length;
+    },
+    settled: async () => void (await Promise.all(jobs.values())),
+  };
+  return queue;
+}
+
+test("a tree explored as node jobs, each run twice at once: every query, page, link and item once", async () => {
+  const depth = 3;
+  const breadth = 2;
+  const research = await db.research.create({ data: { initialPrompt: "District heating with heat pumps", status: "running", depth, breadth } });
+  const run = await db.run.create({ data: { kind: "tree", subjectId: research.id, status: "running" } });
+  const seqs: number[] = [];
+  const unsubscribe = eventBus.subscribe({ kind: "tree", subjectId: research.id }, (e) => void seqs.push(e.seq));
+  const nodes = duplicatingQueue();
+  const sink = new SharedSeqSink(run.id);
+  const scope = { researchId: research.id, prompt: research.initialPrompt, qa: [], depth, breadth };
+  await exploreOnWorkers({ scope, sink, signal: new AbortController().signal, leaseLost: () => false, nodes });
+  await nodes.settled();
+  await sink.flushed();
+  unsubscribe();
+
+  const queries = await db.serpQuery.findMany({ where: { researchId: research.id } });
+  const byDepth = queries.reduce<number[]>((n, q) => ((n[q.depth - 1] = (n[q.depth - 1] ?? 0) + 1), n), []);
+  assert.deepEqual(byDepth, queriesPerLevel(depth, breadth), "every query once");
+  assert.ok(queries.every((q) => q.status === "completed"), "every query completed");
+  assert.ok(nodes.runs >= 2 * queries.length, `every node ran twice (${nodes.runs} runs for ${queries.length} queries)`);
+  const pages = await db.page.findMany({ where: { researchId: research.id } });
+  assert.equal(pages.length, new Set(pages.map((p) => p.url)).size, "each page once");
+  assert.ok(pages.every((p) => p.status === "scraped" || p.status === "failed"), "every page fetched");
+  const links = await db.queryPage.findMany({ where: { query: { researchId: research.id } } });
+  assert.ok(links.every((l) => l.status === "analyzed" || l.status === "failed"), "every link analysed");
+  const items = await db.extractedItem.findMany({ where: { researchId: research.id } });
+  assert.ok(items.length > 0);
+  assert.equal(items.length, new Set(items.map((i) => `${i.queryPageId}|${i.content}`)).size, "each item once");
+  // Numbered one at a time from the database: never twice, and the run's counter is past them all.
+  assert.ok(seqs.length > 10);
+  assert.equal(seqs.length, new Set(seqs).size, "no event number used twice");
+  const { seq } = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+  assert.ok(Math.max(...seqs) <= seq);
+});

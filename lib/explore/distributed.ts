@@ -1,0 +1,140 @@
+// Queue mode's tree: one job per query node, so that several workers share one big tree. The run's
+// own job (the coordinator, under the Run lease) plans the roots, makes sure every unfinished node
+// has its job, waits until the tree has no work left, and then writes the report (lib/research/
+// engine.ts). A node job (runTreeNode) does one query from its last durable status — search, pages,
+// analyses — then plans its children and enqueues their jobs. Every step is idempotent in the
+// database (conditional updates and unique keys: lib/db/tree.ts), node job ids are the query's, and a
+// page's fetch is claimed in the database, so a retried, duplicated or taken-over job never
+// duplicates a query, page, link or item. Events are numbered from the database one at a time
+// (lib/runs/shared-events.ts): several processes emit for the run at once.
+import { sleep } from "../concurrency";
+import { getRun } from "../db/runs";
+import type { SerpQuery } from "../db/types";
+import { getEnv } from "../env";
+import { SharedSeqSink } from "../runs/shared-events";
+import { RunContext, scopeOfResearch, type TreeScope } from "./context";
+import { ACTIVE, TreeRunner } from "./runner";
+import * as store from "../db/tree";
+
+/** A node job's state as the coordinator sees it. */
+export type NodeJobState = "running" | "completed" | { failed: string };
+
+/** Where node jobs go (BullMQ in lib/queue/tree-nodes.ts; set by the worker process). */
+export interface NodeQueue {
+  /**
+   * Makes sure each query has its job: a waiting or running one is left alone, a missing one is
+   * added; an ended one is added again with `replaceEnded` (a resumed run), else reported as ended.
+   */
+  ensure(researchId: string, queryIds: string[], options: { replaceEnded: boolean }): Promise<Map<string, NodeJobState>>;
+  /** How many of the queries' jobs are waiting or running. */
+  running(queryIds: string[]): Promise<number>;
+}
+
+const globalForNodes = globalThis as unknown as { quarryTreeNodes?: NodeQueue };
+
+/** Queue mode's workers: tree runs executed in this process spread their nodes over `queue`. */
+export function setTreeNodeQueue(queue: NodeQueue): void {
+  globalForNodes.quarryTreeNodes = queue;
+}
+
+/** The node queue when tree nodes run as jobs in this process (undefined: the embedded runner). */
+export const treeNodeQueue = (): NodeQueue | undefined => globalForNodes.quarryTreeNodes;
+
+/** How often the coordinator looks at the tree and its node jobs. */
+const WATCH_MS = 500;
+/** How often a node job asks whether its run was cancelled or ended. */
+const STOP_POLL_MS = 500;
+/** How long a cancelled coordinator waits for node jobs to stop before it settles what is unfinished. */
+const STOP_WAIT_MS = 15_000;
+
+/** A query that still has work: unfinished, or completed and due children not planned yet. */
+const hasWork = (q: SerpQuery, depth: number) =>
+  ACTIVE.has(q.status) || (q.status === "completed" && q.depth < depth && !q.childrenGenerated);
+
+/**
+ * The coordinator's exploration: resolves when no query of the tree has work left, or every node
+ * with work left has had its job end (a branch whose children could not be planned ends there, as
+ * in the embedded runner). Throws on cancel, a lost lease, or a node job that failed for good.
+ */
+export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }: {
+  scope: TreeScope;
+  sink: SharedSeqSink;
+  signal: AbortSignal;
+  leaseLost: () => boolean;
+  nodes: NodeQueue;
+}): Promise<void> {
+  const ctx = new RunContext(scope, getEnv(), sink, signal, leaseLost, true);
+  const runner = new TreeRunner(ctx);
+  let open: SerpQuery[] = [];
+  try {
+    await runner.ensureRoots();
+    // First pass: a resumed run's nodes whose jobs ended in an earlier execution run again.
+    let first = true;
+    for (;;) {
+      signal.throwIfAborted();
+      open = (await store.queriesOf(ctx.id)).filter((q) => hasWork(q, ctx.depth));
+      if (open.length === 0) break;
+      const states = [...(await nodes.ensure(ctx.id, open.map((q) => q.id), { replaceEnded: first })).values()];
+      first = false;
+      const failed = states.find((s) => typeof s === "object");
+      if (failed) throw new Error(failed.failed);
+      if (states.every((s) => s === "completed")) break;
+      await sleep(WATCH_MS, signal);
+    }
+    await ctx.settled();
+  } catch (error) {
+    if (!leaseLost()) {
+      // Cancelled: the node jobs see it within a poll; what they leave unfinished is settled as stopped.
+      if (signal.aborted) {
+        const ids = open.map((q) => q.id);
+        const deadline = Date.now() + STOP_WAIT_MS;
+        while (ids.length > 0 && Date.now() < deadline && (await nodes.running(ids).catch(() => 0)) > 0) await sleep(WATCH_MS);
+      }
+      await runner.settle();
+    }
+    throw error;
+  }
+}
+
+/**
+ * A node job: the query's work from its last durable status, then its children handed to the queue.
+ * "skipped" when the research no longer runs; "stopped" when it was cancelled or ended meanwhile
+ * (the coordinator settles what is unfinished). Other failures are thrown: the job is retried.
+ */
+export async function runTreeNode({ researchId, queryId, nodes }: { researchId: string; queryId: string; nodes: NodeQueue }): Promise<"done" | "skipped" | "stopped"> {
+  const stopped = async () => {
+    const [run, research] = await Promise.all([getRun({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId)]);
+    return !run || run.cancelRequestedAt !== null || research?.status !== "running";
+  };
+  const research = await store.loadResearch(researchId);
+  const query = await store.getQuery(queryId);
+  if (!research || !query || (await stopped())) return "skipped";
+  const run = await getRun({ kind: "tree", subjectId: researchId });
+  if (!run) return "skipped";
+  const controller = new AbortController();
+  let polling = false;
+  const poll = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    stopped()
+      .then((yes) => yes && controller.abort(new Error("The research stopped")))
+      .catch((error: unknown) => console.error(`[quarry] node ${queryId}: stop poll failed:`, error))
+      .finally(() => (polling = false));
+  }, STOP_POLL_MS);
+  const sink = new SharedSeqSink(run.id);
+  const ctx = new RunContext(scopeOfResearch(research), getEnv(), sink, controller.signal, () => false, true);
+  const handOff = async (children: SerpQuery[]) => {
+    await nodes.ensure(researchId, children.map((c) => c.id), { replaceEnded: false });
+  };
+  try {
+    await new TreeRunner(ctx, handOff).runNode(query);
+    await ctx.settled();
+    return "done";
+  } catch (error) {
+    if (controller.signal.aborted) return "stopped";
+    throw error;
+  } finally {
+    clearInterval(poll);
+    await sink.flushed();
+  }
+}

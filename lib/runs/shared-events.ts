@@ -1,0 +1,42 @@
+// Events of a run whose work is spread over several processes (queue mode's tree node jobs): no
+// process holds a block of the run's numbers ahead of time; the events waiting in a process take
+// their numbers from the database together once their states are written (one reservation per
+// batch). Numbers then grow in the order the events' states were written across the fleet, and the
+// run's log (a Redis stream, in queue mode) keeps them in the order they were appended: a stream that
+// read the log's head before its snapshot misses nothing (an event numbered below the head has its
+// state in the snapshot) and sees nothing twice.
+import { reserveSeq } from "../db/runs";
+import { eventBus, type EngineEvent, type RunTopic } from "../events/bus";
+
+export class SharedSeqSink {
+  private waiting: { topic: RunTopic; event: EngineEvent }[] = [];
+  /** The batch being numbered and emitted (one at a time, in order). */
+  private chain: Promise<void> = Promise.resolve();
+  private scheduled = false;
+  private readonly topics = new Map<string, RunTopic>();
+
+  constructor(private readonly runId: string) {}
+
+  emit(topic: RunTopic, event: EngineEvent): void {
+    this.topics.set(`${topic.kind}:${topic.subjectId}`, topic);
+    this.waiting.push({ topic, event });
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.chain = this.chain
+      .then(async () => {
+        this.scheduled = false;
+        const batch = this.waiting;
+        this.waiting = [];
+        if (batch.length === 0) return;
+        const first = await reserveSeq({ id: this.runId, block: batch.length });
+        batch.forEach(({ topic, event }, i) => eventBus.emit(topic, event, { runId: this.runId, seq: first + i }));
+      })
+      .catch((error: unknown) => console.error(`[quarry] could not emit events of run ${this.runId}:`, error));
+  }
+
+  /** Resolves once every event emitted so far is numbered, emitted and in the event log. */
+  async flushed(): Promise<void> {
+    await this.chain;
+    for (const topic of this.topics.values()) await eventBus.drain(topic);
+  }
+}
