@@ -1,0 +1,53 @@
+// Page extraction (HTML → text, PDF → text) in a pool of worker threads, so that a large page does
+// not stall the server's event loop (and the progress streams on it). SCRAPE_WORKERS=0 extracts in
+// process.
+import path from "node:path";
+import { Piscina } from "piscina";
+import { getEnv } from "@/lib/env";
+import { ScrapeError } from "./errors";
+import { extractTask, type ExtractInput } from "./extract-task";
+
+export interface Extracted {
+  title: string | null;
+  text: string;
+  author: string | null;
+  published: string | null;
+}
+
+// Resolved from the project's directory, not from this module: in the Next build this module is a
+// bundled chunk, while the worker stays a file of the source tree (see the worker's header).
+const WORKER_FILE = path.join(process.cwd(), "lib", "scrape", "extract-worker.mjs");
+
+const globalForPool = globalThis as unknown as { quarryExtractPool?: Piscina };
+
+function pool(): Piscina | null {
+  const threads = getEnv().SCRAPE_WORKERS;
+  if (threads === 0) return null;
+  globalForPool.quarryExtractPool ??= new Piscina({
+    filename: WORKER_FILE,
+    minThreads: 1,
+    maxThreads: threads,
+    idleTimeout: 30_000,
+    // A page that blows up a worker's heap fails that page, not the server.
+    resourceLimits: { maxOldGenerationSizeMb: 512 },
+  });
+  return globalForPool.quarryExtractPool;
+}
+
+/** Extracts a fetched body's text in a worker (or in process without workers). Throws ScrapeError. */
+export async function extractInPool(input: ExtractInput, signal?: AbortSignal): Promise<Extracted> {
+  const workers = pool();
+  const out = workers
+    ? await workers.run(input, { signal, transferList: input.kind === "pdf" ? [input.body.buffer as ArrayBuffer] : undefined })
+    : await extractTask(input, signal);
+  const result = out as Awaited<ReturnType<typeof extractTask>>;
+  if (!result.ok) throw new ScrapeError(result.reason, result.message);
+  return { title: result.title, text: result.text, author: result.author, published: result.published };
+}
+
+/** Stops the pool's threads (tests, and processes that end). */
+export async function closeExtractPool(): Promise<void> {
+  const workers = globalForPool.quarryExtractPool;
+  globalForPool.quarryExtractPool = undefined;
+  await workers?.destroy();
+}
