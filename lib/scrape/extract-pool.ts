@@ -37,10 +37,16 @@ function pool(): Piscina | null {
 /** Extracts a fetched body's text in a worker (or in process without workers). Throws ScrapeError. */
 export async function extractInPool(input: ExtractInput, signal?: AbortSignal): Promise<Extracted> {
   const workers = pool();
-  const out = workers
-    ? await workers.run(input, { signal, transferList: input.kind === "pdf" ? [input.body.buffer as ArrayBuffer] : undefined })
-    : await extractTask(input, signal);
-  const result = out as Awaited<ReturnType<typeof extractTask>>;
+  let result: Awaited<ReturnType<typeof extractTask>>;
+  try {
+    result = workers
+      ? await workers.run(input, { signal, transferList: input.kind === "pdf" ? [input.body.buffer as ArrayBuffer] : undefined })
+      : await extractTask(input, signal);
+  } catch (error) {
+    // A worker that died on the page (out of memory, a crash) fails that page, as a scrape failure.
+    if (signal?.aborted || !workers) throw error;
+    throw new ScrapeError("empty", `Could not extract the page's text: ${error instanceof Error ? error.message.slice(0, 120) : "the worker failed"}`, { cause: error });
+  }
   if (!result.ok) throw new ScrapeError(result.reason, result.message);
   return { title: result.title, text: result.text, author: result.author, published: result.published };
 }
