@@ -4,6 +4,7 @@
 import path from "node:path";
 import { Piscina } from "piscina";
 import { getEnv } from "@/lib/env";
+import { raceAbort } from "./abort";
 import { ScrapeError } from "./errors";
 import { extractTask, type ExtractInput } from "./extract-task";
 
@@ -39,8 +40,10 @@ export async function extractInPool(input: ExtractInput, signal?: AbortSignal): 
   const workers = pool();
   let result: Awaited<ReturnType<typeof extractTask>>;
   try {
+    // The caller stops waiting on abort, but the worker finishes the page: piscina would end the
+    // thread of an aborted task, and a new thread costs seconds of start-up (the next page's timeout).
     result = workers
-      ? await workers.run(input, { signal, transferList: input.kind === "pdf" ? [input.body.buffer as ArrayBuffer] : undefined })
+      ? await raceAbort(workers.run(input, { transferList: input.kind === "pdf" ? [input.body.buffer as ArrayBuffer] : undefined }), signal)
       : await extractTask(input, signal);
   } catch (error) {
     // A worker that died on the page (out of memory, a crash) fails that page, as a scrape failure.
@@ -49,6 +52,13 @@ export async function extractInPool(input: ExtractInput, signal?: AbortSignal): 
   }
   if (!result.ok) throw new ScrapeError(result.reason, result.message);
   return { title: result.title, text: result.text, author: result.author, published: result.published };
+}
+
+/** Starts the pool's first thread and loads the extractor in it, so that the first page does not wait for it (server start). */
+export function warmExtractPool(): void {
+  void pool()
+    ?.run({ kind: "html", html: "<title>warm-up</title><p>Warm-up.</p>", url: "https://localhost/" })
+    .catch((error: unknown) => console.warn(`[quarry] the page extraction workers could not start: ${error instanceof Error ? error.message : String(error)}`));
 }
 
 /** Stops the pool's threads (tests, and processes that end). */
