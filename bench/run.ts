@@ -6,7 +6,8 @@
 //   npm run bench -- --only knowledge   the knowledge base: indexing pages/s and search p50/p95 on 1,000
 //                                       documents, on each --database (smoke: 50 documents)
 //   options: --configs 2x3,5x5  --llm-latency 150 --search-latency 80 --web-latency 60
-//            --llm-concurrency 8 --only tree|faults|extraction  --no-build  --out DIR
+//            --llm-concurrency 8 --only tree|faults|large-web|extraction  --no-build  --out DIR
+//            --web-pages 800 --large-web-config 5x5 (the large fixture web's row; smoke: 20 pages, 1x2)
 //            --faults-config 3x4 --fault-429 0.3 --fault-500 0.1 --retry-after 1 --fault-seed 1  --no-faults
 //              (the "faults" row: one research through the fault-injecting LLM proxy; smoke: 1x2)
 //            --profile DIR (the server's CPU profile of each tree run, for Chrome DevTools)
@@ -15,7 +16,7 @@
 //              PostgreSQL on TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildIsStale } from "../scripts/build-state.mjs";
@@ -24,7 +25,7 @@ import { runExtractionBench, SMOKE_OPTIONS, type ExtractionResult } from "./extr
 import { runExtractionQuality, type QualityResult } from "./extraction-quality";
 import type { BoundLatencies, BoundLimits } from "./tree/bound";
 import { startFakesProcess } from "./tree/fakes-process";
-import { formatBenchMarkdown, TARGETS } from "./tree/report";
+import { formatBenchMarkdown, formatLargeWebMarkdown, TARGETS } from "./tree/report";
 import { BENCH_DATABASES, type BenchDatabase } from "./tree/database";
 import { runTree, type TreeRunResult } from "./tree/run-tree";
 import { formatDeepResearchMarkdown, runDeepResearchBench, type DrBenchResult } from "./deep-research/run";
@@ -46,6 +47,8 @@ const { values } = parseArgs({
     "analyze-concurrency": { type: "string", default: "7" },
     "context-budget": { type: "string", default: "6000" },
     "failing-page-share": { type: "string", default: "0" },
+    "web-pages": { type: "string" },
+    "large-web-config": { type: "string" },
     only: { type: "string" },
     "literature-analyze-concurrency": { type: "string" },
     "dr-long-iterations": { type: "string" },
@@ -97,12 +100,16 @@ const limits: BoundLimits = {
 };
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
-if (values.only && !["tree", "faults", "extraction", "answer", "deep-research", "datasets", "knowledge"].includes(values.only)) {
-  throw new Error(`--only takes tree, faults, extraction, answer, deep-research, datasets or knowledge, got "${values.only}"`);
+if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge"].includes(values.only)) {
+  throw new Error(`--only takes tree, faults, large-web, extraction, answer, deep-research, datasets or knowledge, got "${values.only}"`);
 }
 // --only tree runs the tree rows and the faults row; --only faults the faults row alone.
 const runTreePart = !values.only || values.only === "tree";
 const runFaults = !values["no-faults"] && (!values.only || values.only === "tree" || values.only === "faults");
+// The large fixture web's row: 800 pages (smoke: 20, one of them over 1 MB), (5, 5) (smoke: 1 × 2).
+const runLargeWeb = !values.only || values.only === "large-web";
+const webPages = positive("web-pages", values["web-pages"], smoke ? 20 : 800);
+const largeWebConfig = config(values["large-web-config"] ?? (smoke ? "1x2" : "5x5"));
 const runExtraction = !values.only || values.only === "extraction";
 const runAnswer = !values.only || values.only === "answer";
 const runDeepResearch = !values.only || values.only === "deep-research";
@@ -113,7 +120,7 @@ const databases: readonly BenchDatabase[] = values.database === "both" ? BENCH_D
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 async function main(): Promise<void> {
-  if ((runTreePart || runFaults || runAnswer || runDeepResearch) && !values["no-build"] && buildIsStale(ROOT)) {
+  if ((runTreePart || runFaults || runLargeWeb || runAnswer || runDeepResearch) && !values["no-build"] && buildIsStale(ROOT)) {
     log("building the app (next build)");
     const build = spawnSync("npx", ["next", "build"], { cwd: ROOT, stdio: "inherit" });
     if (build.status !== 0) throw new Error("next build failed");
@@ -155,6 +162,30 @@ async function main(): Promise<void> {
             `injected ${f.proxy.injected429}×429 + ${f.proxy.injected500}×500, retries ${f.proxy.repeats}${f.error ? `; error: ${f.error}` : ""}`,
         );
         faults.push(result);
+      }
+    } finally {
+      await fakes.stop();
+    }
+  }
+
+  const largeWeb: TreeRunResult[] = [];
+  const largeWebLoad: number[] = [];
+  if (runLargeWeb) {
+    const fakes = await startFakesProcess(latencies, { failingPageShare: Number(values["failing-page-share"]), webPages });
+    try {
+      const { depth, breadth } = largeWebConfig;
+      for (const database of databases) {
+        largeWebLoad.push(loadavg()[0]);
+        log(`large web ${depth}x${breadth} ${database} (${webPages} pages, load ${largeWebLoad.at(-1)!.toFixed(1)}): running`);
+        const result = await runTree({ depth, breadth, database, latencies, limits, contextTokenBudget, fakes,
+          serverNodeArgs: values["server-node-args"]?.split(/\s+/).filter(Boolean) ?? [] });
+        const ld = result.loopDelay;
+        log(
+          `large web ${depth}x${breadth} ${database}: ${result.status}, ${(result.wallMs / 1000).toFixed(2)} s wall, ${result.web?.distinctFetched} distinct pages read ` +
+            `(${((result.web?.bytesFetched ?? 0) / 1024 / 1024).toFixed(1)} MB), loop delay p99 ${ld ? ld.p99Ms : "n/a"} ms, stream p95 ${result.stream.p95Ms.toFixed(1)} ms, ` +
+            `peak RSS ${result.server.peakRssMb.toFixed(0)} MB, CPU ${result.cpuMsPerLlmCall?.toFixed(1)} ms per LLM call, status ${((result.statusLeanBytes ?? 0) / 1024).toFixed(1)} KB`,
+        );
+        largeWeb.push(result);
       }
     } finally {
       await fakes.stop();
@@ -229,6 +260,9 @@ async function main(): Promise<void> {
     targets: TARGETS,
     tree,
     faults,
+    largeWeb,
+    largeWebLoad,
+    webPages,
     answer,
     extraction: extraction && { ...extraction, markdown: undefined },
     extractionQuality: extractionQuality && { ...extractionQuality, markdown: undefined },
@@ -238,6 +272,7 @@ async function main(): Promise<void> {
   };
   const markdown =
     formatBenchMarkdown({ ...result, extractionMarkdown: extraction && `${extraction.markdown}\n${extractionQuality?.markdown ?? ""}` }) +
+    (largeWeb.length ? `\n${formatLargeWebMarkdown(largeWeb, largeWebLoad)}` : "") +
     (answer.length ? `\n${formatAnswerMarkdown(answer)}` : "") +
     (deepResearch ? `\n${formatDeepResearchMarkdown(deepResearch)}` : "") +
     (datasets ? `\n${formatDatasetsMarkdown(datasets)}` : "") +

@@ -83,7 +83,7 @@ export function QueryTreePanel() {
 
   const selected = selectedQueryId ? queries.find((q) => q.query_id === selectedQueryId) ?? null : null;
   // The findings' text of an ended research is fetched once a query is opened.
-  const { websites: detailWebsites } = useWebsiteItems(r, selected !== null);
+  const { websites: detailWebsites } = useWebsiteItems(r, selected !== null, selected?.query_id);
 
   useEffect(() => {
     if (!selected) return;

@@ -75,6 +75,8 @@ const schema = z.object({
   SCRAPE_MAX_REDIRECTS: int(5, 0, 20),
   SCRAPE_CONCURRENCY: int(8, 1, 128),
   SCRAPE_ALLOW_PRIVATE: flag,
+  // Threads that turn fetched pages into text (HTML extraction, PDF parsing) off the event loop; 0: in process.
+  SCRAPE_WORKERS: int(2, 0, 32),
   SCRAPE_USER_AGENT: z
     .string()
     .default("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36 Quarry/0.1"),

@@ -143,6 +143,22 @@ export interface ResearchStatusView {
   links: ResearchLinks;
 }
 
+/** One extracted item of `GET /api/research/:id/items`, with the query page (website) it came from. */
+export interface ResearchItemView {
+  id: string;
+  /** The website's id in the other views: `${query_id}:${page_id}`. */
+  website_id: string;
+  query_id: string;
+  url: string;
+  content: string;
+}
+
+/** `GET /api/research/:id/items`: a page of items; `next` is the `after` of the next page, null at the end. */
+export interface ResearchItemsPage {
+  items: ResearchItemView[];
+  next: string | null;
+}
+
 /**
  * What a client can do next. `resume` (POST): continue a failed or cancelled research from where it
  * stopped, or retry the LLM provider at once for a paused one. `write_report` (POST): write the report

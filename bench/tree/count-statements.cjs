@@ -6,6 +6,10 @@
 // On SIGUSR2 the counters are written (synchronously) to $QUARRY_BENCH_STATEMENTS_FILE as
 // {signals, total, writes, reads, transactions}; the bench signals before and after the measured
 // research and takes the difference (bench/tree/statements.ts).
+//
+// It also keeps the server's event-loop delay (perf_hooks.monitorEventLoopDelay, 10 ms resolution):
+// each snapshot carries the delay since the previous one (p50, p99, max in ms), and starts it anew,
+// so the snapshot at the stream's end covers the measured research.
 "use strict";
 const fs = require("node:fs");
 const Module = require("node:module");
@@ -70,9 +74,15 @@ Module._load = function (request, ...rest) {
   return exported;
 };
 
+const loop = require("node:perf_hooks").monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
+const ms = (ns) => Math.round(ns / 1e4) / 100;
+
 if (file) {
   process.on("SIGUSR2", () => {
     counts.signals++;
-    fs.writeFileSync(file, JSON.stringify(counts));
+    const loopDelay = { p50Ms: ms(loop.percentile(50)), p99Ms: ms(loop.percentile(99)), maxMs: ms(loop.max), samples: loop.count };
+    loop.reset();
+    fs.writeFileSync(file, JSON.stringify({ ...counts, loopDelay }));
   });
 }

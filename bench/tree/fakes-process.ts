@@ -9,6 +9,8 @@ import type { BoundLatencies } from "./bound";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export interface FakesProcess {
+  /** Pages of the large fixture web the search results come from (`--web-pages`); 0: the 26 small pages. */
+  webPages: number;
   /** Points the product at the fake LLM directly. */
   env: Record<string, string>;
   /** The fault proxy's base URL, for OPENAI_BASE_URL in fault runs (started with `faults: true`). */
@@ -28,7 +30,7 @@ async function getJson<T>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-export async function startFakesProcess(latencies: BoundLatencies, { failingPageShare = 0, faults = false } = {}): Promise<FakesProcess> {
+export async function startFakesProcess(latencies: BoundLatencies, { failingPageShare = 0, faults = false, webPages = 0 } = {}): Promise<FakesProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -37,6 +39,7 @@ export async function startFakesProcess(latencies: BoundLatencies, { failingPage
       "--search-latency", String(latencies.searchMs),
       "--web-latency", String(latencies.webMs),
       "--failing-page-share", String(failingPageShare),
+      "--web-pages", String(webPages),
       ...(faults ? ["--faults"] : []),
     ],
     { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
@@ -53,6 +56,7 @@ export async function startFakesProcess(latencies: BoundLatencies, { failingPage
     return new URL(urls.faults).origin;
   };
   return {
+    webPages,
     env: {
       OPENAI_BASE_URL: urls.llm,
       OPENAI_API_KEY: "bench-key",

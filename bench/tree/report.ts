@@ -19,7 +19,56 @@ export interface BenchSummary {
   tree: TreeRunResult[];
   /** Fault runs: one research through the fault-injecting LLM proxy. */
   faults?: TreeRunResult[];
+  /** Tree runs on the large fixture web (--web-pages): event-loop delay, stream latency, RSS, CPU per call, status size. */
+  largeWeb?: TreeRunResult[];
+  /** The machine's 1-minute load average when each large-web row started (other engineers share it). */
+  largeWebLoad?: number[];
   extractionMarkdown?: string;
+}
+
+/** Issue 25's targets for a (5, 5) on the large fixture web. */
+export const LARGE_WEB_TARGETS = { loopP99Ms: 50, streamP95Ms: 50, peakRssMb: 400, cpuMsPerLlmCall: 2.5, statusKb: 50 } as const;
+
+/** The large-web section: the server under hundreds of distinct, heavy pages. */
+export function formatLargeWebMarkdown(rows: TreeRunResult[], loads: number[] = []): string {
+  const t = LARGE_WEB_TARGETS;
+  const out: string[] = ["## Large fixture web: the event loop under hundreds of distinct pages", ""];
+  out.push(
+    "One research on the large fixture web (`test/fakes/web-large.ts`: generated pages of real-world sizes, one in 40 " +
+      "over 1 MB, one in 50 slow), page extraction in the server's worker pool (`SCRAPE_WORKERS`). Event-loop delay: " +
+      "`perf_hooks.monitorEventLoopDelay` in the server (10 ms resolution) from the start request to the stream's end. " +
+      `Targets (at 5 × 5): loop delay p99 < ${t.loopP99Ms} ms, stream p95 < ${t.streamP95Ms} ms, peak RSS < ${t.peakRssMb} MB, ` +
+      `CPU ≤ ${t.cpuMsPerLlmCall} ms per LLM call, status (\`?view=status\`) < ${t.statusKb} KB.`,
+    "",
+  );
+  out.push(row(["depth × breadth", "database", "load avg", "web pages", "distinct read (> 1 MB, slow)", "HTML read", "status", "wall", "loop delay p50 / p99 / max", "stream p50 / p95", "peak RSS", "CPU", "CPU per LLM call", "GET full / ?view=status"]));
+  out.push(row(["---", "---", "---:", "---:", "---:", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]));
+  rows.forEach((r, i) => {
+    const at = `${r.depth}x${r.breadth}` === TARGETS.at;
+    const m = (ok: boolean) => (at ? ` ${mark(ok)}` : "");
+    const ld = r.loopDelay;
+    const w = r.web;
+    out.push(
+      row([
+        `${r.depth} × ${r.breadth}`,
+        db(r),
+        loads[i] === undefined ? "n/a" : loads[i].toFixed(1),
+        w ? w.pages : "n/a",
+        w ? `${w.distinctFetched} (${w.over1Mb}, ${w.slow})` : "n/a",
+        w ? `${(w.bytesFetched / 1024 / 1024).toFixed(1)} MB` : "n/a",
+        r.status,
+        s(r.wallMs),
+        ld ? `${ld.p50Ms} / ${ld.p99Ms}${m(ld.p99Ms < t.loopP99Ms)} / ${ld.maxMs} ms` : "n/a",
+        `${r.stream.medianMs.toFixed(1)} / ${r.stream.p95Ms.toFixed(1)} ms${m(r.stream.p95Ms < t.streamP95Ms)}`,
+        `${r.server.peakRssMb.toFixed(0)} MB${m(r.server.peakRssMb < t.peakRssMb)}`,
+        `${r.server.cpuSeconds.toFixed(2)} s`,
+        r.cpuMsPerLlmCall === undefined ? "n/a" : `${r.cpuMsPerLlmCall.toFixed(1)} ms${m(r.cpuMsPerLlmCall <= t.cpuMsPerLlmCall)}`,
+        `${r.statusBytes === undefined ? "n/a" : `${(r.statusBytes / 1024).toFixed(1)} KB`} / ${r.statusLeanBytes === undefined ? "n/a" : `${(r.statusLeanBytes / 1024).toFixed(1)} KB${m(r.statusLeanBytes < t.statusKb * 1024)}`}`,
+      ]),
+    );
+  });
+  out.push("");
+  return out.join("\n");
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

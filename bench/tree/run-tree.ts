@@ -6,6 +6,7 @@ import fs from "node:fs";
 import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { tagOf } from "../../test/fakes/llm-parse";
+import { largeWebPages } from "../../test/fakes/web-large";
 import { TOPICS } from "../../test/fakes/web-topics";
 import type { FaultOptions, FaultStats, LlmLogEntry } from "../../test/fakes";
 import { totalQueries } from "@/lib/explore/tree";
@@ -14,7 +15,7 @@ import { sampleProcessTree } from "./proc";
 import { quantile } from "../extraction-measure";
 import { followStream } from "./stream-client";
 import type { FakesProcess } from "./fakes-process";
-import { readStatements, statementCounter, statementsBetween, type StatementCounts } from "./statements";
+import { readStatements, statementCounter, statementsBetween, type LoopDelay, type StatementCounts } from "./statements";
 import type { BenchDatabase } from "./database";
 
 export interface TreeRunOptions {
@@ -98,9 +99,27 @@ export interface TreeRunResult {
   statusBytes?: number;
   /** Bytes of `GET /api/research/:id?view=status` (the lean status view) then. */
   statusLeanBytes?: number;
+  /** The server's event-loop delay from the start request to the stream's end (absent in results recorded before). */
+  loopDelay?: LoopDelay;
+  /** Server CPU (ms) per LLM call of the research. */
+  cpuMsPerLlmCall?: number;
+  /** The large fixture web (`--web-pages`, 0: the 26 small pages): its size, and the distinct pages of it fetched, their HTML's bytes and how many were over 1 MB or slow. */
+  web?: { pages: number; distinctFetched: number; bytesFetched: number; over1Mb: number; slow: number };
   /** How busy the LLM slots were: overall, and per 500 ms from the start (mean calls in flight). */
   llmSlots: { busyShare: number; perHalfSecond: number[]; firstCallMs: number; reportStartMs: number };
   faults?: FaultRunResult;
+}
+
+function largeWebFetched(count: number, paths: string[]): NonNullable<TreeRunResult["web"]> {
+  const fetched = new Set(paths);
+  const read = largeWebPages(count).filter((p) => fetched.has(p.path));
+  return {
+    pages: count,
+    distinctFetched: read.length,
+    bytesFetched: read.reduce((n, p) => n + p.bytes, 0),
+    over1Mb: read.filter((p) => p.bytes > 1_000_000).length,
+    slow: read.filter((p) => p.slowMs > 0).length,
+  };
 }
 
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
@@ -159,7 +178,8 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
         return undefined;
       });
     const usage = sampler.stop();
-    const statements = statementsBetween(statementsBefore, await readStatements(app.pid!, counter.file));
+    const statementsAfter = await readStatements(app.pid!, counter.file);
+    const statements = statementsBetween(statementsBefore, statementsAfter);
     if (o.faults) await o.fakes.configureFaults({ rate429: 0, rate500: 0, outage: false, outageUntil: 0, slowMs: 0 });
     if (!stream) {
       // Timed out: cancel the run so that the server stops promptly, then measure what is there.
@@ -248,6 +268,9 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       quality,
       statusBytes,
       statusLeanBytes,
+      loopDelay: statementsAfter.loopDelay,
+      cpuMsPerLlmCall: research.llmCalls > 0 ? (usage.cpuSeconds * 1000) / research.llmCalls : undefined,
+      web: largeWebFetched(o.fakes.webPages, webLog.map((e) => e.path)),
       stream: {
         parts: stream?.parts ?? 0,
         medianMs: quantile(latencies, 0.5),

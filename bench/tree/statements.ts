@@ -17,8 +17,17 @@ export interface StatementCounts {
   transactions: number;
 }
 
+/** The server's event-loop delay since the previous snapshot (ms; resolution 10 ms). */
+export interface LoopDelay {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  samples: number;
+}
+
 interface Snapshot extends StatementCounts {
   signals: number;
+  loopDelay?: LoopDelay;
 }
 
 /** A file for one server's counters, and the node flag and environment that preload the counter. */
@@ -35,14 +44,14 @@ function read(file: string): Snapshot | undefined {
   }
 }
 
-/** Asks the server (SIGUSR2) for its counters and waits for them (up to 5 s). */
-export async function readStatements(pid: number, file: string): Promise<StatementCounts> {
+/** Asks the server (SIGUSR2) for its counters and waits for them (up to 5 s); `loopDelay` covers the time since the previous ask. */
+export async function readStatements(pid: number, file: string): Promise<StatementCounts & { loopDelay?: LoopDelay }> {
   const before = read(file)?.signals ?? 0;
   process.kill(pid, "SIGUSR2");
   const deadline = Date.now() + 5000;
   for (;;) {
     const snap = read(file);
-    if (snap && snap.signals > before) return { total: snap.total, writes: snap.writes, reads: snap.reads, transactions: snap.transactions };
+    if (snap && snap.signals > before) return { total: snap.total, writes: snap.writes, reads: snap.reads, transactions: snap.transactions, loopDelay: snap.loopDelay };
     if (Date.now() > deadline) throw new Error(`the server did not write its statement counts to ${file}`);
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -1,5 +1,5 @@
 // Calls to the app's own JSON API. Errors keep the server's `{ error, code, field, errors }`.
-import type { ResearchStatus, ResearchSummary, ResearchView } from "@/lib/types";
+import type { ResearchItemsPage, ResearchStatus, ResearchSummary, ResearchView } from "@/lib/types";
 
 export class ApiError extends Error {
   constructor(
@@ -107,6 +107,13 @@ export const api = {
     request<QuestionsResponse>("/api/research/questions", { method: "POST", body: JSON.stringify(input) }),
   start: (input: StartInput) => request<StartResponse>("/api/research/start", { method: "POST", body: JSON.stringify(input) }),
   get: (id: string) => request<ResearchView>(`/api/research/${encodeURIComponent(id)}`),
+  /** A page of the research's extracted items, all or one query's (GET /api/research/:id/items). */
+  items: (id: string, { queryId, after }: { queryId?: string; after?: string } = {}) => {
+    const p = new URLSearchParams({ limit: "1000" });
+    if (queryId) p.set("query_id", queryId);
+    if (after) p.set("after", after);
+    return request<ResearchItemsPage>(`/api/research/${encodeURIComponent(id)}/items?${p}`);
+  },
   list: (params: ListParams) => request<ResearchListResponse>(`/api/research?${listQuery(params)}`),
   /** The caller's quick answers, newest first; the cursor is the last one's `createdAt`. */
   answers: (params: ListParams) => request<{ answers: AnswerSummary[]; next: string | null }>(`/api/v1/answers?${listQuery(params, "before")}`),

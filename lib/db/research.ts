@@ -195,3 +195,31 @@ export async function deleteResearch({ id, ...owner }: { id: string } & Owner) {
 export async function countExtractedItems({ researchId }: { researchId: string }) {
   return db.extractedItem.count({ where: { researchId } });
 }
+
+/**
+ * A page of a research's extracted items (GET /api/research/:id/items), in the order of their
+ * query pages and positions; `after` is the last item id of the previous page. Optionally one
+ * query's or one query page's items only. The caller checks ownership first.
+ */
+export async function listExtractedItems({
+  researchId,
+  queryId,
+  pageId,
+  after,
+  limit,
+}: {
+  researchId: string;
+  queryId?: string;
+  pageId?: string;
+  after?: string;
+  limit: number;
+}) {
+  const rows = await db.extractedItem.findMany({
+    where: { researchId, ...(queryId || pageId ? { queryPage: { ...(queryId ? { queryId } : {}), ...(pageId ? { pageId } : {}) } } : {}) },
+    select: { id: true, content: true, url: true, position: true, queryPage: { select: { queryId: true, pageId: true } } },
+    orderBy: [{ queryPageId: "asc" }, { position: "asc" }],
+    ...(after ? { cursor: { id: after }, skip: 1 } : {}),
+    take: limit + 1,
+  });
+  return { rows: rows.slice(0, limit), more: rows.length > limit };
+}

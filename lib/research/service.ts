@@ -1,7 +1,7 @@
 // The tree-research operations that route handlers (and the CLI) call: one function per action.
 import { generateFollowupQuestions } from "./agents/prompt-analyzer";
 import { LlmUnavailableError, StructuredOutputError } from "../ai/errors";
-import { countExtractedItems, createResearch, deleteResearch, getResearch, loadResearchGraph, loadResearchStatusRows, saveStartParameters, type Owner } from "../db/research";
+import { countExtractedItems, createResearch, deleteResearch, getResearch, listExtractedItems, loadResearchGraph, loadResearchStatusRows, researchExists, saveStartParameters, type Owner } from "../db/research";
 import { reopenForReport, reopenForResume } from "../db/tree";
 import { startWithinLimits, withinPlanningLimits } from "../runs/limits";
 import { addTokens, ZERO_TOKENS, type UsageSink } from "../ai/usage";
@@ -10,7 +10,7 @@ import { assertSourcesReadable, parseSources, WEB_ONLY } from "../knowledge/sour
 import { AppError } from "../errors";
 import { deleteRunsOf, getRun, openRun } from "../db/runs";
 import { runRegistry } from "../runs/engines";
-import type { ResearchData } from "../types";
+import type { ResearchData, ResearchItemsPage } from "../types";
 import { parseStringArray, toResearchStatusView, toResearchView } from "../explore/public-shape";
 import type { FollowUpRequest, QuestionsRequest, StartRequest } from "./schema";
 import { followUpLink, type FollowUpLink } from "./follow-up";
@@ -113,6 +113,32 @@ export async function getResearchStatusView({ id, ...owner }: Owner & { id: stri
   const rows = await loadResearchStatusRows({ id, ...owner });
   if (!rows) throw new AppError("not_found:research", "Research not found");
   return toResearchStatusView(rows);
+}
+
+/** A page of the research's extracted items (GET /api/research/:id/items), optionally of one query or query page. */
+export async function getResearchItems({
+  id,
+  queryId,
+  websiteId,
+  after,
+  limit,
+  ...owner
+}: Owner & { id: string; queryId?: string; websiteId?: string; after?: string; limit: number }): Promise<ResearchItemsPage> {
+  if (!(await researchExists({ id, ...owner }))) throw new AppError("not_found:research", "Research not found");
+  // A website id is `${query_id}:${page_id}` (public-shape.ts).
+  const [websiteQueryId, pageId] = websiteId ? websiteId.split(":") : [];
+  if (queryId && websiteQueryId && queryId !== websiteQueryId) return { items: [], next: null };
+  const { rows, more } = await listExtractedItems({ researchId: id, queryId: queryId ?? websiteQueryId, pageId, after, limit });
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      website_id: `${r.queryPage.queryId}:${r.queryPage.pageId}`,
+      query_id: r.queryPage.queryId,
+      url: r.url,
+      content: r.content,
+    })),
+    next: more && rows.length > 0 ? rows[rows.length - 1].id : null,
+  };
 }
 
 export async function cancelResearch({ id, ...owner }: Owner & { id: string }) {

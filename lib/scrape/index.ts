@@ -4,8 +4,7 @@ import { storable } from "@/lib/validation/text";
 import { checkDeclaredType, decodeBody, detectKind, parseContentType } from "./content";
 import { formatSeconds, ScrapeError } from "./errors";
 import { fetchFollowing, type FetchedBody } from "./fetch";
-import { extractHtml } from "./html";
-import { extractPdf } from "./pdf";
+import { extractInPool } from "./extract-pool";
 import { assertHttpUrl, resolveTarget, type LookupFn } from "./ssrf";
 
 export { ScrapeError, type ScrapeFailure } from "./errors";
@@ -63,11 +62,12 @@ async function toPage(url: URL, fetched: FetchedBody, signal: AbortSignal): Prom
   let text: string;
   let metadata: { author: string | null; published: string | null } = { author: null, published: null };
   if (contentType === "pdf") {
-    ({ title, text } = await extractPdf(fetched.body, signal));
+    // A copy: the bytes are moved to the worker, and the fetched Buffer may share its memory.
+    ({ title, text } = await extractInPool({ kind: "pdf", body: new Uint8Array(fetched.body) }, signal));
   } else {
     const decoded = decodeBody(fetched.body, contentType, parseContentType(fetched.contentType).charset);
     if (contentType === "html") {
-      const extracted = extractHtml(decoded, fetched.finalUrl);
+      const extracted = await extractInPool({ kind: "html", html: decoded, url: fetched.finalUrl }, signal);
       ({ title, text } = extracted);
       metadata = { author: extracted.author, published: extracted.published };
     }

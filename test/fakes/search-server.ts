@@ -4,7 +4,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientGone, FakeServer, hang, latencyFor, readBody, regex, sendJson, sleep, type LatencyRule } from "./fake-server";
 import { hashString, seededRandom } from "./random";
+import { largeWebPages, type LargeWebPage } from "./web-large";
 import { CONTENT_PAGES, FAILING_PAGES } from "./web-pages";
+
+let largeCache: { count: number; pages: LargeWebPage[] } | null = null;
+/** A fresh copy of the large web's page list (the picker removes what it picks). */
+function largePages(count: number): LargeWebPage[] {
+  if (largeCache?.count !== count) largeCache = { count, pages: largeWebPages(count) };
+  return [...largeCache.pages];
+}
 
 export interface SearchOptions {
   latencyMs: number;
@@ -22,6 +30,8 @@ export interface SearchOptions {
   includeDuplicate: boolean;
   /** Put before every result's title and snippet (e.g. "\u0000": text the product must make storable). */
   inject: string;
+  /** Draw results from the large fixture web of this many pages (test/fakes/web-large.ts) instead of the 26 content pages. */
+  largeWeb: number;
 }
 
 export interface SearchResult {
@@ -68,6 +78,7 @@ const DEFAULTS: SearchOptions = {
   failingPageShare: 0.15,
   includeDuplicate: true,
   inject: "",
+  largeWeb: 0,
 };
 
 const ENGINES = ["google", "bing", "duckduckgo", "brave", "qwant", "startpage", "mojeek"];
@@ -94,9 +105,10 @@ export class FakeSearch extends FakeServer<SearchOptions, SearchLogEntry> {
     const { resultsPerQuery, failingPageShare, includeDuplicate } = this.options;
     const next = seededRandom(hashString(pageno > 1 ? `${q}#${pageno}` : q));
     const unique = Math.max(0, resultsPerQuery - (includeDuplicate && resultsPerQuery > 1 ? 1 : 0));
-    const content = [...CONTENT_PAGES];
+    const content: { path: string; title: string; snippet: string }[] = this.options.largeWeb > 0 ? largePages(this.options.largeWeb) : [...CONTENT_PAGES];
     // Never the SSRF bait: the product runs against the fakes with SCRAPE_ALLOW_PRIVATE=1 and would
     // follow the redirect to a real private address.
+    const contentPaths = new Set(content.map((p) => p.path));
     const failing = FAILING_PAGES.filter((page) => !page.ssrfBait);
     const picks: { path: string; title: string; snippet: string }[] = [];
     for (let i = 0; i < unique && (content.length || failing.length); i++) {
@@ -108,7 +120,7 @@ export class FakeSearch extends FakeServer<SearchOptions, SearchLogEntry> {
     }
     const results: SearchResult[] = picks.map((page, i) => this.result(page, ENGINES[(i + hashString(q)) % ENGINES.length], i));
     // SearXNG merges most duplicates, but not all (e.g. when engines report different titles).
-    const first = results.findIndex((r) => CONTENT_PAGES.some((p) => this.webUrl + p.path === r.url));
+    const first = picks.findIndex((p) => contentPaths.has(p.path));
     if (includeDuplicate && resultsPerQuery > 1 && first >= 0) {
       const original = picks[first];
       const engine = ENGINES[(ENGINES.indexOf(results[first].engine) + 1) % ENGINES.length];

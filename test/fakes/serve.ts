@@ -2,6 +2,7 @@
 // line with their URLs, and runs until SIGTERM or SIGINT.
 //   tsx test/fakes/serve.ts --llm-port 4101 --search-port 4102 --web-port 4103 \
 //     [--llm-latency 150 --search-latency 80 --web-latency 60] [--failing-page-share 0]
+//     [--web-pages 800]   search results from the large fixture web of that many pages (web-large.ts)
 //     [--faults [--faults-port 4104]]   the fault proxy in front of the LLM (no faults until
 //                                       configured over POST /__control); its URL is printed as "faults"
 import { parseArgs } from "node:util";
@@ -16,6 +17,7 @@ const { values } = parseArgs({
     "search-latency": { type: "string", default: "0" },
     "web-latency": { type: "string", default: "0" },
     "failing-page-share": { type: "string" },
+    "web-pages": { type: "string", default: "0" },
     faults: { type: "boolean", default: false },
     "faults-port": { type: "string", default: "0" },
   },
@@ -36,8 +38,8 @@ const fakes = await startFakes({
   ports: { llm: num("llm-port"), search: num("search-port"), web: num("web-port"), faults: num("faults-port") },
   faults: values.faults || undefined,
   llm: { latencyMs: num("llm-latency") },
-  search: { latencyMs: num("search-latency"), failingPageShare: num("failing-page-share") },
-  web: { latencyMs: num("web-latency") },
+  search: { latencyMs: num("search-latency"), failingPageShare: num("failing-page-share"), largeWeb: num("web-pages") },
+  web: { latencyMs: num("web-latency"), largeWeb: num("web-pages") },
 });
 
 console.log(JSON.stringify({ llm: fakes.llm.url, searxng: fakes.search.url, web: fakes.web.url, ...(fakes.faults ? { faults: fakes.faults.url } : {}) }));

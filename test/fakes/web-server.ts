@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientGone, FakeServer, hang, latencyFor, sleep, type LatencyRule } from "./fake-server";
 import { seededBytes } from "./random";
+import { largeWebPages, renderLargePage, type LargeWebPage } from "./web-large";
 import { ARTICLES, CONTENT_PAGES, EMPTY_HTML, FAILING_PAGES, NOTES_TXT, PNG_1X1, REPORT_PDF } from "./web-pages";
 import { escapeHtml } from "./web-templates";
 
@@ -18,6 +19,8 @@ export interface WebOptions {
    * product must make storable.
    */
   inject: string;
+  /** Serve the large fixture web too: this many generated pages at /web/<n>-<slug> (test/fakes/web-large.ts). */
+  largeWeb: number;
 }
 
 export interface WebLogEntry {
@@ -30,7 +33,7 @@ export interface WebLogEntry {
   userAgent: string | null;
 }
 
-const DEFAULTS: WebOptions = { latencyMs: 0, latencyRules: [], hugeBytes: 20 * 1024 * 1024, inject: "" };
+const DEFAULTS: WebOptions = { latencyMs: 0, latencyRules: [], hugeBytes: 20 * 1024 * 1024, inject: "", largeWeb: 0 };
 const HTML = "text/html; charset=utf-8";
 const BINARY = seededBytes(7, 64 * 1024);
 
@@ -46,6 +49,15 @@ export class FakeWeb extends FakeServer<WebOptions, WebLogEntry> {
   /** Absolute URLs of the pages with content: 24 articles, /text/notes.txt, /docs/report.pdf. */
   pages(): string[] {
     return CONTENT_PAGES.map((page) => this.baseUrl + page.path);
+  }
+
+  private large: { count: number; pages: LargeWebPage[] } | null = null;
+
+  /** The large web's pages (empty unless `largeWeb`). */
+  largePages(): LargeWebPage[] {
+    const count = this.options.largeWeb;
+    if (this.large?.count !== count) this.large = { count, pages: largeWebPages(count) };
+    return this.large.pages;
   }
 
   /**
@@ -79,6 +91,11 @@ export class FakeWeb extends FakeServer<WebOptions, WebLogEntry> {
     const redirect = (location: string) => send(302, HTML, `<a href="${escapeHtml(location)}">Found</a>`, { location });
 
     const { inject } = this.options;
+    const large = url.pathname.startsWith("/web/") ? this.largePages().find((p) => p.path === url.pathname) : undefined;
+    if (large) {
+      await sleep(large.slowMs, ...signals);
+      return send(200, HTML, renderLargePage(large, this.largePages()));
+    }
     const article = ARTICLES.find((a) => a.path === url.pathname);
     if (article) return send(200, HTML, inject ? article.html.replaceAll("<p>", `<p>${inject}`) : article.html);
     switch (url.pathname) {

@@ -61,6 +61,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   "/api/research/[id]/rerun": { POST: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/rerun`, body: {} }) } },
   "/api/research/[id]/report": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/report` }) } },
   "/api/research/[id]/export": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/export?format=pdf` }) } },
+  "/api/research/[id]/items": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/items` }) } },
   "/api/research/[id]/verification": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/verification` }) } },
   "/api/research/[id]/error-output": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.failed}/error-output` }) } },
   "/api/research/[id]/stream": { GET: { kind: "object", call: (ids) => ({ path: `/api/research/${ids.research}/stream` }) } },

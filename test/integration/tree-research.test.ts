@@ -5,7 +5,7 @@ import { FABRICATED_URL, startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { citedUrls, countByDepth, createAndStart, getView, waitForStatus } from "../helpers/research";
 import { queriesPerLevel } from "@/lib/explore/tree";
-import type { ResearchStatusView } from "@/lib/types";
+import type { ResearchItemsPage, ResearchItemView, ResearchStatusView } from "@/lib/types";
 
 let fakes: Fakes;
 let app: TestApp;
@@ -66,6 +66,35 @@ describe("tree research", () => {
     const bad = await app.fetch(`/api/research/${id}?view=everything`);
     assert.equal(bad.status, 400);
     assert.equal(((await bad.json()) as { field?: string }).field, "view");
+
+    // The items, paged: every item of the full view once, in pages that follow `next`; one query's; one website's.
+    const paged: ResearchItemView[] = [];
+    for (let after: string | null = "", pages = 0; after !== null; pages++) {
+      assert.ok(pages <= items, "the pages end");
+      const res = await app.fetch(`/api/research/${id}/items?limit=7${after ? `&after=${after}` : ""}`);
+      assert.equal(res.status, 200);
+      const page = (await res.json()) as ResearchItemsPage;
+      assert.ok(page.items.length <= 7);
+      paged.push(...page.items);
+      after = page.next;
+    }
+    const key = (websiteId: string, content: string) => `${websiteId}\n${content}`;
+    assert.deepEqual(
+      paged.map((i) => key(i.website_id, i.content)).sort(),
+      view.successful_scraped_websites.flatMap((w) => w.items.map((i) => key(w.id, i.content))).sort(),
+    );
+    const withItems = view.successful_scraped_websites.find((w) => w.items.length > 0)!;
+    const ofQuery = (await (await app.fetch(`/api/research/${id}/items?query_id=${withItems.query_id}`)).json()) as ResearchItemsPage;
+    assert.deepEqual(
+      ofQuery.items.map((i) => key(i.website_id, i.content)).sort(),
+      view.successful_scraped_websites.filter((w) => w.query_id === withItems.query_id).flatMap((w) => w.items.map((i) => key(w.id, i.content))).sort(),
+    );
+    const ofWebsite = (await (await app.fetch(`/api/research/${id}/items?website_id=${encodeURIComponent(withItems.id)}`)).json()) as ResearchItemsPage;
+    assert.deepEqual(ofWebsite.items.map((i) => i.content), withItems.items.map((i) => i.content));
+    const badLimit = await app.fetch(`/api/research/${id}/items?limit=0`);
+    assert.equal(badLimit.status, 400);
+    assert.equal(((await badLimit.json()) as { field?: string }).field, "limit");
+    assert.equal((await app.fetch(`/api/research/nope/items`)).status, 404);
 
     const report = await app.fetch(`/api/research/${id}/report`);
     assert.equal(report.status, 200);

@@ -1,0 +1,52 @@
+// The extraction pool gives exactly what in-process extraction gives: the bench's 62 fixture pages
+// (news, docs, forums, script-heavy, other languages, malformed HTML), a PDF, and the failures.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, describe, it } from "node:test";
+import { closeExtractPool, extractInPool } from "./extract-pool";
+import { ScrapeError } from "./errors";
+import { extractTask } from "./extract-task";
+import { ARTICLE_HTML, buildPdf } from "./test-fixtures";
+
+const FIXTURES = path.join(process.cwd(), "bench", "fixtures", "html");
+
+describe("extraction in worker threads", () => {
+  after(closeExtractPool);
+
+  it("gives the same title, text and metadata as in process, page for page", async () => {
+    const files = fs.readdirSync(FIXTURES).filter((f) => f.endsWith(".html"));
+    assert.ok(files.length >= 60, `only ${files.length} fixture pages`);
+    const pages = [ARTICLE_HTML, ...files.map((f) => fs.readFileSync(path.join(FIXTURES, f), "utf8"))];
+    const pooled = await Promise.all(pages.map((html, i) => extractInPool({ kind: "html", html, url: `https://example.com/${i}` })));
+    for (const [i, html] of pages.entries()) {
+      const local = await extractTask({ kind: "html", html, url: `https://example.com/${i}` });
+      assert.ok(local.ok);
+      const { ok: _ok, ...expected } = local;
+      assert.deepEqual(pooled[i], expected, `page ${i}`);
+    }
+    assert.ok(pooled.filter((p) => p.text.length > 200).length > 50, "the pages have text");
+  });
+
+  it("reads a PDF in a worker as in process", async () => {
+    const pdf = buildPdf("Tidal gauges recorded a rise of 3.4 millimetres a year.", "Sea level report");
+    const pooled = await extractInPool({ kind: "pdf", body: new Uint8Array(pdf) });
+    const local = await extractTask({ kind: "pdf", body: new Uint8Array(pdf) });
+    assert.ok(local.ok);
+    assert.deepEqual(pooled, { title: local.title, text: local.text, author: null, published: null });
+    assert.match(pooled.text, /3\.4 millimetres/);
+  });
+
+  it("a PDF it cannot read fails as a ScrapeError, across the thread", async () => {
+    await assert.rejects(
+      extractInPool({ kind: "pdf", body: new TextEncoder().encode("%PDF-1.4 not really a pdf") }),
+      (error: unknown) => error instanceof ScrapeError && error.reason === "empty" && /Could not extract text from the PDF/.test(error.message),
+    );
+  });
+
+  it("an aborted extraction rejects", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await assert.rejects(extractInPool({ kind: "html", html: ARTICLE_HTML, url: "https://example.com/" }, controller.signal));
+  });
+});

@@ -1,0 +1,69 @@
+// Page extraction (HTML → text, PDF → text) in a pool of worker threads, so that a large page does
+// not stall the server's event loop (and the progress streams on it). SCRAPE_WORKERS=0 extracts in
+// process.
+import path from "node:path";
+import { Piscina } from "piscina";
+import { getEnv } from "@/lib/env";
+import { raceAbort } from "./abort";
+import { ScrapeError } from "./errors";
+import { extractTask, type ExtractInput } from "./extract-task";
+
+export interface Extracted {
+  title: string | null;
+  text: string;
+  author: string | null;
+  published: string | null;
+}
+
+// Resolved from the project's directory, not from this module: in the Next build this module is a
+// bundled chunk, while the worker stays a file of the source tree (see the worker's header).
+const WORKER_FILE = path.join(process.cwd(), "lib", "scrape", "extract-worker.mjs");
+
+const globalForPool = globalThis as unknown as { quarryExtractPool?: Piscina };
+
+function pool(): Piscina | null {
+  const threads = getEnv().SCRAPE_WORKERS;
+  if (threads === 0) return null;
+  globalForPool.quarryExtractPool ??= new Piscina({
+    filename: WORKER_FILE,
+    minThreads: 1,
+    maxThreads: threads,
+    idleTimeout: 30_000,
+    // A page that blows up a worker's heap fails that page, not the server.
+    resourceLimits: { maxOldGenerationSizeMb: 512 },
+  });
+  return globalForPool.quarryExtractPool;
+}
+
+/** Extracts a fetched body's text in a worker (or in process without workers). Throws ScrapeError. */
+export async function extractInPool(input: ExtractInput, signal?: AbortSignal): Promise<Extracted> {
+  const workers = pool();
+  let result: Awaited<ReturnType<typeof extractTask>>;
+  try {
+    // The caller stops waiting on abort, but the worker finishes the page: piscina would end the
+    // thread of an aborted task, and a new thread costs seconds of start-up (the next page's timeout).
+    result = workers
+      ? await raceAbort(workers.run(input, { transferList: input.kind === "pdf" ? [input.body.buffer as ArrayBuffer] : undefined }), signal)
+      : await extractTask(input, signal);
+  } catch (error) {
+    // A worker that died on the page (out of memory, a crash) fails that page, as a scrape failure.
+    if (signal?.aborted || !workers) throw error;
+    throw new ScrapeError("empty", `Could not extract the page's text: ${error instanceof Error ? error.message.slice(0, 120) : "the worker failed"}`, { cause: error });
+  }
+  if (!result.ok) throw new ScrapeError(result.reason, result.message);
+  return { title: result.title, text: result.text, author: result.author, published: result.published };
+}
+
+/** Starts the pool's first thread and loads the extractor in it, so that the first page does not wait for it (server start). */
+export function warmExtractPool(): void {
+  void pool()
+    ?.run({ kind: "html", html: "<title>warm-up</title><p>Warm-up.</p>", url: "https://localhost/" })
+    .catch((error: unknown) => console.warn(`[quarry] the page extraction workers could not start: ${error instanceof Error ? error.message : String(error)}`));
+}
+
+/** Stops the pool's threads (tests, and processes that end). */
+export async function closeExtractPool(): Promise<void> {
+  const workers = globalForPool.quarryExtractPool;
+  globalForPool.quarryExtractPool = undefined;
+  await workers?.destroy();
+}
