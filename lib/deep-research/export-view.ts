@@ -57,6 +57,9 @@ export type WriteUpVerification = VerificationView | null;
 export function conversationDocument(c: SharedConversation, verification: WriteUpVerification = c.writeUpVerification): { doc: ExportDocument; shared: SharedConversation } {
   const titles = new Map<string, string | null>();
   for (const d of c.discoveries) for (const e of d.evidenceItems) if (e.url) titles.set(e.url, host(e.url));
+  // The write-up's source list names its pages by their titles.
+  const reply = [...c.messages].reverse().find((m) => m.role === "assistant")?.content ?? "";
+  for (const s of splitNumberedSources(reply).sources) titles.set(s.url, s.title);
   const { body, sources } = splitNumberedSources(numberCitations(writeUp(c), titles).markdown);
   const last = c.messages.at(-1)?.createdAt ?? c.createdAt;
   const date = last.slice(0, 10);

@@ -40,14 +40,15 @@ export async function writeUpSources(conversationId: string, budgetTokens: numbe
 /**
  * The reply with its snippet citations ("[id]", "[id1, id2]") as numbered links to the snippets'
  * pages and a numbered source list; ids that were not shown are dropped. Brackets that hold no id
- * and look like prose ("[sic]") are left alone.
+ * and hold no digit ("[sic]") are left alone.
  */
 export function citeSnippets(reply: string, shown: EvidenceItem[], pages: ReadonlyMap<string, SourceText>): string {
   const byId = new Map(shown.map((i) => [i.id, i]));
   const linked = reply.replace(/\[([^\]\n]+)\](?!\()/g, (whole, inner: string) => {
     const ids = inner.split(/[,;]\s*|\s+/).map((s) => s.trim()).filter(Boolean);
     const known = ids.filter((id) => byId.has(id));
-    if (known.length === 0) return /\s/.test(inner.trim()) ? whole : "";
+    // An id the agent invented (it holds digits, like every snippet id) goes; "[sic]" or "[see below]" stays.
+    if (known.length === 0) return ids.length === 1 && /\d/.test(inner) ? "" : whole;
     return [...new Set(known.map((id) => byId.get(id)!.url))].map((url) => `[0](${url})`).join("");
   });
   // "fact [1](…)[2](…)" after the drop of an invented id may leave "fact ." — tidy the space.
