@@ -9,7 +9,8 @@ import { locateSentence, type TextPiece } from "@/lib/client/claim-marks";
 import type { ClaimView, VerificationView } from "@/lib/verification/view";
 
 const LABEL: Record<ClaimView["verdict"], string> = { supported: "Supported", partial: "Partly supported", unsupported: "Unsupported", uncited: "No citation" };
-const CITATION_MARKER = /^\[\d+\]$/;
+// "[3]" in the report viewer, "3" where Markdown renders the link as it is (timeline, shared page).
+const CITATION_MARKER = /^\[?\d+\]?$/;
 
 interface Mark {
   range: Range;

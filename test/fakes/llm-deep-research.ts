@@ -100,8 +100,8 @@ function writeUp(task: string, scenario?: VerifyScenario) {
     const s = sentencesOf(i.content)[0];
     return s ? [{ id: i.id, sentence: s.replace(/[.!?]+$/, "") }] : [];
   });
-  // The framing sentence states no fact (the fake uncited-claim finder passes "This report …" by).
-  const lines = [`This report sums up iteration ${intTag(task, "iteration", 1)} on ${topicOf(task)}. Continuing: ${tagContent(task, "continuing")}.`, "", "## Findings", ""];
+  // The framing sentence states no fact (the fake uncited-claim finder passes "Iteration N on …" by).
+  const lines = [`Iteration ${intTag(task, "iteration", 1)} on ${topicOf(task)}: done. Continuing: ${tagContent(task, "continuing")}.`, "", "## Findings", ""];
   // The last cites an id the prompt did not show as well: the engine drops it.
   lines.push(...facts.slice(0, 4).map((f, i, all) => `- ${f.sentence} [${f.id}]${i === all.length - 1 ? "[invented-snippet:9]" : ""}.`));
   if (facts[0] && scenario?.plantUnsupported) lines.push(`- ${PLANTED_UNSUPPORTED} [${facts[0].id}].`);
