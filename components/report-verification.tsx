@@ -6,10 +6,11 @@
 import { useEffect, useState, type RefObject } from "react";
 import { useVerification } from "@/hooks/use-verification";
 import { locateSentence, type TextPiece } from "@/lib/client/claim-marks";
-import type { ClaimView } from "@/lib/verification/view";
+import type { ClaimView, VerificationView } from "@/lib/verification/view";
 
 const LABEL: Record<ClaimView["verdict"], string> = { supported: "Supported", partial: "Partly supported", unsupported: "Unsupported", uncited: "No citation" };
-const CITATION_MARKER = /^\[\d+\]$/;
+// "[3]" in the report viewer, "3" where Markdown renders the link as it is (timeline, shared page).
+const CITATION_MARKER = /^\[?\d+\]?$/;
 
 interface Mark {
   range: Range;
@@ -89,13 +90,21 @@ function useClaimMarks(article: RefObject<HTMLElement | null>, claims: ClaimView
 
 export function ReportVerification({ href, article }: { href: string; article: RefObject<HTMLElement | null> }) {
   const { data } = useVerification(href, true);
+  return <VerificationSummary data={data ?? null} article={article} />;
+}
+
+/**
+ * A verification as the viewer shows it (the report's, a Deep Research write-up's, on the owner's page
+ * or a shared one): the support rate and counts, the flagged claims marked in `article`, the quote on hover.
+ */
+export function VerificationSummary({ data, article, noun = "report" }: { data: VerificationView | null; article: RefObject<HTMLElement | null>; noun?: string }) {
   const flagged = data?.status === "done" ? data.claims.filter((c) => c.verdict !== "supported") : [];
   const hover = useClaimMarks(article, flagged);
   if (!data) return null;
   if (data.status !== "done") {
     return (
       <p className="mb-3 text-sm text-muted" data-testid="report-verification" data-status={data.status}>
-        {data.status === "failed" ? "The citations could not be verified; the report is shown as written." : "Verifying the citations…"}
+        {data.status === "failed" ? `The citations could not be verified; the ${noun} is shown as written.` : "Verifying the citations…"}
       </p>
     );
   }
@@ -112,7 +121,7 @@ export function ReportVerification({ href, article }: { href: string; article: R
       </p>
       {flagged.length > 0 ? (
         <details className="mt-2">
-          <summary className="cursor-pointer text-muted">Marked in the report: {flagged.length} claim{flagged.length === 1 ? "" : "s"} not fully supported</summary>
+          <summary className="cursor-pointer text-muted">Marked in the {noun}: {flagged.length} claim{flagged.length === 1 ? "" : "s"} not fully supported</summary>
           <ul className="mt-2 flex flex-col gap-2">
             {flagged.map((claim, i) => (
               <li key={i} data-testid="flagged-claim" data-verdict={claim.verdict}>

@@ -95,6 +95,8 @@ const POSTGRES_TESTS = [
   "test/integration/deep-research-analysis.test.ts",
   "test/integration/verification.test.ts",
   "test/integration/report-exports.test.ts",
+  "test/integration/deep-research-verification.test.ts",
+  "test/integration/deep-research-exports.test.ts",
   "test/integration/knowledge-base.test.ts",
   "test/integration/knowledge-research.test.ts",
   "test/integration/openai-params.test.ts",

@@ -33,6 +33,11 @@ export function SharedConversationView({ conversation: c }: { conversation: Shar
   const [focus, cite] = useTaskFocus();
   const view = useMemo(() => ({ state: toState(c), messages: toMessages(c), plan: toPlan(c), discoveries: toDiscoveries(c) }), [c]);
   const taskIds = useMemo(() => new Set(c.plan.map((t) => t.id)), [c]);
+  // The verified write-up is the last reply (toMessages numbers the messages m0, m1, …).
+  const writeUp = useMemo(() => {
+    const last = c.messages.map((m, i) => ({ m, i })).filter(({ m }) => m.role === "assistant").at(-1);
+    return c.writeUpVerification && last ? { messageId: `m${last.i}`, view: c.writeUpVerification } : null;
+  }, [c]);
   return (
     <div className="grid gap-6 py-2" data-testid="shared-conversation">
       <header className="min-w-0">
@@ -53,7 +58,7 @@ export function SharedConversationView({ conversation: c }: { conversation: Shar
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,24rem)]">
         <div className="grid min-w-0 content-start gap-6">
           <HypothesisPanel state={view.state} taskIds={taskIds} onCite={cite} />
-          <Timeline messages={view.messages} />
+          <Timeline messages={view.messages} verification={writeUp} />
         </div>
         <aside className="grid min-w-0 content-start gap-6" aria-label="Discoveries and plan">
           <DiscoveriesPanel discoveries={view.discoveries} />

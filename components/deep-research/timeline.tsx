@@ -1,11 +1,32 @@
 "use client";
 // The timeline: the user's messages and each iteration's reply, with its level.
-import { memo, useState } from "react";
+import { memo, useRef, useState } from "react";
+import { VerificationSummary } from "../report-verification";
+import type { VerificationView } from "@/lib/verification/view";
 import { Markdown } from "../markdown";
 import type { DrMessage } from "@/lib/client/deep-research-state";
 import { formatDateTime } from "@/lib/client/format";
 
-const Entry = memo(function Entry({ m, reply }: { m: DrMessage; reply: number }) {
+/** The citation check of one reply (the write-up), by the reply's id. */
+export interface ReplyVerification {
+  messageId: string;
+  view: VerificationView;
+}
+
+/** A reply's text; the verified write-up with its support rate and its flagged claims marked. */
+function ReplyText({ content, verification }: { content: string; verification: VerificationView | null }) {
+  const article = useRef<HTMLDivElement>(null);
+  return (
+    <>
+      {verification ? <div className="mt-2"><VerificationSummary data={verification} article={article} noun="write-up" /></div> : null}
+      <div ref={article} data-testid={verification ? "dr-verified-reply" : undefined}>
+        <Markdown className="prose-report mt-1 text-sm">{content}</Markdown>
+      </div>
+    </>
+  );
+}
+
+const Entry = memo(function Entry({ m, reply, verification }: { m: DrMessage; reply: number; verification: VerificationView | null }) {
   const user = m.role === "user";
   return (
     <li data-testid="dr-message" data-role={m.role} data-status={m.status} className={`rounded-xl border px-4 py-3 [contain-intrinsic-size:auto_5.5rem] [content-visibility:auto] ${user ? "border-accent/30 bg-accent/5" : "border-border bg-surface"}`}>
@@ -15,7 +36,7 @@ const Entry = memo(function Entry({ m, reply }: { m: DrMessage; reply: number })
         {!user ? (m.level > 0 ? <span>level {m.level}</span> : null) : m.researchMode ? <span>{m.researchMode}</span> : null}
         <time dateTime={m.createdAt} className="ml-auto" suppressHydrationWarning>{formatDateTime(m.createdAt)}</time>
       </div>
-      {user ? <p className="mt-1 whitespace-pre-wrap break-words text-sm">{m.content}</p> : <Markdown className="prose-report mt-1 text-sm">{m.content}</Markdown>}
+      {user ? <p className="mt-1 whitespace-pre-wrap break-words text-sm">{m.content}</p> : <ReplyText content={m.content} verification={verification} />}
       {m.error ? <p className="mt-1 text-sm text-danger">{m.error}</p> : null}
     </li>
   );
@@ -30,7 +51,7 @@ function withReplyNumbers(messages: DrMessage[]): [DrMessage, number][] {
 // A long conversation shows its latest entries; the earlier ones (each a Markdown render) on demand.
 const RECENT = 6;
 
-export const Timeline = memo(function Timeline({ messages }: { messages: DrMessage[] }) {
+export const Timeline = memo(function Timeline({ messages, verification = null }: { messages: DrMessage[]; verification?: ReplyVerification | null }) {
   const [all, setAll] = useState(false);
   const numbered = withReplyNumbers(messages);
   const hidden = all ? 0 : Math.max(0, numbered.length - RECENT);
@@ -42,7 +63,7 @@ export const Timeline = memo(function Timeline({ messages }: { messages: DrMessa
           Show {hidden} earlier {hidden === 1 ? "entry" : "entries"}
         </button>
       ) : null}
-      <ol className="mt-2 grid gap-2">{numbered.slice(hidden).map(([m, n]) => <Entry key={m.id} m={m} reply={n} />)}</ol>
+      <ol className="mt-2 grid gap-2">{numbered.slice(hidden).map(([m, n]) => <Entry key={m.id} m={m} reply={n} verification={verification?.messageId === m.id ? verification.view : null} />)}</ol>
     </section>
   );
 });

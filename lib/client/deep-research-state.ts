@@ -220,6 +220,7 @@ export const PHASE_NAMES: Record<string, string> = {
   next: "Next steps",
   continue: "Deciding",
   reply: "Replying",
+  verify: "Checking citations",
   done: "Done",
 };
 

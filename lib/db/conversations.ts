@@ -263,3 +263,8 @@ export async function listConversationStartTimes({ userId, since, limit }: { use
   });
   return rows.map((r) => r.createdAt);
 }
+
+/** Replaces a reply's text (the write-up after its citation check repaired it). */
+export async function setMessageContent(id: string, content: string) {
+  return db.conversationMessage.update({ where: { id }, data: { content } });
+}

@@ -88,3 +88,12 @@ export async function verificationOfMessage({ messageId, userId }: { messageId: 
 export async function failVerification(subject: VerificationSubject): Promise<void> {
   await db.reportVerification.updateMany({ where: { ...where(subject), status: { not: "done" } }, data: { status: "failed", completedAt: new Date() } });
 }
+
+/** The verification of a conversation's latest verified reply (its last write-up), scoped by owner (undefined: any). */
+export async function verificationOfConversation({ conversationId, userId }: { conversationId: string; userId?: string }) {
+  return db.reportVerification.findFirst({
+    where: { message: { conversationId, ...(userId === undefined ? {} : { conversation: { userId } }) } },
+    orderBy: { createdAt: "desc" },
+    include: { verdicts: { orderBy: [{ pass: "asc" }, { position: "asc" }] } },
+  });
+}

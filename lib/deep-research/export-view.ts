@@ -2,11 +2,14 @@
 // write-up (the last reply) and the discoveries with their evidence, cited to the pages the
 // evidence was extracted from. Built from the conversation's public view, so an owner's export
 // and a share link's hold the same things and nothing else.
+import { pageReferenceFacts } from "../db/tree";
+import { tasksOf } from "../db/research-tasks";
 import { fileStem, percent, type ExportDocument } from "../exports/document";
 import type { PaperInput } from "../exports/latex/paper";
 import { numberCitations, splitNumberedSources } from "../report-citations";
 import { conversationSnapshot } from "./snapshot";
-import { toSharedConversation, type SharedConversation } from "./shared-view";
+import { toSharedConversation, withWriteUpVerification, type SharedConversation } from "./shared-view";
+import type { VerificationView } from "../verification/view";
 
 export interface ConversationExport {
   doc: ExportDocument;
@@ -27,7 +30,8 @@ const line = (text: string) => text.replace(/\s+/g, " ").trim();
 function writeUp(c: SharedConversation): string {
   const reply = [...c.messages].reverse().find((m) => m.role === "assistant")?.content ?? "";
   const discoveries = c.discoveries.filter((d) => d.status !== "rejected");
-  const parts = [reply.replace(/^\s*#\s+.+\n+/, "").trim()];
+  // The write-up's own numbered source list goes: the export numbers its citations anew, discoveries included.
+  const parts = [splitNumberedSources(reply).body.replace(/^\s*#\s+.+\n+/, "").trim()];
   if (discoveries.length) {
     parts.push("## Discoveries");
     for (const d of discoveries) {
@@ -47,9 +51,15 @@ function writeUp(c: SharedConversation): string {
   return parts.filter(Boolean).join("\n\n");
 }
 
-export function conversationDocument(c: SharedConversation): { doc: ExportDocument; shared: SharedConversation } {
+/** The verification of the conversation's write-up, when its last reply is the one verified. */
+export type WriteUpVerification = VerificationView | null;
+
+export function conversationDocument(c: SharedConversation, verification: WriteUpVerification = c.writeUpVerification): { doc: ExportDocument; shared: SharedConversation } {
   const titles = new Map<string, string | null>();
   for (const d of c.discoveries) for (const e of d.evidenceItems) if (e.url) titles.set(e.url, host(e.url));
+  // The write-up's source list names its pages by their titles.
+  const reply = [...c.messages].reverse().find((m) => m.role === "assistant")?.content ?? "";
+  for (const s of splitNumberedSources(reply).sources) titles.set(s.url, s.title);
   const { body, sources } = splitNumberedSources(numberCitations(writeUp(c), titles).markdown);
   const last = c.messages.at(-1)?.createdAt ?? c.createdAt;
   const date = last.slice(0, 10);
@@ -64,8 +74,7 @@ export function conversationDocument(c: SharedConversation): { doc: ExportDocume
         { label: "Mode", value: c.researchMode },
         { label: "Counts", value: `${plural(iterations, "iteration")} · ${plural(c.currentLevel, "level")} · ${plural(c.plan.length, "task")} · ${plural(c.discoveries.length, "discovery", "discoveries")} · ${sources.length} cited` },
       ],
-      // The write-up's citations are not verified yet: only the tree report's are.
-      supportRate: null,
+      supportRate: verification?.status === "done" ? verification.support_rate : null,
       body,
       sources,
       fileStem: fileStem(c.objective, date),
@@ -73,7 +82,10 @@ export function conversationDocument(c: SharedConversation): { doc: ExportDocume
   };
 }
 
-export function conversationPaper(doc: ExportDocument, c: SharedConversation): PaperInput {
+type PageFacts = Awaited<ReturnType<typeof pageReferenceFacts>>;
+
+export function conversationPaper(doc: ExportDocument, c: SharedConversation, facts: PageFacts = new Map()): PaperInput {
+  const v = c.writeUpVerification;
   const iterations = Math.max(0, ...c.messages.map((m) => m.iteration));
   const literature = c.plan.filter((t) => t.type === "LITERATURE");
   const analysis = c.plan.filter((t) => t.type === "ANALYSIS");
@@ -99,10 +111,18 @@ export function conversationPaper(doc: ExportDocument, c: SharedConversation): P
     limitations: [
       ...c.plan.filter((t) => t.status === "failed").map((t) => `The task "${t.objective}" failed; its findings are missing.`),
       ...(analysis.length ? [`${plural(analysis.length, "analysis task")} did not run: dataset analysis is not implemented yet.`] : []),
-      "The write-up's citations were not checked against the sources' text (only tree reports are verified so far).",
+      ...(v?.status === "done" ? [] : ["The write-up's citations were not checked against the sources' text (the check did not run or could not finish)."]),
+      "The discoveries' evidence quotes are stored snippets of the pages; the discoveries themselves are the research's reading of them.",
     ],
-    verification: doc.supportRate === null ? [] : [`${percent(doc.supportRate)} of the claims are supported.`],
-    sources: doc.sources.map((s) => ({ n: s.n, url: s.url, title: s.title, accessed: doc.date })),
+    verification:
+      v?.status === "done" && v.support_rate !== null
+        ? [`Of the write-up's ${plural(v.counts.claims, "claim")}, ${v.counts.supported} (${percent(v.support_rate)}) are fully supported by the stored text of their cited sources, ${v.counts.partial} partly supported and ${v.counts.uncited} uncited${v.repair.removed + v.repair.rewritten ? `; the check removed ${v.repair.removed} and rewrote ${v.repair.rewritten} unsupported sentences` : ""}.`]
+        : [],
+    sources: doc.sources.map((s) => {
+      const page = facts.get(s.url);
+      const at = page?.fetchedAt;
+      return { n: s.n, url: s.url, title: s.title, accessed: at ? at.toISOString().slice(0, 10) : doc.date, author: page?.author ?? null, published: page?.published ?? null };
+    }),
   };
 }
 
@@ -112,6 +132,17 @@ export async function conversationExport({ id, userId }: { id: string; userId?: 
   if (!snapshot) return null;
   // Nothing to export before the first reply.
   if (!snapshot.messages.some((m) => m.role === "assistant")) return null;
-  const { doc, shared } = conversationDocument(toSharedConversation(snapshot));
-  return { doc, paper: async () => conversationPaper(doc, shared) };
+  const { doc, shared } = conversationDocument(await withWriteUpVerification(toSharedConversation(snapshot), id, snapshot));
+  return { doc, paper: async () => conversationPaper(doc, shared, await conversationPageFacts(id)) };
 }
+
+/** What the pages of the conversation's literature tasks state of themselves (for the references), by URL. */
+async function conversationPageFacts(conversationId: string): Promise<PageFacts> {
+  const facts: PageFacts = new Map();
+  for (const t of await tasksOf(conversationId)) {
+    if (!t.childResearchId) continue;
+    for (const [url, f] of await pageReferenceFacts(t.childResearchId)) if (!facts.has(url)) facts.set(url, f);
+  }
+  return facts;
+}
+

@@ -7,7 +7,7 @@ import { formHypothesis } from "./agents/hypothesis";
 import { planTasks } from "./agents/planning";
 import { reflect } from "./agents/reflection";
 import { writeReply } from "./agents/reply";
-import { advanceMessage, getConversation, saveReply, updateConversation, type ConversationMessage } from "../db/conversations";
+import { advanceMessage, getConversation, messagesOf, saveReply, setMessageContent, updateConversation, type ConversationMessage } from "../db/conversations";
 import { applyDiscoveryChanges, discoveriesOf } from "../db/discoveries";
 import { createLevelTasks, itemsOfResearches, tasksOf, type TaskDraft } from "../db/research-tasks";
 import type { DrContext } from "./context";
@@ -17,6 +17,7 @@ import { prepareDatasets } from "./datasets";
 import { analysisItems } from "./analysis-evidence";
 import { discoveryViews } from "./snapshot";
 import { messageView, taskView } from "./views";
+import { citeSnippets, verifiedWriteUp, writeUpSources } from "./write-up";
 
 /** Fully-autonomous runs stop here whatever the continue agent says. */
 export const FULLY_AUTONOMOUS_CAP = 20;
@@ -153,12 +154,27 @@ const decide: Step = async (ctx, m) => {
 const reply: Step = async (ctx, m) => {
   const decision = parseJson<{ decision?: ContinueDecision }>(m.state, {}).decision;
   const continuing = Boolean(decision?.shouldContinue);
-  const text = await writeReply({ context: await ctx.context(m.level), iteration: m.iteration, continuing, signal: ctx.signal, onUsage: ctx.usage });
+  // The last reply of a start is its write-up: it cites the stored snippets, and is verified next.
+  const sources = continuing ? null : await writeUpSources(ctx.conversationId, Math.floor(ctx.env.CONTEXT_TOKEN_BUDGET / 2));
+  const text = await writeReply({ context: await ctx.context(m.level, sources ? Math.floor(ctx.env.CONTEXT_TOKEN_BUDGET / 2) : 0), iteration: m.iteration, continuing, snippets: sources?.text, signal: ctx.signal, onUsage: ctx.usage });
   ctx.check();
+  const content = sources ? citeSnippets(text, sources.shown, sources.pages) : text;
   const c = (await getConversation({ id: ctx.conversationId }))!;
-  const nextPatch = continuing ? { phase: "plan", iteration: m.iteration + 1 } : { phase: "done" };
-  const saved = await saveReply({ conversationId: ctx.conversationId, rootId: m.id, iteration: m.iteration, content: text, suggestedNextSteps: c.suggestedNextSteps, next: nextPatch });
+  const nextPatch = continuing ? { phase: "plan", iteration: m.iteration + 1 } : { phase: "verify" };
+  const saved = await saveReply({ conversationId: ctx.conversationId, rootId: m.id, iteration: m.iteration, content, suggestedNextSteps: c.suggestedNextSteps, next: nextPatch });
   if (saved) ctx.emit("message", messageView(saved));
 };
 
-const STEPS: Record<string, Step> = { plan, execute, hypothesis, reflect: reflectAndDiscover, next, continue: decide, reply };
+/** The write-up's citations checked against the pages' stored text; a repair replaces the reply's text. */
+const verify: Step = async (ctx, m) => {
+  const last = (await messagesOf(ctx.conversationId)).filter((r) => r.role === "assistant" && r.replyToId === m.id).at(-1);
+  if (last) {
+    const c = (await getConversation({ id: ctx.conversationId }))!;
+    const text = await verifiedWriteUp(ctx, last, c.currentObjective ?? c.objective);
+    ctx.check();
+    if (text !== last.content) ctx.emit("message", messageView(await setMessageContent(last.id, text)));
+  }
+  await move(ctx, m, "done");
+};
+
+const STEPS: Record<string, Step> = { plan, execute, hypothesis, reflect: reflectAndDiscover, next, continue: decide, reply, verify };

@@ -4,7 +4,9 @@
 // (snippet and research ids, the run) are left out; task ids (lit-1-2) only link the plan to the
 // hypothesis and the evidence.
 import { conversationSnapshot, type ConversationSnapshot } from "./snapshot";
+import { verificationOfConversation } from "../db/verifications";
 import { conversationStatus } from "./views";
+import { toVerificationView, type VerificationView } from "../verification/view";
 
 type Iso = string;
 const iso = (d: Date | string | null | undefined): Iso | null => (d == null ? null : new Date(d).toISOString());
@@ -33,6 +35,8 @@ export interface SharedConversation {
     evidenceItems: { taskId: string; quote: string | null; url: string | null }[];
     history: { level?: number; action?: string; reason?: string; previousClaim?: string }[];
   }[];
+  /** The citation check of the write-up (the last reply), when it was verified. */
+  writeUpVerification: VerificationView | null;
 }
 
 export function toSharedConversation(c: ConversationSnapshot): SharedConversation {
@@ -60,11 +64,19 @@ export function toSharedConversation(c: ConversationSnapshot): SharedConversatio
       evidenceItems: d.evidenceItems.map((e) => ({ taskId: e.taskId, quote: e.quote, url: e.url })),
       history: (d.history as SharedConversation["discoveries"][number]["history"]).map((x) => ({ level: x?.level, action: x?.action, reason: x?.reason, previousClaim: x?.previousClaim })),
     })),
+    writeUpVerification: null,
   };
 }
 
 /** The shared view of a conversation, loaded by id without an owner scope (the share link authorises it). */
 export async function loadSharedConversation(id: string): Promise<SharedConversation | null> {
   const snapshot = await conversationSnapshot({ id });
-  return snapshot ? toSharedConversation(snapshot) : null;
+  return snapshot ? withWriteUpVerification(toSharedConversation(snapshot), id, snapshot) : null;
+}
+
+/** The shared view with the verification of its write-up (the last reply, when that reply was verified). */
+export async function withWriteUpVerification(c: SharedConversation, conversationId: string, snapshot: { messages: { id: string; role: string }[] }): Promise<SharedConversation> {
+  const last = [...snapshot.messages].reverse().find((m) => m.role === "assistant");
+  const row = last ? await verificationOfConversation({ conversationId }) : null;
+  return { ...c, writeUpVerification: row && row.messageId === last?.id ? toVerificationView(row) : null };
 }

@@ -17,6 +17,7 @@ export const PHASE_LABELS: Record<string, string> = {
   next: "Proposing next steps",
   continue: "Deciding whether to continue",
   reply: "Writing the reply",
+  verify: "Checking the write-up's citations",
   done: "Done",
 };
 

@@ -2,6 +2,8 @@
 // else of the owner's. Internal ids are replaced by positional refs (q1, q2 …) that only link the
 // tree together; errors, token counts and API links are left out.
 import { loadResearchGraph } from "../db/research";
+import { verificationOfResearch } from "../db/verifications";
+import { toVerificationView, type VerificationView } from "../verification/view";
 import { toResearchView } from "../explore/public-shape";
 import type { ResearchStatus, ResearchData, QueryStatus } from "../types";
 
@@ -29,6 +31,8 @@ export interface SharedResearch {
   completedAt: string | null;
   queries: SharedQuery[];
   sources: SharedSource[];
+  /** The report's citation check (read-only marks on the shared page), when it has one. */
+  verification: VerificationView | null;
 }
 
 export function toSharedResearch(view: ResearchData): SharedResearch {
@@ -40,6 +44,7 @@ export function toSharedResearch(view: ResearchData): SharedResearch {
     report: view.report,
     createdAt: view.created_at,
     completedAt: view.completed_at,
+    verification: null,
     queries: ordered.map((q) => ({
       ref: refs.get(q.query_id)!,
       parentRef: q.parent_query_id ? (refs.get(q.parent_query_id) ?? null) : null,
@@ -62,5 +67,7 @@ export function toSharedResearch(view: ResearchData): SharedResearch {
 /** The shared view of a research, loaded by id without an owner scope (the share link authorises it). */
 export async function loadSharedResearch(id: string): Promise<SharedResearch | null> {
   const graph = await loadResearchGraph({ id });
-  return graph ? toSharedResearch(toResearchView(graph)) : null;
+  if (!graph) return null;
+  const row = await verificationOfResearch({ researchId: id });
+  return { ...toSharedResearch(toResearchView(graph)), verification: row ? toVerificationView(row) : null };
 }

@@ -66,7 +66,7 @@ export function agentReply(ctx: AgentContext): AgentReply {
     case "answer-final":
       return answerFinalReply(task, ctx.responseFormat, (schema) => schemaInstance(schema as JsonSchema));
     default: {
-      const dr = deepResearchReply(ctx.agent, ctx.messages);
+      const dr = deepResearchReply(ctx.agent, ctx.messages, ctx.verify);
       return dr === undefined ? fallback(task, ctx) : json(dr);
     }
   }

@@ -8,6 +8,8 @@
 // the literature summary one invented citation, so that the engine's repair is exercised.
 import { firstWords, intTag, tagContent, taskText, type ChatMessage } from "./llm-parse";
 import { analysisReply, datasetDescriptionReply } from "./llm-analysis";
+import { sentencesOf } from "./llm-parse";
+import { PLANTED_OVERSTATEMENT, PLANTED_UNCITED, PLANTED_UNSUPPORTED, type VerifyScenario } from "./llm-verify";
 
 const marker = (text: string, name: string): number | undefined => {
   const m = new RegExp(`#${name}-(\\d+)`).exec(text);
@@ -88,7 +90,27 @@ function literature(task: string) {
   return { summary: `Summary for ${firstWords(tagContent(task, "objective") ?? "", 6)}:\n${lines.join("\n")}\n- An unsupported aside [made-up:1]` };
 }
 
-export function deepResearchReply(agent: string, messages: ChatMessage[]): unknown {
+/**
+ * The final write-up (the reply given <snippets>): one sentence of each of the first snippets, as it
+ * stands, cited by the snippet's id; the verify scenario plants an unsupported, an overstated and an
+ * uncited sentence, as the report writer does (llm-report.ts).
+ */
+function writeUp(task: string, scenario?: VerifyScenario) {
+  const facts = items(tagContent(task, "snippets") ?? "").flatMap((i) => {
+    const s = sentencesOf(i.content)[0];
+    return s ? [{ id: i.id, sentence: s.replace(/[.!?]+$/, "") }] : [];
+  });
+  // The framing sentence states no fact (the fake uncited-claim finder passes "Iteration N on …" by).
+  const lines = [`Iteration ${intTag(task, "iteration", 1)} on ${topicOf(task)}: done. Continuing: ${tagContent(task, "continuing")}.`, "", "## Findings", ""];
+  // The last cites an id the prompt did not show as well: the engine drops it.
+  lines.push(...facts.slice(0, 4).map((f, i, all) => `- ${f.sentence} [${f.id}]${i === all.length - 1 ? "[invented-snippet:9]" : ""}.`));
+  if (facts[0] && scenario?.plantUnsupported) lines.push(`- ${PLANTED_UNSUPPORTED} [${facts[0].id}].`);
+  if (facts[0] && scenario?.plantPartial) lines.push(`- ${facts[0].sentence}${PLANTED_OVERSTATEMENT} [${facts[0].id}].`);
+  if (scenario?.plantUncited) lines.push(`- ${PLANTED_UNCITED}`);
+  return { reply: lines.join("\n") };
+}
+
+export function deepResearchReply(agent: string, messages: ChatMessage[], scenario?: VerifyScenario): unknown {
   const task = taskText(messages);
   switch (agent) {
     case "dr-planner":
@@ -109,6 +131,7 @@ export function deepResearchReply(agent: string, messages: ChatMessage[]): unkno
       return { shouldContinue: !stop, confidence: "medium", reasoning: stop ? "Enough for now." : "Open questions remain.", triggerReason: stop ? "diminishing_returns" : "open_questions" };
     }
     case "dr-reply":
+      if (tagContent(task, "snippets") !== undefined) return writeUp(task, scenario);
       return { reply: `Iteration ${intTag(task, "iteration", 1)} on ${topicOf(task)}: done. Continuing: ${tagContent(task, "continuing")}.` };
     case "dr-literature":
       return literature(task);

@@ -44,9 +44,9 @@ export function verifierReply(task: string, scenario: VerifyScenario) {
   };
 }
 
-/** Uncited sentences with a figure state facts; the report's framing sentence does not. */
+/** Uncited sentences with a figure state facts; the report's (or the Deep Research write-up's) framing sentence does not. */
 export function uncitedReply(task: string) {
-  return { factual: sentencesIn(task).filter((s) => /\d/.test(s.text) && !/^This report\b/.test(s.text)).map((s) => s.id) };
+  return { factual: sentencesIn(task).filter((s) => /\d/.test(s.text) && !/^(This report|Iteration \d+ on)\b/.test(s.text)).map((s) => s.id) };
 }
 
 /** A sentence whose sources say nothing like it is removed; one that overstates is cut back to the source's sentence. */

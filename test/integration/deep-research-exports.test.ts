@@ -37,7 +37,9 @@ test("a conversation's write-up exports in every format, through its owner and i
   const md = new TextDecoder().decode(await get(base, "md"));
   assert.ok(md.includes(reply.split("\n")[0].slice(0, 40)), "the write-up is the last reply");
   assert.match(md, /> Solid-state batteries for grid storage/);
-  assert.match(md, /\*\*Support rate:\*\* not verified/);
+  // The write-up was verified: the header states its support rate (as GET …/verification gives it).
+  const checked = (await (await app.fetch(`/api/deep-research/conversations/${start.conversationId}/verification`)).json()) as { support_rate: number };
+  assert.ok(md.includes(`**Support rate:** ${Math.round(checked.support_rate * 100)}%`), md.slice(0, 600));
 
   const pdf = await getDocumentProxy(await get(base, "pdf"));
   assert.ok((await extractText(pdf, { mergePages: true })).text.replace(/\s+/g, " ").includes("Solid-state batteries for grid storage"));
@@ -49,6 +51,9 @@ test("a conversation's write-up exports in every format, through its owner and i
   assert.ok(tex.includes("\\section{Methods}") && tex.includes("Deep Research in steering mode"));
   assert.ok(tex.includes("The tasks, level by level."), "the methods list the tasks");
   for (const key of new Set([...tex.matchAll(/\\cite\{([^}]+)\}/g)].flatMap((m) => m[1].split(",")))) assert.ok(bib.includes(`@misc{${key},`), key);
+  // The write-up's sources are the pages its snippets came from; they state their dates, and the references keep them.
+  assert.match(bib, /year = \{?\d{4}\}?/, "a reference carries the year its page states");
+  assert.ok(tex.includes("fully supported by the stored text of their cited sources"), "the paper states the write-up's support rate");
 
   const shared = await app.postJson(`/api/deep-research/conversations/${start.conversationId}/shares`, {});
   assert.equal(shared.status, 201);

@@ -5,6 +5,7 @@ import { notFound } from "next/navigation";
 import { SharedConversationView } from "@/components/deep-research/shared-conversation";
 import { ExportLinks } from "@/components/export-links";
 import { StaticMarkdown } from "@/components/static-markdown";
+import { VerifiedArticle } from "@/components/verified-article";
 import { loadShared } from "@/lib/api/shared";
 import type { SharedQuery, SharedResearch } from "@/lib/research/shared-view";
 
@@ -78,9 +79,9 @@ export default async function SharedResearchPage({ params }: { params: Promise<{
         <h2 id="report-heading" className="sr-only">Report</h2>
         {research.report ? <div className="mb-4"><ExportLinks href={`/api/share/${encodeURIComponent(token)}/export`} testid="shared-export" /></div> : null}
         {research.report ? (
-          <article data-testid="shared-report">
+          <VerifiedArticle verification={research.verification} testid="shared-report">
             <StaticMarkdown>{research.report}</StaticMarkdown>
-          </article>
+          </VerifiedArticle>
         ) : (
           <p className="text-sm text-muted" data-testid="shared-report-missing">The report is not written yet.</p>
         )}

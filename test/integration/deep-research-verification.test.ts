@@ -1,0 +1,95 @@
+// Citation verification of a Deep Research write-up (the final reply), through the HTTP API: the
+// write-up cites the pages its snippets came from; the planted unsupported sentence is flagged and
+// repaired away, supported ones carry a quote from the page's stored text; the support rate is the
+// counts' ratio; another user's verification is 404. The shared pages (a conversation's and a tree
+// report's) show the same verification, read-only.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { PLANTED_UNCITED, PLANTED_UNSUPPORTED, startFakes, type Fakes } from "../fakes";
+import { TestApp } from "../helpers/app-server";
+import { createTestUser } from "../helpers/auth";
+import { conversation, pollUntilDone, startDr } from "../helpers/deep-research";
+import { createAndStart, waitForStatus } from "../helpers/research";
+import type { VerificationView } from "@/lib/verification/view";
+
+let fakes: Fakes;
+let app: TestApp;
+
+before(async () => {
+  fakes = await startFakes({ llm: { verify: { plantUnsupported: true, plantPartial: false, plantUncited: true, forgeQuotes: false } } });
+  app = await TestApp.start({ name: "dr-verification", env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000" } });
+});
+after(async () => {
+  await app?.stop();
+  await fakes?.stop();
+});
+
+const normalise = (text: string) => text.replace(/[“”]/g, '"').replace(/[‘’]/g, "'").replace(/\s+/g, " ");
+
+async function share(path: string): Promise<string> {
+  const res = await app.postJson(`${path}/shares`, {});
+  assert.equal(res.status, 201, await res.clone().text());
+  const { token } = (await res.json()) as { token: string };
+  const page = await fetch(`${app.url}/share/${token}`);
+  assert.equal(page.status, 200);
+  return page.text();
+}
+
+test("a Deep Research write-up cites its pages and is verified: the planted claim is flagged and repaired away, supported ones are not", async () => {
+  const start = await startDr(app, { message: "Solid-state batteries for grid storage", researchMode: "steering" });
+  assert.equal((await pollUntilDone(app, start.pollUrl)).at(-1)?.status, "completed");
+  const c = await conversation(app, start.conversationId);
+  const writeUp = c.messages.filter((m) => m.role === "assistant").at(-1)!;
+  assert.match(writeUp.content, /\[1\]\(https?:\/\/[^)]+\)/, "the write-up cites pages as numbered links");
+  assert.ok(!writeUp.content.includes("invented-snippet"), "an id that was not shown is dropped");
+
+  const res = await app.fetch(`/api/deep-research/conversations/${start.conversationId}/verification`);
+  assert.equal(res.status, 200, await res.clone().text());
+  const v = (await res.json()) as VerificationView & { message_id: string };
+  assert.equal(v.status, "done");
+  assert.equal(v.message_id, writeUp.id, "the verification is the write-up's");
+
+  const planted = v.as_written.claims.find((claim) => claim.sentence.startsWith(PLANTED_UNSUPPORTED));
+  assert.equal(planted?.verdict, "unsupported", "the planted sentence is flagged");
+  assert.ok(!writeUp.content.includes(PLANTED_UNSUPPORTED), "and the repair removed it from the stored reply");
+  assert.ok(!v.claims.some((claim) => claim.sentence.startsWith(PLANTED_UNSUPPORTED)));
+  assert.ok(v.repair.removed >= 1);
+  assert.equal(v.as_written.claims.find((claim) => claim.sentence === PLANTED_UNCITED)?.verdict, "uncited");
+
+  // The supported sentences are not flagged; each quote is in the stored text of a page the sentence cites.
+  const supported = v.claims.filter((claim) => claim.verdict === "supported");
+  assert.ok(supported.length >= 1, "the snippet sentences are supported");
+  const tasks = c.plan.filter((t) => t.childResearchId);
+  for (const claim of supported) {
+    assert.ok(claim.quote_url && claim.cited_urls.includes(claim.quote_url));
+    const page = await app.db.page.findFirst({ where: { url: claim.quote_url, researchId: { in: tasks.map((t) => t.childResearchId!) } } });
+    assert.ok(page?.content && normalise(page.content).includes(normalise(claim.quote!)), `the quote is in the stored text of ${claim.quote_url}`);
+  }
+  assert.equal(v.support_rate, v.counts.supported / v.counts.claims);
+  assert.equal(v.counts.claims, v.claims.length);
+  assert.ok(fakes.llm.calls("citation-verifier") >= 1 && fakes.llm.calls("claim-repairer") >= 1);
+
+  // Another user's conversation: its verification is 404, as is an unknown id.
+  const bob = await createTestUser(app.db, { email: "bob-dr-verification@test.local" });
+  const other = await fetch(`${app.url}/api/deep-research/conversations/${start.conversationId}/verification`, { headers: { authorization: `Bearer ${bob.token}` } });
+  assert.equal(other.status, 404);
+  assert.equal(((await other.json()) as { code: string }).code, "not_found:conversation");
+  assert.equal((await app.fetch("/api/deep-research/conversations/no-such-conversation/verification")).status, 404);
+
+  // The shared conversation shows the write-up's verification, read-only: the support rate and the flagged claims.
+  const html = await share(`/api/deep-research/conversations/${start.conversationId}`);
+  assert.match(html, new RegExp(`data-testid="report-verification" data-status="done" data-support-rate="${Math.round(v.support_rate! * 100)}"`));
+  assert.ok(html.includes('data-testid="dr-verified-reply"'));
+  assert.ok(html.includes('data-testid="flagged-claim" data-verdict="uncited"'), "the uncited fact is listed");
+});
+
+test("a shared tree report shows its verification read-only: the support rate and the flagged claims", async () => {
+  const id = await createAndStart(app, { depth: 1, breadth: 2, questions: 1 });
+  assert.equal((await waitForStatus(app, id, ["completed", "failed"])).status, "completed");
+  const v = (await (await app.fetch(`/api/research/${id}/verification`)).json()) as VerificationView;
+  assert.equal(v.status, "done");
+  const html = await share(`/api/research/${id}`);
+  assert.match(html, new RegExp(`data-testid="report-verification" data-status="done" data-support-rate="${Math.round(v.support_rate! * 100)}"`));
+  assert.ok(html.includes('data-testid="flagged-claim" data-verdict="uncited"'));
+  assert.ok(html.includes('data-testid="shared-report"'));
+});
