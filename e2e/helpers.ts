@@ -106,3 +106,27 @@ export async function startFailingResearch(request: APIRequestContext): Promise<
   expect(s.status()).toBe(202);
   return research_id;
 }
+
+/** Hovers the fake LLM's overstated sentence ("expected to double again") in the article `testId`: its
+ * tooltip shows the "Partly supported" verdict and the source's quote. */
+export async function hoverOverstatedClaim(page: Page, testId: string): Promise<void> {
+  const box = await page.getByTestId(testId).evaluate((article) => {
+    const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const at = (n as Text).data.indexOf("expected to double again");
+      if (at === -1) continue;
+      (n.parentElement as HTMLElement).scrollIntoView({ block: "center" });
+      const range = document.createRange();
+      range.setStart(n, at);
+      range.setEnd(n, at + 8);
+      const r = range.getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    }
+    return null;
+  });
+  expect(box).not.toBeNull();
+  await page.mouse.move(box!.x, box!.y);
+  const tooltip = page.getByTestId("claim-tooltip");
+  await expect(tooltip).toContainText("Partly supported");
+  await expect(tooltip).toContainText("Source says");
+}

@@ -2,7 +2,7 @@
 // conversation page, and shared pages (a tree report's and a conversation's), read-only — the
 // support rate, the flagged claims marked in the text, and the source's quote on hover.
 import { expect, test, type Page } from "@playwright/test";
-import { llmControl, llmReset, sameOrigin, shot, startResearch } from "./helpers";
+import { hoverOverstatedClaim, llmControl, llmReset, sameOrigin, shot, startResearch } from "./helpers";
 
 test.describe.configure({ timeout: 240_000 });
 test.afterEach(async ({ request }) => llmReset(request));
@@ -21,25 +21,7 @@ async function expectMarks(page: Page, articleTestId: string, v: Checked) {
   await expect(panel).toHaveAttribute("data-status", "done");
   await expect(panel).toContainText(`Support rate ${Math.round(v.support_rate * 100)}%`);
   await expect(page.getByTestId(articleTestId)).toHaveAttribute("data-claim-marks", String(flagged.length));
-  const box = await page.getByTestId(articleTestId).evaluate((article) => {
-    const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const at = (n as Text).data.indexOf("expected to double again");
-      if (at === -1) continue;
-      (n.parentElement as HTMLElement).scrollIntoView({ block: "center" });
-      const range = document.createRange();
-      range.setStart(n, at);
-      range.setEnd(n, at + 8);
-      const r = range.getBoundingClientRect();
-      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-    }
-    return null;
-  });
-  expect(box).not.toBeNull();
-  await page.mouse.move(box!.x, box!.y);
-  const tooltip = page.getByTestId("claim-tooltip");
-  await expect(tooltip).toContainText("Partly supported");
-  await expect(tooltip).toContainText("Source says");
+  await hoverOverstatedClaim(page, articleTestId);
 }
 
 async function shareUrl(page: Page, path: string): Promise<string> {

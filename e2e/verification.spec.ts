@@ -1,7 +1,7 @@
 // The report viewer shows the citation check: the support rate, the flagged claims marked in the
 // text, and a claim's verdict with the source's quote on hover.
 import { expect, test } from "@playwright/test";
-import { llmControl, llmReset, shot, startResearch } from "./helpers";
+import { hoverOverstatedClaim, llmControl, llmReset, shot, startResearch } from "./helpers";
 
 test.afterEach(async ({ request }) => llmReset(request));
 
@@ -28,24 +28,6 @@ test("partly supported and uncited claims are marked in the report, with the sou
   await expect(page.locator('[data-testid="flagged-claim"][data-verdict="partial"]').first()).toContainText("Source says");
 
   // Hovering the overstated sentence shows its verdict and the source's quote.
-  const box = await page.getByTestId("report").evaluate((article) => {
-    const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const at = (n as Text).data.indexOf("expected to double again");
-      if (at === -1) continue;
-      (n.parentElement as HTMLElement).scrollIntoView({ block: "center" });
-      const range = document.createRange();
-      range.setStart(n, at);
-      range.setEnd(n, at + 8);
-      const r = range.getBoundingClientRect();
-      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-    }
-    return null;
-  });
-  expect(box).not.toBeNull();
-  await page.mouse.move(box!.x, box!.y);
-  const tooltip = page.getByTestId("claim-tooltip");
-  await expect(tooltip).toContainText("Partly supported");
-  await expect(tooltip).toContainText("Source says");
+  await hoverOverstatedClaim(page, "report");
   await shot(page, "report-verification-marks");
 });
