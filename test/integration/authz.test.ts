@@ -94,6 +94,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
     DELETE: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/shares/${ids.conversationShareId}` }) },
   },
   "/api/deep-research/conversations/[id]/export": { GET: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/export?format=md` }) } },
+  "/api/deep-research/conversations/[id]/verification": { GET: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/verification` }) } },
   "/api/deep-research/conversations/[id]/stop": { POST: { kind: "object", call: (ids) => ({ path: `/api/deep-research/conversations/${ids.conversation}/stop` }) } },
   "/api/clarification/generate-questions": {
     POST: { kind: "collection", call: () => ({ path: "/api/clarification/generate-questions", body: { query: "Bob's question" } }) },
