@@ -61,9 +61,11 @@ export function warmExtractPool(): void {
     .catch((error: unknown) => console.warn(`[quarry] the page extraction workers could not start: ${error instanceof Error ? error.message : String(error)}`));
 }
 
-/** Stops the pool's threads (tests, and processes that end). */
+/** Stops the pool's threads once their running pages are done (tests, and processes that end): a page
+ * whose caller stopped waiting (abort) still finishes in its thread, and destroying the pool under it
+ * made its late result an uncaught "Unexpected message from Worker". */
 export async function closeExtractPool(): Promise<void> {
   const workers = globalForPool.quarryExtractPool;
   globalForPool.quarryExtractPool = undefined;
-  await workers?.destroy();
+  await workers?.close();
 }
