@@ -70,14 +70,21 @@ const POOLS: Record<LimitPool, Pool> = {
     startsCode: "rate_limit:research_starts",
     started: (n) => `started ${n} researches`,
     // Tree researches and Deep Research starts take their own times: each kind by its own history.
-    slotFreesIn: async (userId, now) =>
-      slotWaitSeconds(
+    slotFreesIn: async (userId, now) => {
+      const [researchStarts, researchDurations, conversationStarts, conversationDurations] = await Promise.all([
+        listRunningResearchStarts({ userId }),
+        recentResearchDurations({ userId, limit: 20 }),
+        listRunningConversationStarts({ userId }),
+        recentConversationStartDurations({ userId, limit: 20 }),
+      ]);
+      return slotWaitSeconds(
         [
-          { runningStarts: await listRunningResearchStarts({ userId }), recentDurationsMs: await recentResearchDurations({ userId, limit: 20 }) },
-          { runningStarts: await listRunningConversationStarts({ userId }), recentDurationsMs: await recentConversationStartDurations({ userId, limit: 20 }) },
+          { runningStarts: researchStarts, recentDurationsMs: researchDurations },
+          { runningStarts: conversationStarts, recentDurationsMs: conversationDurations },
         ],
         now,
-      ),
+      );
+    },
   },
   answer: {
     running: (userId) => countRunningAnswers({ userId }),
