@@ -95,6 +95,10 @@ const schema = z.object({
   RESUME_ON_START: z.enum(["0", "1"]).default("1").transform((v) => v === "1"),
   // A live run renews its lease this often; a run whose lease is 3 beats old is taken over.
   RUN_HEARTBEAT_MS: int(10_000, 100),
+  // A run's events reach the event log (other processes' streams) in batches this often. A process
+  // that dies between storing a step and logging its event loses nothing: the process that takes the
+  // run over logs what is stored and missing (lib/answer/engine.ts).
+  EVENT_LOG_BATCH_MS: int(20, 1, 60_000),
   REPORTS_DIR: z.string().default("data/reports"),
 
   // Queue mode (lib/queue/): with REDIS_URL set, runs are BullMQ jobs (under REDIS_KEY_PREFIX) that

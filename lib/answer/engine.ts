@@ -7,6 +7,7 @@ import * as store from "../db/answers";
 import { getEnv } from "../env";
 import { errorMessage } from "../errors";
 import { eventBus } from "../events/bus";
+import { eventLog } from "../events/log";
 import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine";
 import { emitOutsideRun } from "../runs/events";
 import { getRun, pausedOf } from "../db/runs";
@@ -41,6 +42,7 @@ export const answerEngine: Engine = {
     if (!row) return "failed";
     if (row.status === "completed" || row.status === "failed" || row.status === "cancelled") return row.status;
     await store.markAnswerRunning(row.id);
+    await logUnloggedSteps(run.id, row.id);
     const budget = new TokenBudget(row.budget, parseUsage(row.usage), {
       begin: () => store.beginAnswerUsage(row.id),
       settle: (usage, totalTokens) => store.settleAnswerUsage({ id: row.id, usage, totalTokens }),
@@ -115,6 +117,21 @@ function usageDiff(after: UsageByPurpose, before: UsageByPurpose): UsageByPurpos
     out[p] = { promptTokens: after[p].promptTokens - before[p].promptTokens, completionTokens: after[p].completionTokens - before[p].completionTokens, calls: after[p].calls - before[p].calls };
   }
   return out;
+}
+
+/**
+ * After a takeover: a step the last owner stored but whose event never reached the event log (it
+ * died in the moment between the two) goes out now, with its stored number, before any new step, so
+ * that streams following the run from another process see every step once and in order.
+ */
+async function logUnloggedSteps(runId: string, answerRunId: string): Promise<void> {
+  const steps = await store.answerSteps(answerRunId);
+  if (steps.length === 0) return;
+  const { seq: logged } = await eventLog().head(runId);
+  for (const s of steps) {
+    if (s.seq === null || s.seq <= logged) continue;
+    eventBus.emit(answerTopic(answerRunId), { type: "progress", data: { trackers: JSON.parse(s.trackers) as Trackers } }, { runId, seq: s.seq });
+  }
 }
 
 async function recordStep(row: Row, ctx: LoopContext, record: StepRecord, before: UsageByPurpose): Promise<void> {

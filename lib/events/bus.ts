@@ -6,6 +6,7 @@
 // event log (log.ts: the database, or Redis with REDIS_URL), in sequence order, so that the streams
 // of other processes follow the run too (lib/runs/live.ts).
 import type { RunKind } from "../db/runs";
+import { getEnv } from "../env";
 import type { EventLog, LoggedEvent } from "./log";
 
 /** Whose events: an engine's run of one subject (a run is unique per kind and subject). */
@@ -82,7 +83,7 @@ interface Outbox {
 }
 
 /** Events are appended to the log in batches this often: one write per run per batch. */
-const LOG_BATCH_MS = 20;
+const logBatchMs = () => getEnv().EVENT_LOG_BATCH_MS;
 const LOG_ATTEMPTS = 5;
 
 export class InProcessEventBus implements EventBus {
@@ -138,7 +139,7 @@ export class InProcessEventBus implements EventBus {
     }
     box.events.push(event);
     // Emitted from a process that does not run it (a cancel's end): at once, it is the last.
-    this.flushSoon(key, this.numbering.has(key) ? LOG_BATCH_MS : 0);
+    this.flushSoon(key, this.numbering.has(key) ? logBatchMs() : 0);
   }
 
   private flushSoon(key: string, ms: number): void {
@@ -176,7 +177,7 @@ export class InProcessEventBus implements EventBus {
       }
     }
     if (box.events.length === 0 && this.outboxes.get(key) === box && !this.numbering.has(key)) this.outboxes.delete(key);
-    else if (box.events.length > 0) this.flushSoon(key, LOG_BATCH_MS);
+    else if (box.events.length > 0) this.flushSoon(key, logBatchMs());
   }
 
   async drain(topic: RunTopic): Promise<void> {

@@ -99,22 +99,31 @@ function suite(mode: "database" | "redis") {
 
   test("an answer stream on the other instance goes on across a takeover with every step once", async () => {
     fakes.llm.configure({ latencyMs: 250 });
-    const { requestId, streamUrl } = await ask(a, { q: "An endless question about lead service lines", budget: 30_000 });
-    const streamed = readSse(b, streamUrl);
-    await waitFor(async () => ((await getAnswer(b, requestId)).steps.length >= 2 ? true : undefined), 60_000, "two steps");
-    const answerRun = await b.db.answerRun.findFirstOrThrow({ where: { requestId } });
-    const runOf = () => b.db.run.findUniqueOrThrow({ where: { kind_subjectId: { kind: "answer", subjectId: answerRun.id } } });
-    assert.ok(ownedBy((await runOf()).leaseOwner, a));
-    await a.kill();
-    await waitFor(async () => (ownedBy((await runOf()).leaseOwner, b) ? true : undefined), 20_000, "the takeover");
-    const events = await streamed;
-    const stored = await getAnswer(b, requestId);
-    assert.equal(stored.status, "completed", stored.error ?? "");
-    assert.ok(stored.steps.length >= 3, `steps: ${stored.steps.length}`);
-    assert.deepEqual(stepsOf(events), stored.steps.map((s) => s.step), `every step once (stream: ${stepsOf(events).join(",")})`);
-    assert.ok(increasing(events.map((e) => e.id!)), "numbered in order across the takeover");
-    assert.equal(events.at(-1)!.data.type, "answer");
-    await a.restart();
+    // A third instance that logs its events only once a minute, then dies: every step it stored
+    // before the kill has no event in the log, and the instance that takes the run over must log them.
+    const doomed = await TestApp.alongside(a, { env: { EVENT_LOG_BATCH_MS: "60000" } });
+    try {
+      const { requestId, streamUrl } = await ask(doomed, { q: "An endless question about lead service lines", budget: 30_000 });
+      const streamed = readSse(b, streamUrl);
+      await waitFor(async () => ((await getAnswer(b, requestId)).steps.length >= 2 ? true : undefined), 60_000, "two steps");
+      const answerRun = await b.db.answerRun.findFirstOrThrow({ where: { requestId } });
+      const runOf = () => b.db.run.findUniqueOrThrow({ where: { kind_subjectId: { kind: "answer", subjectId: answerRun.id } } });
+      assert.ok(ownedBy((await runOf()).leaseOwner, doomed));
+      await doomed.kill();
+      await waitFor(async () => {
+        const { leaseOwner } = await runOf();
+        return ownedBy(leaseOwner, a) || ownedBy(leaseOwner, b) ? true : undefined;
+      }, 20_000, "the takeover");
+      const events = await streamed;
+      const stored = await getAnswer(b, requestId);
+      assert.equal(stored.status, "completed", stored.error ?? "");
+      assert.ok(stored.steps.length >= 3, `steps: ${stored.steps.length}`);
+      assert.deepEqual(stepsOf(events), stored.steps.map((s) => s.step), `every step once (stream: ${stepsOf(events).join(",")})`);
+      assert.ok(increasing(events.map((e) => e.id!)), "numbered in order across the takeover");
+      assert.equal(events.at(-1)!.data.type, "answer");
+    } finally {
+      await doomed.stop();
+    }
   });
 
   if (mode === "redis") {
