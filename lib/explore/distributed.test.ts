@@ -22,6 +22,8 @@ after(async () => {
   await fakes.stop();
 });
 
+const ATTEMPTS = 3;
+
 /** Node jobs in this process: each added node runs twice concurrently; a finished node's job reads as completed. */
 function duplicatingQueue(): NodeQueue & { runs: number; settled: () => Promise<void> } {
   const jobs = new Map<string, Promise<NodeJobState>>();
@@ -38,9 +40,18 @@ function duplicatingQueue(): NodeQueue & { runs: number; settled: () => Promise<
         }
         if (!jobs.has(queryId) || done) {
           ended.delete(queryId);
-          const one = () => {
-            queue.runs++;
-            return runTreeNode({ researchId, queryId, nodes: queue });
+          // As a BullMQ job: a run that throws is attempted again (lib/queue/tree-nodes.ts), and the
+          // retry must find what the failed attempt stored, never duplicate it.
+          const one = async () => {
+            for (let attempt = 1; ; attempt++) {
+              queue.runs++;
+              try {
+                return await runTreeNode({ researchId, queryId, nodes: queue });
+              } catch (error) {
+                if (attempt >= ATTEMPTS) throw error;
+                console.error(`node ${queryId} attempt ${attempt} failed, retrying:`, error);
+              }
+            }
           };
           const job = Promise.all([one(), one()]).then(
             (): NodeJobState => "completed",
