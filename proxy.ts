@@ -28,8 +28,12 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
   // Passed on: the route answers with this id (its wrapper reads the request's header) or its own (an
   // answer run's). Not set on the passed-on response: Next keeps a header the proxy set over the
   // route's. The proxy's own answers (400, 401, preflight) carry it.
-  if (response.headers.has("x-middleware-next")) forwardRequestId(response, request, id);
-  else response.headers.set(REQUEST_ID_HEADER, id);
+  if (response.headers.has("x-middleware-next")) {
+    forwardRequestId(response, request, id);
+    // A plain OPTIONS is answered by Next itself (the route's methods, or an empty 204 where no route
+    // is), which reads no header: the id goes on that response here.
+    if (request.method === "OPTIONS") response.headers.set(REQUEST_ID_HEADER, id);
+  } else response.headers.set(REQUEST_ID_HEADER, id);
   return response;
 }
 

@@ -222,6 +222,8 @@ describe("chat clients' parameters and errors", () => {
       ["Auth.js, another method", await raw("/api/auth/session", { method: "PUT" }), 405],
       ["preflight", await raw("/v1/chat/completions", { method: "OPTIONS", headers: { origin: "https://chat.example", "access-control-request-method": "POST" } }), 204],
       ["a method no route serves", await raw("/api/research", { method: "PROPFIND" }), 405],
+      ["a plain OPTIONS to a route", await app.fetch("/api/research", { method: "OPTIONS" }), 204],
+      ["a plain OPTIONS to an unknown path", await app.fetch("/api/nothing/here", { method: "OPTIONS" }), 204],
     ];
     for (const [what, res, status] of cases) {
       assert.equal(res.status, status, what);
