@@ -171,8 +171,9 @@ export async function deepResearchStatus({ messageId, userId }: { messageId: str
   // The run is the conversation's: its pause is this start's only while this start is the one running.
   const current = c.active && c.rootMessageId === start.id;
   const run = current ? await getRun({ kind: "deep-research", subjectId: c.id }) : null;
-  // Queue mode: no worker has claimed the run yet.
-  if (run?.status === "queued" && start.status !== "completed" && start.status !== "failed") {
+  // Queue mode: no worker has claimed the run yet. (In-process, the starting process claims it in
+  // the moment after the start: that moment is processing already, as the start's reply said.)
+  if (runRegistry.queueMode && run?.status === "queued" && start.status !== "completed" && start.status !== "failed") {
     return { status: "queued" as const, messageId: start.id, conversationId: c.id };
   }
   return statusView(start, c.currentObjective ?? c.objective, pausedOf(run));

@@ -20,13 +20,16 @@ export async function startDr(app: TestApp, body: Record<string, unknown>): Prom
 }
 
 export interface StatusReply {
-  status: "processing" | "completed" | "failed";
+  status: "queued" | "processing" | "completed" | "failed";
   result?: { text: string; suggestedNextSteps: unknown[] };
   error?: string;
   progress?: { iteration: number; level: number; phase: string; label: string; phaseStartedAt: string; objective: string };
 }
 
-/** Polls the status URL until the start has ended; returns every status seen, in order. */
+/**
+ * Polls the status URL until the start has ended; returns every status seen, in order. A start may
+ * read as "queued" for a moment before its run is claimed (and in queue mode until a worker takes it).
+ */
 export async function pollUntilDone(app: TestApp, pollUrl: string, timeoutMs = 180_000): Promise<StatusReply[]> {
   const seen: StatusReply[] = [];
   await waitFor(async () => {
@@ -34,7 +37,7 @@ export async function pollUntilDone(app: TestApp, pollUrl: string, timeoutMs = 1
     assert.equal(res.status, 200);
     const s = (await res.json()) as StatusReply;
     seen.push(s);
-    return s.status === "processing" ? undefined : s;
+    return s.status === "queued" || s.status === "processing" ? undefined : s;
   }, timeoutMs, `the end of ${pollUrl}`);
   return seen;
 }
