@@ -5,6 +5,8 @@
 //   npm run bench -- --only datasets    a 100 MB CSV's load time and the analysis queries' p95 (in process)
 //   npm run bench -- --only knowledge   the knowledge base: indexing pages/s and search p50/p95 on 1,000
 //                                       documents, on each --database (smoke: 50 documents)
+//   npm run bench -- --only queue       queue mode: 10 concurrent (3, 3) researches on 1 worker, then on 2
+//                                       (PostgreSQL and Redis at TEST_REDIS_URL, default redis://127.0.0.1:6379)
 //   options: --configs 2x3,5x5  --llm-latency 150 --search-latency 80 --web-latency 60
 //            --llm-concurrency 8 --only tree|faults|large-web|extraction  --no-build  --out DIR
 //            --web-pages 800 --large-web-config 5x5 (the large fixture web's row; smoke: 20 pages, 1x2)
@@ -30,6 +32,7 @@ import { BENCH_DATABASES, type BenchDatabase } from "./tree/database";
 import { runTree, type TreeRunResult } from "./tree/run-tree";
 import { formatDeepResearchMarkdown, runDeepResearchBench, type DrBenchResult } from "./deep-research/run";
 import { formatDatasetsMarkdown, runDatasetsBench, type DatasetsBenchResult } from "./datasets/run";
+import { formatQueueMarkdown, runQueueBench, type QueueBenchResult } from "./queue/run";
 import { formatKnowledgeMarkdown, runKnowledgeBench, type KnowledgeBenchResult } from "./knowledge/run";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -100,8 +103,8 @@ const limits: BoundLimits = {
 };
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
-if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge"].includes(values.only)) {
-  throw new Error(`--only takes tree, faults, large-web, extraction, answer, deep-research, datasets or knowledge, got "${values.only}"`);
+if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge", "queue"].includes(values.only)) {
+  throw new Error(`--only takes tree, faults, large-web, extraction, answer, deep-research, datasets, knowledge or queue, got "${values.only}"`);
 }
 // --only tree runs the tree rows and the faults row; --only faults the faults row alone.
 const runTreePart = !values.only || values.only === "tree";
@@ -115,12 +118,14 @@ const runAnswer = !values.only || values.only === "answer";
 const runDeepResearch = !values.only || values.only === "deep-research";
 const runDatasets = !values.only || values.only === "datasets";
 const runKnowledge = !values.only || values.only === "knowledge";
+// Needs Redis (and PostgreSQL): only when asked for.
+const runQueue = values.only === "queue";
 if (!["sqlite", "postgres", "both"].includes(values.database)) throw new Error(`--database takes sqlite, postgres or both, got "${values.database}"`);
 const databases: readonly BenchDatabase[] = values.database === "both" ? BENCH_DATABASES : [values.database as BenchDatabase];
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 async function main(): Promise<void> {
-  if ((runTreePart || runFaults || runLargeWeb || runAnswer || runDeepResearch) && !values["no-build"] && buildIsStale(ROOT)) {
+  if ((runTreePart || runFaults || runLargeWeb || runAnswer || runDeepResearch || runQueue) && !values["no-build"] && buildIsStale(ROOT)) {
     log("building the app (next build)");
     const build = spawnSync("npx", ["next", "build"], { cwd: ROOT, stdio: "inherit" });
     if (build.status !== 0) throw new Error("next build failed");
@@ -236,6 +241,17 @@ async function main(): Promise<void> {
     }
   }
 
+  let queue: QueueBenchResult | undefined;
+  if (runQueue) {
+    const fakes = await startFakesProcess(latencies);
+    try {
+      queue = await runQueueBench({ fakes, latencies, limits, redisUrl: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379", ...(smoke ? { researches: 2, depth: 1, breadth: 2 } : {}), log });
+      log(`queue: wall on ${queue.rows.at(-1)!.workers} workers ÷ on ${queue.rows[0].workers} = ${queue.ratio.toFixed(2)}`);
+    } finally {
+      await fakes.stop();
+    }
+  }
+
   let extraction: ExtractionResult | undefined;
   let extractionQuality: QualityResult | undefined;
   if (runExtraction) {
@@ -269,6 +285,7 @@ async function main(): Promise<void> {
     deepResearch,
     datasets,
     knowledge,
+    queue,
   };
   const markdown =
     formatBenchMarkdown({ ...result, extractionMarkdown: extraction && `${extraction.markdown}\n${extractionQuality?.markdown ?? ""}` }) +
@@ -276,7 +293,8 @@ async function main(): Promise<void> {
     (answer.length ? `\n${formatAnswerMarkdown(answer)}` : "") +
     (deepResearch ? `\n${formatDeepResearchMarkdown(deepResearch)}` : "") +
     (datasets ? `\n${formatDatasetsMarkdown(datasets)}` : "") +
-    (knowledge.length ? `\n${formatKnowledgeMarkdown(knowledge)}` : "");
+    (knowledge.length ? `\n${formatKnowledgeMarkdown(knowledge)}` : "") +
+    (queue ? `\n${formatQueueMarkdown(queue)}` : "");
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(outDir, "latest.md"), markdown);

@@ -121,6 +121,12 @@ export async function countRunningAnswers({ userId }: { userId: string }) {
   return db.answerRun.count({ where: { userId, status: { in: ["queued", "running"] } } });
 }
 
+/** The ids of the user's answer runs that have not ended (for the per-user limits). */
+export async function runningAnswerIds({ userId }: { userId: string }): Promise<string[]> {
+  const rows = await db.answerRun.findMany({ where: { userId, status: { in: ["queued", "running"] } }, select: { id: true } });
+  return rows.map((r) => r.id);
+}
+
 /** When the user's answer runs started since `since`, oldest first, at most `limit` of them. */
 export async function listAnswerStartTimes({ userId, since, limit }: { userId: string; since: Date; limit: number }): Promise<Date[]> {
   const rows = await db.answerRun.findMany({ where: { userId, createdAt: { gte: since } }, select: { createdAt: true }, orderBy: { createdAt: "asc" }, take: limit });

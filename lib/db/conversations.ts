@@ -221,16 +221,21 @@ export async function addConversationUsage(id: string, t: { promptTokens: number
  * its process died before opening the run) counts only for `claimGraceMs` after the claim (the time a
  * start takes to open its run), so that it cannot hold one of the user's slots forever.
  */
-export async function countActiveConversations({ userId, claimGraceMs = 120_000, now = new Date() }: { userId: string; claimGraceMs?: number; now?: Date }) {
+export async function countActiveConversations(args: { userId: string; claimGraceMs?: number; now?: Date }) {
+  return (await activeConversationIds(args)).length;
+}
+
+/** The ids of the conversations countActiveConversations counts. */
+export async function activeConversationIds({ userId, claimGraceMs = 120_000, now = new Date() }: { userId: string; claimGraceMs?: number; now?: Date }): Promise<string[]> {
   const active = await db.conversation.findMany({ where: { userId, active: true }, select: { id: true, updatedAt: true } });
-  if (active.length === 0) return 0;
+  if (active.length === 0) return [];
   const live = await db.run.findMany({
     where: { kind: "deep-research", subjectId: { in: active.map((c) => c.id) }, status: { in: ["queued", "running"] } },
     select: { subjectId: true },
   });
   const withRun = new Set(live.map((r) => r.subjectId));
   const claimedSince = now.getTime() - claimGraceMs;
-  return active.filter((c) => withRun.has(c.id) || c.updatedAt.getTime() >= claimedSince).length;
+  return active.filter((c) => withRun.has(c.id) || c.updatedAt.getTime() >= claimedSince).map((c) => c.id);
 }
 
 /** The start times of the user's Deep Research starts still being processed (for when a slot frees). */

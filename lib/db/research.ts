@@ -159,6 +159,12 @@ export async function countRunningResearches({ userId }: { userId: string }) {
   return db.research.count({ where: { userId, status: "running", conversationId: null } });
 }
 
+/** The ids of the user's running researches (for the per-user limit). */
+export async function runningResearchIds({ userId }: { userId: string }): Promise<string[]> {
+  const rows = await db.research.findMany({ where: { userId, status: "running", conversationId: null }, select: { id: true } });
+  return rows.map((r) => r.id);
+}
+
 /** The start times of the user's running researches (for when a slot frees). */
 export async function listRunningResearchStarts({ userId }: { userId: string }): Promise<Date[]> {
   const rows = await db.research.findMany({ where: { userId, status: "running", conversationId: null }, select: { startedAt: true, createdAt: true } });

@@ -162,6 +162,16 @@ export async function getOwnRun({ id, userId }: { id: string; userId: string }) 
   return db.run.findFirst({ where: { id, userId } });
 }
 
+/**
+ * The subjects of a user's top-level runs of `kinds` not yet ended (a Deep Research task's tree is part
+ * of its conversation's run). A run's row ends after its engine's own status (once its last events
+ * are out): the per-user limit counts both, so that a run never counts as ended before its row does.
+ */
+export async function liveRunSubjects({ userId, kinds }: { userId: string; kinds: RunKind[] }): Promise<string[]> {
+  const rows = await db.run.findMany({ where: { userId, kind: { in: kinds }, parentRunId: null, status: { in: ["queued", "running"] } }, select: { subjectId: true } });
+  return rows.map((r) => r.subjectId);
+}
+
 /** The runs of a user not yet ended (queued or running): queue mode ranks a new job of theirs behind them. */
 export async function countLiveRuns({ userId }: { userId: string }): Promise<number> {
   return db.run.count({ where: { userId, status: { in: ["queued", "running"] } } });

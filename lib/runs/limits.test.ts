@@ -22,6 +22,23 @@ test("concurrent running researches are capped per user", async () => {
   await assertWithinLimits({ userId: other.id, pool: "research" });
 });
 
+test("a run counts until its Run row ends, though its research or answer reads as ended (the row ends last)", async () => {
+  const user = await db.user.create({ data: { email: "draining@example.com", passwordHash: "x" } });
+  // One research running, one completed whose run row still runs (its last events going out): full.
+  const [running, ended] = await Promise.all(["running", "completed"].map((s) => db.research.create({ data: { userId: user.id, initialPrompt: "p", status: s, startedAt: new Date() } })));
+  await db.run.create({ data: { kind: "tree", subjectId: running.id, userId: user.id, status: "running" } });
+  await db.run.create({ data: { kind: "tree", subjectId: ended.id, userId: user.id, status: "running" } });
+  await assert.rejects(assertWithinLimits({ userId: user.id, pool: "research" }), (e: { code?: string; message?: string }) => e.code === "rate_limit:concurrent_runs" && /You already have 2 researches/.test(e.message ?? ""));
+  // A Deep Research task's tree (a child run) is its conversation's, not a run of its own.
+  await db.run.update({ where: { kind_subjectId: { kind: "tree", subjectId: ended.id } }, data: { status: "completed" } });
+  await db.run.create({ data: { kind: "tree", subjectId: "child-tree", userId: user.id, status: "running", parentRunId: "some-run" } });
+  await assertWithinLimits({ userId: user.id, pool: "research" });
+  // Answers likewise.
+  const answers = await Promise.all([0, 1].map((i) => db.answerRun.create({ data: { userId: user.id, requestId: `drain-${i}`, question: "q", status: i ? "completed" : "running", budget: 1000, maxBadAttempt: 3 } })));
+  for (const a of answers) await db.run.create({ data: { kind: "answer", subjectId: a.id, userId: user.id, status: "running" } });
+  await assert.rejects(assertWithinLimits({ userId: user.id, pool: "answer" }), (e: { code?: string }) => e.code === "rate_limit:concurrent_runs");
+});
+
 test("starts per hour are limited, and simultaneous starts cannot both take the last slot", async () => {
   const user = await db.user.create({ data: { email: "hourly@example.com", passwordHash: "x" } });
   await db.research.createMany({ data: [0, 1].map(() => ({ userId: user.id, initialPrompt: "p", status: "completed", startedAt: new Date() })) });

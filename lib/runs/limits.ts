@@ -8,9 +8,10 @@
 // per hour, counted from their rows under the same lock; each row records the tokens its calls used.
 import { randomUUID } from "node:crypto";
 import { sleep } from "../concurrency";
-import { countRunningAnswers, listAnswerStartTimes, listRunningAnswerStarts, recentAnswerDurations } from "../db/answers";
-import { countRunningResearches, listRunningResearchStarts, listStartTimes, recentResearchDurations } from "../db/research";
-import { countActiveConversations, listConversationStartTimes, listRunningConversationStarts, recentConversationStartDurations } from "../db/conversations";
+import { runningAnswerIds, listAnswerStartTimes, listRunningAnswerStarts, recentAnswerDurations } from "../db/answers";
+import { runningResearchIds, listRunningResearchStarts, listStartTimes, recentResearchDurations } from "../db/research";
+import { activeConversationIds, listConversationStartTimes, listRunningConversationStarts, recentConversationStartDurations } from "../db/conversations";
+import { liveRunSubjects } from "../db/runs";
 import { acquireUserStartLock, releaseUserStartLock } from "../db/users";
 import { addPlanningCallUsage, countPlanningCallsInFlight, endPlanningCall, insertPlanningCall, listPlanningCallStartTimes, type PlanningCallKind } from "../db/planning-calls";
 import type { UsageSink } from "../ai/usage";
@@ -61,9 +62,18 @@ export function slotWaitSeconds(kinds: RunningKind[], now: Date): number {
   return Math.max(MIN_SLOT_WAIT_SECONDS, Math.ceil(soonest / 1000));
 }
 
+/**
+ * How many runs are going: by the engines' own status or by their Run rows, each counted once. A
+ * run's row ends a moment after its engine's status (once its last events are out, in another process
+ * in queue mode); counting only the status let a start in while the row still ran, one over the limit.
+ */
+async function runningSubjects(...lists: Promise<string[]>[]): Promise<number> {
+  return new Set((await Promise.all(lists)).flat()).size;
+}
+
 const POOLS: Record<LimitPool, Pool> = {
   research: {
-    running: async (userId) => (await countRunningResearches({ userId })) + (await countActiveConversations({ userId })),
+    running: (userId) => runningSubjects(runningResearchIds({ userId }), activeConversationIds({ userId }), liveRunSubjects({ userId, kinds: ["tree", "deep-research"] })),
     startTimes: async (userId, since, limit) =>
       [...(await listStartTimes({ userId, since, limit })), ...(await listConversationStartTimes({ userId, since, limit }))].sort((a, b) => a.getTime() - b.getTime()),
     noun: "researches",
@@ -87,7 +97,7 @@ const POOLS: Record<LimitPool, Pool> = {
     },
   },
   answer: {
-    running: (userId) => countRunningAnswers({ userId }),
+    running: (userId) => runningSubjects(runningAnswerIds({ userId }), liveRunSubjects({ userId, kinds: ["answer"] })),
     startTimes: (userId, since, limit) => listAnswerStartTimes({ userId, since, limit }),
     noun: "answers",
     startsCode: "rate_limit:answer_starts",

@@ -1,0 +1,151 @@
+// Queue mode's figure (issue 26): 10 concurrent (3, 3) researches with a high LLM limit, wall time on 2
+// workers against 1 worker. Each row gets a fresh web process on a new PostgreSQL database and its own
+// Redis key prefix; the workers are `npm run worker` processes (test/helpers/worker.ts). Wall time runs
+// from the first start request to the last research completed.
+import fs from "node:fs";
+import { loadavg } from "node:os";
+import { Queue } from "bullmq";
+import IORedis from "ioredis";
+import type { BoundLatencies, BoundLimits } from "../tree/bound";
+import type { FakesProcess } from "../tree/fakes-process";
+import { TestApp } from "../../test/helpers/app-server";
+import { createAndStart, waitForStatus } from "../../test/helpers/research";
+import { TestWorker } from "../../test/helpers/worker";
+
+export interface QueueBenchRow {
+  workers: number;
+  researches: number;
+  depth: number;
+  breadth: number;
+  completed: number;
+  wallMs: number;
+  queries: number;
+  llmCalls: number;
+  /** Query node jobs each worker finished (from its log). */
+  nodeJobs: number[];
+  /** CPU seconds (user + system) of the web process and of the workers together, over the row's span. */
+  cpuSeconds: number;
+  /** The 1-minute load average when the row started (the machine may be shared). */
+  load: number;
+}
+
+export interface QueueBenchResult {
+  rows: QueueBenchRow[];
+  /** Wall on the most workers ÷ wall on 1 (issue 26's target: ≤ 0.6 with 2). */
+  ratio: number;
+  workerConcurrency: number;
+}
+
+const WORKER_CONCURRENCY = 4;
+
+/** A process's CPU seconds so far (user + system, from /proc; 0 where there is no /proc). */
+function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+async function clearPrefix(redisUrl: string, prefix: string): Promise<void> {
+  for (const name of ["runs", "tree-nodes"]) {
+    const queue = new Queue(name, { connection: { url: redisUrl }, prefix });
+    await queue.obliterate({ force: true }).catch(() => {});
+    await queue.close();
+  }
+  const redis = new IORedis(redisUrl);
+  for (const key of await redis.keys(`${prefix}*`)) await redis.del(key);
+  redis.disconnect();
+}
+
+async function runRow(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: string; workers: number; researches: number; depth: number; breadth: number; log: (line: string) => void }): Promise<QueueBenchRow> {
+  const prefix = `quarry-bench-${o.workers}w-${process.pid}-${Date.now()}`;
+  const app = await TestApp.start({
+    name: `bench-queue-${o.workers}w`,
+    database: "postgres",
+    env: {
+      ...o.fakes.env,
+      REDIS_URL: o.redisUrl,
+      REDIS_KEY_PREFIX: prefix,
+      QUEUE_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+      LLM_CONCURRENCY: String(o.limits.llmConcurrency),
+      SEARCH_CONCURRENCY: String(o.limits.searchConcurrency),
+      SCRAPE_CONCURRENCY: String(o.limits.fetchConcurrency),
+      ANALYZE_CONCURRENCY_PER_QUERY: String(o.limits.analyzeConcurrencyPerQuery),
+      MAX_CONCURRENT_RUNS_PER_USER: "100",
+      RATE_LIMIT_STARTS_PER_HOUR: "1000",
+      RATE_LIMIT_PLANNING_CALLS_PER_HOUR: "1000",
+    },
+  });
+  const workers: TestWorker[] = [];
+  try {
+    for (let i = 0; i < o.workers; i++) workers.push(await TestWorker.start(app, `bench-w${i + 1}`));
+    // Warm-up: one small research loads every module of the web process and the workers.
+    const warm = await createAndStart(app, { prompt: "Warm-up run", depth: 1, breadth: 1, questions: 1 });
+    await waitForStatus(app, warm, ["completed", "failed"], 120_000);
+    // The drafts (follow-up questions) first: the figure is the runs', not the planning calls'.
+    const drafts: { id: string; prompt: string; questions: string[] }[] = [];
+    for (let i = 0; i < o.researches; i++) {
+      const prompt = `How do grid-scale batteries earn money? (queue benchmark ${i})`;
+      const q = await app.postJson("/api/research/questions", { initial_prompt: prompt, num_questions: 2 });
+      const { research_id, followup_questions } = (await q.json()) as { research_id: string; followup_questions: string[] };
+      drafts.push({ id: research_id, prompt, questions: followup_questions });
+    }
+    await o.fakes.resetLogs();
+    const load = loadavg()[0];
+    const cpu = () => [app.pid, ...workers.map((w) => w.pid)].reduce<number>((n, pid) => n + cpuSecondsOf(pid), 0);
+    const cpu0 = cpu();
+    const t0 = performance.now();
+    await Promise.all(drafts.map(async (d) => {
+      const res = await app.postJson("/api/research/start", {
+        research_id: d.id, initial_prompt: d.prompt, followup_questions: d.questions, followup_answers: d.questions.map(() => "Europe since 2020"), depth: o.depth, breadth: o.breadth,
+      });
+      if (res.status !== 202) throw new Error(`start: ${res.status} ${await res.text()}`);
+    }));
+    const views = await Promise.all(drafts.map((d) => waitForStatus(app, d.id, ["completed", "failed", "cancelled"], 900_000)));
+    const wallMs = performance.now() - t0;
+    const cpuSeconds = cpu() - cpu0;
+    const ids = new Set(drafts.map((d) => d.id));
+    const row: QueueBenchRow = {
+      workers: o.workers, researches: o.researches, depth: o.depth, breadth: o.breadth,
+      completed: views.filter((v) => v.status === "completed").length,
+      wallMs,
+      queries: await app.db.serpQuery.count({ where: { researchId: { in: drafts.map((d) => d.id) } } }),
+      llmCalls: (await o.fakes.llmLog()).length,
+      nodeJobs: workers.map((w) => [...w.logs().matchAll(/node job \S+ \(research (\S+)\) done/g)].filter((m) => ids.has(m[1])).length),
+      cpuSeconds,
+      load,
+    };
+    o.log(`queue ${o.researches} × (${o.depth}, ${o.breadth}) on ${o.workers} worker(s): ${row.completed}/${o.researches} completed, ${(wallMs / 1000).toFixed(2)} s wall, ` +
+      `${row.queries} queries, ${row.llmCalls} LLM calls, node jobs per worker ${row.nodeJobs.join("/")}, CPU ${cpuSeconds.toFixed(1)} s, load ${load.toFixed(1)}`);
+    return row;
+  } finally {
+    for (const w of workers) await w.stop();
+    await app.stop();
+    await clearPrefix(o.redisUrl, prefix);
+  }
+}
+
+export async function runQueueBench(o: { fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; redisUrl: string; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; log: (line: string) => void }): Promise<QueueBenchResult> {
+  const { researches = 10, depth = 3, breadth = 3, workerCounts = [1, 2] } = o;
+  const rows: QueueBenchRow[] = [];
+  for (const workers of workerCounts) rows.push(await runRow({ ...o, workers, researches, depth, breadth }));
+  return { rows, ratio: rows.at(-1)!.wallMs / rows[0].wallMs, workerConcurrency: WORKER_CONCURRENCY };
+}
+
+export function formatQueueMarkdown(result: QueueBenchResult): string {
+  const lines = [
+    "## Queue mode: workers",
+    "",
+    `Concurrent tree researches queued through one web process (PostgreSQL, Redis) and executed by \`npm run worker\` processes (QUEUE_WORKER_CONCURRENCY ${result.workerConcurrency} each); wall time from the first start request to the last research completed.`,
+    "",
+    "| workers | researches | config | completed | wall s | queries | LLM calls | node jobs per worker | CPU s (web + workers) | load at start |",
+    "| ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
+    ...result.rows.map((r) => `| ${r.workers} | ${r.researches} | (${r.depth}, ${r.breadth}) | ${r.completed} | ${(r.wallMs / 1000).toFixed(2)} | ${r.queries} | ${r.llmCalls} | ${r.nodeJobs.join(" / ")} | ${r.cpuSeconds.toFixed(1)} | ${r.load.toFixed(1)} |`),
+    "",
+    `Wall on ${result.rows.at(-1)!.workers} workers ÷ on ${result.rows[0].workers}: **${result.ratio.toFixed(2)}** (target ≤ 0.6).`,
+    "",
+  ];
+  return lines.join("\n");
+}
