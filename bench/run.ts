@@ -183,6 +183,7 @@ async function main(): Promise<void> {
         largeWebLoad.push(loadavg()[0]);
         log(`large web ${depth}x${breadth} ${database} (${webPages} pages, load ${largeWebLoad.at(-1)!.toFixed(1)}): running`);
         const result = await runTree({ depth, breadth, database, latencies, limits, contextTokenBudget, fakes,
+          profileDir: values.profile && path.resolve(values.profile),
           serverNodeArgs: values["server-node-args"]?.split(/\s+/).filter(Boolean) ?? [] });
         const ld = result.loopDelay;
         log(

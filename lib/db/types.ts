@@ -6,6 +6,12 @@ export type { ApiToken, ExtractedItem, Page, QueryPage, Research, Run, SerpQuery
 
 /** A page without its text: events and views never need the text, and it can be large. */
 export type PageSummary = Omit<Page, "content">;
+/** What a website view is made of: a query page row as loaded, or as the runner just wrote it. */
+export type WebsiteRow = Pick<QueryPage, "queryId" | "pageId" | "status" | "error"> & {
+  page: Pick<Page, "url" | "title" | "status" | "error">;
+  items: Pick<ExtractedItem, "content" | "url" | "position">[];
+};
+
 /** A query page as views and events show it: the page without its text, and the extracted items. */
 export type QueryPageRow = QueryPage & { page: PageSummary; items: ExtractedItem[] };
 /** A research with its whole tree, as the public shape is mapped from. */

@@ -14,14 +14,10 @@ import type {
 } from "../types";
 
 // The row shapes are lib/db's; re-exported for the modules that import them from here.
-export type { PageSummary, QueryPageRow, ResearchGraph } from "../db/types";
+export type { PageSummary, QueryPageRow, ResearchGraph, WebsiteRow } from "../db/types";
+import type { WebsiteRow } from "../db/types";
 export { parseStringArray };
 
-/** What a website view is made of: a query page row as loaded, or as the runner just wrote it. */
-export type WebsiteRow = Pick<QueryPage, "queryId" | "pageId" | "status" | "error"> & {
-  page: Pick<Page, "url" | "title" | "status" | "error">;
-  items: Pick<ExtractedItem, "content" | "url" | "position">[];
-};
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 

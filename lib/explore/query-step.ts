@@ -151,7 +151,7 @@ async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> 
   let page = await store.getPage(pageId);
   if (page.status === "scraped" || page.status === "failed") return page as FetchedPage;
   const broadcast = async () => {
-    for (const row of await store.queryPagesOfPage(pageId)) if (row.status === "pending") emitWebsite(ctx, row);
+    for (const row of await store.pendingRowsOfPage(pageId)) emitWebsite(ctx, row);
   };
   if (ctx.distributed) {
     // Another worker's node may fetch it now: one claim in the database, the others wait for its

@@ -28,6 +28,23 @@ describe("extraction in worker threads", () => {
     assert.ok(pooled.filter((p) => p.text.length > 200).length > 50, "the pages have text");
   });
 
+  it("decodes a page's bytes in the worker as in process: the header's charset, else <meta charset>, else UTF-8", async () => {
+    const latin1 = Buffer.from(ARTICLE_HTML.replace("</p>", " Caf\u00e9 cr\u00e8me.</p>"), "latin1");
+    const cases = [
+      { body: latin1, charset: "iso-8859-1" },
+      { body: Buffer.concat([Buffer.from('<meta charset="windows-1252">'), latin1]), charset: null },
+      { body: Buffer.from(ARTICLE_HTML.replace("</p>", " Caf\u00e9 cr\u00e8me.</p>"), "utf8"), charset: null },
+    ];
+    for (const [i, { body, charset }] of cases.entries()) {
+      const pooled = await extractInPool({ kind: "html", body: new Uint8Array(body), charset, url: "https://example.com/" });
+      const local = await extractTask({ kind: "html", body: new Uint8Array(body), charset, url: "https://example.com/" });
+      assert.ok(local.ok);
+      const { ok: _ok, ...expected } = local;
+      assert.deepEqual(pooled, expected, `case ${i}`);
+      assert.match(pooled.text, /Café crème\./, `case ${i}`);
+    }
+  });
+
   it("reads a PDF in a worker as in process", async () => {
     const pdf = buildPdf("Tidal gauges recorded a rise of 3.4 millimetres a year.", "Sea level report");
     const pooled = await extractInPool({ kind: "pdf", body: new Uint8Array(pdf) });

@@ -43,7 +43,7 @@ export async function extractInPool(input: ExtractInput, signal?: AbortSignal): 
     // The caller stops waiting on abort, but the worker finishes the page: piscina would end the
     // thread of an aborted task, and a new thread costs seconds of start-up (the next page's timeout).
     result = workers
-      ? await raceAbort(workers.run(input, { transferList: input.kind === "pdf" ? [input.body.buffer as ArrayBuffer] : undefined }), signal)
+      ? await raceAbort(workers.run(input, { transferList: "body" in input ? [input.body.buffer as ArrayBuffer] : undefined }), signal)
       : await extractTask(input, signal);
   } catch (error) {
     // A worker that died on the page (out of memory, a crash) fails that page, as a scrape failure.

@@ -1,11 +1,19 @@
 // One fetched body → readable text: what an extraction worker runs (lib/scrape/extract-pool.ts), and
 // what runs in process when there are no workers. Errors come back as data: a ScrapeError does not
 // keep its class across threads.
+import { decodeBody } from "./content";
 import { ScrapeError, type ScrapeFailure } from "./errors";
 import { extractHtml } from "./html";
 import { extractPdf } from "./pdf";
 
-export type ExtractInput = { kind: "html"; html: string; url: string } | { kind: "pdf"; body: Uint8Array };
+/**
+ * A page's HTML as text, or as the fetched bytes with the header's charset (decoded where the task
+ * runs: a worker, off the event loop; the bytes move to it without a copy of the text).
+ */
+export type ExtractInput =
+  | { kind: "html"; html: string; url: string }
+  | { kind: "html"; body: Uint8Array; charset: string | null; url: string }
+  | { kind: "pdf"; body: Uint8Array };
 
 export type ExtractOutput =
   | { ok: true; title: string | null; text: string; author: string | null; published: string | null }
@@ -15,7 +23,8 @@ export type ExtractOutput =
 export async function extractTask(input: ExtractInput, signal?: AbortSignal): Promise<ExtractOutput> {
   try {
     if (input.kind === "html") {
-      const { title, text, author, published } = extractHtml(input.html, input.url);
+      const html = "html" in input ? input.html : decodeBody(Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength), "html", input.charset);
+      const { title, text, author, published } = extractHtml(html, input.url);
       return { ok: true, title, text, author, published };
     }
     const { title, text } = await extractPdf(Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength), signal);

@@ -64,14 +64,16 @@ async function toPage(url: URL, fetched: FetchedBody, signal: AbortSignal): Prom
   if (contentType === "pdf") {
     // A copy: the bytes are moved to the worker, and the fetched Buffer may share its memory.
     ({ title, text } = await extractInPool({ kind: "pdf", body: new Uint8Array(fetched.body) }, signal));
+  } else if (contentType === "html") {
+    // The bytes go to the worker (a copy, moved: the fetched Buffer may share its memory) and are
+    // decoded there: the decoding and a structured clone of the page's text stay off the event loop.
+    const body = new Uint8Array(fetched.body);
+    const extracted = await extractInPool({ kind: "html", body, charset: parseContentType(fetched.contentType).charset, url: fetched.finalUrl }, signal);
+    ({ title, text } = extracted);
+    metadata = { author: extracted.author, published: extracted.published };
   } else {
     const decoded = decodeBody(fetched.body, contentType, parseContentType(fetched.contentType).charset);
-    if (contentType === "html") {
-      const extracted = await extractInPool({ kind: "html", html: decoded, url: fetched.finalUrl }, signal);
-      ({ title, text } = extracted);
-      metadata = { author: extracted.author, published: extracted.published };
-    }
-    else text = decoded.replace(/\r\n?/g, "\n").trim(); // plain text and markdown stay as written
+    text = decoded.replace(/\r\n?/g, "\n").trim(); // plain text and markdown stay as written
   }
   if (text === "") {
     throw new ScrapeError("empty", contentType === "pdf" ? "The PDF has no extractable text" : "The page has no readable text");
