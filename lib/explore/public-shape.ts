@@ -80,6 +80,25 @@ export function toRunStatus(r: Omit<Research, "report">): RunStatusData {
   };
 }
 
+/** What the full view and the lean status view both say of a research: who it is and how its run went. */
+function researchBase(r: Omit<Research, "report">) {
+  const run = toRunStatus(r);
+  return {
+    research_id: r.id,
+    initial_prompt: r.initialPrompt,
+    depth: r.depth,
+    breadth: r.breadth,
+    status: run.status,
+    error: r.error,
+    tokens: run.tokens,
+    paused: run.paused,
+    warnings: run.warnings,
+    created_at: r.createdAt.toISOString(),
+    started_at: run.started_at,
+    completed_at: run.completed_at,
+  };
+}
+
 /** The rows of the lean status view (lib/db/research.ts loadResearchStatusRows). */
 export interface StatusRows {
   research: Omit<Research, "report">;
@@ -90,7 +109,6 @@ export interface StatusRows {
 
 /** The lean status view: counts and the tree's shape (no items, no report text). */
 export function toResearchStatusView({ research: r, hasReport, queries, queryPages }: StatusRows): Omit<ResearchStatusView, "links"> {
-  const run = toRunStatus(r);
   const perQuery = new Map<string, { pages: Partial<Record<WebsiteStatus, number>>; items: number }>();
   const pages: Partial<Record<WebsiteStatus, number>> = {};
   let items = 0;
@@ -104,19 +122,8 @@ export function toResearchStatusView({ research: r, hasReport, queries, queryPag
     items += qp._count.items;
   }
   return {
-    research_id: r.id,
-    initial_prompt: r.initialPrompt,
-    depth: r.depth,
-    breadth: r.breadth,
-    status: run.status,
-    error: r.error,
+    ...researchBase(r),
     has_report: hasReport,
-    tokens: run.tokens,
-    paused: run.paused,
-    warnings: run.warnings,
-    created_at: r.createdAt.toISOString(),
-    started_at: run.started_at,
-    completed_at: run.completed_at,
     counts: { queries: queries.length, pages, items },
     serp_queries: queries.map((q) => ({
       query_id: q.id,
@@ -143,30 +150,18 @@ export function toResearchSummary(r: Research): ResearchSummary {
 }
 
 export function toResearchView(r: ResearchGraph, now = Date.now()): ResearchData {
-  const run = toRunStatus(r);
   const queries = [...r.queries].sort((a, b) => a.depth - b.depth || a.createdAt.getTime() - b.createdAt.getTime() || a.position - b.position);
   const websites = [...r.queryPages]
     .sort((a, b) => a.queryId.localeCompare(b.queryId) || a.position - b.position)
     .map(toWebsiteView);
   const end = r.completedAt?.getTime() ?? (r.status === "running" ? now : null);
   return {
-    research_id: r.id,
-    initial_prompt: r.initialPrompt,
+    ...researchBase(r),
     followup_questions: parseStringArray(r.followupQuestions),
     followup_answers: parseStringArray(r.followupAnswers),
-    depth: r.depth,
-    breadth: r.breadth,
-    status: run.status,
-    error: r.error,
     report: r.report,
     serp_queries: queries.map(toQueryView),
     successful_scraped_websites: websites,
-    tokens: run.tokens,
-    paused: run.paused,
-    warnings: run.warnings,
-    created_at: r.createdAt.toISOString(),
-    started_at: run.started_at,
-    completed_at: run.completed_at,
     elapsed_ms: r.startedAt && end ? end - r.startedAt.getTime() : null,
     follows: r.parentResearch ? { research_id: r.parentResearch.id, initial_prompt: r.parentResearch.initialPrompt, query_id: r.parentQueryId } : null,
     follow_ups: r.followUps.map((f) => ({
