@@ -1,5 +1,6 @@
-// Connections to Redis (REDIS_URL: queue mode), one per purpose per process, on globalThis like the
-// other process-wide state. "commands" for ordinary commands; "subscriber" is in subscribe mode.
+// Connections to Redis (REDIS_URL: queue mode), the one module that makes them: one shared per
+// purpose per process, on globalThis like the other process-wide state ("commands" for ordinary
+// commands; "subscriber" is in subscribe mode), and connections of their own for BullMQ.
 import { Redis } from "ioredis";
 import { getEnv } from "./env";
 
@@ -10,16 +11,23 @@ export function redisEnabled(): boolean {
   return getEnv().REDIS_URL !== undefined;
 }
 
+/** This process's shared connection for a purpose. */
 export function redis(purpose: Purpose = "commands"): Redis {
-  const url = getEnv().REDIS_URL;
-  if (!url) throw new Error("REDIS_URL is not set");
   const connections = (globalForRedis.quarryRedis ??= new Map());
   let connection = connections.get(purpose);
-  if (!connection) {
-    connection = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
-    connection.on("error", (error: Error) => console.error(`[quarry] Redis (${purpose}):`, error.message));
-    connections.set(purpose, connection);
-  }
+  if (!connection) connections.set(purpose, (connection = newRedisConnection(purpose)));
+  return connection;
+}
+
+/**
+ * A connection of its own to REDIS_URL (BullMQ's queues and workers: a worker's blocking reads need
+ * one; `maxRetriesPerRequest: null` as BullMQ requires). `name` says whose in the error log.
+ */
+export function newRedisConnection(name: string): Redis {
+  const url = getEnv().REDIS_URL;
+  if (!url) throw new Error("REDIS_URL is not set: queue mode and the shared limits need Redis");
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  connection.on("error", (error: Error) => console.error(`[quarry] Redis (${name}):`, error.message));
   return connection;
 }
 

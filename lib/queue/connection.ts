@@ -1,9 +1,9 @@
-// Redis connections for the queue: one for queueing (web and workers), one per worker (BullMQ's
-// blocking reads need their own). Kept on globalThis: the server's start and its route handlers are
+// The queues: one connection each for queueing (web and workers; lib/redis.ts makes every Redis
+// connection), and one per worker (BullMQ's blocking reads need their own). Kept on globalThis: the server's start and its route handlers are
 // separate bundles with their own copies of this module (docs/architecture.md, Events).
-import IORedis from "ioredis";
 import { Queue } from "bullmq";
 import { getEnv } from "../env";
+import { newRedisConnection } from "../redis";
 import type { RunKind } from "../db/runs";
 
 /** The queue every run's job goes to. */
@@ -30,21 +30,14 @@ export interface TreeNodeJobData {
 /** A node's job id: re-enqueueing a node whose job is waiting or running is a no-op. */
 export const nodeJobId = (queryId: string) => `node-${queryId}`;
 
-/** A new connection to REDIS_URL (BullMQ requires `maxRetriesPerRequest: null` for workers). */
-export function redisConnection(): IORedis {
-  const url = getEnv().REDIS_URL;
-  if (!url) throw new Error("REDIS_URL is not set: queue mode needs Redis");
-  return new IORedis(url, { maxRetriesPerRequest: null });
-}
-
 const globalForQueue = globalThis as unknown as { quarryRunsQueue?: Queue<RunJobData>; quarryNodesQueue?: Queue<TreeNodeJobData> };
 
 /** The runs queue (one per process). */
 export function runsQueue(): Queue<RunJobData> {
-  return (globalForQueue.quarryRunsQueue ??= new Queue<RunJobData>(RUNS_QUEUE, { connection: redisConnection(), prefix: getEnv().REDIS_KEY_PREFIX }));
+  return (globalForQueue.quarryRunsQueue ??= new Queue<RunJobData>(RUNS_QUEUE, { connection: newRedisConnection("runs queue"), prefix: getEnv().REDIS_KEY_PREFIX }));
 }
 
 /** The tree nodes queue (one per process). */
 export function treeNodesQueue(): Queue<TreeNodeJobData> {
-  return (globalForQueue.quarryNodesQueue ??= new Queue<TreeNodeJobData>(TREE_NODES_QUEUE, { connection: redisConnection(), prefix: getEnv().REDIS_KEY_PREFIX }));
+  return (globalForQueue.quarryNodesQueue ??= new Queue<TreeNodeJobData>(TREE_NODES_QUEUE, { connection: newRedisConnection("tree nodes queue"), prefix: getEnv().REDIS_KEY_PREFIX }));
 }

@@ -7,7 +7,8 @@ import { Worker, type WorkerOptions } from "bullmq";
 import { getEnv } from "../env";
 import type { RunRegistry } from "../runs/registry";
 import { runTreeNode } from "../explore/distributed";
-import { RUNS_QUEUE, TREE_NODES_QUEUE, redisConnection, type RunJobData, type TreeNodeJobData } from "./connection";
+import { RUNS_QUEUE, TREE_NODES_QUEUE, type RunJobData, type TreeNodeJobData } from "./connection";
+import { newRedisConnection } from "../redis";
 import { bullTreeNodes } from "./tree-nodes";
 
 /** Stalls a job may have (its worker died) before it fails; the sweep queues a failed job's run again anyway. */
@@ -17,7 +18,7 @@ const MAX_STALLS = 5;
 function workerOptions(owner: string): WorkerOptions {
   const env = getEnv();
   return {
-    connection: redisConnection(),
+    connection: newRedisConnection(`worker ${owner}`),
     prefix: env.REDIS_KEY_PREFIX,
     name: owner,
     concurrency: env.QUEUE_WORKER_CONCURRENCY,
