@@ -16,7 +16,7 @@ export async function startServer(): Promise<void> {
   }
   // The page extraction workers load while the server finishes starting (lib/scrape/extract-pool.ts).
   const { warmExtractPool } = await import("./scrape/extract-pool");
-  warmExtractPool();
+  void warmExtractPool();
   if (env.KNOWLEDGE_DOCS_PATH) {
     // In the background: a large folder must not hold up the server; searches see each file once it is indexed.
     void watchSharedFolder(env.KNOWLEDGE_DOCS_PATH);

@@ -32,6 +32,10 @@ async function main() {
   runRegistry.dispatchTo(enqueueRun);
   // A tree research executed here spreads its query nodes over every worker.
   setTreeNodeQueue(bullTreeNodes);
+  // The page extraction threads load before the first job: a worker's first pages must not spend
+  // their scrape timeout waiting for them.
+  const { warmExtractPool } = await import("../lib/scrape/extract-pool");
+  await warmExtractPool();
   const worker = startRunWorker(runRegistry);
   const nodeWorker = startTreeNodeWorker(runRegistry.owner);
   await Promise.all([worker.waitUntilReady(), nodeWorker.waitUntilReady()]);

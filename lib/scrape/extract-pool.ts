@@ -54,9 +54,12 @@ export async function extractInPool(input: ExtractInput, signal?: AbortSignal): 
   return { title: result.title, text: result.text, author: result.author, published: result.published };
 }
 
-/** Starts the pool's first thread and loads the extractor in it, so that the first page does not wait for it (server start). */
-export function warmExtractPool(): void {
-  void pool()
+/**
+ * Starts the pool's first thread and loads the extractor in it, so that the first page does not wait
+ * for it (seconds, counted in that page's SCRAPE_TIMEOUT_MS). Resolves once warm, or failed (logged).
+ */
+export async function warmExtractPool(): Promise<void> {
+  await pool()
     ?.run({ kind: "html", html: "<title>warm-up</title><p>Warm-up.</p>", url: "https://localhost/" })
     .catch((error: unknown) => console.warn(`[quarry] the page extraction workers could not start: ${error instanceof Error ? error.message : String(error)}`));
 }
