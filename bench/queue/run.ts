@@ -5,12 +5,11 @@
 import fs from "node:fs";
 import { loadavg } from "node:os";
 import { Queue } from "bullmq";
-import IORedis from "ioredis";
 import type { BoundLatencies, BoundLimits } from "../tree/bound";
 import type { FakesProcess } from "../tree/fakes-process";
 import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
-import { TestWorker } from "../../test/helpers/worker";
+import { clearQueuePrefix, TestWorker } from "../../test/helpers/worker";
 
 export interface QueueBenchRow {
   workers: number;
@@ -46,17 +45,6 @@ function cpuSecondsOf(pid: number | undefined): number {
   } catch {
     return 0;
   }
-}
-
-async function clearPrefix(redisUrl: string, prefix: string): Promise<void> {
-  for (const name of ["runs", "tree-nodes"]) {
-    const queue = new Queue(name, { connection: { url: redisUrl }, prefix });
-    await queue.obliterate({ force: true }).catch(() => {});
-    await queue.close();
-  }
-  const redis = new IORedis(redisUrl);
-  for (const key of await redis.keys(`${prefix}*`)) await redis.del(key);
-  redis.disconnect();
 }
 
 async function runRow(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: string; workers: number; researches: number; depth: number; breadth: number; log: (line: string) => void }): Promise<QueueBenchRow> {
@@ -123,7 +111,7 @@ async function runRow(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: s
   } finally {
     for (const w of workers) await w.stop();
     await app.stop();
-    await clearPrefix(o.redisUrl, prefix);
+    await clearQueuePrefix(o.redisUrl, prefix);
   }
 }
 

@@ -2,12 +2,61 @@
 // (queue mode: REDIS_URL and REDIS_KEY_PREFIX in the app's env). `kill()` simulates a crash (SIGKILL).
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
 import type { TestApp } from "./app-server";
+import { TEST_REDIS_URL } from "./redis";
+
+export { TEST_REDIS_URL };
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** Redis for queue-mode tests: TEST_REDIS_URL, by default the local server CI provides. */
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
+/**
+ * A queue-mode installation's environment for a test, under its own Redis key prefix: the fakes'
+ * variables, a 2 s scrape timeout, a beat every second (a dead worker's run lease expires 3 s after
+ * its last beat), small Deep Research trees and one iteration; `overrides` for the test's own.
+ */
+export function queueModeEnv(fakesEnv: Record<string, string>, prefix: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...fakesEnv,
+    SCRAPE_TIMEOUT_MS: "2000",
+    RUN_HEARTBEAT_MS: "1000",
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: prefix,
+    LITERATURE_TREE_DEPTH: "1",
+    LITERATURE_TREE_BREADTH: "2",
+    MAX_AUTO_ITERATIONS: "1",
+    ...overrides,
+  };
+}
+
+/**
+ * The end of a queue-mode test file: the processes' logs printed with QUEUE_TEST_LOGS=1, workers and
+ * apps stopped (the first app last: it owns the database), the fakes stopped, and the prefix's
+ * queues and keys gone from Redis.
+ */
+export async function tearDownQueueMode({ prefix, workers, apps, fakes }: { prefix: string; workers: TestWorker[]; apps: (TestApp | undefined)[]; fakes?: { stop(): Promise<void> } }): Promise<void> {
+  if (process.env.QUEUE_TEST_LOGS === "1") {
+    for (const w of workers) console.log(`--- worker ${w.name}\n${w.logs()}`);
+    for (const a of apps) console.log(`--- app\n${a?.logs()}`);
+  }
+  for (const w of workers) await w.stop();
+  for (const a of [...apps].reverse()) await a?.stop();
+  await fakes?.stop();
+  await clearQueuePrefix(TEST_REDIS_URL, prefix);
+}
+
+/** Removes a key prefix's queues (their jobs) and every other key under it from Redis. */
+export async function clearQueuePrefix(redisUrl: string, prefix: string): Promise<void> {
+  for (const name of ["runs", "tree-nodes"]) {
+    const queue = new Queue(name, { connection: { url: redisUrl }, prefix });
+    await queue.obliterate({ force: true }).catch(() => {});
+    await queue.close();
+  }
+  const redis = new Redis(redisUrl);
+  for (const key of await redis.keys(`${prefix}*`)) await redis.del(key);
+  redis.disconnect();
+}
 
 export class TestWorker {
   private child?: ChildProcess;

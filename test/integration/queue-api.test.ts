@@ -5,77 +5,38 @@ import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
 import { Queue } from "bullmq";
-import IORedis from "ioredis";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { createTestUser } from "../helpers/auth";
-import { TEST_REDIS_URL, TestWorker } from "../helpers/worker";
+import { redisOrSkip, testRedisPrefix } from "../helpers/redis";
+import { queueModeEnv, tearDownQueueMode, TEST_REDIS_URL, TestWorker } from "../helpers/worker";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // A beat every second (a dead worker's run lease expires 3 s after its last beat) and a 5 s job lock
 // (its job is back in the queue within two lock periods).
 const HEARTBEAT_MS = 1000;
-const PREFIX = `quarry-test-${randomUUID().slice(0, 8)}`;
+const PREFIX = testRedisPrefix("queue-api");
 let fakes: Fakes;
 let app: TestApp;
 let workers: TestWorker[] = [];
 
-/** Why Redis cannot be used, or null when it answers. CI requires it (.ci/run checks first). */
-async function redisUnavailable(): Promise<string | null> {
-  const redis = new IORedis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await redis.connect();
-    await redis.ping();
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  } finally {
-    redis.disconnect();
-  }
-}
-const unavailable = await redisUnavailable();
-if (unavailable && process.env.CI !== "true") {
-  test(`queue mode (SKIPPED: Redis at ${TEST_REDIS_URL} does not answer: ${unavailable})`, { skip: true }, () => {});
-} else {
-  run();
-}
+const skip = await redisOrSkip();
+if (skip) test(`queue mode (SKIPPED: ${skip})`, { skip: true }, () => {});
+else run();
 
 function run() {
 
 before(async () => {
   fakes = await startFakes();
-  const env = {
-    ...fakes.env,
-    SCRAPE_TIMEOUT_MS: "2000",
-    RUN_HEARTBEAT_MS: String(HEARTBEAT_MS),
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_KEY_PREFIX: PREFIX,
-    QUEUE_LOCK_MS: "5000",
-    // One run per worker at a time: several runs must spread over both.
-    QUEUE_WORKER_CONCURRENCY: "1",
-    LITERATURE_TREE_DEPTH: "1",
-    LITERATURE_TREE_BREADTH: "2",
-    MAX_AUTO_ITERATIONS: "1",
-    MAX_CONCURRENT_RUNS_PER_USER: "10",
-  };
+  // One run per worker at a time: several runs must spread over both; a 5 s job lock (a dead
+  // worker's job is back in the queue within two lock periods).
+  const env = queueModeEnv(fakes.env, PREFIX, { QUEUE_LOCK_MS: "5000", QUEUE_WORKER_CONCURRENCY: "1", MAX_CONCURRENT_RUNS_PER_USER: "10" });
   // On PostgreSQL always: queue mode is the deployment of several processes on one server database
   // (SQLite's one writer at a time makes three busy processes wait on "database is locked").
   app = await TestApp.start({ name: "queue-api", env, database: "postgres" });
 });
-after(async () => {
-  if (process.env.QUEUE_TEST_LOGS === "1") for (const w of workers) console.log(`--- worker ${w.name}\n${w.logs()}`);
-  if (process.env.QUEUE_TEST_LOGS === "1") console.log(`--- app\n${app?.logs()}`);
-  for (const w of workers) await w.stop();
-  await app?.stop();
-  await fakes?.stop();
-  for (const name of ["runs", "tree-nodes"]) {
-    const queue = new Queue(name, { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
-    await queue.obliterate({ force: true }).catch(() => {});
-    await queue.close();
-  }
-});
+after(() => tearDownQueueMode({ prefix: PREFIX, workers, apps: [app], fakes }));
 beforeEach(() => fakes.reset());
 
 test("Deep Research start answers 202 queued with a job id; status goes queued → processing → completed", async () => {

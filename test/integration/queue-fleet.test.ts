@@ -5,13 +5,11 @@
 // pass it), and the shared LLM limit holds for all processes together (the fake LLM's peak).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { Queue } from "bullmq";
-import IORedis from "ioredis";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { createTestUser, type TestUser } from "../helpers/auth";
 import { redisOrSkip, testRedisPrefix } from "../helpers/redis";
-import { TEST_REDIS_URL, TestWorker } from "../helpers/worker";
+import { queueModeEnv, tearDownQueueMode, TestWorker } from "../helpers/worker";
 import { queriesPerLevel } from "@/lib/explore/tree";
 
 const PER_USER = 2;
@@ -29,40 +27,18 @@ function run() {
 
 before(async () => {
   fakes = await startFakes();
-  const env = {
-    ...fakes.env,
-    SCRAPE_TIMEOUT_MS: "2000",
-    RUN_HEARTBEAT_MS: "1000",
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_KEY_PREFIX: PREFIX,
+  const env = queueModeEnv(fakes.env, PREFIX, {
     QUEUE_LOCK_MS: "10000",
     LLM_CONCURRENCY: String(LLM_LIMIT),
     MAX_CONCURRENT_RUNS_PER_USER: String(PER_USER),
-    LITERATURE_TREE_DEPTH: "1",
-    LITERATURE_TREE_BREADTH: "2",
-    MAX_AUTO_ITERATIONS: "1",
     ANSWER_MAX_BUDGET: "2000000",
-  };
+  });
   // PostgreSQL always: queue mode is several processes on one server database (as queue-mode.test.ts).
   const a = await TestApp.start({ name: "queue-fleet", env, database: "postgres" });
   apps = [a, await TestApp.alongside(a, { env: {} })];
   workers = [await TestWorker.start(a, "w1"), await TestWorker.start(a, "w2")];
 });
-after(async () => {
-  if (process.env.QUEUE_TEST_LOGS === "1") for (const w of workers) console.log(`--- worker ${w.name}\n${w.logs()}`);
-  if (process.env.QUEUE_TEST_LOGS === "1") for (const a of apps) console.log(`--- app\n${a.logs()}`);
-  for (const w of workers) await w.stop();
-  for (const a of [...apps].reverse()) await a.stop();
-  await fakes?.stop();
-  for (const name of ["runs", "tree-nodes"]) {
-    const queue = new Queue(name, { connection: { url: TEST_REDIS_URL }, prefix: PREFIX });
-    await queue.obliterate({ force: true }).catch(() => {});
-    await queue.close();
-  }
-  const redis = new IORedis(TEST_REDIS_URL);
-  for (const key of await redis.keys(`${PREFIX}*`)) await redis.del(key);
-  redis.disconnect();
-});
+after(() => tearDownQueueMode({ prefix: PREFIX, workers, apps, fakes }));
 
 type Kind = "tree" | "deep-research" | "answer";
 /** The limit's pools: tree researches and Deep Research share one, quick answers have their own (lib/runs/limits.ts). */
