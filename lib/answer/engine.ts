@@ -42,7 +42,6 @@ export const answerEngine: Engine = {
     if (!row) return "failed";
     if (row.status === "completed" || row.status === "failed" || row.status === "cancelled") return row.status;
     await store.markAnswerRunning(row.id);
-    await logUnloggedSteps(run.id, row.id);
     const budget = new TokenBudget(row.budget, parseUsage(row.usage), {
       begin: () => store.beginAnswerUsage(row.id),
       settle: (usage, totalTokens) => store.settleAnswerUsage({ id: row.id, usage, totalTokens }),
@@ -59,6 +58,7 @@ export const answerEngine: Engine = {
       sources: parseSources(row.sources),
       userId: row.userId,
     };
+    if (ctx.state.step > 0) await logUnloggedSteps(run.id, row.id);
     try {
       const env = getEnv();
       let beast: string | null = null;
@@ -125,11 +125,8 @@ function usageDiff(after: UsageByPurpose, before: UsageByPurpose): UsageByPurpos
  * that streams following the run from another process see every step once and in order.
  */
 async function logUnloggedSteps(runId: string, answerRunId: string): Promise<void> {
-  const steps = await store.answerSteps(answerRunId);
-  if (steps.length === 0) return;
   const { seq: logged } = await eventLog().head(runId);
-  for (const s of steps) {
-    if (s.seq === null || s.seq <= logged) continue;
+  for (const s of await store.answerStepEventsAfter({ runId: answerRunId, after: logged })) {
     eventBus.emit(answerTopic(answerRunId), { type: "progress", data: { trackers: JSON.parse(s.trackers) as Trackers } }, { runId, seq: s.seq });
   }
 }

@@ -52,7 +52,7 @@ test("a user's running answer runs and recent starts are counted for the limits,
   const { db } = await import("./client");
   const user = await db.user.create({ data: { email: `limits-${Date.now()}@test.local`, passwordHash: "x" } });
   const since = new Date(Date.now() - 60_000);
-  const counts = async () => ({ running: await store.countRunningAnswers({ userId: user.id }), recent: (await store.listAnswerStartTimes({ userId: user.id, since, limit: 10 })).length });
+  const counts = async () => ({ running: (await store.runningAnswerIds({ userId: user.id })).length, recent: (await store.listAnswerStartTimes({ userId: user.id, since, limit: 10 })).length });
   assert.deepEqual(await counts(), { running: 0, recent: 0 });
   const a = (await store.createAnswerRun({ ...base, userId: user.id, requestId: `lim-a-${user.id}` }))!;
   await store.createAnswerRun({ ...base, userId: user.id, requestId: `lim-b-${user.id}` });

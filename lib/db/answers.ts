@@ -116,9 +116,10 @@ export async function markAnswerCancelled(id: string): Promise<boolean> {
   return count === 1;
 }
 
-/** How many of the user's answer runs have not ended (for the per-user limits). */
-export async function countRunningAnswers({ userId }: { userId: string }) {
-  return db.answerRun.count({ where: { userId, status: { in: ["queued", "running"] } } });
+/** A run's stored steps numbered above `after`: their progress events' numbers and trackers, in order. */
+export async function answerStepEventsAfter({ runId, after }: { runId: string; after: number }) {
+  const rows = await db.answerStep.findMany({ where: { runId, seq: { gt: after } }, select: { seq: true, trackers: true }, orderBy: { step: "asc" } });
+  return rows.map((r) => ({ seq: r.seq!, trackers: r.trackers }));
 }
 
 /** The ids of the user's answer runs that have not ended (for the per-user limits). */

@@ -216,16 +216,11 @@ export async function addConversationUsage(id: string, t: { promptTokens: number
 }
 
 /**
- * How many of the user's conversations have a loop going (for the per-user run limit): claimed
- * (active) with a run queued or running. A claim whose run is missing or ended (its start failed or
- * its process died before opening the run) counts only for `claimGraceMs` after the claim (the time a
+ * The user's conversations that have a loop going (for the per-user run limit): claimed (active)
+ * with a run queued or running. A claim whose run is missing or ended (its start failed or its
+ * process died before opening the run) counts only for `claimGraceMs` after the claim (the time a
  * start takes to open its run), so that it cannot hold one of the user's slots forever.
  */
-export async function countActiveConversations(args: { userId: string; claimGraceMs?: number; now?: Date }) {
-  return (await activeConversationIds(args)).length;
-}
-
-/** The ids of the conversations countActiveConversations counts. */
 export async function activeConversationIds({ userId, claimGraceMs = 120_000, now = new Date() }: { userId: string; claimGraceMs?: number; now?: Date }): Promise<string[]> {
   const active = await db.conversation.findMany({ where: { userId, active: true }, select: { id: true, updatedAt: true } });
   if (active.length === 0) return [];

@@ -117,7 +117,7 @@ test("a start whose run could not be opened is undone: a created conversation de
   assert.deepEqual([after.active, after.lastResult, after.lastError, after.uploadedDatasets], [false, "failed", "The run could not be started.", '[{"filename":"a.csv"}]']);
   const message = (await conversations.getMessage({ id: claimed.message.id }))!;
   assert.equal(message.status, "failed");
-  assert.equal(await conversations.countActiveConversations({ userId }), 0, "nothing left claimed");
+  assert.deepEqual(await conversations.activeConversationIds({ userId }), [], "nothing left claimed");
 });
 
 test("a start's message ends once: a second end (a process that lost the run) changes nothing", async () => {

@@ -154,11 +154,6 @@ export async function listStartedResearches({ userId, limit }: { userId: string;
   });
 }
 
-/** How many of the user's researches are running (for the per-user limit). */
-export async function countRunningResearches({ userId }: { userId: string }) {
-  return db.research.count({ where: { userId, status: "running", conversationId: null } });
-}
-
 /** The ids of the user's running researches (for the per-user limit). */
 export async function runningResearchIds({ userId }: { userId: string }): Promise<string[]> {
   const rows = await db.research.findMany({ where: { userId, status: "running", conversationId: null }, select: { id: true } });

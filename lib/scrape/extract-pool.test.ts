@@ -6,10 +6,13 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 import { closeExtractPool, extractInPool } from "./extract-pool";
 import { ScrapeError } from "./errors";
-import { extractTask } from "./extract-task";
+import { extractTask, type ExtractInput } from "./extract-task";
 import { ARTICLE_HTML, buildPdf } from "./test-fixtures";
 
 const FIXTURES = path.join(process.cwd(), "bench", "fixtures", "html");
+
+/** A page as fetched (its own bytes each time: the pool moves them to the worker). */
+const htmlInput = (html: string, url: string): ExtractInput => ({ kind: "html", body: new TextEncoder().encode(html), charset: "utf-8", url });
 
 describe("extraction in worker threads", () => {
   after(closeExtractPool);
@@ -18,9 +21,9 @@ describe("extraction in worker threads", () => {
     const files = fs.readdirSync(FIXTURES).filter((f) => f.endsWith(".html"));
     assert.ok(files.length >= 60, `only ${files.length} fixture pages`);
     const pages = [ARTICLE_HTML, ...files.map((f) => fs.readFileSync(path.join(FIXTURES, f), "utf8"))];
-    const pooled = await Promise.all(pages.map((html, i) => extractInPool({ kind: "html", html, url: `https://example.com/${i}` })));
+    const pooled = await Promise.all(pages.map((html, i) => extractInPool(htmlInput(html, `https://example.com/${i}`))));
     for (const [i, html] of pages.entries()) {
-      const local = await extractTask({ kind: "html", html, url: `https://example.com/${i}` });
+      const local = await extractTask(htmlInput(html, `https://example.com/${i}`));
       assert.ok(local.ok);
       const { ok: _ok, ...expected } = local;
       assert.deepEqual(pooled[i], expected, `page ${i}`);
@@ -64,6 +67,6 @@ describe("extraction in worker threads", () => {
   it("an aborted extraction rejects", async () => {
     const controller = new AbortController();
     controller.abort(new Error("stop"));
-    await assert.rejects(extractInPool({ kind: "html", html: ARTICLE_HTML, url: "https://example.com/" }, controller.signal));
+    await assert.rejects(extractInPool(htmlInput(ARTICLE_HTML, "https://example.com/"), controller.signal));
   });
 });

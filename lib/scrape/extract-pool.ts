@@ -43,7 +43,7 @@ export async function extractInPool(input: ExtractInput, signal?: AbortSignal): 
     // The caller stops waiting on abort, but the worker finishes the page: piscina would end the
     // thread of an aborted task, and a new thread costs seconds of start-up (the next page's timeout).
     result = workers
-      ? await raceAbort(workers.run(input, { transferList: "body" in input ? [input.body.buffer as ArrayBuffer] : undefined }), signal)
+      ? await raceAbort(workers.run(input, { transferList: [input.body.buffer as ArrayBuffer] }), signal)
       : await extractTask(input, signal);
   } catch (error) {
     // A worker that died on the page (out of memory, a crash) fails that page, as a scrape failure.
@@ -60,7 +60,7 @@ export async function extractInPool(input: ExtractInput, signal?: AbortSignal): 
  */
 export async function warmExtractPool(): Promise<void> {
   await pool()
-    ?.run({ kind: "html", html: "<title>warm-up</title><p>Warm-up.</p>", url: "https://localhost/" })
+    ?.run({ kind: "html", body: new TextEncoder().encode("<title>warm-up</title><p>Warm-up.</p>"), charset: "utf-8", url: "https://localhost/" })
     .catch((error: unknown) => console.warn(`[quarry] the page extraction workers could not start: ${error instanceof Error ? error.message : String(error)}`));
 }
 

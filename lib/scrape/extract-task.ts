@@ -7,13 +7,10 @@ import { extractHtml } from "./html";
 import { extractPdf } from "./pdf";
 
 /**
- * A page's HTML as text, or as the fetched bytes with the header's charset (decoded where the task
- * runs: a worker, off the event loop; the bytes move to it without a copy of the text).
+ * A fetched body: an HTML page's bytes with its header's charset (decoded where the task runs — a
+ * worker, off the event loop; the bytes move to it without a copy of the text), or a PDF's.
  */
-export type ExtractInput =
-  | { kind: "html"; html: string; url: string }
-  | { kind: "html"; body: Uint8Array; charset: string | null; url: string }
-  | { kind: "pdf"; body: Uint8Array };
+export type ExtractInput = { kind: "html"; body: Uint8Array; charset: string | null; url: string } | { kind: "pdf"; body: Uint8Array };
 
 export type ExtractOutput =
   | { ok: true; title: string | null; text: string; author: string | null; published: string | null }
@@ -23,7 +20,7 @@ export type ExtractOutput =
 export async function extractTask(input: ExtractInput, signal?: AbortSignal): Promise<ExtractOutput> {
   try {
     if (input.kind === "html") {
-      const html = "html" in input ? input.html : decodeBody(Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength), "html", input.charset);
+      const html = decodeBody(Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength), "html", input.charset);
       const { title, text, author, published } = extractHtml(html, input.url);
       return { ok: true, title, text, author, published };
     }
