@@ -71,6 +71,7 @@ const POSTGRES_TESTS = [
   "lib/explore/distributed.test.ts",
   "lib/db/answers.test.ts",
   "lib/db/deep-research.test.ts",
+  "lib/deep-research/status.test.ts",
   "lib/db/runs.test.ts",
   "lib/verification/verify-report.test.ts",
   "lib/knowledge/knowledge.test.ts",
