@@ -46,6 +46,29 @@ function ensureChromium() {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** One line per failed test, printed again under the closing line (a CI log's tail shows them). */
+const failures = [];
+
+/** The failed tests of a TAP file: name, location and the error's first line; parents that failed
+ * only because a subtest did are left out. */
+function tapFailures(text, suite) {
+  const lines = text.split("\n");
+  const out = [];
+  lines.forEach((line, i) => {
+    const failure = line.match(/^(\s*)not ok \d+ - (.*)$/);
+    if (!failure) return;
+    let location = "";
+    let error = "";
+    for (let j = i + 1; j < lines.length && !/^\s*(ok|not ok) \d+/.test(lines[j]) && !/^\s*# Subtest/.test(lines[j]); j++) {
+      const field = lines[j].match(/^\s*(location|error): (.*)$/);
+      if (field?.[1] === "location") location = field[2].replace(/^'|'$/g, "").replace(`${root}/`, "");
+      if (field?.[1] === "error") error = field[2] === "|-" || field[2] === ">-" ? (lines[j + 1] ?? "").trim() : field[2].replace(/^'|'$/g, "");
+    }
+    if (/^\d+ subtests? failed$/.test(error)) return;
+    out.push(`${suite}: ${failure[2]}${location ? ` (${location})` : ""}${error ? ` — ${error.slice(0, 200)}` : ""}`);
+  });
+  return out;
+}
 
 fs.rmSync(path.join(root, "data", "test"), { recursive: true, force: true });
 fs.mkdirSync(path.join(root, "test-results"), { recursive: true });
@@ -124,7 +147,11 @@ function runNodeTests(files, tapName, env = {}) {
   passed += count("pass");
   failed += count("fail") + count("cancelled");
   skipped += count("skipped");
-  if (!text) failed += 1;
+  failures.push(...tapFailures(text, tapName.replace(/\.tap$/, "")));
+  if (!text) {
+    failed += 1;
+    failures.push(`${tapName}: the test runner wrote no report`);
+  }
 }
 
 /** Why PostgreSQL cannot be used, or null when it answers. */
@@ -169,14 +196,28 @@ if (only("e2e") && fs.existsSync(path.join(root, "playwright.config.ts"))) {
   fs.rmSync(report, { force: true });
   run("npx", ["playwright", "test", "--reporter=list,json"], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
   if (fs.existsSync(report)) {
-    const stats = JSON.parse(fs.readFileSync(report, "utf8")).stats ?? {};
+    const json = JSON.parse(fs.readFileSync(report, "utf8"));
+    const stats = json.stats ?? {};
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          if (t.status !== "unexpected") continue;
+          const error = t.results?.at(-1)?.error?.message?.split("\n")[0] ?? "";
+          failures.push(`playwright: ${spec.file}:${spec.line} › ${spec.title}${error ? ` — ${error.slice(0, 200)}` : ""}`);
+        }
+      }
+      (suite.suites ?? []).forEach(walk);
+    };
+    (json.suites ?? []).forEach(walk);
     passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
     failed += stats.unexpected ?? 0;
     skipped += stats.skipped ?? 0;
   } else {
     failed += 1;
+    failures.push("playwright: no report was written");
   }
 }
 
+if (failures.length > 0) console.log(`\nFailed:\n  ${failures.join("\n  ")}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
