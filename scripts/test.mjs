@@ -96,6 +96,7 @@ const POSTGRES_TESTS = [
   "lib/db/deep-research.test.ts",
   "lib/deep-research/status.test.ts",
   "lib/db/runs.test.ts",
+  "lib/runs/registry.test.ts",
   "lib/verification/verify-report.test.ts",
   "lib/knowledge/knowledge.test.ts",
   "lib/knowledge/shared-folder.test.ts",

@@ -20,6 +20,7 @@ export const runLeaseMs = () => getEnv().RUN_HEARTBEAT_MS * 3;
 export async function openRun({ kind, subjectId, userId, mode, now = new Date() }: { kind: RunKind; subjectId: string; userId: string | null; mode: string; now?: Date }) {
   const reopen = {
     status: "queued",
+    handoffAt: null,
     mode,
     leaseOwner: null,
     leaseExpiresAt: new Date(now.getTime() + runLeaseMs()),
@@ -58,6 +59,7 @@ export async function claimRun({ id, owner, leaseMs, now = new Date() }: { id: s
       // A pause was this process's view of its provider; a new owner starts from its own.
       pausedAt: null,
       pauseReason: null,
+      handoffAt: null,
     },
   });
   if (count === 1) await db.run.updateMany({ where: { id, startedAt: null }, data: { startedAt: now } });
@@ -92,6 +94,19 @@ export async function finishRun({ id, owner, status, error = null }: { id: strin
   const { count } = await db.run.updateMany({
     where: { id, leaseOwner: owner, status: "running" },
     data: { status, error, leaseOwner: null, leaseExpiresAt: null, completedAt: new Date(), pausedAt: null, pauseReason: null },
+  });
+  return count === 1;
+}
+
+/**
+ * Queue mode: this process's job ran one phase of the run and hands it on; the run stays running,
+ * with no owner, until the next job's claim (any worker's) takes it up. One lease of grace keeps the
+ * sweep from queueing a job for it meanwhile (its job waits already). False when the lease was not held.
+ */
+export async function handOffRun({ id, owner, now = new Date() }: { id: string; owner: string; now?: Date }) {
+  const { count } = await db.run.updateMany({
+    where: { id, leaseOwner: owner, status: "running" },
+    data: { leaseOwner: null, leaseExpiresAt: new Date(now.getTime() + runLeaseMs()), handoffAt: now, pausedAt: null, pauseReason: null },
   });
   return count === 1;
 }

@@ -1,7 +1,8 @@
 // Deep Research as an engine of the run platform. The registry claims the conversation's run and
 // keeps its lease (heartbeat every RUN_HEARTBEAT_MS, stale after three missed beats); this runs the
-// start's loop from what the database holds, phase after phase, until the message is done. A stop
-// asked for by the user ends the loop between phases, so nothing finished is lost.
+// start's loop from what the database holds, phase after phase, until the message is done (in queue
+// mode one phase per job: the run's next job, on any worker, takes up the next). A stop asked for by
+// the user ends the loop between phases, so nothing finished is lost.
 import { errorMessage } from "../errors";
 import { finishMessage, getConversation, getMessage, updateConversation, updateMessage } from "../db/conversations";
 import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine";
@@ -14,6 +15,7 @@ import { conversationSnapshot, type ConversationSnapshot } from "./snapshot";
 import { isFinalDrEvent } from "./stream";
 import { messageView, runGuardView, stateView } from "./views";
 import { messagesOf } from "../db/conversations";
+import { parseJson } from "../db/json";
 
 export const deepResearchEngine: Engine = {
   kind: "deep-research",
@@ -28,20 +30,25 @@ export const deepResearchEngine: Engine = {
       return root.status === "completed" ? "completed" : "failed";
     }
     const ctx = new DrContext(c.id, c.userId, run);
-    const recovered = Boolean(root.startedAt);
-    if (recovered) {
+    // A queue job that takes the run up after the previous job's phase recovers nothing; whether an
+    // earlier job of the start did is kept in the start's state.
+    const recovered = run.continued ? parseJson<{ recovered?: boolean }>(root.state, {}).recovered === true : Boolean(root.startedAt);
+    if (!run.continued && recovered) {
       // This start ran in a process that died: go on from the phase it had reached.
       await updateConversation(c.id, () => ({ lastResult: "stale_recovered" }));
-    } else {
+      await updateMessage(root.id, { state: JSON.stringify({ ...parseJson<object>(root.state, {}), recovered: true }) });
+    } else if (!run.continued) {
       await updateMessage(root.id, { startedAt: new Date() });
     }
     await ctx.emitRun();
     try {
-      for (;;) {
+      for (let phases = 0; ; phases++) {
         const m = (await getMessage({ id: root.id }))!;
         if (m.phase === "done") break;
         if (m.stopRequestedAt) break;
         ctx.check();
+        // Queue mode: one phase per job; the next runs in the run's next job, on whichever worker is free.
+        if (phases > 0 && run.phased) return "handed-off";
         await runPhase(ctx, m);
       }
       await finish(ctx, root.id, "completed", null, recovered);

@@ -1,7 +1,7 @@
 // Queue mode's tree: one job per query node, so that several workers share one big tree. The run's
 // own job (the coordinator, under the Run lease) plans the roots, makes sure every unfinished node
-// has its job, waits until the tree has no work left, and then writes the report (lib/research/
-// engine.ts). A node job (runTreeNode) does one query from its last durable status — search, pages,
+// has its job and waits until the tree has no work left; then it hands the run off, and the run's
+// next job (on whichever worker is free) writes the report (lib/research/engine.ts). A node job (runTreeNode) does one query from its last durable status — search, pages,
 // analyses — then plans its children and enqueues their jobs. Every step is idempotent in the
 // database (conditional updates and unique keys: lib/db/tree.ts), node job ids are the query's, and a
 // page's fetch is claimed in the database, so a retried, duplicated or taken-over job never
@@ -54,7 +54,8 @@ const hasWork = (q: SerpQuery, depth: number) =>
 /**
  * The coordinator's exploration: resolves when no query of the tree has work left, or every node
  * with work left has had its job end (a branch whose children could not be planned ends there, as
- * in the embedded runner). Throws on cancel, a lost lease, or a node job that failed for good.
+ * in the embedded runner); true if it had nodes to wait for (false: the tree was explored already).
+ * Throws on cancel, a lost lease, or a node job that failed for good.
  */
 export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }: {
   scope: TreeScope;
@@ -62,10 +63,11 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
   signal: AbortSignal;
   leaseLost: () => boolean;
   nodes: NodeQueue;
-}): Promise<void> {
+}): Promise<boolean> {
   const ctx = new RunContext(scope, getEnv(), sink, signal, leaseLost, true);
   const runner = new TreeRunner(ctx);
   let open: SerpQuery[] = [];
+  let waited = false;
   try {
     await runner.ensureRoots();
     // First pass: a resumed run's nodes whose jobs ended in an earlier execution run again.
@@ -74,6 +76,7 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
       signal.throwIfAborted();
       open = (await store.queriesOf(ctx.id)).filter((q) => hasWork(q, ctx.depth));
       if (open.length === 0) break;
+      waited = true;
       const states = [...(await nodes.ensure(ctx.id, open.map((q) => q.id), { replaceEnded: first })).values()];
       first = false;
       const failed = states.find((s) => typeof s === "object");
@@ -82,6 +85,7 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
       await sleep(WATCH_MS, signal);
     }
     await ctx.settled();
+    return waited;
   } catch (error) {
     if (!leaseLost()) {
       // Cancelled: the node jobs see it within a poll; what they leave unfinished is settled as stopped.

@@ -3,7 +3,10 @@
 // embedded mode. BullMQ renews a job's lock while the run executes; a worker that dies stops renewing
 // it, and after QUEUE_LOCK_MS another worker's stalled check puts the job back in the queue, where it
 // waits (runJob) until the dead worker's run lease expires and then resumes the run from the database.
-import { Worker, type WorkerOptions } from "bullmq";
+// A run executes phase by phase where its engine has phases (a tree's exploration, then its report;
+// Deep Research's plan, tasks, hypothesis, reflection…): after each, its job goes back in the queue,
+// so the next phase runs on whichever worker is free, and no run holds a worker slot from start to end.
+import { WaitingError, Worker, type WorkerOptions } from "bullmq";
 import { getEnv } from "../env";
 import type { RunRegistry } from "../runs/registry";
 import { runTreeNode } from "../explore/distributed";
@@ -31,10 +34,17 @@ function workerOptions(owner: string): WorkerOptions {
 export function startRunWorker(registry: RunRegistry): Worker<RunJobData> {
   const worker = new Worker<RunJobData>(
     RUNS_QUEUE,
-    async (job) => {
+    async (job, token) => {
       const { kind, subjectId } = job.data;
       console.log(`[quarry] worker ${registry.owner}: job ${job.id} (${kind} ${subjectId}) started, attempt ${job.attemptsMade + 1}`);
       const how = await registry.runJob(kind, subjectId);
+      if (how === "handed-off") {
+        // One phase of the run is done: the job goes back in the queue (its priority kept), for
+        // whichever worker has a slot first; the run waits for it, owned by nobody, in the database.
+        console.log(`[quarry] worker ${registry.owner}: job ${job.id} (${kind} ${subjectId}) ran a phase here and goes back in the queue`);
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
       console.log(`[quarry] worker ${registry.owner}: job ${job.id} (${kind} ${subjectId}) ${how === "executed" ? "executed here" : "ended elsewhere"}`);
       return how;
     },

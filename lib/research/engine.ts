@@ -38,8 +38,8 @@ export const treeEngine: Engine = {
     if (research.status !== "running") return research.status === "completed" ? "completed" : research.status === "cancelled" ? "cancelled" : "failed";
     const scope = scopeOfResearch(research);
     const leaseLost = () => run.leaseLost;
-    // Queue mode's workers: the tree's nodes are jobs any worker takes; this job plans the roots,
-    // waits for the tree and writes the report, numbering its events like the nodes do.
+    // Queue mode's workers: the tree's nodes are jobs any worker takes; this job plans the roots and
+    // waits for the tree, and its next one writes the report, numbering events like the nodes do.
     const nodes = treeNodeQueue();
     const sink = nodes ? new SharedSeqSink(run.id) : eventBus;
     const ctx = new RunContext(scope, getEnv(), sink, run.signal, leaseLost);
@@ -54,9 +54,14 @@ export const treeEngine: Engine = {
       }
       // A verification already begun means the report was written: resume there, not before.
       const begun = await findVerification({ researchId: ctx.id });
-      if (!begun && run.mode !== "report") {
-        if (nodes && sink instanceof SharedSeqSink) await exploreOnWorkers({ scope, sink, signal: run.signal, leaseLost, nodes });
-        else await exploreTree({ scope, sink: eventBus, signal: run.signal, leaseLost });
+      // A job that takes the run up after its exploration (queue mode) writes the report.
+      if (!begun && run.mode !== "report" && !run.continued) {
+        if (nodes && sink instanceof SharedSeqSink) {
+          // The report is a phase of its own: written by the run's next job, on whichever worker is free.
+          if ((await exploreOnWorkers({ scope, sink, signal: run.signal, leaseLost, nodes })) && run.phased) return "handed-off";
+        } else {
+          await exploreTree({ scope, sink: eventBus, signal: run.signal, leaseLost });
+        }
       }
       run.signal.throwIfAborted();
 

@@ -17,10 +17,20 @@ export interface RunHandle {
   readonly signal: AbortSignal;
   /** True once another process took the run over (or its row was deleted): stop, and write nothing more. */
   readonly leaseLost: boolean;
+  /**
+   * Queue mode: this execution is a worker's job, which may end after a phase with `handed-off`
+   * (any worker's next job goes on from the database). False in the embedded mode: run to an end.
+   */
+  readonly phased: boolean;
+  /** Queue mode: the job before this one handed the run off after a phase (not a takeover after a crash). */
+  readonly continued: boolean;
 }
 
-/** How an execution ended. `abandoned`: the lease was lost and another process goes on. */
-export type RunOutcome = "completed" | "failed" | "cancelled" | "abandoned";
+/**
+ * How an execution ended. `abandoned`: the lease was lost and another process goes on.
+ * `handed-off` (only when `phased`): a phase is done and the run goes on in its next job.
+ */
+export type RunOutcome = "completed" | "failed" | "cancelled" | "abandoned" | "handed-off";
 
 export interface Engine {
   readonly kind: RunKind;

@@ -7,7 +7,7 @@
 // worker process executes each job with `runJob`, under the same lease.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { claimRun, finishRun, runLeaseMs as leaseMs, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, runStopped, runsToStop, setRunsPaused, type RunKind } from "../db/runs";
+import { claimRun, finishRun, handOffRun, runLeaseMs as leaseMs, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, runStopped, runsToStop, setRunsPaused, type RunKind } from "../db/runs";
 import { eventBus } from "../events/bus";
 import { eventLog } from "../events/log";
 import { trackOpening } from "./events";
@@ -48,8 +48,8 @@ export class RunRegistry {
   private readonly engines = new Map<RunKind, Engine>();
   /** Runs executing here, by kind and subject. */
   private readonly runs = new Map<string, ActiveRun>();
-  /** Each start's claim-and-execute, until it ends: a second start of the subject shares it. */
-  private readonly executions = new Map<string, Promise<boolean>>();
+  /** Each start's claim-and-execute, until it ends: a second start of the subject shares it (null: not claimed here). */
+  private readonly executions = new Map<string, Promise<RunOutcome | null>>();
   /** Queue mode: hands a run to the queue (returns its job id) instead of executing it here. */
   private dispatcher: Dispatcher | undefined;
   private sweeper: ReturnType<typeof setInterval> | undefined;
@@ -88,7 +88,7 @@ export class RunRegistry {
    */
   start(kind: RunKind, subjectId: string): Promise<void> {
     if (this.dispatcher) return this.dispatcher(kind, subjectId).then(() => undefined);
-    return this.execute(kind, subjectId).then(() => undefined);
+    return this.execute(kind, subjectId, { phased: false }).then(() => undefined);
   }
 
   /**
@@ -97,19 +97,22 @@ export class RunRegistry {
    */
   async startOrQueue(kind: RunKind, subjectId: string): Promise<{ jobId: string } | null> {
     if (this.dispatcher) return { jobId: (await this.dispatcher(kind, subjectId)).jobId };
-    void this.execute(kind, subjectId).catch((error: unknown) => console.error(`[quarry] ${kind} run ${subjectId} could not start:`, error));
+    void this.execute(kind, subjectId, { phased: false }).catch((error: unknown) => console.error(`[quarry] ${kind} run ${subjectId} could not start:`, error));
     return null;
   }
 
   /**
    * A queue worker's job: executes the run here once its lease is free. While another process holds
    * a live lease (a worker that died keeps it until it expires), it tries again every second; it
-   * resolves when the run has ended, here or elsewhere. A job retried after a crash resumes the run
-   * from the database, like a takeover.
+   * resolves when the run has ended, here or elsewhere, or with "handed-off" when the engine ended
+   * a phase and left the rest to the run's next job (the worker puts the job back in the queue). A
+   * job retried after a crash resumes the run from the database, like a takeover.
    */
-  async runJob(kind: RunKind, subjectId: string): Promise<"executed" | "ended"> {
+  async runJob(kind: RunKind, subjectId: string): Promise<"executed" | "ended" | "handed-off"> {
     for (;;) {
-      if (await this.execute(kind, subjectId)) return "executed";
+      const outcome = await this.execute(kind, subjectId, { phased: true });
+      if (outcome === "handed-off") return outcome;
+      if (outcome !== null) return "executed";
       const row = await getRun({ kind, subjectId });
       if (!row || (row.status !== "queued" && row.status !== "running")) return "ended";
       await new Promise((r) => setTimeout(r, Math.min(CLAIM_RETRY_MS, getEnv().RUN_HEARTBEAT_MS)));
@@ -117,26 +120,28 @@ export class RunRegistry {
   }
 
   /**
-   * Claims and executes here, shared by concurrent callers; true if this process claimed the run.
-   * `onClaim` hears at once whether the claim succeeded (the promise resolves when the run ends).
+   * Claims and executes here, shared by concurrent callers; resolves with the execution's outcome,
+   * or null if this process did not claim the run. `onClaim` hears at once whether the claim
+   * succeeded (the promise resolves when the execution ends). `phased`: a queue job, which the engine
+   * may end after a phase.
    */
-  private execute(kind: RunKind, subjectId: string, onClaim?: (claimed: boolean) => void): Promise<boolean> {
+  private execute(kind: RunKind, subjectId: string, { phased, onClaim }: { phased: boolean; onClaim?: (claimed: boolean) => void }): Promise<RunOutcome | null> {
     const k = key(kind, subjectId);
     let execution = this.executions.get(k);
     if (!execution) {
-      execution = this.claimAndExecute(kind, subjectId, onClaim).finally(() => this.executions.delete(k));
+      execution = this.claimAndExecute(kind, subjectId, phased, onClaim).finally(() => this.executions.delete(k));
       this.executions.set(k, execution);
     }
     return execution;
   }
 
-  private async claimAndExecute(kind: RunKind, subjectId: string, onClaim?: (claimed: boolean) => void): Promise<boolean> {
+  private async claimAndExecute(kind: RunKind, subjectId: string, phased: boolean, onClaim?: (claimed: boolean) => void): Promise<RunOutcome | null> {
     const engine = this.engine(kind);
     const env = getEnv();
     const row = await getRun({ kind, subjectId });
     const claimed = Boolean(row && (await claimRun({ id: row.id, owner: this.owner, leaseMs: leaseMs() })));
     onClaim?.(claimed);
-    if (!row || !claimed) return false;
+    if (!row || !claimed) return null;
     // This process numbers the run's events from a block reserved after every number used before
     // (unless the engine spreads the run over several processes: then each event is numbered alone).
     const topic = { kind, subjectId };
@@ -152,7 +157,9 @@ export class RunRegistry {
       throw error;
     }
     const controller = new AbortController();
-    const handle = { id: row.id, kind, subjectId, userId: row.userId, mode: row.mode, signal: controller.signal, leaseLost: false };
+    const handle = { id: row.id, kind, subjectId, userId: row.userId, mode: row.mode, signal: controller.signal, leaseLost: false, phased, continued: row.handoffAt !== null };
+    // A run cancelled while no process held it (between two of its queue jobs) stops at once.
+    if (row.cancelRequestedAt) controller.abort(new Error("Cancelled by the user"));
     const entry: ActiveRun = { handle, controller };
     const k = key(kind, subjectId);
     this.runs.set(k, entry);
@@ -164,7 +171,10 @@ export class RunRegistry {
     let outcome: RunOutcome = "failed";
     let error: string | null = null;
     try {
-      outcome = await engine.execute(handle);
+      const ended = await engine.execute(handle);
+      // Only a queue job hands off (its worker puts the job back); elsewhere it would leave the run to nobody.
+      if (ended === "handed-off" && !phased) throw new Error(`The ${kind} engine handed off run ${row.id}, which is not a queue job`);
+      outcome = ended;
       // The owner tells its watchers, wherever the cancel was sent: its streams end on this event
       // (after the rows the engine settled), numbered in the run's own sequence.
       if (outcome === "cancelled" && !handle.leaseLost) {
@@ -182,8 +192,12 @@ export class RunRegistry {
     }
     // Other processes' streams have every event (the last included) before the run reads as ended.
     await eventBus.drain(topic);
+    if (outcome === "handed-off") {
+      // The next job's claim takes the run up, wherever it runs.
+      return !handle.leaseLost && (await handOffRun({ id: row.id, owner: this.owner })) ? "handed-off" : "abandoned";
+    }
     if (outcome !== "abandoned" && !handle.leaseLost) await finishRun({ id: row.id, owner: this.owner, status: outcome, error });
-    return true;
+    return outcome;
   }
 
   /** Starts the cancel poll if it is not running; it stops itself when no run executes here. */
@@ -307,7 +321,7 @@ export class RunRegistry {
       }
       claims.push(
         new Promise((resolve) => {
-          this.execute(kind, run.subjectId, (claimed) => resolve(claimed ? run.subjectId : null)).catch((error: unknown) => {
+          this.execute(kind, run.subjectId, { phased: false, onClaim: (claimed) => resolve(claimed ? run.subjectId : null) }).catch((error: unknown) => {
             console.error(`[quarry] could not take over run ${run.id}:`, error);
             resolve(null);
           });

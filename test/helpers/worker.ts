@@ -82,9 +82,14 @@ export class TestWorker {
     return this.output;
   }
 
-  /** The jobs this worker executed (claimed the run of and ran), by job id, from its log. */
+  /** The jobs this worker executed (claimed the run of and ran to its end), by job id, from its log. */
   executed(): string[] {
     return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) executed here/g)].map((m) => m[1]);
+  }
+
+  /** The jobs this worker ran one phase of and put back in the queue, once per phase, from its log. */
+  handedOff(): string[] {
+    return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) ran a phase here and goes back in the queue/g)].map((m) => m[1]);
   }
 
   private async launch(): Promise<void> {

@@ -57,13 +57,23 @@ test("Deep Research start answers 202 queued with a job id; status goes queued â
   }
   assert.ok(await queueJob(body.jobId), "the job is in Redis");
   workers = [await TestWorker.start(app, "w3")];
-  const seen: string[] = [];
+  // Queued, as read above; the worker may claim the job before its start has returned.
+  const seen: string[] = ["queued"];
   await waitFor(async () => {
     const s = await status();
     if (seen.at(-1) !== s) seen.push(s);
     return s === "completed" || s === "failed" ? s : undefined;
   }, 180_000, "the Deep Research start to end");
   assert.deepEqual(seen, ["queued", "processing", "completed"]);
+  // One phase per job: the run's job went back in the queue after each phase but the last, and each
+  // claim took the run up where the one before had left it (a continuation, not a recovery).
+  const handOffs = workers[0].handedOff().filter((j) => j === body.jobId).length;
+  assert.ok(handOffs >= 5, `the start ran phase by phase (${handOffs} hand-offs)`);
+  const run = await app.db.run.findFirstOrThrow({ where: { kind: "deep-research", subjectId: body.conversationId } });
+  assert.equal(run.status, "completed");
+  assert.equal(run.attempt, handOffs + 1, "one claim per phase");
+  const conversation = await app.db.conversation.findUniqueOrThrow({ where: { id: body.conversationId } });
+  assert.equal(conversation.lastResult, "completed", "no phase was taken for a recovery");
 });
 
 async function queueJob(jobId: string) {

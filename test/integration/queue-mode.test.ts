@@ -67,7 +67,7 @@ test("the web process queues; runs spread over two workers and each runs once", 
     await assertExactlyOnce(id, 1, 2);
     const run = await endedRunOf(id);
     assert.equal(run.status, "completed");
-    assert.equal(run.attempt, 1, "claimed once");
+    assert.equal(run.attempt, 2, "claimed twice: by the exploration's job, then by the report's");
   }
   const [a, b] = workers.map((w) => w.executed());
   const expected = ids.map((id) => `tree-${id}`).sort();
@@ -88,10 +88,12 @@ test("one depth-3 tree: its query nodes are jobs, both workers do node work, eac
   await assertExactlyOnce(id, 3, 2);
   const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
   assert.ok(queries.every((q) => q.status === "completed"), "every query completed");
-  // One run job (the coordinator), claimed once.
+  // One run job: the coordinator's phase, handed off once, then the report's (claimed twice in all).
   const run = await endedRunOf(id);
   assert.equal(run.status, "completed");
-  assert.equal(run.attempt, 1);
+  assert.equal(run.attempt, 2);
+  assert.deepEqual(workers.flatMap((w) => w.handedOff()).filter((j) => j === `tree-${id}`), [`tree-${id}`], "the exploration handed the report to the run's next job");
+  assert.deepEqual(workers.flatMap((w) => w.executed()).filter((j) => j === `tree-${id}`), [`tree-${id}`], "the report's job ran once");
   const [a, b] = workers.map((w) => nodesDone(w, id));
   assert.ok(a.length > 0 && b.length > 0, `both workers did node work (w1: ${a.length}, w2: ${b.length})`);
   // Every query's node job finished once (no retried or duplicated node did its work twice).

@@ -72,7 +72,7 @@ test("a worker killed with SIGKILL mid-run: another resumes it, and it completes
   await assertExactlyOnce(id, 3, 2);
   const run = await endedRunOf(id);
   assert.equal(run.status, "completed");
-  assert.equal(run.attempt, 2, "claimed by the killed worker, then by the survivor");
+  assert.equal(run.attempt, 3, "claimed by the killed worker, then by the survivor, then by the report's job");
   assert.deepEqual(survivor.executed().filter((j) => j === `tree-${id}`), [`tree-${id}`]);
   console.log(`recovery after SIGKILL: ${recoveryMs} ms`);
   await victim.restart();
@@ -95,7 +95,7 @@ test("a worker killed with SIGKILL while it works on tree nodes: the other redoe
   assert.equal(view.status, "completed", view.error ?? "");
   await assertExactlyOnce(id, 3, 2);
   const run = await endedRunOf(id);
-  assert.equal(run.attempt, 1, "the coordinator was not disturbed");
+  assert.equal(run.attempt, 2, "the coordinator was not disturbed (its exploration's job, then the report's)");
   assert.ok(survivor.logs().includes(`node job ${inFlight} (research ${id}) done`), "the killed node's job ran again on the survivor");
   const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
   assert.ok(queries.every((q) => q.status === "completed"), "every query completed");
