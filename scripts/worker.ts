@@ -25,20 +25,23 @@ async function main() {
   for (const problem of configProblems()) console.warn(`[quarry] configuration: ${problem.message}`);
   const { runRegistry } = await import("../lib/runs/engines");
   const { enqueueRun } = await import("../lib/queue/enqueue");
-  const { startRunWorker, startTreeNodeWorker } = await import("../lib/queue/worker");
+  const { startDrTaskWorker, startRunWorker, startTreeNodeWorker } = await import("../lib/queue/worker");
   const { setTreeNodeQueue } = await import("../lib/explore/distributed");
-  const { bullTreeNodes } = await import("../lib/queue/tree-nodes");
+  const { setDrTaskQueue } = await import("../lib/deep-research/distributed");
+  const { bullDrTasks, bullTreeNodes } = await import("../lib/queue/part-jobs");
   // Runs this worker finds orphaned (its sweep) go back to the queue, like the web process's.
   runRegistry.dispatchTo(enqueueRun);
   // A tree research executed here spreads its query nodes over every worker.
   setTreeNodeQueue(bullTreeNodes);
+  // And a Deep Research run its level's tasks.
+  setDrTaskQueue(bullDrTasks);
   // The page extraction threads load before the first job: a worker's first pages must not spend
   // their scrape timeout waiting for them.
   const { warmExtractPool } = await import("../lib/scrape/extract-pool");
   await warmExtractPool();
   const worker = startRunWorker(runRegistry);
-  const nodeWorker = startTreeNodeWorker(runRegistry.owner);
-  await Promise.all([worker.waitUntilReady(), nodeWorker.waitUntilReady()]);
+  const partWorkers = [startTreeNodeWorker(runRegistry.owner), startDrTaskWorker(runRegistry.owner)];
+  await Promise.all([worker, ...partWorkers].map((w) => w.waitUntilReady()));
   console.log(`[quarry] worker ${runRegistry.owner} is taking jobs (concurrency ${env.QUEUE_WORKER_CONCURRENCY}, prefix ${env.REDIS_KEY_PREFIX})`);
   if (env.RESUME_ON_START) {
     await runRegistry.takeOverOrphans();
@@ -52,7 +55,7 @@ async function main() {
       // Takes no new job; the runs executing here stop with the process, their leases expire and
       // their jobs (stalled) go to another worker, which resumes them from the database.
       console.log(`[quarry] worker ${runRegistry.owner}: ${signal}, stopping`);
-      void Promise.all([worker.close(true), nodeWorker.close(true)]).finally(() => process.exit(0));
+      void Promise.all([worker, ...partWorkers].map((w) => w.close(true))).finally(() => process.exit(0));
     });
   }
 }

@@ -1,7 +1,7 @@
 // What every step of a Deep Research run shares: the conversation, the run's signal, event
 // emission (after the write it reports), and the bounded world view for prompts.
 import { getEnv, type Env } from "../env";
-import { eventBus } from "../events/bus";
+import { eventBus, type EngineEvent, type RunTopic } from "../events/bus";
 import type { RunHandle } from "../runs/engine";
 import { addConversationUsage, beginConversationUsage, getConversation, getMessage } from "../db/conversations";
 import type { TokenCount, UsageSink } from "../ai/usage";
@@ -11,12 +11,18 @@ import { renderWorldView } from "./render";
 import { runGuardView, stateView } from "./views";
 import { retrieveWorldView } from "./world-view";
 
+/** Where a run's events go: the event bus, or (queue mode, work spread over processes) a SharedSeqSink. */
+export interface DrEventSink {
+  emit(topic: RunTopic, event: EngineEvent): void;
+}
+
 export class DrContext {
   readonly env: Env = getEnv();
   constructor(
     readonly conversationId: string,
     readonly userId: string,
     readonly run: RunHandle,
+    private readonly sink: DrEventSink = eventBus,
   ) {}
 
   get signal(): AbortSignal {
@@ -24,7 +30,7 @@ export class DrContext {
   }
 
   emit(type: DeepResearchEventType, data: unknown): void {
-    eventBus.emit(drTopic(this.conversationId), { type, data });
+    this.sink.emit(drTopic(this.conversationId), { type, data });
   }
 
   async emitState(): Promise<void> {

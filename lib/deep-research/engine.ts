@@ -16,6 +16,8 @@ import { isFinalDrEvent } from "./stream";
 import { messageView, runGuardView, stateView } from "./views";
 import { messagesOf } from "../db/conversations";
 import { parseJson } from "../db/json";
+import { SharedSeqSink } from "../runs/shared-events";
+import { drTaskQueue } from "./distributed";
 
 export const deepResearchEngine: Engine = {
   kind: "deep-research",
@@ -29,7 +31,10 @@ export const deepResearchEngine: Engine = {
       await updateConversation(c.id, (cur) => (cur.active && cur.rootMessageId === root.id ? { active: false, lastResult: root.status, runEndedAt: root.completedAt ?? new Date() } : null));
       return root.status === "completed" ? "completed" : "failed";
     }
-    const ctx = new DrContext(c.id, c.userId, run);
+    // Queue mode: the level's tasks run in jobs of their own, on several workers, so every process
+    // numbers the run's events from the database (the registry opened no block of them here).
+    const sink = drTaskQueue() ? new SharedSeqSink(run.id) : undefined;
+    const ctx = new DrContext(c.id, c.userId, run, sink);
     // A queue job that takes the run up after the previous job's phase recovers nothing; whether an
     // earlier job of the start did is kept in the start's state.
     const recovered = run.continued ? parseJson<{ recovered?: boolean }>(root.state, {}).recovered === true : Boolean(root.startedAt);
@@ -62,8 +67,13 @@ export const deepResearchEngine: Engine = {
       console.error(`[quarry] deep research ${c.id} failed:`, error);
       await finish(ctx, root.id, "failed", errorMessage(error), recovered);
       return "failed";
+    } finally {
+      // Every event is out before the registry hands the run on or ends it.
+      await sink?.flushed();
     }
   },
+
+  sharesEvents: () => drTaskQueue() !== undefined,
 
   async markCancelled(conversationId: string): Promise<boolean> {
     const c = await getConversation({ id: conversationId });

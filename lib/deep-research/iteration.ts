@@ -13,6 +13,7 @@ import { createLevelTasks, itemsOfResearches, tasksOf, type TaskDraft } from "..
 import type { DrContext } from "./context";
 import { parseJson } from "../db/json";
 import { executeLevel } from "./tasks";
+import { drTaskQueue, executeLevelOnWorkers } from "./distributed";
 import { prepareDatasets } from "./datasets";
 import { analysisItems } from "./analysis-evidence";
 import { discoveryViews } from "./snapshot";
@@ -66,7 +67,10 @@ const plan: Step = async (ctx, m) => {
 };
 
 const execute: Step = async (ctx, m) => {
-  await executeLevel(ctx, m.level);
+  // Queue mode: each task is a job of its own, on whichever worker is free.
+  const tasks = drTaskQueue();
+  if (tasks) await executeLevelOnWorkers(ctx, m.level, tasks);
+  else await executeLevel(ctx, m.level);
   await move(ctx, m, "hypothesis");
 };
 

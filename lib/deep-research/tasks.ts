@@ -17,9 +17,10 @@ import type { DrContext } from "./context";
 import { parseJson } from "../db/json";
 import { taskView } from "./views";
 
-const TERMINAL = new Set(["completed", "failed", "skipped"]);
+/** A task in one of these has ended. */
+export const TERMINAL = new Set(["completed", "failed", "skipped"]);
 
-/** Runs every unfinished task of the level; resolves when all have ended. */
+/** Runs every unfinished task of the level here; resolves when all have ended. */
 export async function executeLevel(ctx: DrContext, level: number): Promise<void> {
   const tasks = (await tasksOf(ctx.conversationId, level)).filter((t) => !TERMINAL.has(t.status));
   await Promise.all(tasks.map((t) => runTask(ctx, t)));
@@ -32,7 +33,8 @@ async function save(ctx: DrContext, task: ResearchTask, patch: Parameters<typeof
   return updated;
 }
 
-async function runTask(ctx: DrContext, task: ResearchTask): Promise<void> {
+/** One task to its end (queue mode: in its own job, lib/deep-research/distributed.ts). */
+export async function runTask(ctx: DrContext, task: ResearchTask): Promise<void> {
   try {
     task = await save(ctx, task, (t) => ({ status: "running", startedAt: t.startedAt ?? new Date() }));
     const patch = task.type === "LITERATURE" ? await literature(ctx, task) : await analysis(ctx, task);

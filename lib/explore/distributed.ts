@@ -15,20 +15,13 @@ import { SharedSeqSink } from "../runs/shared-events";
 import { RunContext, scopeOfResearch, type TreeScope } from "./context";
 import { ACTIVE, TreeRunner } from "./runner";
 import * as store from "../db/tree";
+import { stopWhen, type PartJobState, type PartJobs } from "../runs/part-jobs";
 
 /** A node job's state as the coordinator sees it. */
-export type NodeJobState = "running" | "completed" | { failed: string };
+export type NodeJobState = PartJobState;
 
-/** Where node jobs go (BullMQ in lib/queue/tree-nodes.ts; set by the worker process). */
-export interface NodeQueue {
-  /**
-   * Makes sure each query has its job: a waiting or running one is left alone, a missing one is
-   * added; an ended one is added again with `replaceEnded` (a resumed run), else reported as ended.
-   */
-  ensure(researchId: string, queryIds: string[], options: { replaceEnded: boolean }): Promise<Map<string, NodeJobState>>;
-  /** How many of the queries' jobs are waiting or running. */
-  running(queryIds: string[]): Promise<number>;
-}
+/** Where node jobs go (BullMQ in lib/queue/part-jobs.ts; set by the worker process). */
+export type NodeQueue = PartJobs;
 
 const globalForNodes = globalThis as unknown as { quarryTreeNodes?: NodeQueue };
 
@@ -66,7 +59,6 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
 }): Promise<boolean> {
   const ctx = new RunContext(scope, getEnv(), sink, signal, leaseLost, true);
   const runner = new TreeRunner(ctx);
-  let open: SerpQuery[] = [];
   let waited = false;
   try {
     await runner.ensureRoots();
@@ -74,7 +66,7 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
     let first = true;
     for (;;) {
       signal.throwIfAborted();
-      open = (await store.queriesOf(ctx.id)).filter((q) => hasWork(q, ctx.depth));
+      const open = (await store.queriesOf(ctx.id)).filter((q) => hasWork(q, ctx.depth));
       if (open.length === 0) break;
       waited = true;
       const states = [...(await nodes.ensure(ctx.id, open.map((q) => q.id), { replaceEnded: first })).values()];
@@ -90,9 +82,10 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
     if (!leaseLost()) {
       // Cancelled: the node jobs see it within a poll; what they leave unfinished is settled as stopped.
       if (signal.aborted) {
-        const ids = open.map((q) => q.id);
+        // Every query's job, read again each time: a node job may have planned children since `open` was read.
         const deadline = Date.now() + STOP_WAIT_MS;
-        while (ids.length > 0 && Date.now() < deadline && (await nodes.running(ids).catch(() => 0)) > 0) await sleep(WATCH_MS);
+        const jobsRunning = async () => nodes.running((await store.queriesOf(ctx.id)).map((q) => q.id)).catch(() => 0);
+        while (Date.now() < deadline && (await jobsRunning()) > 0) await sleep(WATCH_MS);
       }
       await runner.settle();
     }
@@ -115,18 +108,9 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
   if (!research || !query || (await stopped())) return "skipped";
   const run = await getRun({ kind: "tree", subjectId: researchId });
   if (!run) return "skipped";
-  const controller = new AbortController();
-  let polling = false;
-  const poll = setInterval(() => {
-    if (polling) return;
-    polling = true;
-    stopped()
-      .then((yes) => yes && controller.abort(new Error("The research stopped")))
-      .catch((error: unknown) => console.error(`[quarry] node ${queryId}: stop poll failed:`, error))
-      .finally(() => (polling = false));
-  }, STOP_POLL_MS);
+  const stop = stopWhen(stopped, STOP_POLL_MS, `node ${queryId}`);
   const sink = new SharedSeqSink(run.id);
-  const ctx = new RunContext(scopeOfResearch(research), getEnv(), sink, controller.signal, () => false, true);
+  const ctx = new RunContext(scopeOfResearch(research), getEnv(), sink, stop.signal, () => false, true);
   const handOff = async (children: SerpQuery[]) => {
     await nodes.ensure(researchId, children.map((c) => c.id), { replaceEnded: false });
   };
@@ -135,10 +119,10 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
     await ctx.settled();
     return "done";
   } catch (error) {
-    if (controller.signal.aborted) return "stopped";
+    if (stop.signal.aborted) return "stopped";
     throw error;
   } finally {
-    clearInterval(poll);
+    stop.dispose();
     await sink.flushed();
   }
 }

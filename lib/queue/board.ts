@@ -8,7 +8,7 @@ import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { HonoAdapter } from "@bull-board/hono";
 import { Hono, type MiddlewareHandler } from "hono";
-import { runsQueue, treeNodesQueue } from "./connection";
+import { drTasksQueue, runsQueue, treeNodesQueue } from "./connection";
 
 export const BOARD_PATH = "/admin/queues";
 
@@ -44,7 +44,7 @@ const globalForBoard = globalThis as unknown as { quarryBoard?: Hono };
 export function queueBoard(): Hono {
   if (globalForBoard.quarryBoard) return globalForBoard.quarryBoard;
   const adapter = new HonoAdapter(serveStatic as never).setBasePath(BOARD_PATH);
-  createBullBoard({ queues: [new BullMQAdapter(runsQueue()), new BullMQAdapter(treeNodesQueue())], serverAdapter: adapter, options: { uiConfig: { boardTitle: "Quarry queues" } } });
+  createBullBoard({ queues: [runsQueue(), treeNodesQueue(), drTasksQueue()].map((q) => new BullMQAdapter(q)), serverAdapter: adapter, options: { uiConfig: { boardTitle: "Quarry queues" } } });
   const app = new Hono().basePath(BOARD_PATH);
   app.route("/", adapter.registerPlugin());
   return (globalForBoard.quarryBoard = app);

@@ -30,14 +30,34 @@ export interface TreeNodeJobData {
 /** A node's job id: re-enqueueing a node whose job is waiting or running is a no-op. */
 export const nodeJobId = (queryId: string) => `node-${queryId}`;
 
-const globalForQueue = globalThis as unknown as { quarryRunsQueue?: Queue<RunJobData>; quarryNodesQueue?: Queue<TreeNodeJobData> };
+/** The queue of Deep Research tasks (queue mode: a level's tasks spread over the workers). */
+export const DR_TASKS_QUEUE = "dr-tasks";
 
-/** The runs queue (one per process). */
-export function runsQueue(): Queue<RunJobData> {
-  return (globalForQueue.quarryRunsQueue ??= new Queue<RunJobData>(RUNS_QUEUE, { connection: newRedisConnection("runs queue"), prefix: getEnv().REDIS_KEY_PREFIX }));
+/** What a task job carries: its conversation and task. */
+export interface DrTaskJobData {
+  conversationId: string;
+  taskId: string;
 }
 
-/** The tree nodes queue (one per process). */
-export function treeNodesQueue(): Queue<TreeNodeJobData> {
-  return (globalForQueue.quarryNodesQueue ??= new Queue<TreeNodeJobData>(TREE_NODES_QUEUE, { connection: newRedisConnection("tree nodes queue"), prefix: getEnv().REDIS_KEY_PREFIX }));
+/** A task's job id: re-enqueueing a task whose job is waiting or running is a no-op. */
+export const drTaskJobId = (taskId: string) => `task-${taskId}`;
+
+const globalForQueue = globalThis as unknown as { quarryQueues?: Map<string, Queue> };
+
+/** A queue by name (one per process, with its own connection). */
+function queueNamed<T>(name: string): Queue<T> {
+  const queues = (globalForQueue.quarryQueues ??= new Map());
+  let queue = queues.get(name);
+  if (!queue) {
+    queue = new Queue(name, { connection: newRedisConnection(`${name} queue`), prefix: getEnv().REDIS_KEY_PREFIX });
+    queues.set(name, queue);
+  }
+  return queue as Queue<T>;
 }
+
+/** The runs queue. */
+export const runsQueue = () => queueNamed<RunJobData>(RUNS_QUEUE);
+/** The tree nodes queue. */
+export const treeNodesQueue = () => queueNamed<TreeNodeJobData>(TREE_NODES_QUEUE);
+/** The Deep Research tasks queue. */
+export const drTasksQueue = () => queueNamed<DrTaskJobData>(DR_TASKS_QUEUE);

@@ -10,9 +10,10 @@ import { WaitingError, Worker, type WorkerOptions } from "bullmq";
 import { getEnv } from "../env";
 import type { RunRegistry } from "../runs/registry";
 import { runTreeNode } from "../explore/distributed";
-import { RUNS_QUEUE, TREE_NODES_QUEUE, type RunJobData, type TreeNodeJobData } from "./connection";
+import { DR_TASKS_QUEUE, RUNS_QUEUE, TREE_NODES_QUEUE, type DrTaskJobData, type RunJobData, type TreeNodeJobData } from "./connection";
 import { newRedisConnection } from "../redis";
-import { bullTreeNodes } from "./tree-nodes";
+import { bullTreeNodes } from "./part-jobs";
+import { runDrTask } from "../deep-research/distributed";
 
 /** Stalls a job may have (its worker died) before it fails; the sweep queues a failed job's run again anyway. */
 const MAX_STALLS = 5;
@@ -56,23 +57,28 @@ export function startRunWorker(registry: RunRegistry): Worker<RunJobData> {
 }
 
 /**
- * The tree node worker beside the run worker (its own slots: a tree's run job waits for its nodes, so
- * nodes must never wait for a run slot). A dead worker's node job is taken by another after
- * QUEUE_LOCK_MS and resumes the node from the database.
+ * A worker of run parts beside the run worker (its own slots: a run's job waits for its parts, so
+ * parts must never wait for a run slot): a tree's query nodes, a Deep Research level's tasks. A dead
+ * worker's part job is taken by another after QUEUE_LOCK_MS and resumes the part from the database.
  */
-export function startTreeNodeWorker(owner: string): Worker<TreeNodeJobData> {
-  const worker = new Worker<TreeNodeJobData>(
-    TREE_NODES_QUEUE,
+function startPartWorker<T>(queue: string, owner: string, part: string, of: (data: T) => string, work: (data: T) => Promise<string>): Worker<T> {
+  const worker = new Worker<T>(
+    queue,
     async (job) => {
-      const { researchId, queryId } = job.data;
-      console.log(`[quarry] worker ${owner}: node job ${job.id} (research ${researchId}) started, attempt ${job.attemptsMade + 1}`);
-      const how = await runTreeNode({ researchId, queryId, nodes: bullTreeNodes });
-      console.log(`[quarry] worker ${owner}: node job ${job.id} (research ${researchId}) ${how}`);
+      console.log(`[quarry] worker ${owner}: ${part} job ${job.id} (${of(job.data)}) started, attempt ${job.attemptsMade + 1}`);
+      const how = await work(job.data);
+      console.log(`[quarry] worker ${owner}: ${part} job ${job.id} (${of(job.data)}) ${how}`);
       return how;
     },
     workerOptions(owner),
   );
-  worker.on("failed", (job, error) => console.error(`[quarry] node job ${job?.id ?? "?"} failed (attempt ${job?.attemptsMade ?? "?"}):`, error.message));
-  worker.on("error", (error) => console.error("[quarry] node worker error:", error.message));
+  worker.on("failed", (job, error) => console.error(`[quarry] ${queue} job ${job?.id ?? "?"} failed (attempt ${job?.attemptsMade ?? "?"}):`, error.message));
+  worker.on("error", (error) => console.error(`[quarry] ${queue} worker error:`, error.message));
   return worker;
 }
+
+export const startTreeNodeWorker = (owner: string) =>
+  startPartWorker<TreeNodeJobData>(TREE_NODES_QUEUE, owner, "node", (d) => `research ${d.researchId}`, (d) => runTreeNode({ ...d, nodes: bullTreeNodes }));
+
+export const startDrTaskWorker = (owner: string) =>
+  startPartWorker<DrTaskJobData>(DR_TASKS_QUEUE, owner, "task", (d) => `conversation ${d.conversationId}`, (d) => runDrTask(d));

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
-import type { TestApp } from "./app-server";
+import { waitFor, type TestApp } from "./app-server";
 import { TEST_REDIS_URL } from "./redis";
 
 export { TEST_REDIS_URL };
@@ -48,7 +48,7 @@ export async function tearDownQueueMode({ prefix, workers, apps, fakes }: { pref
 
 /** Removes a key prefix's queues (their jobs) and every other key under it from Redis. */
 export async function clearQueuePrefix(redisUrl: string, prefix: string): Promise<void> {
-  for (const name of ["runs", "tree-nodes"]) {
+  for (const name of ["runs", "tree-nodes", "dr-tasks"]) {
     const queue = new Queue(name, { connection: { url: redisUrl }, prefix });
     await queue.obliterate({ force: true }).catch(() => {});
     await queue.close();
@@ -127,4 +127,12 @@ export class TestWorker {
   async stop(): Promise<void> {
     await this.kill();
   }
+}
+
+/** A Deep Research run's row once it has ended: it ends after the start's message (once its last events are out). */
+export function endedDrRun(app: TestApp, conversationId: string) {
+  return waitFor(async () => {
+    const run = await app.db.run.findFirstOrThrow({ where: { kind: "deep-research", subjectId: conversationId } });
+    return run.status === "queued" || run.status === "running" ? undefined : run;
+  }, 30_000, "the run row to end");
 }

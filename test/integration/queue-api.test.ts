@@ -10,7 +10,7 @@ import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { createTestUser } from "../helpers/auth";
 import { redisOrSkip, testRedisPrefix } from "../helpers/redis";
-import { queueModeEnv, tearDownQueueMode, TEST_REDIS_URL, TestWorker } from "../helpers/worker";
+import { endedDrRun, queueModeEnv, tearDownQueueMode, TEST_REDIS_URL, TestWorker } from "../helpers/worker";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // A beat every second (a dead worker's run lease expires 3 s after its last beat) and a 5 s job lock
@@ -67,13 +67,18 @@ test("Deep Research start answers 202 queued with a job id; status goes queued â
   assert.deepEqual(seen, ["queued", "processing", "completed"]);
   // One phase per job: the run's job went back in the queue after each phase but the last, and each
   // claim took the run up where the one before had left it (a continuation, not a recovery).
+  const run = await endedDrRun(app, body.conversationId);
   const handOffs = workers[0].handedOff().filter((j) => j === body.jobId).length;
   assert.ok(handOffs >= 5, `the start ran phase by phase (${handOffs} hand-offs)`);
-  const run = await app.db.run.findFirstOrThrow({ where: { kind: "deep-research", subjectId: body.conversationId } });
   assert.equal(run.status, "completed");
   assert.equal(run.attempt, handOffs + 1, "one claim per phase");
   const conversation = await app.db.conversation.findUniqueOrThrow({ where: { id: body.conversationId } });
   assert.equal(conversation.lastResult, "completed", "no phase was taken for a recovery");
+  // One job per task: each of the level's tasks ran in its own job, once.
+  const tasks = await app.db.researchTask.findMany({ where: { conversationId: body.conversationId } });
+  assert.ok(tasks.length > 0 && tasks.every((t) => t.status === "completed"), JSON.stringify(tasks.map((t) => [t.taskKey, t.status, t.error])));
+  const taskJobs = [...workers[0].logs().matchAll(new RegExp(`task job (\\S+) \\(conversation ${body.conversationId}\\) done`, "g"))].map((m) => m[1]);
+  assert.deepEqual(taskJobs.sort(), tasks.map((t) => `task-${t.id}`).sort());
 });
 
 async function queueJob(jobId: string) {

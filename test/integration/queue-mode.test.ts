@@ -10,7 +10,7 @@ import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { createAndStart, getView, waitForStatus } from "../helpers/research";
 import { redisOrSkip, testRedisPrefix } from "../helpers/redis";
-import { queueModeEnv, tearDownQueueMode, TEST_REDIS_URL, TestWorker } from "../helpers/worker";
+import { endedDrRun, queueModeEnv, tearDownQueueMode, TEST_REDIS_URL, TestWorker } from "../helpers/worker";
 import { queriesPerLevel } from "@/lib/explore/tree";
 
 const PREFIX = testRedisPrefix("queue-mode");
@@ -111,6 +111,41 @@ test("one depth-3 tree: its query nodes are jobs, both workers do node work, eac
   } finally {
     redis.disconnect();
   }
+});
+
+test("a Deep Research start: its phases and its tasks are jobs that any worker takes, each task once, its events numbered once", async () => {
+  fakes.llm.configure({ latencyMs: 60 });
+  const res = await app.postJson("/api/deep-research/start", { message: "Long-duration energy storage technologies", researchMode: "steering" });
+  const { conversationId, jobId } = (await res.json()) as { conversationId: string; jobId: string };
+  assert.equal(res.status, 202);
+  const message = await waitFor(async () => {
+    const c = await app.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+    const root = c.rootMessageId ? await app.db.conversationMessage.findUnique({ where: { id: c.rootMessageId } }) : null;
+    return root && root.status !== "processing" ? root : undefined;
+  }, 180_000, "the Deep Research start to end");
+  assert.equal(message.status, "completed", message.error ?? "");
+  const tasks = await app.db.researchTask.findMany({ where: { conversationId } });
+  assert.ok(tasks.length >= 2, `a level of several tasks (${tasks.length})`);
+  assert.ok(tasks.every((t) => t.status === "completed"), JSON.stringify(tasks.map((t) => [t.taskKey, t.status, t.error])));
+  const taskJobs = workers.map((w) => [...w.logs().matchAll(new RegExp(`task job (\\S+) \\(conversation ${conversationId}\\) done`, "g"))].map((m) => m[1]));
+  assert.deepEqual(taskJobs.flat().sort(), tasks.map((t) => `task-${t.id}`).sort(), "each task's job did its work once");
+  // The phases: the run's job went back in the queue after each but the last.
+  const run = await endedDrRun(app, conversationId);
+  const handOffs = workers.flatMap((w) => w.handedOff()).filter((j) => j === jobId).length;
+  assert.equal(run.status, "completed");
+  assert.equal(run.attempt, handOffs + 1, "one claim per phase");
+  // Events from the run's jobs and its task jobs, numbered from the database: each number once.
+  const redis = new IORedis(TEST_REDIS_URL);
+  try {
+    const entries = await redis.xrange(`${PREFIX}:run-events:${run.id}`, "-", "+");
+    const seqs = entries.map(([, fields]) => Number(fields[fields.indexOf("seq") + 1]));
+    assert.equal(seqs.length, new Set(seqs).size, "no event number used twice");
+    const types = new Set(entries.map(([, fields]) => fields[fields.indexOf("type") + 1]));
+    for (const type of ["phase", "task", "message"]) assert.ok(types.has(type), `a ${type} event`);
+  } finally {
+    redis.disconnect();
+  }
+  console.log(`Deep Research on two workers: ${handOffs + 1} phase jobs, task jobs per worker ${taskJobs.map((j) => j.length).join(" / ")}`);
 });
 
 test("a tree cancelled while its nodes run on the workers: node jobs stop, nothing is left running, the cancel stands", async () => {

@@ -1,0 +1,100 @@
+// Queue mode's Deep Research tasks: one job per task, so that a level's tasks run on several workers
+// at once. The run's job (under the Run lease) is in its execute phase: it makes sure every
+// unfinished task of the level has its job, waits until each has ended, and then moves the start on
+// to its hypothesis. A task job (runDrTask) runs the task as the embedded loop does (lib/deep-research/
+// tasks.ts: a LITERATURE task's tree goes on from what its child research holds; a task's end is a
+// compare-and-set), so a retried or duplicated job never records a task twice. The run's events are
+// numbered from the database by every process (lib/runs/shared-events.ts).
+import { sleep } from "../concurrency";
+import { getConversation } from "../db/conversations";
+import { tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
+import { getRun } from "../db/runs";
+import { errorMessage } from "../errors";
+import { stopWhen, type PartJobs } from "../runs/part-jobs";
+import { SharedSeqSink } from "../runs/shared-events";
+import { DrContext } from "./context";
+import { runTask, TERMINAL } from "./tasks";
+import { taskView } from "./views";
+
+const globalForTasks = globalThis as unknown as { quarryDrTasks?: PartJobs };
+
+/** Queue mode's workers: Deep Research runs executed in this process spread their tasks over `queue`. */
+export function setDrTaskQueue(queue: PartJobs): void {
+  globalForTasks.quarryDrTasks = queue;
+}
+
+/** The task queue when Deep Research tasks run as jobs in this process (undefined: in the run's own process). */
+export const drTaskQueue = (): PartJobs | undefined => globalForTasks.quarryDrTasks;
+
+/** How often the run's job looks at its level's tasks and their jobs. */
+const WATCH_MS = 500;
+/** How often a task job asks whether its run was cancelled or ended. */
+const STOP_POLL_MS = 500;
+/** How long a cancelled run waits for its task jobs to stop. */
+const STOP_WAIT_MS = 15_000;
+
+/**
+ * The execute phase on the workers: resolves when every task of the level has ended. A task whose
+ * job failed for good (after its retries), or ended without ending the task, is recorded failed
+ * with the reason: the others go on, as in the embedded loop. Throws on cancel or a lost lease.
+ */
+export async function executeLevelOnWorkers(ctx: DrContext, level: number, tasks: PartJobs): Promise<void> {
+  let open: ResearchTask[] = [];
+  try {
+    for (let first = true; ; first = false) {
+      ctx.check();
+      open = (await tasksOf(ctx.conversationId, level)).filter((t) => !TERMINAL.has(t.status));
+      if (open.length === 0) return;
+      const states = await tasks.ensure(ctx.conversationId, open.map((t) => t.id), { replaceEnded: first });
+      for (const task of open) {
+        const state = states.get(task.id);
+        if (state === "running") continue;
+        const error = typeof state === "object" ? state.failed : "The task's job ended without finishing the task.";
+        const ended = await updateTask(task.id, (t) => (TERMINAL.has(t.status) ? null : { status: "failed", error, endedAt: new Date() }));
+        ctx.emit("task", taskView(ended));
+      }
+      await sleep(WATCH_MS, ctx.signal);
+    }
+  } catch (error) {
+    // Cancelled: the task jobs see it within a poll; the run ends once they have stopped writing.
+    if (ctx.signal.aborted && !ctx.run.leaseLost) {
+      const ids = open.map((t) => t.id);
+      const deadline = Date.now() + STOP_WAIT_MS;
+      while (ids.length > 0 && Date.now() < deadline && (await tasks.running(ids).catch(() => 0)) > 0) await sleep(WATCH_MS);
+    }
+    throw error;
+  }
+}
+
+/**
+ * A task job: the task from its recorded state to its end. "skipped" when the task has ended or its
+ * start no longer runs; "stopped" when the run was cancelled or ended meanwhile (the task stays
+ * running and is resumed with the run). A task's own failure is recorded on it, not thrown.
+ */
+export async function runDrTask({ conversationId, taskId }: { conversationId: string; taskId: string }): Promise<"done" | "skipped" | "stopped"> {
+  const stopped = async () => {
+    const [run, c] = await Promise.all([getRun({ kind: "deep-research", subjectId: conversationId }), getConversation({ id: conversationId })]);
+    return !run || run.status !== "running" || run.cancelRequestedAt !== null || !c?.active;
+  };
+  const c = await getConversation({ id: conversationId });
+  const task = (await tasksOf(conversationId)).find((t) => t.id === taskId);
+  const run = await getRun({ kind: "deep-research", subjectId: conversationId });
+  if (!c || !task || !run || TERMINAL.has(task.status) || (await stopped())) return "skipped";
+  const stop = stopWhen(stopped, STOP_POLL_MS, `task ${taskId}`);
+  const sink = new SharedSeqSink(run.id);
+  const handle = {
+    id: run.id, kind: "deep-research" as const, subjectId: conversationId, userId: run.userId, mode: run.mode,
+    signal: stop.signal, leaseLost: false, phased: false, continued: false,
+  };
+  try {
+    await runTask(new DrContext(conversationId, c.userId, handle, sink), task);
+    return stop.signal.aborted ? "stopped" : "done";
+  } catch (error) {
+    if (stop.signal.aborted) return "stopped";
+    console.error(`[quarry] task ${taskId} of conversation ${conversationId}: ${errorMessage(error)}`);
+    throw error;
+  } finally {
+    stop.dispose();
+    await sink.flushed();
+  }
+}

@@ -1,0 +1,85 @@
+// Part jobs on BullMQ (queue mode): the PartJobs of lib/runs/part-jobs.ts, for a tree's query nodes
+// and a Deep Research level's tasks. A part's job id is the part's, so adding a part whose job waits
+// or runs is a no-op; failed jobs are retried with backoff, then reported to the coordinator.
+import type { Queue } from "bullmq";
+import type { RunKind } from "../db/runs";
+import type { PartJobState, PartJobs } from "../runs/part-jobs";
+import { drTaskJobId, drTasksQueue, nodeJobId, treeNodesQueue, type DrTaskJobData, type TreeNodeJobData } from "./connection";
+import { fairRank } from "./enqueue";
+
+/** Attempts of a part job whose work throws (a bug or a database failure; lost LLM calls are handled inside). */
+const PART_ATTEMPTS = 3;
+
+const live = (state: string) => state !== "completed" && state !== "failed" && state !== "unknown";
+
+function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
+  queue: () => Queue<T>;
+  /** The run's kind: a part's priority is its run's user's rank. */
+  kind: RunKind;
+  jobId: (partId: string) => string;
+  data: (parentId: string, partId: string) => T;
+}): PartJobs {
+  return {
+    async ensure(parentId, partIds, { replaceEnded }) {
+      const q = queue();
+      const states = new Map<string, PartJobState>();
+      let priority: number | undefined;
+      for (const partId of partIds) {
+        const id = jobId(partId);
+        const job = await q.getJob(id);
+        if (job) {
+          const state = await job.getState();
+          if (live(state)) {
+            states.set(partId, "running");
+            continue;
+          }
+          if (!replaceEnded && state !== "unknown") {
+            states.set(partId, state === "completed" ? "completed" : { failed: job.failedReason || "A part of the run failed in its job" });
+            continue;
+          }
+          await job.remove().catch(() => {});
+        }
+        // The run's user's rank, like its run's: one user's big run does not starve another's question.
+        priority ??= await fairRank(kind, parentId);
+        // BullMQ's add is typed by the queue's name and data types, which a generic T cannot name.
+        await (q as unknown as Queue<object>).add("part", data(parentId, partId), {
+          jobId: id,
+          priority,
+          attempts: PART_ATTEMPTS,
+          backoff: { type: "exponential", delay: 2_000 },
+          // By age only: the coordinator reads a part's ended job while its run runs.
+          removeOnComplete: { age: 24 * 3600 },
+          removeOnFail: { age: 7 * 24 * 3600 },
+        });
+        states.set(partId, "running");
+      }
+      return states;
+    },
+
+    async running(partIds) {
+      const q = queue();
+      let n = 0;
+      for (const partId of partIds) {
+        const state = await (await q.getJob(jobId(partId)))?.getState();
+        if (state && live(state)) n++;
+      }
+      return n;
+    },
+  };
+}
+
+/** A tree's query nodes (lib/explore/distributed.ts). */
+export const bullTreeNodes = bullPartJobs<TreeNodeJobData>({
+  queue: treeNodesQueue,
+  kind: "tree",
+  jobId: nodeJobId,
+  data: (researchId, queryId) => ({ researchId, queryId }),
+});
+
+/** A Deep Research level's tasks (lib/deep-research/distributed.ts). */
+export const bullDrTasks = bullPartJobs<DrTaskJobData>({
+  queue: drTasksQueue,
+  kind: "deep-research",
+  jobId: drTaskJobId,
+  data: (conversationId, taskId) => ({ conversationId, taskId }),
+});
