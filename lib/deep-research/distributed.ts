@@ -49,6 +49,8 @@ export async function executeLevelOnWorkers(ctx: DrContext, level: number, tasks
       for (const task of open) {
         const state = states.get(task.id);
         if (state === "running") continue;
+        // A job that stopped for a cancel is no failure of its task.
+        ctx.check();
         const error = typeof state === "object" ? state.failed : "The task's job ended without finishing the task.";
         const ended = await updateTask(task.id, (t) => (TERMINAL.has(t.status) ? null : { status: "failed", error, endedAt: new Date() }));
         ctx.emit("task", taskView(ended));
