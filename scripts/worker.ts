@@ -26,15 +26,14 @@ async function main() {
   const { runRegistry } = await import("../lib/runs/engines");
   const { enqueueRun } = await import("../lib/queue/enqueue");
   const { startDrTaskWorker, startRunWorker, startTreeNodeWorker } = await import("../lib/queue/worker");
-  const { setTreeNodeQueue } = await import("../lib/explore/distributed");
-  const { setDrTaskQueue } = await import("../lib/deep-research/distributed");
+  const { setPartJobs } = await import("../lib/runs/part-jobs");
   const { bullDrTasks, bullTreeNodes } = await import("../lib/queue/part-jobs");
   // Runs this worker finds orphaned (its sweep) go back to the queue, like the web process's.
   runRegistry.dispatchTo(enqueueRun);
   // A tree research executed here spreads its query nodes over every worker.
-  setTreeNodeQueue(bullTreeNodes);
+  setPartJobs("tree-nodes", bullTreeNodes);
   // And a Deep Research run its level's tasks.
-  setDrTaskQueue(bullDrTasks);
+  setPartJobs("dr-tasks", bullDrTasks);
   // The page extraction threads load before the first job: a worker's first pages must not spend
   // their scrape timeout waiting for them.
   const { warmExtractPool } = await import("../lib/scrape/extract-pool");

@@ -10,28 +10,14 @@ import { getConversation } from "../db/conversations";
 import { tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
 import { getRun } from "../db/runs";
 import { errorMessage } from "../errors";
-import { stopWhen, type PartJobs } from "../runs/part-jobs";
+import { PART_STOP_POLL_MS as STOP_POLL_MS, PART_STOP_WAIT_MS as STOP_WAIT_MS, PART_WATCH_MS as WATCH_MS, partJobs, stopWhen, type PartJobs } from "../runs/part-jobs";
 import { SharedSeqSink } from "../runs/shared-events";
 import { DrContext } from "./context";
 import { runTask, TERMINAL } from "./tasks";
 import { taskView } from "./views";
 
-const globalForTasks = globalThis as unknown as { quarryDrTasks?: PartJobs };
-
-/** Queue mode's workers: Deep Research runs executed in this process spread their tasks over `queue`. */
-export function setDrTaskQueue(queue: PartJobs): void {
-  globalForTasks.quarryDrTasks = queue;
-}
-
 /** The task queue when Deep Research tasks run as jobs in this process (undefined: in the run's own process). */
-export const drTaskQueue = (): PartJobs | undefined => globalForTasks.quarryDrTasks;
-
-/** How often the run's job looks at its level's tasks and their jobs. */
-const WATCH_MS = 500;
-/** How often a task job asks whether its run was cancelled or ended. */
-const STOP_POLL_MS = 500;
-/** How long a cancelled run waits for its task jobs to stop. */
-const STOP_WAIT_MS = 15_000;
+export const drTaskQueue = (): PartJobs | undefined => partJobs("dr-tasks");
 
 /**
  * The execute phase on the workers: resolves when every task of the level has ended. A task whose

@@ -15,7 +15,7 @@ import { SharedSeqSink } from "../runs/shared-events";
 import { RunContext, scopeOfResearch, type TreeScope } from "./context";
 import { ACTIVE, TreeRunner } from "./runner";
 import * as store from "../db/tree";
-import { stopWhen, type PartJobState, type PartJobs } from "../runs/part-jobs";
+import { PART_STOP_POLL_MS as STOP_POLL_MS, PART_STOP_WAIT_MS as STOP_WAIT_MS, PART_WATCH_MS as WATCH_MS, partJobs, stopWhen, type PartJobState, type PartJobs } from "../runs/part-jobs";
 
 /** A node job's state as the coordinator sees it. */
 export type NodeJobState = PartJobState;
@@ -23,22 +23,8 @@ export type NodeJobState = PartJobState;
 /** Where node jobs go (BullMQ in lib/queue/part-jobs.ts; set by the worker process). */
 export type NodeQueue = PartJobs;
 
-const globalForNodes = globalThis as unknown as { quarryTreeNodes?: NodeQueue };
-
-/** Queue mode's workers: tree runs executed in this process spread their nodes over `queue`. */
-export function setTreeNodeQueue(queue: NodeQueue): void {
-  globalForNodes.quarryTreeNodes = queue;
-}
-
 /** The node queue when tree nodes run as jobs in this process (undefined: the embedded runner). */
-export const treeNodeQueue = (): NodeQueue | undefined => globalForNodes.quarryTreeNodes;
-
-/** How often the coordinator looks at the tree and its node jobs. */
-const WATCH_MS = 500;
-/** How often a node job asks whether its run was cancelled or ended. */
-const STOP_POLL_MS = 500;
-/** How long a cancelled coordinator waits for node jobs to stop before it settles what is unfinished. */
-const STOP_WAIT_MS = 15_000;
+export const treeNodeQueue = (): NodeQueue | undefined => partJobs("tree-nodes");
 
 /** A query that still has work: unfinished, or completed and due children not planned yet. */
 const hasWork = (q: SerpQuery, depth: number) =>

@@ -34,3 +34,23 @@ export function stopWhen(check: () => Promise<boolean>, everyMs: number, label: 
   }, everyMs);
   return { signal: controller.signal, dispose: () => clearInterval(timer) };
 }
+
+/** The kinds of parts a run spreads over the workers. */
+export type PartKind = "tree-nodes" | "dr-tasks";
+
+const globalForParts = globalThis as unknown as { quarryPartJobs?: Map<PartKind, PartJobs> };
+
+/** Queue mode's workers: runs executed in this process spread their parts of `kind` over `jobs`. */
+export function setPartJobs(kind: PartKind, jobs: PartJobs): void {
+  (globalForParts.quarryPartJobs ??= new Map()).set(kind, jobs);
+}
+
+/** Where parts of `kind` go when they run as jobs (undefined: in the run's own process, the embedded mode). */
+export const partJobs = (kind: PartKind): PartJobs | undefined => globalForParts.quarryPartJobs?.get(kind);
+
+/** How often a coordinator looks at its run's parts and their jobs. */
+export const PART_WATCH_MS = 500;
+/** How often a part's job asks whether its run was cancelled or ended. */
+export const PART_STOP_POLL_MS = 500;
+/** How long a cancelled coordinator waits for its parts' jobs to stop before it settles what is unfinished. */
+export const PART_STOP_WAIT_MS = 15_000;
