@@ -39,6 +39,22 @@ test("a run counts until its Run row ends, though its research or answer reads a
   await assert.rejects(assertWithinLimits({ userId: user.id, pool: "answer" }), (e: { code?: string }) => e.code === "rate_limit:concurrent_runs");
 });
 
+test("a start at the limit waits for a run that has ended but whose row is still ending, rather than refuse it", async () => {
+  const user = await db.user.create({ data: { email: "sequential@example.com", passwordHash: "x" } });
+  // A client that asks its next question the moment its last answer came back: that answer's row
+  // ends a moment later (its last events going out).
+  const [going, answered] = await Promise.all(["running", "completed"].map((s, i) => db.answerRun.create({ data: { userId: user.id, requestId: `seq-${i}`, question: "q", status: s, budget: 1000, maxBadAttempt: 3 } })));
+  await db.run.create({ data: { kind: "answer", subjectId: going.id, userId: user.id, status: "running" } });
+  const row = await db.run.create({ data: { kind: "answer", subjectId: answered.id, userId: user.id, status: "running" } });
+  let rowEnded = false;
+  setTimeout(() => void db.run.update({ where: { id: row.id }, data: { status: "completed" } }).then(() => (rowEnded = true)), 300);
+  await assertWithinLimits({ userId: user.id, pool: "answer" });
+  assert.ok(rowEnded, "let in once the row had ended");
+  // Two going by their own status: refused at once, with no wait for anything.
+  await db.answerRun.update({ where: { id: answered.id }, data: { status: "running" } });
+  await assert.rejects(assertWithinLimits({ userId: user.id, pool: "answer" }), (e: { code?: string }) => e.code === "rate_limit:concurrent_runs");
+});
+
 test("starts per hour are limited, and simultaneous starts cannot both take the last slot", async () => {
   const user = await db.user.create({ data: { email: "hourly@example.com", passwordHash: "x" } });
   await db.research.createMany({ data: [0, 1].map(() => ({ userId: user.id, initialPrompt: "p", status: "completed", startedAt: new Date() })) });

@@ -23,7 +23,7 @@ const HOUR_MS = 60 * 60 * 1000;
 export type LimitPool = "research" | "answer";
 
 interface Pool {
-  running(userId: string): Promise<number>;
+  running(userId: string): Promise<Going>;
   /** Start times since `since`, oldest first, at most `limit`. */
   startTimes(userId: string, since: Date, limit: number): Promise<Date[]>;
   /** What the user has going, in the messages: "researches", "answers". */
@@ -62,18 +62,35 @@ export function slotWaitSeconds(kinds: RunningKind[], now: Date): number {
   return Math.max(MIN_SLOT_WAIT_SECONDS, Math.ceil(soonest / 1000));
 }
 
+/** Runs going: `total` counts each once; `ending` of them have ended by their engine's status and wait only for their Run row to end. */
+interface Going {
+  total: number;
+  ending: number;
+}
+
 /**
  * How many runs are going: by the engines' own status or by their Run rows, each counted once. A
  * run's row ends a moment after its engine's status (once its last events are out, in another process
  * in queue mode); counting only the status let a start in while the row still ran, one over the limit.
  */
-async function runningSubjects(...lists: Promise<string[]>[]): Promise<number> {
-  return new Set((await Promise.all(lists)).flat()).size;
+async function runningSubjects(statuses: Promise<string[]>[], rows: Promise<string[]>): Promise<Going> {
+  const [byStatus, byRow] = await Promise.all([Promise.all(statuses), rows]);
+  const going = new Set(byStatus.flat());
+  const ending = new Set(byRow.filter((id) => !going.has(id)));
+  return { total: going.size + ending.size, ending: ending.size };
 }
+
+/**
+ * How long a start at the limit waits for runs that have ended but whose rows have not yet (their
+ * last events going out: milliseconds, or a beat in another process), before it is refused: a client
+ * that asks its next question the moment its last answer came back is not told it has one running.
+ */
+const ENDING_WAIT_MS = 3_000;
+const ENDING_POLL_MS = 50;
 
 const POOLS: Record<LimitPool, Pool> = {
   research: {
-    running: (userId) => runningSubjects(runningResearchIds({ userId }), activeConversationIds({ userId }), liveRunSubjects({ userId, kinds: ["tree", "deep-research"] })),
+    running: (userId) => runningSubjects([runningResearchIds({ userId }), activeConversationIds({ userId })], liveRunSubjects({ userId, kinds: ["tree", "deep-research"] })),
     startTimes: async (userId, since, limit) =>
       [...(await listStartTimes({ userId, since, limit })), ...(await listConversationStartTimes({ userId, since, limit }))].sort((a, b) => a.getTime() - b.getTime()),
     noun: "researches",
@@ -97,7 +114,7 @@ const POOLS: Record<LimitPool, Pool> = {
     },
   },
   answer: {
-    running: (userId) => runningSubjects(runningAnswerIds({ userId }), liveRunSubjects({ userId, kinds: ["answer"] })),
+    running: (userId) => runningSubjects([runningAnswerIds({ userId })], liveRunSubjects({ userId, kinds: ["answer"] })),
     startTimes: (userId, since, limit) => listAnswerStartTimes({ userId, since, limit }),
     noun: "answers",
     startsCode: "rate_limit:answer_starts",
@@ -111,8 +128,14 @@ const POOLS: Record<LimitPool, Pool> = {
 export async function assertWithinLimits({ userId, pool, now = new Date() }: { userId: string; pool: LimitPool; now?: Date }): Promise<void> {
   const env = getEnv();
   const p = POOLS[pool];
-  const running = await p.running(userId);
-  if (running >= env.MAX_CONCURRENT_RUNS_PER_USER) {
+  const max = env.MAX_CONCURRENT_RUNS_PER_USER;
+  let going = await p.running(userId);
+  for (const deadline = Date.now() + ENDING_WAIT_MS; going.total >= max && going.total - going.ending < max && Date.now() < deadline; ) {
+    await sleep(ENDING_POLL_MS);
+    going = await p.running(userId);
+  }
+  const running = going.total;
+  if (running >= max) {
     const retryAfterSeconds = await p.slotFreesIn(userId, now);
     throw new AppError(
       "rate_limit:concurrent_runs",
