@@ -43,48 +43,58 @@ export async function searchChunks({ collectionIds, terms, limit }: { collection
 }
 
 const RANK_ALL_BELOW = 1_000;
+/** A query whose every term is in most chunks ranks at most this many of the chunks holding them all. */
+const RANK_AT_MOST_WHEN_ALL_COMMON = 1_000;
 
 /**
- * One statement (it was a count query per term, then the ranking): the chunks matching any term are
- * found once on the GIN index, each term's document frequency is counted over them (a chunk holding
- * the term matches the OR of the terms, so the count over the matches is the count over the
- * collections), and only the chunks holding an informative term are ranked. Both CTEs are
- * MATERIALIZED: inlined, the one-row `f` became the inner side of a nested loop over the matches and
- * was re-aggregated for each of them (its count subquery copied into every reference), which made a
- * search of common words on the 1,000-document bench collection run for minutes (EXPLAIN, 2026-11-25).
- * The best `limit` are picked before the join that fetches their columns (it was done for every match).
+ * Two statements. First each term's document frequency in the collections, counted on the GIN index
+ * (no chunk's tsvector is read). Then only the chunks holding an informative term are read and
+ * ranked, each term's ts_rank (frequency, normalised by length) weighted by its idf. BM25's idf:
+ * ln(1 + (N − df + 0.5) / (df + 0.5)); in a large collection a term in more than half the chunks
+ * adds almost nothing (idf < ln 2) but would make nearly every chunk a match to rank: it is left out.
+ * When every term is that common, the chunks holding them all are ranked, at most
+ * RANK_AT_MOST_WHEN_ALL_COMMON of them, so that such a query's work is bounded. (Below RANK_ALL_BELOW
+ * chunks, every match is ranked.) The matches' tsvectors are read once (`|| ''` detoasts them into
+ * the materialised CTE: referenced as stored, each @@ and ts_rank fetched them from TOAST again).
  */
 async function searchPostgres({ collectionIds, terms, limit }: { collectionIds: string[]; terms: string[]; limit: number }): Promise<ChunkHit[]> {
   const ids = collectionIds.map((_, i) => `$${i + 1}`).join(", ");
   const n = collectionIds.length;
   const q = (t: number) => `to_tsquery('english', $${n + t + 1})`;
-  const all = `to_tsquery('english', $${n + terms.length + 1})`;
-  const T = terms.map((_, t) => t);
-  // BM25's idf: ln(1 + (N − df + 0.5) / (df + 0.5)). In a large collection a term in more than half the
-  // chunks adds almost nothing (idf < ln 2) but makes nearly every chunk a match to rank: it is left
-  // out, unless every term is that common. (Below RANK_ALL_BELOW chunks, every match is ranked.)
-  const informative = (t: number) => `(f."d${t}" > 0 AND (f."total" < ${RANK_ALL_BELOW} OR f."d${t}" <= f."total" / 2.0))`;
-  const used = (t: number) => `(${informative(t)} OR NOT (${T.map(informative).join(" OR ")}))`;
+  const counts = await db.$queryRawUnsafe<Record<string, bigint | number>[]>(
+    `SELECT (SELECT count(*) FROM "KnowledgeChunk" WHERE "collectionId" IN (${ids})) AS "total",
+       ${terms.map((_, t) => `(SELECT count(*) FROM "KnowledgeChunk" c WHERE c."searchVector" @@ ${q(t)} AND c."collectionId" IN (${ids})) AS "d${t}"`).join(", ")}`,
+    ...collectionIds,
+    ...terms,
+  );
+  const total = Number(counts[0]?.total ?? 0);
+  const df = terms.map((_, t) => Number(counts[0]?.[`d${t}`] ?? 0));
+  const present = terms.map((_, t) => t).filter((t) => df[t] > 0);
+  if (present.length === 0) return [];
+  const informative = present.filter((t) => total < RANK_ALL_BELOW || df[t] <= total / 2);
+  const allCommon = informative.length === 0;
+  const used = allCommon ? present : informative;
+  const idf = (t: number) => Math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5));
+  // Parameters: the collections, then each used term, then their idfs.
+  const u = (i: number) => `to_tsquery('english', $${n + i + 1})`;
+  const w = (i: number) => `$${n + used.length + i + 1}::float8`;
+  const matchAny = `to_tsquery('english', $${n + 2 * used.length + 1})`;
   const rows = await db.$queryRawUnsafe<ChunkHit[]>(
     `WITH m AS MATERIALIZED (
-       SELECT c."id", c."searchVector" AS "v" FROM "KnowledgeChunk" c
-       WHERE c."searchVector" @@ ${all} AND c."collectionId" IN (${ids})
-     ), f AS MATERIALIZED (
-       SELECT ${T.map((t) => `count(*) FILTER (WHERE m."v" @@ ${q(t)}) AS "d${t}"`).join(", ")},
-         (SELECT count(*) FROM "KnowledgeChunk" WHERE "collectionId" IN (${ids})) AS "total"
-       FROM m
-     ), s AS (
-       SELECT m."id", (${T.map((t) => `CASE WHEN ${used(t)} AND m."v" @@ ${q(t)} THEN ts_rank(m."v", ${q(t)}, 1)::float8 * ln(1 + (f."total" - f."d${t}" + 0.5) / (f."d${t}" + 0.5))::float8 ELSE 0 END`).join(" + ")}) AS "score"
-       FROM m, f
-       WHERE ${T.map((t) => `(${used(t)} AND m."v" @@ ${q(t)})`).join(" OR ")}
+       SELECT c."id", c."searchVector" || ''::tsvector AS "v" FROM "KnowledgeChunk" c
+       WHERE c."searchVector" @@ ${matchAny} AND c."collectionId" IN (${ids})
+       ${allCommon ? `LIMIT ${RANK_AT_MOST_WHEN_ALL_COMMON}` : ""}
      ), top AS MATERIALIZED (
-       SELECT s."id", s."score" FROM s ORDER BY s."score" DESC, s."id" LIMIT ${Math.max(1, Math.floor(limit))}
+       SELECT m."id", (${used.map((_, i) => `CASE WHEN m."v" @@ ${u(i)} THEN ts_rank(m."v", ${u(i)}, 1)::float8 * ${w(i)} ELSE 0 END`).join(" + ")}) AS "score"
+       FROM m ORDER BY 2 DESC, m."id" LIMIT ${Math.max(1, Math.floor(limit))}
      )
      SELECT ${COLUMNS}, top."score" FROM top JOIN "KnowledgeChunk" c ON c."id" = top."id" JOIN "KnowledgeDocument" d ON d."id" = c."documentId"
      ORDER BY top."score" DESC, c."id"`,
     ...collectionIds,
-    ...terms,
-    terms.join(" | "),
+    ...used.map((t) => terms[t]),
+    ...used.map(idf),
+    // All-common: the chunks holding every term; else those holding any informative one.
+    used.map((t) => terms[t]).join(allCommon ? " & " : " | "),
   );
   return rows.map((r) => ({ ...r, score: Number(r.score) }));
 }

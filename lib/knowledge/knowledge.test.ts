@@ -113,3 +113,20 @@ test("a rare term outweighs a common one repeated: the ranking weighs terms by h
   assert.equal(hits.length, 8, "every chunk holding a term is a match (the collection is small)");
   assert.ok(hits.every((h, i) => i === 0 || h.score <= hits[i - 1].score), "ranked");
 });
+
+test("in a large collection a query of only common words ranks the chunks holding them all; a rare word still leads", async () => {
+  const c = await kb.createCollection(alice, "Large");
+  const doc = await kb.addDocument(alice, c.id, { name: "seed.txt", bytes: text("A seed document.") });
+  // 1,200 chunks: "tidal" and "basin" each in most of them, together in every third; one chunk
+  // repeats "tidal" alone; "quokka" is in one chunk.
+  const chunk = (i: number) =>
+    i === 7 ? "Tidal tidal tidal, tidal and tidal again."
+      : i === 600 ? "The tidal basin has a quokka."
+      : [i % 3 === 0 || i % 3 === 1 ? "tidal" : "", i % 3 === 0 || i % 3 === 2 ? "basin" : "", `note ${i} on water`].filter(Boolean).join(" ");
+  await db.knowledgeChunk.createMany({ data: Array.from({ length: 1_200 }, (_, i) => ({ documentId: doc.id, collectionId: c.id, ordinal: i + 10, text: chunk(i) })) });
+  const common = await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "tidal basin" });
+  assert.equal(common.length, 10);
+  assert.ok(common.every((h) => /tidal/i.test(h.text) && /basin/i.test(h.text)), JSON.stringify(common.map((h) => h.text)));
+  const rare = await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "tidal basin quokka" });
+  assert.equal(rare[0].text, "The tidal basin has a quokka.");
+});
