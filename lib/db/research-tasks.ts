@@ -48,6 +48,10 @@ export async function createLevelTasks(
   });
 }
 
+export async function getTask(id: string) {
+  return db.researchTask.findUnique({ where: { id } });
+}
+
 export async function tasksOf(conversationId: string, level?: number) {
   return db.researchTask.findMany({
     where: { conversationId, ...(level === undefined ? {} : { level }) },

@@ -7,10 +7,10 @@
 // numbered from the database by every process (lib/runs/shared-events.ts).
 import { sleep } from "../concurrency";
 import { getConversation } from "../db/conversations";
-import { tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
+import { getTask, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
 import { getRun } from "../db/runs";
 import { errorMessage } from "../errors";
-import { PART_STOP_POLL_MS as STOP_POLL_MS, PART_STOP_WAIT_MS as STOP_WAIT_MS, PART_WATCH_MS as WATCH_MS, partJobs, stopWhen, type PartJobs } from "../runs/part-jobs";
+import { PART_STOP_POLL_MS, PART_WATCH_MS, partJobs, stopWhen, waitForPartJobs, type PartJobs } from "../runs/part-jobs";
 import { SharedSeqSink } from "../runs/shared-events";
 import { DrContext } from "./context";
 import { runTask, TERMINAL } from "./tasks";
@@ -41,15 +41,11 @@ export async function executeLevelOnWorkers(ctx: DrContext, level: number, tasks
         const ended = await updateTask(task.id, (t) => (TERMINAL.has(t.status) ? null : { status: "failed", error, endedAt: new Date() }));
         ctx.emit("task", taskView(ended));
       }
-      await sleep(WATCH_MS, ctx.signal);
+      await sleep(PART_WATCH_MS, ctx.signal);
     }
   } catch (error) {
     // Cancelled: the task jobs see it within a poll; the run ends once they have stopped writing.
-    if (ctx.signal.aborted && !ctx.run.leaseLost) {
-      const ids = open.map((t) => t.id);
-      const deadline = Date.now() + STOP_WAIT_MS;
-      while (ids.length > 0 && Date.now() < deadline && (await tasks.running(ids).catch(() => 0)) > 0) await sleep(WATCH_MS);
-    }
+    if (ctx.signal.aborted && !ctx.run.leaseLost) await waitForPartJobs(tasks, async () => open.map((t) => t.id));
     throw error;
   }
 }
@@ -60,15 +56,11 @@ export async function executeLevelOnWorkers(ctx: DrContext, level: number, tasks
  * running and is resumed with the run). A task's own failure is recorded on it, not thrown.
  */
 export async function runDrTask({ conversationId, taskId }: { conversationId: string; taskId: string }): Promise<"done" | "skipped" | "stopped"> {
-  const stopped = async () => {
-    const [run, c] = await Promise.all([getRun({ kind: "deep-research", subjectId: conversationId }), getConversation({ id: conversationId })]);
-    return !run || run.status !== "running" || run.cancelRequestedAt !== null || !c?.active;
-  };
-  const c = await getConversation({ id: conversationId });
-  const task = (await tasksOf(conversationId)).find((t) => t.id === taskId);
-  const run = await getRun({ kind: "deep-research", subjectId: conversationId });
-  if (!c || !task || !run || TERMINAL.has(task.status) || (await stopped())) return "skipped";
-  const stop = stopWhen(stopped, STOP_POLL_MS, `task ${taskId}`);
+  const read = () => Promise.all([getRun({ kind: "deep-research", subjectId: conversationId }), getConversation({ id: conversationId })]);
+  const over = ([run, c]: Awaited<ReturnType<typeof read>>) => !run || run.status !== "running" || run.cancelRequestedAt !== null || !c?.active;
+  const [[run, c], task] = await Promise.all([read(), getTask(taskId)]);
+  if (!run || !c || !task || task.conversationId !== conversationId || TERMINAL.has(task.status) || over([run, c])) return "skipped";
+  const stop = stopWhen(async () => over(await read()), PART_STOP_POLL_MS, `task ${taskId}`);
   const sink = new SharedSeqSink(run.id);
   const handle = {
     id: run.id, kind: "deep-research" as const, subjectId: conversationId, userId: run.userId, mode: run.mode,

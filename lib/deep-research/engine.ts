@@ -38,12 +38,14 @@ export const deepResearchEngine: Engine = {
     // A queue job that takes the run up after the previous job's phase recovers nothing; whether an
     // earlier job of the start did is kept in the start's state.
     const recovered = run.continued ? parseJson<{ recovered?: boolean }>(root.state, {}).recovered === true : Boolean(root.startedAt);
-    if (!run.continued && recovered) {
-      // This start ran in a process that died: go on from the phase it had reached.
-      await updateConversation(c.id, () => ({ lastResult: "stale_recovered" }));
-      await updateMessage(root.id, { state: JSON.stringify({ ...parseJson<object>(root.state, {}), recovered: true }) });
-    } else if (!run.continued) {
-      await updateMessage(root.id, { startedAt: new Date() });
+    if (!run.continued) {
+      if (recovered) {
+        // This start ran in a process that died: go on from the phase it had reached.
+        await updateConversation(c.id, () => ({ lastResult: "stale_recovered" }));
+        await updateMessage(root.id, { state: JSON.stringify({ ...parseJson<object>(root.state, {}), recovered: true }) });
+      } else {
+        await updateMessage(root.id, { startedAt: new Date() });
+      }
     }
     await ctx.emitRun();
     try {

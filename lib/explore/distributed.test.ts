@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
 import { startFakes, type Fakes } from "../../test/fakes";
-import type { NodeJobState, NodeQueue } from "./distributed";
+import type { PartJobState as NodeJobState, PartJobs as NodeQueue } from "../runs/part-jobs";
 
 await useTestDatabase();
 const fakes: Fakes = await startFakes();

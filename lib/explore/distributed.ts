@@ -1,8 +1,9 @@
 // Queue mode's tree: one job per query node, so that several workers share one big tree. The run's
 // own job (the coordinator, under the Run lease) plans the roots, makes sure every unfinished node
 // has its job and waits until the tree has no work left; then it hands the run off, and the run's
-// next job (on whichever worker is free) writes the report (lib/research/engine.ts). A node job (runTreeNode) does one query from its last durable status — search, pages,
-// analyses — then plans its children and enqueues their jobs. Every step is idempotent in the
+// next job (on whichever worker is free) writes the report (lib/research/engine.ts). A node job
+// (runTreeNode) does one query from its last durable status — search, pages, analyses — then plans
+// its children and enqueues their jobs. Every step is idempotent in the
 // database (conditional updates and unique keys: lib/db/tree.ts), node job ids are the query's, and a
 // page's fetch is claimed in the database, so a retried, duplicated or taken-over job never
 // duplicates a query, page, link or item. Events are numbered from the database one at a time
@@ -15,16 +16,10 @@ import { SharedSeqSink } from "../runs/shared-events";
 import { RunContext, scopeOfResearch, type TreeScope } from "./context";
 import { ACTIVE, TreeRunner } from "./runner";
 import * as store from "../db/tree";
-import { PART_STOP_POLL_MS as STOP_POLL_MS, PART_STOP_WAIT_MS as STOP_WAIT_MS, PART_WATCH_MS as WATCH_MS, partJobs, stopWhen, type PartJobState, type PartJobs } from "../runs/part-jobs";
+import { PART_STOP_POLL_MS, PART_WATCH_MS, partJobs, stopWhen, waitForPartJobs, type PartJobs } from "../runs/part-jobs";
 
-/** A node job's state as the coordinator sees it. */
-export type NodeJobState = PartJobState;
-
-/** Where node jobs go (BullMQ in lib/queue/part-jobs.ts; set by the worker process). */
-export type NodeQueue = PartJobs;
-
-/** The node queue when tree nodes run as jobs in this process (undefined: the embedded runner). */
-export const treeNodeQueue = (): NodeQueue | undefined => partJobs("tree-nodes");
+/** Where node jobs go when tree nodes run as jobs in this process (undefined: the embedded runner). */
+export const treeNodeQueue = (): PartJobs | undefined => partJobs("tree-nodes");
 
 /** A query that still has work: unfinished, or completed and due children not planned yet. */
 const hasWork = (q: SerpQuery, depth: number) =>
@@ -41,7 +36,7 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
   sink: SharedSeqSink;
   signal: AbortSignal;
   leaseLost: () => boolean;
-  nodes: NodeQueue;
+  nodes: PartJobs;
 }): Promise<boolean> {
   const ctx = new RunContext(scope, getEnv(), sink, signal, leaseLost, true);
   const runner = new TreeRunner(ctx);
@@ -60,19 +55,14 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
       const failed = states.find((s) => typeof s === "object");
       if (failed) throw new Error(failed.failed);
       if (states.every((s) => s === "completed")) break;
-      await sleep(WATCH_MS, signal);
+      await sleep(PART_WATCH_MS, signal);
     }
     await ctx.settled();
     return waited;
   } catch (error) {
     if (!leaseLost()) {
       // Cancelled: the node jobs see it within a poll; what they leave unfinished is settled as stopped.
-      if (signal.aborted) {
-        // Every query's job, read again each time: a node job may have planned children since `open` was read.
-        const deadline = Date.now() + STOP_WAIT_MS;
-        const jobsRunning = async () => nodes.running((await store.queriesOf(ctx.id)).map((q) => q.id)).catch(() => 0);
-        while (Date.now() < deadline && (await jobsRunning()) > 0) await sleep(WATCH_MS);
-      }
+      if (signal.aborted) await waitForPartJobs(nodes, async () => (await store.queriesOf(ctx.id)).map((q) => q.id));
       await runner.settle();
     }
     throw error;
@@ -84,17 +74,12 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
  * "skipped" when the research no longer runs; "stopped" when it was cancelled or ended meanwhile
  * (the coordinator settles what is unfinished). Other failures are thrown: the job is retried.
  */
-export async function runTreeNode({ researchId, queryId, nodes }: { researchId: string; queryId: string; nodes: NodeQueue }): Promise<"done" | "skipped" | "stopped"> {
-  const stopped = async () => {
-    const [run, research] = await Promise.all([getRun({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId)]);
-    return !run || run.cancelRequestedAt !== null || research?.status !== "running";
-  };
-  const research = await store.loadResearch(researchId);
-  const query = await store.getQuery(queryId);
-  if (!research || !query || (await stopped())) return "skipped";
-  const run = await getRun({ kind: "tree", subjectId: researchId });
-  if (!run) return "skipped";
-  const stop = stopWhen(stopped, STOP_POLL_MS, `node ${queryId}`);
+export async function runTreeNode({ researchId, queryId, nodes }: { researchId: string; queryId: string; nodes: PartJobs }): Promise<"done" | "skipped" | "stopped"> {
+  const read = () => Promise.all([getRun({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId)]);
+  const over = ([run, research]: Awaited<ReturnType<typeof read>>) => !run || run.cancelRequestedAt !== null || research?.status !== "running";
+  const [[run, research], query] = await Promise.all([read(), store.getQuery(queryId)]);
+  if (!run || !research || !query || over([run, research])) return "skipped";
+  const stop = stopWhen(async () => over(await read()), PART_STOP_POLL_MS, `node ${queryId}`);
   const sink = new SharedSeqSink(run.id);
   const ctx = new RunContext(scopeOfResearch(research), getEnv(), sink, stop.signal, () => false, true);
   const handOff = async (children: SerpQuery[]) => {

@@ -117,16 +117,16 @@ test("a rare term outweighs a common one repeated: the ranking weighs terms by h
 test("in a large collection a query of only common words ranks the chunks holding them all; a rare word still leads", async () => {
   const c = await kb.createCollection(alice, "Large");
   const doc = await kb.addDocument(alice, c.id, { name: "seed.txt", bytes: text("A seed document.") });
-  // 1,200 chunks: "tidal" and "basin" each in most of them, together in every third; one chunk
-  // repeats "tidal" alone; "quokka" is in one chunk.
-  const chunk = (i: number) =>
-    i === 7 ? "Tidal tidal tidal, tidal and tidal again."
-      : i === 600 ? "The tidal basin has a quokka."
-      : [i % 3 === 0 || i % 3 === 1 ? "tidal" : "", i % 3 === 0 || i % 3 === 2 ? "basin" : "", `note ${i} on water`].filter(Boolean).join(" ");
-  await db.knowledgeChunk.createMany({ data: Array.from({ length: 1_200 }, (_, i) => ({ documentId: doc.id, collectionId: c.id, ordinal: i + 10, text: chunk(i) })) });
+  // 1,210 chunks: "tidal" and "basin" each in more than half of them, together in only five; one of
+  // those five has "quokka", in no other chunk.
+  const chunk = (i: number) => (i === 0 ? "The tidal basin has a quokka." : i < 5 ? `tidal basin note ${i}` : i < 607 ? `tidal note ${i} on water` : `basin note ${i} on water`);
+  await db.knowledgeChunk.createMany({ data: Array.from({ length: 1_209 }, (_, i) => ({ documentId: doc.id, collectionId: c.id, ordinal: i + 10, text: chunk(i) })) });
   const common = await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "tidal basin" });
-  assert.equal(common.length, 10);
-  assert.ok(common.every((h) => /tidal/i.test(h.text) && /basin/i.test(h.text)), JSON.stringify(common.map((h) => h.text)));
+  const both = (h: { text: string }) => /tidal/i.test(h.text) && /basin/i.test(h.text);
+  assert.ok(common.slice(0, 5).every(both), JSON.stringify(common.map((h) => h.text)));
+  // PostgreSQL bounds such a query's work: only the chunks holding every term are ranked (SQLite's
+  // FTS5 ranks them all, cheaply, and lists single-term chunks after them).
+  if (testingOnPostgres()) assert.equal(common.length, 5);
   const rare = await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "tidal basin quokka" });
   assert.equal(rare[0].text, "The tidal basin has a quokka.");
 });

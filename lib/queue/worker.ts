@@ -81,4 +81,4 @@ export const startTreeNodeWorker = (owner: string) =>
   startPartWorker<TreeNodeJobData>(TREE_NODES_QUEUE, owner, "node", (d) => `research ${d.researchId}`, (d) => runTreeNode({ ...d, nodes: bullTreeNodes }));
 
 export const startDrTaskWorker = (owner: string) =>
-  startPartWorker<DrTaskJobData>(DR_TASKS_QUEUE, owner, "task", (d) => `conversation ${d.conversationId}`, (d) => runDrTask(d));
+  startPartWorker<DrTaskJobData>(DR_TASKS_QUEUE, owner, "task", (d) => `conversation ${d.conversationId}`, runDrTask);

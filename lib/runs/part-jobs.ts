@@ -3,6 +3,7 @@
 // each unfinished part has its job and waits for the parts in the database; a part's job id is the
 // part's, so asking again for a part whose job waits or runs adds nothing. BullMQ implements it in
 // lib/queue/part-jobs.ts; tests use in-process fakes.
+import { sleep } from "../concurrency";
 
 /** A part's job as the coordinator sees it. */
 export type PartJobState = "running" | "completed" | { failed: string };
@@ -33,6 +34,17 @@ export function stopWhen(check: () => Promise<boolean>, everyMs: number, label: 
       .finally(() => (polling = false));
   }, everyMs);
   return { signal: controller.signal, dispose: () => clearInterval(timer) };
+}
+
+/**
+ * A cancelled coordinator's wait: until none of the parts' jobs waits or runs any more (they see the
+ * cancel within a stop poll), at most PART_STOP_WAIT_MS. `partIds` is read again each time: a part's
+ * job may have added parts meanwhile (a tree node plans its children).
+ */
+export async function waitForPartJobs(jobs: PartJobs, partIds: () => Promise<string[]>): Promise<void> {
+  const deadline = Date.now() + PART_STOP_WAIT_MS;
+  const running = async () => jobs.running(await partIds()).catch(() => 0);
+  while (Date.now() < deadline && (await running()) > 0) await sleep(PART_WATCH_MS);
 }
 
 /** The kinds of parts a run spreads over the workers. */
