@@ -12,7 +12,7 @@
 //            --web-pages 800 --large-web-config 5x5 (the large fixture web's row; smoke: 20 pages, 1x2)
 //            --faults-config 3x4 --fault-429 0.3 --fault-500 0.1 --retry-after 1 --fault-seed 1  --no-faults
 //              (the "faults" row: one research through the fault-injecting LLM proxy; smoke: 1x2)
-//            --profile DIR (the server's CPU profile of each tree run, for Chrome DevTools)
+//            --profile DIR (the server's CPU profile of each tree run, and with --only queue the workers', for Chrome DevTools)
 //            --server-node-args=--max-semi-space-size=64 (extra flags for the server's node; note the =)
 //            --database sqlite|postgres|both (default sqlite; both: every tree row and the faults row on each,
 //              PostgreSQL on TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)
@@ -246,7 +246,7 @@ async function main(): Promise<void> {
   if (runQueue) {
     const fakes = await startFakesProcess(latencies);
     try {
-      queue = await runQueueBench({ fakes, latencies, limits, redisUrl: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379", ...(smoke ? { researches: 2, depth: 1, breadth: 2 } : {}), log });
+      queue = await runQueueBench({ profileDir: values.profile && path.resolve(values.profile), fakes, latencies, limits, redisUrl: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379", ...(smoke ? { researches: 2, depth: 1, breadth: 2 } : {}), log });
       log(`queue: wall on ${queue.rows.at(-1)!.workers} workers ÷ on ${queue.rows[0].workers} = ${queue.ratio.toFixed(2)}`);
     } finally {
       await fakes.stop();

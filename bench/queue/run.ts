@@ -3,6 +3,7 @@
 // Redis key prefix; the workers are `npm run worker` processes (test/helpers/worker.ts). Wall time runs
 // from the first start request to the last research completed.
 import fs from "node:fs";
+import path from "node:path";
 import { loadavg } from "node:os";
 import { Queue } from "bullmq";
 import type { BoundLatencies, BoundLimits } from "../tree/bound";
@@ -24,6 +25,10 @@ export interface QueueBenchRow {
   nodeJobs: number[];
   /** CPU seconds (user + system) of the web process and of the workers together, over the row's span. */
   cpuSeconds: number;
+  /** The same split: the web process, each worker, and the PostgreSQL and Redis servers' processes together. */
+  cpuWeb?: number;
+  cpuWorkers?: number[];
+  cpuServices?: number;
   /** The 1-minute load average when the row started (the machine may be shared). */
   load: number;
 }
@@ -37,6 +42,33 @@ export interface QueueBenchResult {
 
 const WORKER_CONCURRENCY = 4;
 
+/** The pids of the database and Redis servers' processes (every postgres backend and redis-server). */
+function servicePids(): number[] {
+  try {
+    return fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).filter((d) => {
+      try {
+        return /^(postgres|redis-server)$/.test(fs.readFileSync(`/proc/${d}/comm`, "utf8").trim());
+      } catch {
+        return false;
+      }
+    }).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Polls the lean status view (what a client polling a run uses) every 250 ms until the research ends. */
+async function waitForEnd(app: TestApp, id: string, timeoutMs: number): Promise<{ status: string }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await app.fetch(`/api/research/${id}?view=status`);
+    const view = (await res.json()) as { status: string };
+    if (["completed", "failed", "cancelled"].includes(view.status)) return view;
+    if (Date.now() > deadline) throw new Error(`research ${id} still ${view.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** A process's CPU seconds so far (user + system, from /proc; 0 where there is no /proc). */
 function cpuSecondsOf(pid: number | undefined): number {
   try {
@@ -47,11 +79,12 @@ function cpuSecondsOf(pid: number | undefined): number {
   }
 }
 
-async function runRow(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: string; workers: number; researches: number; depth: number; breadth: number; log: (line: string) => void }): Promise<QueueBenchRow> {
+async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: BoundLimits; redisUrl: string; workers: number; researches: number; depth: number; breadth: number; log: (line: string) => void }): Promise<QueueBenchRow> {
   const prefix = `quarry-bench-${o.workers}w-${process.pid}-${Date.now()}`;
   const app = await TestApp.start({
     name: `bench-queue-${o.workers}w`,
     database: "postgres",
+    nodeArgs: o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(o.profileDir, `queue-${o.workers}w-web`)}`] : [],
     env: {
       ...o.fakes.env,
       REDIS_URL: o.redisUrl,
@@ -68,7 +101,8 @@ async function runRow(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: s
   });
   const workers: TestWorker[] = [];
   try {
-    for (let i = 0; i < o.workers; i++) workers.push(await TestWorker.start(app, `bench-w${i + 1}`));
+    const nodeArgs = (i: number) => (o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(o.profileDir, `queue-${o.workers}w-worker${i + 1}`)}`] : []);
+    for (let i = 0; i < o.workers; i++) workers.push(await TestWorker.start(app, `bench-w${i + 1}`, {}, nodeArgs(i)));
     // Warm-up: one small research loads every module of the web process and the workers.
     const warm = await createAndStart(app, { prompt: "Warm-up run", depth: 1, breadth: 1, questions: 1 });
     await waitForStatus(app, warm, ["completed", "failed"], 120_000);
@@ -82,7 +116,12 @@ async function runRow(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: s
     }
     await o.fakes.resetLogs();
     const load = loadavg()[0];
-    const cpu = () => [app.pid, ...workers.map((w) => w.pid)].reduce<number>((n, pid) => n + cpuSecondsOf(pid), 0);
+    const services = servicePids();
+    const cpu = () => ({
+      web: cpuSecondsOf(app.pid),
+      workers: workers.map((w) => cpuSecondsOf(w.pid)),
+      services: services.reduce<number>((n, pid) => n + cpuSecondsOf(pid), 0),
+    });
     const cpu0 = cpu();
     const t0 = performance.now();
     await Promise.all(drafts.map(async (d) => {
@@ -91,9 +130,12 @@ async function runRow(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: s
       });
       if (res.status !== 202) throw new Error(`start: ${res.status} ${await res.text()}`);
     }));
-    const views = await Promise.all(drafts.map((d) => waitForStatus(app, d.id, ["completed", "failed", "cancelled"], 900_000)));
+    const views = await Promise.all(drafts.map((d) => waitForEnd(app, d.id, 900_000)));
     const wallMs = performance.now() - t0;
-    const cpuSeconds = cpu() - cpu0;
+    const cpu1 = cpu();
+    const cpuWeb = cpu1.web - cpu0.web;
+    const cpuWorkers = cpu1.workers.map((c, i) => c - cpu0.workers[i]);
+    const cpuSeconds = cpuWeb + cpuWorkers.reduce((a, b) => a + b, 0);
     const ids = new Set(drafts.map((d) => d.id));
     const row: QueueBenchRow = {
       workers: o.workers, researches: o.researches, depth: o.depth, breadth: o.breadth,
@@ -103,19 +145,22 @@ async function runRow(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: s
       llmCalls: (await o.fakes.llmLog()).length,
       nodeJobs: workers.map((w) => [...w.logs().matchAll(/node job \S+ \(research (\S+)\) done/g)].filter((m) => ids.has(m[1])).length),
       cpuSeconds,
+      cpuWeb,
+      cpuWorkers,
+      cpuServices: cpu1.services - cpu0.services,
       load,
     };
     o.log(`queue ${o.researches} × (${o.depth}, ${o.breadth}) on ${o.workers} worker(s): ${row.completed}/${o.researches} completed, ${(wallMs / 1000).toFixed(2)} s wall, ` +
-      `${row.queries} queries, ${row.llmCalls} LLM calls, node jobs per worker ${row.nodeJobs.join("/")}, CPU ${cpuSeconds.toFixed(1)} s, load ${load.toFixed(1)}`);
+      `${row.queries} queries, ${row.llmCalls} LLM calls, node jobs per worker ${row.nodeJobs.join("/")}, CPU ${cpuSeconds.toFixed(1)} s (web ${cpuWeb.toFixed(1)}, workers ${cpuWorkers.map((c) => c.toFixed(1)).join("/")}, PostgreSQL + Redis ${row.cpuServices!.toFixed(1)}), load ${load.toFixed(1)}`);
     return row;
   } finally {
-    for (const w of workers) await w.stop();
-    await app.stop();
+    for (const w of workers) await (o.profileDir ? w.terminate() : w.stop());
+    await app.stop({ graceful: Boolean(o.profileDir) });
     await clearQueuePrefix(o.redisUrl, prefix);
   }
 }
 
-export async function runQueueBench(o: { fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; redisUrl: string; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; log: (line: string) => void }): Promise<QueueBenchResult> {
+export async function runQueueBench(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; redisUrl: string; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; log: (line: string) => void }): Promise<QueueBenchResult> {
   const { researches = 10, depth = 3, breadth = 3, workerCounts = [1, 2] } = o;
   const rows: QueueBenchRow[] = [];
   for (const workers of workerCounts) rows.push(await runRow({ ...o, workers, researches, depth, breadth }));
@@ -128,9 +173,9 @@ export function formatQueueMarkdown(result: QueueBenchResult): string {
     "",
     `Concurrent tree researches queued through one web process (PostgreSQL, Redis) and executed by \`npm run worker\` processes (QUEUE_WORKER_CONCURRENCY ${result.workerConcurrency} each); wall time from the first start request to the last research completed.`,
     "",
-    "| workers | researches | config | completed | wall s | queries | LLM calls | node jobs per worker | CPU s (web + workers) | load at start |",
-    "| ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
-    ...result.rows.map((r) => `| ${r.workers} | ${r.researches} | (${r.depth}, ${r.breadth}) | ${r.completed} | ${(r.wallMs / 1000).toFixed(2)} | ${r.queries} | ${r.llmCalls} | ${r.nodeJobs.join(" / ")} | ${r.cpuSeconds.toFixed(1)} | ${r.load.toFixed(1)} |`),
+    "| workers | researches | config | completed | wall s | queries | LLM calls | node jobs per worker | CPU s (web + workers) | CPU s: web / workers / PostgreSQL + Redis | load at start |",
+    "| ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | ---: |",
+    ...result.rows.map((r) => `| ${r.workers} | ${r.researches} | (${r.depth}, ${r.breadth}) | ${r.completed} | ${(r.wallMs / 1000).toFixed(2)} | ${r.queries} | ${r.llmCalls} | ${r.nodeJobs.join(" / ")} | ${r.cpuSeconds.toFixed(1)} | ${r.cpuWeb === undefined ? "n/a" : `${r.cpuWeb.toFixed(1)} / ${r.cpuWorkers!.map((c) => c.toFixed(1)).join(" + ")} / ${r.cpuServices!.toFixed(1)}`} | ${r.load.toFixed(1)} |`),
     "",
     `Wall on ${result.rows.at(-1)!.workers} workers ÷ on ${result.rows[0].workers}: **${result.ratio.toFixed(2)}** (target ≤ 0.6).`,
     "",

@@ -65,11 +65,12 @@ export class TestWorker {
   private constructor(
     private readonly env: Record<string, string>,
     readonly name: string,
+    private readonly nodeArgs: string[],
   ) {}
 
-  /** Starts a worker process for `app`'s installation and waits until it takes jobs. */
-  static async start(app: TestApp, name: string, env: Record<string, string> = {}): Promise<TestWorker> {
-    const worker = new TestWorker({ ...app.serverEnv, ...env }, name);
+  /** Starts a worker process for `app`'s installation and waits until it takes jobs; `nodeArgs` go to its node (`--cpu-prof`…). */
+  static async start(app: TestApp, name: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<TestWorker> {
+    const worker = new TestWorker({ ...app.serverEnv, ...env }, name, nodeArgs);
     await worker.launch();
     return worker;
   }
@@ -94,7 +95,7 @@ export class TestWorker {
 
   private async launch(): Promise<void> {
     this.output = "";
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "worker.ts")], {
+    const child = spawn(process.execPath, [...this.nodeArgs, "--import", "tsx", path.join(ROOT, "scripts", "worker.ts")], {
       cwd: ROOT,
       env: { ...process.env, ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -117,6 +118,17 @@ export class TestWorker {
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGKILL");
     await exited;
+  }
+
+  /** A clean stop (SIGTERM: the worker closes and exits, writing what its node flags ask for), SIGKILL after 15 s. */
+  async terminate(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    await exited;
+    clearTimeout(timer);
   }
 
   async restart(): Promise<void> {
