@@ -29,6 +29,8 @@ export interface QueueBenchRow {
   cpuWeb?: number;
   cpuWorkers?: number[];
   cpuServices?: number;
+  /** The loopback fakes' process and the bench's own (its polling), for how busy the machine was. */
+  cpuFakesAndBench?: number;
   /** The 1-minute load average when the row started (the machine may be shared). */
   load: number;
 }
@@ -121,6 +123,7 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
       web: cpuSecondsOf(app.pid),
       workers: workers.map((w) => cpuSecondsOf(w.pid)),
       services: services.reduce<number>((n, pid) => n + cpuSecondsOf(pid), 0),
+      other: cpuSecondsOf(o.fakes.pid) + cpuSecondsOf(process.pid),
     });
     const cpu0 = cpu();
     const t0 = performance.now();
@@ -148,10 +151,11 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
       cpuWeb,
       cpuWorkers,
       cpuServices: cpu1.services - cpu0.services,
+      cpuFakesAndBench: cpu1.other - cpu0.other,
       load,
     };
     o.log(`queue ${o.researches} × (${o.depth}, ${o.breadth}) on ${o.workers} worker(s): ${row.completed}/${o.researches} completed, ${(wallMs / 1000).toFixed(2)} s wall, ` +
-      `${row.queries} queries, ${row.llmCalls} LLM calls, node jobs per worker ${row.nodeJobs.join("/")}, CPU ${cpuSeconds.toFixed(1)} s (web ${cpuWeb.toFixed(1)}, workers ${cpuWorkers.map((c) => c.toFixed(1)).join("/")}, PostgreSQL + Redis ${row.cpuServices!.toFixed(1)}), load ${load.toFixed(1)}`);
+      `${row.queries} queries, ${row.llmCalls} LLM calls, node jobs per worker ${row.nodeJobs.join("/")}, CPU ${cpuSeconds.toFixed(1)} s (web ${cpuWeb.toFixed(1)}, workers ${cpuWorkers.map((c) => c.toFixed(1)).join("/")}, PostgreSQL + Redis ${row.cpuServices!.toFixed(1)}, fakes + bench ${row.cpuFakesAndBench!.toFixed(1)}), load ${load.toFixed(1)}`);
     return row;
   } finally {
     for (const w of workers) await (o.profileDir ? w.terminate() : w.stop());
@@ -173,9 +177,9 @@ export function formatQueueMarkdown(result: QueueBenchResult): string {
     "",
     `Concurrent tree researches queued through one web process (PostgreSQL, Redis) and executed by \`npm run worker\` processes (QUEUE_WORKER_CONCURRENCY ${result.workerConcurrency} each); wall time from the first start request to the last research completed.`,
     "",
-    "| workers | researches | config | completed | wall s | queries | LLM calls | node jobs per worker | CPU s (web + workers) | CPU s: web / workers / PostgreSQL + Redis | load at start |",
+    "| workers | researches | config | completed | wall s | queries | LLM calls | node jobs per worker | CPU s (web + workers) | CPU s: web / workers / PostgreSQL + Redis / fakes + bench | load at start |",
     "| ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | ---: |",
-    ...result.rows.map((r) => `| ${r.workers} | ${r.researches} | (${r.depth}, ${r.breadth}) | ${r.completed} | ${(r.wallMs / 1000).toFixed(2)} | ${r.queries} | ${r.llmCalls} | ${r.nodeJobs.join(" / ")} | ${r.cpuSeconds.toFixed(1)} | ${r.cpuWeb === undefined ? "n/a" : `${r.cpuWeb.toFixed(1)} / ${r.cpuWorkers!.map((c) => c.toFixed(1)).join(" + ")} / ${r.cpuServices!.toFixed(1)}`} | ${r.load.toFixed(1)} |`),
+    ...result.rows.map((r) => `| ${r.workers} | ${r.researches} | (${r.depth}, ${r.breadth}) | ${r.completed} | ${(r.wallMs / 1000).toFixed(2)} | ${r.queries} | ${r.llmCalls} | ${r.nodeJobs.join(" / ")} | ${r.cpuSeconds.toFixed(1)} | ${r.cpuWeb === undefined ? "n/a" : `${r.cpuWeb.toFixed(1)} / ${r.cpuWorkers!.map((c) => c.toFixed(1)).join(" + ")} / ${r.cpuServices!.toFixed(1)} / ${r.cpuFakesAndBench?.toFixed(1) ?? "n/a"}`} | ${r.load.toFixed(1)} |`),
     "",
     `Wall on ${result.rows.at(-1)!.workers} workers ÷ on ${result.rows[0].workers}: **${result.ratio.toFixed(2)}** (target ≤ 0.6).`,
     "",

@@ -9,6 +9,8 @@ import type { BoundLatencies } from "./bound";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export interface FakesProcess {
+  /** The fakes' process id (its CPU is read from /proc by the queue row). */
+  pid?: number;
   /** Pages of the large fixture web the search results come from (`--web-pages`); 0: the 26 small pages. */
   webPages: number;
   /** Points the product at the fake LLM directly. */
@@ -56,6 +58,7 @@ export async function startFakesProcess(latencies: BoundLatencies, { failingPage
     return new URL(urls.faults).origin;
   };
   return {
+    pid: child.pid,
     webPages,
     env: {
       OPENAI_BASE_URL: urls.llm,

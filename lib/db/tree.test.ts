@@ -111,3 +111,41 @@ test("a page's fetch: its writes land, and its pending rows come back as the eve
     items: [{ content: "second", url: page.url, position: 0 }, { content: "first", url: page.url, position: 1 }],
   });
 });
+
+test("queue mode's per-poll reads: the queries with work, whether the tree goes on, a page analysed elsewhere, a page's fetch state", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  const make = (position: number, depth: number, status: string, childrenGenerated = false) =>
+    db.serpQuery.create({ data: { researchId: research.id, depth, position, text: `q${position}`, objective: "o", levelBreadth: 1, status, childrenGenerated } });
+  // Work left: unfinished, or completed above the last level with children not planned yet.
+  const pending = await make(0, 1, "pending");
+  const analyzing = await make(1, 1, "analyzing");
+  const due = await make(2, 1, "completed");
+  await make(3, 1, "completed", true);
+  await make(4, 2, "completed");
+  await make(5, 1, "failed");
+  assert.deepEqual((await store.queriesWithWork(research.id, 2, ["pending", "searching", "scraping", "analyzing"])).sort(), [pending.id, analyzing.id, due.id].sort());
+  assert.equal((await store.queryIdsOf(research.id)).length, 6);
+
+  // No run yet: nothing to go on with; a run: it goes on until a cancel is asked or the research ends.
+  assert.equal(await store.treeGoesOn(research.id), false);
+  const run = await db.run.create({ data: { kind: "tree", subjectId: research.id, status: "running" } });
+  assert.equal(await store.treeGoesOn(research.id), true);
+  await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: new Date() } });
+  assert.equal(await store.treeGoesOn(research.id), false);
+  await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: null } });
+  await db.research.update({ where: { id: research.id }, data: { status: "completed" } });
+  assert.equal(await store.treeGoesOn(research.id), false);
+  assert.equal(await store.treeGoesOn("no-such-research"), false);
+
+  const [{ rows: [first] }, { rows: [second] }] = await Promise.all(
+    [await make(6, 2, "pending"), await make(7, 2, "pending")].map((q) => store.attachSearchResults(q, [{ url: "https://elsewhere.example/", title: "Shared", snippet: "" }])),
+  );
+  assert.equal(await store.pageAnalyzedElsewhere(first.pageId, first.id), false);
+  assert.equal(await store.saveAnalysis(second.id, research.id, "https://elsewhere.example/", ["x"]), true);
+  assert.equal(await store.pageAnalyzedElsewhere(first.pageId, first.id), true);
+  assert.equal(await store.pageAnalyzedElsewhere(first.pageId, second.id), false, "its own analysis is not elsewhere");
+
+  await store.updatePage(first.pageId, { status: "scraped", content: "the text", title: "T" });
+  assert.deepEqual(await store.getPage(first.pageId), { id: first.pageId, url: "https://elsewhere.example/", status: "scraped", title: "T", content: "the text", error: null });
+  await assert.rejects(store.getPage("no-such-page"), /No page/);
+});

@@ -18,6 +18,38 @@ export async function queriesOf(researchId: string) {
   return db.serpQuery.findMany({ where: { researchId }, orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { position: "asc" }] });
 }
 
+/**
+ * The ids of the research's queries that still have work (queue mode's coordinator asks every half
+ * second): unfinished, or completed above the tree's last level with children not planned yet.
+ * Plain SQL reading only the columns it needs (a query's row carries its learnings).
+ */
+export async function queriesWithWork(researchId: string, depth: number, unfinished: Iterable<string>): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "SerpQuery"
+    WHERE "researchId" = ${researchId}
+      AND ("status" IN (${Prisma.join([...unfinished])})
+        OR ("status" = 'completed' AND "depth" < ${depth} AND "childrenGenerated" = ${false}))
+    ORDER BY "depth", "createdAt", "position"`;
+  return rows.map((r) => r.id);
+}
+
+/** The ids of all the research's queries. */
+export async function queryIdsOf(researchId: string): Promise<string[]> {
+  return (await db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "SerpQuery" WHERE "researchId" = ${researchId}`).map((r) => r.id);
+}
+
+/**
+ * Whether a tree's work should go on (a queue-mode node job asks every half second): the research
+ * is running and its run was not asked to cancel. One plain statement.
+ */
+export async function treeGoesOn(researchId: string): Promise<boolean> {
+  const rows = await db.$queryRaw<{ status: string; cancelled: number | bigint | null }[]>`
+    SELECT r."status", CASE WHEN run."id" IS NULL OR run."cancelRequestedAt" IS NOT NULL THEN 1 ELSE 0 END AS "cancelled"
+    FROM "Research" r LEFT JOIN "Run" run ON run."kind" = 'tree' AND run."subjectId" = r."id"
+    WHERE r."id" = ${researchId}`;
+  return rows.length === 1 && rows[0].status === "running" && Number(rows[0].cancelled) === 0;
+}
+
 /** Creates the root queries once; returns [] if another attempt already did. */
 export async function createRootQueries(researchId: string, drafts: QueryDraft[], levelBreadth: number): Promise<SerpQuery[]> {
   return db.$transaction(async (tx) => {
@@ -161,16 +193,20 @@ export async function claimPageFetch(id: string, staleMs: number): Promise<boole
 
 /** Whether another query of the research has analysed the page: it was read in full there. */
 export async function pageAnalyzedElsewhere(pageId: string, queryPageId: string): Promise<boolean> {
-  return (await db.queryPage.count({ where: { pageId, id: { not: queryPageId }, status: "analyzed" } })) > 0;
+  const rows = await db.$queryRaw<unknown[]>`SELECT 1 AS "one" FROM "QueryPage" WHERE "pageId" = ${pageId} AND "id" <> ${queryPageId} AND "status" = 'analyzed' LIMIT 1`;
+  return rows.length > 0;
 }
 
 export async function getQuery(id: string) {
   return db.serpQuery.findUnique({ where: { id } });
 }
 
-/** A page with its text, for analysis. */
-export async function getPage(id: string) {
-  return db.page.findUniqueOrThrow({ where: { id } });
+/** A page's fetch state with its text, for analysis (plain SQL: once per analysed page in queue mode). */
+export async function getPage(id: string): Promise<Pick<Page, "id" | "url" | "status" | "title" | "content" | "error">> {
+  const rows = await db.$queryRaw<Pick<Page, "id" | "url" | "status" | "title" | "content" | "error">[]>`
+    SELECT "id", "url", "status", "title", "content", "error" FROM "Page" WHERE "id" = ${id}`;
+  if (rows.length === 0) throw new Error(`No page ${id}`);
+  return rows[0];
 }
 
 // The two writes below run once per analysed page (hundreds per research): they are plain SQL,

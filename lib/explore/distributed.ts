@@ -21,10 +21,6 @@ import { PART_STOP_POLL_MS, PART_WATCH_MS, partJobs, stopWhen, waitForPartJobs, 
 /** Where node jobs go when tree nodes run as jobs in this process (undefined: the embedded runner). */
 export const treeNodeQueue = (): PartJobs | undefined => partJobs("tree-nodes");
 
-/** A query that still has work: unfinished, or completed and due children not planned yet. */
-const hasWork = (q: SerpQuery, depth: number) =>
-  ACTIVE.has(q.status) || (q.status === "completed" && q.depth < depth && !q.childrenGenerated);
-
 /**
  * The coordinator's exploration: resolves when no query of the tree has work left, or every node
  * with work left has had its job end (a branch whose children could not be planned ends there, as
@@ -47,10 +43,10 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
     let first = true;
     for (;;) {
       signal.throwIfAborted();
-      const open = (await store.queriesOf(ctx.id)).filter((q) => hasWork(q, ctx.depth));
+      const open = await store.queriesWithWork(ctx.id, ctx.depth, ACTIVE);
       if (open.length === 0) break;
       waited = true;
-      const states = [...(await nodes.ensure(ctx.id, open.map((q) => q.id), { replaceEnded: first })).values()];
+      const states = [...(await nodes.ensure(ctx.id, open, { replaceEnded: first })).values()];
       first = false;
       const failed = states.find((s) => typeof s === "object");
       if (failed) throw new Error(failed.failed);
@@ -62,7 +58,7 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
   } catch (error) {
     if (!leaseLost()) {
       // Cancelled: the node jobs see it within a poll; what they leave unfinished is settled as stopped.
-      if (signal.aborted) await waitForPartJobs(nodes, async () => (await store.queriesOf(ctx.id)).map((q) => q.id));
+      if (signal.aborted) await waitForPartJobs(nodes, () => store.queryIdsOf(ctx.id));
       await runner.settle();
     }
     throw error;
@@ -75,11 +71,9 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
  * (the coordinator settles what is unfinished). Other failures are thrown: the job is retried.
  */
 export async function runTreeNode({ researchId, queryId, nodes }: { researchId: string; queryId: string; nodes: PartJobs }): Promise<"done" | "skipped" | "stopped"> {
-  const read = () => Promise.all([getRun({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId)]);
-  const over = ([run, research]: Awaited<ReturnType<typeof read>>) => !run || run.cancelRequestedAt !== null || research?.status !== "running";
-  const [[run, research], query] = await Promise.all([read(), store.getQuery(queryId)]);
-  if (!run || !research || !query || over([run, research])) return "skipped";
-  const stop = stopWhen(async () => over(await read()), PART_STOP_POLL_MS, `node ${queryId}`);
+  const [run, research, query] = await Promise.all([getRun({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId), store.getQuery(queryId)]);
+  if (!run || !research || !query || run.cancelRequestedAt !== null || research.status !== "running") return "skipped";
+  const stop = stopWhen(async () => !(await store.treeGoesOn(researchId)), PART_STOP_POLL_MS, `node ${queryId}`);
   const sink = new SharedSeqSink(run.id);
   const ctx = new RunContext(scopeOfResearch(research), getEnv(), sink, stop.signal, () => false, true);
   const handOff = async (children: SerpQuery[]) => {
