@@ -2,9 +2,12 @@
 // (queue mode: REDIS_URL and REDIS_KEY_PREFIX in the app's env). `kill()` simulates a crash (SIGKILL).
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import assert from "node:assert/strict";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
-import { waitFor, type TestApp } from "./app-server";
+import { TestApp, waitFor } from "./app-server";
+import { startFakes, type Fakes } from "../fakes";
+import { queriesPerLevel } from "@/lib/explore/tree";
 import { TEST_REDIS_URL } from "./redis";
 
 export { TEST_REDIS_URL };
@@ -147,4 +150,41 @@ export function endedDrRun(app: TestApp, conversationId: string) {
     const run = await app.db.run.findFirstOrThrow({ where: { kind: "deep-research", subjectId: conversationId } });
     return run.status === "queued" || run.status === "running" ? undefined : run;
   }, 30_000, "the run row to end");
+}
+
+/**
+ * A queue-mode test file's installation: the fakes, one web process on PostgreSQL (queue mode is the
+ * deployment of several processes on one server database: SQLite's one writer at a time makes three
+ * busy processes wait on "database is locked") and two workers taking one run each at a time (so that
+ * several runs spread over both), with a 5 s job lock (a dead worker's job is back in the queue
+ * within two lock periods). End it with tearDownQueueMode.
+ */
+export async function startTwoWorkers(name: string, prefix: string): Promise<{ fakes: Fakes; app: TestApp; workers: TestWorker[] }> {
+  const fakes = await startFakes();
+  const env = queueModeEnv(fakes.env, prefix, { QUEUE_LOCK_MS: "5000", QUEUE_WORKER_CONCURRENCY: "1", MAX_CONCURRENT_RUNS_PER_USER: "10" });
+  const app = await TestApp.start({ name, env, database: "postgres" });
+  return { fakes, app, workers: [await TestWorker.start(app, "w1"), await TestWorker.start(app, "w2")] };
+}
+
+/** A tree research's run row. */
+export const treeRunOf = (app: TestApp, id: string) => app.db.run.findFirstOrThrow({ where: { kind: "tree", subjectId: id } });
+
+/** A tree research's run row once it has ended (after the research's own status, once its last events are out). */
+export const endedTreeRunOf = (app: TestApp, id: string) => waitFor(async () => {
+  const run = await treeRunOf(app, id);
+  return run.status === "queued" || run.status === "running" ? undefined : run;
+}, 30_000, "the run row to end");
+
+/** A tree explored by several processes (or again after a crash) has every query, page, link and item once. */
+export async function assertTreeExactlyOnce(app: TestApp, id: string, depth: number, breadth: number) {
+  const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
+  const byDepth = queries.reduce<number[]>((n, q) => ((n[q.depth - 1] = (n[q.depth - 1] ?? 0) + 1), n), []);
+  assert.deepEqual(byDepth, queriesPerLevel(depth, breadth), "every query once");
+  const pages = await app.db.page.findMany({ where: { researchId: id } });
+  assert.equal(pages.length, new Set(pages.map((p) => p.url)).size, "no duplicate pages");
+  const links = await app.db.queryPage.findMany({ where: { query: { researchId: id } } });
+  assert.equal(links.length, new Set(links.map((l) => `${l.queryId}|${l.pageId}`)).size, "no page analysed twice for a query");
+  const items = await app.db.extractedItem.findMany({ where: { researchId: id } });
+  assert.ok(items.length > 0);
+  assert.equal(items.length, new Set(items.map((i) => `${i.queryPageId}|${i.content}`)).size, "no item extracted twice");
 }

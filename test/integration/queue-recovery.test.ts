@@ -4,17 +4,13 @@
 // file: each file has five minutes, and a loaded machine needs them.)
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
-import { startFakes, type Fakes } from "../fakes";
-import { TestApp, waitFor } from "../helpers/app-server";
+import type { Fakes } from "../fakes";
+import { waitFor, type TestApp } from "../helpers/app-server";
 import { createAndStart, waitForStatus } from "../helpers/research";
 import { redisOrSkip, testRedisPrefix } from "../helpers/redis";
-import { queueModeEnv, tearDownQueueMode, TestWorker } from "../helpers/worker";
-import { queriesPerLevel } from "@/lib/explore/tree";
+import { assertTreeExactlyOnce, endedTreeRunOf, treeRunOf, startTwoWorkers, tearDownQueueMode, type TestWorker } from "../helpers/worker";
 
 const PREFIX = testRedisPrefix("queue-recovery");
-let fakes: Fakes;
-let app: TestApp;
-let workers: TestWorker[] = [];
 
 const skip = await redisOrSkip();
 if (skip) test(`queue mode (SKIPPED: ${skip})`, { skip: true }, () => {});
@@ -22,38 +18,17 @@ else run();
 
 function run() {
 
+let fakes: Fakes;
+let app: TestApp;
+let workers: TestWorker[] = [];
 before(async () => {
-  fakes = await startFakes();
-  // One run per worker at a time: several runs must spread over both; a 5 s job lock (a dead
-  // worker's job is back in the queue within two lock periods).
-  const env = queueModeEnv(fakes.env, PREFIX, { QUEUE_LOCK_MS: "5000", QUEUE_WORKER_CONCURRENCY: "1", MAX_CONCURRENT_RUNS_PER_USER: "10" });
-  // On PostgreSQL always: queue mode is the deployment of several processes on one server database
-  // (SQLite's one writer at a time makes three busy processes wait on "database is locked").
-  app = await TestApp.start({ name: "queue-recovery", env, database: "postgres" });
-  workers = [await TestWorker.start(app, "w1"), await TestWorker.start(app, "w2")];
+  ({ fakes, app, workers } = await startTwoWorkers("queue-recovery", PREFIX));
 });
 after(() => tearDownQueueMode({ prefix: PREFIX, workers, apps: [app], fakes }));
 beforeEach(() => fakes.reset());
-
-const runOf = (id: string) => app.db.run.findFirstOrThrow({ where: { kind: "tree", subjectId: id } });
-/** The run row ends after the research's (once its last events are out). */
-const endedRunOf = (id: string) => waitFor(async () => {
-  const run = await runOf(id);
-  return run.status === "queued" || run.status === "running" ? undefined : run;
-}, 30_000, "the run row to end");
-
-async function assertExactlyOnce(id: string, depth: number, breadth: number) {
-  const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
-  const byDepth = queries.reduce<number[]>((n, q) => ((n[q.depth - 1] = (n[q.depth - 1] ?? 0) + 1), n), []);
-  assert.deepEqual(byDepth, queriesPerLevel(depth, breadth), "every query once");
-  const pages = await app.db.page.findMany({ where: { researchId: id } });
-  assert.equal(pages.length, new Set(pages.map((p) => p.url)).size, "no duplicate pages");
-  const links = await app.db.queryPage.findMany({ where: { query: { researchId: id } } });
-  assert.equal(links.length, new Set(links.map((l) => `${l.queryId}|${l.pageId}`)).size, "no page analysed twice for a query");
-  const items = await app.db.extractedItem.findMany({ where: { researchId: id } });
-  assert.ok(items.length > 0);
-  assert.equal(items.length, new Set(items.map((i) => `${i.queryPageId}|${i.content}`)).size, "no item extracted twice");
-}
+const runOf = (id: string) => treeRunOf(app, id);
+const endedRunOf = (id: string) => endedTreeRunOf(app, id);
+const assertExactlyOnce = (id: string, depth: number, breadth: number) => assertTreeExactlyOnce(app, id, depth, breadth);
 
 test("a worker killed with SIGKILL mid-run: another resumes it, and it completes exactly once", async () => {
   fakes.llm.configure({ latencyMs: 150 });
