@@ -90,6 +90,7 @@ const POSTGRES_TESTS = [
   "lib/db/schema-drift.test.ts",
   "lib/db/research.test.ts",
   "lib/db/tree.test.ts",
+  "lib/db/direct.test.ts",
   "lib/explore/explore.test.ts",
   "lib/explore/distributed.test.ts",
   "lib/db/answers.test.ts",

@@ -2,6 +2,8 @@
 // the pages they read (quotes are checked against it). JSON values are passed in as values and
 // stored as text; the engine (lib/answer) owns their shapes.
 import { db } from "./client";
+import { executeDirect } from "./direct";
+import { Prisma } from "../generated/prisma/client";
 import { containsIgnoringCase } from "./portable";
 
 /** Who a run belongs to: a user, or null for the runs of no account (the CLI without --email). */
@@ -75,7 +77,7 @@ export async function saveAnswerUsage({ id, usage, totalTokens }: { id: string; 
 
 /** Counts a call as unsettled before it is sent (see UsageSink in lib/ai/usage.ts): a crash leaves it counted. */
 export async function beginAnswerUsage(id: string) {
-  await db.$executeRaw`UPDATE "AnswerRun" SET "llmCallsUnsettled" = "llmCallsUnsettled" + 1 WHERE "id" = ${id}`;
+  await executeDirect(Prisma.sql`UPDATE "AnswerRun" SET "llmCallsUnsettled" = "llmCallsUnsettled" + 1 WHERE "id" = ${id}`);
 }
 
 /** Stores the run's usage with a begun call's share in it, and settles that call (beginAnswerUsage). */

@@ -1,7 +1,8 @@
 // Query functions for Deep Research conversations: the world state (one row, written with a version
 // compare-and-set so that no update overwrites another), the run guard's fields, and messages.
 import { db } from "./client";
-import type { Conversation, ConversationMessage, Prisma } from "../generated/prisma/client";
+import { Prisma, type Conversation, type ConversationMessage } from "../generated/prisma/client";
+import { executeDirect } from "./direct";
 import { containsIgnoringCase } from "./portable";
 
 export type { Conversation, ConversationMessage };
@@ -200,19 +201,21 @@ export async function saveReply(data: { conversationId: string; rootId: string; 
   });
 }
 
-/** Adds one LLM call's tokens as it returns (no version bump: it is a counter, not world state). */
 /** Counts a call as unsettled before it is sent (see UsageSink): a crash leaves it counted. */
 export async function beginConversationUsage(id: string) {
-  await db.$executeRaw`UPDATE "Conversation" SET "llmCallsUnsettled" = "llmCallsUnsettled" + 1 WHERE "id" = ${id}`;
+  await executeDirect(Prisma.sql`UPDATE "Conversation" SET "llmCallsUnsettled" = "llmCallsUnsettled" + 1 WHERE "id" = ${id}`);
 }
 
-/** Adds a begun call's usage and settles it (beginConversationUsage). */
+/**
+ * Adds a begun call's tokens as it returns and settles it (beginConversationUsage); no version
+ * bump: it is a counter, not world state.
+ */
 export async function addConversationUsage(id: string, t: { promptTokens: number; completionTokens: number; calls: number }) {
-  await db.$executeRaw`
+  await executeDirect(Prisma.sql`
     UPDATE "Conversation" SET "promptTokens" = "promptTokens" + ${t.promptTokens},
       "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls},
       "llmCallsUnsettled" = "llmCallsUnsettled" - 1
-    WHERE "id" = ${id}`;
+    WHERE "id" = ${id}`);
 }
 
 /**

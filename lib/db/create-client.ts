@@ -8,6 +8,7 @@ import { PrismaClient } from "../generated/prisma/client";
 import { PrismaClient as PrismaPgClient } from "../generated/prisma-pg/client";
 import { getEnv } from "../env";
 import { databaseProvider, resolveSqlitePath } from "./database-url";
+import type { SqlDriverAdapter } from "@prisma/driver-adapter-utils";
 
 /**
  * The app's client type. Both generated clients (lib/generated/prisma from prisma/schema.prisma,
@@ -23,13 +24,29 @@ export type Db = PrismaClient;
 // only a power cut can lose the last few. busy_timeout: the CLI and the server may share the file.
 const PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;";
 
-/** The better-sqlite3 adapter, with the pragmas applied on connect. */
-function sqliteAdapter(file: string): PrismaBetterSQLite3 {
+/**
+ * The driver adapter a client connected, and its placeholder style (lib/db/direct.ts writes through
+ * it): kept on the client object under a global symbol, because the server's start and its routes
+ * are separate bundles with their own copy of this module, sharing one client (lib/db/client.ts).
+ */
+const ADAPTER = Symbol.for("quarry.connectedAdapter");
+type Connected = { adapter: SqlDriverAdapter; placeholders: "?" | "$n" };
+
+function rememberAdapter(client: object, adapter: SqlDriverAdapter, placeholders: "?" | "$n"): void {
+  (client as { [ADAPTER]?: Connected })[ADAPTER] = { adapter, placeholders };
+}
+
+/** The adapter Prisma connected for `client` (undefined until its first statement). */
+export const connectedAdapter = (client: Db): Connected | undefined => (client as { [ADAPTER]?: Connected })[ADAPTER];
+
+/** The better-sqlite3 adapter, with the pragmas applied on connect; `connected` gets the connection's adapter. */
+function sqliteAdapter(file: string, connected: (adapter: Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>) => void): PrismaBetterSQLite3 {
   const factory = new PrismaBetterSQLite3({ url: file });
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
     if (file !== ":memory:") await adapter.executeScript(PRAGMAS);
+    connected(adapter);
     return adapter;
   };
   return factory;
@@ -37,12 +54,21 @@ function sqliteAdapter(file: string): PrismaBetterSQLite3 {
 
 /** Not server-only so that the CLI and test scripts can build their own client. */
 export function createPrismaClient(databaseUrl = getEnv().DATABASE_URL): Db {
+  // The hottest writes go straight to the adapter Prisma connects (lib/db/direct.ts).
   if (databaseProvider(databaseUrl) === "postgresql") {
-    const client = new PrismaPgClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+    const factory = new PrismaPg({ connectionString: databaseUrl });
+    const connect = factory.connect.bind(factory);
+    factory.connect = async () => {
+      const adapter = await connect();
+      rememberAdapter(client, adapter, "$n");
+      return adapter;
+    };
+    const client = new PrismaPgClient({ adapter: factory });
     // Same model API (see Db above); the two classes differ only in provider-specific filter options.
     return client as unknown as Db;
   }
   const file = resolveSqlitePath(databaseUrl);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
-  return new PrismaClient({ adapter: sqliteAdapter(file) });
+  const client: Db = new PrismaClient({ adapter: sqliteAdapter(file, (adapter) => rememberAdapter(client, adapter, "?")) });
+  return client;
 }

@@ -4,6 +4,7 @@
 // run id, so readers LISTEN instead of polling often.
 import pg from "pg";
 import { db } from "./client";
+import { executeDirect } from "./direct";
 import { Prisma } from "../generated/prisma/client";
 import { databaseProvider } from "./database-url";
 import { getEnv } from "../env";
@@ -32,12 +33,12 @@ export async function appendRunEvents(runId: string, events: StoredRunEvent[]): 
   // SQLite has no skipDuplicates: one multi-row insert-or-ignore per batch (a run appends every
   // 20 ms, thousands of events per research: one statement per event was a sixth of its statements).
   // In chunks, within SQLite's bound on a statement's parameters; one transaction over them all.
-  const statements = [];
+  const statements: Prisma.Sql[] = [];
   for (let i = 0; i < rows.length; i += APPEND_CHUNK) {
     const values = rows.slice(i, i + APPEND_CHUNK).map((r) => Prisma.sql`(${r.runId}, ${r.seq}, ${r.type}, ${r.data}, ${r.at})`);
-    statements.push(db.$executeRaw`INSERT OR IGNORE INTO "RunEvent" ("runId", "seq", "type", "data", "at") VALUES ${Prisma.join(values)}`);
+    statements.push(Prisma.sql`INSERT OR IGNORE INTO "RunEvent" ("runId", "seq", "type", "data", "at") VALUES ${Prisma.join(values)}`);
   }
-  await (statements.length === 1 ? statements[0] : db.$transaction(statements));
+  await (statements.length === 1 ? executeDirect(statements[0]) : db.$transaction(statements.map((statement) => db.$executeRaw(statement))));
 }
 
 /** Rows per INSERT on SQLite: 5 parameters each, well within its 32,766. */

@@ -3,6 +3,7 @@
 // Each write is idempotent or guarded, so that a step re-run after a crash cannot duplicate rows.
 // The engine calls these as `store.xyz(...)` (import * as store from "../db/tree").
 import { db } from "./client";
+import { executeDirect } from "./direct";
 import { parseStringArray } from "./json";
 import { skipDuplicatesOnPostgres } from "./portable";
 import { getResearch, QUERY_PAGE_ROW } from "./research";
@@ -166,7 +167,7 @@ export async function updatePage(id: string, data: PageWrite) {
     .filter((column) => data[column] !== undefined)
     .map((column) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${data[column]}`);
   if (sets.length === 0) return;
-  await db.$executeRaw`UPDATE "Page" SET ${Prisma.join(sets)} WHERE "id" = ${id}`;
+  await executeDirect(Prisma.sql`UPDATE "Page" SET ${Prisma.join(sets)} WHERE "id" = ${id}`);
 }
 
 /**
@@ -222,8 +223,8 @@ export async function getPage(id: string): Promise<Pick<Page, "id" | "url" | "st
 export async function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[], { exclusive = false } = {}): Promise<boolean> {
   const now = new Date();
   if (exclusive) return saveAnalysisOnce(queryPageId, researchId, url, items, now);
-  if (items.length > 0) await db.$executeRaw(insertItems(queryPageId, researchId, url, items, now));
-  return (await db.$executeRaw(markAnalyzed(queryPageId, now))) === 1;
+  if (items.length > 0) await executeDirect(insertItems(queryPageId, researchId, url, items, now));
+  return (await executeDirect(markAnalyzed(queryPageId, now))) === 1;
 }
 
 /**
@@ -256,34 +257,34 @@ function insertItems(queryPageId: string, researchId: string, url: string, items
 
 /** Marks a query's page failed. False if it was not pending. */
 export async function failQueryPage(queryPageId: string, error: string): Promise<boolean> {
-  const count = await db.$executeRaw`
-    UPDATE "QueryPage" SET "status" = 'failed', "error" = ${error} WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
+  const count = await executeDirect(Prisma.sql`
+    UPDATE "QueryPage" SET "status" = 'failed', "error" = ${error} WHERE "id" = ${queryPageId} AND "status" = 'pending'`);
   return count === 1;
+}
+
+/** Counts a call as unsettled before it is sent (see UsageSink): a crash leaves it counted. */
+export async function beginUsage(researchId: string) {
+  await executeDirect(Prisma.sql`UPDATE "Research" SET "llmCallsUnsettled" = "llmCallsUnsettled" + 1 WHERE "id" = ${researchId}`);
 }
 
 /**
  * Adds one LLM call's token usage to the research (and the query it was spent for) as soon as the
- * call returns, so that the totals are exact after any crash.
+ * call returns, so that the totals are exact after any crash; `settles`: the call was begun
+ * (beginUsage), and no longer is unsettled.
  */
-/** Counts a call as unsettled before it is sent (see UsageSink): a crash leaves it counted. */
-export async function beginUsage(researchId: string) {
-  await db.$executeRaw`UPDATE "Research" SET "llmCallsUnsettled" = "llmCallsUnsettled" + 1 WHERE "id" = ${researchId}`;
-}
-
-/** Adds a call's usage; `settles`: the call was begun (beginUsage), and no longer is unsettled. */
 export async function addUsage(researchId: string, t: TokenUsage, queryId?: string, { settles = false } = {}) {
   // Two autocommit statements, no transaction: BEGIN and COMMIT would double the statements of the
   // most frequent write of a run. The research's total goes first, so it is exact after any crash;
   // only a query's own share could miss the one call in flight.
-  await db.$executeRaw`
+  await executeDirect(Prisma.sql`
     UPDATE "Research" SET "promptTokens" = "promptTokens" + ${t.promptTokens},
       "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls},
       "llmCallsUnsettled" = "llmCallsUnsettled" - ${settles ? 1 : 0}
-    WHERE "id" = ${researchId}`;
+    WHERE "id" = ${researchId}`);
   if (queryId) {
-    await db.$executeRaw`
+    await executeDirect(Prisma.sql`
       UPDATE "SerpQuery" SET "promptTokens" = "promptTokens" + ${t.promptTokens}, "completionTokens" = "completionTokens" + ${t.completionTokens}
-      WHERE "id" = ${queryId}`;
+      WHERE "id" = ${queryId}`);
   }
 }
 

@@ -1,0 +1,42 @@
+// The direct write path (lib/db/direct.ts) against a real database: SQLite, or PostgreSQL with
+// TEST_DATABASE=postgres. What it writes must be what Prisma would have written, byte for byte.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { useTestDatabase } from "./test-support";
+
+await useTestDatabase();
+const { db } = await import("./client");
+const { connectedAdapter } = await import("./create-client");
+const { executeDirect } = await import("./direct");
+const { Prisma } = await import("../generated/prisma/client");
+
+test("a write goes to the adapter Prisma connected, stores what Prisma's $executeRaw stores, and counts its rows", async () => {
+  const [a, b] = await Promise.all([1, 2].map(() => db.research.create({ data: { initialPrompt: "p", status: "running" } })));
+  assert.ok(connectedAdapter(db), "Prisma has connected its adapter");
+  const at = new Date(Date.UTC(2026, 10, 26, 7, 1, 2, 345));
+  const write = (id: string) => Prisma.sql`
+    UPDATE "Research" SET "promptTokens" = "promptTokens" + ${1200}, "llmCalls" = "llmCalls" + ${1}, "report" = ${"a report, 'quoted'"},
+      "error" = ${null}, "completedAt" = ${at}, "startedAt" = ${at} WHERE "id" = ${id}`;
+  assert.equal(await db.$executeRaw(write(a.id)), 1);
+  assert.equal(await executeDirect(write(b.id)), 1);
+  assert.equal(await executeDirect(write("no-such-research")), 0);
+
+  const [viaPrisma, viaDirect] = await Promise.all([a.id, b.id].map((id) => db.research.findUniqueOrThrow({ where: { id } })));
+  for (const row of [viaPrisma, viaDirect]) {
+    assert.equal(row.promptTokens, 1200);
+    assert.equal(row.llmCalls, 1);
+    assert.equal(row.report, "a report, 'quoted'");
+    assert.equal(row.error, null);
+    assert.equal(row.completedAt?.getTime(), at.getTime());
+  }
+  // The stored text of the time is the same (SQLite compares times as text).
+  const stored = await db.$queryRaw<{ id: string; t: string }[]>`SELECT "id", CAST("completedAt" AS TEXT) AS "t" FROM "Research" WHERE "id" IN (${a.id}, ${b.id})`;
+  assert.equal(stored.length, 2);
+  assert.equal(stored[0].t, stored[1].t);
+  // A range query over it finds both.
+  assert.equal(await db.research.count({ where: { id: { in: [a.id, b.id] }, completedAt: { gte: new Date(at.getTime() - 1), lte: at } } }), 2);
+});
+
+test("a failed statement throws", async () => {
+  await assert.rejects(executeDirect(Prisma.sql`UPDATE "NoSuchTable" SET "x" = ${1}`));
+});
