@@ -7,7 +7,7 @@ import { useTestDatabase } from "./test-support";
 await useTestDatabase();
 const { db } = await import("./client");
 const { connectedAdapter } = await import("./create-client");
-const { executeDirect } = await import("./direct");
+const { executeDirect, queryDirect } = await import("./direct");
 const { Prisma } = await import("../generated/prisma/client");
 
 test("a write goes to the adapter Prisma connected, stores what Prisma's $executeRaw stores, and counts its rows", async () => {
@@ -39,4 +39,18 @@ test("a write goes to the adapter Prisma connected, stores what Prisma's $execut
 
 test("a failed statement throws", async () => {
   await assert.rejects(executeDirect(Prisma.sql`UPDATE "NoSuchTable" SET "x" = ${1}`));
+});
+
+test("a read returns what $queryRaw returns for text and integer columns (integers as numbers, NULL as null), and RETURNING rows", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "it's a prompt", status: "running", promptTokens: 7 } });
+  const read = Prisma.sql`
+    SELECT "id", "initialPrompt", "report", "promptTokens", COUNT(*) OVER () AS "n", 1 AS "one"
+    FROM "Research" WHERE "id" = ${research.id} AND "status" IN (${Prisma.join(["running", "paused"])}) AND "rootQueriesGenerated" = ${false}`;
+  const rows = await queryDirect<Record<string, unknown>>(read);
+  assert.deepEqual(rows, [{ id: research.id, initialPrompt: "it's a prompt", report: null, promptTokens: 7, n: 1, one: 1 }]);
+  const viaPrisma = (await db.$queryRaw<Record<string, unknown>[]>(read)).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])));
+  assert.deepEqual(rows, viaPrisma);
+  assert.deepEqual(await queryDirect(Prisma.sql`SELECT "id" FROM "Research" WHERE "id" = ${"no-such-research"}`), []);
+  const returned = await queryDirect<{ promptTokens: number }>(Prisma.sql`UPDATE "Research" SET "promptTokens" = "promptTokens" + ${5} WHERE "id" = ${research.id} RETURNING "promptTokens"`);
+  assert.deepEqual(returned, [{ promptTokens: 12 }]);
 });

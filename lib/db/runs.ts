@@ -2,6 +2,8 @@
 // and releasing a lease are compare-and-set updates, so two processes on one database never run the
 // same run at once.
 import { db } from "./client";
+import { queryDirect } from "./direct";
+import { Prisma } from "../generated/prisma/client";
 import { getEnv } from "../env";
 import type { Run } from "./types";
 
@@ -163,7 +165,7 @@ export async function orphanedRuns({ now = new Date() }: { now?: Date } = {}) {
  * counter lives in the database, so numbering goes on after a restart or a takeover, never repeating.
  */
 export async function reserveSeq({ id, block }: { id: string; block: number }): Promise<number> {
-  const rows = await db.$queryRaw<{ seq: number | bigint }[]>`UPDATE "Run" SET "seq" = "seq" + ${block} WHERE "id" = ${id} RETURNING "seq"`;
+  const rows = await queryDirect<{ seq: number }>(Prisma.sql`UPDATE "Run" SET "seq" = "seq" + ${block} WHERE "id" = ${id} RETURNING "seq"`);
   if (rows.length === 0) throw new Error(`No run ${id}`);
   return Number(rows[0].seq) - block + 1;
 }

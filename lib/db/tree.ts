@@ -3,7 +3,7 @@
 // Each write is idempotent or guarded, so that a step re-run after a crash cannot duplicate rows.
 // The engine calls these as `store.xyz(...)` (import * as store from "../db/tree").
 import { db } from "./client";
-import { executeDirect } from "./direct";
+import { executeDirect, queryDirect } from "./direct";
 import { parseStringArray } from "./json";
 import { skipDuplicatesOnPostgres } from "./portable";
 import { getResearch, QUERY_PAGE_ROW } from "./research";
@@ -25,18 +25,18 @@ export async function queriesOf(researchId: string) {
  * Plain SQL reading only the columns it needs (a query's row carries its learnings).
  */
 export async function queriesWithWork(researchId: string, depth: number, unfinished: Iterable<string>): Promise<string[]> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
+  const rows = await queryDirect<{ id: string }>(Prisma.sql`
     SELECT "id" FROM "SerpQuery"
     WHERE "researchId" = ${researchId}
       AND ("status" IN (${Prisma.join([...unfinished])})
         OR ("status" = 'completed' AND "depth" < ${depth} AND "childrenGenerated" = ${false}))
-    ORDER BY "depth", "createdAt", "position"`;
+    ORDER BY "depth", "createdAt", "position"`);
   return rows.map((r) => r.id);
 }
 
 /** The ids of all the research's queries. */
 export async function queryIdsOf(researchId: string): Promise<string[]> {
-  return (await db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "SerpQuery" WHERE "researchId" = ${researchId}`).map((r) => r.id);
+  return (await queryDirect<{ id: string }>(Prisma.sql`SELECT "id" FROM "SerpQuery" WHERE "researchId" = ${researchId}`)).map((r) => r.id);
 }
 
 /**
@@ -44,10 +44,10 @@ export async function queryIdsOf(researchId: string): Promise<string[]> {
  * is running and its run was not asked to cancel. One plain statement.
  */
 export async function treeGoesOn(researchId: string): Promise<boolean> {
-  const rows = await db.$queryRaw<{ status: string; cancelled: number | bigint | null }[]>`
+  const rows = await queryDirect<{ status: string; cancelled: number }>(Prisma.sql`
     SELECT r."status", CASE WHEN run."id" IS NULL OR run."cancelRequestedAt" IS NOT NULL THEN 1 ELSE 0 END AS "cancelled"
     FROM "Research" r LEFT JOIN "Run" run ON run."kind" = 'tree' AND run."subjectId" = r."id"
-    WHERE r."id" = ${researchId}`;
+    WHERE r."id" = ${researchId}`);
   return rows.length === 1 && rows[0].status === "running" && Number(rows[0].cancelled) === 0;
 }
 
@@ -194,7 +194,7 @@ export async function claimPageFetch(id: string, staleMs: number): Promise<boole
 
 /** Whether another query of the research has analysed the page: it was read in full there. */
 export async function pageAnalyzedElsewhere(pageId: string, queryPageId: string): Promise<boolean> {
-  const rows = await db.$queryRaw<unknown[]>`SELECT 1 AS "one" FROM "QueryPage" WHERE "pageId" = ${pageId} AND "id" <> ${queryPageId} AND "status" = 'analyzed' LIMIT 1`;
+  const rows = await queryDirect(Prisma.sql`SELECT 1 AS "one" FROM "QueryPage" WHERE "pageId" = ${pageId} AND "id" <> ${queryPageId} AND "status" = 'analyzed' LIMIT 1`);
   return rows.length > 0;
 }
 
@@ -204,8 +204,8 @@ export async function getQuery(id: string) {
 
 /** A page's fetch state with its text, for analysis (plain SQL: once per analysed page in queue mode). */
 export async function getPage(id: string): Promise<Pick<Page, "id" | "url" | "status" | "title" | "content" | "error">> {
-  const rows = await db.$queryRaw<Pick<Page, "id" | "url" | "status" | "title" | "content" | "error">[]>`
-    SELECT "id", "url", "status", "title", "content", "error" FROM "Page" WHERE "id" = ${id}`;
+  const rows = await queryDirect<Pick<Page, "id" | "url" | "status" | "title" | "content" | "error">>(Prisma.sql`
+    SELECT "id", "url", "status", "title", "content", "error" FROM "Page" WHERE "id" = ${id}`);
   if (rows.length === 0) throw new Error(`No page ${id}`);
   return rows[0];
 }
