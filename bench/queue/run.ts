@@ -44,7 +44,7 @@ export interface QueueBenchResult {
 
 const WORKER_CONCURRENCY = 4;
 
-/** The pids of the database and Redis servers' processes (every postgres backend and redis-server). */
+/** The pids of the database and Redis servers' processes (every postgres backend and redis-server) when a row starts: the pools have opened their connections by then (warm-up), and a backend opened later is not counted. */
 function servicePids(): number[] {
   try {
     return fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).filter((d) => {

@@ -39,14 +39,12 @@ function rememberAdapter(client: object, adapter: SqlDriverAdapter, placeholders
 /** The adapter Prisma connected for `client` (undefined until its first statement). */
 export const connectedAdapter = (client: Db): Connected | undefined => (client as { [ADAPTER]?: Connected })[ADAPTER];
 
-/** The better-sqlite3 adapter, with the pragmas applied on connect; `connected` gets the connection's adapter. */
-function sqliteAdapter(file: string, connected: (adapter: Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>) => void): PrismaBetterSQLite3 {
-  const factory = new PrismaBetterSQLite3({ url: file });
+/** A driver adapter factory whose connections go through `then` first (the pragmas, remembering the adapter). */
+function onConnect<F extends { connect(): Promise<SqlDriverAdapter> }>(factory: F, then: (adapter: SqlDriverAdapter) => Promise<void> | void): F {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
-    if (file !== ":memory:") await adapter.executeScript(PRAGMAS);
-    connected(adapter);
+    await then(adapter);
     return adapter;
   };
   return factory;
@@ -54,21 +52,18 @@ function sqliteAdapter(file: string, connected: (adapter: Awaited<ReturnType<Pri
 
 /** Not server-only so that the CLI and test scripts can build their own client. */
 export function createPrismaClient(databaseUrl = getEnv().DATABASE_URL): Db {
-  // The hottest writes go straight to the adapter Prisma connects (lib/db/direct.ts).
+  // Each client remembers the adapter it connects: the hottest writes go straight to it (lib/db/direct.ts).
   if (databaseProvider(databaseUrl) === "postgresql") {
-    const factory = new PrismaPg({ connectionString: databaseUrl });
-    const connect = factory.connect.bind(factory);
-    factory.connect = async () => {
-      const adapter = await connect();
-      rememberAdapter(client, adapter, "$n");
-      return adapter;
-    };
-    const client = new PrismaPgClient({ adapter: factory });
+    const client: PrismaPgClient = new PrismaPgClient({ adapter: onConnect(new PrismaPg({ connectionString: databaseUrl }), (adapter) => rememberAdapter(client, adapter, "$n")) });
     // Same model API (see Db above); the two classes differ only in provider-specific filter options.
     return client as unknown as Db;
   }
   const file = resolveSqlitePath(databaseUrl);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
-  const client: Db = new PrismaClient({ adapter: sqliteAdapter(file, (adapter) => rememberAdapter(client, adapter, "?")) });
+  const factory = onConnect(new PrismaBetterSQLite3({ url: file }), async (adapter) => {
+    if (file !== ":memory:") await adapter.executeScript(PRAGMAS);
+    rememberAdapter(client, adapter, "?");
+  });
+  const client: Db = new PrismaClient({ adapter: factory });
   return client;
 }

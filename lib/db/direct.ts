@@ -1,10 +1,10 @@
-// The hottest statements' path (several writes per LLM call: token usage, a page analysis's items
-// and mark, the event log; queue mode's per-page and per-poll reads): a statement handed straight to the driver adapter that Prisma itself uses, on the same
-// SQLite connection or PostgreSQL pool, with the same argument mapping. Prisma's client engine costs
-// a query plan compiled in wasm on the event loop for every statement, raw SQL included (~0.2–0.5 ms
-// each: bench/README.md); the statements here are plain SQL, standard enough for both databases, and
-// run outside any transaction exactly as `db.$executeRaw` would. Until Prisma has connected its
-// adapter, they go through `db.$executeRaw`.
+// The hottest statements' path: the writes made per LLM call (token usage, a page analysis's items
+// and mark, the event log on SQLite) and queue mode's per-page and per-poll reads. Each is handed
+// straight to the driver adapter Prisma itself connected, on the same SQLite connection or PostgreSQL
+// pool, with the same argument mapping. Prisma's client engine compiles a query plan in wasm on the
+// event loop for every statement, raw SQL included (~0.2–0.5 ms each: bench/README.md); these are
+// plain SQL, standard enough for both databases, and run outside any transaction exactly as
+// `db.$executeRaw` / `db.$queryRaw` would. Until Prisma has connected its adapter, they go through those.
 import { ColumnTypeEnum, type ArgType } from "@prisma/driver-adapter-utils";
 import type { Prisma } from "../generated/prisma/client";
 import { db } from "./client";
@@ -21,16 +21,17 @@ function argType(value: unknown): ArgType {
   return { scalarType, arity: "scalar" } as ArgType;
 }
 
+/** The statement in the connected adapter's terms: its placeholders, and each value's type. */
+function sqlQuery(query: Prisma.Sql, placeholders: "?" | "$n") {
+  const args = query.values as unknown[];
+  return { sql: placeholders === "?" ? query.sql : query.text, args: args as never, argTypes: args.map(argType) };
+}
+
 /** Runs a write (no rows back) and returns the rows it changed, as `db.$executeRaw(query)` does. */
 export async function executeDirect(query: Prisma.Sql): Promise<number> {
   const connected = connectedAdapter(db);
   if (!connected) return db.$executeRaw(query);
-  const args = query.values as unknown[];
-  return connected.adapter.executeRaw({
-    sql: connected.placeholders === "?" ? query.sql : query.text,
-    args: args as never,
-    argTypes: args.map(argType),
-  });
+  return connected.adapter.executeRaw(sqlQuery(query, connected.placeholders));
 }
 
 /**
@@ -41,12 +42,7 @@ export async function executeDirect(query: Prisma.Sql): Promise<number> {
 export async function queryDirect<T extends object>(query: Prisma.Sql): Promise<T[]> {
   const connected = connectedAdapter(db);
   if (!connected) return db.$queryRaw<T[]>(query);
-  const args = query.values as unknown[];
-  const result = await connected.adapter.queryRaw({
-    sql: connected.placeholders === "?" ? query.sql : query.text,
-    args: args as never,
-    argTypes: args.map(argType),
-  });
+  const result = await connected.adapter.queryRaw(sqlQuery(query, connected.placeholders));
   const integer = result.columnTypes.map((t) => t === ColumnTypeEnum.Int32 || t === ColumnTypeEnum.Int64);
   return result.rows.map((row) => {
     const out: Record<string, unknown> = {};

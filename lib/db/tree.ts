@@ -44,11 +44,10 @@ export async function queryIdsOf(researchId: string): Promise<string[]> {
  * is running and its run was not asked to cancel. One plain statement.
  */
 export async function treeGoesOn(researchId: string): Promise<boolean> {
-  const rows = await queryDirect<{ status: string; cancelled: number }>(Prisma.sql`
-    SELECT r."status", CASE WHEN run."id" IS NULL OR run."cancelRequestedAt" IS NOT NULL THEN 1 ELSE 0 END AS "cancelled"
-    FROM "Research" r LEFT JOIN "Run" run ON run."kind" = 'tree' AND run."subjectId" = r."id"
-    WHERE r."id" = ${researchId}`);
-  return rows.length === 1 && rows[0].status === "running" && Number(rows[0].cancelled) === 0;
+  const rows = await queryDirect(Prisma.sql`
+    SELECT 1 AS "going" FROM "Research" r JOIN "Run" run ON run."kind" = 'tree' AND run."subjectId" = r."id"
+    WHERE r."id" = ${researchId} AND r."status" = 'running' AND run."cancelRequestedAt" IS NULL`);
+  return rows.length > 0;
 }
 
 /** Creates the root queries once; returns [] if another attempt already did. */
@@ -202,9 +201,12 @@ export async function getQuery(id: string) {
   return db.serpQuery.findUnique({ where: { id } });
 }
 
+/** A page's fetch state with its text, what an analysis reads. */
+type PageText = Pick<Page, "id" | "url" | "status" | "title" | "content" | "error">;
+
 /** A page's fetch state with its text, for analysis (plain SQL: once per analysed page in queue mode). */
-export async function getPage(id: string): Promise<Pick<Page, "id" | "url" | "status" | "title" | "content" | "error">> {
-  const rows = await queryDirect<Pick<Page, "id" | "url" | "status" | "title" | "content" | "error">>(Prisma.sql`
+export async function getPage(id: string): Promise<PageText> {
+  const rows = await queryDirect<PageText>(Prisma.sql`
     SELECT "id", "url", "status", "title", "content", "error" FROM "Page" WHERE "id" = ${id}`);
   if (rows.length === 0) throw new Error(`No page ${id}`);
   return rows[0];
