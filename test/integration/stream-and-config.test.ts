@@ -3,7 +3,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startFakes, type Fakes } from "../fakes";
-import { TestApp } from "../helpers/app-server";
+import { TestApp, waitFor } from "../helpers/app-server";
 import { signInSession } from "../helpers/auth";
 import { createAndStart, waitForStatus } from "../helpers/research";
 import { readUiStream } from "../helpers/ui-stream";
@@ -26,7 +26,9 @@ describe("stream", () => {
   test("a client that connects mid-run gets the snapshot, then only newer events, until the end", async () => {
     fakes.llm.configure({ latencyMs: 80 });
     const id = await createAndStart(app, { depth: 2, breadth: 2 });
-    await new Promise((r) => setTimeout(r, 700));
+    // Mid-run: once the root queries exist. Their children come after a search, an analysis and a
+    // planning call, so the second level's events are live (a fixed wait raced a faster server).
+    await waitFor(async () => ((await app.db.serpQuery.count({ where: { researchId: id } })) > 0 ? true : undefined), 30_000, "the root queries");
     const parts = (await readStream(app, id)).filter((p) => p.type.startsWith("data-"));
     assert.equal(parts[0].type, "data-snapshot");
     const snapshot = parts[0].data as unknown as { seq: number; research: { status: string; serp_queries: unknown[] } };
