@@ -196,7 +196,7 @@ if (only("e2e") && fs.existsSync(path.join(root, "playwright.config.ts"))) {
   ensureChromium();
   const report = path.join(root, "test-results", "playwright.json");
   fs.rmSync(report, { force: true });
-  run("npx", ["playwright", "test", "--reporter=list,json"], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
+  const status = run("npx", ["playwright", "test", "--reporter=list,json"], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
   if (fs.existsSync(report)) {
     const json = JSON.parse(fs.readFileSync(report, "utf8"));
     const stats = json.stats ?? {};
@@ -214,6 +214,12 @@ if (only("e2e") && fs.existsSync(path.join(root, "playwright.config.ts"))) {
     passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
     failed += stats.unexpected ?? 0;
     skipped += stats.skipped ?? 0;
+    // A run that ends in error before or beside its tests (its web server could not start, a global
+    // setup threw) may still write a report: it fails the run even with no failed test in it.
+    if (status !== 0 && !(stats.unexpected > 0)) {
+      failed += 1;
+      failures.push(`playwright: exited ${status}${json.errors?.[0]?.message ? ` — ${json.errors[0].message.split("\n")[0].slice(0, 200)}` : ""}`);
+    }
   } else {
     failed += 1;
     failures.push("playwright: no report was written");
