@@ -54,3 +54,34 @@ test("a read returns what $queryRaw returns for text and integer columns (intege
   const returned = await queryDirect<{ promptTokens: number }>(Prisma.sql`UPDATE "Research" SET "promptTokens" = "promptTokens" + ${5} WHERE "id" = ${research.id} RETURNING "promptTokens"`);
   assert.deepEqual(returned, [{ promptTokens: 12 }]);
 });
+
+test("a transaction commits what its work wrote, and rolls all of it back when the work throws", async () => {
+  const { transactionDirect } = await import("./direct");
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  const bump = Prisma.sql`UPDATE "Research" SET "promptTokens" = "promptTokens" + ${1} WHERE "id" = ${research.id}`;
+  const result = await transactionDirect(async (tx) => {
+    await tx.execute(bump);
+    return tx.query<{ promptTokens: number }>(Prisma.sql`SELECT "promptTokens" FROM "Research" WHERE "id" = ${research.id}`);
+  });
+  assert.deepEqual(result, [{ promptTokens: 1 }]);
+  await assert.rejects(
+    transactionDirect(async (tx) => {
+      await tx.execute(bump);
+      throw new Error("the work failed");
+    }),
+    /the work failed/,
+  );
+  assert.equal((await db.research.findUniqueOrThrow({ where: { id: research.id } })).promptTokens, 1);
+  // The connection is usable after both (on PostgreSQL, the pooled one went back).
+  await Promise.all([1, 2, 3].map(() => transactionDirect((tx) => tx.execute(bump))));
+  assert.equal((await db.research.findUniqueOrThrow({ where: { id: research.id } })).promptTokens, 4);
+});
+
+test("a read converts the named time and boolean columns as Prisma's model API reads them", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running", startedAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)) } });
+  const [row] = await queryDirect<Record<string, unknown>>(Prisma.sql`SELECT "id", "startedAt", "completedAt", "rootQueriesGenerated" FROM "Research" WHERE "id" = ${research.id}`, {
+    dates: ["startedAt", "completedAt"],
+    booleans: ["rootQueriesGenerated"],
+  });
+  assert.deepEqual(row, { id: research.id, startedAt: research.startedAt, completedAt: null, rootQueriesGenerated: false });
+});

@@ -5,7 +5,7 @@
 // event loop for every statement, raw SQL included (~0.2–0.5 ms each: bench/README.md); these are
 // plain SQL, standard enough for both databases, and run outside any transaction exactly as
 // `db.$executeRaw` / `db.$queryRaw` would. Until Prisma has connected its adapter, they go through those.
-import { ColumnTypeEnum, type ArgType } from "@prisma/driver-adapter-utils";
+import { ColumnTypeEnum, type ArgType, type SqlDriverAdapter } from "@prisma/driver-adapter-utils";
 import type { Prisma } from "../generated/prisma/client";
 import { db } from "./client";
 import { connectedAdapter } from "./create-client";
@@ -35,14 +35,19 @@ export async function executeDirect(query: Prisma.Sql): Promise<number> {
 }
 
 /**
- * Runs a read and returns its rows as objects, as `db.$queryRaw(query)` does, for statements whose
- * columns are text or integers (integers come back as numbers; no other type is converted: read
- * times, booleans and decimals through `db`).
+ * The columns of a row that are neither text nor numbers, converted as Prisma's model API converts
+ * them (drivers return times as text and SQLite booleans as 0 or 1): named, because a driver cannot
+ * always tell a column's type (SQLite's RETURNING, an expression).
  */
-export async function queryDirect<T extends object>(query: Prisma.Sql): Promise<T[]> {
-  const connected = connectedAdapter(db);
-  if (!connected) return db.$queryRaw<T[]>(query);
-  const result = await connected.adapter.queryRaw(sqlQuery(query, connected.placeholders));
+export interface RowTypes {
+  dates?: readonly string[];
+  booleans?: readonly string[];
+}
+
+type Queryable = Pick<SqlDriverAdapter, "queryRaw" | "executeRaw">;
+
+async function readRows<T>(queryable: Queryable, query: Prisma.Sql, placeholders: "?" | "$n", types: RowTypes): Promise<T[]> {
+  const result = await queryable.queryRaw(sqlQuery(query, placeholders));
   const integer = result.columnTypes.map((t) => t === ColumnTypeEnum.Int32 || t === ColumnTypeEnum.Int64);
   return result.rows.map((row) => {
     const out: Record<string, unknown> = {};
@@ -50,6 +55,74 @@ export async function queryDirect<T extends object>(query: Prisma.Sql): Promise<
       const value = row[i];
       out[name] = integer[i] && value !== null && value !== undefined ? Number(value) : value;
     });
-    return out as T;
+    return convertRow(out, types) as T;
   });
+}
+
+function convertRow(row: Record<string, unknown>, { dates = [], booleans = [] }: RowTypes): Record<string, unknown> {
+  for (const name of dates) {
+    const value = row[name];
+    if (value !== null && value !== undefined && !(value instanceof Date)) row[name] = new Date(value as string | number);
+  }
+  for (const name of booleans) {
+    const value = row[name];
+    if (value !== null && value !== undefined) row[name] = value === true || value === 1 || value === 1n || value === "1";
+  }
+  return row;
+}
+
+/**
+ * Runs a read and returns its rows as objects, as `db.$queryRaw(query)` does: integers as numbers,
+ * and the columns named in `types` as Dates and booleans (any other type comes back as the driver
+ * returns it: read decimals and JSON through `db`).
+ */
+export async function queryDirect<T extends object>(query: Prisma.Sql, types: RowTypes = {}): Promise<T[]> {
+  const connected = connectedAdapter(db);
+  if (!connected) return (await db.$queryRaw<Record<string, unknown>[]>(query)).map((row) => convertRow(row, types) as T);
+  return readRows<T>(connected.adapter, query, connected.placeholders, types);
+}
+
+/** The statements of a transaction on the direct path. */
+export interface DirectTx {
+  query<T extends object>(query: Prisma.Sql, types?: RowTypes): Promise<T[]>;
+  execute(query: Prisma.Sql): Promise<number>;
+}
+
+/**
+ * Runs `work` in one transaction on the adapter Prisma connected (on SQLite it waits for Prisma's own
+ * transactions, as they wait for each other; on PostgreSQL it holds a pooled connection): committed
+ * when `work` resolves, rolled back when it throws. Before Prisma has connected, a `db.$transaction`.
+ */
+export async function transactionDirect<R>(work: (tx: DirectTx) => Promise<R>): Promise<R> {
+  const connected = connectedAdapter(db);
+  if (!connected) {
+    return db.$transaction((tx) =>
+      work({
+        query: async <T extends object>(query: Prisma.Sql, types: RowTypes = {}) => (await tx.$queryRaw<Record<string, unknown>[]>(query)).map((row) => convertRow(row, types) as T),
+        execute: (query) => tx.$executeRaw(query),
+      }),
+    );
+  }
+  const { adapter, placeholders } = connected;
+  const tx = await adapter.startTransaction();
+  // Adapters that leave BEGIN's end to their client (no phantom query) expect COMMIT or ROLLBACK as a statement first.
+  const end = async (statement: "COMMIT" | "ROLLBACK") => {
+    if (!tx.options.usePhantomQuery) await tx.executeRaw({ sql: statement, args: [], argTypes: [] });
+  };
+  try {
+    const result = await work({
+      query: <T extends object>(query: Prisma.Sql, types: RowTypes = {}) => readRows<T>(tx, query, placeholders, types),
+      execute: (query) => tx.executeRaw(sqlQuery(query, placeholders)),
+    });
+    await end("COMMIT");
+    await tx.commit();
+    return result;
+  } catch (error) {
+    try {
+      await end("ROLLBACK");
+    } finally {
+      await tx.rollback();
+    }
+    throw error;
+  }
 }

@@ -149,3 +149,48 @@ test("queue mode's per-poll reads: the queries with work, whether the tree goes 
   assert.deepEqual(await store.getPage(first.pageId), { id: first.pageId, url: "https://elsewhere.example/", status: "scraped", title: "T", content: "the text", error: null });
   await assert.rejects(store.getPage("no-such-page"), /No page/);
 });
+
+test("a query's path on plain SQL returns the rows Prisma's model API reads: created, status moves, results attached, reattached", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  const roots = await store.createRootQueries(research.id, [{ query: "q0", objective: "o0" }, { query: "q1", objective: "o1" }], 2);
+  assert.equal(roots.length, 2);
+  assert.deepEqual(await store.createRootQueries(research.id, [{ query: "again", objective: "o" }], 1), [], "the roots are created once");
+  for (const root of roots) assert.deepEqual(root, await db.serpQuery.findUniqueOrThrow({ where: { id: root.id } }));
+
+  const startedAt = new Date(Date.UTC(2026, 10, 26, 10, 0, 0, 123));
+  const searching = await store.setQueryStatus(roots[0].id, "searching", { startedAt });
+  assert.deepEqual(searching, await db.serpQuery.findUniqueOrThrow({ where: { id: roots[0].id } }));
+  assert.equal(searching.startedAt?.getTime(), startedAt.getTime());
+  await assert.rejects(store.setQueryStatus("no-such-query", "failed"), /No query/);
+
+  const hits = [{ url: "https://c.example/1", title: "C1", snippet: "" }, { url: "https://c.example/2", title: "", snippet: "" }];
+  const attached = await store.attachSearchResults(searching, hits);
+  const viaPrisma = await db.queryPage.findMany({ where: { queryId: roots[0].id }, include: { page: { omit: { content: true } }, items: true }, orderBy: { position: "asc" } });
+  assert.deepEqual(attached.rows, viaPrisma);
+  assert.deepEqual(attached.query, await db.serpQuery.findUniqueOrThrow({ where: { id: roots[0].id } }));
+  assert.equal(attached.query.status, "scraping");
+  assert.equal(attached.rows[1].page.title, null, "an empty title is stored as none");
+
+  // A second execution (a duplicated job) takes the rows attached, items included, and inserts nothing.
+  assert.equal(await store.saveAnalysis(attached.rows[0].id, research.id, "https://c.example/1", ["c fact"]), true);
+  const again = await store.attachSearchResults(searching, [{ url: "https://c.example/3", title: "C3", snippet: "" }]);
+  const viaPrismaAgain = await db.queryPage.findMany({ where: { queryId: roots[0].id }, include: { page: { omit: { content: true } }, items: true }, orderBy: { position: "asc" } });
+  assert.deepEqual(again.rows, viaPrismaAgain);
+  assert.deepEqual(again.rows.map((r) => r.items.map((i) => i.content)), [["c fact"], []]);
+  assert.deepEqual(await store.queryPagesOfQuery(roots[0].id), viaPrismaAgain);
+  assert.equal(await db.page.count({ where: { researchId: research.id } }), 2);
+
+  const completed = await store.setQueryStatus(roots[0].id, "completed", { completedAt: new Date(), error: null, tokens: { promptTokens: 30, completionTokens: 4 } });
+  assert.equal(completed.promptTokens, 30);
+  assert.deepEqual(completed, await db.serpQuery.findUniqueOrThrow({ where: { id: roots[0].id } }));
+
+  const children = await store.createChildQueries(completed, [{ query: "child", objective: "oc" }], 1);
+  assert.deepEqual(children, [await db.serpQuery.findUniqueOrThrow({ where: { id: children[0].id } })]);
+  assert.equal(children[0].parentId, roots[0].id);
+  assert.equal(children[0].depth, 2);
+  assert.deepEqual(await store.createChildQueries(completed, [{ query: "again", objective: "o" }], 1), [], "the children are created once");
+  assert.equal((await db.serpQuery.findUniqueOrThrow({ where: { id: roots[0].id } })).childrenGenerated, true);
+
+  const chain = await store.chainLearnings([completed, children[0]]);
+  assert.deepEqual(chain.map((q) => q.learnings), [[{ content: "c fact", url: "https://c.example/1" }], []]);
+});

@@ -3,11 +3,11 @@
 // Each write is idempotent or guarded, so that a step re-run after a crash cannot duplicate rows.
 // The engine calls these as `store.xyz(...)` (import * as store from "../db/tree").
 import { db } from "./client";
-import { executeDirect, queryDirect } from "./direct";
+import { randomUUID } from "node:crypto";
+import { executeDirect, queryDirect, transactionDirect, type DirectTx, type RowTypes } from "./direct";
 import { parseStringArray } from "./json";
-import { skipDuplicatesOnPostgres } from "./portable";
 import { getResearch, QUERY_PAGE_ROW } from "./research";
-import type { Page, QueryDraft, QueryLearnings, QueryPageRow, SearchHit, SerpQuery, TokenUsage, WebsiteRow } from "./types";
+import type { ExtractedItem, Page, QueryDraft, QueryLearnings, QueryPageRow, SearchHit, SerpQuery, TokenUsage, WebsiteRow } from "./types";
 import { Prisma } from "../generated/prisma/client";
 import type { QueryStatus } from "../types";
 
@@ -50,45 +50,64 @@ export async function treeGoesOn(researchId: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+// A query's path through the tree (created, searching, its results attached, analysing, completed)
+// runs for every query of a research, on plain SQL (lib/db/direct.ts): each Prisma model operation
+// compiles a query plan on the event loop, and these were ~12 of them per query.
+
+/** How the tables' rows read here come back: their times and booleans (see RowTypes). */
+const SERP_QUERY: RowTypes = { dates: ["createdAt", "startedAt", "completedAt"], booleans: ["childrenGenerated"] };
+const QUERY_PAGE: RowTypes = { dates: ["createdAt", "analyzedAt", "page_createdAt", "page_fetchedAt"] };
+const EXTRACTED_ITEM: RowTypes = { dates: ["createdAt"] };
+
+/** A new row's id (the tables' ids are opaque strings; Prisma's model API would make a cuid). */
+const newId = () => randomUUID();
+
 /** Creates the root queries once; returns [] if another attempt already did. */
 export async function createRootQueries(researchId: string, drafts: QueryDraft[], levelBreadth: number): Promise<SerpQuery[]> {
-  return db.$transaction(async (tx) => {
-    const { count } = await tx.research.updateMany({ where: { id: researchId, rootQueriesGenerated: false }, data: { rootQueriesGenerated: true } });
-    if (count === 0) return [];
-    const created: SerpQuery[] = [];
-    for (const [position, d] of drafts.entries()) {
-      created.push(
-        await tx.serpQuery.create({ data: { researchId, depth: 1, position, text: d.query, objective: d.objective, levelBreadth } }),
-      );
-    }
-    return created;
+  return transactionDirect(async (tx) => {
+    const claimed = await tx.execute(Prisma.sql`UPDATE "Research" SET "rootQueriesGenerated" = ${true} WHERE "id" = ${researchId} AND "rootQueriesGenerated" = ${false}`);
+    if (claimed === 0) return [];
+    return insertQueries(tx, drafts.map((d, position) => ({ researchId, parentId: null, depth: 1, position, text: d.query, objective: d.objective, levelBreadth })));
   });
 }
 
 /** Creates a query's children once; returns [] if they exist already. */
 export async function createChildQueries(parent: SerpQuery, drafts: QueryDraft[], levelBreadth: number): Promise<SerpQuery[]> {
-  return db.$transaction(async (tx) => {
-    const { count } = await tx.serpQuery.updateMany({ where: { id: parent.id, childrenGenerated: false }, data: { childrenGenerated: true } });
-    if (count === 0) return [];
-    const created: SerpQuery[] = [];
-    for (const [position, d] of drafts.entries()) {
-      created.push(
-        await tx.serpQuery.create({
-          data: { researchId: parent.researchId, parentId: parent.id, depth: parent.depth + 1, position, text: d.query, objective: d.objective, levelBreadth },
-        }),
-      );
-    }
-    return created;
+  return transactionDirect(async (tx) => {
+    const claimed = await tx.execute(Prisma.sql`UPDATE "SerpQuery" SET "childrenGenerated" = ${true} WHERE "id" = ${parent.id} AND "childrenGenerated" = ${false}`);
+    if (claimed === 0) return [];
+    const { researchId, id: parentId } = parent;
+    return insertQueries(tx, drafts.map((d, position) => ({ researchId, parentId, depth: parent.depth + 1, position, text: d.query, objective: d.objective, levelBreadth })));
   });
 }
 
+/** Inserts new queries (pending, nothing spent) in one statement and returns their rows. */
+async function insertQueries(tx: DirectTx, drafts: Pick<SerpQuery, "researchId" | "parentId" | "depth" | "position" | "text" | "objective" | "levelBreadth">[]): Promise<SerpQuery[]> {
+  if (drafts.length === 0) return [];
+  const createdAt = new Date();
+  const rows: SerpQuery[] = drafts.map((d) => ({
+    ...d, id: newId(), status: "pending", error: null, childrenGenerated: false, promptTokens: 0, completionTokens: 0, createdAt, startedAt: null, completedAt: null,
+  }));
+  await tx.execute(Prisma.sql`
+    INSERT INTO "SerpQuery" ("id", "researchId", "parentId", "depth", "position", "text", "objective", "levelBreadth", "status", "childrenGenerated", "promptTokens", "completionTokens", "createdAt")
+    VALUES ${Prisma.join(rows.map((q) => Prisma.sql`(${q.id}, ${q.researchId}, ${q.parentId}, ${q.depth}, ${q.position}, ${q.text}, ${q.objective}, ${q.levelBreadth}, ${q.status}, ${false}, ${0}, ${0}, ${createdAt})`))}`);
+  return rows;
+}
+
+/** Moves a query to `status` (with its times, error and the tokens spent for it) and returns its row. */
 export async function setQueryStatus(
   id: string,
   status: QueryStatus,
   { tokens, ...extra }: { error?: string | null; startedAt?: Date; completedAt?: Date; tokens?: { promptTokens: number; completionTokens: number } } = {},
-) {
-  const usage = tokens ? { promptTokens: { increment: tokens.promptTokens }, completionTokens: { increment: tokens.completionTokens } } : {};
-  return db.serpQuery.update({ where: { id }, data: { status, ...extra, ...usage } });
+): Promise<SerpQuery> {
+  const sets = [Prisma.sql`"status" = ${status}`];
+  for (const column of ["error", "startedAt", "completedAt"] as const) {
+    if (extra[column] !== undefined) sets.push(Prisma.sql`${Prisma.raw(`"${column}"`)} = ${extra[column]}`);
+  }
+  if (tokens) sets.push(Prisma.sql`"promptTokens" = "promptTokens" + ${tokens.promptTokens}`, Prisma.sql`"completionTokens" = "completionTokens" + ${tokens.completionTokens}`);
+  const [row] = await queryDirect<SerpQuery>(Prisma.sql`UPDATE "SerpQuery" SET ${Prisma.join(sets)} WHERE "id" = ${id} RETURNING *`, SERP_QUERY);
+  if (!row) throw new Error(`No query ${id}`);
+  return row;
 }
 
 /**
@@ -101,33 +120,62 @@ export async function attachSearchResults(query: SerpQuery, results: SearchHit[]
   for (const r of results) if (!byUrl.has(r.url)) byUrl.set(r.url, r);
   const urls = [...byUrl.keys()];
   const { researchId } = query;
-  return db.$transaction(async (tx) => {
+  return transactionDirect(async (tx) => {
     // Moved past searching first: a second execution of the node (a duplicated job in queue mode)
     // finds the rows attached and takes them instead of inserting them again.
-    const { count } = await tx.serpQuery.updateMany({ where: { id: query.id, status: { in: ["pending", "searching", "stopped"] } }, data: { status: "scraping" } });
-    if (count === 0) {
-      const current = await tx.serpQuery.findUniqueOrThrow({ where: { id: query.id } });
-      return { query: current, rows: await tx.queryPage.findMany({ where: { queryId: query.id }, include: QUERY_PAGE_ROW, orderBy: { position: "asc" } }) };
+    const [moved] = await tx.query<SerpQuery>(Prisma.sql`
+      UPDATE "SerpQuery" SET "status" = 'scraping' WHERE "id" = ${query.id} AND "status" IN ('pending', 'searching', 'stopped') RETURNING *`, SERP_QUERY);
+    if (!moved) {
+      const [current] = await tx.query<SerpQuery>(Prisma.sql`SELECT * FROM "SerpQuery" WHERE "id" = ${query.id}`, SERP_QUERY);
+      if (!current) throw new Error(`No query ${query.id}`);
+      return { query: current, rows: await queryPageRows(tx, query.id) };
     }
-    const known = new Set((await tx.page.findMany({ where: { researchId, url: { in: urls } }, select: { url: true } })).map((p) => p.url));
-    // Sorted: sibling queries attaching overlapping URLs at once must take the unique index's locks in
-    // the same order, or PostgreSQL finds them deadlocked (each waiting on the other's insert).
-    const missing = urls.filter((url) => !known.has(url)).sort();
-    if (missing.length > 0) {
-      // Sibling queries of one research attach at the same time: on PostgreSQL another may insert the same URL first.
-      await tx.page.createMany({ data: missing.map((url) => ({ researchId, url, title: byUrl.get(url)!.title || null })), ...skipDuplicatesOnPostgres() });
-    }
-    const pages = await tx.page.findMany({ where: { researchId, url: { in: urls } }, select: { id: true, url: true } });
+    if (urls.length === 0) return { query: moved, rows: [] };
+    const now = new Date();
+    // Each URL once per research: a sibling query attaching at the same time may insert it first.
+    // Sorted, so that siblings inserting overlapping URLs at once take the unique index's locks in the
+    // same order (PostgreSQL would find them deadlocked otherwise).
+    const pageValues = [...urls].sort().map((url) => Prisma.sql`(${newId()}, ${researchId}, ${url}, ${byUrl.get(url)!.title || null}, 'pending', ${now})`);
+    await tx.execute(Prisma.sql`
+      INSERT INTO "Page" ("id", "researchId", "url", "title", "status", "createdAt") VALUES ${Prisma.join(pageValues)}
+      ON CONFLICT ("researchId", "url") DO NOTHING`);
+    const pages = await tx.query<{ id: string; url: string }>(Prisma.sql`
+      SELECT "id", "url" FROM "Page" WHERE "researchId" = ${researchId} AND "url" IN (${Prisma.join(urls)})`);
     const pageIds = new Map(pages.map((p) => [p.url, p.id]));
-    await tx.queryPage.createMany({ data: urls.map((url, position) => ({ queryId: query.id, pageId: pageIds.get(url)!, position })) });
-    const updated = await tx.serpQuery.findUniqueOrThrow({ where: { id: query.id } });
-    const rows = await tx.queryPage.findMany({ where: { queryId: query.id }, include: QUERY_PAGE_ROW, orderBy: { position: "asc" } });
-    return { query: updated, rows };
+    const rowValues = urls.map((url, position) => Prisma.sql`(${newId()}, ${query.id}, ${pageIds.get(url)!}, ${position}, 'pending', ${now})`);
+    await tx.execute(Prisma.sql`
+      INSERT INTO "QueryPage" ("id", "queryId", "pageId", "position", "status", "createdAt") VALUES ${Prisma.join(rowValues)}`);
+    return { query: moved, rows: await queryPageRows(tx, query.id, { items: false }) };
   });
 }
 
 export async function queryPagesOfQuery(queryId: string): Promise<QueryPageRow[]> {
-  return db.queryPage.findMany({ where: { queryId }, include: QUERY_PAGE_ROW, orderBy: { position: "asc" } });
+  return queryPageRows({ query: queryDirect }, queryId);
+}
+
+/** A query's pages in order, each with its page (without the text) and its items (none when `items` is false: just attached). */
+async function queryPageRows(tx: Pick<DirectTx, "query">, queryId: string, { items = true } = {}): Promise<QueryPageRow[]> {
+  type Joined = Omit<QueryPageRow, "page" | "items"> & { [K in keyof QueryPageRow["page"] as `page_${K}`]: QueryPageRow["page"][K] };
+  const joined = await tx.query<Joined>(Prisma.sql`
+    SELECT qp."id", qp."queryId", qp."pageId", qp."position", qp."status", qp."error", qp."createdAt", qp."analyzedAt",
+      p."id" AS "page_id", p."researchId" AS "page_researchId", p."url" AS "page_url", p."status" AS "page_status", p."title" AS "page_title",
+      p."contentType" AS "page_contentType", p."error" AS "page_error", p."createdAt" AS "page_createdAt", p."fetchedAt" AS "page_fetchedAt",
+      p."author" AS "page_author", p."published" AS "page_published"
+    FROM "QueryPage" qp JOIN "Page" p ON p."id" = qp."pageId" WHERE qp."queryId" = ${queryId} ORDER BY qp."position"`, QUERY_PAGE);
+  const itemsByRow = new Map<string, ExtractedItem[]>();
+  if (items && joined.length > 0) {
+    const rows = await tx.query<ExtractedItem>(Prisma.sql`
+      SELECT i.* FROM "ExtractedItem" i JOIN "QueryPage" qp ON qp."id" = i."queryPageId" WHERE qp."queryId" = ${queryId} ORDER BY i."position"`, EXTRACTED_ITEM);
+    for (const item of rows) itemsByRow.set(item.queryPageId, [...(itemsByRow.get(item.queryPageId) ?? []), item]);
+  }
+  return joined.map((r) => ({
+    id: r.id, queryId: r.queryId, pageId: r.pageId, position: r.position, status: r.status, error: r.error, createdAt: r.createdAt, analyzedAt: r.analyzedAt,
+    page: {
+      id: r.page_id, researchId: r.page_researchId, url: r.page_url, status: r.page_status, title: r.page_title, contentType: r.page_contentType,
+      error: r.page_error, createdAt: r.page_createdAt, fetchedAt: r.page_fetchedAt, author: r.page_author, published: r.page_published,
+    },
+    items: itemsByRow.get(r.id) ?? [],
+  }));
 }
 
 // A page's fetch writes and announces its state twice (fetching, then fetched or failed), once per
@@ -371,15 +419,15 @@ export async function reopenForReport(id: string): Promise<boolean> {
 
 /** Each query of a chain (root first) with its learnings, read in one query. */
 export async function chainLearnings(chain: SerpQuery[]): Promise<QueryLearnings[]> {
-  const items = await db.extractedItem.findMany({
-    where: { queryPage: { queryId: { in: chain.map((q) => q.id) } } },
-    select: { content: true, url: true, queryPage: { select: { queryId: true } } },
-    orderBy: [{ queryPage: { position: "asc" } }, { position: "asc" }],
-  });
+  if (chain.length === 0) return [];
+  // Plain SQL: once per query with children to plan.
+  const items = await queryDirect<{ content: string; url: string; queryId: string }>(Prisma.sql`
+    SELECT i."content", i."url", qp."queryId" FROM "ExtractedItem" i JOIN "QueryPage" qp ON qp."id" = i."queryPageId"
+    WHERE qp."queryId" IN (${Prisma.join(chain.map((q) => q.id))}) ORDER BY qp."position", i."position"`);
   return chain.map((q) => ({
     query: q.text,
     objective: q.objective,
-    learnings: items.filter((i) => i.queryPage.queryId === q.id).map(({ content, url }) => ({ content, url })),
+    learnings: items.filter((i) => i.queryId === q.id).map(({ content, url }) => ({ content, url })),
   }));
 }
 
