@@ -85,3 +85,23 @@ test("a read converts the named time and boolean columns as Prisma's model API r
   });
   assert.deepEqual(row, { id: research.id, startedAt: research.startedAt, completedAt: null, rootQueriesGenerated: false });
 });
+
+test("on SQLite a statement is prepared once and run again with new values", { skip: process.env.TEST_DATABASE === "postgres" }, async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  const connection = (connectedAdapter(db)!.adapter as unknown as { client: { prepare(sql: string): unknown } }).client;
+  const prepare = connection.prepare;
+  let prepared = 0;
+  connection.prepare = function (this: unknown, sql: string) {
+    prepared++;
+    return prepare.call(this, sql);
+  };
+  try {
+    const sql = (n: number) => Prisma.sql`UPDATE "Research" SET "llmCalls" = "llmCalls" + ${n} WHERE "id" = ${research.id} AND "status" = ${"running"} AND "rootQueriesGenerated" = ${false} AND "createdAt" < ${new Date(Date.now() + 60_000)}`;
+    for (const n of [1, 2, 3]) assert.equal(await executeDirect(sql(n)), 1);
+    assert.deepEqual(await queryDirect(Prisma.sql`SELECT "llmCalls" FROM "Research" WHERE "id" = ${research.id}`), [{ llmCalls: 6 }]);
+    assert.deepEqual(await queryDirect(Prisma.sql`SELECT "llmCalls" FROM "Research" WHERE "id" = ${research.id}`), [{ llmCalls: 6 }]);
+    assert.equal(prepared, 2, "one preparation per statement text");
+  } finally {
+    connection.prepare = prepare;
+  }
+});
