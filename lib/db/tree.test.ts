@@ -194,3 +194,40 @@ test("a query's path on plain SQL returns the rows Prisma's model API reads: cre
   const chain = await store.chainLearnings([completed, children[0]]);
   assert.deepEqual(chain.map((q) => q.learnings), [[{ content: "c fact", url: "https://c.example/1" }], []]);
 });
+
+test("queue mode's exclusive save: two analyses of one row at once store one of them, whole; a row no longer pending stores nothing", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  const query = await db.serpQuery.create({ data: { researchId: research.id, depth: 1, position: 0, text: "q", objective: "o", levelBreadth: 1 } });
+  const { rows } = await store.attachSearchResults(query, [{ url: "https://x.example/1", title: "X", snippet: "" }]);
+  const id = rows[0].id;
+  const results = await Promise.all([
+    store.saveAnalysis(id, research.id, "https://x.example/1", ["a1", "a2", "a3"], { exclusive: true }),
+    store.saveAnalysis(id, research.id, "https://x.example/1", ["b1"], { exclusive: true }),
+  ]);
+  assert.deepEqual(results.filter(Boolean).length, 1, "one of the two marks the row");
+  const items = (await db.extractedItem.findMany({ where: { queryPageId: id }, orderBy: { position: "asc" } })).map((i) => i.content);
+  assert.ok(JSON.stringify(items) === JSON.stringify(["a1", "a2", "a3"]) || JSON.stringify(items) === JSON.stringify(["b1"]), `one analysis's items, not a mix: ${items}`);
+  const row = await db.queryPage.findUniqueOrThrow({ where: { id } });
+  assert.equal(row.status, "analyzed");
+  assert.ok(row.analyzedAt instanceof Date && Math.abs(row.analyzedAt.getTime() - Date.now()) < 60_000);
+  const item = await db.extractedItem.findFirstOrThrow({ where: { queryPageId: id } });
+  assert.ok(Math.abs(item.createdAt.getTime() - row.analyzedAt.getTime()) < 5, "the items' time is the mark's");
+  assert.equal(await store.saveAnalysis(id, research.id, "https://x.example/1", ["c1"], { exclusive: true }), false);
+  assert.equal(await db.extractedItem.count({ where: { queryPageId: id } }), items.length);
+});
+
+test("queue mode's page fetch claim: one claimant at a time, a stale claim taken over, an ended fetch never", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  const page = await db.page.create({ data: { researchId: research.id, url: "https://claim.example/" } });
+  const claims = await Promise.all([store.claimPageFetch(page.id, 60_000), store.claimPageFetch(page.id, 60_000)]);
+  assert.deepEqual(claims.sort(), [false, true]);
+  const claimed = await db.page.findUniqueOrThrow({ where: { id: page.id } });
+  assert.equal(claimed.status, "scraping");
+  assert.ok(claimed.fetchedAt instanceof Date);
+  assert.equal(await store.claimPageFetch(page.id, 60_000), false, "a live claim holds");
+  await db.page.update({ where: { id: page.id }, data: { fetchedAt: new Date(Date.now() - 120_000) } });
+  assert.equal(await store.claimPageFetch(page.id, 60_000), true, "a claim older than staleMs is a dead worker's");
+  await db.page.update({ where: { id: page.id }, data: { status: "scraped" } });
+  assert.equal(await store.claimPageFetch(page.id, 0), false, "a fetched page is never claimed again");
+  assert.equal(await store.getQuery("no-such-query"), null);
+});

@@ -5,6 +5,8 @@
 import { db } from "./client";
 import { randomUUID } from "node:crypto";
 import { executeDirect, queryDirect, transactionDirect, type DirectTx, type RowTypes } from "./direct";
+import { getEnv } from "../env";
+import { databaseProvider } from "./database-url";
 import { parseStringArray } from "./json";
 import { getResearch, QUERY_PAGE_ROW } from "./research";
 import type { ExtractedItem, Page, QueryDraft, QueryLearnings, QueryPageRow, SearchHit, SerpQuery, TokenUsage, WebsiteRow } from "./types";
@@ -225,17 +227,10 @@ export async function updatePage(id: string, data: PageWrite) {
  */
 export async function claimPageFetch(id: string, staleMs: number): Promise<boolean> {
   const now = new Date();
-  const { count } = await db.page.updateMany({
-    where: {
-      id,
-      OR: [
-        { status: { notIn: ["scraping", "scraped", "failed"] } },
-        { status: "scraping", fetchedAt: null },
-        { status: "scraping", fetchedAt: { lt: new Date(now.getTime() - staleMs) } },
-      ],
-    },
-    data: { status: "scraping", error: null, fetchedAt: now },
-  });
+  const count = await executeDirect(Prisma.sql`
+    UPDATE "Page" SET "status" = 'scraping', "error" = NULL, "fetchedAt" = ${now}
+    WHERE "id" = ${id} AND ("status" NOT IN ('scraping', 'scraped', 'failed')
+      OR ("status" = 'scraping' AND ("fetchedAt" IS NULL OR "fetchedAt" < ${new Date(now.getTime() - staleMs)})))`);
   return count === 1;
 }
 
@@ -245,8 +240,10 @@ export async function pageAnalyzedElsewhere(pageId: string, queryPageId: string)
   return rows.length > 0;
 }
 
-export async function getQuery(id: string) {
-  return db.serpQuery.findUnique({ where: { id } });
+/** A query's row, or null (plain SQL: once per node job in queue mode). */
+export async function getQuery(id: string): Promise<SerpQuery | null> {
+  const [row] = await queryDirect<SerpQuery>(Prisma.sql`SELECT * FROM "SerpQuery" WHERE "id" = ${id}`, SERP_QUERY);
+  return row ?? null;
 }
 
 /** A page's fetch state with its text, what an analysis reads. */
@@ -283,9 +280,23 @@ export async function saveAnalysis(queryPageId: string, researchId: string, url:
  * transaction, by whichever marks it first, so the items are one analysis's, never a mix of two.
  */
 async function saveAnalysisOnce(queryPageId: string, researchId: string, url: string, items: string[], now: Date): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    if ((await tx.$executeRaw(markAnalyzed(queryPageId, now))) !== 1) return false;
-    if (items.length > 0) await tx.$executeRaw(insertItems(queryPageId, researchId, url, items, now));
+  if (items.length > 0 && databaseProvider(getEnv().DATABASE_URL) === "postgresql") {
+    // One statement instead of four (BEGIN, mark, insert, COMMIT): the items go in only with the
+    // mark, both or neither (a data-modifying WITH, which SQLite does not have).
+    const values = items.map(
+      (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}::integer, ${now}::timestamp(3))`,
+    );
+    const marked = await queryDirect<{ id: string }>(Prisma.sql`
+      WITH "marked" AS (${markAnalyzed(queryPageId, now)} RETURNING "id"),
+        "inserted" AS (
+          INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
+          SELECT v.* FROM (VALUES ${Prisma.join(values)}) AS v WHERE EXISTS (SELECT 1 FROM "marked") ON CONFLICT DO NOTHING)
+      SELECT "id" FROM "marked"`);
+    return marked.length === 1;
+  }
+  return transactionDirect(async (tx) => {
+    if ((await tx.execute(markAnalyzed(queryPageId, now))) !== 1) return false;
+    if (items.length > 0) await tx.execute(insertItems(queryPageId, researchId, url, items, now));
     return true;
   });
 }
