@@ -231,3 +231,20 @@ test("queue mode's page fetch claim: one claimant at a time, a stale claim taken
   assert.equal(await store.claimPageFetch(page.id, 0), false, "a fetched page is never claimed again");
   assert.equal(await store.getQuery("no-such-query"), null);
 });
+
+test("the reads a node job starts with return the rows Prisma's model API reads", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running", depth: 2, breadth: 3, startedAt: new Date(), followupQuestions: '["q?"]' } });
+  assert.deepEqual(await store.loadResearch(research.id), await db.research.findUniqueOrThrow({ where: { id: research.id } }));
+  assert.equal(await store.loadResearch("no-such-research"), null);
+  const roots = await store.createRootQueries(research.id, [{ query: "b", objective: "o" }, { query: "a", objective: "o" }], 2);
+  await store.createChildQueries(roots[1], [{ query: "c", objective: "o" }], 1);
+  const viaPrisma = await db.serpQuery.findMany({ where: { researchId: research.id }, orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { position: "asc" }] });
+  assert.deepEqual(await store.queriesOf(research.id), viaPrisma);
+  assert.deepEqual((await store.queriesOf(research.id)).map((q) => q.text), ["b", "a", "c"]);
+  assert.equal(await store.treeRunState(research.id), null);
+  const run = await db.run.create({ data: { kind: "tree", subjectId: research.id } });
+  assert.deepEqual(await store.treeRunState(research.id), { id: run.id, cancelRequestedAt: null });
+  const at = new Date(Date.UTC(2026, 10, 26, 11, 0, 0, 5));
+  await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: at } });
+  assert.deepEqual(await store.treeRunState(research.id), { id: run.id, cancelRequestedAt: at });
+});

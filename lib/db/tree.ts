@@ -8,17 +8,42 @@ import { executeDirect, queryDirect, transactionDirect, type DirectTx, type RowT
 import { getEnv } from "../env";
 import { databaseProvider } from "./database-url";
 import { parseStringArray } from "./json";
-import { getResearch, QUERY_PAGE_ROW } from "./research";
-import type { ExtractedItem, Page, QueryDraft, QueryLearnings, QueryPageRow, SearchHit, SerpQuery, TokenUsage, WebsiteRow } from "./types";
+import { QUERY_PAGE_ROW } from "./research";
+import type { ExtractedItem, Page, QueryDraft, Research, QueryLearnings, QueryPageRow, SearchHit, SerpQuery, TokenUsage, WebsiteRow } from "./types";
 import { Prisma } from "../generated/prisma/client";
 import type { QueryStatus } from "../types";
 
-export async function loadResearch(id: string) {
-  return getResearch({ id });
+// A query's path through the tree (created, searching, its results attached, analysing, completed)
+// runs for every query of a research, on plain SQL (lib/db/direct.ts): each Prisma model operation
+// compiles a query plan on the event loop, and these were ~12 of them per query.
+
+/** How the tables' rows read here come back: their times and booleans (see RowTypes). */
+const SERP_QUERY: RowTypes = { dates: ["createdAt", "startedAt", "completedAt"], booleans: ["childrenGenerated"] };
+const RESEARCH: RowTypes = { dates: ["createdAt", "updatedAt", "startedAt", "completedAt", "pausedAt"], booleans: ["rootQueriesGenerated"] };
+const QUERY_PAGE: RowTypes = { dates: ["createdAt", "analyzedAt", "page_createdAt", "page_fetchedAt"] };
+const EXTRACTED_ITEM: RowTypes = { dates: ["createdAt"] };
+
+/** A new row's id (the tables' ids are opaque strings; Prisma's model API would make a cuid). */
+const newId = () => randomUUID();
+
+/** The research's row, or null (plain SQL: read by every queue-mode node job, and by the runner's checks). */
+export async function loadResearch(id: string): Promise<Research | null> {
+  const [row] = await queryDirect<Research>(Prisma.sql`SELECT * FROM "Research" WHERE "id" = ${id}`, RESEARCH);
+  return row ?? null;
 }
 
-export async function queriesOf(researchId: string) {
-  return db.serpQuery.findMany({ where: { researchId }, orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { position: "asc" }] });
+/** Every query of the research, in the tree's order (plain SQL: read by every queue-mode node job). */
+export async function queriesOf(researchId: string): Promise<SerpQuery[]> {
+  return queryDirect<SerpQuery>(Prisma.sql`SELECT * FROM "SerpQuery" WHERE "researchId" = ${researchId} ORDER BY "depth", "createdAt", "position"`, SERP_QUERY);
+}
+
+/** A tree run's id and whether a cancel was asked for, or null (a queue-mode node job's first read). */
+export async function treeRunState(researchId: string): Promise<{ id: string; cancelRequestedAt: Date | null } | null> {
+  const [row] = await queryDirect<{ id: string; cancelRequestedAt: Date | null }>(
+    Prisma.sql`SELECT "id", "cancelRequestedAt" FROM "Run" WHERE "kind" = 'tree' AND "subjectId" = ${researchId}`,
+    { dates: ["cancelRequestedAt"] },
+  );
+  return row ?? null;
 }
 
 /**
@@ -51,18 +76,6 @@ export async function treeGoesOn(researchId: string): Promise<boolean> {
     WHERE r."id" = ${researchId} AND r."status" = 'running' AND run."cancelRequestedAt" IS NULL`);
   return rows.length > 0;
 }
-
-// A query's path through the tree (created, searching, its results attached, analysing, completed)
-// runs for every query of a research, on plain SQL (lib/db/direct.ts): each Prisma model operation
-// compiles a query plan on the event loop, and these were ~12 of them per query.
-
-/** How the tables' rows read here come back: their times and booleans (see RowTypes). */
-const SERP_QUERY: RowTypes = { dates: ["createdAt", "startedAt", "completedAt"], booleans: ["childrenGenerated"] };
-const QUERY_PAGE: RowTypes = { dates: ["createdAt", "analyzedAt", "page_createdAt", "page_fetchedAt"] };
-const EXTRACTED_ITEM: RowTypes = { dates: ["createdAt"] };
-
-/** A new row's id (the tables' ids are opaque strings; Prisma's model API would make a cuid). */
-const newId = () => randomUUID();
 
 /** Creates the root queries once; returns [] if another attempt already did. */
 export async function createRootQueries(researchId: string, drafts: QueryDraft[], levelBreadth: number): Promise<SerpQuery[]> {
