@@ -69,14 +69,28 @@ export interface EventSink {
   emit(topic: RunTopic, event: TreeEvent): void;
 }
 
+/** Queue mode: the pages read in full by this process's node jobs, per research (the latest RESEARCHES_KEPT researches). */
+const readInFullHere = new Map<string, Set<string>>();
+const RESEARCHES_KEPT = 64;
+
+function pagesReadInFullHere(researchId: string): Set<string> {
+  let pages = readInFullHere.get(researchId);
+  if (!pages) {
+    readInFullHere.set(researchId, (pages = new Set()));
+    if (readInFullHere.size > RESEARCHES_KEPT) readInFullHere.delete(readInFullHere.keys().next().value!);
+  }
+  return pages;
+}
+
 export class RunContext {
   /** Page fetches by page id: a URL is fetched at most once per research, and read once. */
   readonly pageFetches = new Map<string, Promise<FetchedPage>>();
   /**
    * Pages one query of this run has sent to the analyser in full: any other query reading them sends
-   * only the passages that match its own objective (lib/agents/passages.ts).
+   * only the passages that match its own objective (lib/agents/passages.ts). In queue mode, shared by
+   * the research's node jobs in this process (others' reads are found in the database).
    */
-  readonly pagesReadInFull = new Set<string>();
+  readonly pagesReadInFull: Set<string>;
   reportDraft = "";
   /** Pause and warning writes, in order. */
   private writes: Promise<void> = Promise.resolve();
@@ -98,6 +112,7 @@ export class RunContext {
      */
     readonly distributed = false,
   ) {
+    this.pagesReadInFull = distributed ? pagesReadInFullHere(scope.researchId) : new Set();
     this.signal = AbortSignal.any([cancelSignal, this.fatalController.signal]);
     // Every queued limiter waiter and in-flight fetch of the run listens to this one signal.
     setMaxListeners(0, this.signal);

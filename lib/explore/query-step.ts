@@ -147,9 +147,43 @@ function ensurePageFetched(ctx: RunContext, pageId: string): Promise<FetchedPage
 /** Queue mode: how often a node waits to see a page another worker fetches. */
 const CLAIMED_FETCH_POLL_MS = 300;
 
+/**
+ * Pages whose fetch has ended in this process's node jobs (queue mode): a scraped or failed page
+ * never changes again, and each node job has its own RunContext, so without this every analysis
+ * read the page's whole text from the database again. The latest ones are kept, within
+ * ENDED_PAGES_CHARS of text.
+ */
+const endedPages = new Map<string, FetchedPage>();
+const ENDED_PAGES_CHARS = 16_000_000;
+let endedPagesChars = 0;
+
+function rememberEnded(pageId: string, page: FetchedPage): FetchedPage {
+  if (endedPages.has(pageId)) return page;
+  endedPages.set(pageId, page);
+  endedPagesChars += page.content?.length ?? 0;
+  for (const [id, kept] of endedPages) {
+    if (endedPagesChars <= ENDED_PAGES_CHARS || id === pageId) break;
+    endedPages.delete(id);
+    endedPagesChars -= kept.content?.length ?? 0;
+  }
+  return page;
+}
+
+const hasEnded = (page: { status: string }): page is FetchedPage => page.status === "scraped" || page.status === "failed";
+
 async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> {
+  if (ctx.distributed) {
+    const known = endedPages.get(pageId);
+    if (known) return known;
+    const result = await fetchPageOnce(ctx, pageId);
+    return rememberEnded(pageId, result);
+  }
+  return fetchPageOnce(ctx, pageId);
+}
+
+async function fetchPageOnce(ctx: RunContext, pageId: string): Promise<FetchedPage> {
   let page = await store.getPage(pageId);
-  if (page.status === "scraped" || page.status === "failed") return page as FetchedPage;
+  if (hasEnded(page)) return page;
   const broadcast = async () => {
     for (const row of await store.pendingRowsOfPage(pageId)) emitWebsite(ctx, row);
   };
@@ -160,7 +194,7 @@ async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> 
     while (!(await store.claimPageFetch(pageId, staleMs))) {
       await sleep(CLAIMED_FETCH_POLL_MS, ctx.signal);
       page = await store.getPage(pageId);
-      if (page.status === "scraped" || page.status === "failed") return page as FetchedPage;
+      if (hasEnded(page)) return page;
     }
   } else await store.updatePage(pageId, { status: "scraping", error: null });
   await broadcast();
