@@ -1,10 +1,12 @@
 // The hottest statements' path: the writes made per LLM call (token usage, a page analysis's items
-// and mark, the event log on SQLite) and queue mode's per-page and per-poll reads. Each is handed
-// straight to the driver adapter Prisma itself connected, on the same SQLite connection or PostgreSQL
-// pool, with the same argument mapping. Prisma's client engine compiles a query plan in wasm on the
-// event loop for every statement, raw SQL included (~0.2–0.5 ms each: bench/README.md); these are
-// plain SQL, standard enough for both databases, and run outside any transaction exactly as
-// `db.$executeRaw` / `db.$queryRaw` would. Until Prisma has connected its adapter, they go through those.
+// and mark, the event log on SQLite), each query's path through a tree (creation, status moves, its
+// search results) and queue mode's per-job, per-page and per-poll reads. Each is handed straight to
+// the driver adapter Prisma itself connected, on the same SQLite connection or PostgreSQL pool, with
+// the same argument mapping. Prisma's client engine compiles a query plan in wasm on the event loop
+// for every statement, raw SQL included (~0.2–0.5 ms each, a model operation more: bench/README.md);
+// these are plain SQL, standard enough for both databases, and run outside any transaction exactly as
+// `db.$executeRaw` / `db.$queryRaw` would, or in one of transactionDirect's. Until Prisma has
+// connected its adapter, they go through those.
 import { ColumnTypeEnum, type ArgType, type SqlDriverAdapter } from "@prisma/driver-adapter-utils";
 import type { Prisma } from "../generated/prisma/client";
 import { db } from "./client";
