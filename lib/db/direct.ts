@@ -9,6 +9,7 @@
 // connected its adapter, they go through those.
 import { ColumnTypeEnum, type ArgType, type SqlDriverAdapter } from "@prisma/driver-adapter-utils";
 import type { Prisma } from "../generated/prisma/client";
+import { BoundedMap } from "../bounded-map";
 import { db } from "./client";
 import { connectedAdapter } from "./create-client";
 
@@ -31,9 +32,21 @@ function sqlQuery(query: Prisma.Sql, placeholders: "?" | "$n") {
 
 /** Runs a write (no rows back) and returns the rows it changed, as `db.$executeRaw(query)` does. */
 export async function executeDirect(query: Prisma.Sql): Promise<number> {
+  return directStatements().execute(query);
+}
+
+/** The statements of the adapter Prisma connected; before it has, Prisma's raw queries. */
+function directStatements(): DirectTx {
   const connected = connectedAdapter(db);
-  if (!connected) return db.$executeRaw(query);
-  return statementsOn(connected.adapter, connected.placeholders).execute(query);
+  return connected ? statementsOn(connected.adapter, connected.placeholders) : rawStatements(db);
+}
+
+/** Statements through Prisma's raw queries (on the client, or in one of its transactions). */
+function rawStatements(client: Pick<Prisma.TransactionClient, "$queryRaw" | "$executeRaw">): DirectTx {
+  return {
+    query: async <T extends object>(query: Prisma.Sql, types: RowTypes = {}) => (await client.$queryRaw<Record<string, unknown>[]>(query)).map((row) => convertRow(row, types) as T),
+    execute: (query) => client.$executeRaw(query),
+  };
 }
 
 /**
@@ -81,8 +94,7 @@ function sqliteConnection(queryable: Queryable): SqliteConnection | undefined {
   return typeof client?.prepare === "function" ? (client as SqliteConnection) : undefined;
 }
 
-/** Statements prepared once per SQL text; the most recent STATEMENT_CACHE of them are kept. */
-const STATEMENT_CACHE = 256;
+/** Statements prepared once per SQL text; the latest 256 of them are kept. */
 const preparedOn = new WeakMap<SqliteConnection, DirectTx>();
 const sqliteValue = (value: unknown) =>
   value === undefined ? null
@@ -91,17 +103,12 @@ const sqliteValue = (value: unknown) =>
   : value;
 
 function preparedStatements(connection: SqliteConnection): DirectTx {
-  const cache = new Map<string, { statement: SqliteStatement; columns: string[] }>();
-  const prepared = (sql: string) => {
-    let entry = cache.get(sql);
-    if (!entry) {
+  const cache = new BoundedMap<string, { statement: SqliteStatement; columns: string[] }>(256);
+  const prepared = (sql: string) =>
+    cache.getOrAdd(sql, () => {
       const statement = connection.prepare(sql);
-      entry = { statement: statement.reader ? statement.raw(true) : statement, columns: statement.reader ? statement.columns().map((c) => c.name) : [] };
-      if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
-      cache.set(sql, entry);
-    }
-    return entry;
-  };
+      return statement.reader ? { statement: statement.raw(true), columns: statement.columns().map((c) => c.name) } : { statement, columns: [] };
+    });
   return {
     execute: async (query) => Number(prepared(query.sql).statement.run(...query.values.map(sqliteValue)).changes),
     query: async <T extends object>(query: Prisma.Sql, types: RowTypes = {}) => {
@@ -152,9 +159,7 @@ function convertRow(row: Record<string, unknown>, { dates = [], booleans = [] }:
  * returns it: read decimals and JSON through `db`).
  */
 export async function queryDirect<T extends object>(query: Prisma.Sql, types: RowTypes = {}): Promise<T[]> {
-  const connected = connectedAdapter(db);
-  if (!connected) return (await db.$queryRaw<Record<string, unknown>[]>(query)).map((row) => convertRow(row, types) as T);
-  return statementsOn(connected.adapter, connected.placeholders).query<T>(query, types);
+  return directStatements().query<T>(query, types);
 }
 
 /** The statements of a transaction on the direct path. */
@@ -170,14 +175,7 @@ export interface DirectTx {
  */
 export async function transactionDirect<R>(work: (tx: DirectTx) => Promise<R>): Promise<R> {
   const connected = connectedAdapter(db);
-  if (!connected) {
-    return db.$transaction((tx) =>
-      work({
-        query: async <T extends object>(query: Prisma.Sql, types: RowTypes = {}) => (await tx.$queryRaw<Record<string, unknown>[]>(query)).map((row) => convertRow(row, types) as T),
-        execute: (query) => tx.$executeRaw(query),
-      }),
-    );
-  }
+  if (!connected) return db.$transaction((tx) => work(rawStatements(tx)));
   const { adapter, placeholders } = connected;
   const tx = await adapter.startTransaction();
   // Adapters that leave BEGIN's end to their client (no phantom query) expect COMMIT or ROLLBACK as a statement first.

@@ -41,6 +41,15 @@ export async function getRun({ kind, subjectId }: { kind: RunKind; subjectId: st
   return db.run.findUnique({ where: { kind_subjectId: { kind, subjectId } } });
 }
 
+/** A run's id and whether a cancel was asked for, or null: plain SQL, read by every queue-mode part job. */
+export async function getRunState({ kind, subjectId }: { kind: RunKind; subjectId: string }): Promise<{ id: string; cancelRequestedAt: Date | null } | null> {
+  const [row] = await queryDirect<{ id: string; cancelRequestedAt: Date | null }>(
+    Prisma.sql`SELECT "id", "cancelRequestedAt" FROM "Run" WHERE "kind" = ${kind} AND "subjectId" = ${subjectId}`,
+    { dates: ["cancelRequestedAt"] },
+  );
+  return row ?? null;
+}
+
 /**
  * Takes the run's lease if it is free, expired or already ours. False when another process holds a
  * live lease, or the run has ended.

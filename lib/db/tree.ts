@@ -26,6 +26,13 @@ const EXTRACTED_ITEM: RowTypes = { dates: ["createdAt"] };
 /** A new row's id (the tables' ids are opaque strings; Prisma's model API would make a cuid). */
 const newId = () => randomUUID();
 
+/** `"column" = value` for each column given a value (undefined: left as it is), for a SET clause. Column names are the caller's own keys, never input. */
+function assignments(data: Record<string, unknown>): Prisma.Sql[] {
+  return Object.entries(data)
+    .filter(([, value]) => value !== undefined)
+    .map(([column, value]) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`);
+}
+
 /** The research's row, or null (plain SQL: read by every queue-mode node job, and by the runner's checks). */
 export async function loadResearch(id: string): Promise<Research | null> {
   const [row] = await queryDirect<Research>(Prisma.sql`SELECT * FROM "Research" WHERE "id" = ${id}`, RESEARCH);
@@ -37,14 +44,6 @@ export async function queriesOf(researchId: string): Promise<SerpQuery[]> {
   return queryDirect<SerpQuery>(Prisma.sql`SELECT * FROM "SerpQuery" WHERE "researchId" = ${researchId} ORDER BY "depth", "createdAt", "position"`, SERP_QUERY);
 }
 
-/** A tree run's id and whether a cancel was asked for, or null (a queue-mode node job's first read). */
-export async function treeRunState(researchId: string): Promise<{ id: string; cancelRequestedAt: Date | null } | null> {
-  const [row] = await queryDirect<{ id: string; cancelRequestedAt: Date | null }>(
-    Prisma.sql`SELECT "id", "cancelRequestedAt" FROM "Run" WHERE "kind" = 'tree' AND "subjectId" = ${researchId}`,
-    { dates: ["cancelRequestedAt"] },
-  );
-  return row ?? null;
-}
 
 /**
  * The ids of the research's queries that still have work (queue mode's coordinator asks every half
@@ -115,10 +114,7 @@ export async function setQueryStatus(
   status: QueryStatus,
   { tokens, ...extra }: { error?: string | null; startedAt?: Date; completedAt?: Date; tokens?: { promptTokens: number; completionTokens: number } } = {},
 ): Promise<SerpQuery> {
-  const sets = [Prisma.sql`"status" = ${status}`];
-  for (const column of ["error", "startedAt", "completedAt"] as const) {
-    if (extra[column] !== undefined) sets.push(Prisma.sql`${Prisma.raw(`"${column}"`)} = ${extra[column]}`);
-  }
+  const sets = assignments({ status, ...extra });
   if (tokens) sets.push(Prisma.sql`"promptTokens" = "promptTokens" + ${tokens.promptTokens}`, Prisma.sql`"completionTokens" = "completionTokens" + ${tokens.completionTokens}`);
   const [row] = await queryDirect<SerpQuery>(Prisma.sql`UPDATE "SerpQuery" SET ${Prisma.join(sets)} WHERE "id" = ${id} RETURNING *`, SERP_QUERY);
   if (!row) throw new Error(`No query ${id}`);
@@ -181,7 +177,10 @@ async function queryPageRows(tx: Pick<DirectTx, "query">, queryId: string, { ite
   if (items && joined.length > 0) {
     const rows = await tx.query<ExtractedItem>(Prisma.sql`
       SELECT i.* FROM "ExtractedItem" i JOIN "QueryPage" qp ON qp."id" = i."queryPageId" WHERE qp."queryId" = ${queryId} ORDER BY i."position"`, EXTRACTED_ITEM);
-    for (const item of rows) itemsByRow.set(item.queryPageId, [...(itemsByRow.get(item.queryPageId) ?? []), item]);
+    for (const item of rows) {
+      if (!itemsByRow.has(item.queryPageId)) itemsByRow.set(item.queryPageId, []);
+      itemsByRow.get(item.queryPageId)!.push(item);
+    }
   }
   return joined.map((r) => ({
     id: r.id, queryId: r.queryId, pageId: r.pageId, position: r.position, status: r.status, error: r.error, createdAt: r.createdAt, analyzedAt: r.analyzedAt,
@@ -225,9 +224,7 @@ type PageWrite = Partial<Pick<Page, "status" | "title" | "content" | "contentTyp
 
 /** Writes the given columns of a page (nothing is read back). */
 export async function updatePage(id: string, data: PageWrite) {
-  const sets = (Object.keys(data) as (keyof PageWrite)[])
-    .filter((column) => data[column] !== undefined)
-    .map((column) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${data[column]}`);
+  const sets = assignments(data);
   if (sets.length === 0) return;
   await executeDirect(Prisma.sql`UPDATE "Page" SET ${Prisma.join(sets)} WHERE "id" = ${id}`);
 }
@@ -296,14 +293,11 @@ async function saveAnalysisOnce(queryPageId: string, researchId: string, url: st
   if (items.length > 0 && databaseProvider(getEnv().DATABASE_URL) === "postgresql") {
     // One statement instead of four (BEGIN, mark, insert, COMMIT): the items go in only with the
     // mark, both or neither (a data-modifying WITH, which SQLite does not have).
-    const values = items.map(
-      (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}::integer, ${now}::timestamp(3))`,
-    );
     const marked = await queryDirect<{ id: string }>(Prisma.sql`
       WITH "marked" AS (${markAnalyzed(queryPageId, now)} RETURNING "id"),
         "inserted" AS (
-          INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
-          SELECT v.* FROM (VALUES ${Prisma.join(values)}) AS v WHERE EXISTS (SELECT 1 FROM "marked") ON CONFLICT DO NOTHING)
+          ${INSERT_ITEMS} SELECT v.* FROM (VALUES ${itemValues(queryPageId, researchId, url, items, now, { typed: true })}) AS v
+          WHERE EXISTS (SELECT 1 FROM "marked") ON CONFLICT DO NOTHING)
       SELECT "id" FROM "marked"`);
     return marked.length === 1;
   }
@@ -321,12 +315,19 @@ const markAnalyzed = (queryPageId: string, now: Date) => Prisma.sql`
 
 /** A page analysis's items, with ids from the query page and the position (inserted once). */
 function insertItems(queryPageId: string, researchId: string, url: string, items: string[], now: Date) {
-  const values = items.map(
-    (content, position) => Prisma.sql`(${`${queryPageId}:${position}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position}, ${now})`,
-  );
-  return Prisma.sql`
-    INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
-    VALUES ${Prisma.join(values)} ON CONFLICT DO NOTHING`;
+  return Prisma.sql`${INSERT_ITEMS} VALUES ${itemValues(queryPageId, researchId, url, items, now)} ON CONFLICT DO NOTHING`;
+}
+
+const INSERT_ITEMS = Prisma.sql`INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")`;
+
+/**
+ * The items' rows, ids from the query page and the position. `typed`: with PostgreSQL casts, for a
+ * VALUES list whose column types are not the insert's (inside a SELECT).
+ */
+function itemValues(queryPageId: string, researchId: string, url: string, items: string[], now: Date, { typed = false } = {}) {
+  const position = (p: number) => (typed ? Prisma.sql`${p}::integer` : Prisma.sql`${p}`);
+  const at = typed ? Prisma.sql`${now}::timestamp(3)` : Prisma.sql`${now}`;
+  return Prisma.join(items.map((content, p) => Prisma.sql`(${`${queryPageId}:${p}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position(p)}, ${at})`));
 }
 
 /** Marks a query's page failed. False if it was not pending. */

@@ -1,5 +1,6 @@
 // What every step of a run shares: the research's parameters, the abort signal, event emission
 // and token accounting.
+import { BoundedMap } from "../bounded-map";
 import { setMaxListeners } from "node:events";
 import type { Research } from "../db/types";
 import type { Env } from "../env";
@@ -69,18 +70,8 @@ export interface EventSink {
   emit(topic: RunTopic, event: TreeEvent): void;
 }
 
-/** Queue mode: the pages read in full by this process's node jobs, per research (the latest RESEARCHES_KEPT researches). */
-const readInFullHere = new Map<string, Set<string>>();
-const RESEARCHES_KEPT = 64;
-
-function pagesReadInFullHere(researchId: string): Set<string> {
-  let pages = readInFullHere.get(researchId);
-  if (!pages) {
-    readInFullHere.set(researchId, (pages = new Set()));
-    if (readInFullHere.size > RESEARCHES_KEPT) readInFullHere.delete(readInFullHere.keys().next().value!);
-  }
-  return pages;
-}
+/** Queue mode: the pages read in full by this process's node jobs, per research (the latest 64 researches). */
+const readInFullHere = new BoundedMap<string, Set<string>>(64);
 
 export class RunContext {
   /** Page fetches by page id: a URL is fetched at most once per research, and read once. */
@@ -112,7 +103,7 @@ export class RunContext {
      */
     readonly distributed = false,
   ) {
-    this.pagesReadInFull = distributed ? pagesReadInFullHere(scope.researchId) : new Set();
+    this.pagesReadInFull = distributed ? readInFullHere.getOrAdd(scope.researchId, () => new Set()) : new Set();
     this.signal = AbortSignal.any([cancelSignal, this.fatalController.signal]);
     // Every queued limiter waiter and in-flight fetch of the run listens to this one signal.
     setMaxListeners(0, this.signal);

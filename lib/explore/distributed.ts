@@ -9,6 +9,7 @@
 // duplicates a query, page, link or item. Events are numbered from the database one at a time
 // (lib/runs/shared-events.ts): several processes emit for the run at once.
 import { sleep } from "../concurrency";
+import { getRunState } from "../db/runs";
 import type { SerpQuery } from "../db/types";
 import { getEnv } from "../env";
 import { SharedSeqSink } from "../runs/shared-events";
@@ -70,7 +71,7 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
  * (the coordinator settles what is unfinished). Other failures are thrown: the job is retried.
  */
 export async function runTreeNode({ researchId, queryId, nodes }: { researchId: string; queryId: string; nodes: PartJobs }): Promise<"done" | "skipped" | "stopped"> {
-  const [run, research, query] = await Promise.all([store.treeRunState(researchId), store.loadResearch(researchId), store.getQuery(queryId)]);
+  const [run, research, query] = await Promise.all([getRunState({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId), store.getQuery(queryId)]);
   if (!run || !research || !query || run.cancelRequestedAt !== null || research.status !== "running") return "skipped";
   const stop = stopWhen(async () => !(await store.treeGoesOn(researchId)), PART_STOP_POLL_MS, `node ${queryId}`);
   const sink = new SharedSeqSink(run.id);

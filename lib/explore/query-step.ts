@@ -4,6 +4,7 @@ import { analyzeWebsite } from "../agents/analyze-website";
 import { matchingPassages, rereadBudget } from "../agents/passages";
 import { trimToTokens } from "../ai/prompts";
 import { isLostCall } from "../ai/errors";
+import { BoundedMap } from "../bounded-map";
 import { allOrFirstError, Semaphore, sleep } from "../concurrency";
 import { errorMessage } from "../errors";
 import type { SerpQuery } from "../db/types";
@@ -150,24 +151,10 @@ const CLAIMED_FETCH_POLL_MS = 300;
 /**
  * Pages whose fetch has ended in this process's node jobs (queue mode): a scraped or failed page
  * never changes again, and each node job has its own RunContext, so without this every analysis
- * read the page's whole text from the database again. The latest ones are kept, within
- * ENDED_PAGES_CHARS of text.
+ * read the page's whole text from the database again. The latest ones are kept, within 16M
+ * characters of text.
  */
-const endedPages = new Map<string, FetchedPage>();
-const ENDED_PAGES_CHARS = 16_000_000;
-let endedPagesChars = 0;
-
-function rememberEnded(pageId: string, page: FetchedPage): FetchedPage {
-  if (endedPages.has(pageId)) return page;
-  endedPages.set(pageId, page);
-  endedPagesChars += page.content?.length ?? 0;
-  for (const [id, kept] of endedPages) {
-    if (endedPagesChars <= ENDED_PAGES_CHARS || id === pageId) break;
-    endedPages.delete(id);
-    endedPagesChars -= kept.content?.length ?? 0;
-  }
-  return page;
-}
+const endedPages = new BoundedMap<string, FetchedPage>(16_000_000, (page) => page.content?.length ?? 0);
 
 const hasEnded = (page: { status: string }): page is FetchedPage => page.status === "scraped" || page.status === "failed";
 
@@ -176,7 +163,7 @@ async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> 
     const known = endedPages.get(pageId);
     if (known) return known;
     const result = await fetchPageOnce(ctx, pageId);
-    return rememberEnded(pageId, result);
+    return endedPages.getOrAdd(pageId, () => result);
   }
   return fetchPageOnce(ctx, pageId);
 }
