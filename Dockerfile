@@ -15,7 +15,7 @@ FROM deps AS build
 WORKDIR /app
 COPY . .
 ENV NEXT_TELEMETRY_DISABLED=1
-RUN npm run db:generate && npx next build
+RUN npm run db:generate && npm run build
 
 FROM node:20-bookworm-slim AS runtime
 WORKDIR /app

@@ -126,8 +126,8 @@ const log = (line: string) => console.error(`[bench] ${line}`);
 
 async function main(): Promise<void> {
   if ((runTreePart || runFaults || runLargeWeb || runAnswer || runDeepResearch || runQueue) && !values["no-build"] && buildIsStale(ROOT)) {
-    log("building the app (next build)");
-    const build = spawnSync("npx", ["next", "build"], { cwd: ROOT, stdio: "inherit" });
+    log("building the app (npm run build)");
+    const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
     if (build.status !== 0) throw new Error("next build failed");
   }
 

@@ -18,7 +18,7 @@ const run = (cmd, args) => {
 
 run("node", [path.join("scripts", "migrate.mjs")]);
 if (buildIsStale(root) || process.env.QUARRY_REBUILD === "1") {
-  run("npx", ["next", "build"]);
+  run("npm", ["run", "build"]);
 }
 // Production needs AUTH_SECRET; the embedded default keeps a generated one in data/auth-secret.
 ensureAuthSecret(process.env, root);

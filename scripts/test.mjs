@@ -74,7 +74,7 @@ fs.rmSync(path.join(root, "data", "test"), { recursive: true, force: true });
 fs.mkdirSync(path.join(root, "test-results"), { recursive: true });
 
 if (!args.has("--no-build") && (only("integration") || only("e2e"))) {
-  if (run("npx", ["next", "build"]) !== 0) {
+  if (run("npm", ["run", "build"]) !== 0) {
     console.error("next build failed");
     console.log("\n0 passed, 1 failed");
     process.exit(1);

@@ -1,10 +1,11 @@
 // The extraction pool gives exactly what in-process extraction gives: the bench's 62 fixture pages
 // (news, docs, forums, script-heavy, other languages, malformed HTML), a PDF, and the failures.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, describe, it } from "node:test";
-import { closeExtractPool, extractInPool } from "./extract-pool";
+import { closeExtractPool, extractInPool, extractWorkerFile } from "./extract-pool";
 import { ScrapeError } from "./errors";
 import { extractTask, type ExtractInput } from "./extract-task";
 import { ARTICLE_HTML, buildPdf } from "./test-fixtures";
@@ -14,21 +15,27 @@ const FIXTURES = path.join(process.cwd(), "bench", "fixtures", "html");
 /** A page as fetched (its own bytes each time: the pool moves them to the worker). */
 const htmlInput = (html: string, url: string): ExtractInput => ({ kind: "html", body: new TextEncoder().encode(html), charset: "utf-8", url });
 
+/** Every fixture page through the pool gives what in-process extraction gives. */
+async function assertSameAsInProcess(): Promise<void> {
+  const files = fs.readdirSync(FIXTURES).filter((f) => f.endsWith(".html"));
+  assert.ok(files.length >= 60, `only ${files.length} fixture pages`);
+  const pages = [ARTICLE_HTML, ...files.map((f) => fs.readFileSync(path.join(FIXTURES, f), "utf8"))];
+  const pooled = await Promise.all(pages.map((html, i) => extractInPool(htmlInput(html, `https://example.com/${i}`))));
+  for (const [i, html] of pages.entries()) {
+    const local = await extractTask(htmlInput(html, `https://example.com/${i}`));
+    assert.ok(local.ok);
+    const { ok: _ok, ...expected } = local;
+    assert.deepEqual(pooled[i], expected, `page ${i}`);
+  }
+  assert.ok(pooled.filter((p) => p.text.length > 200).length > 50, "the pages have text");
+}
+
 describe("extraction in worker threads", () => {
   after(closeExtractPool);
 
   it("gives the same title, text and metadata as in process, page for page", async () => {
-    const files = fs.readdirSync(FIXTURES).filter((f) => f.endsWith(".html"));
-    assert.ok(files.length >= 60, `only ${files.length} fixture pages`);
-    const pages = [ARTICLE_HTML, ...files.map((f) => fs.readFileSync(path.join(FIXTURES, f), "utf8"))];
-    const pooled = await Promise.all(pages.map((html, i) => extractInPool(htmlInput(html, `https://example.com/${i}`))));
-    for (const [i, html] of pages.entries()) {
-      const local = await extractTask(htmlInput(html, `https://example.com/${i}`));
-      assert.ok(local.ok);
-      const { ok: _ok, ...expected } = local;
-      assert.deepEqual(pooled[i], expected, `page ${i}`);
-    }
-    assert.ok(pooled.filter((p) => p.text.length > 200).length > 50, "the pages have text");
+    assert.equal(extractWorkerFile(), path.join(process.cwd(), "lib", "scrape", "extract-worker.mjs"), "from sources: the TypeScript through tsx");
+    await assertSameAsInProcess();
   });
 
   it("decodes a page's bytes in the worker as in process: the header's charset, else <meta charset>, else UTF-8", async () => {
@@ -68,5 +75,26 @@ describe("extraction in worker threads", () => {
     const controller = new AbortController();
     controller.abort(new Error("stop"));
     await assert.rejects(extractInPool(htmlInput(ARTICLE_HTML, "https://example.com/"), controller.signal));
+  });
+});
+
+describe("the built server's worker: the bundle `npm run build` writes (scripts/build-extract-worker.mjs)", () => {
+  const runtime = process.env.NEXT_RUNTIME;
+  after(async () => {
+    await closeExtractPool();
+    if (runtime === undefined) delete process.env.NEXT_RUNTIME;
+    else process.env.NEXT_RUNTIME = runtime;
+  });
+
+  it("is what the built server's threads load, and extracts every page as the sources do", async () => {
+    execFileSync(process.execPath, [path.join("scripts", "build-extract-worker.mjs")], { stdio: "inherit" });
+    const bundle = path.join(process.cwd(), ".next", "quarry", "extract-worker.mjs");
+    assert.doesNotMatch(fs.readFileSync(bundle, "utf8"), /from "\.{1,2}\//, "one module: the project's files are in it, only packages are imported");
+    await closeExtractPool();
+    process.env.NEXT_RUNTIME = "nodejs";
+    assert.equal(extractWorkerFile(), bundle);
+    await assertSameAsInProcess();
+    const pdf = buildPdf("Tidal gauges recorded a rise of 3.4 millimetres a year.", "Sea level report");
+    assert.match((await extractInPool({ kind: "pdf", body: new Uint8Array(pdf) })).text, /3\.4 millimetres/);
   });
 });

@@ -1,6 +1,7 @@
 // Page extraction (HTML → text, PDF → text) in a pool of worker threads, so that a large page does
 // not stall the server's event loop (and the progress streams on it). SCRAPE_WORKERS=0 extracts in
 // process.
+import fs from "node:fs";
 import path from "node:path";
 import { Piscina } from "piscina";
 import { getEnv } from "@/lib/env";
@@ -16,8 +17,19 @@ export interface Extracted {
 }
 
 // Resolved from the project's directory, not from this module: in the Next build this module is a
-// bundled chunk, while the worker stays a file of the source tree (see the worker's header).
-const WORKER_FILE = path.join(process.cwd(), "lib", "scrape", "extract-worker.mjs");
+// bundled chunk. The built server's threads load the worker that `npm run build` bundled beside the
+// build (scripts/build-extract-worker.mjs); running from sources (tsx: tests, `npm run worker`), or
+// with a build made without that step, they load the TypeScript through tsx (see the worker's header).
+const BUNDLED_WORKER = path.join(process.cwd(), ".next", "quarry", "extract-worker.mjs");
+const SOURCE_WORKER = path.join(process.cwd(), "lib", "scrape", "extract-worker.mjs");
+
+/** The file the extraction threads load (exported for its test). */
+export function extractWorkerFile(): string {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return SOURCE_WORKER;
+  if (fs.existsSync(BUNDLED_WORKER)) return BUNDLED_WORKER;
+  console.warn("[quarry] .next/quarry/extract-worker.mjs is missing (build with `npm run build`): page extraction threads compile the sources instead");
+  return SOURCE_WORKER;
+}
 
 const globalForPool = globalThis as unknown as { quarryExtractPool?: Piscina };
 
@@ -25,7 +37,7 @@ function pool(): Piscina | null {
   const threads = getEnv().SCRAPE_WORKERS;
   if (threads === 0) return null;
   globalForPool.quarryExtractPool ??= new Piscina({
-    filename: WORKER_FILE,
+    filename: extractWorkerFile(),
     minThreads: 1,
     maxThreads: threads,
     idleTimeout: 30_000,
