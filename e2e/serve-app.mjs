@@ -6,6 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { nextStartCommand, serverEnv } from "../scripts/next-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -39,6 +40,7 @@ const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { stdio: "inhe
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 const port = process.env.PORT ?? "3100";
-const server = spawn("npx", ["next", "start", "-p", port, "-H", "127.0.0.1"], { stdio: "inherit", env });
+const { command, args } = nextStartCommand({ port, host: "127.0.0.1", env });
+const server = spawn(command, args, { stdio: "inherit", env: serverEnv(env) });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createPrismaClient } from "@/lib/db/create-client";
 import { createPostgresTestDatabase, testingOnPostgres } from "@/lib/db/test-support";
+import { nextStartCommand, serverEnv } from "../../scripts/next-server.mjs";
 import { createTestUser, TEST_AUTH_SECRET, type TestUser } from "./auth";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -163,11 +164,12 @@ export class TestApp {
   private async launch(): Promise<void> {
     const port = await freePort();
     this.url = `http://127.0.0.1:${port}`;
-    const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-    this.child = spawn(process.execPath, [...this.nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    // Queue mode only when a test asks for it (a REDIS_URL in the shell would leave every run queued with no worker).
+    const env = { ...process.env, NODE_ENV: "production" as const, DATABASE_URL: this.databaseUrl, REDIS_URL: "", ...this.env };
+    const { command, args } = nextStartCommand({ port, host: "127.0.0.1", nodeArgs: this.nodeArgs, env });
+    this.child = spawn(command, args, {
       cwd: ROOT,
-      // Queue mode only when a test asks for it (a REDIS_URL in the shell would leave every run queued with no worker).
-      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: this.databaseUrl, REDIS_URL: "", ...this.env },
+      env: serverEnv(env),
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stdout?.on("data", (d) => (this.output += d));
