@@ -98,6 +98,7 @@ const POSTGRES_TESTS = [
   "lib/deep-research/status.test.ts",
   "lib/db/runs.test.ts",
   "lib/runs/registry.test.ts",
+  "lib/runs/live.test.ts",
   "lib/verification/verify-report.test.ts",
   "lib/knowledge/knowledge.test.ts",
   "lib/knowledge/shared-folder.test.ts",
