@@ -1,6 +1,7 @@
 // Quick answer: ask in the question box, watch the steps arrive, get the answer with references
 // whose quote shows on hover; a reload replays the run from its stored events.
 import { expect, test } from "@playwright/test";
+import { llmControl, llmReset } from "./helpers";
 
 test("a question is answered live: steps, then the answer with references and their quotes on hover", async ({ page }) => {
   await page.goto("/");
@@ -72,16 +73,22 @@ test("a trivial question is answered at once", async ({ page }) => {
   await expect(page.getByTestId("answer-reference")).toHaveCount(0);
 });
 
-test("a running answer can be cancelled from the page; the recent list shows it cancelled", async ({ page }) => {
+test("a running answer can be cancelled from the page; the recent list shows it cancelled", async ({ page, request }) => {
   const question = `An endless question about grid batteries in 2024 (${Date.now()})`;
-  await page.goto("/answer");
-  await page.getByTestId("answer-question").fill(question);
-  await page.getByTestId("answer-submit").click();
-  // The fake LLM runs the whole endless question in seconds: cancel as soon as the run is shown.
-  await expect(page).toHaveURL(/\/answer\?id=/);
-  await page.getByTestId("answer-cancel").click({ force: true, timeout: 10_000 });
-  await expect(page.getByTestId("answer-run-error")).toContainText(/cancel/i, { timeout: 30_000 });
-  await expect(page.getByTestId("answer-cancel")).toHaveCount(0);
-  await expect(page.getByTestId("answer-history")).toContainText(question);
-  await expect(page.getByTestId("answer-history-row").filter({ hasText: question })).toContainText(/cancel/i);
+  // At the fakes' usual 150 ms a call the whole endless question (31 steps) could end before a slow
+  // browser clicked Cancel; at 2 s a call it is still running then, however loaded the machine.
+  await llmControl(request, { latencyMs: 2000 });
+  try {
+    await page.goto("/answer");
+    await page.getByTestId("answer-question").fill(question);
+    await page.getByTestId("answer-submit").click();
+    await expect(page).toHaveURL(/\/answer\?id=/);
+    await page.getByTestId("answer-cancel").click({ force: true, timeout: 10_000 });
+    await expect(page.getByTestId("answer-run-error")).toContainText(/cancel/i, { timeout: 30_000 });
+    await expect(page.getByTestId("answer-cancel")).toHaveCount(0);
+    await expect(page.getByTestId("answer-history")).toContainText(question);
+    await expect(page.getByTestId("answer-history-row").filter({ hasText: question })).toContainText(/cancel/i);
+  } finally {
+    await llmReset(request);
+  }
 });
