@@ -128,7 +128,7 @@ async function main(): Promise<void> {
   if ((runTreePart || runFaults || runLargeWeb || runAnswer || runDeepResearch || runQueue) && !values["no-build"] && buildIsStale(ROOT)) {
     log("building the app (npm run build)");
     const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
-    if (build.status !== 0) throw new Error("next build failed");
+    if (build.status !== 0) throw new Error("npm run build failed");
   }
 
   const tree: TreeRunResult[] = [];

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { nextStartCommand, serverEnv } from "../scripts/next-server.mjs";
+import { nextStartCommand } from "../scripts/next-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -40,7 +40,7 @@ const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { stdio: "inhe
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 const port = process.env.PORT ?? "3100";
-const { command, args } = nextStartCommand({ port, host: "127.0.0.1", env });
-const server = spawn(command, args, { stdio: "inherit", env: serverEnv(env) });
+const start = nextStartCommand({ port, host: "127.0.0.1", env });
+const server = spawn(start.command, start.args, { stdio: "inherit", env: start.env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -24,19 +24,16 @@ export function serverNodeArgs(env = process.env) {
   return args;
 }
 
-/** The server's environment: `env` with MALLOC_ARENA_MAX=2 unless it sets its own. */
-export function serverEnv(env) {
-  return { MALLOC_ARENA_MAX: "2", ...env };
-}
-
 /**
- * `spawn(command, args, { env: serverEnv(env) })` starts the production build on `port` (and `host`):
- * Node itself (not npx, which would add a process and take no V8 flags) running Next's CLI.
+ * `spawn(command, args, { env })` starts the production build on `port` (and `host`): Node itself
+ * (not npx, which would add a process and take no V8 flags) running Next's CLI, with `env` and
+ * MALLOC_ARENA_MAX=2 unless `env` sets its own.
  */
 export function nextStartCommand({ port, host, nodeArgs = [], env = process.env }) {
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
   return {
     command: process.execPath,
     args: [...serverNodeArgs(env), ...nodeArgs, nextBin, "start", "-p", String(port), ...(host ? ["-H", host] : [])],
+    env: { MALLOC_ARENA_MAX: "2", ...env },
   };
 }

@@ -6,7 +6,7 @@ import path from "node:path";
 import { ensureAuthSecret } from "./auth-secret.mjs";
 import { buildIsStale } from "./build-state.mjs";
 import { loadDotEnv } from "./load-env.mjs";
-import { nextStartCommand, serverEnv } from "./next-server.mjs";
+import { nextStartCommand } from "./next-server.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
@@ -24,7 +24,7 @@ if (buildIsStale(root) || process.env.QUARRY_REBUILD === "1") {
 // Production needs AUTH_SECRET; the embedded default keeps a generated one in data/auth-secret.
 ensureAuthSecret(process.env, root);
 const port = process.env.PORT ?? "3000";
-const { command, args } = nextStartCommand({ port });
-const server = spawn(command, args, { stdio: "inherit", env: serverEnv(process.env) });
+const { command, args, env } = nextStartCommand({ port });
+const server = spawn(command, args, { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

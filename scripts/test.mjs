@@ -75,7 +75,7 @@ fs.mkdirSync(path.join(root, "test-results"), { recursive: true });
 
 if (!args.has("--no-build") && (only("integration") || only("e2e"))) {
   if (run("npm", ["run", "build"]) !== 0) {
-    console.error("next build failed");
+    console.error("npm run build failed");
     console.log("\n0 passed, 1 failed");
     process.exit(1);
   }

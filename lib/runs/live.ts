@@ -88,8 +88,11 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
         // anywhere (or the log's poll). A run here needs no log wait.
         let end!: () => void;
         const woken = new Promise<void>((resolve) => (wake = end = resolve));
-        const logWait = !here && runId ? new AbortController() : undefined;
-        if (logWait && runId) void eventLog().wait(runId, eventLog().pollMs, logWait.signal).then(end);
+        let logWait: AbortController | undefined;
+        if (!here && runId) {
+          logWait = new AbortController();
+          void eventLog().wait(runId, eventLog().pollMs, logWait.signal).then(end);
+        }
         await woken;
         // With a reason: no DOMException (and its stack) is made.
         logWait?.abort(WAIT_OVER);

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createPrismaClient } from "@/lib/db/create-client";
 import { createPostgresTestDatabase, testingOnPostgres } from "@/lib/db/test-support";
-import { nextStartCommand, serverEnv } from "../../scripts/next-server.mjs";
+import { nextStartCommand } from "../../scripts/next-server.mjs";
 import { createTestUser, TEST_AUTH_SECRET, type TestUser } from "./auth";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -166,10 +166,10 @@ export class TestApp {
     this.url = `http://127.0.0.1:${port}`;
     // Queue mode only when a test asks for it (a REDIS_URL in the shell would leave every run queued with no worker).
     const env = { ...process.env, NODE_ENV: "production" as const, DATABASE_URL: this.databaseUrl, REDIS_URL: "", ...this.env };
-    const { command, args } = nextStartCommand({ port, host: "127.0.0.1", nodeArgs: this.nodeArgs, env });
-    this.child = spawn(command, args, {
+    const start = nextStartCommand({ port, host: "127.0.0.1", nodeArgs: this.nodeArgs, env });
+    this.child = spawn(start.command, start.args, {
       cwd: ROOT,
-      env: serverEnv(env),
+      env: start.env,
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stdout?.on("data", (d) => (this.output += d));
