@@ -24,12 +24,12 @@ async function main() {
   }
   for (const problem of configProblems()) console.warn(`[quarry] configuration: ${problem.message}`);
   const { runRegistry } = await import("../lib/runs/engines");
-  const { enqueueRun } = await import("../lib/queue/enqueue");
+  const { enqueueRun, wakeRun } = await import("../lib/queue/enqueue");
   const { startDrTaskWorker, startRunWorker, startTreeNodeWorker } = await import("../lib/queue/worker");
   const { setPartJobs } = await import("../lib/runs/part-jobs");
   const { bullDrTasks, bullTreeNodes } = await import("../lib/queue/part-jobs");
   // Runs this worker finds orphaned (its sweep) go back to the queue, like the web process's.
-  runRegistry.dispatchTo(enqueueRun);
+  runRegistry.dispatchTo(enqueueRun, wakeRun);
   // A tree research executed here spreads its query nodes over every worker.
   setPartJobs("tree-nodes", bullTreeNodes);
   // And a Deep Research run its level's tasks.

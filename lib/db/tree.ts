@@ -60,6 +60,13 @@ export async function queriesWithWork(researchId: string, depth: number, unfinis
   return rows.map((r) => r.id);
 }
 
+/** Whether a query of the research is in one of the `atWork` statuses (queued or being worked on). */
+export async function hasQueriesAtWork(researchId: string, atWork: Iterable<string>): Promise<boolean> {
+  const rows = await queryDirect<{ one: number }>(Prisma.sql`
+    SELECT 1 AS "one" FROM "SerpQuery" WHERE "researchId" = ${researchId} AND "status" IN (${Prisma.join([...atWork])}) LIMIT 1`);
+  return rows.length > 0;
+}
+
 /** The ids of all the research's queries. */
 export async function queryIdsOf(researchId: string): Promise<string[]> {
   return (await queryDirect<{ id: string }>(Prisma.sql`SELECT "id" FROM "SerpQuery" WHERE "researchId" = ${researchId}`)).map((r) => r.id);

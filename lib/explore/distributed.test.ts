@@ -25,11 +25,16 @@ after(async () => {
 const ATTEMPTS = 3;
 
 /** Node jobs in this process: each added node runs twice concurrently; a finished node's job reads as completed. */
-function duplicatingQueue(): NodeQueue & { runs: number; settled: () => Promise<void> } {
+function duplicatingQueue(): NodeQueue & { runs: number; wakes: number; settled: () => Promise<void> } {
   const jobs = new Map<string, Promise<NodeJobState>>();
   const ended = new Map<string, NodeJobState>();
   const queue = {
     runs: 0,
+    /** How often the last node at work woke the coordinator. */
+    wakes: 0,
+    async wakeParent() {
+      queue.wakes++;
+    },
     async ensure(researchId: string, queryIds: string[], { replaceEnded }: { replaceEnded: boolean }) {
       const states = new Map<string, NodeJobState>();
       for (const queryId of queryIds) {
@@ -82,7 +87,7 @@ test("a tree explored as node jobs, each run twice at once: every query, page, l
   const nodes = duplicatingQueue();
   const sink = new SharedSeqSink(run.id);
   const scope = { researchId: research.id, prompt: research.initialPrompt, qa: [], depth, breadth };
-  await exploreOnWorkers({ scope, sink, signal: new AbortController().signal, leaseLost: () => false, nodes });
+  assert.equal(await exploreOnWorkers({ scope, sink, signal: new AbortController().signal, leaseLost: () => false, nodes, park: false, replaceEnded: true }), "explored");
   await nodes.settled();
   await sink.flushed();
   unsubscribe();
@@ -105,4 +110,36 @@ test("a tree explored as node jobs, each run twice at once: every query, page, l
   assert.equal(seqs.length, new Set(seqs).size, "no event number used twice");
   const { seq } = await db.run.findUniqueOrThrow({ where: { id: run.id } });
   assert.ok(Math.max(...seqs) <= seq);
+});
+
+test("parked: the coordinator looks once and parks while nodes work; the last node to end wakes it, and woken it finds the tree explored", async () => {
+  const depth = 2;
+  const breadth = 2;
+  const research = await db.research.create({ data: { initialPrompt: "Heat pump retrofits in terraced houses", status: "running", depth, breadth } });
+  const run = await db.run.create({ data: { kind: "tree", subjectId: research.id, status: "running" } });
+  const nodes = duplicatingQueue();
+  const sink = new SharedSeqSink(run.id);
+  const scope = { researchId: research.id, prompt: research.initialPrompt, qa: [], depth, breadth };
+  const look = (replaceEnded: boolean) => exploreOnWorkers({ scope, sink, signal: new AbortController().signal, leaseLost: () => false, nodes, park: true, replaceEnded });
+  assert.equal(await look(true), "parked", "the roots' jobs were queued and the coordinator parked");
+  let looks = 1;
+  let seen = 0;
+  for (let outcome: string = "parked"; outcome === "parked"; looks++) {
+    // Parked until a wake-up (as the worker's delayed job); each wake-up is a look of its own.
+    const deadline = Date.now() + 60_000;
+    while (nodes.wakes === seen) {
+      assert.ok(Date.now() < deadline, "a node woke the coordinator");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    seen = nodes.wakes;
+    outcome = await look(false);
+  }
+  await nodes.settled();
+  await sink.flushed();
+  const queries = await db.serpQuery.findMany({ where: { researchId: research.id } });
+  assert.deepEqual([queries.filter((q) => q.depth === 1).length, queries.filter((q) => q.depth === 2).length], queriesPerLevel(depth, breadth));
+  assert.ok(queries.every((q) => q.status === "completed"), "every query completed");
+  // Woken only when no query was at work: once per level's end at most, not once per node.
+  assert.ok(nodes.wakes >= 1 && nodes.wakes <= queries.length, `${nodes.wakes} wake-ups for ${queries.length} queries`);
+  assert.ok(looks <= nodes.wakes + 1, `${looks} looks`);
 });

@@ -1,7 +1,7 @@
 // Queue mode's tree: one job per query node, so that several workers share one big tree. The run's
-// own job (the coordinator, under the Run lease) plans the roots, makes sure every unfinished node
-// has its job and waits until the tree has no work left; then it hands the run off, and the run's
-// next job (on whichever worker is free) writes the report (lib/research/engine.ts). A node job
+// own job (the coordinator, under the Run lease) plans the roots and makes sure every unfinished node
+// has its job, then parks (its job delayed, holding no worker slot) until the last node at work wakes
+// it; once the tree has no work left, that job writes the report (lib/research/engine.ts). A node job
 // (runTreeNode) does one query from its last durable status — search, pages, analyses — then plans
 // its children and enqueues their jobs. Every step is idempotent in the
 // database (conditional updates and unique keys: lib/db/tree.ts), node job ids are the query's, and a
@@ -22,39 +22,43 @@ import { PART_STOP_POLL_MS, PART_WATCH_MS, partJobs, stopWhen, waitForPartJobs, 
 export const treeNodeQueue = (): PartJobs | undefined => partJobs("tree-nodes");
 
 /**
- * The coordinator's exploration: resolves when no query of the tree has work left, or every node
- * with work left has had its job end (a branch whose children could not be planned ends there, as
- * in the embedded runner); true if it had nodes to wait for (false: the tree was explored already).
- * Throws on cancel, a lost lease, or a node job that failed for good.
+ * The coordinator's exploration: "explored" when no query of the tree has work left, or every node
+ * with work left has had its job end (a branch whose children could not be planned ends there, as in
+ * the embedded runner). With `park` (a queue job) it looks once and answers "parked" while node jobs
+ * still work: the run's job then waits, holding no worker slot, until the last node to end wakes it
+ * (runTreeNode) and it looks again; without, it watches the jobs every PART_WATCH_MS. `replaceEnded`:
+ * node jobs that ended in an earlier execution of a resumed run run again. Throws on cancel, a lost
+ * lease, or a node job that failed for good.
  */
-export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }: {
+export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes, park, replaceEnded }: {
   scope: TreeScope;
   sink: SharedSeqSink;
   signal: AbortSignal;
   leaseLost: () => boolean;
   nodes: PartJobs;
-}): Promise<boolean> {
+  park: boolean;
+  replaceEnded: boolean;
+}): Promise<"explored" | "parked"> {
   const ctx = new RunContext(scope, getEnv(), sink, signal, leaseLost, true);
   const runner = new TreeRunner(ctx);
-  let waited = false;
   try {
     await runner.ensureRoots();
-    // First pass: a resumed run's nodes whose jobs ended in an earlier execution run again.
-    let first = true;
-    for (;;) {
+    for (let first = true; ; first = false) {
       signal.throwIfAborted();
       const open = await store.queriesWithWork(ctx.id, ctx.depth, ACTIVE);
       if (open.length === 0) break;
-      waited = true;
-      const states = [...(await nodes.ensure(ctx.id, open, { replaceEnded: first })).values()];
-      first = false;
+      const states = [...(await nodes.ensure(ctx.id, open, { replaceEnded: replaceEnded && first })).values()];
       const failed = states.find((s) => typeof s === "object");
       if (failed) throw new Error(failed.failed);
       if (states.every((s) => s === "completed")) break;
+      if (park) {
+        await ctx.settled();
+        return "parked";
+      }
       await sleep(PART_WATCH_MS, signal);
     }
     await ctx.settled();
-    return waited;
+    return "explored";
   } catch (error) {
     if (!leaseLost()) {
       // Cancelled: the node jobs see it within a poll; what they leave unfinished is settled as stopped.
@@ -63,6 +67,17 @@ export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes }
     }
     throw error;
   }
+}
+
+/**
+ * A tree cancelled while its run's job was parked: its node jobs stop within a poll; what they leave
+ * unfinished is settled as stopped, as a coordinator at work does when it is cancelled.
+ */
+export async function settleOnWorkers({ scope, sink, nodes }: { scope: TreeScope; sink: SharedSeqSink; nodes: PartJobs }): Promise<void> {
+  const ctx = new RunContext(scope, getEnv(), sink, AbortSignal.abort(), () => false, true);
+  await waitForPartJobs(nodes, () => store.queryIdsOf(ctx.id));
+  await new TreeRunner(ctx).settle();
+  await ctx.settled();
 }
 
 /**
@@ -77,17 +92,27 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
   const sink = new SharedSeqSink(run.id);
   const ctx = new RunContext(scopeOfResearch(research), getEnv(), sink, stop.signal, () => false, true);
   const handOff = async (children: SerpQuery[]) => {
-    await nodes.ensure(researchId, children.map((c) => c.id), { replaceEnded: false });
+    await nodes.ensure(researchId, children.map((c) => c.id), { replaceEnded: false, level: children[0]?.depth });
   };
+  let ended = true;
   try {
     await new TreeRunner(ctx, handOff).runNode(query);
     await ctx.settled();
     return "done";
   } catch (error) {
     if (stop.signal.aborted) return "stopped";
+    // Retried: the query still has its job.
+    ended = false;
     throw error;
   } finally {
     stop.dispose();
     await sink.flushed();
+    // The last node at work wakes the parked coordinator: the tree is explored, or its cancel stopped it.
+    if (ended) await wakeIfLast(researchId, nodes).catch((error: unknown) => console.error(`[quarry] node ${queryId} could not wake research ${researchId}:`, error));
   }
+}
+
+/** Wakes the research's parked coordinator when no query of it is at work any more. */
+async function wakeIfLast(researchId: string, nodes: PartJobs): Promise<void> {
+  if (nodes.wakeParent && !(await store.hasQueriesAtWork(researchId, ACTIVE))) await nodes.wakeParent(researchId);
 }

@@ -3,6 +3,7 @@
 // retried job can never run an engine twice at once, and the engines resume from the database.
 import { countLiveRuns, getRun, type RunKind } from "../db/runs";
 import { getEnv } from "../env";
+import { redis, redisKey } from "../redis";
 import { runJobId, runsQueue } from "./connection";
 
 /** Attempts of a job whose processing throws (the database or Redis failing; an engine's failure is the run's, not the job's). */
@@ -44,6 +45,33 @@ export async function fairRank(kind: RunKind, subjectId: string): Promise<number
   const run = await getRun({ kind, subjectId });
   if (!run?.userId) return 1;
   return Math.min(MAX_RANK, Math.max(1, await countLiveRuns({ userId: run.userId })));
+}
+
+/** How long a wake-up waits for a parked run's job that was still running when it came. */
+const WAKE_TTL_MS = 60_000;
+const wakeKey = (jobId: string) => redisKey(`wake:${jobId}`);
+
+/**
+ * Wakes a parked run (its job waits, delayed, for its parts: lib/queue/worker.ts): its job goes back in
+ * the queue at once. A run whose job is still running when the wake comes is woken as it parks
+ * (takeWake), so no wake-up is lost between its last look at its parts and its parking.
+ */
+export async function wakeRun(kind: RunKind, subjectId: string): Promise<void> {
+  const jobId = runJobId(kind, subjectId);
+  await redis().set(wakeKey(jobId), "1", "PX", WAKE_TTL_MS);
+  const job = await runsQueue().getJob(jobId);
+  // A job no longer delayed (taken up meanwhile) cannot be promoted: nothing to do.
+  if (job && (await job.getState()) === "delayed") await job.promote().catch(() => {});
+}
+
+/** Clears a run's pending wake-up (its job starts to look at its parts now). */
+export async function clearWake(jobId: string): Promise<void> {
+  await redis().del(wakeKey(jobId));
+}
+
+/** Whether a wake-up came for the run since clearWake, and clears it. */
+export async function takeWake(jobId: string): Promise<boolean> {
+  return (await redis().getdel(wakeKey(jobId))) !== null;
 }
 
 /** Whether queue mode is configured (REDIS_URL set, and QUEUE_RUNS not 0). */

@@ -5,10 +5,13 @@ import type { Queue } from "bullmq";
 import type { RunKind } from "../db/runs";
 import type { PartJobState, PartJobs } from "../runs/part-jobs";
 import { drTaskJobId, drTasksQueue, nodeJobId, treeNodesQueue, type DrTaskJobData, type TreeNodeJobData } from "./connection";
-import { fairRank } from "./enqueue";
+import { fairRank, wakeRun } from "./enqueue";
 
 /** Attempts of a part job whose work throws (a bug or a database failure; lost LLM calls are handled inside). */
 const PART_ATTEMPTS = 3;
+
+/** Levels told apart in a part's priority (BullMQ's priorities go up to 2^21: ranks up to 1,000 times this fit). */
+const LEVELS = 16;
 
 const live = (state: string) => state !== "completed" && state !== "failed" && state !== "unknown";
 
@@ -20,7 +23,7 @@ function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
   data: (parentId: string, partId: string) => T;
 }): PartJobs {
   return {
-    async ensure(parentId, partIds, { replaceEnded }) {
+    async ensure(parentId, partIds, { replaceEnded, level = 1 }) {
       const q = queue();
       const states = new Map<string, PartJobState>();
       let priority: number | undefined;
@@ -40,7 +43,8 @@ function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
           await job.remove().catch(() => {});
         }
         // The run's user's rank, like its run's: one user's big run does not starve another's question.
-        priority ??= await fairRank(kind, parentId);
+        // Within a rank, deeper parts first: a user's earlier runs end first, not all of them last together.
+        priority ??= (await fairRank(kind, parentId) - 1) * LEVELS + LEVELS - Math.min(Math.max(level, 1), LEVELS - 1);
         // BullMQ's add is typed by the queue's name and data types, which a generic T cannot name.
         await (q as unknown as Queue<object>).add("part", data(parentId, partId), {
           jobId: id,
@@ -55,6 +59,8 @@ function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
       }
       return states;
     },
+
+    wakeParent: (parentId) => wakeRun(kind, parentId),
 
     async running(partIds) {
       const q = queue();

@@ -6,7 +6,9 @@
 // A run executes phase by phase where its engine has phases (a tree's exploration, then its report;
 // Deep Research's plan, tasks, hypothesis, reflection…): after each, its job goes back in the queue,
 // so the next phase runs on whichever worker is free, and no run holds a worker slot from start to end.
-import { WaitingError, Worker, type WorkerOptions } from "bullmq";
+// A run that waits for its parts (a tree's query nodes) parks: its job is delayed, holding no slot, until
+// a part wakes it (lib/queue/enqueue.ts, wakeRun) or PART_PARK_MS pass, and then looks at its parts again.
+import { DelayedError, WaitingError, Worker, type WorkerOptions } from "bullmq";
 import { getEnv } from "../env";
 import type { RunRegistry } from "../runs/registry";
 import { runTreeNode } from "../explore/distributed";
@@ -14,6 +16,8 @@ import { DR_TASKS_QUEUE, RUNS_QUEUE, TREE_NODES_QUEUE, type DrTaskJobData, type 
 import { newRedisConnection } from "../redis";
 import { bullTreeNodes } from "./part-jobs";
 import { runDrTask } from "../deep-research/distributed";
+import { PART_PARK_MS } from "../runs/part-jobs";
+import { clearWake, takeWake } from "./enqueue";
 
 /** Stalls a job may have (its worker died) before it fails; the sweep queues a failed job's run again anyway. */
 const MAX_STALLS = 5;
@@ -38,7 +42,17 @@ export function startRunWorker(registry: RunRegistry): Worker<RunJobData> {
     async (job, token) => {
       const { kind, subjectId } = job.data;
       console.log(`[quarry] worker ${registry.owner}: job ${job.id} (${kind} ${subjectId}) started, attempt ${job.attemptsMade + 1}`);
+      // A wake-up from before this look at the run's parts is taken into account by it.
+      await clearWake(job.id!);
       const how = await registry.runJob(kind, subjectId);
+      if (how === "parked") {
+        // Its parts are at work: the job waits, delayed and holding no slot, until one wakes it.
+        console.log(`[quarry] worker ${registry.owner}: job ${job.id} (${kind} ${subjectId}) parked until its parts wake it`);
+        await job.moveToDelayed(Date.now() + PART_PARK_MS, token);
+        // A part that ended while this job was looking found it running, not delayed: wake it now.
+        if (await takeWake(job.id!)) await job.promote().catch(() => {});
+        throw new DelayedError();
+      }
       if (how === "handed-off") {
         // One phase of the run is done: the job goes back in the queue (its priority kept), for
         // whichever worker has a slot first; the run waits for it, owned by nobody, in the database.

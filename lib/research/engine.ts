@@ -13,7 +13,7 @@ import { isFinalTreeEvent, isTerminalStatus, treeTopic, type TreeSnapshot } from
 import { RunContext, scopeOfResearch } from "../explore/context";
 import { writeErrorOutputFile } from "./error-output";
 import { exploreTree } from "../explore/explore";
-import { exploreOnWorkers, treeNodeQueue } from "../explore/distributed";
+import { exploreOnWorkers, settleOnWorkers, treeNodeQueue } from "../explore/distributed";
 import { SharedSeqSink } from "../runs/shared-events";
 import { toResearchView, toRunStatus } from "../explore/public-shape";
 import { buildReport } from "./report-step";
@@ -35,12 +35,21 @@ export const treeEngine: Engine = {
   async execute(run: RunHandle): Promise<RunOutcome> {
     const research = await store.loadResearch(run.subjectId);
     if (!research) return "failed";
-    if (research.status !== "running") return research.status === "completed" ? "completed" : research.status === "cancelled" ? "cancelled" : "failed";
+    // Queue mode's workers: the tree's nodes are jobs any worker takes; this job plans the roots and
+    // parks while they work, and the job that finds the tree explored writes the report, numbering
+    // events like the nodes do.
+    const nodes = treeNodeQueue();
+    if (research.status !== "running") {
+      if (research.status === "cancelled" && nodes) {
+        // Cancelled while parked (its job woken by the cancel): settle what the node jobs leave.
+        const sink = new SharedSeqSink(run.id);
+        await settleOnWorkers({ scope: scopeOfResearch(research), sink, nodes });
+        await sink.flushed();
+      }
+      return research.status === "completed" ? "completed" : research.status === "cancelled" ? "cancelled" : "failed";
+    }
     const scope = scopeOfResearch(research);
     const leaseLost = () => run.leaseLost;
-    // Queue mode's workers: the tree's nodes are jobs any worker takes; this job plans the roots and
-    // waits for the tree, and its next one writes the report, numbering events like the nodes do.
-    const nodes = treeNodeQueue();
     const sink = nodes ? new SharedSeqSink(run.id) : eventBus;
     const ctx = new RunContext(scope, getEnv(), sink, run.signal, leaseLost);
     contexts.set(run.subjectId, ctx);
@@ -54,11 +63,12 @@ export const treeEngine: Engine = {
       }
       // A verification already begun means the report was written: resume there, not before.
       const begun = await findVerification({ researchId: ctx.id });
-      // A job that takes the run up after its exploration (queue mode) writes the report.
-      if (!begun && run.mode !== "report" && !run.continued) {
+      if (!begun && run.mode !== "report") {
         if (nodes && sink instanceof SharedSeqSink) {
-          // The report is a phase of its own: written by the run's next job, on whichever worker is free.
-          if ((await exploreOnWorkers({ scope, sink, signal: run.signal, leaseLost, nodes })) && run.phased) return "handed-off";
+          // Node jobs that ended in an earlier execution run again only in a run's first job (a resumed
+          // run), not in the jobs a parked run is woken in.
+          const explored = await exploreOnWorkers({ scope, sink, signal: run.signal, leaseLost, nodes, park: run.phased, replaceEnded: !run.continued });
+          if (explored === "parked") return "parked";
         } else {
           await exploreTree({ scope, sink: eventBus, signal: run.signal, leaseLost });
         }

@@ -19,18 +19,20 @@ export interface RunHandle {
   readonly leaseLost: boolean;
   /**
    * Queue mode: this execution is a worker's job, which may end after a phase with `handed-off`
-   * (any worker's next job goes on from the database). False in the embedded mode: run to an end.
+   * (any worker's next job goes on from the database), or `parked` while the run's parts work. False in the embedded mode: run to an end.
    */
   readonly phased: boolean;
-  /** Queue mode: the job before this one handed the run off after a phase (not a takeover after a crash). */
+  /** Queue mode: the job before this one handed the run off or parked it (not a takeover after a crash). */
   readonly continued: boolean;
 }
 
 /**
  * How an execution ended. `abandoned`: the lease was lost and another process goes on.
  * `handed-off` (only when `phased`): a phase is done and the run goes on in its next job.
+ * `parked` (only when `phased`): the run waits for its parts' jobs (a tree's query nodes); its job is
+ * delayed, holding no worker slot, until a part wakes it, and then goes on from the database.
  */
-export type RunOutcome = "completed" | "failed" | "cancelled" | "abandoned" | "handed-off";
+export type RunOutcome = "completed" | "failed" | "cancelled" | "abandoned" | "handed-off" | "parked";
 
 export interface Engine {
   readonly kind: RunKind;

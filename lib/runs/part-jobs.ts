@@ -12,10 +12,14 @@ export interface PartJobs {
   /**
    * Makes sure each part has its job: a waiting or running one is left alone, a missing one is
    * added; an ended one is added again with `replaceEnded` (a resumed run), else reported as ended.
+   * `level`: how deep in the run the parts are (a tree node's depth; default 1). Among one user's
+   * parts the deeper go first, so that of several runs the one started first also ends first.
    */
-  ensure(parentId: string, partIds: string[], options: { replaceEnded: boolean }): Promise<Map<string, PartJobState>>;
+  ensure(parentId: string, partIds: string[], options: { replaceEnded: boolean; level?: number }): Promise<Map<string, PartJobState>>;
   /** How many of the parts' jobs are waiting or running. */
   running(partIds: string[]): Promise<number>;
+  /** Wakes the parent run's parked job (a part ended and none is at work any more). */
+  wakeParent?(parentId: string): Promise<void>;
 }
 
 /**
@@ -62,6 +66,11 @@ export const partJobs = (kind: PartKind): PartJobs | undefined => globalForParts
 
 /** How often a coordinator looks at its run's parts and their jobs. */
 export const PART_WATCH_MS = 500;
+/**
+ * How long a parked coordinator (queue mode: its job delayed while its parts work) waits at most before
+ * it looks at its parts again, when no part wakes it (a part job that failed for good wakes nobody).
+ */
+export const PART_PARK_MS = 5_000;
 /** How often a part's job asks whether its run was cancelled or ended. */
 export const PART_STOP_POLL_MS = 500;
 /** How long a cancelled coordinator waits for its parts' jobs to stop before it settles what is unfinished. */

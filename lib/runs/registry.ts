@@ -52,6 +52,8 @@ export class RunRegistry {
   private readonly executions = new Map<string, Promise<RunOutcome | null>>();
   /** Queue mode: hands a run to the queue (returns its job id) instead of executing it here. */
   private dispatcher: Dispatcher | undefined;
+  /** Queue mode: puts a parked run's job back in the queue at once. */
+  private waker: ((kind: RunKind, subjectId: string) => Promise<void>) | undefined;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   /** The cancel poll: runs only while runs execute here. */
   private cancelPoll: ReturnType<typeof setInterval> | undefined;
@@ -71,9 +73,13 @@ export class RunRegistry {
     return engine;
   }
 
-  /** Queue mode: from now on `start` (and the orphan sweep) enqueues runs with `dispatch`. */
-  dispatchTo(dispatch: Dispatcher): void {
+  /**
+   * Queue mode: from now on `start` (and the orphan sweep) enqueues runs with `dispatch`; a cancel
+   * wakes a parked run with `wake`, so that it stops at once.
+   */
+  dispatchTo(dispatch: Dispatcher, wake?: (kind: RunKind, subjectId: string) => Promise<void>): void {
     this.dispatcher = dispatch;
+    this.waker = wake;
   }
 
   /** True when runs are queued for workers rather than executed by the process that starts them. */
@@ -104,14 +110,15 @@ export class RunRegistry {
   /**
    * A queue worker's job: executes the run here once its lease is free. While another process holds
    * a live lease (a worker that died keeps it until it expires), it tries again every second; it
-   * resolves when the run has ended, here or elsewhere, or with "handed-off" when the engine ended
+   * resolves when the run has ended, here or elsewhere, with "parked" when the engine waits for the
+   * run's parts (the worker delays the job until a part wakes it), or with "handed-off" when the engine ended
    * a phase and left the rest to the run's next job (the worker puts the job back in the queue). A
    * job retried after a crash resumes the run from the database, like a takeover.
    */
-  async runJob(kind: RunKind, subjectId: string): Promise<"executed" | "ended" | "handed-off"> {
+  async runJob(kind: RunKind, subjectId: string): Promise<"executed" | "ended" | "handed-off" | "parked"> {
     for (;;) {
       const outcome = await this.execute(kind, subjectId, { phased: true });
-      if (outcome === "handed-off") return outcome;
+      if (outcome === "handed-off" || outcome === "parked") return outcome;
       if (outcome !== null) return "executed";
       const row = await getRun({ kind, subjectId });
       if (!row || (row.status !== "queued" && row.status !== "running")) return "ended";
@@ -173,7 +180,7 @@ export class RunRegistry {
     try {
       const ended = await engine.execute(handle);
       // Only a queue job hands off (its worker puts the job back); elsewhere it would leave the run to nobody.
-      if (ended === "handed-off" && !phased) throw new Error(`The ${kind} engine handed off run ${row.id}, which is not a queue job`);
+      if ((ended === "handed-off" || ended === "parked") && !phased) throw new Error(`The ${kind} engine handed off run ${row.id}, which is not a queue job`);
       outcome = ended;
       // The owner tells its watchers, wherever the cancel was sent: its streams end on this event
       // (after the rows the engine settled), numbered in the run's own sequence.
@@ -192,9 +199,9 @@ export class RunRegistry {
     }
     // Other processes' streams have every event (the last included) before the run reads as ended.
     await eventBus.drain(topic);
-    if (outcome === "handed-off") {
+    if (outcome === "handed-off" || outcome === "parked") {
       // The next job's claim takes the run up, wherever it runs.
-      return !handle.leaseLost && (await handOffRun({ id: row.id, owner: this.owner })) ? "handed-off" : "abandoned";
+      return !handle.leaseLost && (await handOffRun({ id: row.id, owner: this.owner })) ? outcome : "abandoned";
     }
     if (outcome !== "abandoned" && !handle.leaseLost) await finishRun({ id: row.id, owner: this.owner, status: outcome, error });
     return outcome;
@@ -259,9 +266,11 @@ export class RunRegistry {
       // The owner announces the end once the engine has settled its work (claimAndExecute).
       here.controller.abort(new Error("Cancelled by the user"));
       await this.executions.get(key(kind, subjectId));
-    } else if (cancelled) {
+    } else {
+      // A parked run (queue mode) stops now, not at its next look at its parts.
+      await this.waker?.(kind, subjectId).catch((error: unknown) => console.error(`[quarry] could not wake ${kind} run ${subjectId} to stop it:`, error));
       // For this process's streams of the subject; the owner announces it to its own when it stops.
-      await engine.announce(subjectId);
+      if (cancelled) await engine.announce(subjectId);
     }
     return cancelled;
   }

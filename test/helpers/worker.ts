@@ -96,6 +96,11 @@ export class TestWorker {
     return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) ran a phase here and goes back in the queue/g)].map((m) => m[1]);
   }
 
+  /** The jobs this worker parked while their run's parts worked, once per parking, from its log. */
+  parked(): string[] {
+    return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) parked until its parts wake it/g)].map((m) => m[1]);
+  }
+
   private async launch(): Promise<void> {
     this.output = "";
     const child = spawn(process.execPath, [...this.nodeArgs, "--import", "tsx", path.join(ROOT, "scripts", "worker.ts")], {

@@ -42,8 +42,16 @@ test("the web process queues; runs spread over two workers and each runs once", 
     await assertExactlyOnce(id, 1, 2);
     const run = await endedRunOf(id);
     assert.equal(run.status, "completed");
-    assert.equal(run.attempt, 2, "claimed twice: by the exploration's job, then by the report's");
+    // Claimed by each look of its job: the first parked while the nodes worked, the last wrote the report.
+    const parked = workers.flatMap((w) => w.parked()).filter((j) => j === `tree-${id}`).length;
+    assert.ok(parked >= 1, "the run's job parked while its nodes worked");
+    assert.equal(run.attempt, parked + 1, "one claim per look at the tree");
   }
+  // A parked run holds no worker slot: with one run slot per worker, the third tree was planned before
+  // the first ended (a coordinator that waited in its slot kept the third until one of the others ended).
+  const planned = await Promise.all(ids.map(async (id) => (await app.db.serpQuery.findFirstOrThrow({ where: { researchId: id }, orderBy: { createdAt: "asc" } })).createdAt.getTime()));
+  const ended = await Promise.all(ids.map(async (id) => (await app.db.research.findUniqueOrThrow({ where: { id } })).completedAt!.getTime()));
+  assert.ok(Math.max(...planned) < Math.min(...ended), `every tree planned (${planned.map((t) => t - planned[0])} ms) before the first ended (${Math.min(...ended) - planned[0]} ms)`);
   const [a, b] = workers.map((w) => w.executed());
   const expected = ids.map((id) => `tree-${id}`).sort();
   assert.deepEqual([...a, ...b].sort(), expected, "every run executed by a worker, once");
@@ -63,11 +71,14 @@ test("one depth-3 tree: its query nodes are jobs, both workers do node work, eac
   await assertExactlyOnce(id, 3, 2);
   const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
   assert.ok(queries.every((q) => q.status === "completed"), "every query completed");
-  // One run job: the coordinator's phase, handed off once, then the report's (claimed twice in all).
+  // One run job: it planned the roots and parked, holding no worker slot, while the nodes worked; woken
+  // by the last node (or its 5 s look), it found the tree explored and wrote the report, once.
   const run = await endedRunOf(id);
   assert.equal(run.status, "completed");
-  assert.equal(run.attempt, 2);
-  assert.deepEqual(workers.flatMap((w) => w.handedOff()).filter((j) => j === `tree-${id}`), [`tree-${id}`], "the exploration handed the report to the run's next job");
+  const parked = workers.flatMap((w) => w.parked()).filter((j) => j === `tree-${id}`).length;
+  assert.ok(parked >= 1, "the coordinator parked while the nodes worked");
+  assert.equal(run.attempt, parked + 1, "one claim per look at the tree");
+  assert.deepEqual(workers.flatMap((w) => w.handedOff()).filter((j) => j === `tree-${id}`), [], "no phase hand-off: the look that finds the tree explored writes the report");
   assert.deepEqual(workers.flatMap((w) => w.executed()).filter((j) => j === `tree-${id}`), [`tree-${id}`], "the report's job ran once");
   const [a, b] = workers.map((w) => nodesDone(w, id));
   assert.ok(a.length > 0 && b.length > 0, `both workers did node work (w1: ${a.length}, w2: ${b.length})`);
@@ -83,6 +94,11 @@ test("one depth-3 tree: its query nodes are jobs, both workers do node work, eac
     assert.ok(seqs.length > 20, `the run's events are logged (${seqs.length})`);
     assert.equal(seqs.length, new Set(seqs).size, "no event number used twice");
     for (const type of ["query.created", "query.status", "item.extracted", "report.done"]) assert.ok(types.has(type), `a ${type} event`);
+    // Among one user's node jobs the deeper go first (BullMQ: a lower priority number), so that of a
+    // user's several trees the one started first also ends first.
+    const priority = async (depth: number) => Number(await redis.hget(`${PREFIX}:tree-nodes:node-${queries.find((q) => q.depth === depth)!.id}`, "priority"));
+    const [p1, p2, p3] = [await priority(1), await priority(2), await priority(3)];
+    assert.ok(p3 < p2 && p2 < p1, `node priorities by depth 1, 2, 3: ${p1}, ${p2}, ${p3}`);
   } finally {
     redis.disconnect();
   }

@@ -1,6 +1,7 @@
-// Queue mode's recovery: a worker killed with SIGKILL mid-run; the other worker's stalled check puts
-// the job back, it waits for the dead worker's run lease to expire, resumes the run from the
-// database, and the research completes with every query, page and item exactly once. (In its own
+// Queue mode's recovery: a worker killed with SIGKILL mid-run (while the run's job writes the report,
+// or while it works on tree nodes); the other worker's stalled check puts the job back, it waits for
+// the dead worker's run lease to expire, resumes the run from the database, and the research completes
+// with every query, page and item exactly once. (In its own
 // file: each file has five minutes, and a loaded machine needs them.)
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
@@ -33,9 +34,16 @@ const assertExactlyOnce = (id: string, depth: number, breadth: number) => assert
 test("a worker killed with SIGKILL mid-run: another resumes it, and it completes exactly once", async () => {
   fakes.llm.configure({ latencyMs: 150 });
   const id = await createAndStart(app, { depth: 3, breadth: 2 });
-  await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) >= 1 ? true : undefined), 60_000, "a first finding");
-  const owner = (await runOf(id)).leaseOwner;
-  const victim = workers.find((w) => owner?.includes(`:${w.pid}:`));
+  // The run's job holds the run (and a worker slot) only while it looks at the tree and while it
+  // writes the report; it parks between. Killed while it writes the report: every query has ended.
+  const owner = await waitFor(async () => {
+    const run = await runOf(id);
+    if (!run.leaseOwner) return undefined;
+    const open = await app.db.serpQuery.count({ where: { researchId: id, status: { not: "completed" } } });
+    const queries = await app.db.serpQuery.count({ where: { researchId: id } });
+    return queries > 0 && open === 0 ? run.leaseOwner : undefined;
+  }, 120_000, "a worker to write the report");
+  const victim = workers.find((w) => owner.includes(`:${w.pid}:`));
   assert.ok(victim, `a worker holds the run (${owner})`);
   const survivor = workers.find((w) => w !== victim)!;
   await victim.kill();
@@ -44,10 +52,12 @@ test("a worker killed with SIGKILL mid-run: another resumes it, and it completes
   const recoveryMs = Date.now() - killedAt;
   const view = await waitForStatus(app, id, ["completed", "failed"], 180_000);
   assert.equal(view.status, "completed", view.error ?? "");
+  assert.ok(view.report, "the report was written");
   await assertExactlyOnce(id, 3, 2);
   const run = await endedRunOf(id);
   assert.equal(run.status, "completed");
-  assert.equal(run.attempt, 3, "claimed by the killed worker, then by the survivor, then by the report's job");
+  const parked = workers.flatMap((w) => w.parked()).filter((j) => j === `tree-${id}`).length;
+  assert.equal(run.attempt, parked + 2, "claimed by each look that parked, by the killed worker's report job, then by the survivor");
   assert.deepEqual(survivor.executed().filter((j) => j === `tree-${id}`), [`tree-${id}`]);
   console.log(`recovery after SIGKILL: ${recoveryMs} ms`);
   await victim.restart();
@@ -70,7 +80,8 @@ test("a worker killed with SIGKILL while it works on tree nodes: the other redoe
   assert.equal(view.status, "completed", view.error ?? "");
   await assertExactlyOnce(id, 3, 2);
   const run = await endedRunOf(id);
-  assert.equal(run.attempt, 2, "the coordinator was not disturbed (its exploration's job, then the report's)");
+  const parked = workers.flatMap((w) => w.parked()).filter((j) => j === `tree-${id}`).length;
+  assert.equal(run.attempt, parked + 1, "the coordinator was not disturbed (its looks at the tree, the last writing the report)");
   assert.ok(survivor.logs().includes(`node job ${inFlight} (research ${id}) done`), "the killed node's job ran again on the survivor");
   const queries = await app.db.serpQuery.findMany({ where: { researchId: id } });
   assert.ok(queries.every((q) => q.status === "completed"), "every query completed");
