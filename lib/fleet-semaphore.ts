@@ -7,7 +7,7 @@
 // sets `limit`) lowers it for everyone. Times are Redis's (TIME), so the machines' clocks do not matter.
 import { randomUUID } from "node:crypto";
 import { Semaphore, type WaitOptions } from "./concurrency";
-import { redis, redisKey } from "./redis";
+import { redis, redisKey, redisScript } from "./redis";
 
 /** How long a slot is held without renewal: a killed process's slots come back after at most this. */
 const LEASE_MS = 15_000;
@@ -28,6 +28,7 @@ if redis.call('ZCARD', KEYS[1]) < limit then
   return {1, limit}
 end
 return {0, limit}`;
+const acquire = redisScript(ACQUIRE, 2);
 
 // KEYS: holders. ARGV: lease ms, ids… Extends the leases of the ids still held.
 const RENEW = `
@@ -36,6 +37,14 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[i]) end
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) * 2)
 return 1`;
+const renewLeases = redisScript(RENEW, 1);
+
+// KEYS: holders, channel. ARGV: id. Frees a slot and tells the waiters of every process.
+const RELEASE = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('PUBLISH', KEYS[2], '1')
+return 1`;
+const release = redisScript(RELEASE, 2);
 
 export class FleetSemaphore extends Semaphore {
   private readonly holdersKey: string;
@@ -91,12 +100,7 @@ export class FleetSemaphore extends Semaphore {
       released = true;
       this.held.delete(id);
       releaseLocal();
-      redis()
-        .multi()
-        .zrem(this.holdersKey, id)
-        .publish(this.channel, "1")
-        .exec()
-        .catch((error: unknown) => console.error(`[quarry] could not release a ${this.name} slot (it expires by itself):`, error));
+      release(this.holdersKey, this.channel, id).catch((error: unknown) => console.error(`[quarry] could not release a ${this.name} slot (it expires by itself):`, error));
     };
   }
 
@@ -105,7 +109,7 @@ export class FleetSemaphore extends Semaphore {
     this.subscribe();
     for (;;) {
       signal?.throwIfAborted();
-      const [taken, limit] = (await redis().eval(ACQUIRE, 2, this.holdersKey, this.limitKey, id, this.leaseMs, this.maxLimit)) as [number, number];
+      const [taken, limit] = (await acquire(this.holdersKey, this.limitKey, id, this.leaseMs, this.maxLimit)) as [number, number];
       this.shared = Number(limit);
       if (taken === 1) {
         this.held.add(id);
@@ -152,9 +156,7 @@ export class FleetSemaphore extends Semaphore {
         this.renewer = undefined;
         return;
       }
-      redis()
-        .eval(RENEW, 1, this.holdersKey, this.leaseMs, ...this.held)
-        .catch((error: unknown) => console.error(`[quarry] could not renew ${this.name} slots:`, error));
+      renewLeases(this.holdersKey, this.leaseMs, ...this.held).catch((error: unknown) => console.error(`[quarry] could not renew ${this.name} slots:`, error));
     }, this.leaseMs / 3);
     this.renewer.unref();
   }

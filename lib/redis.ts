@@ -1,6 +1,7 @@
 // Connections to Redis (REDIS_URL: queue mode), the one module that makes them: one shared per
 // purpose per process, on globalThis like the other process-wide state ("commands" for ordinary
 // commands; "subscriber" is in subscribe mode), and connections of their own for BullMQ.
+import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { getEnv } from "./env";
 
@@ -34,4 +35,19 @@ export function newRedisConnection(name: string): Redis {
 /** A Redis key or channel of this deployment: `<REDIS_KEY_PREFIX>:<name>`. */
 export function redisKey(name: string): string {
   return `${getEnv().REDIS_KEY_PREFIX}:${name}`;
+}
+
+type ScriptCommand = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
+
+/**
+ * A Lua script on the shared commands connection, sent by its SHA (EVALSHA; ioredis loads it the first
+ * time): EVAL would send the script and have Redis hash it on every call.
+ */
+export function redisScript(lua: string, numberOfKeys: number): ScriptCommand {
+  const name = `quarry_${createHash("sha1").update(lua).digest("hex").slice(0, 16)}`;
+  return (...keysAndArgs) => {
+    const client = redis() as Redis & Record<string, ScriptCommand | undefined>;
+    if (typeof client[name] !== "function") client.defineCommand(name, { numberOfKeys, lua });
+    return client[name]!(...keysAndArgs);
+  };
 }

@@ -113,6 +113,8 @@ class DatabaseEventLog implements EventLog {
 
 /** How long a run's events are kept after they were emitted, once it no longer runs. */
 const KEEP_MS = 15 * 60_000;
+/** How often a process that appends to a run's stream sets its expiry again. */
+const EXPIRY_REFRESH_MS = 60_000;
 const channel = () => redisKey("run-events");
 const streamKey = (runId: string) => redisKey(`run-events:${runId}`);
 
@@ -124,18 +126,31 @@ class RedisEventLog implements EventLog {
     void subscriber.subscribe(CHANNEL).catch((error: unknown) => console.error("[quarry] could not subscribe to run events:", error));
   });
   readonly pollMs = 2_000;
+  /** When this process last set each stream's expiry. */
+  private readonly expirySet = new Map<string, number>();
 
   async append(runId: string, events: LoggedEvent[]): Promise<void> {
     if (events.length === 0) return;
     const key = streamKey(runId);
-    const batch = redis().multi();
+    // One round trip, no MULTI: a reader needs each event once and in its process's order, not a
+    // batch's events side by side (events of several processes interleave in any case).
+    const batch = redis().pipeline();
     for (const e of events) batch.xadd(key, "*", "seq", String(e.seq), "type", e.type, "data", JSON.stringify(e.data ?? null), "at", String(e.at));
-    // Kept while the run emits; gone a while after its last event (streams of an ended run start from its final snapshot).
-    batch.pexpire(key, KEEP_MS);
+    // Kept while the run emits; gone a while after its last event (streams of an ended run start from
+    // its final snapshot). Set once a minute, not with every batch: it expires 14–15 minutes after.
+    const now = Date.now();
+    if (now - (this.expirySet.get(key) ?? 0) >= EXPIRY_REFRESH_MS) {
+      batch.pexpire(key, KEEP_MS);
+      this.expirySet.set(key, now);
+      for (const [k, at] of this.expirySet) if (now - at > KEEP_MS) this.expirySet.delete(k);
+    }
     batch.publish(channel(), runId);
     const results = await batch.exec();
     const failed = results?.find(([error]) => error);
-    if (failed) throw failed[0];
+    if (failed) {
+      this.expirySet.delete(key);
+      throw failed[0];
+    }
   }
 
   async head(runId: string): Promise<LogPosition> {
