@@ -63,3 +63,19 @@ test("a run just opened is its opener's to claim: another process's sweep takes 
   assert.equal(await runs.claimRun({ id: run.id, owner: OWNER, leaseMs: LEASE_MS }), true);
   assert.equal((await db.run.findUniqueOrThrow({ where: { id: run.id } })).leaseOwner, OWNER);
 });
+
+test("a run's user and that user's live runs (the queue's fair rank), in one read", async () => {
+  const user = await db.user.create({ data: { email: `live-runs-${Date.now()}@example.com`, passwordHash: "x" } });
+  const open = (subjectId: string, userId: string | null) => runs.openRun({ kind: "tree", subjectId, userId, mode: "tree" });
+  await open("s-live-1", user.id);
+  const second = await open("s-live-2", user.id);
+  await open("s-live-3", user.id);
+  await open("s-live-other", null);
+  assert.deepEqual(await runs.liveRunsOfUser({ kind: "tree", subjectId: "s-live-1" }), { userId: user.id, live: 3 });
+  // An ended run no longer counts.
+  assert.equal(await runs.claimRun({ id: second.id, owner: OWNER, leaseMs: LEASE_MS }), true);
+  assert.equal(await runs.finishRun({ id: second.id, owner: OWNER, status: "completed" }), true);
+  assert.deepEqual(await runs.liveRunsOfUser({ kind: "tree", subjectId: "s-live-1" }), { userId: user.id, live: 2 });
+  assert.deepEqual(await runs.liveRunsOfUser({ kind: "tree", subjectId: "s-live-other" }), { userId: null, live: 0 });
+  assert.equal(await runs.liveRunsOfUser({ kind: "tree", subjectId: "s-none" }), null);
+});

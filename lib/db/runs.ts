@@ -199,6 +199,14 @@ export async function liveRunSubjects({ userId, kinds }: { userId: string; kinds
 }
 
 /** The runs of a user not yet ended (queued or running): queue mode ranks a new job of theirs behind them. */
-export async function countLiveRuns({ userId }: { userId: string }): Promise<number> {
-  return db.run.count({ where: { userId, status: { in: ["queued", "running"] } } });
+/**
+ * The user of a run and how many live (queued or running) runs that user has, this one included; null
+ * when there is no such run. One plain statement: read for every part job queued (lib/queue/enqueue.ts).
+ */
+export async function liveRunsOfUser({ kind, subjectId }: { kind: RunKind; subjectId: string }): Promise<{ userId: string | null; live: number } | null> {
+  const [row] = await queryDirect<{ userId: string | null; live: number | bigint | string }>(Prisma.sql`
+    SELECT r."userId" AS "userId",
+      (SELECT COUNT(*) FROM "Run" o WHERE o."userId" = r."userId" AND o."status" IN ('queued', 'running')) AS "live"
+    FROM "Run" r WHERE r."kind" = ${kind} AND r."subjectId" = ${subjectId}`);
+  return row ? { userId: row.userId, live: Number(row.live) } : null;
 }

@@ -1,7 +1,7 @@
 // Queueing a run: the web process's (and the orphan sweep's) side of queue mode. A job carries only
 // the run's kind and subject; a worker claims the Run row's lease before executing, so a duplicate or
 // retried job can never run an engine twice at once, and the engines resume from the database.
-import { countLiveRuns, getRun, type RunKind } from "../db/runs";
+import { liveRunsOfUser, type RunKind } from "../db/runs";
 import { getEnv } from "../env";
 import { redis, redisKey } from "../redis";
 import { runJobId, runsQueue } from "./connection";
@@ -42,9 +42,9 @@ export async function enqueueRun(kind: RunKind, subjectId: string): Promise<{ jo
  * first out. Once a job is running it keeps its worker slot; `QUEUE_WORKER_CONCURRENCY` slots per worker.
  */
 export async function fairRank(kind: RunKind, subjectId: string): Promise<number> {
-  const run = await getRun({ kind, subjectId });
+  const run = await liveRunsOfUser({ kind, subjectId });
   if (!run?.userId) return 1;
-  return Math.min(MAX_RANK, Math.max(1, await countLiveRuns({ userId: run.userId })));
+  return Math.min(MAX_RANK, Math.max(1, run.live));
 }
 
 /** How long a wake-up waits for a parked run's job that was still running when it came. */
