@@ -1,6 +1,8 @@
 // Query functions for researches. `userId` scopes every lookup by owner; `undefined` is for the
 // engine itself (runner, resume), which acts on behalf of the research's owner.
 import { db } from "./client";
+import { queryDirect } from "./direct";
+import { Prisma } from "../generated/prisma/client";
 import { containsIgnoringCase } from "./portable";
 import type { ResearchGraph, TokenUsage } from "./types";
 import type { ResearchStatus } from "../types";
@@ -71,19 +73,25 @@ export async function loadResearchGraph({ id, ...owner }: { id: string } & Owner
 export async function loadResearchStatusRows({ id, ...owner }: { id: string } & Owner) {
   const research = await db.research.findFirst({ where: { id, ...ownerWhere(owner) }, omit: { report: true } });
   if (!research) return null;
-  const [hasReport, queries, queryPages] = await Promise.all([
-    db.research.count({ where: { id, report: { not: null } } }),
-    db.serpQuery.findMany({
-      where: { researchId: id },
-      select: { id: true, parentId: true, depth: true, position: true, status: true, text: true, createdAt: true },
-      orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { position: "asc" }],
-    }),
-    db.queryPage.findMany({
-      where: { query: { researchId: id } },
-      select: { queryId: true, status: true, page: { select: { status: true } }, _count: { select: { items: true } } },
-    }),
+  // Plain statements (lib/db/direct.ts): a client polls this view while the research runs.
+  const [[flags], queries, queryPages] = await Promise.all([
+    queryDirect<{ hasReport: number | boolean | bigint }>(Prisma.sql`
+      SELECT CASE WHEN "report" IS NULL THEN 0 ELSE 1 END AS "hasReport" FROM "Research" WHERE "id" = ${id}`),
+    queryDirect<{ id: string; parentId: string | null; depth: number; position: number; status: string; text: string; createdAt: Date }>(Prisma.sql`
+      SELECT "id", "parentId", "depth", "position", "status", "text", "createdAt" FROM "SerpQuery"
+      WHERE "researchId" = ${id} ORDER BY "depth", "createdAt", "position"`, { dates: ["createdAt"] }),
+    queryDirect<{ queryId: string; status: string; pageStatus: string; items: number | bigint | string }>(Prisma.sql`
+      SELECT qp."queryId" AS "queryId", qp."status" AS "status", p."status" AS "pageStatus",
+        (SELECT COUNT(*) FROM "ExtractedItem" i WHERE i."queryPageId" = qp."id") AS "items"
+      FROM "QueryPage" qp JOIN "SerpQuery" q ON q."id" = qp."queryId" JOIN "Page" p ON p."id" = qp."pageId"
+      WHERE q."researchId" = ${id}`),
   ]);
-  return { research, hasReport: hasReport > 0, queries, queryPages };
+  return {
+    research,
+    hasReport: Number(flags?.hasReport ?? 0) === 1,
+    queries,
+    queryPages: queryPages.map((qp) => ({ queryId: qp.queryId, status: qp.status, page: { status: qp.pageStatus }, _count: { items: Number(qp.items) } })),
+  };
 }
 
 export async function listResearches({
