@@ -11,7 +11,7 @@ import { getTask, tasksOf, updateTask, type ResearchTask } from "../db/research-
 import { getRun } from "../db/runs";
 import { errorMessage } from "../errors";
 import { PART_STOP_POLL_MS, PART_WATCH_MS, partJobs, stopWhen, waitForPartJobs, type PartJobs } from "../runs/part-jobs";
-import { SharedSeqSink } from "../runs/shared-events";
+import { sharedSeqSink } from "../runs/shared-events";
 import { DrContext } from "./context";
 import { runTask, TERMINAL } from "./tasks";
 import { taskView } from "./views";
@@ -61,7 +61,7 @@ export async function runDrTask({ conversationId, taskId }: { conversationId: st
   const [[run, c], task] = await Promise.all([read(), getTask(taskId)]);
   if (!run || !c || !task || task.conversationId !== conversationId || TERMINAL.has(task.status) || over([run, c])) return "skipped";
   const stop = stopWhen(async () => over(await read()), PART_STOP_POLL_MS, `task ${taskId}`);
-  const sink = new SharedSeqSink(run.id);
+  const sink = sharedSeqSink(run.id);
   const handle = {
     id: run.id, kind: "deep-research" as const, subjectId: conversationId, userId: run.userId, mode: run.mode,
     signal: stop.signal, leaseLost: false, phased: false, continued: false,

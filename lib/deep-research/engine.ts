@@ -16,7 +16,7 @@ import { isFinalDrEvent } from "./stream";
 import { messageView, runGuardView, stateView } from "./views";
 import { messagesOf } from "../db/conversations";
 import { parseJson } from "../db/json";
-import { SharedSeqSink } from "../runs/shared-events";
+import { sharedSeqSink } from "../runs/shared-events";
 import { drTaskQueue } from "./distributed";
 
 export const deepResearchEngine: Engine = {
@@ -33,7 +33,7 @@ export const deepResearchEngine: Engine = {
     }
     // Queue mode: the level's tasks run in jobs of their own, on several workers, so every process
     // numbers the run's events from the database (the registry opened no block of them here).
-    const sink = drTaskQueue() ? new SharedSeqSink(run.id) : undefined;
+    const sink = drTaskQueue() ? sharedSeqSink(run.id) : undefined;
     const ctx = new DrContext(c.id, c.userId, run, sink);
     // A queue job that takes the run up after the previous job's phase recovers nothing; whether an
     // earlier job of the start did is kept in the start's state.

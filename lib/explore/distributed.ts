@@ -12,7 +12,7 @@ import { sleep } from "../concurrency";
 import { getRunState } from "../db/runs";
 import type { SerpQuery } from "../db/types";
 import { getEnv } from "../env";
-import { SharedSeqSink } from "../runs/shared-events";
+import { SharedSeqSink, sharedSeqSink } from "../runs/shared-events";
 import { RunContext, scopeOfResearch, type TreeScope } from "./context";
 import { ACTIVE, TreeRunner } from "./runner";
 import * as store from "../db/tree";
@@ -89,7 +89,7 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
   const [run, research, query] = await Promise.all([getRunState({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId), store.getQuery(queryId)]);
   if (!run || !research || !query || run.cancelRequestedAt !== null || research.status !== "running") return "skipped";
   const stop = stopWhen(async () => !(await store.treeGoesOn(researchId)), PART_STOP_POLL_MS, `node ${queryId}`);
-  const sink = new SharedSeqSink(run.id);
+  const sink = sharedSeqSink(run.id);
   const ctx = new RunContext(scopeOfResearch(research), getEnv(), sink, stop.signal, () => false, true);
   const handOff = async (children: SerpQuery[]) => {
     await nodes.ensure(researchId, children.map((c) => c.id), { replaceEnded: false, level: children[0]?.depth });

@@ -14,7 +14,7 @@ import { RunContext, scopeOfResearch } from "../explore/context";
 import { writeErrorOutputFile } from "./error-output";
 import { exploreTree } from "../explore/explore";
 import { exploreOnWorkers, settleOnWorkers, treeNodeQueue } from "../explore/distributed";
-import { SharedSeqSink } from "../runs/shared-events";
+import { SharedSeqSink, sharedSeqSink } from "../runs/shared-events";
 import { toResearchView, toRunStatus } from "../explore/public-shape";
 import { buildReport } from "./report-step";
 import { verifiedReport } from "./verify-step";
@@ -42,7 +42,7 @@ export const treeEngine: Engine = {
     if (research.status !== "running") {
       if (research.status === "cancelled" && nodes) {
         // Cancelled while parked (its job woken by the cancel): settle what the node jobs leave.
-        const sink = new SharedSeqSink(run.id);
+        const sink = sharedSeqSink(run.id);
         await settleOnWorkers({ scope: scopeOfResearch(research), sink, nodes });
         await sink.flushed();
       }
@@ -50,7 +50,7 @@ export const treeEngine: Engine = {
     }
     const scope = scopeOfResearch(research);
     const leaseLost = () => run.leaseLost;
-    const sink = nodes ? new SharedSeqSink(run.id) : eventBus;
+    const sink = nodes ? sharedSeqSink(run.id) : eventBus;
     const ctx = new RunContext(scope, getEnv(), sink, run.signal, leaseLost);
     contexts.set(run.subjectId, ctx);
     const unwatch = ctx.watchProvider(limiters().llmHealth, { pausedNow: research.pausedAt !== null });

@@ -6,7 +6,11 @@
 // read the log's head before its snapshot misses nothing (an event numbered below the head has its
 // state in the snapshot) and sees nothing twice.
 import { reserveSeq } from "../db/runs";
+import { BoundedMap } from "../bounded-map";
 import { eventBus, type EngineEvent, type RunTopic } from "../events/bus";
+
+/** How long the first waiting event of a batch waits for others before the batch is numbered. */
+const SEQ_BATCH_MS = 10;
 
 export class SharedSeqSink {
   private waiting: { topic: RunTopic; event: EngineEvent }[] = [];
@@ -23,6 +27,9 @@ export class SharedSeqSink {
     if (this.scheduled) return;
     this.scheduled = true;
     this.chain = this.chain
+      // Events of the run's jobs in this process a few ms apart take their numbers together (the
+      // analyses of a query's pages end within ms of each other): one reservation for them all.
+      .then(() => new Promise((resolve) => setTimeout(resolve, SEQ_BATCH_MS)))
       .then(async () => {
         this.scheduled = false;
         const batch = this.waiting;
@@ -40,3 +47,9 @@ export class SharedSeqSink {
     for (const topic of this.topics.values()) await eventBus.drain(topic);
   }
 }
+
+/** Runs' sinks in this process (an evicted one still works for its jobs; a new job gets a new one). */
+const sinks = new BoundedMap<string, SharedSeqSink>(1_000);
+
+/** The run's sink in this process, shared by its jobs here: their events are numbered together. */
+export const sharedSeqSink = (runId: string): SharedSeqSink => sinks.getOrAdd(runId, () => new SharedSeqSink(runId));
