@@ -207,14 +207,14 @@ async function queryPageRows(tx: Pick<DirectTx, "query">, queryId: string, { ite
  * crash has items), as the events show them: one statement, not a model read and its two includes.
  */
 export async function pendingRowsOfPage(pageId: string): Promise<WebsiteRow[]> {
-  const joined = await db.$queryRaw<
-    { id: string; queryId: string; status: string; error: string | null; url: string; title: string | null; pageStatus: string; pageError: string | null; content: string | null; itemUrl: string | null; position: number | bigint | null }[]
-  >`
+  const joined = await queryDirect<
+    { id: string; queryId: string; status: string; error: string | null; url: string; title: string | null; pageStatus: string; pageError: string | null; content: string | null; itemUrl: string | null; position: number | bigint | null }
+  >(Prisma.sql`
     SELECT qp."id", qp."queryId", qp."status", qp."error", p."url", p."title", p."status" AS "pageStatus", p."error" AS "pageError",
       i."content", i."url" AS "itemUrl", i."position"
     FROM "QueryPage" qp JOIN "Page" p ON p."id" = qp."pageId" LEFT JOIN "ExtractedItem" i ON i."queryPageId" = qp."id"
     WHERE qp."pageId" = ${pageId} AND qp."status" = 'pending'
-    ORDER BY qp."id", i."position"`;
+    ORDER BY qp."id", i."position"`);
   const rows = new Map<string, WebsiteRow>();
   for (const r of joined) {
     let row = rows.get(r.id);
