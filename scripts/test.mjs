@@ -140,7 +140,7 @@ function runNodeTests(files, tapName, env = {}) {
   const tap = path.join(root, "test-results", tapName);
   fs.rmSync(tap, { force: true });
   run(process.execPath, [
-    "--import", "tsx", "--test", "--test-concurrency=1", "--test-timeout=300000",
+    "--import", "tsx", "--test", `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 1}`, "--test-timeout=300000",
     "--test-reporter=spec", "--test-reporter-destination=stdout",
     "--test-reporter=tap", `--test-reporter-destination=${tap}`,
     ...files,
