@@ -12,6 +12,7 @@ import { sleep } from "../concurrency";
 import { getRunState } from "../db/runs";
 import type { SerpQuery } from "../db/types";
 import { getEnv } from "../env";
+import { limiters } from "../limits";
 import { SharedSeqSink, sharedSeqSink } from "../runs/shared-events";
 import { RunContext, scopeOfResearch, type TreeScope } from "./context";
 import { ACTIVE, TreeRunner } from "./runner";
@@ -91,6 +92,9 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
   const stop = stopWhen(async () => !(await store.treeGoesOn(researchId)), PART_STOP_POLL_MS, `node ${queryId}`);
   const sink = sharedSeqSink(run.id);
   const ctx = new RunContext(scopeOfResearch(research), getEnv(), sink, stop.signal, () => false, true);
+  // The run's job is parked while its nodes work: they show the research paused while the LLM provider
+  // is down (their calls wait for it), and running again when it is back.
+  const unwatch = ctx.watchProvider(limiters().llmHealth, { pausedNow: research.pausedAt !== null });
   const handOff = async (children: SerpQuery[]) => {
     await nodes.ensure(researchId, children.map((c) => c.id), { replaceEnded: false, level: children[0]?.depth });
   };
@@ -106,6 +110,8 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
     throw error;
   } finally {
     stop.dispose();
+    unwatch();
+    await ctx.settled();
     await sink.flushed();
     // The last node at work wakes the parked coordinator: the tree is explored, or its cancel stopped it.
     if (ended) await wakeIfLast(researchId, nodes).catch((error: unknown) => console.error(`[quarry] node ${queryId} could not wake research ${researchId}:`, error));

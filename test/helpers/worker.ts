@@ -164,9 +164,9 @@ export function endedDrRun(app: TestApp, conversationId: string) {
  * several runs spread over both), with a 5 s job lock (a dead worker's job is back in the queue
  * within two lock periods). End it with tearDownQueueMode.
  */
-export async function startTwoWorkers(name: string, prefix: string): Promise<{ fakes: Fakes; app: TestApp; workers: TestWorker[] }> {
+export async function startTwoWorkers(name: string, prefix: string, overrides: Record<string, string> = {}): Promise<{ fakes: Fakes; app: TestApp; workers: TestWorker[] }> {
   const fakes = await startFakes();
-  const env = queueModeEnv(fakes.env, prefix, { QUEUE_LOCK_MS: "5000", QUEUE_WORKER_CONCURRENCY: "1", MAX_CONCURRENT_RUNS_PER_USER: "10" });
+  const env = queueModeEnv(fakes.env, prefix, { QUEUE_LOCK_MS: "5000", QUEUE_WORKER_CONCURRENCY: "1", MAX_CONCURRENT_RUNS_PER_USER: "10", ...overrides });
   const app = await TestApp.start({ name, env, database: "postgres" });
   return { fakes, app, workers: [await TestWorker.start(app, "w1"), await TestWorker.start(app, "w2")] };
 }

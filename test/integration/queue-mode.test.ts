@@ -24,7 +24,8 @@ let fakes: Fakes;
 let app: TestApp;
 let workers: TestWorker[] = [];
 before(async () => {
-  ({ fakes, app, workers } = await startTwoWorkers("queue", PREFIX));
+  // An LLM outage is declared after 3 s without a success (20 s by default): the outage test sees it soon.
+  ({ fakes, app, workers } = await startTwoWorkers("queue", PREFIX, { LLM_OUTAGE_AFTER_MS: "3000" }));
 });
 after(() => tearDownQueueMode({ prefix: PREFIX, workers, apps: [app], fakes }));
 beforeEach(() => fakes.reset());
@@ -155,6 +156,27 @@ test("a tree cancelled while its nodes run on the workers: node jobs stop, nothi
   await new Promise((r) => setTimeout(r, 3_000));
   assert.equal(await app.db.extractedItem.count({ where: { researchId: id } }), items, "no item written after the run ended");
   assert.equal((await getView(app, id)).status, "cancelled");
+});
+
+test("an LLM outage while a tree's nodes run on the workers (its run's job parked): the research shows itself paused, then completes", async () => {
+  fakes.llm.configure({ latencyMs: 80 });
+  const id = await createAndStart(app, { prompt: "Compressed air energy storage in salt caverns", depth: 2, breadth: 3 });
+  await waitFor(async () => ((await app.db.serpQuery.count({ where: { researchId: id, status: "completed" } })) >= 1 ? true : undefined), 60_000, "a finished query");
+  fakes.llm.configure({ failAll: 503 });
+  try {
+    const paused = await waitFor(async () => {
+      const view = await getView(app, id);
+      return view.paused ? view : undefined;
+    }, 30_000, "the research to show itself paused");
+    assert.equal(paused.status, "running");
+    assert.match(paused.paused!.reason, /Waiting for the LLM provider: HTTP 503/);
+  } finally {
+    fakes.llm.configure({ failAll: null });
+  }
+  const view = await waitForStatus(app, id, ["completed", "failed"], 120_000);
+  assert.equal(view.status, "completed", view.error ?? "");
+  assert.equal(view.paused, null, "no longer paused");
+  await assertExactlyOnce(id, 2, 3);
 });
 
 }
