@@ -77,6 +77,26 @@ function duplicatingQueue(): NodeQueue & { runs: number; wakes: number; settled:
   return queue;
 }
 
+/**
+ * The coordinator as a queue worker runs it: a look, then parked until a node wakes it, then another
+ * look, until one finds the tree explored. Each wake-up is a look of its own (a wake that comes during
+ * a look starts the next one at once, as the worker's kept wake-up does). Returns the looks' count.
+ */
+async function exploreParked(look: (replaceEnded: boolean) => Promise<"explored" | "parked">, nodes: { wakes: number }): Promise<number> {
+  let seen = nodes.wakes;
+  let looks = 1;
+  for (let outcome = await look(true); outcome === "parked"; looks++) {
+    const deadline = Date.now() + 60_000;
+    while (nodes.wakes === seen) {
+      assert.ok(Date.now() < deadline, "a node woke the coordinator");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    seen = nodes.wakes;
+    outcome = await look(false);
+  }
+  return looks;
+}
+
 test("a tree explored as node jobs, each run twice at once: every query, page, link and item once", async () => {
   const depth = 3;
   const breadth = 2;
@@ -87,7 +107,7 @@ test("a tree explored as node jobs, each run twice at once: every query, page, l
   const nodes = duplicatingQueue();
   const sink = new SharedSeqSink(run.id);
   const scope = { researchId: research.id, prompt: research.initialPrompt, qa: [], depth, breadth };
-  assert.equal(await exploreOnWorkers({ scope, sink, signal: new AbortController().signal, leaseLost: () => false, nodes, park: false, replaceEnded: true }), "explored");
+  await exploreParked((replaceEnded) => exploreOnWorkers({ scope, sink, signal: new AbortController().signal, leaseLost: () => false, nodes, replaceEnded }), nodes);
   await nodes.settled();
   await sink.flushed();
   unsubscribe();
@@ -120,20 +140,14 @@ test("parked: the coordinator looks once and parks while nodes work; the last no
   const nodes = duplicatingQueue();
   const sink = new SharedSeqSink(run.id);
   const scope = { researchId: research.id, prompt: research.initialPrompt, qa: [], depth, breadth };
-  const look = (replaceEnded: boolean) => exploreOnWorkers({ scope, sink, signal: new AbortController().signal, leaseLost: () => false, nodes, park: true, replaceEnded });
-  assert.equal(await look(true), "parked", "the roots' jobs were queued and the coordinator parked");
-  let looks = 1;
-  let seen = 0;
-  for (let outcome: string = "parked"; outcome === "parked"; looks++) {
-    // Parked until a wake-up (as the worker's delayed job); each wake-up is a look of its own.
-    const deadline = Date.now() + 60_000;
-    while (nodes.wakes === seen) {
-      assert.ok(Date.now() < deadline, "a node woke the coordinator");
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    seen = nodes.wakes;
-    outcome = await look(false);
-  }
+  const look = (replaceEnded: boolean) => exploreOnWorkers({ scope, sink, signal: new AbortController().signal, leaseLost: () => false, nodes, replaceEnded });
+  let first: string | undefined;
+  const looks = await exploreParked(async (replaceEnded) => {
+    const outcome = await look(replaceEnded);
+    first ??= outcome;
+    return outcome;
+  }, nodes);
+  assert.equal(first, "parked", "the roots' jobs were queued and the coordinator parked");
   await nodes.settled();
   await sink.flushed();
   const queries = await db.serpQuery.findMany({ where: { researchId: research.id } });

@@ -8,7 +8,6 @@
 // page's fetch is claimed in the database, so a retried, duplicated or taken-over job never
 // duplicates a query, page, link or item. Events are numbered from the database one at a time
 // (lib/runs/shared-events.ts): several processes emit for the run at once.
-import { sleep } from "../concurrency";
 import { getRunState } from "../db/runs";
 import type { SerpQuery } from "../db/types";
 import { getEnv } from "../env";
@@ -17,49 +16,38 @@ import { SharedSeqSink, sharedSeqSink } from "../runs/shared-events";
 import { RunContext, scopeOfResearch, type TreeScope } from "./context";
 import { ACTIVE, TreeRunner } from "./runner";
 import * as store from "../db/tree";
-import { PART_STOP_POLL_MS, PART_WATCH_MS, partJobs, stopWhen, waitForPartJobs, type PartJobs } from "../runs/part-jobs";
+import { PART_STOP_POLL_MS, partJobs, stopWhen, waitForPartJobs, type PartJobs } from "../runs/part-jobs";
 
 /** Where node jobs go when tree nodes run as jobs in this process (undefined: the embedded runner). */
 export const treeNodeQueue = (): PartJobs | undefined => partJobs("tree-nodes");
 
 /**
- * The coordinator's exploration: "explored" when no query of the tree has work left, or every node
- * with work left has had its job end (a branch whose children could not be planned ends there, as in
- * the embedded runner). With `park` (a queue job) it looks once and answers "parked" while node jobs
- * still work: the run's job then waits, holding no worker slot, until the last node to end wakes it
- * (runTreeNode) and it looks again; without, it watches the jobs every PART_WATCH_MS. `replaceEnded`:
- * node jobs that ended in an earlier execution of a resumed run run again. Throws on cancel, a lost
- * lease, or a node job that failed for good.
+ * The coordinator's look at the tree (a queue job): "explored" when no query of the tree has work
+ * left, or every node with work left has had its job end (a branch whose children could not be
+ * planned ends there, as in the embedded runner); "parked" while node jobs still work: the run's job
+ * then waits, holding no worker slot, until the last node to end wakes it (runTreeNode) and it looks
+ * again. `replaceEnded`: node jobs that ended in an earlier execution of a resumed run run again.
+ * Throws on cancel, a lost lease, or a node job that failed for good.
  */
-export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes, park, replaceEnded }: {
+export async function exploreOnWorkers({ scope, sink, signal, leaseLost, nodes, replaceEnded }: {
   scope: TreeScope;
   sink: SharedSeqSink;
   signal: AbortSignal;
   leaseLost: () => boolean;
   nodes: PartJobs;
-  park: boolean;
   replaceEnded: boolean;
 }): Promise<"explored" | "parked"> {
   const ctx = new RunContext(scope, getEnv(), sink, signal, leaseLost, true);
   const runner = new TreeRunner(ctx);
   try {
     await runner.ensureRoots();
-    for (let first = true; ; first = false) {
-      signal.throwIfAborted();
-      const open = await store.queriesWithWork(ctx.id, ctx.depth, ACTIVE);
-      if (open.length === 0) break;
-      const states = [...(await nodes.ensure(ctx.id, open, { replaceEnded: replaceEnded && first })).values()];
-      const failed = states.find((s) => typeof s === "object");
-      if (failed) throw new Error(failed.failed);
-      if (states.every((s) => s === "completed")) break;
-      if (park) {
-        await ctx.settled();
-        return "parked";
-      }
-      await sleep(PART_WATCH_MS, signal);
-    }
+    signal.throwIfAborted();
+    const open = await store.queriesWithWork(ctx.id, ctx.depth, ACTIVE);
+    const states = [...(await nodes.ensure(ctx.id, open, { replaceEnded })).values()];
+    const failed = states.find((s) => typeof s === "object");
+    if (failed) throw new Error(failed.failed);
     await ctx.settled();
-    return "explored";
+    return states.every((s) => s === "completed") ? "explored" : "parked";
   } catch (error) {
     if (!leaseLost()) {
       // Cancelled: the node jobs see it within a poll; what they leave unfinished is settled as stopped.
@@ -101,7 +89,6 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
   let ended = true;
   try {
     await new TreeRunner(ctx, handOff).runNode(query);
-    await ctx.settled();
     return "done";
   } catch (error) {
     if (stop.signal.aborted) return "stopped";

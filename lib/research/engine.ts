@@ -67,7 +67,7 @@ export const treeEngine: Engine = {
         if (nodes && sink instanceof SharedSeqSink) {
           // Node jobs that ended in an earlier execution run again only in a run's first job (a resumed
           // run), not in the jobs a parked run is woken in.
-          const explored = await exploreOnWorkers({ scope, sink, signal: run.signal, leaseLost, nodes, park: run.phased, replaceEnded: !run.continued });
+          const explored = await exploreOnWorkers({ scope, sink, signal: run.signal, leaseLost, nodes, replaceEnded: !run.continued });
           if (explored === "parked") return "parked";
         } else {
           await exploreTree({ scope, sink: eventBus, signal: run.signal, leaseLost });
