@@ -1,12 +1,19 @@
 // Query functions for API tokens: the rows behind the JWTs (lib/auth/api-tokens.ts signs and checks them).
 import { db } from "./client";
+import { queryDirect } from "./direct";
+import { Prisma, type ApiToken } from "../generated/prisma/client";
 
 export async function insertApiToken({ userId, name, expiresAt }: { userId: string; name: string; expiresAt: Date }) {
   return db.apiToken.create({ data: { userId, name, expiresAt } });
 }
 
-export async function getApiToken({ id, userId }: { id: string; userId: string }) {
-  return db.apiToken.findFirst({ where: { id, userId } });
+/** The user's token, or null. Plain SQL (lib/db/direct.ts): every request with a bearer token reads it, a polling client's several times a second. */
+export async function getApiToken({ id, userId }: { id: string; userId: string }): Promise<ApiToken | null> {
+  const [row] = await queryDirect<ApiToken>(
+    Prisma.sql`SELECT "id", "userId", "name", "expiresAt", "lastUsedAt", "revokedAt", "createdAt" FROM "ApiToken" WHERE "id" = ${id} AND "userId" = ${userId}`,
+    { dates: ["expiresAt", "lastUsedAt", "revokedAt", "createdAt"] },
+  );
+  return row ?? null;
 }
 
 export async function listApiTokensOfUser({ userId }: { userId: string }) {

@@ -1,10 +1,10 @@
 // Query functions for researches. `userId` scopes every lookup by owner; `undefined` is for the
 // engine itself (runner, resume), which acts on behalf of the research's owner.
 import { db } from "./client";
-import { queryDirect } from "./direct";
+import { queryDirect, type RowTypes } from "./direct";
 import { Prisma } from "../generated/prisma/client";
 import { containsIgnoringCase } from "./portable";
-import type { ResearchGraph, TokenUsage } from "./types";
+import type { Research, ResearchGraph, TokenUsage } from "./types";
 import type { ResearchStatus } from "../types";
 
 export type Owner = { userId?: string | null };
@@ -22,6 +22,20 @@ export const QUERY_PAGE_ROW = { page: { omit: { content: true } }, items: true }
 function ownerWhere({ userId }: Owner) {
   return userId === undefined ? {} : { userId };
 }
+
+/** The owner condition in plain SQL: the research's user, or any research when no user is given (`undefined`: an internal read). */
+function ownerSql({ userId }: Owner): Prisma.Sql {
+  if (userId === undefined) return Prisma.empty;
+  return userId === null ? Prisma.sql` AND "userId" IS NULL` : Prisma.sql` AND "userId" = ${userId}`;
+}
+
+/** How a research row read in plain SQL comes back: its times and booleans (see RowTypes). */
+export const RESEARCH_ROW: RowTypes = { dates: ["createdAt", "updatedAt", "startedAt", "completedAt", "pausedAt"], booleans: ["rootQueriesGenerated"] };
+
+/** Every column of Research but its report, for a SELECT list. */
+const RESEARCH_COLUMNS_BUT_REPORT = Prisma.raw(
+  Object.values(Prisma.ResearchScalarFieldEnum).filter((c) => c !== "report").map((c) => `"${c}"`).join(", "),
+);
 
 /** A draft research with its follow-up questions, and the tokens spent writing them. */
 export async function createResearch({
@@ -71,12 +85,11 @@ export async function loadResearchGraph({ id, ...owner }: { id: string } & Owner
 
 /** What the lean status view is made of: the research row without its report, and each query page's status and item count. */
 export async function loadResearchStatusRows({ id, ...owner }: { id: string } & Owner) {
-  const research = await db.research.findFirst({ where: { id, ...ownerWhere(owner) }, omit: { report: true } });
-  if (!research) return null;
   // Plain statements (lib/db/direct.ts): a client polls this view while the research runs.
-  const [[flags], queries, queryPages] = await Promise.all([
-    queryDirect<{ hasReport: number | boolean | bigint }>(Prisma.sql`
-      SELECT CASE WHEN "report" IS NULL THEN 0 ELSE 1 END AS "hasReport" FROM "Research" WHERE "id" = ${id}`),
+  const [[row], queries, queryPages] = await Promise.all([
+    queryDirect<Omit<Research, "report"> & { hasReport: number | boolean | bigint }>(Prisma.sql`
+      SELECT ${RESEARCH_COLUMNS_BUT_REPORT}, CASE WHEN "report" IS NULL THEN 0 ELSE 1 END AS "hasReport"
+      FROM "Research" WHERE "id" = ${id}${ownerSql(owner)}`, RESEARCH_ROW),
     queryDirect<{ id: string; parentId: string | null; depth: number; position: number; status: string; text: string; createdAt: Date }>(Prisma.sql`
       SELECT "id", "parentId", "depth", "position", "status", "text", "createdAt" FROM "SerpQuery"
       WHERE "researchId" = ${id} ORDER BY "depth", "createdAt", "position"`, { dates: ["createdAt"] }),
@@ -86,9 +99,12 @@ export async function loadResearchStatusRows({ id, ...owner }: { id: string } & 
       FROM "QueryPage" qp JOIN "SerpQuery" q ON q."id" = qp."queryId" JOIN "Page" p ON p."id" = qp."pageId"
       WHERE q."researchId" = ${id}`),
   ]);
+  // The children were read in the same round trip, and are dropped for another owner's research.
+  if (!row) return null;
+  const { hasReport, ...research } = row;
   return {
     research,
-    hasReport: Number(flags?.hasReport ?? 0) === 1,
+    hasReport: Number(hasReport) === 1,
     queries,
     queryPages: queryPages.map((qp) => ({ queryId: qp.queryId, status: qp.status, page: { status: qp.pageStatus }, _count: { items: Number(qp.items) } })),
   };

@@ -8,7 +8,7 @@ import { executeDirect, queryDirect, transactionDirect, type DirectTx, type RowT
 import { getEnv } from "../env";
 import { databaseProvider } from "./database-url";
 import { parseStringArray } from "./json";
-import { QUERY_PAGE_ROW } from "./research";
+import { QUERY_PAGE_ROW, RESEARCH_ROW as RESEARCH } from "./research";
 import type { ExtractedItem, Page, QueryDraft, Research, QueryLearnings, QueryPageRow, SearchHit, SerpQuery, TokenUsage, WebsiteRow } from "./types";
 import { Prisma } from "../generated/prisma/client";
 import type { QueryStatus } from "../types";
@@ -19,7 +19,6 @@ import type { QueryStatus } from "../types";
 
 /** How the tables' rows read here come back: their times and booleans (see RowTypes). */
 const SERP_QUERY: RowTypes = { dates: ["createdAt", "startedAt", "completedAt"], booleans: ["childrenGenerated"] };
-const RESEARCH: RowTypes = { dates: ["createdAt", "updatedAt", "startedAt", "completedAt", "pausedAt"], booleans: ["rootQueriesGenerated"] };
 const QUERY_PAGE: RowTypes = { dates: ["createdAt", "analyzedAt", "page_createdAt", "page_fetchedAt"] };
 const EXTRACTED_ITEM: RowTypes = { dates: ["createdAt"] };
 

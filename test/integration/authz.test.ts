@@ -280,6 +280,7 @@ describe("authorisation matrix", () => {
   test("Alice can use her own objects (positive control)", async () => {
     const me = { token: alice.token };
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}` })).status, 200);
+    assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}?view=status` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/report` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.failed}/error-output` })).status, 200);
     assert.equal((await send(me, "GET", { path: `/api/research/${ids.research}/verification` })).status, 200);
@@ -313,6 +314,10 @@ describe("authorisation matrix", () => {
           assert.match(body.code, /^not_found:/);
         }
       }
+      // The lean status view (what pollers read) is another read of the same route.
+      const status = await send(as, "GET", { path: `/api/research/${ids.research}?view=status` });
+      assert.equal(status.status, 404, `the status view as Bob (${who})`);
+      assert.equal((await errorBody(status)).code, "not_found:research");
       const research = await app.db.research.findUnique({ where: { id: ids.research } });
       assert.equal(research?.status, "completed", "Alice's research was neither deleted nor cancelled");
       assert.equal((await app.db.research.findUnique({ where: { id: ids.draft } }))?.status, "draft", "Alice's draft was not started");
