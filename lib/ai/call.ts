@@ -8,7 +8,6 @@ import type { WaitOptions } from "../concurrency";
 import { storable, storableDeep } from "../validation/text";
 import { extractJson } from "./json";
 import { LlmUnavailableError, StructuredOutputError } from "./errors";
-import { llmSchedule } from "./http";
 import { researchModel } from "./providers";
 import { toTokenCount, type UsageSink } from "./usage";
 
@@ -70,9 +69,7 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     await onUsage?.begin?.();
     let settled = false;
     try {
-      const result = await llmSchedule.run(schedule ?? {}, () =>
-        generateText({ model: researchModel(), system, messages, output, maxRetries: 0, abortSignal: signal, maxOutputTokens }),
-      );
+      const result = await generateText({ model: researchModel(schedule), system, messages, output, maxRetries: 0, abortSignal: signal, maxOutputTokens });
       settled = true;
       await onUsage?.(toTokenCount(result.usage));
       // A reply is outside text: a cut-off emoji leaves a lone surrogate, and a model can emit NUL.
@@ -111,9 +108,7 @@ export async function generatePlainText(options: CallOptions): Promise<string> {
   await onUsage?.begin?.();
   let settled = false;
   try {
-    const result = await llmSchedule.run(schedule ?? {}, () =>
-      generateText({ model: researchModel(), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal, maxOutputTokens }),
-    );
+    const result = await generateText({ model: researchModel(schedule), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal, maxOutputTokens });
     settled = true;
     await onUsage?.(toTokenCount(result.usage));
     return storable(result.text);
@@ -135,29 +130,27 @@ export async function streamPlainText(options: CallOptions & { onDelta: (delta: 
   await onUsage?.begin?.();
   let settled = false;
   try {
-    return await llmSchedule.run(schedule ?? {}, async () => {
-      let streamError: unknown;
-      const result = streamText({
-        model: researchModel(),
-        system: options.system,
-        prompt: options.prompt,
-        maxRetries: 0,
-        abortSignal: signal,
-        onError: ({ error }) => {
-          streamError = error;
-        },
-      });
-      let text = "";
-      for await (const delta of result.textStream) {
-        text += delta;
-        options.onDelta(delta);
-      }
-      if (streamError) throw streamError;
-      const usage = toTokenCount(await result.usage);
-      settled = true;
-      await onUsage?.(usage);
-      return storable(text);
+    let streamError: unknown;
+    const result = streamText({
+      model: researchModel(schedule),
+      system: options.system,
+      prompt: options.prompt,
+      maxRetries: 0,
+      abortSignal: signal,
+      onError: ({ error }) => {
+        streamError = error;
+      },
     });
+    let text = "";
+    for await (const delta of result.textStream) {
+      text += delta;
+      options.onDelta(delta);
+    }
+    if (streamError) throw streamError;
+    const usage = toTokenCount(await result.usage);
+    settled = true;
+    await onUsage?.(usage);
+    return storable(text);
   } catch (error) {
     if (settled) rethrow(error, signal);
     return settleFailed(onUsage, error, signal);
@@ -194,19 +187,17 @@ export async function generateChat(options: ChatCallOptions): Promise<{ text: st
   await onUsage?.begin?.();
   let settled = false;
   try {
-    const result = await llmSchedule.run(schedule ?? {}, () =>
-      generateText({
-        model: researchModel(),
-        messages: options.messages,
-        allowSystemInMessages: true,
-        ...(output ? { output } : {}),
-        maxRetries: 0,
-        abortSignal: signal,
-        maxOutputTokens: options.maxOutputTokens,
-        temperature: options.temperature,
-        topP: options.topP,
-      }),
-    );
+    const result = await generateText({
+      model: researchModel(schedule),
+      messages: options.messages,
+      allowSystemInMessages: true,
+      ...(output ? { output } : {}),
+      maxRetries: 0,
+      abortSignal: signal,
+      maxOutputTokens: options.maxOutputTokens,
+      temperature: options.temperature,
+      topP: options.topP,
+    });
     settled = true;
     await onUsage?.(toTokenCount(result.usage));
     return { text: storable(result.text), finishReason: result.finishReason === "length" ? "length" : "stop" };

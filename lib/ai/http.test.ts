@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Semaphore } from "../concurrency";
-import { createRetryingFetch, llmSchedule } from "./http";
+import { createRetryingFetch } from "./http";
 
 function scripted(statuses: Array<number | Error>, headers: Record<string, string> = {}) {
   const calls: number[] = [];
@@ -76,17 +76,17 @@ test("back-off waits hold no slot, and a failed request frees its own", async ()
   assert.equal(limiter.inUse, 0);
 });
 
-test("requests wait for a slot in the lane and at the priority of llmSchedule", async () => {
+test("requests wait for a slot in the lane and at the priority of their fetch's schedule", async () => {
   const limiter = new Semaphore(1);
   const order: string[] = [];
   const fetchImpl = (async (input: string | URL | Request) => {
     order.push(new URL(String(input)).pathname);
     return new Response("{}");
   }) as typeof fetch;
-  const f = createRetryingFetch({ retryBudgetMs: 10_000, timeoutMs: 1000, limiter, fetchImpl });
+  const scheduled = (priority: number) => createRetryingFetch({ retryBudgetMs: 10_000, timeoutMs: 1000, limiter, fetchImpl, schedule: { lane: "run", priority } });
   const held = await limiter.acquire();
-  const low = llmSchedule.run({ lane: "run", priority: 1 }, () => f("http://llm.test/leaf")).then((r) => r.text());
-  const high = llmSchedule.run({ lane: "run", priority: 30 }, () => f("http://llm.test/root")).then((r) => r.text());
+  const low = scheduled(1)("http://llm.test/leaf").then((r) => r.text());
+  const high = scheduled(30)("http://llm.test/root").then((r) => r.text());
   held();
   await Promise.all([low, high]);
   assert.deepEqual(order, ["/root", "/leaf"]);

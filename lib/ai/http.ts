@@ -6,8 +6,9 @@
 //
 // A slot of the limit covers exactly one HTTP exchange, from sending the request until its body has
 // been read: building the request and parsing the reply happen outside it, and so do back-off waits.
-// Which run's lane the request waits in, and at what priority, comes from `llmSchedule`.
-import { AsyncLocalStorage } from "node:async_hooks";
+// Which run's lane the request waits in, and at what priority, is the fetch's own `schedule`: the
+// provider hands each model its fetch (lib/ai/providers.ts), so a call's model carries its schedule.
+// (Not an AsyncLocalStorage: one in a process turns on promise hooks for every promise it makes.)
 import { backoffDelay, parseRetryAfter, sleep, type Semaphore, type WaitOptions } from "../concurrency";
 import { plainFetch } from "../plain-fetch";
 import { describeLlmError } from "./errors";
@@ -24,15 +25,14 @@ export interface RetryingFetchOptions {
   timeoutMs: number;
   fetchImpl?: typeof fetch;
   onRetry?: (info: { attempt: number; status?: number; delayMs: number }) => void;
-  /** Bounds the requests in flight; each waits in the lane and at the priority of `llmSchedule`. */
+  /** Bounds the requests in flight; each waits in the lane and at the priority of `schedule`. */
   limiter?: Semaphore;
+  /** Where this fetch's requests wait for a slot of `limiter`: their run's lane and their priority there. */
+  schedule?: WaitOptions;
   /** Adaptive concurrency and outage detection, shared by every call. */
   health?: ProviderHealth;
   now?: () => number;
 }
-
-/** The scheduling of the LLM calls made inside `llmSchedule.run(schedule, …)`. */
-export const llmSchedule = new AsyncLocalStorage<WaitOptions>();
 
 /** The response, with `release` called once its body has been read to the end, failed or was cancelled. */
 function releaseAfterBody(response: Response, release: () => void): Response {
@@ -81,7 +81,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
       const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
       let release: () => void;
       try {
-        release = options.limiter ? await options.limiter.acquire(callerSignal, llmSchedule.getStore()) : () => {};
+        release = options.limiter ? await options.limiter.acquire(callerSignal, options.schedule) : () => {};
       } catch (error) {
         if (probe) health?.releaseProbe();
         throw error;

@@ -2,39 +2,52 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { EmbeddingModel, LanguageModel } from "ai";
 import { assertResearchConfigured, getEnv } from "../env";
+import { BoundedMap } from "../bounded-map";
+import type { WaitOptions } from "../concurrency";
 import { limiters } from "../limits";
 import { createRetryingFetch } from "./http";
 
-let cached: { key: string; model: LanguageModel; provider: ReturnType<typeof createOpenAI> } | undefined;
+type Scheduled = { provider: ReturnType<typeof createOpenAI>; model: LanguageModel };
 
-/**
- * The research model. With OPENAI_BASE_URL (Ollama, vLLM, LM Studio…) the chat-completions API is
- * used, which every OpenAI-compatible server speaks; for OpenAI itself too, for one code path.
- */
-export function researchModel(): LanguageModel {
+/** The configuration the providers below were made for, and each schedule's provider and model (their fetch waits in that lane, at that priority). */
+let cached: { key: string; providers: BoundedMap<string, Scheduled> } | undefined;
+
+/** The provider whose requests wait for an LLM slot as `schedule` says (the default lane without one), and its research model. */
+function scheduled(schedule: WaitOptions = {}): Scheduled {
   assertResearchConfigured({ llm: true });
   const env = getEnv();
   const key = `${env.OPENAI_BASE_URL}|${env.RESEARCH_MODEL}|${env.OPENAI_API_KEY ? "k" : ""}`;
-  if (cached?.key === key) return cached.model;
-  const provider = createOpenAI({
-    baseURL: env.OPENAI_BASE_URL,
-    // Local servers ignore the key, but the client requires one.
-    apiKey: env.OPENAI_API_KEY ?? "not-needed",
-    fetch: createRetryingFetch({
-      retryBudgetMs: env.LLM_RETRY_BUDGET_MS,
-      timeoutMs: env.LLM_TIMEOUT_MS,
-      limiter: limiters().llm,
-      health: limiters().llmHealth,
-    }),
+  if (cached?.key !== key) cached = { key, providers: new BoundedMap(1_000) };
+  // A run's lane and a handful of priorities: a few providers per run, made once each (cheap objects).
+  return cached.providers.getOrAdd(`${schedule.lane ?? ""}\u0000${schedule.priority ?? 0}`, () => {
+    const provider = createOpenAI({
+      baseURL: env.OPENAI_BASE_URL,
+      // Local servers ignore the key, but the client requires one.
+      apiKey: env.OPENAI_API_KEY ?? "not-needed",
+      fetch: createRetryingFetch({
+        retryBudgetMs: env.LLM_RETRY_BUDGET_MS,
+        timeoutMs: env.LLM_TIMEOUT_MS,
+        limiter: limiters().llm,
+        health: limiters().llmHealth,
+        schedule,
+      }),
+    });
+    return { provider, model: provider.chat(env.RESEARCH_MODEL) };
   });
-  cached = { key, model: provider.chat(env.RESEARCH_MODEL), provider };
-  return cached.model;
+}
+
+/**
+ * The research model, its requests waiting for an LLM slot in `schedule`'s lane and at its priority.
+ * With OPENAI_BASE_URL (Ollama, vLLM, LM Studio…) the chat-completions API is used, which every
+ * OpenAI-compatible server speaks; for OpenAI itself too, for one code path.
+ */
+export function researchModel(schedule?: WaitOptions): LanguageModel {
+  return scheduled(schedule).model;
 }
 
 /** The embedding model of EMBEDDING_MODEL on the same provider, or null when none is configured. */
 export function embeddingModel(): EmbeddingModel | null {
   const id = getEnv().EMBEDDING_MODEL;
   if (!id) return null;
-  researchModel();
-  return cached!.provider.embedding(id);
+  return scheduled().provider.embedding(id);
 }
