@@ -79,3 +79,41 @@ test("a run's user and that user's live runs (the queue's fair rank), in one rea
   assert.deepEqual(await runs.liveRunsOfUser({ kind: "tree", subjectId: "s-live-other" }), { userId: null, live: 0 });
   assert.equal(await runs.liveRunsOfUser({ kind: "tree", subjectId: "s-none" }), null);
 });
+
+test("a claim takes a free, own or expired lease only; it counts the attempt, keeps the first start, and clears a pause and a hand-off", async () => {
+  const run = await claimed("s-claim");
+  const other = "host:2:bbbb";
+  const first = await runs.getRun({ kind: "tree", subjectId: "s-claim" });
+  assert.ok(first?.startedAt instanceof Date && first.leaseExpiresAt instanceof Date);
+  assert.equal(first.attempt, 1);
+  assert.equal(await runs.claimRun({ id: run.id, owner: other, leaseMs: LEASE_MS }), false, "another process's live lease");
+  await runs.setRunsPaused({ ids: [run.id], owner: OWNER, paused: { reason: "The LLM provider is down", since: new Date() } });
+  assert.equal((await runs.getRun({ kind: "tree", subjectId: "s-claim" }))?.pauseReason, "The LLM provider is down");
+  await runs.setRunsPaused({ ids: [run.id], owner: other, paused: null });
+  assert.equal((await runs.getRun({ kind: "tree", subjectId: "s-claim" }))?.pauseReason, "The LLM provider is down", "only its owner changes it");
+  // The owner died: its lease ran out and another process takes the run over.
+  const later = new Date(Date.now() + LEASE_MS + 1_000);
+  assert.equal(await runs.claimRun({ id: run.id, owner: other, leaseMs: LEASE_MS, now: later }), true);
+  const taken = await runs.getRun({ kind: "tree", subjectId: "s-claim" });
+  assert.deepEqual(
+    { owner: taken?.leaseOwner, attempt: taken?.attempt, startedAt: taken?.startedAt, pausedAt: taken?.pausedAt, pauseReason: taken?.pauseReason, expires: taken?.leaseExpiresAt?.getTime() },
+    { owner: other, attempt: 2, startedAt: first.startedAt, pausedAt: null, pauseReason: null, expires: later.getTime() + LEASE_MS },
+  );
+  assert.deepEqual(await runs.heartbeatRun({ id: run.id, owner: OWNER, leaseMs: LEASE_MS }), { held: false }, "the old owner no longer holds it");
+  // A hand-off (queue mode) frees the lease for the next job's claim and records when.
+  assert.equal(await runs.handOffRun({ id: run.id, owner: other }), true);
+  const handed = await runs.getRun({ kind: "tree", subjectId: "s-claim" });
+  assert.equal(handed?.leaseOwner, null);
+  assert.ok(handed?.handoffAt instanceof Date);
+  assert.equal(await runs.claimRun({ id: run.id, owner: OWNER, leaseMs: LEASE_MS }), true);
+  assert.equal((await runs.getRun({ kind: "tree", subjectId: "s-claim" }))?.handoffAt, null);
+  assert.equal(await runs.finishRun({ id: run.id, owner: other, status: "completed" }), false, "not its owner's");
+  assert.equal(await runs.finishRun({ id: run.id, owner: OWNER, status: "failed", error: "it broke" }), true);
+  const ended = await runs.getRun({ kind: "tree", subjectId: "s-claim" });
+  assert.equal(ended?.status, "failed");
+  assert.equal(ended?.error, "it broke");
+  assert.ok(ended?.completedAt instanceof Date);
+  assert.equal(ended?.leaseOwner, null);
+  assert.equal(await runs.claimRun({ id: run.id, owner: OWNER, leaseMs: LEASE_MS }), false, "an ended run");
+  assert.deepEqual(await runs.getRun({ kind: "tree", subjectId: "s-claim" }), await db.run.findUnique({ where: { id: run.id } }), "the same row as Prisma's model API reads it");
+});

@@ -2,7 +2,7 @@
 // and releasing a lease are compare-and-set updates, so two processes on one database never run the
 // same run at once.
 import { db } from "./client";
-import { queryDirect } from "./direct";
+import { executeDirect, queryDirect, type RowTypes } from "./direct";
 import { Prisma } from "../generated/prisma/client";
 import { getEnv } from "../env";
 import type { Run } from "./types";
@@ -37,8 +37,13 @@ export async function openRun({ kind, subjectId, userId, mode, now = new Date() 
   });
 }
 
-export async function getRun({ kind, subjectId }: { kind: RunKind; subjectId: string }) {
-  return db.run.findUnique({ where: { kind_subjectId: { kind, subjectId } } });
+/** How a run row read in plain SQL comes back: its times (see RowTypes). */
+const RUN_ROW: RowTypes = { dates: ["leaseExpiresAt", "heartbeatAt", "cancelRequestedAt", "pausedAt", "createdAt", "startedAt", "completedAt", "handoffAt"] };
+
+/** The subject's run, or null (plain SQL: read at every claim and by the status views). */
+export async function getRun({ kind, subjectId }: { kind: RunKind; subjectId: string }): Promise<Run | null> {
+  const [row] = await queryDirect<Run>(Prisma.sql`SELECT * FROM "Run" WHERE "kind" = ${kind} AND "subjectId" = ${subjectId}`, RUN_ROW);
+  return row ?? null;
 }
 
 /** A run's id and whether a cancel was asked for, or null: plain SQL, read by every queue-mode part job. */
@@ -55,34 +60,21 @@ export async function getRunState({ kind, subjectId }: { kind: RunKind; subjectI
  * live lease, or the run has ended.
  */
 export async function claimRun({ id, owner, leaseMs, now = new Date() }: { id: string; owner: string; leaseMs: number; now?: Date }): Promise<boolean> {
-  const { count } = await db.run.updateMany({
-    where: {
-      id,
-      status: { in: ["queued", "running"] },
-      OR: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseExpiresAt: { lt: now } }],
-    },
-    data: {
-      status: "running",
-      leaseOwner: owner,
-      leaseExpiresAt: new Date(now.getTime() + leaseMs),
-      heartbeatAt: now,
-      attempt: { increment: 1 },
-      // A pause was this process's view of its provider; a new owner starts from its own.
-      pausedAt: null,
-      pauseReason: null,
-      handoffAt: null,
-    },
-  });
-  if (count === 1) await db.run.updateMany({ where: { id, startedAt: null }, data: { startedAt: now } });
+  // A pause was this process's view of its provider; a new owner starts from its own.
+  const count = await executeDirect(Prisma.sql`
+    UPDATE "Run" SET "status" = 'running', "leaseOwner" = ${owner}, "leaseExpiresAt" = ${new Date(now.getTime() + leaseMs)},
+      "heartbeatAt" = ${now}, "attempt" = "attempt" + 1, "pausedAt" = NULL, "pauseReason" = NULL, "handoffAt" = NULL,
+      "startedAt" = COALESCE("startedAt", ${now})
+    WHERE "id" = ${id} AND "status" IN ('queued', 'running')
+      AND ("leaseOwner" IS NULL OR "leaseOwner" = ${owner} OR "leaseExpiresAt" < ${now})`);
   return count === 1;
 }
 
 /** Renews the lease. `held: false` when another process took the run over (or it ended, or was deleted). */
 export async function heartbeatRun({ id, owner, leaseMs, now = new Date() }: { id: string; owner: string; leaseMs: number; now?: Date }) {
-  const { count } = await db.run.updateMany({
-    where: { id, leaseOwner: owner, status: "running" },
-    data: { heartbeatAt: now, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
-  });
+  const count = await executeDirect(Prisma.sql`
+    UPDATE "Run" SET "heartbeatAt" = ${now}, "leaseExpiresAt" = ${new Date(now.getTime() + leaseMs)}
+    WHERE "id" = ${id} AND "leaseOwner" = ${owner} AND "status" = 'running'`);
   return { held: count === 1 };
 }
 
@@ -92,9 +84,10 @@ export async function heartbeatRun({ id, owner, leaseMs, now = new Date() }: { i
  */
 export async function runsToStop({ ids }: { ids: string[] }): Promise<{ cancelled: string[]; gone: string[] }> {
   if (ids.length === 0) return { cancelled: [], gone: [] };
-  const rows = await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, cancelRequestedAt: true } });
+  const rows = await queryDirect<{ id: string; cancelled: number | bigint | boolean }>(Prisma.sql`
+    SELECT "id", CASE WHEN "cancelRequestedAt" IS NULL THEN 0 ELSE 1 END AS "cancelled" FROM "Run" WHERE "id" IN (${Prisma.join(ids)})`);
   const present = new Set(rows.map((r) => r.id));
-  return { cancelled: rows.filter((r) => r.cancelRequestedAt).map((r) => r.id), gone: ids.filter((id) => !present.has(id)) };
+  return { cancelled: rows.filter((r) => Number(r.cancelled) === 1).map((r) => r.id), gone: ids.filter((id) => !present.has(id)) };
 }
 
 /**
@@ -102,10 +95,10 @@ export async function runsToStop({ ids }: { ids: string[] }): Promise<{ cancelle
  * terminal status overwrites another.
  */
 export async function finishRun({ id, owner, status, error = null }: { id: string; owner: string; status: Exclude<RunStatus, "queued" | "running">; error?: string | null }) {
-  const { count } = await db.run.updateMany({
-    where: { id, leaseOwner: owner, status: "running" },
-    data: { status, error, leaseOwner: null, leaseExpiresAt: null, completedAt: new Date(), pausedAt: null, pauseReason: null },
-  });
+  const count = await executeDirect(Prisma.sql`
+    UPDATE "Run" SET "status" = ${status}, "error" = ${error}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "completedAt" = ${new Date()},
+      "pausedAt" = NULL, "pauseReason" = NULL
+    WHERE "id" = ${id} AND "leaseOwner" = ${owner} AND "status" = 'running'`);
   return count === 1;
 }
 
@@ -115,10 +108,10 @@ export async function finishRun({ id, owner, status, error = null }: { id: strin
  * sweep from queueing a job for it meanwhile (its job waits already). False when the lease was not held.
  */
 export async function handOffRun({ id, owner, now = new Date() }: { id: string; owner: string; now?: Date }) {
-  const { count } = await db.run.updateMany({
-    where: { id, leaseOwner: owner, status: "running" },
-    data: { leaseOwner: null, leaseExpiresAt: new Date(now.getTime() + runLeaseMs()), handoffAt: now, pausedAt: null, pauseReason: null },
-  });
+  const count = await executeDirect(Prisma.sql`
+    UPDATE "Run" SET "leaseOwner" = NULL, "leaseExpiresAt" = ${new Date(now.getTime() + runLeaseMs())}, "handoffAt" = ${now},
+      "pausedAt" = NULL, "pauseReason" = NULL
+    WHERE "id" = ${id} AND "leaseOwner" = ${owner} AND "status" = 'running'`);
   return count === 1;
 }
 
@@ -128,10 +121,9 @@ export async function handOffRun({ id, owner, now = new Date() }: { id: string; 
  */
 export async function setRunsPaused({ ids, owner, paused }: { ids: string[]; owner: string; paused: { reason: string; since: Date } | null }) {
   if (ids.length === 0) return;
-  await db.run.updateMany({
-    where: { id: { in: ids }, leaseOwner: owner, status: "running" },
-    data: paused ? { pausedAt: paused.since, pauseReason: paused.reason } : { pausedAt: null, pauseReason: null },
-  });
+  await executeDirect(Prisma.sql`
+    UPDATE "Run" SET "pausedAt" = ${paused?.since ?? null}, "pauseReason" = ${paused?.reason ?? null}
+    WHERE "id" IN (${Prisma.join(ids)}) AND "leaseOwner" = ${owner} AND "status" = 'running'`);
 }
 
 /** A run row's pause as the views show it: only while it runs. */
@@ -150,7 +142,10 @@ export async function requestCancel({ kind, subjectId }: { kind: RunKind; subjec
  * (never claimed, or its owner died: a run with a cancel recorded is not taken over).
  */
 export async function runStopped({ kind, subjectId, now = new Date() }: { kind: RunKind; subjectId: string; now?: Date }): Promise<boolean> {
-  const run = await db.run.findUnique({ where: { kind_subjectId: { kind, subjectId } }, select: { status: true, leaseOwner: true, leaseExpiresAt: true } });
+  const [run] = await queryDirect<{ status: string; leaseOwner: string | null; leaseExpiresAt: Date | null }>(
+    Prisma.sql`SELECT "status", "leaseOwner", "leaseExpiresAt" FROM "Run" WHERE "kind" = ${kind} AND "subjectId" = ${subjectId}`,
+    { dates: ["leaseExpiresAt"] },
+  );
   if (!run || (run.status !== "queued" && run.status !== "running")) return true;
   return run.leaseOwner === null || (run.leaseExpiresAt !== null && run.leaseExpiresAt < now);
 }
