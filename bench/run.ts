@@ -5,7 +5,9 @@
 //   npm run bench -- --only datasets    a 100 MB CSV's load time and the analysis queries' p95 (in process)
 //   npm run bench -- --only knowledge   the knowledge base: indexing pages/s and search p50/p95 on 1,000
 //                                       documents, on each --database (smoke: 50 documents)
-//   npm run bench -- --only queue       queue mode: 10 concurrent (3, 3) researches on 1 worker, then on 2
+//   npm run bench -- --only queue       queue mode: 10 concurrent (3, 3) researches on 1 worker, then on 2;
+//                                       then a single (5, 5) embedded (SQLite, PostgreSQL) and on 2 workers
+//                                       (--queue-single DxB: another size; 0: not run)
 //                                       (PostgreSQL and Redis at TEST_REDIS_URL, default redis://127.0.0.1:6379)
 //   options: --configs 2x3,5x5  --llm-latency 150 --search-latency 80 --web-latency 60
 //            --llm-concurrency 8 --only tree|faults|large-web|extraction  --no-build  --out DIR
@@ -64,6 +66,7 @@ const { values } = parseArgs({
     "no-build": { type: "boolean", default: false },
     out: { type: "string" },
     profile: { type: "string" },
+    "queue-single": { type: "string" },
     "server-node-args": { type: "string" },
     database: { type: "string", default: "sqlite" },
   },
@@ -246,7 +249,11 @@ async function main(): Promise<void> {
   if (runQueue) {
     const fakes = await startFakesProcess(latencies);
     try {
-      queue = await runQueueBench({ profileDir: values.profile && path.resolve(values.profile), fakes, latencies, limits, redisUrl: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379", ...(smoke ? { researches: 2, depth: 1, breadth: 2 } : {}), log });
+      queue = await runQueueBench({ profileDir: values.profile && path.resolve(values.profile), fakes, latencies, limits, contextTokenBudget, redisUrl: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379",
+        ...(smoke ? { researches: 2, depth: 1, breadth: 2 } : {}),
+        // A single (5, 5) on 2 workers against the embedded mode's (--queue-single 0: not run).
+        ...(values["queue-single"] === "0" ? {} : { singleTree: { ...config(values["queue-single"] ?? (smoke ? "1x2" : "5x5")), workers: 2 } }),
+        log });
       log(`queue: wall on ${queue.rows.at(-1)!.workers} workers ÷ on ${queue.rows[0].workers} = ${queue.ratio.toFixed(2)}`);
     } finally {
       await fakes.stop();

@@ -1,13 +1,20 @@
-// Queue mode's figure (issue 26): 10 concurrent (3, 3) researches with a high LLM limit, wall time on 2
-// workers against 1 worker. Each row gets a fresh web process on a new PostgreSQL database and its own
-// Redis key prefix; the workers are `npm run worker` processes (test/helpers/worker.ts). Wall time runs
-// from the first start request to the last research completed.
+// Queue mode's figures (issue 26): 10 concurrent (3, 3) researches with a high LLM limit, wall time on 2
+// workers against 1 worker; and a single (5, 5) on 2 workers, its wall time ÷ its bound against the
+// embedded mode's (the same research in the web process, on SQLite and on PostgreSQL). Each row gets a
+// fresh web process on a new database and its own Redis key prefix; the workers are `npm run worker`
+// processes (test/helpers/worker.ts). Wall time runs from the first start request to the last research
+// completed (the single tree: to its stream's end, as in the tree rows).
 import fs from "node:fs";
 import path from "node:path";
 import { loadavg } from "node:os";
 import { Queue } from "bullmq";
 import type { BoundLatencies, BoundLimits } from "../tree/bound";
 import type { FakesProcess } from "../tree/fakes-process";
+import { runTree, type TreeRunResult } from "../tree/run-tree";
+import { cpuSeconds } from "../tree/proc";
+
+/** A process's CPU seconds so far (0 for none, or where there is no /proc). */
+const cpuSecondsOf = (pid: number | undefined): number => (pid === undefined ? 0 : cpuSeconds(pid));
 import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { clearQueuePrefix, TestWorker } from "../../test/helpers/worker";
@@ -35,11 +42,28 @@ export interface QueueBenchRow {
   load: number;
 }
 
+export interface SingleTreeRow {
+  mode: "embedded" | "queue";
+  database: "sqlite" | "postgres";
+  workers: number;
+  wallMs: number;
+  boundMs: number;
+  limitedBy: string;
+  ratio: number;
+  llmCalls: number;
+  /** CPU seconds over the research: the web process (with its children), and the workers together (queue mode). */
+  cpuWeb: number;
+  cpuWorkers: number;
+  load: number;
+}
+
 export interface QueueBenchResult {
   rows: QueueBenchRow[];
   /** Wall on the most workers ÷ wall on 1 (issue 26's target: ≤ 0.6 with 2). */
   ratio: number;
   workerConcurrency: number;
+  /** The single tree on the workers and in the embedded mode (absent when not run). */
+  singleTree?: { depth: number; breadth: number; rows: SingleTreeRow[] };
 }
 
 const WORKER_CONCURRENCY = 4;
@@ -68,16 +92,6 @@ async function waitForEnd(app: TestApp, id: string, timeoutMs: number): Promise<
     if (["completed", "failed", "cancelled"].includes(view.status)) return view;
     if (Date.now() > deadline) throw new Error(`research ${id} still ${view.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** A process's CPU seconds so far (user + system, from /proc; 0 where there is no /proc). */
-function cpuSecondsOf(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
   }
 }
 
@@ -164,11 +178,40 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
   }
 }
 
-export async function runQueueBench(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; redisUrl: string; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; log: (line: string) => void }): Promise<QueueBenchResult> {
+export async function runQueueBench(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; singleTree?: { depth: number; breadth: number; workers: number }; log: (line: string) => void }): Promise<QueueBenchResult> {
   const { researches = 10, depth = 3, breadth = 3, workerCounts = [1, 2] } = o;
   const rows: QueueBenchRow[] = [];
   for (const workers of workerCounts) rows.push(await runRow({ ...o, workers, researches, depth, breadth }));
-  return { rows, ratio: rows.at(-1)!.wallMs / rows[0].wallMs, workerConcurrency: WORKER_CONCURRENCY };
+  const result: QueueBenchResult = { rows, ratio: rows.at(-1)!.wallMs / rows[0].wallMs, workerConcurrency: WORKER_CONCURRENCY };
+  if (o.singleTree) result.singleTree = { depth: o.singleTree.depth, breadth: o.singleTree.breadth, rows: await runSingleTree({ ...o, ...o.singleTree }) };
+  return result;
+}
+
+/**
+ * The single tree in the embedded mode (SQLite, the default; PostgreSQL, queue mode's database) and on
+ * the workers, one after the other on the same fakes, each held against the bound of the tree it built.
+ */
+async function runSingleTree(o: { fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; depth: number; breadth: number; workers: number; log: (line: string) => void }): Promise<SingleTreeRow[]> {
+  const rows: SingleTreeRow[] = [];
+  const runs: { mode: SingleTreeRow["mode"]; database: SingleTreeRow["database"] }[] = [
+    { mode: "embedded", database: "sqlite" },
+    { mode: "embedded", database: "postgres" },
+    { mode: "queue", database: "postgres" },
+  ];
+  for (const { mode, database } of runs) {
+    const load = loadavg()[0];
+    const workers = mode === "queue" ? o.workers : 0;
+    const r: TreeRunResult = await runTree({
+      depth: o.depth, breadth: o.breadth, database, latencies: o.latencies, limits: o.limits, contextTokenBudget: o.contextTokenBudget, fakes: o.fakes,
+      ...(mode === "queue" ? { queue: { workers, redisUrl: o.redisUrl } } : {}),
+    });
+    const row: SingleTreeRow = { mode, database, workers, wallMs: r.wallMs, boundMs: r.bound.boundMs, limitedBy: r.bound.limitedBy, ratio: r.ratio, llmCalls: r.llm.calls,
+      cpuWeb: r.server.cpuSeconds, cpuWorkers: r.queueCpuSeconds ?? 0, load };
+    o.log(`single (${o.depth}, ${o.breadth}) ${mode === "queue" ? `on ${workers} workers` : "embedded"} (${database}): ${(r.wallMs / 1000).toFixed(2)} s wall, bound ${(r.bound.boundMs / 1000).toFixed(2)} s (${r.bound.limitedBy}), ratio ${r.ratio.toFixed(3)}, ` +
+      `${r.llm.calls} LLM calls, CPU web ${row.cpuWeb.toFixed(1)} s${workers ? ` + workers ${row.cpuWorkers.toFixed(1)} s` : ""}, load ${load.toFixed(1)}`);
+    rows.push(row);
+  }
+  return rows;
 }
 
 export function formatQueueMarkdown(result: QueueBenchResult): string {
@@ -184,5 +227,21 @@ export function formatQueueMarkdown(result: QueueBenchResult): string {
     `Wall on ${result.rows.at(-1)!.workers} workers ÷ on ${result.rows[0].workers}: **${result.ratio.toFixed(2)}** (target ≤ 0.6).`,
     "",
   ];
+  const single = result.singleTree;
+  if (single) {
+    const queue = single.rows.find((r) => r.mode === "queue");
+    lines.push(
+      `### A single (${single.depth}, ${single.breadth}): on the workers and in the embedded mode`,
+      "",
+      "| mode | database | workers | wall s | bound s (limited by) | wall ÷ bound | LLM calls | CPU s: web / workers | load at start |",
+      "| --- | --- | ---: | ---: | --- | ---: | ---: | --- | ---: |",
+      ...single.rows.map((r) => `| ${r.mode} | ${r.database} | ${r.workers || "–"} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.boundMs / 1000).toFixed(2)} (${r.limitedBy}) | ${r.ratio.toFixed(3)} | ${r.llmCalls} | ${r.cpuWeb.toFixed(1)} / ${r.workers ? r.cpuWorkers.toFixed(1) : "–"} | ${r.load.toFixed(1)} |`),
+      "",
+      ...(queue
+        ? single.rows.filter((r) => r.mode === "embedded").map((r) => `On ${queue.workers} workers − embedded on ${r.database}: **${(queue.ratio - r.ratio >= 0 ? "+" : "") + (queue.ratio - r.ratio).toFixed(3)}** (target: within 0.1).`)
+        : []),
+      "",
+    );
+  }
   return lines.join("\n");
 }

@@ -11,12 +11,13 @@ import { TOPICS } from "../../test/fakes/web-topics";
 import type { FaultOptions, FaultStats, LlmLogEntry } from "../../test/fakes";
 import { totalQueries } from "@/lib/explore/tree";
 import { computeBound, type Bound, type BoundLatencies, type BoundLimits, type BoundQuery } from "./bound";
-import { sampleProcessTree } from "./proc";
+import { cpuSeconds, sampleProcessTree } from "./proc";
 import { quantile } from "../extraction-measure";
 import { followStream } from "./stream-client";
 import type { FakesProcess } from "./fakes-process";
 import { readStatements, statementCounter, statementsBetween, type LoopDelay, type StatementCounts } from "./statements";
 import type { BenchDatabase } from "./database";
+import { clearQueuePrefix, TestWorker } from "../../test/helpers/worker";
 
 export interface TreeRunOptions {
   depth: number;
@@ -38,6 +39,11 @@ export interface TreeRunOptions {
   faults?: Partial<FaultOptions>;
   /** Give up waiting for the terminal status after this long (fault runs; default 10 min). */
   timeoutMs?: number;
+  /**
+   * Queue mode (issue 26): the research runs on this many `npm run worker` processes over Redis and
+   * PostgreSQL (the web process only serves); `server` CPU is then the web process's alone.
+   */
+  queue?: { workers: number; redisUrl: string };
 }
 
 export interface FaultRunResult {
@@ -95,6 +101,9 @@ export interface TreeRunResult {
    * of them that reached the extracted items and the report. Absent in results recorded before.
    */
   quality?: { plantedFacts: number; inItems: number; inReport: number };
+  /** Queue mode's workers, when the research ran on them (absent: the embedded mode), and their CPU seconds together over the research. */
+  queueWorkers?: number;
+  queueCpuSeconds?: number;
   /** Bytes of `GET /api/research/:id` once the research finished (what a polling client downloads). */
   statusBytes?: number;
   /** Bytes of `GET /api/research/:id?view=status` (the lean status view) then. */
@@ -143,13 +152,19 @@ function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fa
 }
 
 export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
-  const database = o.database ?? "sqlite";
-  const name = `bench-${o.depth}x${o.breadth}${o.faults ? "-faults" : ""}`;
+  // Queue mode needs PostgreSQL (workers in other processes share the database).
+  const database = o.queue ? "postgres" : (o.database ?? "sqlite");
+  const name = `bench-${o.depth}x${o.breadth}${o.faults ? "-faults" : ""}${o.queue ? `-queue${o.queue.workers}w` : ""}`;
   const counter = statementCounter(name);
-  const app = await TestApp.start({ name, database, env: { ...serverEnv(o), ...counter.env },
+  const prefix = o.queue ? `quarry-bench-tree-${process.pid}-${Date.now()}` : undefined;
+  const queueEnv: Record<string, string> = o.queue ? { REDIS_URL: o.queue.redisUrl, REDIS_KEY_PREFIX: prefix! } : {};
+  const app = await TestApp.start({ name, database, env: { ...serverEnv(o), ...queueEnv, ...counter.env },
     nodeArgs: [...counter.nodeArgs, ...(o.serverNodeArgs ?? []), ...(o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] : [])],
   });
+  const workers: TestWorker[] = [];
   try {
+    // Queue mode: the workers, on the web process's database, Redis and environment.
+    for (let i = 0; i < (o.queue?.workers ?? 0); i++) workers.push(await TestWorker.start(app, `${name}-w${i + 1}`));
     // Warm-up: the first requests load every route and module of the server.
     const warm = await createAndStart(app, { prompt: "Warm-up run", depth: 1, breadth: 1, questions: 1 });
     await waitForStatus(app, warm, ["completed", "failed"], 120_000);
@@ -163,6 +178,8 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
 
     const statementsBefore = await readStatements(app.pid!, counter.file);
     const sampler = sampleProcessTree(app.pid!);
+    const workersCpu = () => workers.reduce((n, w) => n + (w.pid === undefined ? 0 : cpuSeconds(w.pid)), 0);
+    const workersCpu0 = workersCpu();
     const t0 = performance.timeOrigin + performance.now();
     const start = await app.postJson("/api/research/start", {
       research_id: id,
@@ -178,6 +195,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
         return undefined;
       });
     const usage = sampler.stop();
+    const queueCpuSeconds = workersCpu() - workersCpu0;
     const statementsAfter = await readStatements(app.pid!, counter.file);
     const statements = statementsBetween(statementsBefore, statementsAfter);
     if (o.faults) await o.fakes.configureFaults({ rate429: 0, rate500: 0, outage: false, outageUntil: 0, slowMs: 0 });
@@ -269,7 +287,9 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       statusBytes,
       statusLeanBytes,
       loopDelay: statementsAfter.loopDelay,
-      cpuMsPerLlmCall: research.llmCalls > 0 ? (usage.cpuSeconds * 1000) / research.llmCalls : undefined,
+      // In queue mode the workers did the work: the web process's CPU says nothing per call.
+      cpuMsPerLlmCall: research.llmCalls > 0 && !o.queue ? (usage.cpuSeconds * 1000) / research.llmCalls : undefined,
+      ...(o.queue ? { queueWorkers: o.queue.workers, queueCpuSeconds } : {}),
       web: largeWebFetched(o.fakes.webPages, webLog.map((e) => e.path)),
       stream: {
         parts: stream?.parts ?? 0,
@@ -299,7 +319,9 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     if (!stream?.finished) throw new Error("the stream ended without its finish part");
     return result;
   } finally {
+    for (const w of workers) await w.stop();
     await app.stop({ graceful: Boolean(o.profileDir) });
+    if (o.queue) await clearQueuePrefix(o.queue.redisUrl, prefix!);
     fs.rmSync(counter.file, { force: true });
   }
 }
