@@ -1,16 +1,16 @@
 // Queue mode's Deep Research tasks: one job per task, so that a level's tasks run on several workers
 // at once. The run's job (under the Run lease) is in its execute phase: it makes sure every
-// unfinished task of the level has its job, waits until each has ended, and then moves the start on
-// to its hypothesis. A task job (runDrTask) runs the task as the embedded loop does (lib/deep-research/
+// unfinished task of the level has its job and parks (its job delayed, holding no worker slot) until
+// the task job that ends last wakes it; the look that finds every task ended moves the start on to
+// its hypothesis. A task job (runDrTask) runs the task as the embedded loop does (lib/deep-research/
 // tasks.ts: a LITERATURE task's tree goes on from what its child research holds; a task's end is a
 // compare-and-set), so a retried or duplicated job never records a task twice. The run's events are
 // numbered from the database by every process (lib/runs/shared-events.ts).
-import { sleep } from "../concurrency";
 import { getConversation } from "../db/conversations";
 import { getTask, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
 import { getRun } from "../db/runs";
 import { errorMessage } from "../errors";
-import { PART_STOP_POLL_MS, PART_WATCH_MS, partJobs, stopWhen, waitForPartJobs, type PartJobs } from "../runs/part-jobs";
+import { PART_STOP_POLL_MS, partJobs, stopWhen, waitForPartJobs, type PartJobs } from "../runs/part-jobs";
 import { sharedSeqSink } from "../runs/shared-events";
 import { DrContext } from "./context";
 import { runTask, TERMINAL } from "./tasks";
@@ -20,34 +20,54 @@ import { taskView } from "./views";
 export const drTaskQueue = (): PartJobs | undefined => partJobs("dr-tasks");
 
 /**
- * The execute phase on the workers: resolves when every task of the level has ended. A task whose
- * job failed for good (after its retries), or ended without ending the task, is recorded failed
- * with the reason: the others go on, as in the embedded loop. Throws on cancel or a lost lease.
+ * The execute phase on the workers, one look: every unfinished task of the level has its job, and a
+ * task whose job failed for good (after its retries) or ended without ending the task is recorded
+ * failed with the reason (the others go on, as in the embedded loop). "executed" once every task has
+ * ended; "parked" while some still run: the run's job waits, holding no slot, until the task job that
+ * ends last wakes it (or PART_PARK_MS). Ended jobs are replaced only in a run's first job (a resumed
+ * run: `replaceEnded`), not in the jobs a parked run is woken in. Throws on cancel.
  */
-export async function executeLevelOnWorkers(ctx: DrContext, level: number, tasks: PartJobs): Promise<void> {
-  let open: ResearchTask[] = [];
-  try {
-    for (let first = true; ; first = false) {
-      ctx.check();
-      open = (await tasksOf(ctx.conversationId, level)).filter((t) => !TERMINAL.has(t.status));
-      if (open.length === 0) return;
-      const states = await tasks.ensure(ctx.conversationId, open.map((t) => t.id), { replaceEnded: first });
-      for (const task of open) {
-        const state = states.get(task.id);
-        if (state === "running") continue;
-        // A job that stopped for a cancel is no failure of its task.
-        ctx.check();
-        const error = typeof state === "object" ? state.failed : "The task's job ended without finishing the task.";
-        const ended = await updateTask(task.id, (t) => (TERMINAL.has(t.status) ? null : { status: "failed", error, endedAt: new Date() }));
-        ctx.emit("task", taskView(ended));
-      }
-      await sleep(PART_WATCH_MS, ctx.signal);
+export async function lookAtLevelOnWorkers(ctx: DrContext, level: number, tasks: PartJobs, { replaceEnded }: { replaceEnded: boolean }): Promise<"executed" | "parked"> {
+  ctx.check();
+  const open = await openTasks(ctx.conversationId, level);
+  if (open.length === 0) return "executed";
+  const states = await tasks.ensure(ctx.conversationId, open.map((t) => t.id), { replaceEnded });
+  let running = 0;
+  for (const task of open) {
+    const state = states.get(task.id);
+    if (state === "running") {
+      running++;
+      continue;
     }
-  } catch (error) {
-    // Cancelled: the task jobs see it within a poll; the run ends once they have stopped writing.
-    if (ctx.signal.aborted && !ctx.run.leaseLost) await waitForPartJobs(tasks, async () => open.map((t) => t.id));
-    throw error;
+    // A job that stopped for a cancel is no failure of its task.
+    ctx.check();
+    const error = typeof state === "object" ? state.failed : "The task's job ended without finishing the task.";
+    const ended = await updateTask(task.id, (t) => (TERMINAL.has(t.status) ? null : { status: "failed", error, endedAt: new Date() }));
+    ctx.emit("task", taskView(ended));
   }
+  return running > 0 ? "parked" : "executed";
+}
+
+/** The tasks of the conversation (of one level) that have not ended. */
+async function openTasks(conversationId: string, level?: number): Promise<ResearchTask[]> {
+  return (await tasksOf(conversationId, level)).filter((t) => !TERMINAL.has(t.status));
+}
+
+/**
+ * Queue mode: whether a task of the level has a job waiting or running. A stop asked for meanwhile
+ * waits for them (the embedded loop, too, finishes the level it began); with none, nothing runs on.
+ */
+export async function levelAtWorkOnWorkers(conversationId: string, level: number): Promise<boolean> {
+  const tasks = drTaskQueue();
+  if (!tasks) return false;
+  const open = await openTasks(conversationId, level);
+  return open.length > 0 && (await tasks.running(open.map((t) => t.id))) > 0;
+}
+
+/** Queue mode, a cancelled start: its task jobs see the cancel within a poll; the run ends once they have stopped writing. */
+export async function stopTasksOnWorkers(conversationId: string): Promise<void> {
+  const tasks = drTaskQueue();
+  if (tasks) await waitForPartJobs(tasks, async () => (await openTasks(conversationId)).map((t) => t.id));
 }
 
 /**
@@ -66,15 +86,26 @@ export async function runDrTask({ conversationId, taskId }: { conversationId: st
     id: run.id, kind: "deep-research" as const, subjectId: conversationId, userId: run.userId, mode: run.mode,
     signal: stop.signal, leaseLost: false, phased: false, continued: false,
   };
+  let ended = true;
   try {
     await runTask(new DrContext(conversationId, c.userId, handle, sink), task);
     return stop.signal.aborted ? "stopped" : "done";
   } catch (error) {
     if (stop.signal.aborted) return "stopped";
     console.error(`[quarry] task ${taskId} of conversation ${conversationId}: ${errorMessage(error)}`);
+    // Retried: this job has not ended yet.
+    ended = false;
     throw error;
   } finally {
     stop.dispose();
     await sink.flushed();
+    // The last task of the level at work wakes the parked run: its level is done, or its cancel stopped it.
+    if (ended) await wakeIfLast(conversationId, task.level).catch((error: unknown) => console.error(`[quarry] task ${taskId} could not wake conversation ${conversationId}:`, error));
   }
+}
+
+/** Wakes the start's parked run when no task of the level is open any more. */
+async function wakeIfLast(conversationId: string, level: number): Promise<void> {
+  const tasks = drTaskQueue();
+  if (tasks?.wakeParent && (await openTasks(conversationId, level)).length === 0) await tasks.wakeParent(conversationId);
 }

@@ -17,7 +17,7 @@ import { messageView, runGuardView, stateView } from "./views";
 import { messagesOf } from "../db/conversations";
 import { parseJson } from "../db/json";
 import { sharedSeqSink } from "../runs/shared-events";
-import { drTaskQueue } from "./distributed";
+import { drTaskQueue, levelAtWorkOnWorkers, stopTasksOnWorkers } from "./distributed";
 
 export const deepResearchEngine: Engine = {
   kind: "deep-research",
@@ -52,17 +52,21 @@ export const deepResearchEngine: Engine = {
       for (let phases = 0; ; phases++) {
         const m = (await getMessage({ id: root.id }))!;
         if (m.phase === "done") break;
-        if (m.stopRequestedAt) break;
+        // A stop takes effect between phases; a level whose tasks are at work on the workers (its run's
+        // job parked) is finished first, as the embedded loop finishes the level it began.
+        if (m.stopRequestedAt && !(m.phase === "execute" && (await levelAtWorkOnWorkers(c.id, m.level)))) break;
         ctx.check();
         // Queue mode: one phase per job; the next runs in the run's next job, on whichever worker is free.
         if (phases > 0 && run.phased) return "handed-off";
-        await runPhase(ctx, m);
+        // Queue mode: the job waits, holding no slot, until the level's last task job wakes it.
+        if ((await runPhase(ctx, m)) === "parked") return "parked";
       }
       await finish(ctx, root.id, "completed", null, recovered);
       return "completed";
     } catch (error) {
       if (run.leaseLost) return "abandoned";
       if (run.signal.aborted) {
+        await stopTasksOnWorkers(c.id);
         await finish(ctx, root.id, "failed", "Cancelled", recovered);
         return "cancelled";
       }

@@ -13,7 +13,7 @@ import { createLevelTasks, itemsOfResearches, tasksOf, type TaskDraft } from "..
 import type { DrContext } from "./context";
 import { parseJson } from "../db/json";
 import { executeLevel } from "./tasks";
-import { drTaskQueue, executeLevelOnWorkers } from "./distributed";
+import { drTaskQueue, lookAtLevelOnWorkers } from "./distributed";
 import { prepareDatasets } from "./datasets";
 import { analysisItems } from "./analysis-evidence";
 import { discoveryViews } from "./snapshot";
@@ -27,14 +27,15 @@ export function iterationCap(mode: string, maxAuto: number): number {
   return mode === "steering" ? 1 : mode === "fully-autonomous" ? FULLY_AUTONOMOUS_CAP : maxAuto;
 }
 
-type Step = (ctx: DrContext, m: ConversationMessage) => Promise<void>;
+type Step = (ctx: DrContext, m: ConversationMessage) => Promise<"parked" | void>;
 
 /** Runs the phase the message is at, saving its result and moving the message to the next phase. */
-export async function runPhase(ctx: DrContext, m: ConversationMessage): Promise<void> {
+/** Runs the message's phase; "parked" when its work goes on elsewhere (queue mode: the level's tasks on the workers). */
+export async function runPhase(ctx: DrContext, m: ConversationMessage): Promise<"parked" | void> {
   const step = STEPS[m.phase ?? "plan"];
   if (!step) throw new Error(`Unknown phase ${m.phase}`);
   ctx.emit("phase", { messageId: m.id, iteration: m.iteration, level: m.level, phase: m.phase, phaseStartedAt: m.phaseStartedAt });
-  await step(ctx, m);
+  return step(ctx, m);
 }
 
 async function move(ctx: DrContext, m: ConversationMessage, phase: string, extra: Partial<ConversationMessage> = {}) {
@@ -67,10 +68,11 @@ const plan: Step = async (ctx, m) => {
 };
 
 const execute: Step = async (ctx, m) => {
-  // Queue mode: each task is a job of its own, on whichever worker is free.
+  // Queue mode: each task is a job of its own, on whichever worker is free; the run's job parks while they work.
   const tasks = drTaskQueue();
-  if (tasks) await executeLevelOnWorkers(ctx, m.level, tasks);
-  else await executeLevel(ctx, m.level);
+  if (tasks) {
+    if ((await lookAtLevelOnWorkers(ctx, m.level, tasks, { replaceEnded: !ctx.run.continued })) === "parked") return "parked";
+  } else await executeLevel(ctx, m.level);
   await move(ctx, m, "hypothesis");
 };
 

@@ -66,12 +66,14 @@ test("Deep Research start answers 202 queued with a job id; status goes queued â
   }, 180_000, "the Deep Research start to end");
   assert.deepEqual(seen, ["queued", "processing", "completed"]);
   // One phase per job: the run's job went back in the queue after each phase but the last, and each
-  // claim took the run up where the one before had left it (a continuation, not a recovery).
+  // claim took the run up where the one before had left it (a continuation, not a recovery); in the
+  // execute phase it parked while the level's tasks worked, and was woken to look again.
   const run = await endedDrRun(app, body.conversationId);
   const handOffs = workers[0].handedOff().filter((j) => j === body.jobId).length;
+  const parked = workers[0].parked().filter((j) => j === body.jobId).length;
   assert.ok(handOffs >= 5, `the start ran phase by phase (${handOffs} hand-offs)`);
   assert.equal(run.status, "completed");
-  assert.equal(run.attempt, handOffs + 1, "one claim per phase");
+  assert.equal(run.attempt, handOffs + parked + 1, "one claim per phase and per look at the tasks");
   const conversation = await app.db.conversation.findUniqueOrThrow({ where: { id: body.conversationId } });
   assert.equal(conversation.lastResult, "completed", "no phase was taken for a recovery");
   // One job per task: each of the level's tasks ran in its own job, once.

@@ -121,11 +121,14 @@ test("a Deep Research start: its phases and its tasks are jobs that any worker t
   assert.ok(tasks.every((t) => t.status === "completed"), JSON.stringify(tasks.map((t) => [t.taskKey, t.status, t.error])));
   const taskJobs = workers.map((w) => [...w.logs().matchAll(new RegExp(`task job (\\S+) \\(conversation ${conversationId}\\) done`, "g"))].map((m) => m[1]));
   assert.deepEqual(taskJobs.flat().sort(), tasks.map((t) => `task-${t.id}`).sort(), "each task's job did its work once");
-  // The phases: the run's job went back in the queue after each but the last.
+  // The phases: the run's job went back in the queue after each but the last, and it parked (holding
+  // no worker slot) while the level's tasks worked, until the last of them woke it.
   const run = await endedDrRun(app, conversationId);
   const handOffs = workers.flatMap((w) => w.handedOff()).filter((j) => j === jobId).length;
+  const parked = workers.flatMap((w) => w.parked()).filter((j) => j === jobId).length;
   assert.equal(run.status, "completed");
-  assert.equal(run.attempt, handOffs + 1, "one claim per phase");
+  assert.ok(parked >= 1, "the run's job parked while the tasks worked");
+  assert.equal(run.attempt, handOffs + parked + 1, "one claim per phase and per look at the tasks");
   // Events from the run's jobs and its task jobs, numbered from the database: each number once.
   const redis = new IORedis(TEST_REDIS_URL);
   try {
@@ -137,7 +140,34 @@ test("a Deep Research start: its phases and its tasks are jobs that any worker t
   } finally {
     redis.disconnect();
   }
-  console.log(`Deep Research on two workers: ${handOffs + 1} phase jobs, task jobs per worker ${taskJobs.map((j) => j.length).join(" / ")}`);
+  console.log(`Deep Research on two workers: ${handOffs + 1} phase jobs, parked ${parked} times, task jobs per worker ${taskJobs.map((j) => j.length).join(" / ")}`);
+});
+
+test("a Deep Research start stopped while its tasks work on the workers (its run's job parked): the level finishes, then the loop ends", async () => {
+  fakes.llm.configure({ latencyMs: 150 });
+  const res = await app.postJson("/api/deep-research/start", { message: "Flow batteries for grid storage", researchMode: "steering" });
+  const { conversationId, jobId } = (await res.json()) as { conversationId: string; jobId: string };
+  assert.equal(res.status, 202);
+  await waitFor(async () => ((await app.db.researchTask.count({ where: { conversationId, status: "running" } })) >= 1 ? true : undefined), 120_000, "a task at work");
+  const stop = await app.postJson(`/api/deep-research/conversations/${conversationId}/stop`, {});
+  assert.equal(stop.status, 202, await stop.clone().text());
+  const message = await waitFor(async () => {
+    const c = await app.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+    const root = c.rootMessageId ? await app.db.conversationMessage.findUnique({ where: { id: c.rootMessageId } }) : null;
+    return root && root.status !== "processing" ? root : undefined;
+  }, 180_000, "the stopped start to end");
+  assert.equal(message.status, "completed", message.error ?? "");
+  assert.notEqual(message.phase, "done", "it stopped before its iteration's end");
+  const tasks = await app.db.researchTask.findMany({ where: { conversationId } });
+  assert.ok(tasks.length >= 1);
+  assert.deepEqual(tasks.filter((t) => !["completed", "failed", "skipped"].includes(t.status)).map((t) => [t.taskKey, t.status]), [], "the level's tasks all ended: none left running");
+  assert.ok(workers.flatMap((w) => w.parked()).includes(jobId), "the run's job had parked");
+  const run = await endedDrRun(app, conversationId);
+  assert.equal(run.status, "completed");
+  // Nothing is written after the run ended.
+  const versions = tasks.map((t) => t.version);
+  await new Promise((r) => setTimeout(r, 2_000));
+  assert.deepEqual((await app.db.researchTask.findMany({ where: { conversationId } })).map((t) => t.version), versions);
 });
 
 test("a tree cancelled while its nodes run on the workers: node jobs stop, nothing is left running, the cancel stands", async () => {
