@@ -6,6 +6,9 @@ import { AppError } from "./errors";
 /** The embedded default: a SQLite file under data/ in the project directory (lib/db reads it from here). */
 export const DEFAULT_DATABASE_URL = "file:./data/quarry.db";
 
+/** A queue job's lock by default (see QUEUE_LOCK_MS below). */
+export const QUEUE_LOCK_MS_DEFAULT = 5_000;
+
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int(`must be an integer`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).default(def);
 
@@ -108,8 +111,10 @@ const schema = z.object({
   // the runs it starts as without Redis, and Redis carries only the events and the shared limits.
   QUEUE_RUNS: z.enum(["0", "1"]).default("1").transform((v) => v === "1"),
   // A job's lock: renewed by its worker every half of it while the run executes, so it bounds how
-  // long a dead worker's job waits before another worker takes it, not how long a run may take.
-  QUEUE_LOCK_MS: int(30_000, 1_000),
+  // long a dead worker's job waits before another worker takes it, not how long a run may take. The
+  // workers look for such jobs every half of it too: a killed worker's jobs run again elsewhere within
+  // 1.5 × QUEUE_LOCK_MS (bench/README.md, "recovery").
+  QUEUE_LOCK_MS: int(QUEUE_LOCK_MS_DEFAULT, 1_000),
   // Runs one worker process executes at once (they wait on the shared LLM/search/fetch limits anyway).
   QUEUE_WORKER_CONCURRENCY: int(4, 1, 100),
 

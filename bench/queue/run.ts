@@ -12,12 +12,13 @@ import type { BoundLatencies, BoundLimits } from "../tree/bound";
 import type { FakesProcess } from "../tree/fakes-process";
 import { runTree, type TreeRunResult } from "../tree/run-tree";
 import { cpuSeconds } from "../tree/proc";
+import { QUEUE_LOCK_MS_DEFAULT } from "@/lib/env";
 
 /** A process's CPU seconds so far (0 for none, or where there is no /proc). */
 const cpuSecondsOf = (pid: number | undefined): number => (pid === undefined ? 0 : cpuSeconds(pid));
 import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
-import { clearQueuePrefix, TestWorker } from "../../test/helpers/worker";
+import { assertTreeExactlyOnce, clearQueuePrefix, TestWorker } from "../../test/helpers/worker";
 
 export interface QueueBenchRow {
   workers: number;
@@ -57,6 +58,20 @@ export interface SingleTreeRow {
   load: number;
 }
 
+export interface RecoveryRow {
+  depth: number;
+  breadth: number;
+  /** The killed worker's node jobs that were active when it was killed. */
+  killedJobs: number;
+  /** From the SIGKILL until each of them was active on the other worker (or done there): the last one. */
+  rerunMs: number | null;
+  lockMs: number;
+  status: string;
+  /** Every query, page and item exactly once (test/helpers/worker.ts's check), or what was wrong. */
+  exactlyOnce: true | string;
+  wallMs: number;
+}
+
 export interface QueueBenchResult {
   rows: QueueBenchRow[];
   /** Wall on the most workers ÷ wall on 1 (issue 26's target: ≤ 0.6 with 2). */
@@ -64,6 +79,8 @@ export interface QueueBenchResult {
   workerConcurrency: number;
   /** The single tree on the workers and in the embedded mode (absent when not run). */
   singleTree?: { depth: number; breadth: number; rows: SingleTreeRow[] };
+  /** A worker killed with SIGKILL mid-tree (absent when not run). */
+  recovery?: RecoveryRow;
 }
 
 const WORKER_CONCURRENCY = 4;
@@ -95,16 +112,16 @@ async function waitForEnd(app: TestApp, id: string, timeoutMs: number): Promise<
   }
 }
 
-async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: BoundLimits; redisUrl: string; workers: number; researches: number; depth: number; breadth: number; log: (line: string) => void }): Promise<QueueBenchRow> {
-  const prefix = `quarry-bench-${o.workers}w-${process.pid}-${Date.now()}`;
-  const app = await TestApp.start({
-    name: `bench-queue-${o.workers}w`,
+/** A queue-mode web process on a new PostgreSQL database, under its own Redis key prefix, with the bench's limits and the product's other defaults. */
+function startQueueApp(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: string; name: string; prefix: string; nodeArgs?: string[] }): Promise<TestApp> {
+  return TestApp.start({
+    name: o.name,
     database: "postgres",
-    nodeArgs: o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(o.profileDir, `queue-${o.workers}w-web`)}`] : [],
+    nodeArgs: o.nodeArgs ?? [],
     env: {
       ...o.fakes.env,
       REDIS_URL: o.redisUrl,
-      REDIS_KEY_PREFIX: prefix,
+      REDIS_KEY_PREFIX: o.prefix,
       QUEUE_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
       LLM_CONCURRENCY: String(o.limits.llmConcurrency),
       SEARCH_CONCURRENCY: String(o.limits.searchConcurrency),
@@ -115,13 +132,23 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
       RATE_LIMIT_PLANNING_CALLS_PER_HOUR: "1000",
     },
   });
+}
+
+/** One small research: loads every module of the web process and the workers. */
+async function warmUp(app: TestApp): Promise<void> {
+  const warm = await createAndStart(app, { prompt: "Warm-up run", depth: 1, breadth: 1, questions: 1 });
+  await waitForStatus(app, warm, ["completed", "failed"], 120_000);
+}
+
+async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: BoundLimits; redisUrl: string; workers: number; researches: number; depth: number; breadth: number; log: (line: string) => void }): Promise<QueueBenchRow> {
+  const prefix = `quarry-bench-${o.workers}w-${process.pid}-${Date.now()}`;
+  const app = await startQueueApp({ ...o, name: `bench-queue-${o.workers}w`, prefix,
+    nodeArgs: o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(o.profileDir, `queue-${o.workers}w-web`)}`] : [] });
   const workers: TestWorker[] = [];
   try {
     const nodeArgs = (i: number) => (o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(o.profileDir, `queue-${o.workers}w-worker${i + 1}`)}`] : []);
     for (let i = 0; i < o.workers; i++) workers.push(await TestWorker.start(app, `bench-w${i + 1}`, {}, nodeArgs(i)));
-    // Warm-up: one small research loads every module of the web process and the workers.
-    const warm = await createAndStart(app, { prompt: "Warm-up run", depth: 1, breadth: 1, questions: 1 });
-    await waitForStatus(app, warm, ["completed", "failed"], 120_000);
+    await warmUp(app);
     // The drafts (follow-up questions) first: the figure is the runs', not the planning calls'.
     const drafts: { id: string; prompt: string; questions: string[] }[] = [];
     for (let i = 0; i < o.researches; i++) {
@@ -178,13 +205,85 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
   }
 }
 
-export async function runQueueBench(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; singleTree?: { depth: number; breadth: number; workers: number }; log: (line: string) => void }): Promise<QueueBenchResult> {
+export async function runQueueBench(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; singleTree?: { depth: number; breadth: number; workers: number }; recovery?: { depth: number; breadth: number }; log: (line: string) => void }): Promise<QueueBenchResult> {
   const { researches = 10, depth = 3, breadth = 3, workerCounts = [1, 2] } = o;
   const rows: QueueBenchRow[] = [];
   for (const workers of workerCounts) rows.push(await runRow({ ...o, workers, researches, depth, breadth }));
   const result: QueueBenchResult = { rows, ratio: rows.at(-1)!.wallMs / rows[0].wallMs, workerConcurrency: WORKER_CONCURRENCY };
   if (o.singleTree) result.singleTree = { depth: o.singleTree.depth, breadth: o.singleTree.breadth, rows: await runSingleTree({ ...o, ...o.singleTree }) };
+  if (o.recovery) result.recovery = await runRecovery({ ...o, ...o.recovery });
   return result;
+}
+
+/**
+ * Recovery (issue 26): a (depth, breadth) tree on 2 workers with the product's lock and lease
+ * settings; once one worker runs at least `atLeast` node jobs it is killed with SIGKILL. Measured:
+ * how long until each of its jobs is active on the other worker (or done there), and whether the
+ * research then completes with every query, page and item exactly once.
+ */
+async function runRecovery(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: string; depth: number; breadth: number; atLeast?: number; log: (line: string) => void }): Promise<RecoveryRow> {
+  const prefix = `quarry-bench-recovery-${process.pid}-${Date.now()}`;
+  const app = await startQueueApp({ ...o, name: "bench-queue-recovery", prefix });
+  const workers: TestWorker[] = [];
+  const nodes = new Queue("tree-nodes", { connection: { url: o.redisUrl }, prefix });
+  try {
+    for (let i = 0; i < 2; i++) workers.push(await TestWorker.start(app, `bench-r${i + 1}`));
+    await warmUp(app);
+    const t0 = performance.now();
+    const id = await createAndStart(app, { prompt: "Pumped hydro storage economics (recovery benchmark)", depth: o.depth, breadth: o.breadth });
+    const ownerOf = (job: { processedBy?: string }) => workers.find((w) => job.processedBy?.includes(`:${w.pid}:`));
+    // Mid-tree: wait until one worker has `atLeast` node jobs active, then kill it.
+    let victim: TestWorker | undefined;
+    let killed: string[] = [];
+    const deadline = Date.now() + 120_000;
+    while (!victim) {
+      if (Date.now() > deadline) throw new Error("no worker ran node jobs within 120 s");
+      const active = await nodes.getActive();
+      for (const w of workers) {
+        const mine = active.filter((j) => ownerOf(j) === w);
+        if (mine.length >= (o.atLeast ?? 2)) {
+          victim = w;
+          killed = mine.map((j) => j.id!);
+          break;
+        }
+      }
+      if (!victim) await new Promise((r) => setTimeout(r, 20));
+    }
+    await victim.kill();
+    const killedAt = performance.now();
+    const rerun = new Map<string, number>();
+    while (rerun.size < killed.length && performance.now() - killedAt < 120_000) {
+      for (const jobId of killed) {
+        if (rerun.has(jobId)) continue;
+        const job = await nodes.getJob(jobId);
+        const state = await job?.getState();
+        if (!job || state === "completed" || (state === "active" && ownerOf(job) !== victim)) rerun.set(jobId, performance.now() - killedAt);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const view = await waitForStatus(app, id, ["completed", "failed", "cancelled"], 300_000);
+    const wallMs = performance.now() - t0;
+    let exactlyOnce: true | string = true;
+    try {
+      await assertTreeExactlyOnce(app, id, o.depth, o.breadth);
+    } catch (error) {
+      exactlyOnce = (error as Error).message;
+    }
+    const row: RecoveryRow = {
+      depth: o.depth, breadth: o.breadth, killedJobs: killed.length,
+      rerunMs: rerun.size === killed.length ? Math.max(...rerun.values()) : null,
+      lockMs: Number(app.serverEnv.QUEUE_LOCK_MS ?? QUEUE_LOCK_MS_DEFAULT),
+      status: view.status, exactlyOnce, wallMs,
+    };
+    o.log(`recovery: a worker killed with ${row.killedJobs} node jobs active; they ran again on the other in ${row.rerunMs === null ? "(not all within 120 s)" : `${(row.rerunMs / 1000).toFixed(2)} s`}; ` +
+      `research ${row.status} in ${(wallMs / 1000).toFixed(2)} s, exactly once: ${exactlyOnce === true ? "yes" : exactlyOnce}`);
+    return row;
+  } finally {
+    await nodes.close();
+    for (const w of workers) await w.stop();
+    await app.stop();
+    await clearQueuePrefix(o.redisUrl, prefix);
+  }
 }
 
 /**
@@ -240,6 +339,16 @@ export function formatQueueMarkdown(result: QueueBenchResult): string {
       ...(queue
         ? single.rows.filter((r) => r.mode === "embedded").map((r) => `On ${queue.workers} workers − embedded on ${r.database}: **${(queue.ratio - r.ratio >= 0 ? "+" : "") + (queue.ratio - r.ratio).toFixed(3)}** (target: within 0.1).`)
         : []),
+      "",
+    );
+  }
+  const rec = result.recovery;
+  if (rec) {
+    lines.push(
+      `### Recovery: a worker killed with SIGKILL mid-tree (${rec.depth}, ${rec.breadth}), QUEUE_LOCK_MS ${rec.lockMs}`,
+      "",
+      `${rec.killedJobs} node jobs were active on the killed worker; they were active on the other worker (or done there) **${rec.rerunMs === null ? "not all within 120 s" : `${(rec.rerunMs / 1000).toFixed(2)} s`}** after the kill (target < 10 s). ` +
+        `The research ended ${rec.status} in ${(rec.wallMs / 1000).toFixed(2)} s; every query, page and item exactly once: ${rec.exactlyOnce === true ? "yes" : `**no** (${rec.exactlyOnce})`}.`,
       "",
     );
   }

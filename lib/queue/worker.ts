@@ -22,7 +22,10 @@ import { clearWake, takeWake } from "./enqueue";
 /** Stalls a job may have (its worker died) before it fails; the sweep queues a failed job's run again anyway. */
 const MAX_STALLS = 5;
 
-/** Both workers' settings: their slots, and locks that a dead worker's jobs outlive by QUEUE_LOCK_MS. */
+/**
+ * Both workers' settings: their slots, and locks that a dead worker's jobs outlive by at most
+ * QUEUE_LOCK_MS, looked for every half of it: another worker runs them again within 1.5 × QUEUE_LOCK_MS.
+ */
 function workerOptions(owner: string): WorkerOptions {
   const env = getEnv();
   return {
@@ -31,7 +34,7 @@ function workerOptions(owner: string): WorkerOptions {
     name: owner,
     concurrency: env.QUEUE_WORKER_CONCURRENCY,
     lockDuration: env.QUEUE_LOCK_MS,
-    stalledInterval: env.QUEUE_LOCK_MS,
+    stalledInterval: Math.ceil(env.QUEUE_LOCK_MS / 2),
     maxStalledCount: MAX_STALLS,
   };
 }
