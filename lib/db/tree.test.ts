@@ -228,7 +228,14 @@ test("queue mode's page fetch claim: one claimant at a time, a stale claim taken
   assert.equal(await store.claimPageFetch(page.id, 60_000), false, "a live claim holds");
   await db.page.update({ where: { id: page.id }, data: { fetchedAt: new Date(Date.now() - 120_000) } });
   assert.equal(await store.claimPageFetch(page.id, 60_000), true, "a claim older than staleMs is a dead worker's");
+  // A fetch that goes on renews its claim: it holds however long ago it was taken.
+  await db.page.update({ where: { id: page.id }, data: { fetchedAt: new Date(Date.now() - 120_000) } });
+  await store.renewPageFetch(page.id);
+  assert.equal(await store.claimPageFetch(page.id, 60_000), false, "a renewed claim holds");
   await db.page.update({ where: { id: page.id }, data: { status: "scraped" } });
+  const fetched = (await db.page.findUniqueOrThrow({ where: { id: page.id } })).fetchedAt;
+  await store.renewPageFetch(page.id);
+  assert.deepEqual((await db.page.findUniqueOrThrow({ where: { id: page.id } })).fetchedAt, fetched, "an ended fetch is not renewed");
   assert.equal(await store.claimPageFetch(page.id, 0), false, "a fetched page is never claimed again");
   assert.equal(await store.getQuery("no-such-query"), null);
 });

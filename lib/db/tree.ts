@@ -250,6 +250,11 @@ export async function claimPageFetch(id: string, staleMs: number): Promise<boole
   return count === 1;
 }
 
+/** Renews a page fetch claim while the fetch goes on (its `fetchedAt`): a claim not renewed for staleMs is a dead worker's. */
+export async function renewPageFetch(id: string): Promise<void> {
+  await executeDirect(Prisma.sql`UPDATE "Page" SET "fetchedAt" = ${new Date()} WHERE "id" = ${id} AND "status" = 'scraping'`);
+}
+
 /** Whether another query of the research has analysed the page: it was read in full there. */
 export async function pageAnalyzedElsewhere(pageId: string, queryPageId: string): Promise<boolean> {
   const rows = await queryDirect(Prisma.sql`SELECT 1 AS "one" FROM "QueryPage" WHERE "pageId" = ${pageId} AND "id" <> ${queryPageId} AND "status" = 'analyzed' LIMIT 1`);

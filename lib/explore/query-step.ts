@@ -147,6 +147,13 @@ function ensurePageFetched(ctx: RunContext, pageId: string): Promise<FetchedPage
 
 /** Queue mode: how often a node waits to see a page another worker fetches. */
 const CLAIMED_FETCH_POLL_MS = 300;
+/**
+ * Queue mode: a page fetch's claim is renewed this often while the fetch (and its extraction) goes on,
+ * and a claim not renewed for five times as long is a dead worker's, taken over by the next node that
+ * needs the page (it used to wait out two fetch timeouts: 35 s by default).
+ */
+const PAGE_CLAIM_RENEW_MS = 2_000;
+const PAGE_CLAIM_STALE_MS = 5 * PAGE_CLAIM_RENEW_MS;
 
 /**
  * Pages whose fetch has ended in this process's node jobs (queue mode): a scraped or failed page
@@ -174,16 +181,27 @@ async function fetchPageOnce(ctx: RunContext, pageId: string): Promise<FetchedPa
   const broadcast = async () => {
     for (const row of await store.pendingRowsOfPage(pageId)) emitWebsite(ctx, row);
   };
+  let renewal: ReturnType<typeof setInterval> | undefined;
   if (ctx.distributed) {
     // Another worker's node may fetch it now: one claim in the database, the others wait for its
-    // result. A claim older than two fetch timeouts is a dead worker's, and is taken over.
-    const staleMs = 2 * ctx.env.SCRAPE_TIMEOUT_MS + 5_000;
-    while (!(await store.claimPageFetch(pageId, staleMs))) {
+    // result. The claim is renewed while this fetch goes on; one left unrenewed is a dead worker's.
+    while (!(await store.claimPageFetch(pageId, PAGE_CLAIM_STALE_MS))) {
       await sleep(CLAIMED_FETCH_POLL_MS, ctx.signal);
       page = await store.getPage(pageId);
       if (hasEnded(page)) return page;
     }
+    renewal = setInterval(() => void store.renewPageFetch(pageId).catch((error: unknown) => console.error(`[quarry] could not renew the fetch claim of page ${pageId}:`, error)), PAGE_CLAIM_RENEW_MS);
   } else await store.updatePage(pageId, { status: "scraping", error: null });
+  try {
+    return await fetchClaimedPage(ctx, page, broadcast);
+  } finally {
+    clearInterval(renewal);
+  }
+}
+
+/** Fetches (or reads) the page this process claimed, and records the result. */
+async function fetchClaimedPage(ctx: RunContext, page: Awaited<ReturnType<typeof store.getPage>>, broadcast: () => Promise<void>): Promise<FetchedPage> {
+  const pageId = page.id;
   await broadcast();
   let result: FetchedPage;
   try {
