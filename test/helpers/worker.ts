@@ -149,6 +149,15 @@ export class TestWorker {
   }
 }
 
+/** A Deep Research start's message once it has ended (no longer processing). */
+export function endedDrStart(app: TestApp, conversationId: string, timeoutMs = 180_000) {
+  return waitFor(async () => {
+    const c = await app.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+    const root = c.rootMessageId ? await app.db.conversationMessage.findUnique({ where: { id: c.rootMessageId } }) : null;
+    return root && root.status !== "processing" ? root : undefined;
+  }, timeoutMs, "the Deep Research start to end");
+}
+
 /** A Deep Research run's row once it has ended: it ends after the start's message (once its last events are out). */
 export function endedDrRun(app: TestApp, conversationId: string) {
   return waitFor(async () => {

@@ -10,7 +10,7 @@ import type { Fakes } from "../fakes";
 import { waitFor, type TestApp } from "../helpers/app-server";
 import { createAndStart, getView, waitForStatus } from "../helpers/research";
 import { redisOrSkip, testRedisPrefix } from "../helpers/redis";
-import { assertTreeExactlyOnce, endedDrRun, endedTreeRunOf, TEST_REDIS_URL, treeRunOf, startTwoWorkers, tearDownQueueMode, type TestWorker } from "../helpers/worker";
+import { assertTreeExactlyOnce, endedDrRun, endedDrStart, endedTreeRunOf, TEST_REDIS_URL, treeRunOf, startTwoWorkers, tearDownQueueMode, type TestWorker } from "../helpers/worker";
 
 const PREFIX = testRedisPrefix("queue-mode");
 
@@ -110,11 +110,7 @@ test("a Deep Research start: its phases and its tasks are jobs that any worker t
   const res = await app.postJson("/api/deep-research/start", { message: "Long-duration energy storage technologies", researchMode: "steering" });
   const { conversationId, jobId } = (await res.json()) as { conversationId: string; jobId: string };
   assert.equal(res.status, 202);
-  const message = await waitFor(async () => {
-    const c = await app.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
-    const root = c.rootMessageId ? await app.db.conversationMessage.findUnique({ where: { id: c.rootMessageId } }) : null;
-    return root && root.status !== "processing" ? root : undefined;
-  }, 180_000, "the Deep Research start to end");
+  const message = await endedDrStart(app, conversationId);
   assert.equal(message.status, "completed", message.error ?? "");
   const tasks = await app.db.researchTask.findMany({ where: { conversationId } });
   assert.ok(tasks.length >= 2, `a level of several tasks (${tasks.length})`);
@@ -151,11 +147,7 @@ test("a Deep Research start stopped while its tasks work on the workers (its run
   await waitFor(async () => ((await app.db.researchTask.count({ where: { conversationId, status: "running" } })) >= 1 ? true : undefined), 120_000, "a task at work");
   const stop = await app.postJson(`/api/deep-research/conversations/${conversationId}/stop`, {});
   assert.equal(stop.status, 202, await stop.clone().text());
-  const message = await waitFor(async () => {
-    const c = await app.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
-    const root = c.rootMessageId ? await app.db.conversationMessage.findUnique({ where: { id: c.rootMessageId } }) : null;
-    return root && root.status !== "processing" ? root : undefined;
-  }, 180_000, "the stopped start to end");
+  const message = await endedDrStart(app, conversationId);
   assert.equal(message.status, "completed", message.error ?? "");
   assert.notEqual(message.phase, "done", "it stopped before its iteration's end");
   const tasks = await app.db.researchTask.findMany({ where: { conversationId } });
