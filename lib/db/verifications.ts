@@ -2,7 +2,9 @@
 // per-sentence verdicts. Each pass's verdicts are saved with the move to the next status in one
 // transaction, so that a verification resumed after a crash repeats only the pass it was in.
 import { db } from "./client";
+import { queryDirect } from "./direct";
 import { parseStringArray } from "./json";
+import { Prisma, type ReportVerification } from "../generated/prisma/client";
 
 export type VerificationSubject = { researchId: string } | { messageId: string };
 
@@ -26,8 +28,14 @@ export interface PassCounts {
 
 const where = (subject: VerificationSubject) => ("researchId" in subject ? { researchId: subject.researchId } : { messageId: subject.messageId });
 
-export async function findVerification(subject: VerificationSubject) {
-  return db.reportVerification.findUnique({ where: where(subject) });
+/** The subject's verification, or null. Plain SQL (lib/db/direct.ts): a queue-mode tree's run job reads it at each look at its nodes. */
+export async function findVerification(subject: VerificationSubject): Promise<ReportVerification | null> {
+  const column = Prisma.raw("researchId" in subject ? `"researchId"` : `"messageId"`);
+  const [row] = await queryDirect<ReportVerification>(
+    Prisma.sql`SELECT * FROM "ReportVerification" WHERE ${column} = ${"researchId" in subject ? subject.researchId : subject.messageId}`,
+    { dates: ["createdAt", "completedAt"] },
+  );
+  return row ?? null;
 }
 
 /** The verification of a report, created with the report as written if there is none yet. */

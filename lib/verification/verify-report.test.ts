@@ -125,3 +125,15 @@ test("a verification resumed after its first pass was saved repeats no verifier 
   assert.ok(!final.includes(PLANTED_UNSUPPORTED));
   assert.equal((await viewOf(id)).status, "done");
 });
+
+test("a verification is found by its research, as Prisma's model API reads it; none for a research without one", async () => {
+  const id = await newResearch();
+  const { findVerification } = await import("../db/verifications");
+  assert.equal(await findVerification({ researchId: id }), null);
+  assert.equal(await findVerification({ messageId: "no-such-message" }), null);
+  await verify(id);
+  const found = await findVerification({ researchId: id });
+  assert.deepEqual(found, await db.reportVerification.findUnique({ where: { researchId: id } }));
+  assert.equal(found?.status, "done");
+  assert.ok(found?.completedAt instanceof Date);
+});
