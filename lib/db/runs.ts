@@ -40,18 +40,9 @@ export async function openRun({ kind, subjectId, userId, mode, now = new Date() 
 /** How a run row read in plain SQL comes back: its times (see RowTypes). */
 const RUN_ROW: RowTypes = { dates: ["leaseExpiresAt", "heartbeatAt", "cancelRequestedAt", "pausedAt", "createdAt", "startedAt", "completedAt", "handoffAt"] };
 
-/** The subject's run, or null (plain SQL: read at every claim and by the status views). */
+/** The subject's run, or null (plain SQL: read at every claim, by every queue-mode part job and by the status views). */
 export async function getRun({ kind, subjectId }: { kind: RunKind; subjectId: string }): Promise<Run | null> {
   const [row] = await queryDirect<Run>(Prisma.sql`SELECT * FROM "Run" WHERE "kind" = ${kind} AND "subjectId" = ${subjectId}`, RUN_ROW);
-  return row ?? null;
-}
-
-/** A run's id and whether a cancel was asked for, or null: plain SQL, read by every queue-mode part job. */
-export async function getRunState({ kind, subjectId }: { kind: RunKind; subjectId: string }): Promise<{ id: string; cancelRequestedAt: Date | null } | null> {
-  const [row] = await queryDirect<{ id: string; cancelRequestedAt: Date | null }>(
-    Prisma.sql`SELECT "id", "cancelRequestedAt" FROM "Run" WHERE "kind" = ${kind} AND "subjectId" = ${subjectId}`,
-    { dates: ["cancelRequestedAt"] },
-  );
   return row ?? null;
 }
 
@@ -142,10 +133,7 @@ export async function requestCancel({ kind, subjectId }: { kind: RunKind; subjec
  * (never claimed, or its owner died: a run with a cancel recorded is not taken over).
  */
 export async function runStopped({ kind, subjectId, now = new Date() }: { kind: RunKind; subjectId: string; now?: Date }): Promise<boolean> {
-  const [run] = await queryDirect<{ status: string; leaseOwner: string | null; leaseExpiresAt: Date | null }>(
-    Prisma.sql`SELECT "status", "leaseOwner", "leaseExpiresAt" FROM "Run" WHERE "kind" = ${kind} AND "subjectId" = ${subjectId}`,
-    { dates: ["leaseExpiresAt"] },
-  );
+  const run = await getRun({ kind, subjectId });
   if (!run || (run.status !== "queued" && run.status !== "running")) return true;
   return run.leaseOwner === null || (run.leaseExpiresAt !== null && run.leaseExpiresAt < now);
 }

@@ -8,7 +8,7 @@ await useTestDatabase();
 // The store reads DATABASE_URL when it is first imported.
 const { db } = await import("./client");
 const store = await import("./tree");
-const { getRunState } = await import("./runs");
+const { getRun } = await import("./runs");
 
 let researchId = "";
 let queryPageId = "";
@@ -249,10 +249,10 @@ test("the reads a node job starts with return the rows Prisma's model API reads"
   const viaPrisma = await db.serpQuery.findMany({ where: { researchId: research.id }, orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { position: "asc" }] });
   assert.deepEqual(await store.queriesOf(research.id), viaPrisma);
   assert.deepEqual((await store.queriesOf(research.id)).map((q) => q.text), ["b", "a", "c"]);
-  assert.equal(await getRunState({ kind: "tree", subjectId: research.id }), null);
+  assert.equal(await getRun({ kind: "tree", subjectId: research.id }), null);
   const run = await db.run.create({ data: { kind: "tree", subjectId: research.id } });
-  assert.deepEqual(await getRunState({ kind: "tree", subjectId: research.id }), { id: run.id, cancelRequestedAt: null });
+  assert.deepEqual(await getRun({ kind: "tree", subjectId: research.id }), run);
   const at = new Date(Date.UTC(2026, 10, 26, 11, 0, 0, 5));
   await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: at } });
-  assert.deepEqual(await getRunState({ kind: "tree", subjectId: research.id }), { id: run.id, cancelRequestedAt: at });
+  assert.deepEqual(await getRun({ kind: "tree", subjectId: research.id }), { ...run, cancelRequestedAt: at });
 });

@@ -10,7 +10,7 @@ import { getConversation } from "../db/conversations";
 import { getTask, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
 import { getRun } from "../db/runs";
 import { errorMessage } from "../errors";
-import { PART_STOP_POLL_MS, partJobs, stopWhen, waitForPartJobs, type PartJobs } from "../runs/part-jobs";
+import { PART_STOP_POLL_MS, partJobs, stopWhen, waitForPartJobs, wakeParentIfIdle, type PartJobs } from "../runs/part-jobs";
 import { sharedSeqSink } from "../runs/shared-events";
 import { DrContext } from "./context";
 import { runTask, TERMINAL } from "./tasks";
@@ -100,12 +100,6 @@ export async function runDrTask({ conversationId, taskId }: { conversationId: st
     stop.dispose();
     await sink.flushed();
     // The last task of the level at work wakes the parked run: its level is done, or its cancel stopped it.
-    if (ended) await wakeIfLast(conversationId, task.level).catch((error: unknown) => console.error(`[quarry] task ${taskId} could not wake conversation ${conversationId}:`, error));
+    if (ended) await wakeParentIfIdle(drTaskQueue(), conversationId, async () => (await openTasks(conversationId, task.level)).length > 0, `task ${taskId}`);
   }
-}
-
-/** Wakes the start's parked run when no task of the level is open any more. */
-async function wakeIfLast(conversationId: string, level: number): Promise<void> {
-  const tasks = drTaskQueue();
-  if (tasks?.wakeParent && (await openTasks(conversationId, level)).length === 0) await tasks.wakeParent(conversationId);
 }

@@ -8,7 +8,7 @@
 // page's fetch is claimed in the database, so a retried, duplicated or taken-over job never
 // duplicates a query, page, link or item. Events are numbered from the database one at a time
 // (lib/runs/shared-events.ts): several processes emit for the run at once.
-import { getRunState } from "../db/runs";
+import { getRun } from "../db/runs";
 import type { SerpQuery } from "../db/types";
 import { getEnv } from "../env";
 import { limiters } from "../limits";
@@ -16,7 +16,7 @@ import { SharedSeqSink, sharedSeqSink } from "../runs/shared-events";
 import { RunContext, scopeOfResearch, type TreeScope } from "./context";
 import { ACTIVE, TreeRunner } from "./runner";
 import * as store from "../db/tree";
-import { PART_STOP_POLL_MS, partJobs, stopWhen, waitForPartJobs, type PartJobs } from "../runs/part-jobs";
+import { PART_STOP_POLL_MS, partJobs, stopWhen, waitForPartJobs, wakeParentIfIdle, type PartJobs } from "../runs/part-jobs";
 
 /** Where node jobs go when tree nodes run as jobs in this process (undefined: the embedded runner). */
 export const treeNodeQueue = (): PartJobs | undefined => partJobs("tree-nodes");
@@ -75,7 +75,7 @@ export async function settleOnWorkers({ scope, sink, nodes }: { scope: TreeScope
  * (the coordinator settles what is unfinished). Other failures are thrown: the job is retried.
  */
 export async function runTreeNode({ researchId, queryId, nodes }: { researchId: string; queryId: string; nodes: PartJobs }): Promise<"done" | "skipped" | "stopped"> {
-  const [run, research, query] = await Promise.all([getRunState({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId), store.getQuery(queryId)]);
+  const [run, research, query] = await Promise.all([getRun({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId), store.getQuery(queryId)]);
   if (!run || !research || !query || run.cancelRequestedAt !== null || research.status !== "running") return "skipped";
   const stop = stopWhen(async () => !(await store.treeGoesOn(researchId)), PART_STOP_POLL_MS, `node ${queryId}`);
   const sink = sharedSeqSink(run.id);
@@ -101,11 +101,6 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
     await ctx.settled();
     await sink.flushed();
     // The last node at work wakes the parked coordinator: the tree is explored, or its cancel stopped it.
-    if (ended) await wakeIfLast(researchId, nodes).catch((error: unknown) => console.error(`[quarry] node ${queryId} could not wake research ${researchId}:`, error));
+    if (ended) await wakeParentIfIdle(nodes, researchId, () => store.hasQueriesAtWork(researchId, ACTIVE), `node ${queryId}`);
   }
-}
-
-/** Wakes the research's parked coordinator when no query of it is at work any more. */
-async function wakeIfLast(researchId: string, nodes: PartJobs): Promise<void> {
-  if (nodes.wakeParent && !(await store.hasQueriesAtWork(researchId, ACTIVE))) await nodes.wakeParent(researchId);
 }

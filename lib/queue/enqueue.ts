@@ -61,7 +61,10 @@ export async function wakeRun(kind: RunKind, subjectId: string): Promise<void> {
   await redis().set(wakeKey(jobId), "1", "PX", WAKE_TTL_MS);
   const job = await runsQueue().getJob(jobId);
   // A job no longer delayed (taken up meanwhile) cannot be promoted: nothing to do.
-  if (job && (await job.getState()) === "delayed") await job.promote().catch(() => {});
+  if (job && (await job.getState()) === "delayed") {
+    await job.promote().catch(() => {});
+    console.log(`[quarry] job ${jobId} (${kind} ${subjectId}) woken by its parts`);
+  }
 }
 
 /** Clears a run's pending wake-up (its job starts to look at its parts now). */

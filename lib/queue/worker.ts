@@ -53,7 +53,10 @@ export function startRunWorker(registry: RunRegistry): Worker<RunJobData> {
         console.log(`[quarry] worker ${registry.owner}: job ${job.id} (${kind} ${subjectId}) parked until its parts wake it`);
         await job.moveToDelayed(Date.now() + PART_PARK_MS, token);
         // A part that ended while this job was looking found it running, not delayed: wake it now.
-        if (await takeWake(job.id!)) await job.promote().catch(() => {});
+        if (await takeWake(job.id!)) {
+          await job.promote().catch(() => {});
+          console.log(`[quarry] job ${job.id} (${kind} ${subjectId}) woken by its parts`);
+        }
         throw new DelayedError();
       }
       if (how === "handed-off") {

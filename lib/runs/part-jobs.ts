@@ -41,6 +41,19 @@ export function stopWhen(check: () => Promise<boolean>, everyMs: number, label: 
 }
 
 /**
+ * A part job's end: wakes its parent run's parked job when no part of it is at work any more (`atWork`
+ * says so): the parts are done, or the run's cancel stopped them. A failure is logged (the parked job
+ * looks again after PART_PARK_MS anyway).
+ */
+export async function wakeParentIfIdle(jobs: PartJobs | undefined, parentId: string, atWork: () => Promise<boolean>, label: string): Promise<void> {
+  try {
+    if (jobs?.wakeParent && !(await atWork())) await jobs.wakeParent(parentId);
+  } catch (error) {
+    console.error(`[quarry] ${label} could not wake its run's job (${parentId}):`, error);
+  }
+}
+
+/**
  * A cancelled coordinator's wait: until none of the parts' jobs waits or runs any more (they see the
  * cancel within a stop poll), at most PART_STOP_WAIT_MS. `partIds` is read again each time: a part's
  * job may have added parts meanwhile (a tree node plans its children).

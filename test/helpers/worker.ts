@@ -96,6 +96,11 @@ export class TestWorker {
     return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) ran a phase here and goes back in the queue/g)].map((m) => m[1]);
   }
 
+  /** The parked jobs this worker's parts woke (the last part at work ended), once per wake-up, from its log. */
+  woken(): string[] {
+    return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) woken by its parts/g)].map((m) => m[1]);
+  }
+
   /** The jobs this worker parked while their run's parts worked, once per parking, from its log. */
   parked(): string[] {
     return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) parked until its parts wake it/g)].map((m) => m[1]);

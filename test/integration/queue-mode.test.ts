@@ -78,6 +78,7 @@ test("one depth-3 tree: its query nodes are jobs, both workers do node work, eac
   assert.equal(run.status, "completed");
   const parked = workers.flatMap((w) => w.parked()).filter((j) => j === `tree-${id}`).length;
   assert.ok(parked >= 1, "the coordinator parked while the nodes worked");
+  assert.ok(workers.some((w) => w.woken().includes(`tree-${id}`)), "the last node at work woke it (not only its periodic look)");
   assert.equal(run.attempt, parked + 1, "one claim per look at the tree");
   assert.deepEqual(workers.flatMap((w) => w.handedOff()).filter((j) => j === `tree-${id}`), [], "no phase hand-off: the look that finds the tree explored writes the report");
   assert.deepEqual(workers.flatMap((w) => w.executed()).filter((j) => j === `tree-${id}`), [`tree-${id}`], "the report's job ran once");
@@ -124,6 +125,7 @@ test("a Deep Research start: its phases and its tasks are jobs that any worker t
   const parked = workers.flatMap((w) => w.parked()).filter((j) => j === jobId).length;
   assert.equal(run.status, "completed");
   assert.ok(parked >= 1, "the run's job parked while the tasks worked");
+  assert.ok(workers.some((w) => w.woken().includes(jobId)), "the level's last task job woke it (not only its periodic look)");
   assert.equal(run.attempt, handOffs + parked + 1, "one claim per phase and per look at the tasks");
   // Events from the run's jobs and its task jobs, numbered from the database: each number once.
   const redis = new IORedis(TEST_REDIS_URL);
