@@ -8,7 +8,7 @@
 //   npm run bench -- --only queue       queue mode: 10 concurrent (3, 3) researches on 1 worker, then on 2;
 //                                       then a single (5, 5) embedded (SQLite, PostgreSQL) and on 2 workers
 //                                       (--queue-single DxB: another size; 0: not run); then a worker
-//                                       killed mid-tree (3, 3) (--queue-recovery DxB or 0)
+//                                       killed mid-tree (3, 3), then one holding the run (--queue-recovery DxB or 0)
 //                                       (PostgreSQL and Redis at TEST_REDIS_URL, default redis://127.0.0.1:6379)
 //   options: --configs 2x3,5x5  --llm-latency 150 --search-latency 80 --web-latency 60
 //            --llm-concurrency 8 --only tree|faults|large-web|extraction  --no-build  --out DIR
@@ -255,7 +255,7 @@ async function main(): Promise<void> {
         ...(smoke ? { researches: 2, depth: 1, breadth: 2 } : {}),
         // A single (5, 5) on 2 workers against the embedded mode's (--queue-single 0: not run).
         ...(values["queue-single"] === "0" ? {} : { singleTree: { ...config(values["queue-single"] ?? (smoke ? "1x2" : "5x5")), workers: 2 } }),
-        // A worker killed with SIGKILL mid-tree (--queue-recovery 0: not run).
+        // A worker killed with SIGKILL mid-tree, then one holding the run's lease (--queue-recovery 0: not run).
         ...(values["queue-recovery"] === "0" ? {} : { recovery: config(values["queue-recovery"] ?? (smoke ? "2x2" : "3x3")) }),
         log });
       log(`queue: wall on ${queue.rows.at(-1)!.workers} workers ÷ on ${queue.rows[0].workers} = ${queue.ratio.toFixed(2)}`);

@@ -30,6 +30,9 @@ async function main() {
   const { bullDrTasks, bullTreeNodes } = await import("../lib/queue/part-jobs");
   // Runs this worker finds orphaned (its sweep) go back to the queue, like the web process's.
   runRegistry.dispatchTo(enqueueRun, wakeRun);
+  // A run's lease here lasts as long as its job's lock: a dead worker's run resumes on the worker that
+  // takes its stalled job, without waiting for a longer lease to run out.
+  runRegistry.holdLeasesFor(env.QUEUE_LOCK_MS);
   // A tree research executed here spreads its query nodes over every worker.
   setPartJobs("tree-nodes", bullTreeNodes);
   // And a Deep Research run its level's tasks.

@@ -3,6 +3,7 @@
 import { db } from "./client";
 import { Prisma, type Conversation, type ConversationMessage } from "../generated/prisma/client";
 import { executeDirect } from "./direct";
+import { CombinedCounters } from "./combined-counters";
 import { containsIgnoringCase } from "./portable";
 
 export type { Conversation, ConversationMessage };
@@ -201,9 +202,18 @@ export async function saveReply(data: { conversationId: string; rootId: string; 
   });
 }
 
+/** A conversation's usage counters, combined while one write is in flight (lib/db/combined-counters.ts): a level's tasks call the LLM at once. */
+const conversationUsage = new CombinedCounters(["promptTokens", "completionTokens", "llmCalls", "llmCallsUnsettled"] as const, async (id, d) => {
+  await executeDirect(Prisma.sql`
+    UPDATE "Conversation" SET "promptTokens" = "promptTokens" + ${d.promptTokens},
+      "completionTokens" = "completionTokens" + ${d.completionTokens}, "llmCalls" = "llmCalls" + ${d.llmCalls},
+      "llmCallsUnsettled" = "llmCallsUnsettled" + ${d.llmCallsUnsettled}
+    WHERE "id" = ${id}`);
+});
+
 /** Counts a call as unsettled before it is sent (see UsageSink): a crash leaves it counted. */
 export async function beginConversationUsage(id: string) {
-  await executeDirect(Prisma.sql`UPDATE "Conversation" SET "llmCallsUnsettled" = "llmCallsUnsettled" + 1 WHERE "id" = ${id}`);
+  await conversationUsage.add(id, { llmCallsUnsettled: 1 });
 }
 
 /**
@@ -211,11 +221,7 @@ export async function beginConversationUsage(id: string) {
  * bump: it is a counter, not world state.
  */
 export async function addConversationUsage(id: string, t: { promptTokens: number; completionTokens: number; calls: number }) {
-  await executeDirect(Prisma.sql`
-    UPDATE "Conversation" SET "promptTokens" = "promptTokens" + ${t.promptTokens},
-      "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls},
-      "llmCallsUnsettled" = "llmCallsUnsettled" - 1
-    WHERE "id" = ${id}`);
+  await conversationUsage.add(id, { promptTokens: t.promptTokens, completionTokens: t.completionTokens, llmCalls: t.calls, llmCallsUnsettled: -1 });
 }
 
 /**

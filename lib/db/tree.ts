@@ -5,6 +5,7 @@
 import { db } from "./client";
 import { randomUUID } from "node:crypto";
 import { executeDirect, queryDirect, transactionDirect, type DirectTx, type RowTypes } from "./direct";
+import { CombinedCounters } from "./combined-counters";
 import { getEnv } from "../env";
 import { databaseProvider } from "./database-url";
 import { parseStringArray } from "./json";
@@ -348,9 +349,21 @@ export async function failQueryPage(queryPageId: string, error: string): Promise
   return count === 1;
 }
 
+/**
+ * A research's usage counters: the most frequent write of a run (a begin and a settle per LLM call,
+ * up to LLM_CONCURRENCY at once on one row), combined while one is in flight (lib/db/combined-counters.ts).
+ */
+const researchUsage = new CombinedCounters(["promptTokens", "completionTokens", "llmCalls", "llmCallsUnsettled"] as const, async (researchId, d) => {
+  await executeDirect(Prisma.sql`
+    UPDATE "Research" SET "promptTokens" = "promptTokens" + ${d.promptTokens},
+      "completionTokens" = "completionTokens" + ${d.completionTokens}, "llmCalls" = "llmCalls" + ${d.llmCalls},
+      "llmCallsUnsettled" = "llmCallsUnsettled" + ${d.llmCallsUnsettled}
+    WHERE "id" = ${researchId}`);
+});
+
 /** Counts a call as unsettled before it is sent (see UsageSink): a crash leaves it counted. */
 export async function beginUsage(researchId: string) {
-  await executeDirect(Prisma.sql`UPDATE "Research" SET "llmCallsUnsettled" = "llmCallsUnsettled" + 1 WHERE "id" = ${researchId}`);
+  await researchUsage.add(researchId, { llmCallsUnsettled: 1 });
 }
 
 /**
@@ -362,11 +375,7 @@ export async function addUsage(researchId: string, t: TokenUsage, queryId?: stri
   // Two autocommit statements, no transaction: BEGIN and COMMIT would double the statements of the
   // most frequent write of a run. The research's total goes first, so it is exact after any crash;
   // only a query's own share could miss the one call in flight.
-  await executeDirect(Prisma.sql`
-    UPDATE "Research" SET "promptTokens" = "promptTokens" + ${t.promptTokens},
-      "completionTokens" = "completionTokens" + ${t.completionTokens}, "llmCalls" = "llmCalls" + ${t.calls},
-      "llmCallsUnsettled" = "llmCallsUnsettled" - ${settles ? 1 : 0}
-    WHERE "id" = ${researchId}`);
+  await researchUsage.add(researchId, { promptTokens: t.promptTokens, completionTokens: t.completionTokens, llmCalls: t.calls, llmCallsUnsettled: settles ? -1 : 0 });
   if (queryId) {
     await executeDirect(Prisma.sql`
       UPDATE "SerpQuery" SET "promptTokens" = "promptTokens" + ${t.promptTokens}, "completionTokens" = "completionTokens" + ${t.completionTokens}

@@ -102,3 +102,68 @@ test("a crash after a hand-off is a takeover, not a continuation; outside a queu
   assert.equal(await registry.runJob("tree", "r-crash"), "handed-off", "a taken-over run starts its phase again");
   assert.deepEqual(seen.at(-1), { continued: false, phased: true, aborted: false });
 });
+
+test("a queue worker's lease lasts its job lock, renewed every third of it; a dead worker's run is free after that", async () => {
+  const leases: number[] = [];
+  const beats = new Set<number>();
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const engine: Engine = {
+    kind: "tree",
+    async execute(): Promise<RunOutcome> {
+      await held;
+      return "completed";
+    },
+    markCancelled: async () => true,
+    announce: async () => {},
+    snapshot: async () => null,
+    isFinal: () => false,
+  };
+  const worker = new RunRegistry();
+  worker.register(engine);
+  worker.holdLeasesFor(900);
+  await openRun({ kind: "tree", subjectId: "r-lease", userId: null, mode: "tree" });
+  const running = worker.runJob("tree", "r-lease");
+  for (let i = 0; i < 30; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    const r = await row("r-lease");
+    if (r.leaseOwner !== worker.owner || !r.heartbeatAt || !r.leaseExpiresAt) continue;
+    leases.push(r.leaseExpiresAt.getTime() - r.heartbeatAt.getTime());
+    beats.add(r.heartbeatAt.getTime());
+  }
+  release();
+  assert.equal(await running, "executed");
+  assert.ok(leases.length > 0 && leases.every((ms) => ms === 900), `every claim and beat holds the run 900 ms: ${leases.join(", ")}`);
+  assert.ok(beats.size >= 4, `renewed every 300 ms over 1.5 s: ${beats.size} distinct beats`);
+
+  // A worker that died holding a run: another worker's claim waits out that short lease only.
+  await openRun({ kind: "tree", subjectId: "r-dead", userId: null, mode: "tree" });
+  const { id } = await row("r-dead");
+  const dead = new RunRegistry();
+  dead.holdLeasesFor(900);
+  assert.equal(await claimRun({ id, owner: dead.owner, leaseMs: 900 }), true);
+  const other = new RunRegistry();
+  other.register({ ...engine, execute: async () => "completed" });
+  other.holdLeasesFor(900);
+  const started = Date.now();
+  assert.equal(await other.runJob("tree", "r-dead"), "executed");
+  const waited = Date.now() - started;
+  assert.ok(waited < 900 + 1_000, `resumed within the lease and one claim retry: ${waited} ms`);
+  assert.equal((await row("r-dead")).status, "completed");
+
+  // A lease longer than the platform's (three heartbeats) is not taken: a worker never holds a run longer than a web process would.
+  const long = new RunRegistry();
+  long.holdLeasesFor(10 * 60_000);
+  await openRun({ kind: "tree", subjectId: "r-long", userId: null, mode: "tree" });
+  let longLease = 0;
+  long.register({
+    ...engine,
+    execute: async () => {
+      const r = await row("r-long");
+      longLease = r.leaseExpiresAt!.getTime() - r.heartbeatAt!.getTime();
+      return "completed";
+    },
+  });
+  assert.equal(await long.runJob("tree", "r-long"), "executed");
+  assert.equal(longLease, 30_000, "capped at 3 × RUN_HEARTBEAT_MS");
+});

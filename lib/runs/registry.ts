@@ -60,6 +60,27 @@ export class RunRegistry {
   private watchingProvider = false;
   /** Pause writes and announcements, in order: a quick down-then-up must not end up paused. */
   private pauses: Promise<void> = Promise.resolve();
+  /** Queue workers: how long a run's lease lasts here (renewed every third of it); else three heartbeats. */
+  private leaseOverrideMs: number | undefined;
+
+  /**
+   * Queue workers hold a run's lease no longer than their jobs' locks (QUEUE_LOCK_MS): when a worker
+   * dies, its run job goes back to the queue after that lock, and the worker that takes it must find
+   * the lease expired too, not wait out three heartbeats (30 s by default) before resuming the run.
+   */
+  holdLeasesFor(ms: number): void {
+    this.leaseOverrideMs = Math.min(ms, leaseMs());
+  }
+
+  /** How long a claim or a heartbeat holds a run here. */
+  private leaseMs(): number {
+    return this.leaseOverrideMs ?? leaseMs();
+  }
+
+  /** How often a run executing here renews its lease: three times per lease. */
+  private beatMs(): number {
+    return this.leaseOverrideMs === undefined ? getEnv().RUN_HEARTBEAT_MS : Math.max(100, Math.floor(this.leaseOverrideMs / 3));
+  }
 
   /** Adds (or replaces) the engine of a kind. */
   register(engine: Engine): void {
@@ -122,7 +143,7 @@ export class RunRegistry {
       if (outcome !== null) return "executed";
       const row = await getRun({ kind, subjectId });
       if (!row || (row.status !== "queued" && row.status !== "running")) return "ended";
-      await new Promise((r) => setTimeout(r, Math.min(CLAIM_RETRY_MS, getEnv().RUN_HEARTBEAT_MS)));
+      await new Promise((r) => setTimeout(r, Math.min(CLAIM_RETRY_MS, this.beatMs())));
     }
   }
 
@@ -144,9 +165,8 @@ export class RunRegistry {
 
   private async claimAndExecute(kind: RunKind, subjectId: string, phased: boolean, onClaim?: (claimed: boolean) => void): Promise<RunOutcome | null> {
     const engine = this.engine(kind);
-    const env = getEnv();
     const row = await getRun({ kind, subjectId });
-    const claimed = Boolean(row && (await claimRun({ id: row.id, owner: this.owner, leaseMs: leaseMs() })));
+    const claimed = Boolean(row && (await claimRun({ id: row.id, owner: this.owner, leaseMs: this.leaseMs() })));
     onClaim?.(claimed);
     if (!row || !claimed) return null;
     // This process numbers the run's events from a block reserved after every number used before
@@ -174,7 +194,7 @@ export class RunRegistry {
     this.watchProvider();
     // Started during an outage: it waits like the others, so it shows paused like them.
     if (limiters().llmHealth.state.down) this.showPause([entry], limiters().llmHealth.state);
-    const beat = setInterval(() => void this.heartbeat(entry), env.RUN_HEARTBEAT_MS);
+    const beat = setInterval(() => void this.heartbeat(entry), this.beatMs());
     let outcome: RunOutcome = "failed";
     let error: string | null = null;
     try {
@@ -241,7 +261,7 @@ export class RunRegistry {
 
   private async heartbeat(entry: ActiveRun): Promise<void> {
     try {
-      const { held } = await heartbeatRun({ id: entry.handle.id, owner: this.owner, leaseMs: leaseMs() });
+      const { held } = await heartbeatRun({ id: entry.handle.id, owner: this.owner, leaseMs: this.leaseMs() });
       if (!held) {
         entry.handle.leaseLost = true;
         entry.controller.abort(new Error("Another process took this run over"));
