@@ -49,9 +49,13 @@ export function getAuthSecret(): string {
   return (cached = secret);
 }
 
+/** The last key derived, and from what (every bearer request verifies with it). */
+let derivedKey: { secret: string; key: Uint8Array } | undefined;
+
 /** HS256 key for API tokens, derived so that it never equals the session-cookie key material. */
 export function apiTokenKey(secret = getAuthSecret()): Uint8Array {
-  return new Uint8Array(crypto.hkdfSync("sha256", secret, "quarry", "quarry api token v1 (HS256)", 32));
+  if (derivedKey?.secret !== secret) derivedKey = { secret, key: new Uint8Array(crypto.hkdfSync("sha256", secret, "quarry", "quarry api token v1 (HS256)", 32)) };
+  return derivedKey.key;
 }
 
 /** Test hook. */

@@ -215,6 +215,18 @@ test("queue mode's exclusive save: two analyses of one row at once store one of 
   assert.ok(Math.abs(item.createdAt.getTime() - row.analyzedAt.getTime()) < 5, "the items' time is the mark's");
   assert.equal(await store.saveAnalysis(id, research.id, "https://x.example/1", ["c1"], { exclusive: true }), false);
   assert.equal(await db.extractedItem.count({ where: { queryPageId: id } }), items.length);
+
+  // An analysis that found nothing against one that found items: whichever marks first, the row holds its result alone.
+  const second = await db.serpQuery.create({ data: { researchId: research.id, depth: 1, position: 1, text: "q2", objective: "o", levelBreadth: 1 } });
+  const other = (await store.attachSearchResults(second, [{ url: "https://x.example/2", title: "X2", snippet: "" }])).rows[0].id;
+  const [empty, found] = await Promise.all([
+    store.saveAnalysis(other, research.id, "https://x.example/2", [], { exclusive: true }),
+    store.saveAnalysis(other, research.id, "https://x.example/2", ["d1", "d2"], { exclusive: true }),
+  ]);
+  assert.equal(Number(empty) + Number(found), 1, "one of the two marks the row");
+  assert.equal(await db.extractedItem.count({ where: { queryPageId: other } }), found ? 2 : 0);
+  assert.equal((await db.queryPage.findUniqueOrThrow({ where: { id: other } })).status, "analyzed");
+  assert.equal(await store.saveAnalysis(other, research.id, "https://x.example/2", [], { exclusive: true }), false, "a row no longer pending is not marked again");
 });
 
 test("queue mode's page fetch claim: one claimant at a time, a stale claim taken over, an ended fetch never", async () => {
