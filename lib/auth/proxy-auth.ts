@@ -45,9 +45,22 @@ const decide = (unauthorized: Unauthorized): Handler => (request) => {
 // asynchronously, although its type says otherwise.
 const wrap = auth as unknown as (h: Handler) => Wrapped | Promise<Wrapped>;
 
+/** Auth.js's session cookie (chunked ones too). */
+const SESSION_COOKIE_NAME = /^(?:__Secure-)?authjs\.session-token(?:\.\d+)?$/;
+
+/**
+ * An API client's request: a bearer token and no session cookie. It has no session for Auth.js to
+ * decode, so the decision is taken without Auth.js's wrapper, which costs every request a CSRF token
+ * and a digest (a client polling a run's status sends many).
+ */
+const bearerOnly = (request: NextRequest) =>
+  request.headers.has("authorization") && !request.cookies.getAll().some((c) => SESSION_COOKIE_NAME.test(c.name));
+
 export function authProxy(unauthorized: Unauthorized): (request: NextRequest, event: NextFetchEvent) => Promise<Response> {
-  const wrapped = wrap(decide(unauthorized));
+  const decideFor = decide(unauthorized);
+  const wrapped = wrap(decideFor);
   return async (request, event) => {
+    if (bearerOnly(request)) return decideFor(Object.assign(request, { auth: null }));
     const response = await (await wrapped)(request, event);
     // No rolling session: a refreshed cookie arriving after a sign-out would sign the user back in.
     dropSessionRefresh(response.headers);
