@@ -5,6 +5,9 @@
 // concurrent LLM calls update (a tree's page analyses: a begin and a settle each) is otherwise a queue
 // of single-row updates, each waiting for the row lock of the one before on PostgreSQL.
 
+import { Prisma } from "../generated/prisma/client";
+import { executeDirect } from "./direct";
+
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
 export class CombinedCounters<Field extends string> {
@@ -49,4 +52,16 @@ export class CombinedCounters<Field extends string> {
       this.writing.delete(key);
     }
   }
+}
+
+/** A run subject's token usage counters (a research's, a conversation's): the calls' begins and settles. */
+export function usageCounters(table: "Research" | "Conversation") {
+  const name = Prisma.raw(`"${table}"`);
+  return new CombinedCounters(["promptTokens", "completionTokens", "llmCalls", "llmCallsUnsettled"] as const, async (id, d) => {
+    await executeDirect(Prisma.sql`
+      UPDATE ${name} SET "promptTokens" = "promptTokens" + ${d.promptTokens},
+        "completionTokens" = "completionTokens" + ${d.completionTokens}, "llmCalls" = "llmCalls" + ${d.llmCalls},
+        "llmCallsUnsettled" = "llmCallsUnsettled" + ${d.llmCallsUnsettled}
+      WHERE "id" = ${id}`);
+  });
 }

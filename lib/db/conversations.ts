@@ -3,7 +3,7 @@
 import { db } from "./client";
 import { Prisma, type Conversation, type ConversationMessage } from "../generated/prisma/client";
 import { executeDirect } from "./direct";
-import { CombinedCounters } from "./combined-counters";
+import { usageCounters } from "./combined-counters";
 import { containsIgnoringCase } from "./portable";
 
 export type { Conversation, ConversationMessage };
@@ -203,13 +203,7 @@ export async function saveReply(data: { conversationId: string; rootId: string; 
 }
 
 /** A conversation's usage counters, combined while one write is in flight (lib/db/combined-counters.ts): a level's tasks call the LLM at once. */
-const conversationUsage = new CombinedCounters(["promptTokens", "completionTokens", "llmCalls", "llmCallsUnsettled"] as const, async (id, d) => {
-  await executeDirect(Prisma.sql`
-    UPDATE "Conversation" SET "promptTokens" = "promptTokens" + ${d.promptTokens},
-      "completionTokens" = "completionTokens" + ${d.completionTokens}, "llmCalls" = "llmCalls" + ${d.llmCalls},
-      "llmCallsUnsettled" = "llmCallsUnsettled" + ${d.llmCallsUnsettled}
-    WHERE "id" = ${id}`);
-});
+const conversationUsage = usageCounters("Conversation");
 
 /** Counts a call as unsettled before it is sent (see UsageSink): a crash leaves it counted. */
 export async function beginConversationUsage(id: string) {

@@ -5,7 +5,7 @@
 import { db } from "./client";
 import { randomUUID } from "node:crypto";
 import { executeDirect, queryDirect, transactionDirect, type DirectTx, type RowTypes } from "./direct";
-import { CombinedCounters } from "./combined-counters";
+import { usageCounters } from "./combined-counters";
 import { getEnv } from "../env";
 import { databaseProvider } from "./database-url";
 import { parseStringArray } from "./json";
@@ -356,13 +356,7 @@ export async function failQueryPage(queryPageId: string, error: string): Promise
  * A research's usage counters: the most frequent write of a run (a begin and a settle per LLM call,
  * up to LLM_CONCURRENCY at once on one row), combined while one is in flight (lib/db/combined-counters.ts).
  */
-const researchUsage = new CombinedCounters(["promptTokens", "completionTokens", "llmCalls", "llmCallsUnsettled"] as const, async (researchId, d) => {
-  await executeDirect(Prisma.sql`
-    UPDATE "Research" SET "promptTokens" = "promptTokens" + ${d.promptTokens},
-      "completionTokens" = "completionTokens" + ${d.completionTokens}, "llmCalls" = "llmCalls" + ${d.llmCalls},
-      "llmCallsUnsettled" = "llmCallsUnsettled" + ${d.llmCallsUnsettled}
-    WHERE "id" = ${researchId}`);
-});
+const researchUsage = usageCounters("Research");
 
 /** Counts a call as unsettled before it is sent (see UsageSink): a crash leaves it counted. */
 export async function beginUsage(researchId: string) {
