@@ -165,10 +165,11 @@ const SLOW_FIRST = [
   "test/integration/authz.test.ts", // 34 s
   "test/integration/runs-cancel-across-processes.test.ts", // 30 / 34 s
 ];
-const slowFirst = (files) => {
-  const rank = (f) => (SLOW_FIRST.includes(f) ? SLOW_FIRST.indexOf(f) : SLOW_FIRST.length);
-  return [...files].sort((a, b) => rank(a) - rank(b));
+const slowRank = (file) => {
+  const i = SLOW_FIRST.indexOf(file);
+  return i < 0 ? SLOW_FIRST.length : i;
 };
+const slowFirst = (files) => [...files].sort((a, b) => slowRank(a) - slowRank(b));
 
 function runNodeTests(files, tapName, env = {}) {
   const tap = path.join(root, "test-results", tapName);

@@ -13,8 +13,8 @@ export interface TokenCount {
  * A sink with `begin` is told before each exchange is sent (lib/ai/call.ts), and its call then
  * settles that one, always — with zero usage when the exchange failed. A database sink counts the
  * call as unsettled at `begin` and moves it to the totals when settled, so a call in flight at a
- * crash stays counted (unsettled, tokens unknown) instead of vanishing. One more small write per
- * call; the settle is the write there was before.
+ * crash stays counted (unsettled, tokens unknown) instead of vanishing. The database sinks combine a
+ * row's begins and settles that overlap into one statement (lib/db/combined-counters.ts).
  */
 export type UsageSink = ((usage: TokenCount) => void | Promise<void>) & { begin?: () => void | Promise<void> };
 

@@ -11,7 +11,8 @@ export type RunKind = "tree" | "answer" | "deep-research";
 export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
 
 /** A lease lasts three heartbeats: a run is stale after three missed beats. */
-export const runLeaseMs = () => getEnv().RUN_HEARTBEAT_MS * 3;
+export const LEASE_BEATS = 3;
+export const runLeaseMs = () => getEnv().RUN_HEARTBEAT_MS * LEASE_BEATS;
 
 /**
  * Opens (or reopens) a subject's run, queued. The process that opens it claims it at once; until one

@@ -7,7 +7,7 @@
 // worker process executes each job with `runJob`, under the same lease.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { claimRun, finishRun, handOffRun, runLeaseMs as leaseMs, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, runStopped, runsToStop, setRunsPaused, type RunKind } from "../db/runs";
+import { claimRun, finishRun, handOffRun, LEASE_BEATS, getRun, heartbeatRun, orphanedRuns, requestCancel, reserveSeq, runStopped, runsToStop, setRunsPaused, type RunKind } from "../db/runs";
 import { eventBus } from "../events/bus";
 import { eventLog } from "../events/log";
 import { trackOpening } from "./events";
@@ -60,26 +60,27 @@ export class RunRegistry {
   private watchingProvider = false;
   /** Pause writes and announcements, in order: a quick down-then-up must not end up paused. */
   private pauses: Promise<void> = Promise.resolve();
-  /** Queue workers: how long a run's lease lasts here (renewed every third of it); else three heartbeats. */
-  private leaseOverrideMs: number | undefined;
+  /** Queue workers: this process's heartbeat, shorter than RUN_HEARTBEAT_MS (see holdLeasesFor). */
+  private beatOverrideMs: number | undefined;
 
   /**
    * Queue workers hold a run's lease no longer than their jobs' locks (QUEUE_LOCK_MS): when a worker
    * dies, its run job goes back to the queue after that lock, and the worker that takes it must find
    * the lease expired too, not wait out three heartbeats (30 s by default) before resuming the run.
+   * The lease is still three beats here, each a third of `ms` (never longer than RUN_HEARTBEAT_MS).
    */
   holdLeasesFor(ms: number): void {
-    this.leaseOverrideMs = Math.min(ms, leaseMs());
+    this.beatOverrideMs = Math.max(100, Math.min(Math.floor(ms / LEASE_BEATS), getEnv().RUN_HEARTBEAT_MS));
   }
 
-  /** How long a claim or a heartbeat holds a run here. */
-  private leaseMs(): number {
-    return this.leaseOverrideMs ?? leaseMs();
-  }
-
-  /** How often a run executing here renews its lease: three times per lease. */
+  /** How often a run executing here renews its lease. */
   private beatMs(): number {
-    return this.leaseOverrideMs === undefined ? getEnv().RUN_HEARTBEAT_MS : Math.max(100, Math.floor(this.leaseOverrideMs / 3));
+    return this.beatOverrideMs ?? getEnv().RUN_HEARTBEAT_MS;
+  }
+
+  /** How long a claim or a heartbeat holds a run here: three beats. */
+  private leaseMs(): number {
+    return this.beatMs() * LEASE_BEATS;
   }
 
   /** Adds (or replaces) the engine of a kind. */
