@@ -1,5 +1,5 @@
 // Shared steps for the specs: fake control, research creation through the API, screenshots.
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -129,4 +129,90 @@ export async function hoverOverstatedClaim(page: Page, testId: string): Promise<
   const tooltip = page.getByTestId("claim-tooltip");
   await expect(tooltip).toContainText("Partly supported");
   await expect(tooltip).toContainText("Source says");
+}
+
+export interface MainThreadTask {
+  /** Wall time, ms: what a user waits, and what a busy machine stretches (the thread waiting for a core). */
+  wall: number;
+  /**
+   * The renderer main thread's CPU time over the task, ms (an upper bound: read from
+   * /proc/<pid>/task/<pid>/schedstat every few ms around the task): the page's own work.
+   */
+  cpu: number;
+}
+
+/** Chromium's renderer processes on this machine (their main thread's id is the process id). */
+function rendererPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("--type=renderer")) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** CPU time a thread has used, ms (schedstat's first field is nanoseconds on a CPU). */
+function threadCpuMs(pid: number): number {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The page's long tasks (a PerformanceObserver's, over 50 ms of wall time) while `during` runs,
+ * each with the CPU time its renderer's main thread used meanwhile. On a loaded 2-core CI machine
+ * the app server, the fakes and the browser share the cores: a "longtask" of 316 ms failed a spec
+ * there, and in a local trace an 80 ms task was 7 ms of the thread's work. Wall time there measures
+ * the machine; the CPU time is the page's. (Chromium's own trace thread time, `tdur`, undercounts
+ * here: a 250 ms busy loop read 26 ms.)
+ */
+export async function mainThreadTasks(page: Page, during: () => Promise<void>): Promise<MainThreadTask[]> {
+  const pids = rendererPids();
+  expect(pids.length, "Chromium's renderer processes are found in /proc").toBeGreaterThan(0);
+  expect(fs.existsSync(`/proc/${pids[0]}/task/${pids[0]}/schedstat`), "the kernel reports a thread's CPU time (schedstat)").toBeTruthy();
+  await page.evaluate(() => {
+    const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__longTasks.push({ start: e.startTime, duration: e.duration }))).observe({ type: "longtask" });
+  });
+  // The page's clock against this process's (Chromium's time origin can be off by 100 ms or more):
+  // the reading with the shortest round trip.
+  let offset = 0;
+  let best = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const sent = performance.timeOrigin + performance.now();
+    const pageNow = await page.evaluate(() => performance.timeOrigin + performance.now());
+    const back = performance.timeOrigin + performance.now();
+    if (back - sent < best) [best, offset] = [back - sent, pageNow - (sent + back) / 2];
+  }
+  const samples: { at: number; cpu: number }[] = [];
+  const sample = () => samples.push({ at: performance.timeOrigin + performance.now(), cpu: pids.reduce((n, pid) => n + threadCpuMs(pid), 0) });
+  sample();
+  const timer = setInterval(sample, 4);
+  try {
+    await during();
+  } finally {
+    clearInterval(timer);
+  }
+  const { origin, tasks } = await page.evaluate(() => ({
+    origin: performance.timeOrigin,
+    tasks: (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks,
+  }));
+  sample();
+  // Each task's window on this process's clock, widened by the clock reading's uncertainty: the CPU
+  // read is an upper bound (and sums every renderer's main thread; the others idle).
+  const windows = tasks.map(({ start, duration }) => ({ wall: duration, from: origin + start - offset - best / 2, to: origin + start + duration - offset + best / 2 }));
+  return windows
+    .filter((w) => w.from >= samples[0].at)
+    .map(({ wall, from, to }) => {
+      const before = samples.findLast((s) => s.at <= from) ?? samples[0];
+      const after = samples.find((s) => s.at >= to) ?? samples[samples.length - 1];
+      return { wall, cpu: after.cpu - before.cpu };
+    });
 }
