@@ -72,6 +72,31 @@ describe("FleetSemaphore", { skip }, () => {
     (await other.acquire(AbortSignal.timeout(1_000)))();
   });
 
+  test("a release is announced only while some process waits, and wakes it", async () => {
+    const { redisKey, newRedisConnection } = await import("./redis");
+    const listener = newRedisConnection("test listener");
+    let announced = 0;
+    listener.on("message", () => announced++);
+    await listener.subscribe(redisKey("limits:announced:released"));
+    try {
+      const a = new FleetSemaphore("announced", 1);
+      const b = new FleetSemaphore("announced", 1);
+      for (let i = 0; i < 5; i++) (await a.acquire())();
+      await redis().ping(); // the releases' scripts have run (one connection, in order)
+      await sleep(50);
+      assert.equal(announced, 0, "nobody waited: no message");
+      const held = await a.acquire();
+      const waiting = b.acquire(AbortSignal.timeout(5_000));
+      await sleep(100); // b has been refused once
+      held();
+      (await waiting)();
+      await sleep(50);
+      assert.ok(announced >= 1, "the release while b waited was announced");
+    } finally {
+      listener.disconnect();
+    }
+  });
+
   test("teardown", () => {
     redis("commands").disconnect();
     redis("subscriber").disconnect();

@@ -16,7 +16,11 @@ const LIMIT_TTL_MS = 10 * 60_000;
 /** A waiter retries at least this often even when no release is announced (a lost message, an expired lease). */
 const RETRY_MS = 250;
 
-// KEYS: holders (zset), limit. ARGV: id, lease ms, default limit. Returns { taken 0|1, limit }.
+/** How long a refused acquire marks the resource as waited for (a waiter retries within RETRY_MS × 1.5). */
+const WAITING_MS = RETRY_MS * 4;
+
+// KEYS: holders (zset), limit, waiting. ARGV: id, lease ms, default limit, waiting ms. Returns { taken 0|1, limit }.
+// A refusal marks the resource as waited for, so that releases announce themselves (below).
 const ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -27,8 +31,9 @@ if redis.call('ZCARD', KEYS[1]) < limit then
   redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 2)
   return {1, limit}
 end
+redis.call('SET', KEYS[3], '1', 'PX', tonumber(ARGV[4]))
 return {0, limit}`;
-const acquire = redisScript(ACQUIRE, 2);
+const acquire = redisScript(ACQUIRE, 3);
 
 // KEYS: holders. ARGV: lease ms, ids… Extends the leases of the ids still held.
 const RENEW = `
@@ -39,16 +44,19 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) * 2)
 return 1`;
 const renewLeases = redisScript(RENEW, 1);
 
-// KEYS: holders, channel. ARGV: id. Frees a slot and tells the waiters of every process.
+// KEYS: holders, channel, waiting. ARGV: id. Frees a slot and, when a process was refused one lately, tells
+// the waiters of every process. Below the limit nobody waits, and every process subscribed would be woken
+// for nothing (a message per LLM call, search and fetch).
 const RELEASE = `
 redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('PUBLISH', KEYS[2], '1')
+if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PUBLISH', KEYS[2], '1') end
 return 1`;
-const release = redisScript(RELEASE, 2);
+const release = redisScript(RELEASE, 3);
 
 export class FleetSemaphore extends Semaphore {
   private readonly holdersKey: string;
   private readonly limitKey: string;
+  private readonly waitingKey: string;
   private readonly channel: string;
   private readonly held = new Set<string>();
   private readonly waiters = new Set<() => void>();
@@ -67,6 +75,7 @@ export class FleetSemaphore extends Semaphore {
     this.shared = maxLimit;
     this.holdersKey = redisKey(`limits:${name}:holders`);
     this.limitKey = redisKey(`limits:${name}:limit`);
+    this.waitingKey = redisKey(`limits:${name}:waiting`);
     this.channel = redisKey(`limits:${name}:released`);
   }
 
@@ -100,7 +109,7 @@ export class FleetSemaphore extends Semaphore {
       released = true;
       this.held.delete(id);
       releaseLocal();
-      release(this.holdersKey, this.channel, id).catch((error: unknown) => console.error(`[quarry] could not release a ${this.name} slot (it expires by itself):`, error));
+      release(this.holdersKey, this.channel, this.waitingKey, id).catch((error: unknown) => console.error(`[quarry] could not release a ${this.name} slot (it expires by itself):`, error));
     };
   }
 
@@ -109,7 +118,7 @@ export class FleetSemaphore extends Semaphore {
     this.subscribe();
     for (;;) {
       signal?.throwIfAborted();
-      const [taken, limit] = (await acquire(this.holdersKey, this.limitKey, id, this.leaseMs, this.maxLimit)) as [number, number];
+      const [taken, limit] = (await acquire(this.holdersKey, this.limitKey, this.waitingKey, id, this.leaseMs, this.maxLimit, WAITING_MS)) as [number, number];
       this.shared = Number(limit);
       if (taken === 1) {
         this.held.add(id);
