@@ -1,5 +1,6 @@
 // Shared steps for the specs: fake control, research creation through the API, screenshots.
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -135,8 +136,8 @@ export interface MainThreadTask {
   /** Wall time, ms: what a user waits, and what a busy machine stretches (the thread waiting for a core). */
   wall: number;
   /**
-   * The renderer main thread's CPU time over the task, ms (an upper bound: read from
-   * /proc/<pid>/task/<pid>/schedstat every few ms around the task): the page's own work.
+   * The renderer main thread's CPU time over the task, ms (an upper bound, at most its wall time: read
+   * from /proc/<pid>/task/<pid>/schedstat every 2 ms around the task, by e2e/cpu-sampler.cjs): the page's own work.
    */
   cpu: number;
 }
@@ -155,15 +156,6 @@ function rendererPids(): number[] {
   return pids;
 }
 
-/** CPU time a thread has used, ms (schedstat's first field is nanoseconds on a CPU). */
-function threadCpuMs(pid: number): number {
-  try {
-    return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * The page's long tasks (a PerformanceObserver's, over 50 ms of wall time) while `during` runs,
  * each with the CPU time its renderer's main thread used meanwhile. On a loaded 2-core CI machine
@@ -175,7 +167,7 @@ function threadCpuMs(pid: number): number {
 export async function mainThreadTasks(page: Page, during: () => Promise<void>): Promise<MainThreadTask[]> {
   const pids = rendererPids();
   expect(pids.length, "Chromium's renderer processes are found in /proc").toBeGreaterThan(0);
-  expect(fs.existsSync(`/proc/${pids[0]}/task/${pids[0]}/schedstat`), "the kernel reports a thread's CPU time (schedstat)").toBeTruthy();
+  expect(fs.existsSync(`/proc/${pids[0]}/task/${pids[0]}/stat`), "the kernel reports a thread's CPU time").toBeTruthy();
   await page.evaluate(() => {
     const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
     w.__longTasks = [];
@@ -185,34 +177,43 @@ export async function mainThreadTasks(page: Page, during: () => Promise<void>): 
   // the reading with the shortest round trip.
   let offset = 0;
   let best = Infinity;
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 10; i++) {
     const sent = performance.timeOrigin + performance.now();
     const pageNow = await page.evaluate(() => performance.timeOrigin + performance.now());
     const back = performance.timeOrigin + performance.now();
     if (back - sent < best) [best, offset] = [back - sent, pageNow - (sent + back) / 2];
   }
-  const samples: { at: number; cpu: number }[] = [];
-  const sample = () => samples.push({ at: performance.timeOrigin + performance.now(), cpu: pids.reduce((n, pid) => n + threadCpuMs(pid), 0) });
-  sample();
-  const timer = setInterval(sample, 4);
+  const sampler = spawn(process.execPath, [path.join(process.cwd(), "e2e", "cpu-sampler.cjs"), ...pids.map(String)], { stdio: ["ignore", "pipe", "inherit"] });
+  let output = "";
+  sampler.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  const exited = new Promise((resolve) => sampler.once("exit", resolve));
+  await new Promise<void>((resolve) => sampler.stdout.once("data", () => resolve()));
   try {
     await during();
   } finally {
-    clearInterval(timer);
+    sampler.kill("SIGTERM");
+    await exited;
   }
   const { origin, tasks } = await page.evaluate(() => ({
     origin: performance.timeOrigin,
     tasks: (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks,
   }));
-  sample();
+  const samples = output
+    .trim()
+    .split("\n")
+    .map((line) => line.split(" ").map(Number))
+    .map(([at, cpu]) => ({ at, cpu }));
   // Each task's window on this process's clock, widened by the clock reading's uncertainty: the CPU
   // read is an upper bound (and sums every renderer's main thread; the others idle).
   const windows = tasks.map(({ start, duration }) => ({ wall: duration, from: origin + start - offset - best / 2, to: origin + start + duration - offset + best / 2 }));
+  const gaps = samples.slice(1).map((s, i) => s.at - samples[i].at);
+  console.log(`[main-thread] page clock within ±${(best / 2).toFixed(1)} ms; ${samples.length} CPU samples, longest gap ${Math.max(0, ...gaps).toFixed(0)} ms`);
   return windows
     .filter((w) => w.from >= samples[0].at)
     .map(({ wall, from, to }) => {
       const before = samples.findLast((s) => s.at <= from) ?? samples[0];
       const after = samples.find((s) => s.at >= to) ?? samples[samples.length - 1];
-      return { wall, cpu: after.cpu - before.cpu };
+      // One thread: never more CPU than the task's own wall time.
+      return { wall, cpu: Math.min(after.cpu - before.cpu, wall) };
     });
 }

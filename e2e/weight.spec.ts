@@ -83,7 +83,8 @@ test("a 110-node research streams without long main-thread tasks", async ({ page
   const cpu = max(tasks.map((t) => t.cpu));
   console.log(
     `[weight] while streaming: ${tasks.length} tasks over 50 ms; longest ${max(tasks.map((t) => t.wall))} ms of wall time, ` +
-      `${cpu} ms of the main thread's CPU; ${Math.round(tasks.reduce((n, t) => n + t.cpu, 0))} ms CPU in those tasks`,
+      `${cpu} ms of the main thread's CPU; ${Math.round(tasks.reduce((n, t) => n + t.cpu, 0))} ms CPU in those tasks; ` +
+      `the most CPU (wall / CPU ms): ${[...tasks].sort((a, b) => b.cpu - a.cpu).slice(0, 3).map((t) => `${Math.round(t.wall)} / ${Math.round(t.cpu)}`).join(", ")}`,
   );
   // The page's own work per task (its thread's CPU time): on a loaded CI machine the wall time of a
   // task is mostly the thread waiting for a core (see mainThreadTasks).
