@@ -3,7 +3,8 @@
 // refuses) against every API route (found on disk, so a new route is covered at once) and every
 // dynamic page, signed in (API token or session) and signed out. Nothing may answer 5xx; every API
 // error is JSON { error, code } with a status that matches its code, and the statuses the API
-// defines for a case (400, 401, 405, 413, 415) are asserted exactly. Run on both databases.
+// defines for a case (400, 401, 405, 413, 415) are asserted exactly. Run on both databases, but for the
+// 405 checks (routing alone, ~30 s): on SQLite only.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -24,6 +25,8 @@ const UNSERVED_METHODS = http.METHODS.filter((m) => !["OPTIONS", "CONNECT", ...M
 const SERVED_ALLOW = "DELETE,GET,HEAD,OPTIONS,PATCH,POST,PUT";
 type Who = "token" | "session" | "anon";
 const LIMIT = "1 MiB"; // API_MAX_BODY_BYTES's default, which this app runs with
+/** The second run of this file, on PostgreSQL: what no database answers is not asked again. */
+const SECOND_RUN = process.env.TEST_DATABASE === "postgres";
 
 // What each error type answers with (lib/errors.ts), so that a code and its status cannot disagree.
 const STATUS_OF: Record<string, number> = {
@@ -488,7 +491,7 @@ describe("fuzz: every API route", () => {
       report(problems);
     });
 
-    if (!route.fallback) test(`${route.template}: methods it does not implement get 405 { error, code } with Allow`, async () => {
+    if (!route.fallback && !SECOND_RUN) test(`${route.template}: methods it does not implement get 405 { error, code } with Allow`, async () => {
       const problems: string[] = [];
       const pathname = fill(route.template, "fuzz-id");
       for (const method of METHODS.filter((m) => !route.allowed!.includes(m))) {
@@ -510,7 +513,7 @@ describe("fuzz: every API route", () => {
       report(problems);
     });
 
-    test(`${route.template}: methods no route serves (TRACE, PROPFIND, …) get 405 { error, code } with Allow`, async () => {
+    if (!SECOND_RUN) test(`${route.template}: methods no route serves (TRACE, PROPFIND, …) get 405 { error, code } with Allow`, async () => {
       const problems: string[] = [];
       const pathname = fill(route.template, sample);
       for (const method of UNSERVED_METHODS) {
@@ -623,10 +626,12 @@ describe("fuzz: every API route", () => {
     report(problems);
   });
 
-  test("every API route got at least 80 malformed requests", (t) => {
+  // Without the 405 checks (the second run), a GET-only route without parameters gets 40.
+  const least = SECOND_RUN ? 40 : 80;
+  test(`every API route got at least ${least} malformed requests`, (t) => {
     t.diagnostic(`${[...counts.values()].reduce((a, b) => a + b, 0)} requests; fewest for one route: ${Math.min(...routes.map((r) => counts.get(r.template) ?? 0))}`);
     for (const route of routes) {
-      assert.ok((counts.get(route.template) ?? 0) >= 80, `${route.template}: only ${counts.get(route.template) ?? 0} requests`);
+      assert.ok((counts.get(route.template) ?? 0) >= least, `${route.template}: only ${counts.get(route.template) ?? 0} requests`);
     }
   });
 });
