@@ -33,3 +33,17 @@ test("dates: ISO and plain forms are normalised, anything else refused", () => {
   assert.equal(isoDate("2024-13-01"), null);
   assert.equal(isoDate("0000-01-01"), null);
 });
+
+test("what is read, wherever it stands: a JSON-LD type in any case, meta tags in the body (microdata), the first <time datetime> in document order", () => {
+  const ld = { "@type": "Article", author: "Kim Park" };
+  const html = `<html><head><title>T</title><script type="Application/LD+JSON">${JSON.stringify(ld)}</script><script type="application/json">{"author":"Not Read"}</script></head>
+    <body><header><span>Posted <time datetime="not a date">x</time></span></header>
+    <article><p>${"Some words of the article. ".repeat(30)}</p><p>Updated <time datetime="2021-06-02">June</time>, first <time datetime="2020-01-01">then</time>.</p>
+    <div itemscope><meta itemprop="dc.date" content="2019-09-09"></div></article></body></html>`;
+  const r = extractHtml(html, "https://a.example/");
+  assert.equal(r.author, "Kim Park", "the JSON-LD whose type differs only in case is read; plain JSON is not");
+  // The meta in the body states the date; without it, the first <time datetime> ("not a date") gives none.
+  assert.equal(r.published, "2019-09-09");
+  const noMeta = extractHtml(html.replace(/<meta itemprop[^>]*>/, ""), "https://a.example/");
+  assert.equal(noMeta.published, null, "only the first <time datetime> in document order is read");
+});

@@ -14,16 +14,49 @@ const DATE_META = ["article:published_time", "citation_publication_date", "citat
 
 const MAX_AUTHOR = 200;
 
+const ELEMENT = 1;
+
+/**
+ * What the metadata is read from, in one walk of the document in document order: the same elements as
+ * `meta`, `script[type="application/ld+json"]` (HTML's `type` compared without regard to case, as CSS
+ * does) and the first `time[datetime]`: three whole-document selector scans that cost 1.3 s of the large
+ * fixture web's extraction.
+ */
+function scan(doc: Document): { metas: Element[]; ldScripts: Element[]; time: Element | null } {
+  const metas: Element[] = [];
+  const ldScripts: Element[] = [];
+  let time: Element | null = null;
+  const stack: Node[] = [];
+  const pushChildren = (node: Node) => {
+    const start = stack.length;
+    for (let c = node.firstChild; c; c = c.nextSibling) if (c.nodeType === ELEMENT) stack.push(c);
+    // Reversed in place, so that the first child is popped first.
+    for (let i = start, j = stack.length - 1; i < j; i++, j--) [stack[i], stack[j]] = [stack[j], stack[i]];
+  };
+  // From the root element: linkedom gives a document's doctype no next sibling.
+  if (doc.documentElement) stack.push(doc.documentElement);
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    const tag = el.tagName.toUpperCase();
+    if (tag === "META") metas.push(el);
+    else if (tag === "SCRIPT" && (el.getAttribute("type") ?? "").toLowerCase() === "application/ld+json") ldScripts.push(el);
+    else if (tag === "TIME" && time === null && el.hasAttribute("datetime")) time = el;
+    pushChildren(el);
+  }
+  return { metas, ldScripts, time };
+}
+
 export function pageMetadata(doc: Document): PageMetadata {
+  const { metas, ldScripts, time } = scan(doc);
   const meta = new Map<string, string[]>();
-  for (const el of doc.querySelectorAll("meta")) {
+  for (const el of metas) {
     const key = (el.getAttribute("name") ?? el.getAttribute("property") ?? el.getAttribute("itemprop") ?? "").trim().toLowerCase();
     const content = el.getAttribute("content")?.trim();
     if (key && content) meta.set(key, [...(meta.get(key) ?? []), content]);
   }
-  const ld = jsonLd(doc);
+  const ld = jsonLd(ldScripts);
   const authors = AUTHOR_META.map((k) => (meta.get(k) ?? []).filter((a) => !/^https?:\/\//i.test(a))).find((list) => list.length > 0) ?? ld.authors;
-  const dates = [...DATE_META.flatMap((k) => meta.get(k) ?? []), ...ld.dates, ...[...doc.querySelectorAll("time[datetime]")].slice(0, 1).map((t) => t.getAttribute("datetime") ?? "")];
+  const dates = [...DATE_META.flatMap((k) => meta.get(k) ?? []), ...ld.dates, ...(time ? [time.getAttribute("datetime") ?? ""] : [])];
   const author = cleanAuthors(authors);
   const published = dates.map(isoDate).find((d) => d !== null) ?? null;
   return { author, published };
@@ -49,7 +82,7 @@ export function isoDate(raw: string): string | null {
 }
 
 /** Authors and dates from the page's JSON-LD blocks (Article, NewsArticle, BlogPosting, …, or a @graph of them). */
-function jsonLd(doc: Document): { authors: string[]; dates: string[] } {
+function jsonLd(scripts: Element[]): { authors: string[]; dates: string[] } {
   const authors: string[] = [];
   const dates: string[] = [];
   const visit = (node: unknown, depth: number): void => {
@@ -66,7 +99,7 @@ function jsonLd(doc: Document): { authors: string[]; dates: string[] } {
     }
     if (o["@graph"]) visit(o["@graph"], depth + 1);
   };
-  for (const script of [...doc.querySelectorAll('script[type="application/ld+json"]')].slice(0, 10)) {
+  for (const script of scripts.slice(0, 10)) {
     try {
       visit(JSON.parse(script.textContent ?? ""), 0);
     } catch {
