@@ -1,5 +1,5 @@
 // Shared steps for the specs: fake control, research creation through the API, screenshots.
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

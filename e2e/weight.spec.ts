@@ -1,6 +1,6 @@
 // Issue 14, points 2 and 9 (weight and smoothness): a 110-node research (breadth 5, depth 5) watched
-// while it streams must keep the main thread free (no task near 200 ms of its CPU; see mainThreadTasks), and once it has
-// finished, opening its page (tree tab, report tab) must transfer under 300 KB.
+// while it streams must keep the main thread free (no task near 200 ms of its CPU: mainThreadTasks),
+// and once it has finished, opening its page (tree tab, report tab) must transfer under 300 KB.
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { AUTH_FILE, llmControl, llmReset, mainThreadTasks, shot, startResearch } from "./helpers";
 

@@ -74,23 +74,30 @@ describe("FleetSemaphore", { skip }, () => {
 
   test("a release is announced only while some process waits, and wakes it", async () => {
     const { redisKey, newRedisConnection } = await import("./redis");
+    const channel = redisKey("limits:announced:released");
     const listener = newRedisConnection("test listener");
     let announced = 0;
-    listener.on("message", () => announced++);
-    await listener.subscribe(redisKey("limits:announced:released"));
+    let sentinels = 0;
+    listener.on("message", (_channel: string, message: string) => (message === "sentinel" ? sentinels++ : announced++));
+    await listener.subscribe(channel);
+    /** Every release sent before it has run and its message, if any, has arrived (one connection, one channel: in order). */
+    const settled = async () => {
+      const seen = sentinels;
+      await redis().publish(channel, "sentinel");
+      while (sentinels === seen) await sleep(5);
+    };
     try {
       const a = new FleetSemaphore("announced", 1);
       const b = new FleetSemaphore("announced", 1);
       for (let i = 0; i < 5; i++) (await a.acquire())();
-      await redis().ping(); // the releases' scripts have run (one connection, in order)
-      await sleep(50);
+      await settled();
       assert.equal(announced, 0, "nobody waited: no message");
       const held = await a.acquire();
       const waiting = b.acquire(AbortSignal.timeout(5_000));
-      await sleep(100); // b has been refused once
+      while ((await redis().exists(redisKey("limits:announced:waiting"))) === 0) await sleep(5); // b was refused
       held();
       (await waiting)();
-      await sleep(50);
+      await settled();
       assert.ok(announced >= 1, "the release while b waited was announced");
     } finally {
       listener.disconnect();

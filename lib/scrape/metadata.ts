@@ -26,22 +26,18 @@ function scan(doc: Document): { metas: Element[]; ldScripts: Element[]; time: El
   const metas: Element[] = [];
   const ldScripts: Element[] = [];
   let time: Element | null = null;
-  const stack: Node[] = [];
-  const pushChildren = (node: Node) => {
-    const start = stack.length;
-    for (let c = node.firstChild; c; c = c.nextSibling) if (c.nodeType === ELEMENT) stack.push(c);
-    // Reversed in place, so that the first child is popped first.
-    for (let i = start, j = stack.length - 1; i < j; i++, j--) [stack[i], stack[j]] = [stack[j], stack[i]];
-  };
   // From the root element: linkedom gives a document's doctype no next sibling.
-  if (doc.documentElement) stack.push(doc.documentElement);
+  const stack: Element[] = doc.documentElement ? [doc.documentElement] : [];
   while (stack.length > 0) {
-    const el = stack.pop() as Element;
+    const el = stack.pop()!;
     const tag = el.tagName.toUpperCase();
     if (tag === "META") metas.push(el);
     else if (tag === "SCRIPT" && (el.getAttribute("type") ?? "").toLowerCase() === "application/ld+json") ldScripts.push(el);
     else if (tag === "TIME" && time === null && el.hasAttribute("datetime")) time = el;
-    pushChildren(el);
+    // Children pushed last first, so that they are visited in document order.
+    const kids: Element[] = [];
+    for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === ELEMENT) kids.push(c as Element);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
   }
   return { metas, ldScripts, time };
 }
