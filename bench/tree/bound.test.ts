@@ -1,7 +1,7 @@
 // The critical-path bound: hand-computed cases.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { computeBound, type BoundInput, type BoundQuery } from "./bound";
+import { computeBound, verificationRounds, type BoundInput, type BoundQuery } from "./bound";
 
 const latencies = { llmMs: 150, searchMs: 80, webMs: 60 };
 const limits = { llmConcurrency: 8, searchConcurrency: 4, fetchConcurrency: 8, analyzeConcurrencyPerQuery: 1 };
@@ -53,4 +53,23 @@ test("search and fetch throughput are bounds too", () => {
   assert.equal(bound.searchThroughputMs, (200 * 80) / 4);
   assert.equal(bound.limitedBy, "search throughput");
   assert.equal(computeBound(input([], { pagesFetched: 1000 })).limitedBy, "fetch throughput");
+});
+
+test("the report's verification rounds follow the report on the path", () => {
+  const bound = computeBound(input([q("a", null, 7)], { verificationRounds: 3 }));
+  assert.equal(bound.criticalPathMs, 150 + 80 + 60 + 7 * 150 + 150 + 3 * 150);
+});
+
+test("verification rounds: each change between checking and repairing after the last report call", () => {
+  const call = (at: number, agent: string) => ({ at, agent });
+  // Out of order on purpose: the calls are taken by their start.
+  const log = [
+    call(1577, "citation-verifier"), call(1000, "website-analyzer"), call(1348, "report-writer"), call(1580, "uncited-claim-finder"),
+    call(1578, "citation-verifier"), call(1756, "claim-repairer"), call(1757, "claim-repairer"), call(1922, "citation-verifier"),
+  ];
+  assert.equal(verificationRounds(log), 3);
+  assert.equal(verificationRounds(log.slice(0, 5)), 1);
+  // Before the report (a deep research's trees, say) nothing counts; no report, no rounds.
+  assert.equal(verificationRounds([call(1, "citation-verifier"), call(2, "report-writer")]), 0);
+  assert.equal(verificationRounds([call(1, "citation-verifier")]), 0);
 });

@@ -2,7 +2,8 @@
 // limits the run used, over the tree it actually built. Two kinds of lower bound:
 // - the critical path: the longest chain of dependent steps — root generation, then per query on the
 //   chain: search, the slowest page fetch, its page analyses in sequence (as configured), child
-//   generation — then the report;
+//   generation — then the report, then its verification's LLM rounds (verify the citations, repair what
+//   failed, verify the repairs: each round waits for the one before);
 // - throughput: the total work on a limited resource divided by its limit (LLM calls above all;
 //   searches and page fetches too, which can only raise the bound).
 // No schedule can finish sooner than the largest of them.
@@ -41,6 +42,8 @@ export interface BoundInput {
   pagesFetched: number;
   /** Report-writing calls in sequence: 1, or 2 when branches were summarised first. */
   reportSteps: number;
+  /** The report's verification: LLM rounds in sequence after the report (0 when it was not verified). */
+  verificationRounds?: number;
 }
 
 export interface Bound {
@@ -96,7 +99,7 @@ export function computeBound(input: BoundInput): Bound {
   }
 
   const rootGenerationMs = queries.length > 0 ? latencies.llmMs : 0;
-  const criticalPathMs = rootGenerationMs + deepest.ms + input.reportSteps * latencies.llmMs;
+  const criticalPathMs = rootGenerationMs + deepest.ms + (input.reportSteps + (input.verificationRounds ?? 0)) * latencies.llmMs;
   const llmThroughputMs = (input.llmCalls * latencies.llmMs) / limits.llmConcurrency;
   const searchThroughputMs = (queries.length * latencies.searchMs) / limits.searchConcurrency;
   const fetchThroughputMs = (input.pagesFetched * latencies.webMs) / limits.fetchConcurrency;
@@ -109,4 +112,27 @@ export function computeBound(input: BoundInput): Bound {
   ] as const;
   const [limitedBy, boundMs] = candidates.reduce((a, b) => (b[1] > a[1] ? b : a));
   return { boundMs, limitedBy, criticalPathMs, llmThroughputMs, searchThroughputMs, fetchThroughputMs, criticalChain: deepest.chain };
+}
+
+/** The report verification's agents: the checks of a round (run side by side), and the repairs between rounds. */
+const VERIFY_AGENTS = new Set(["citation-verifier", "uncited-claim-finder"]);
+const REPAIR_AGENTS = new Set(["claim-repairer"]);
+
+/**
+ * The verification's rounds in sequence, from the LLM calls in the order they started: after the last
+ * report-writer call, each change between checking and repairing starts a round that waited for the one
+ * before. Calls of one kind in a row count as one round (they can run side by side), so this never counts
+ * more rounds than there were.
+ */
+export function verificationRounds(calls: { at: number; agent: string }[]): number {
+  const sorted = [...calls].sort((a, b) => a.at - b.at);
+  const lastReport = sorted.findLastIndex((c) => c.agent === "report-writer");
+  let rounds = 0;
+  let kind: "verify" | "repair" | undefined;
+  for (const c of sorted.slice(lastReport + 1)) {
+    const k = VERIFY_AGENTS.has(c.agent) ? "verify" : REPAIR_AGENTS.has(c.agent) ? "repair" : undefined;
+    if (k && k !== kind) rounds++;
+    if (k) kind = k;
+  }
+  return lastReport < 0 ? 0 : rounds;
 }

@@ -10,7 +10,7 @@ import { largeWebPages } from "../../test/fakes/web-large";
 import { TOPICS } from "../../test/fakes/web-topics";
 import type { FaultOptions, FaultStats, LlmLogEntry } from "../../test/fakes";
 import { totalQueries } from "@/lib/explore/tree";
-import { computeBound, type Bound, type BoundLatencies, type BoundLimits, type BoundQuery } from "./bound";
+import { computeBound, verificationRounds, type Bound, type BoundLatencies, type BoundLimits, type BoundQuery } from "./bound";
 import { cpuSeconds, sampleProcessTree } from "./proc";
 import { quantile } from "../extraction-measure";
 import { followStream } from "./stream-client";
@@ -227,6 +227,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
 
     const llmLog = (await o.fakes.llmLog()).slice(llmCallsBefore);
     const webLog = await o.fakes.webLog();
+    if (process.env.BENCH_TIMELINE_DIR) (await import("node:fs")).writeFileSync(`${process.env.BENCH_TIMELINE_DIR}/${name}.json`, JSON.stringify({ t0, wallMs, llm: llmLog.map((e) => ({ at: e.at, agent: e.agent, status: e.status })), web: webLog }));
     const callsByAgent: Record<string, number> = {};
     for (const e of llmLog) callsByAgent[e.agent] = (callsByAgent[e.agent] ?? 0) + 1;
 
@@ -245,6 +246,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       llmCalls: llmLog.length,
       pagesFetched: pages.filter((p) => p.status === "scraped" || p.status === "failed").length,
       reportSteps: callsByAgent["branch-summarizer"] ? 2 : 1,
+      verificationRounds: verificationRounds(llmLog),
     });
 
     const quality = plantedFactRecall(
