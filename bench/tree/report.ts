@@ -3,8 +3,8 @@ import type { BoundLatencies, BoundLimits } from "./bound";
 import { databaseOf, type BenchDatabase } from "./database";
 import type { TreeRunResult } from "./run-tree";
 
-/** The targets, checked at depth 5 × breadth 5. */
-export const TARGETS = { at: "5x5", maxRatio: 1.15, maxPeakRssMb: 400, maxCpuShare: 0.1 } as const;
+/** The targets, checked at depth 5 × breadth 5; wall ÷ bound also at every size (issue 25: ≤ 1.25 in the parallel configuration). */
+export const TARGETS = { at: "5x5", maxRatio: 1.15, maxRatioEverySize: 1.25, maxPeakRssMb: 400, maxCpuShare: 0.1 } as const;
 
 export interface BenchSummary {
   smoke: boolean;
@@ -80,9 +80,9 @@ const db = (r: TreeRunResult) => DATABASE_NAMES[databaseOf(r)];
 const statementsCell = (r: TreeRunResult) => (r.statements ? `${r.statements.total} (${r.statements.writes} writes)` : "n/a");
 
 function targetMarks(r: TreeRunResult): { ratio: string; rss: string; cpu: string } {
-  if (`${r.depth}x${r.breadth}` !== TARGETS.at) return { ratio: "", rss: "", cpu: "" };
+  if (`${r.depth}x${r.breadth}` !== TARGETS.at) return { ratio: ` ${mark(r.ratio <= TARGETS.maxRatioEverySize)}`, rss: "", cpu: "" };
   return {
-    ratio: ` ${mark(r.ratio <= TARGETS.maxRatio)}`,
+    ratio: ` ${mark(r.ratio <= Math.min(TARGETS.maxRatio, TARGETS.maxRatioEverySize))}`,
     rss: ` ${mark(r.server.peakRssMb < TARGETS.maxPeakRssMb)}`,
     cpu: ` ${mark(r.server.cpuShareOfWall < TARGETS.maxCpuShare)}`,
   };
@@ -103,7 +103,12 @@ export function formatBenchMarkdown(b: BenchSummary): string {
 
   if (b.tree.length > 0) {
     out.push("## 1. Wall time vs the critical-path bound", "");
-    out.push(`Target at ${TARGETS.at}: wall/bound ≤ ${TARGETS.maxRatio}.`, "");
+    out.push(
+      `Targets: wall/bound ≤ ${TARGETS.maxRatioEverySize} at every size, ≤ ${TARGETS.maxRatio} at ${TARGETS.at}. The critical path: root ` +
+        "generation, then per query on the longest chain its search, slowest page fetch, analysis rounds and child generation, " +
+        "then the report and its verification's rounds (checks, repairs, checks of the repairs, each after the one before).",
+      "",
+    );
     out.push(row(["depth × breadth", "database", "queries", "wall", "critical path", "LLM work / limit", "bound (limited by)", "wall / bound", "LLM slots busy"]));
     out.push(row(["---", "---", "---:", "---:", "---:", "---:", "---", "---:", "---:"]));
     for (const r of b.tree) {
