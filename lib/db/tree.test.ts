@@ -249,7 +249,6 @@ test("queue mode's page fetch claim: one claimant at a time, a stale claim taken
   await store.renewPageFetch(page.id);
   assert.deepEqual((await db.page.findUniqueOrThrow({ where: { id: page.id } })).fetchedAt, fetched, "an ended fetch is not renewed");
   assert.equal(await store.claimPageFetch(page.id, 0), false, "a fetched page is never claimed again");
-  assert.equal(await store.getQuery("no-such-query"), null);
 });
 
 test("the reads a node job starts with return the rows Prisma's model API reads", async () => {
@@ -261,6 +260,13 @@ test("the reads a node job starts with return the rows Prisma's model API reads"
   const viaPrisma = await db.serpQuery.findMany({ where: { researchId: research.id }, orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { position: "asc" }] });
   assert.deepEqual(await store.queriesOf(research.id), viaPrisma);
   assert.deepEqual((await store.queriesOf(research.id)).map((q) => q.text), ["b", "a", "c"]);
+  // A node job's chain: the query and its ancestors only, root first, rows as Prisma reads them.
+  const c = viaPrisma.find((q) => q.text === "c")!;
+  assert.deepEqual(await store.queryChain(c.id), [viaPrisma.find((q) => q.text === "a"), c]);
+  const [grandchild] = await store.createChildQueries(c, [{ query: "d", objective: "o" }], 1);
+  assert.deepEqual((await store.queryChain(grandchild.id)).map((q) => q.text), ["a", "c", "d"]);
+  assert.deepEqual(await store.queryChain(roots[0].id), [viaPrisma.find((q) => q.text === "b")]);
+  assert.deepEqual(await store.queryChain("no-such-query"), []);
   assert.equal(await getRun({ kind: "tree", subjectId: research.id }), null);
   const run = await db.run.create({ data: { kind: "tree", subjectId: research.id } });
   assert.deepEqual(await getRun({ kind: "tree", subjectId: research.id }), run);

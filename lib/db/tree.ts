@@ -39,7 +39,7 @@ export async function loadResearch(id: string): Promise<Research | null> {
   return row ?? null;
 }
 
-/** Every query of the research, in the tree's order (plain SQL: read by every queue-mode node job). */
+/** Every query of the research, in the tree's order (plain SQL). */
 export async function queriesOf(researchId: string): Promise<SerpQuery[]> {
   return queryDirect<SerpQuery>(Prisma.sql`SELECT * FROM "SerpQuery" WHERE "researchId" = ${researchId} ORDER BY "depth", "createdAt", "position"`, SERP_QUERY);
 }
@@ -262,10 +262,22 @@ export async function pageAnalyzedElsewhere(pageId: string, queryPageId: string)
   return rows.length > 0;
 }
 
-/** A query's row, or null (plain SQL: once per node job in queue mode). */
-export async function getQuery(id: string): Promise<SerpQuery | null> {
-  const [row] = await queryDirect<SerpQuery>(Prisma.sql`SELECT * FROM "SerpQuery" WHERE "id" = ${id}`, SERP_QUERY);
-  return row ?? null;
+/**
+ * The query and its ancestors, root first (empty when there is no such query): what a queue-mode node
+ * job needs of the tree (the parent chain its children are planned from), in one read of depth rows
+ * instead of the whole tree's.
+ */
+export async function queryChain(id: string): Promise<SerpQuery[]> {
+  return queryDirect<SerpQuery>(
+    Prisma.sql`
+      WITH RECURSIVE "chain" AS (
+        SELECT * FROM "SerpQuery" WHERE "id" = ${id}
+        UNION ALL
+        SELECT q.* FROM "SerpQuery" q JOIN "chain" c ON q."id" = c."parentId"
+      )
+      SELECT * FROM "chain" ORDER BY "depth"`,
+    SERP_QUERY,
+  );
 }
 
 /** A page's fetch state with its text, what an analysis reads. */

@@ -75,7 +75,8 @@ export async function settleOnWorkers({ scope, sink, nodes }: { scope: TreeScope
  * (the coordinator settles what is unfinished). Other failures are thrown: the job is retried.
  */
 export async function runTreeNode({ researchId, queryId, nodes }: { researchId: string; queryId: string; nodes: PartJobs }): Promise<"done" | "skipped" | "stopped"> {
-  const [run, research, query] = await Promise.all([getRun({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId), store.getQuery(queryId)]);
+  const [run, research, chain] = await Promise.all([getRun({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId), store.queryChain(queryId)]);
+  const query = chain.at(-1);
   if (!run || !research || !query || run.cancelRequestedAt !== null || research.status !== "running") return "skipped";
   const stop = stopWhen(async () => !(await store.treeGoesOn(researchId)), PART_STOP_POLL_MS, `node ${queryId}`);
   const sink = sharedSeqSink(run.id);
@@ -88,7 +89,7 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
   };
   let ended = true;
   try {
-    await new TreeRunner(ctx, handOff).runNode(query);
+    await new TreeRunner(ctx, handOff).runNode(chain);
     return "done";
   } catch (error) {
     if (stop.signal.aborted) return "stopped";

@@ -44,10 +44,12 @@ export class TreeRunner {
   /**
    * One node's work, as a node job does it: the query from its last durable status (search, pages,
    * analyses), then its children planned and handed off; or only the children, when the query had
-   * completed before. Errors are thrown (the job is retried).
+   * completed before. Errors are thrown (the job is retried). `chain`: the query's ancestors, root
+   * first, then the query (store.queryChain): all of the tree its children's planning reads.
    */
-  async runNode(query: SerpQuery): Promise<void> {
-    for (const q of await store.queriesOf(this.ctx.id)) this.queries.set(q.id, q);
+  async runNode(chain: SerpQuery[]): Promise<void> {
+    const query = chain[chain.length - 1];
+    for (const q of chain) this.queries.set(q.id, q);
     if (ACTIVE.has(query.status)) await this.runQuery(query);
     else if (query.status === "completed" && query.depth < this.ctx.depth && !query.childrenGenerated) await this.expand(query);
   }
