@@ -7,13 +7,22 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 const prompts: string[] = [];
+const STREAMED = Array.from({ length: 200 }, (_, i) => `word${i} `);
 const server = http.createServer((req, res) => {
   let body = "";
   req.on("data", (chunk) => (body += chunk));
   req.on("end", () => {
-    const messages = (JSON.parse(body) as { messages: { role: string; content: string }[] }).messages;
-    const prompt = messages.find((m) => m.role === "user")?.content ?? "";
+    const request = JSON.parse(body) as { messages: { role: string; content: string }[]; stream?: boolean };
+    const prompt = request.messages.find((m) => m.role === "user")?.content ?? "";
     prompts.push(prompt);
+    if (request.stream) {
+      // The reply a word at a time, every piece in one write: they arrive together.
+      res.setHeader("content-type", "text/event-stream");
+      const chunk = (delta: object, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model: "test-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      res.end([chunk({ role: "assistant", content: "" }), ...STREAMED.map((piece) => chunk({ content: piece })), chunk({}, "stop"), "data: [DONE]\n\n"].join(""));
+      return;
+    }
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify({
       id: "chatcmpl-test", object: "chat.completion", created: 0, model: "test-model",
@@ -27,7 +36,7 @@ process.env.OPENAI_BASE_URL = `http://127.0.0.1:${(server.address() as AddressIn
 process.env.RESEARCH_MODEL = "test-model";
 process.env.LLM_CONCURRENCY = "1";
 delete process.env.REDIS_URL;
-const { generatePlainText } = await import("./call");
+const { generatePlainText, streamPlainText } = await import("./call");
 const { limiters } = await import("../limits");
 
 after(() => server.close());
@@ -45,4 +54,14 @@ test("a call waits for an LLM slot in its schedule's lane and at its priority", 
   assert.deepEqual(prompts, ["root", "leaf"]);
   assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "unscheduled" }), "reply to unscheduled");
   assert.equal(limiters().llm.inUse, 0);
+});
+
+test("a streamed reply's pieces are handed on together, the first at once, nothing lost", async () => {
+  const deltas: string[] = [];
+  const text = await streamPlainText({ agent: "test", system: "Test.", prompt: "stream", onDelta: (d) => deltas.push(d) });
+  assert.equal(text, STREAMED.join(""));
+  assert.equal(deltas.join(""), STREAMED.join(""));
+  assert.equal(deltas[0], STREAMED[0]);
+  // 200 pieces arriving within milliseconds: a few deltas, not one each.
+  assert.ok(deltas.length >= 2 && deltas.length < STREAMED.length / 4, `${deltas.length} deltas`);
 });

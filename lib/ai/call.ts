@@ -124,7 +124,14 @@ async function settleFailed(onUsage: UsageSink | undefined, error: unknown, sign
   rethrow(error, signal);
 }
 
-/** Streams text, calling onDelta for each piece; resolves with the whole text. */
+/**
+ * A streamed reply's pieces are handed on at most this often (the first at once, the rest together):
+ * providers stream a token or a few words at a time, and each delta becomes an event that every
+ * client watching the run receives and renders.
+ */
+const DELTA_INTERVAL_MS = 50;
+
+/** Streams text, calling onDelta with what arrived (pieces gathered over DELTA_INTERVAL_MS); resolves with the whole text. */
 export async function streamPlainText(options: CallOptions & { onDelta: (delta: string) => void }): Promise<string> {
   const { onUsage, signal, schedule } = options;
   await onUsage?.begin?.();
@@ -142,10 +149,18 @@ export async function streamPlainText(options: CallOptions & { onDelta: (delta: 
       },
     });
     let text = "";
+    let gathered = "";
+    let handedOn = -Infinity;
     for await (const delta of result.textStream) {
       text += delta;
-      options.onDelta(delta);
+      gathered += delta;
+      if (performance.now() - handedOn >= DELTA_INTERVAL_MS) {
+        options.onDelta(gathered);
+        gathered = "";
+        handedOn = performance.now();
+      }
     }
+    if (gathered) options.onDelta(gathered);
     if (streamError) throw streamError;
     const usage = toTokenCount(await result.usage);
     settled = true;
