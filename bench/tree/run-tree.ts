@@ -227,7 +227,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
 
     const llmLog = (await o.fakes.llmLog()).slice(llmCallsBefore);
     const webLog = await o.fakes.webLog();
-    if (process.env.BENCH_TIMELINE_DIR) (await import("node:fs")).writeFileSync(`${process.env.BENCH_TIMELINE_DIR}/${name}.json`, JSON.stringify({ t0, wallMs, llm: llmLog.map((e) => ({ at: e.at, agent: e.agent, status: e.status })), web: webLog }));
+    if (process.env.BENCH_TIMELINE_DIR) (await import("node:fs")).writeFileSync(`${process.env.BENCH_TIMELINE_DIR}/${name}.json`, JSON.stringify({ t0, wallMs, search: ((await (await fetch(`${new URL(o.fakes.env.SEARXNG_URL).origin}/__log`)).json()) as { entries: { at: number; q: string }[] }).entries.map((e) => ({ at: e.at, q: e.q })), llm: llmLog.map((e) => ({ at: e.at, agent: e.agent, status: e.status, url: /https?:\/\/[^\s"<>)]+/.exec(e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" "))?.[0] })), web: webLog }));
     const callsByAgent: Record<string, number> = {};
     for (const e of llmLog) callsByAgent[e.agent] = (callsByAgent[e.agent] ?? 0) + 1;
 
