@@ -3,12 +3,13 @@
 // through the HTTP API with a stream client attached. Measures wall time, the bound, server CPU and
 // memory, rows, SQL statements, LLM work, pages fetched, prompt tokens per depth and stream latency.
 import fs from "node:fs";
+import path from "node:path";
 import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { tagOf } from "../../test/fakes/llm-parse";
 import { largeWebPages } from "../../test/fakes/web-large";
 import { TOPICS } from "../../test/fakes/web-topics";
-import type { FaultOptions, FaultStats, LlmLogEntry } from "../../test/fakes";
+import type { FaultOptions, FaultStats, LlmLogEntry, WebLogEntry } from "../../test/fakes";
 import { totalQueries } from "@/lib/explore/tree";
 import { computeBound, verificationRounds, type Bound, type BoundLatencies, type BoundLimits, type BoundQuery } from "./bound";
 import { cpuSeconds, sampleProcessTree } from "./proc";
@@ -151,6 +152,23 @@ function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fa
   };
 }
 
+/**
+ * BENCH_TIMELINE_DIR: a run's LLM calls (agent, the first URL of the prompt: an analysis's page), searches and
+ * page requests with their start times (ms since the epoch; t0 is the start request), for reading where its
+ * time went.
+ */
+async function writeTimeline(file: string, r: { t0: number; wallMs: number; fakes: FakesProcess; llmLog: LlmLogEntry[]; webLog: WebLogEntry[] }): Promise<void> {
+  const searches = (await (await fetch(`${new URL(r.fakes.env.SEARXNG_URL).origin}/__log`)).json()) as { entries: { at: number; q: string }[] };
+  const firstUrl = (e: LlmLogEntry) => /https?:\/\/[^\s"<>)]+/.exec(e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" "))?.[0];
+  fs.writeFileSync(file, JSON.stringify({
+    t0: r.t0,
+    wallMs: r.wallMs,
+    search: searches.entries.map((e) => ({ at: e.at, q: e.q })),
+    llm: r.llmLog.map((e) => ({ at: e.at, agent: e.agent, status: e.status, url: firstUrl(e) })),
+    web: r.webLog,
+  }));
+}
+
 export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
   // Queue mode needs PostgreSQL (workers in other processes share the database).
   const database = o.queue ? "postgres" : (o.database ?? "sqlite");
@@ -227,7 +245,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
 
     const llmLog = (await o.fakes.llmLog()).slice(llmCallsBefore);
     const webLog = await o.fakes.webLog();
-    if (process.env.BENCH_TIMELINE_DIR) (await import("node:fs")).writeFileSync(`${process.env.BENCH_TIMELINE_DIR}/${name}.json`, JSON.stringify({ t0, wallMs, search: ((await (await fetch(`${new URL(o.fakes.env.SEARXNG_URL).origin}/__log`)).json()) as { entries: { at: number; q: string }[] }).entries.map((e) => ({ at: e.at, q: e.q })), llm: llmLog.map((e) => ({ at: e.at, agent: e.agent, status: e.status, url: /https?:\/\/[^\s"<>)]+/.exec(e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" "))?.[0] })), web: webLog }));
+    if (process.env.BENCH_TIMELINE_DIR) await writeTimeline(path.join(process.env.BENCH_TIMELINE_DIR, `${name}.json`), { t0, wallMs, fakes: o.fakes, llmLog, webLog });
     const callsByAgent: Record<string, number> = {};
     for (const e of llmLog) callsByAgent[e.agent] = (callsByAgent[e.agent] ?? 0) + 1;
 
