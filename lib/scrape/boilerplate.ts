@@ -9,10 +9,7 @@
 // shape (short, or mostly links), and nothing holding 40% of the page's text is ever removed, so that article
 // text whose container happens to carry such a word stays.
 
-const ELEMENT = 1;
-const TEXT = 3;
-const CDATA = 4;
-const COMMENT = 8;
+import { CDATA, childrenFirst, COMMENT, ELEMENT, elementChildren, TEXT, tagOf } from "./dom";
 
 const NEVER = new Set(["HTML", "BODY", "MAIN", "HEAD", "PRE", "CODE", "TABLE", "THEAD", "TBODY", "TR", "TD", "TH", "H1", "H2", "H3", "H4", "H5", "H6"]);
 
@@ -47,37 +44,16 @@ interface Sized {
   link: number;
 }
 
-function tagOf(el: Element): string {
-  return el.tagName.toUpperCase();
-}
-
-function elementChildren(node: Node): Element[] {
-  const out: Element[] = [];
-  for (let c = node.firstChild; c; c = c.nextSibling) if (c.nodeType === ELEMENT) out.push(c as Element);
-  return out;
-}
-
 /** Text and link-text lengths of every element under root, computed bottom-up in one pass; comments removed on the way. */
 function measure(root: Element): Map<Element, Sized> {
   const sizes = new Map<Element, Sized>();
-  const order: Element[] = [];
-  const stack: Element[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop()!;
-    order.push(el);
-    for (let c = el.firstChild; c; ) {
-      const next = c.nextSibling;
-      if (c.nodeType === COMMENT) c.parentNode?.removeChild(c);
-      else if (c.nodeType === ELEMENT) stack.push(c as Element);
-      c = next;
-    }
-  }
-  for (let i = order.length - 1; i >= 0; i--) {
-    const el = order[i];
+  for (const el of childrenFirst(root)) {
     let text = 0;
     let link = 0;
-    for (let c = el.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === TEXT) text += (c.textContent ?? "").trim().length;
+    for (let c = el.firstChild; c; ) {
+      const next = c.nextSibling;
+      if (c.nodeType === COMMENT) el.removeChild(c);
+      else if (c.nodeType === TEXT) text += (c.textContent ?? "").trim().length;
       else if (c.nodeType === ELEMENT) {
         const s = sizes.get(c as Element);
         if (s) {
@@ -85,6 +61,7 @@ function measure(root: Element): Map<Element, Sized> {
           link += s.link;
         }
       }
+      c = next;
     }
     const tag = tagOf(el);
     if (tag === "A") link = text;
@@ -146,16 +123,8 @@ export class Texts {
   private run(root: Element): Run {
     const known = this.runs.get(root);
     if (known) return known;
-    // Post-order without recursion (a page may nest thousands deep): children before their parent.
-    const order: Element[] = [];
-    const stack: Element[] = [root];
-    while (stack.length > 0) {
-      const el = stack.pop()!;
-      order.push(el);
-      for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === ELEMENT && !this.runs.has(c as Element)) stack.push(c as Element);
-    }
-    for (let i = order.length - 1; i >= 0; i--) {
-      const el = order[i];
+    // Children before their parent; texts already known are not built again.
+    for (const el of childrenFirst(root, (c) => this.runs.has(c))) {
       let run = EMPTY;
       for (let c = el.firstChild; c; c = c.nextSibling) {
         if (c.nodeType === TEXT || c.nodeType === CDATA) run = join(run, runOf(c.textContent ?? ""));

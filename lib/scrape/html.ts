@@ -2,6 +2,7 @@
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { stripBoilerplate } from "./boilerplate";
+import { ELEMENT, TEXT, tagOf } from "./dom";
 import { pageMetadata, type PageMetadata } from "./metadata";
 
 // Never text a reader sees; nav and footer are page chrome (Readability keeps them on short pages).
@@ -14,13 +15,6 @@ const BLOCK = new Set([
 ]);
 
 const HEAD_CONTENT = new Set(["TITLE", "META", "LINK", "BASE", "STYLE", "SCRIPT", "NOSCRIPT", "TEMPLATE"]);
-
-const ELEMENT = 1;
-const TEXT = 3;
-
-function tagOf(node: Node): string {
-  return (node as Element).tagName.toUpperCase();
-}
 
 function startsBody(node: Node): boolean {
   if (node.nodeType === ELEMENT) return !HEAD_CONTENT.has(tagOf(node));

@@ -2,6 +2,7 @@
 // article:author / article:published_time (Open Graph), citation_* and Dublin Core tags, and JSON-LD
 // (schema.org author and datePublished). For a paper's references (lib/exports/latex/bibtex.ts):
 // nothing is guessed, a page that states neither gives null for both.
+import { elementChildren, tagOf } from "./dom";
 
 export interface PageMetadata {
   author: string | null;
@@ -13,8 +14,6 @@ const AUTHOR_META = ["author", "citation_author", "dc.creator", "dcterms.creator
 const DATE_META = ["article:published_time", "citation_publication_date", "citation_date", "dc.date", "dcterms.date", "dcterms.issued", "date", "pubdate", "publish-date", "og:published_time", "parsely-pub-date"];
 
 const MAX_AUTHOR = 200;
-
-const ELEMENT = 1;
 
 /**
  * What the metadata is read from, in one walk of the document in document order: the same elements as
@@ -30,14 +29,12 @@ function scan(doc: Document): { metas: Element[]; ldScripts: Element[]; time: El
   const stack: Element[] = doc.documentElement ? [doc.documentElement] : [];
   while (stack.length > 0) {
     const el = stack.pop()!;
-    const tag = el.tagName.toUpperCase();
+    const tag = tagOf(el);
     if (tag === "META") metas.push(el);
     else if (tag === "SCRIPT" && (el.getAttribute("type") ?? "").toLowerCase() === "application/ld+json") ldScripts.push(el);
     else if (tag === "TIME" && time === null && el.hasAttribute("datetime")) time = el;
     // Children pushed last first, so that they are visited in document order.
-    const kids: Element[] = [];
-    for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === ELEMENT) kids.push(c as Element);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    stack.push(...elementChildren(el).reverse());
   }
   return { metas, ldScripts, time };
 }
