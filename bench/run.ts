@@ -8,7 +8,8 @@
 //   npm run bench -- --only queue       queue mode: 10 concurrent (3, 3) researches on 1 worker, then on 2;
 //                                       then a single (5, 5) embedded (SQLite, PostgreSQL) and on 2 workers
 //                                       (--queue-single DxB: another size; 0: not run); then a worker
-//                                       killed mid-tree (3, 3), then one holding the run (--queue-recovery DxB or 0)
+//                                       killed mid-tree (3, 3), then one holding the run (--queue-recovery DxB or 0);
+//                                       --part-concurrency N: the 1- and 2-worker rows' slots for query nodes (default 4, as for runs)
 //                                       (PostgreSQL and Redis at TEST_REDIS_URL, default redis://127.0.0.1:6379)
 //   options: --configs 2x3,5x5  --llm-latency 150 --search-latency 80 --web-latency 60
 //            --llm-concurrency 8 --only tree|faults|large-web|extraction  --no-build  --out DIR
@@ -69,6 +70,7 @@ const { values } = parseArgs({
     profile: { type: "string" },
     "queue-single": { type: "string" },
     "queue-recovery": { type: "string" },
+    "part-concurrency": { type: "string" },
     "server-node-args": { type: "string" },
     database: { type: "string", default: "sqlite" },
   },
@@ -251,7 +253,9 @@ async function main(): Promise<void> {
   if (runQueue) {
     const fakes = await startFakesProcess(latencies);
     try {
-      queue = await runQueueBench({ profileDir: values.profile && path.resolve(values.profile), fakes, latencies, limits, contextTokenBudget, redisUrl: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379",
+      queue = await runQueueBench({ profileDir: values.profile && path.resolve(values.profile), fakes,
+        // The rows' workers' slots for query nodes (--part-concurrency N; default: as their slots for runs).
+        ...(values["part-concurrency"] ? { rowsPartConcurrency: Number(values["part-concurrency"]) } : {}), latencies, limits, contextTokenBudget, redisUrl: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379",
         ...(smoke ? { researches: 2, depth: 1, breadth: 2 } : {}),
         // A single (5, 5) on 2 workers against the embedded mode's (--queue-single 0: not run).
         ...(values["queue-single"] === "0" ? {} : { singleTree: { ...config(values["queue-single"] ?? (smoke ? "1x2" : "5x5")), workers: 2 } }),

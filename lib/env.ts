@@ -8,6 +8,8 @@ export const DEFAULT_DATABASE_URL = "file:./data/quarry.db";
 
 /** A queue job's lock by default (see QUEUE_LOCK_MS below). */
 export const QUEUE_LOCK_MS_DEFAULT = 5_000;
+/** A worker's slots for parts of runs by default (see QUEUE_PART_CONCURRENCY below). */
+export const QUEUE_PART_CONCURRENCY_DEFAULT = 16;
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int(`must be an integer`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).default(def);
@@ -117,6 +119,11 @@ const schema = z.object({
   QUEUE_LOCK_MS: int(QUEUE_LOCK_MS_DEFAULT, 1_000),
   // Runs one worker process executes at once (they wait on the shared LLM/search/fetch limits anyway).
   QUEUE_WORKER_CONCURRENCY: int(4, 1, 100),
+  // Parts of runs (a tree's query nodes, a Deep Research level's tasks) one worker process executes at
+  // once, in slots of their own. A part waits on the shared LLM, search and fetch limits most of its
+  // time, which bound what the fleet sends; with a run's slots a (5, 5) tree's 30-query levels queued
+  // behind 8 slots on 2 workers (bench/README.md, "Queue mode").
+  QUEUE_PART_CONCURRENCY: int(QUEUE_PART_CONCURRENCY_DEFAULT, 1, 500),
 
   // Answer agent: the largest token budget a request may ask for, the budget when none is given,
   // the step cap, and (optional) an embedding model id for near-duplicate sub-questions.

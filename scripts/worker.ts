@@ -44,7 +44,7 @@ async function main() {
   const worker = startRunWorker(runRegistry);
   const partWorkers = [startTreeNodeWorker(runRegistry.owner), startDrTaskWorker(runRegistry.owner)];
   await Promise.all([worker, ...partWorkers].map((w) => w.waitUntilReady()));
-  console.log(`[quarry] worker ${runRegistry.owner} is taking jobs (concurrency ${env.QUEUE_WORKER_CONCURRENCY}, prefix ${env.REDIS_KEY_PREFIX})`);
+  console.log(`[quarry] worker ${runRegistry.owner} is taking jobs (runs ${env.QUEUE_WORKER_CONCURRENCY} and parts ${env.QUEUE_PART_CONCURRENCY} at once, prefix ${env.REDIS_KEY_PREFIX})`);
   if (env.RESUME_ON_START) {
     await runRegistry.takeOverOrphans();
     runRegistry.startSweeping();

@@ -19,6 +19,7 @@ const cpuSecondsOf = (pid: number | undefined): number => (pid === undefined ? 0
 import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { assertTreeExactlyOnce, clearQueuePrefix, TestWorker } from "../../test/helpers/worker";
+import { QUEUE_PART_CONCURRENCY_DEFAULT } from "../../lib/env";
 
 export interface QueueBenchRow {
   workers: number;
@@ -81,8 +82,10 @@ export interface QueueBenchResult {
   /** Wall on the most workers ÷ wall on 1 (issue 26's target: ≤ 0.6 with 2). */
   ratio: number;
   workerConcurrency: number;
-  /** The single tree on the workers and in the embedded mode (absent when not run). */
-  singleTree?: { depth: number; breadth: number; rows: SingleTreeRow[] };
+  /** The rows' workers' slots for query nodes (QUEUE_PART_CONCURRENCY; absent in results recorded before it had its own: the runs' 4). */
+  partConcurrency?: number;
+  /** The single tree on the workers (at the product's QUEUE_PART_CONCURRENCY) and in the embedded mode (absent when not run). */
+  singleTree?: { depth: number; breadth: number; partConcurrency?: number; rows: SingleTreeRow[] };
   /** A worker killed with SIGKILL mid-tree, then one killed holding the run's job (absent when not run). */
   recovery?: RecoveryRow[];
 }
@@ -117,7 +120,7 @@ async function waitForEnd(app: TestApp, id: string, timeoutMs: number): Promise<
 }
 
 /** A queue-mode web process on a new PostgreSQL database, under its own Redis key prefix, with the bench's limits and the product's other defaults. */
-function startQueueApp(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: string; name: string; prefix: string; nodeArgs?: string[] }): Promise<TestApp> {
+function startQueueApp(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: string; partConcurrency: number; name: string; prefix: string; nodeArgs?: string[] }): Promise<TestApp> {
   return TestApp.start({
     name: o.name,
     database: "postgres",
@@ -127,6 +130,7 @@ function startQueueApp(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: 
       REDIS_URL: o.redisUrl,
       REDIS_KEY_PREFIX: o.prefix,
       QUEUE_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+      QUEUE_PART_CONCURRENCY: String(o.partConcurrency),
       LLM_CONCURRENCY: String(o.limits.llmConcurrency),
       SEARCH_CONCURRENCY: String(o.limits.searchConcurrency),
       SCRAPE_CONCURRENCY: String(o.limits.fetchConcurrency),
@@ -144,13 +148,17 @@ async function warmUp(app: TestApp): Promise<void> {
   await waitForStatus(app, warm, ["completed", "failed"], 120_000);
 }
 
-async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: BoundLimits; redisUrl: string; workers: number; researches: number; depth: number; breadth: number; log: (line: string) => void }): Promise<QueueBenchRow> {
+async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: BoundLimits; redisUrl: string; partConcurrency: number; workers: number; researches: number; depth: number; breadth: number; log: (line: string) => void }): Promise<QueueBenchRow> {
   const prefix = `quarry-bench-${o.workers}w-${process.pid}-${Date.now()}`;
   const app = await startQueueApp({ ...o, name: `bench-queue-${o.workers}w`, prefix,
     nodeArgs: o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(o.profileDir, `queue-${o.workers}w-web`)}`] : [] });
   const workers: TestWorker[] = [];
   try {
-    const nodeArgs = (i: number) => (o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(o.profileDir, `queue-${o.workers}w-worker${i + 1}`)}`] : []);
+    const nodeArgs = (i: number) => [
+      ...(o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.join(o.profileDir, `queue-${o.workers}w-worker${i + 1}`)}`] : []),
+      // Which statements the workers send, by count (bench/tree/count-statements.cjs).
+      ...(process.env.QUARRY_BENCH_STATEMENT_TEXTS ? ["--require", path.resolve("bench/tree/count-statements.cjs")] : []),
+    ];
     for (let i = 0; i < o.workers; i++) workers.push(await TestWorker.start(app, `bench-w${i + 1}`, {}, nodeArgs(i)));
     await warmUp(app);
     // The drafts (follow-up questions) first: the figure is the runs', not the planning calls'.
@@ -209,13 +217,17 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
   }
 }
 
-export async function runQueueBench(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; singleTree?: { depth: number; breadth: number; workers: number }; recovery?: { depth: number; breadth: number }; log: (line: string) => void }): Promise<QueueBenchResult> {
+export async function runQueueBench(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; rowsPartConcurrency?: number; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; singleTree?: { depth: number; breadth: number; workers: number }; recovery?: { depth: number; breadth: number }; log: (line: string) => void }): Promise<QueueBenchResult> {
   const { researches = 10, depth = 3, breadth = 3, workerCounts = [1, 2] } = o;
   const rows: QueueBenchRow[] = [];
-  for (const workers of workerCounts) rows.push(await runRow({ ...o, workers, researches, depth, breadth }));
-  const result: QueueBenchResult = { rows, ratio: rows.at(-1)!.wallMs / rows[0].wallMs, workerConcurrency: WORKER_CONCURRENCY };
-  if (o.singleTree) result.singleTree = { depth: o.singleTree.depth, breadth: o.singleTree.breadth, rows: await runSingleTree({ ...o, ...o.singleTree }) };
-  if (o.recovery) result.recovery = [await runRecovery({ ...o, ...o.recovery, victim: "nodes" }), await runRecovery({ ...o, ...o.recovery, victim: "run" })];
+  // The rows hold each worker's capacity fixed, as every earlier figure did (4 runs and 4 parts at once),
+  // so that the second worker doubles it; the single tree and recovery run at the product's default.
+  const partConcurrency = o.rowsPartConcurrency ?? WORKER_CONCURRENCY;
+  for (const workers of workerCounts) rows.push(await runRow({ ...o, partConcurrency, workers, researches, depth, breadth }));
+  const result: QueueBenchResult = { rows, ratio: rows.at(-1)!.wallMs / rows[0].wallMs, workerConcurrency: WORKER_CONCURRENCY, partConcurrency };
+  const defaults = { partConcurrency: QUEUE_PART_CONCURRENCY_DEFAULT };
+  if (o.singleTree) result.singleTree = { depth: o.singleTree.depth, breadth: o.singleTree.breadth, partConcurrency: defaults.partConcurrency, rows: await runSingleTree({ ...o, ...defaults, ...o.singleTree }) };
+  if (o.recovery) result.recovery = [await runRecovery({ ...o, ...defaults, ...o.recovery, victim: "nodes" }), await runRecovery({ ...o, ...defaults, ...o.recovery, victim: "run" })];
   return result;
 }
 
@@ -229,7 +241,7 @@ export async function runQueueBench(o: { profileDir?: string; fakes: FakesProces
  */
 const recoveryVictim = (row: RecoveryRow) => (row.victim === "run" ? "the run's job (its lease), the tree explored" : `${row.killedJobs} node jobs active, mid-tree`);
 
-async function runRecovery(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: string; depth: number; breadth: number; victim: "nodes" | "run"; atLeast?: number; log: (line: string) => void }): Promise<RecoveryRow> {
+async function runRecovery(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: string; partConcurrency: number; depth: number; breadth: number; victim: "nodes" | "run"; atLeast?: number; log: (line: string) => void }): Promise<RecoveryRow> {
   const prefix = `quarry-bench-recovery-${process.pid}-${Date.now()}`;
   const app = await startQueueApp({ ...o, name: "bench-queue-recovery", prefix });
   const workers: TestWorker[] = [];
@@ -319,7 +331,7 @@ async function runRecovery(o: { fakes: FakesProcess; limits: BoundLimits; redisU
  * The single tree in the embedded mode (SQLite, the default; PostgreSQL, queue mode's database) and on
  * the workers, one after the other on the same fakes, each held against the bound of the tree it built.
  */
-async function runSingleTree(o: { fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; depth: number; breadth: number; workers: number; log: (line: string) => void }): Promise<SingleTreeRow[]> {
+async function runSingleTree(o: { fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; partConcurrency: number; depth: number; breadth: number; workers: number; log: (line: string) => void }): Promise<SingleTreeRow[]> {
   const rows: SingleTreeRow[] = [];
   const runs: { mode: SingleTreeRow["mode"]; database: SingleTreeRow["database"] }[] = [
     { mode: "embedded", database: "sqlite" },
@@ -346,7 +358,7 @@ export function formatQueueMarkdown(result: QueueBenchResult): string {
   const lines = [
     "## Queue mode: workers",
     "",
-    `Concurrent tree researches queued through one web process (PostgreSQL, Redis) and executed by \`npm run worker\` processes (QUEUE_WORKER_CONCURRENCY ${result.workerConcurrency} each); wall time from the first start request to the last research completed.`,
+    `Concurrent tree researches queued through one web process (PostgreSQL, Redis) and executed by \`npm run worker\` processes (QUEUE_WORKER_CONCURRENCY ${result.workerConcurrency} and QUEUE_PART_CONCURRENCY ${result.partConcurrency ?? result.workerConcurrency} each); wall time from the first start request to the last research completed.`,
     "",
     "| workers | researches | config | completed | wall s | queries | LLM calls | node jobs per worker | CPU s (web + workers) | CPU s: web / workers / PostgreSQL + Redis / fakes + bench | load at start |",
     "| ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | ---: |",
@@ -360,6 +372,8 @@ export function formatQueueMarkdown(result: QueueBenchResult): string {
     const queue = single.rows.find((r) => r.mode === "queue");
     lines.push(
       `### A single (${single.depth}, ${single.breadth}): on the workers and in the embedded mode`,
+      "",
+      `The workers at the product's settings (QUEUE_PART_CONCURRENCY ${single.partConcurrency ?? result.workerConcurrency} each).`,
       "",
       "| mode | database | workers | wall s | bound s (limited by) | wall ÷ bound | LLM calls | CPU s: web / workers | load at start |",
       "| --- | --- | ---: | ---: | --- | ---: | ---: | --- | ---: |",

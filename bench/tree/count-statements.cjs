@@ -17,8 +17,18 @@ const Module = require("node:module");
 const file = process.env.QUARRY_BENCH_STATEMENTS_FILE;
 const counts = { signals: 0, total: 0, writes: 0, reads: 0, transactions: 0 };
 
+// With QUARRY_BENCH_STATEMENT_TEXTS=FILE, each distinct statement's count too (its text with literals
+// and placeholders folded), most sent first: to FILE on each SIGUSR2, and every second to FILE.<pid>
+// (queue mode's workers get this hook too then, and are never signalled).
+const textsFile = process.env.QUARRY_BENCH_STATEMENT_TEXTS;
+const texts = new Map();
+
 function count(sql) {
   counts.total++;
+  if (textsFile && typeof sql === "string") {
+    const key = sql.replace(/\$\d+|\?|'[^']*'|\b\d+\b/g, "?").replace(/(\?,\s*)+\?/g, "?…").replace(/\s+/g, " ").slice(0, 400);
+    texts.set(key, (texts.get(key) ?? 0) + 1);
+  }
   const head = /^\s*(\w+)/.exec(typeof sql === "string" ? sql : "")?.[1]?.toUpperCase() ?? "";
   if (head === "INSERT" || head === "UPDATE" || head === "DELETE" || head === "REPLACE") counts.writes++;
   else if (head === "BEGIN" || head === "COMMIT" || head === "ROLLBACK" || head === "SAVEPOINT" || head === "RELEASE" || head === "START" || head === "END")
@@ -74,9 +84,20 @@ Module._load = function (request, ...rest) {
   return exported;
 };
 
+// A worker run by tsx imports pg as an ES module, past Module._load: patched here first, in the require cache it shares.
+if (textsFile) {
+  try {
+    patchPg(require(require.resolve("pg", { paths: [process.cwd()] })));
+  } catch {
+    // not installed: nothing to count there
+  }
+}
+
 const loop = require("node:perf_hooks").monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 const ms = (ns) => Math.round(ns / 1e4) / 100;
+
+if (textsFile) setInterval(() => fs.writeFileSync(`${textsFile}.${process.pid}`, JSON.stringify([...texts].sort((a, b) => b[1] - a[1]), null, 1)), 1000).unref();
 
 if (file) {
   process.on("SIGUSR2", () => {
@@ -84,5 +105,6 @@ if (file) {
     const loopDelay = { p50Ms: ms(loop.percentile(50)), p99Ms: ms(loop.percentile(99)), maxMs: ms(loop.max), samples: loop.count };
     loop.reset();
     fs.writeFileSync(file, JSON.stringify({ ...counts, loopDelay }));
+    if (textsFile) fs.writeFileSync(textsFile, JSON.stringify([...texts].sort((a, b) => b[1] - a[1]), null, 1));
   });
 }

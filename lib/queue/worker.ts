@@ -26,13 +26,13 @@ const MAX_STALLS = 5;
  * Both workers' settings: their slots, and locks that a dead worker's jobs outlive by at most
  * QUEUE_LOCK_MS, looked for every half of it: another worker runs them again within 1.5 × QUEUE_LOCK_MS.
  */
-function workerOptions(owner: string): WorkerOptions {
+function workerOptions(owner: string, concurrency: number): WorkerOptions {
   const env = getEnv();
   return {
     connection: newRedisConnection(`worker ${owner}`),
     prefix: env.REDIS_KEY_PREFIX,
     name: owner,
-    concurrency: env.QUEUE_WORKER_CONCURRENCY,
+    concurrency,
     lockDuration: env.QUEUE_LOCK_MS,
     stalledInterval: Math.ceil(env.QUEUE_LOCK_MS / 2),
     maxStalledCount: MAX_STALLS,
@@ -69,7 +69,7 @@ export function startRunWorker(registry: RunRegistry): Worker<RunJobData> {
       console.log(`[quarry] worker ${registry.owner}: job ${job.id} (${kind} ${subjectId}) ${how === "executed" ? "executed here" : "ended elsewhere"}`);
       return how;
     },
-    workerOptions(registry.owner),
+    workerOptions(registry.owner, getEnv().QUEUE_WORKER_CONCURRENCY),
   );
   worker.on("failed", (job, error) => console.error(`[quarry] job ${job?.id ?? "?"} failed (attempt ${job?.attemptsMade ?? "?"}):`, error.message));
   worker.on("error", (error) => console.error("[quarry] queue worker error:", error.message));
@@ -77,8 +77,8 @@ export function startRunWorker(registry: RunRegistry): Worker<RunJobData> {
 }
 
 /**
- * A worker of run parts beside the run worker (its own slots: a run's job waits for its parts, so
- * parts must never wait for a run slot): a tree's query nodes, a Deep Research level's tasks. A dead
+ * A worker of run parts beside the run worker (its own QUEUE_PART_CONCURRENCY slots: a run's job waits
+ * for its parts, so parts must never wait for a run slot): a tree's query nodes, a Deep Research level's tasks. A dead
  * worker's part job is taken by another after QUEUE_LOCK_MS and resumes the part from the database.
  */
 function startPartWorker<T>(queue: string, owner: string, part: string, of: (data: T) => string, work: (data: T) => Promise<string>): Worker<T> {
@@ -90,7 +90,7 @@ function startPartWorker<T>(queue: string, owner: string, part: string, of: (dat
       console.log(`[quarry] worker ${owner}: ${part} job ${job.id} (${of(job.data)}) ${how}`);
       return how;
     },
-    workerOptions(owner),
+    workerOptions(owner, getEnv().QUEUE_PART_CONCURRENCY),
   );
   worker.on("failed", (job, error) => console.error(`[quarry] ${queue} job ${job?.id ?? "?"} failed (attempt ${job?.attemptsMade ?? "?"}):`, error.message));
   worker.on("error", (error) => console.error(`[quarry] ${queue} worker error:`, error.message));
