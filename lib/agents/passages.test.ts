@@ -32,3 +32,13 @@ test("nothing matches: empty; the budget holds; long paragraphs are cut at sente
   assert.equal(rereadBudget(6_000), 750);
   assert.equal(rereadBudget(500), 250);
 });
+
+test("a page read for several objectives in turn gives each its own passages (the page's index is kept, not the answer)", () => {
+  const other = ["Street trees cool a city block by up to 2 degrees.", "The newsletter goes out on Fridays."].join("\n\n");
+  for (let round = 0; round < 2; round++) {
+    assert.match(matchingPassages(page, "grid battery capacity", 1_000), /4\.2 GW/);
+    assert.match(matchingPassages(page, "street tree planting cost", 1_000), /1,800 euros/);
+    assert.doesNotMatch(matchingPassages(page, "street tree planting cost", 1_000), /4\.2 GW/);
+    assert.equal(matchingPassages(other, "street trees cooling", 1_000), "Street trees cool a city block by up to 2 degrees.");
+  }
+});

@@ -2,6 +2,7 @@
 // passages): what a query sends to the analyser for a page that another query of the research has
 // already read in full.
 import { estimateTokens } from "../ai/prompts";
+import { BoundedMap } from "../bounded-map";
 
 /** A passage is a paragraph, or a run of its sentences, of at most about this many tokens. */
 const PASSAGE_TOKENS = 120;
@@ -49,23 +50,48 @@ export function splitPassages(text: string): string[] {
   return out;
 }
 
+/** A page's passages with their terms, as BM25 needs them: made once per page text, not per objective. */
+interface PageIndex {
+  passages: string[];
+  docs: { counts: Map<string, number>; length: number }[];
+  /** Average passage length in terms. */
+  avg: number;
+  /** How many passages have each term. */
+  df: Map<string, number>;
+  /** The page text's length: what the index weighs in the memory below. */
+  chars: number;
+}
+
+function indexPage(text: string): PageIndex {
+  const passages = splitPassages(text);
+  const df = new Map<string, number>();
+  const docs = passages.map((p) => {
+    const counts = new Map<string, number>();
+    const words = terms(p);
+    for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const w of counts.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+    return { counts, length: words.length };
+  });
+  return { passages, docs, avg: docs.reduce((n, d) => n + d.length, 0) / docs.length || 1, df, chars: text.length };
+}
+
+/**
+ * The latest pages' indexes, within 8M characters of their text: a page read again is read again by
+ * many queries of its research (each with its own objective), and its passages and terms are the same
+ * every time.
+ */
+const indexes = new BoundedMap<string, PageIndex>(8_000_000, (index) => index.chars);
+
 /**
  * The passages of `text` that match `objective` (BM25 against the page's own passages; at least half
  * the best score), best first until `budgetTokens`, returned in page order joined by "[…]". Empty
  * when nothing matches.
  */
 export function matchingPassages(text: string, objective: string, budgetTokens: number): string {
-  const passages = splitPassages(text);
+  const { passages, docs, avg, df } = indexes.getOrAdd(text, () => indexPage(text));
   const wanted = [...new Set(terms(objective))];
   if (passages.length === 0 || wanted.length === 0) return "";
-  const docs = passages.map((p) => {
-    const counts = new Map<string, number>();
-    const words = terms(p);
-    for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
-    return { counts, length: words.length };
-  });
-  const avg = docs.reduce((n, d) => n + d.length, 0) / docs.length || 1;
-  const idf = new Map(wanted.map((t) => [t, Math.log(1 + (docs.length - docs.filter((d) => d.counts.has(t)).length + 0.5) / (docs.filter((d) => d.counts.has(t)).length + 0.5))]));
+  const idf = new Map(wanted.map((t) => [t, Math.log(1 + (docs.length - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))]));
   const k1 = 1.2;
   const b = 0.75;
   const scored = docs.map((d, index) => {
