@@ -180,7 +180,7 @@ export function endedDrRun(app: TestApp, conversationId: string) {
  */
 export async function startTwoWorkers(name: string, prefix: string, overrides: Record<string, string> = {}): Promise<{ fakes: Fakes; app: TestApp; workers: TestWorker[] }> {
   const fakes = await startFakes();
-  const env = queueModeEnv(fakes.env, prefix, { QUEUE_LOCK_MS: "5000", QUEUE_WORKER_CONCURRENCY: "1", QUEUE_PART_CONCURRENCY: "1", MAX_CONCURRENT_RUNS_PER_USER: "10", ...overrides });
+  const env = queueModeEnv(fakes.env, prefix, { QUEUE_LOCK_MS: "5000", QUEUE_WORKER_CONCURRENCY: "1", MAX_CONCURRENT_RUNS_PER_USER: "10", ...overrides });
   const app = await TestApp.start({ name, env, database: "postgres" });
   return { fakes, app, workers: [await TestWorker.start(app, "w1"), await TestWorker.start(app, "w2")] };
 }
