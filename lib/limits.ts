@@ -30,3 +30,12 @@ export function limiters(): Limiters {
   }
   return globalForLimits.quarryLimiters;
 }
+
+/**
+ * A page's download in a slot of the fetch limit (SCRAPE_CONCURRENCY), for scrapeUrl's `downloadSlot`:
+ * the page's extraction then runs outside the slot, so the next download never waits for it.
+ */
+export const fetchSlot =
+  (signal?: AbortSignal) =>
+  <T>(download: () => Promise<T>): Promise<T> =>
+    limiters().fetch.run(download, signal);

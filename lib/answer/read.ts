@@ -1,6 +1,6 @@
 // Reading a page for the answer agent: an SSRF-safe scrape under the process-wide fetch limit. The
 // text is stored whole (quotes are checked against it); prompts show a trimmed part of it.
-import { limiters } from "../limits";
+import { fetchSlot } from "../limits";
 import { scrapeUrl, ScrapeError } from "../scrape";
 import { KnowledgeSourceMissing, readKnowledgeSource } from "../knowledge/read-source";
 import { parseKnowledgeSourceUrl } from "../knowledge/source-url";
@@ -17,7 +17,7 @@ export async function readPage(url: string, signal: AbortSignal, collectionIds: 
     // A knowledge-base passage is read from the database, never fetched.
     const page = parseKnowledgeSourceUrl(url)
       ? await readKnowledgeSource(url, collectionIds)
-      : await limiters().fetch.run(() => scrapeUrl(url, { signal, allowHost }), signal);
+      : await scrapeUrl(url, { signal, allowHost, downloadSlot: fetchSlot(signal) });
     return { url, ok: true, title: page.title, text: page.text.slice(0, MAX_STORED_CHARS) };
   } catch (error) {
     if (signal.aborted) throw signal.reason;

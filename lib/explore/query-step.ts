@@ -8,7 +8,7 @@ import { BoundedMap } from "../bounded-map";
 import { allOrFirstError, Semaphore, sleep } from "../concurrency";
 import { errorMessage } from "../errors";
 import type { SerpQuery } from "../db/types";
-import { limiters } from "../limits";
+import { fetchSlot } from "../limits";
 import { SearchError } from "../search";
 import { searchSources } from "../search/knowledge";
 import { KnowledgeSourceMissing, readKnowledgeSource } from "../knowledge/read-source";
@@ -208,7 +208,7 @@ async function fetchClaimedPage(ctx: RunContext, page: Awaited<ReturnType<typeof
     // A knowledge-base passage is read from the database, never fetched.
     const scraped = parseKnowledgeSourceUrl(page.url)
       ? { ...(await readKnowledgeSource(page.url, ctx.scope.sources?.collections ?? [])), contentType: "text" as const }
-      : await limiters().fetch.run(() => scrapeUrl(page.url, { signal: ctx.signal }), ctx.signal);
+      : await scrapeUrl(page.url, { signal: ctx.signal, downloadSlot: fetchSlot(ctx.signal) });
     result = { url: page.url, status: "scraped", title: scraped.title ?? page.title, content: scraped.text, error: null };
     await store.updatePage(pageId, { status: "scraped", title: result.title, content: result.content, contentType: scraped.contentType, fetchedAt: new Date(), ...("author" in scraped ? { author: scraped.author ?? null, published: scraped.published ?? null } : {}) });
   } catch (error) {

@@ -27,7 +27,7 @@ export interface ScrapedPage {
 }
 
 export interface ScrapeOptions {
-  /** Total time for DNS, every redirect hop, headers, body and extraction. Default SCRAPE_TIMEOUT_MS. */
+  /** Total time for DNS, every redirect hop, headers, body and extraction (from the download's start). Default SCRAPE_TIMEOUT_MS. */
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
@@ -40,6 +40,12 @@ export interface ScrapeOptions {
   lookup?: LookupFn;
   /** A caller's own host rule, asked at every hop (redirects too): false refuses the host before any connection. */
   allowHost?: (hostname: string) => boolean;
+  /**
+   * Runs the download (every hop, the headers and the body) in the caller's slot of a concurrency
+   * limit (SCRAPE_CONCURRENCY's): the extraction runs after it has left the slot, so the next page's
+   * download does not wait for this one's extraction (the pool's threads bound those).
+   */
+  downloadSlot?: <T>(download: () => Promise<T>) => Promise<T>;
 }
 
 const MAX_URL_LENGTH = 8192;
@@ -99,15 +105,14 @@ export async function scrapeUrl(url: string, options: ScrapeOptions = {}): Promi
 
   // One controller for the whole scrape: its reason is either the caller's or a timeout ScrapeError.
   const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new ScrapeError("timeout", `Timed out after ${formatSeconds(timeoutMs)}`)),
-    timeoutMs,
-  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const cancel = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", cancel, { once: true });
   const signal = controller.signal;
-  try {
-    const fetched = await fetchFollowing(start, {
+  // The time runs from the download's start: waiting for a download slot is not the page's slowness.
+  const download = () => {
+    timer = setTimeout(() => controller.abort(new ScrapeError("timeout", `Timed out after ${formatSeconds(timeoutMs)}`)), timeoutMs);
+    return fetchFollowing(start, {
       signal,
       maxBytes: options.maxBytes ?? env.SCRAPE_MAX_BYTES,
       maxRedirects: options.maxRedirects ?? env.SCRAPE_MAX_REDIRECTS,
@@ -118,6 +123,9 @@ export async function scrapeUrl(url: string, options: ScrapeOptions = {}): Promi
       },
       checkType: checkDeclaredType,
     });
+  };
+  try {
+    const fetched = await (options.downloadSlot ? options.downloadSlot(download) : download());
     return await toPage(start, fetched, signal);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
