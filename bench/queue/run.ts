@@ -225,9 +225,9 @@ export async function runQueueBench(o: { profileDir?: string; fakes: FakesProces
   const partConcurrency = o.rowsPartConcurrency ?? WORKER_CONCURRENCY;
   for (const workers of workerCounts) rows.push(await runRow({ ...o, partConcurrency, workers, researches, depth, breadth }));
   const result: QueueBenchResult = { rows, ratio: rows.at(-1)!.wallMs / rows[0].wallMs, workerConcurrency: WORKER_CONCURRENCY, partConcurrency };
-  const defaults = { partConcurrency: QUEUE_PART_CONCURRENCY_DEFAULT };
-  if (o.singleTree) result.singleTree = { depth: o.singleTree.depth, breadth: o.singleTree.breadth, partConcurrency: defaults.partConcurrency, rows: await runSingleTree({ ...o, ...defaults, ...o.singleTree }) };
-  if (o.recovery) result.recovery = [await runRecovery({ ...o, ...defaults, ...o.recovery, victim: "nodes" }), await runRecovery({ ...o, ...defaults, ...o.recovery, victim: "run" })];
+  const product = { ...o, partConcurrency: QUEUE_PART_CONCURRENCY_DEFAULT };
+  if (o.singleTree) result.singleTree = { depth: o.singleTree.depth, breadth: o.singleTree.breadth, partConcurrency: product.partConcurrency, rows: await runSingleTree({ ...product, ...o.singleTree }) };
+  if (o.recovery) result.recovery = [await runRecovery({ ...product, ...o.recovery, victim: "nodes" }), await runRecovery({ ...product, ...o.recovery, victim: "run" })];
   return result;
 }
 

@@ -22,6 +22,7 @@ const counts = { signals: 0, total: 0, writes: 0, reads: 0, transactions: 0 };
 // (queue mode's workers get this hook too then, and are never signalled).
 const textsFile = process.env.QUARRY_BENCH_STATEMENT_TEXTS;
 const texts = new Map();
+const textsJson = () => JSON.stringify([...texts].sort((a, b) => b[1] - a[1]), null, 1);
 
 function count(sql) {
   counts.total++;
@@ -84,20 +85,19 @@ Module._load = function (request, ...rest) {
   return exported;
 };
 
-// A worker run by tsx imports pg as an ES module, past Module._load: patched here first, in the require cache it shares.
 if (textsFile) {
+  // A worker run by tsx imports pg as an ES module, past Module._load: patched here first, in the require cache it shares.
   try {
     patchPg(require(require.resolve("pg", { paths: [process.cwd()] })));
   } catch {
     // not installed: nothing to count there
   }
+  setInterval(() => fs.writeFileSync(`${textsFile}.${process.pid}`, textsJson()), 1000).unref();
 }
 
 const loop = require("node:perf_hooks").monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 const ms = (ns) => Math.round(ns / 1e4) / 100;
-
-if (textsFile) setInterval(() => fs.writeFileSync(`${textsFile}.${process.pid}`, JSON.stringify([...texts].sort((a, b) => b[1] - a[1]), null, 1)), 1000).unref();
 
 if (file) {
   process.on("SIGUSR2", () => {
@@ -105,6 +105,6 @@ if (file) {
     const loopDelay = { p50Ms: ms(loop.percentile(50)), p99Ms: ms(loop.percentile(99)), maxMs: ms(loop.max), samples: loop.count };
     loop.reset();
     fs.writeFileSync(file, JSON.stringify({ ...counts, loopDelay }));
-    if (textsFile) fs.writeFileSync(textsFile, JSON.stringify([...texts].sort((a, b) => b[1] - a[1]), null, 1));
+    if (textsFile) fs.writeFileSync(textsFile, textsJson());
   });
 }

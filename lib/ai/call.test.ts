@@ -16,11 +16,19 @@ const server = http.createServer((req, res) => {
     const prompt = request.messages.find((m) => m.role === "user")?.content ?? "";
     prompts.push(prompt);
     if (request.stream) {
-      // The reply a word at a time, every piece in one write: they arrive together.
       res.setHeader("content-type", "text/event-stream");
       const chunk = (delta: object, finish: string | null = null) =>
         `data: ${JSON.stringify({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model: "test-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.end([chunk({ role: "assistant", content: "" }), ...STREAMED.map((piece) => chunk({ content: piece })), chunk({}, "stop"), "data: [DONE]\n\n"].join(""));
+      const end = [chunk({}, "stop"), "data: [DONE]\n\n"].join("");
+      if (prompt === "pause") {
+        // "A" alone, "B" right after it, then the provider pauses 300 ms before "C".
+        res.write(chunk({ role: "assistant", content: "A" }));
+        setTimeout(() => res.write(chunk({ content: "B" })), 10);
+        setTimeout(() => res.end(chunk({ content: "C" }) + end), 310);
+        return;
+      }
+      // The reply a word at a time, every piece in one write: they arrive together.
+      res.end([chunk({ role: "assistant", content: "" }), ...STREAMED.map((piece) => chunk({ content: piece })), end].join(""));
       return;
     }
     res.setHeader("content-type", "application/json");
@@ -64,4 +72,11 @@ test("a streamed reply's pieces are handed on together, the first at once, nothi
   assert.equal(deltas[0], STREAMED[0]);
   // 200 pieces arriving within milliseconds: a few deltas, not one each.
   assert.ok(deltas.length >= 2 && deltas.length < STREAMED.length / 4, `${deltas.length} deltas`);
+});
+
+test("a piece gathered before the provider pauses is handed on within the interval, not with the next piece", async () => {
+  const deltas: string[] = [];
+  const text = await streamPlainText({ agent: "test", system: "Test.", prompt: "pause", onDelta: (d) => deltas.push(d) });
+  assert.equal(text, "ABC");
+  assert.deepEqual(deltas, ["A", "B", "C"]);
 });

@@ -125,7 +125,8 @@ async function settleFailed(onUsage: UsageSink | undefined, error: unknown, sign
 }
 
 /**
- * A streamed reply's pieces are handed on at most this often (the first at once, the rest together):
+ * A streamed reply's pieces are handed on at most this often (the first at once, the rest together, and
+ * never later than this after they arrived, however long the provider then pauses):
  * providers stream a token or a few words at a time, and each delta becomes an event that every
  * client watching the run receives and renders.
  */
@@ -151,16 +152,26 @@ export async function streamPlainText(options: CallOptions & { onDelta: (delta: 
     let text = "";
     let gathered = "";
     let handedOn = -Infinity;
-    for await (const delta of result.textStream) {
-      text += delta;
-      gathered += delta;
-      if (performance.now() - handedOn >= DELTA_INTERVAL_MS) {
-        options.onDelta(gathered);
-        gathered = "";
-        handedOn = performance.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const handOn = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      handedOn = performance.now();
+      if (gathered) options.onDelta(gathered);
+      gathered = "";
+    };
+    try {
+      for await (const delta of result.textStream) {
+        text += delta;
+        gathered += delta;
+        const since = performance.now() - handedOn;
+        if (since >= DELTA_INTERVAL_MS) handOn();
+        else timer ??= setTimeout(handOn, DELTA_INTERVAL_MS - since);
       }
+      handOn();
+    } finally {
+      clearTimeout(timer);
     }
-    if (gathered) options.onDelta(gathered);
     if (streamError) throw streamError;
     const usage = toTokenCount(await result.usage);
     settled = true;
