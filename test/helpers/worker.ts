@@ -180,7 +180,10 @@ export function endedDrRun(app: TestApp, conversationId: string) {
  */
 export async function startTwoWorkers(name: string, prefix: string, overrides: Record<string, string> = {}): Promise<{ fakes: Fakes; app: TestApp; workers: TestWorker[] }> {
   const fakes = await startFakes();
-  const env = queueModeEnv(fakes.env, prefix, { QUEUE_LOCK_MS: "5000", QUEUE_WORKER_CONCURRENCY: "1", MAX_CONCURRENT_RUNS_PER_USER: "10", ...overrides });
+  // One run and one part per worker at a time: the tests need the work spread over both workers (a
+  // worker with the product's 16 part slots takes a small tree's every node, and the other has none to
+  // be killed in). The product's part concurrency runs in the bench's single tree and recovery rows.
+  const env = queueModeEnv(fakes.env, prefix, { QUEUE_LOCK_MS: "5000", QUEUE_WORKER_CONCURRENCY: "1", QUEUE_PART_CONCURRENCY: "1", MAX_CONCURRENT_RUNS_PER_USER: "10", ...overrides });
   const app = await TestApp.start({ name, env, database: "postgres" });
   return { fakes, app, workers: [await TestWorker.start(app, "w1"), await TestWorker.start(app, "w2")] };
 }

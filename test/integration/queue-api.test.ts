@@ -31,7 +31,7 @@ before(async () => {
   fakes = await startFakes();
   // One run per worker at a time: several runs must spread over both; a 5 s job lock (a dead
   // worker's job is back in the queue within two lock periods).
-  const env = queueModeEnv(fakes.env, PREFIX, { QUEUE_LOCK_MS: "5000", QUEUE_WORKER_CONCURRENCY: "1", MAX_CONCURRENT_RUNS_PER_USER: "10" });
+  const env = queueModeEnv(fakes.env, PREFIX, { QUEUE_LOCK_MS: "5000", QUEUE_WORKER_CONCURRENCY: "1", QUEUE_PART_CONCURRENCY: "1", MAX_CONCURRENT_RUNS_PER_USER: "10" });
   // On PostgreSQL always: queue mode is the deployment of several processes on one server database
   // (SQLite's one writer at a time makes three busy processes wait on "database is locked").
   app = await TestApp.start({ name: "queue-api", env, database: "postgres" });
