@@ -10,7 +10,7 @@
 // provider hands each model its fetch (lib/ai/providers.ts), so a call's model carries its schedule.
 // (Not an AsyncLocalStorage: one in a process turns on promise hooks for every promise it makes.)
 import { backoffDelay, parseRetryAfter, sleep, type Semaphore, type WaitOptions } from "../concurrency";
-import { plainFetch } from "../plain-fetch";
+import { isReadWhole, leanFetch } from "../lean-fetch";
 import { describeLlmError } from "./errors";
 import type { ProviderHealth } from "./provider-health";
 
@@ -36,7 +36,8 @@ export interface RetryingFetchOptions {
 
 /** The response, with `release` called once its body has been read to the end, failed or was cancelled. */
 function releaseAfterBody(response: Response, release: () => void): Response {
-  if (!response.body) {
+  // A body already read whole (lib/lean-fetch.ts: every reply but an event stream) holds nothing open.
+  if (!response.body || isReadWhole(response)) {
     release();
     return response;
   }
@@ -67,7 +68,7 @@ function releaseAfterBody(response: Response, release: () => void): Response {
 const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
 export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch {
-  const { retryBudgetMs, baseDelayMs = 500, maxDelayMs = 20_000, timeoutMs, fetchImpl = plainFetch(), health, now = Date.now } = options;
+  const { retryBudgetMs, baseDelayMs = 500, maxDelayMs = 20_000, timeoutMs, fetchImpl = leanFetch, health, now = Date.now } = options;
   return async (input, init) => {
     const callerSignal = init?.signal ?? undefined;
     const started = now();

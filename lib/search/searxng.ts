@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { backoffDelay, parseRetryAfter, sleep } from "../concurrency";
 import { errorMessage } from "../errors";
-import { plainFetch } from "../plain-fetch";
+import { leanFetch } from "../lean-fetch";
 import { storable } from "../validation/text";
 import { SearchError, type SearchProvider, type SearchResult } from "./types";
 
@@ -65,7 +65,7 @@ export class SearxngProvider implements SearchProvider {
       let problem: string;
       let retryAfter: number | undefined;
       try {
-        const response = await plainFetch()(url, {
+        const response = await leanFetch(url, {
           headers: { accept: "application/json" },
           signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
