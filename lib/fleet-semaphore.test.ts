@@ -1,6 +1,7 @@
 // The fleet-wide limit against a real Redis: two semaphores stand for two processes. The limit holds
 // for both together, a lowered limit (the back-off on 429) holds for both, and the slots of a process
-// that died holding them come back when their leases expire.
+// that died holding them come back when their leases expire. A process reuses the leases it released
+// while nobody waited, without Redis, and gives them back as soon as another process is refused.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { redisOrSkip, testRedisPrefix, TEST_REDIS_URL } from "../test/helpers/redis";
@@ -102,6 +103,38 @@ describe("FleetSemaphore", { skip }, () => {
     } finally {
       listener.disconnect();
     }
+  });
+
+  test("a lease released while nobody waits is taken again without a Redis command, and goes back after its idle time", async () => {
+    const { redisKey } = await import("./redis");
+    const holders = redisKey("limits:warm:holders");
+    const a = new FleetSemaphore("warm", 2, 15_000, 300);
+    (await a.acquire())();
+    const client = redis() as unknown as { sendCommand: (...args: unknown[]) => unknown };
+    const send = client.sendCommand;
+    let commands = 0;
+    client.sendCommand = (...args: unknown[]) => (commands++, send.apply(client, args));
+    try {
+      for (let i = 0; i < 10; i++) (await a.acquire())();
+    } finally {
+      client.sendCommand = send;
+    }
+    assert.equal(commands, 0, "ten acquires and releases in a row sent nothing to Redis");
+    assert.equal(await redis().zcard(holders), 1, "the idle lease still counts against the fleet's limit");
+    const deadline = Date.now() + 3_000;
+    while ((await redis().zcard(holders)) > 0 && Date.now() < deadline) await sleep(20);
+    assert.equal(await redis().zcard(holders), 0, "given back after its idle time");
+  });
+
+  test("another process refused a slot makes this one give back its idle lease at once", async () => {
+    // Kept idle for 10 s: without the hand-back the other process would wait that long.
+    const a = new FleetSemaphore("handback", 1, 15_000, 10_000);
+    const b = new FleetSemaphore("handback", 1, 15_000, 10_000);
+    (await a.acquire())();
+    const started = Date.now();
+    (await b.acquire(AbortSignal.timeout(8_000)))();
+    const waited = Date.now() - started;
+    assert.ok(waited < 3_000, `b got the slot ${waited} ms after asking`);
   });
 
   test("teardown", () => {

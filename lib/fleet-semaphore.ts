@@ -5,6 +5,11 @@
 // leases every LEASE_MS / 3; a process killed while holding slots frees them when they expire, so
 // nothing leaks. The limit itself is in Redis too: the adaptive back-off on 429 (provider-health.ts
 // sets `limit`) lowers it for everyone. Times are Redis's (TIME), so the machines' clocks do not matter.
+//
+// A lease released while no process waits stays with this process for IDLE_MS, and its next acquire
+// takes it without Redis: two scripts per LLM call, search and fetch were a tenth of a queue worker's
+// CPU. A process refused a slot announces it, and every process then frees its idle leases at once and
+// keeps none for WAITING_MS: under contention each slot goes back to Redis as before.
 import { randomUUID } from "node:crypto";
 import { Semaphore, type WaitOptions } from "./concurrency";
 import { redis, redisKey, redisScript } from "./redis";
@@ -18,9 +23,12 @@ const RETRY_MS = 250;
 
 /** How long a refused acquire marks the resource as waited for (a waiter retries within RETRY_MS × 1.5). */
 const WAITING_MS = RETRY_MS * 4;
+/** How long a lease released while nobody waits is kept for this process's next acquire. */
+const IDLE_MS = 500;
 
-// KEYS: holders (zset), limit, waiting. ARGV: id, lease ms, default limit, waiting ms. Returns { taken 0|1, limit }.
-// A refusal marks the resource as waited for, so that releases announce themselves (below).
+// KEYS: holders (zset), limit, waiting, contended channel. ARGV: id, lease ms, default limit, waiting ms.
+// Returns { taken 0|1, limit }. A refusal marks the resource as waited for, so that releases announce
+// themselves (below), and tells every process to give back the leases it keeps idle.
 const ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -32,8 +40,9 @@ if redis.call('ZCARD', KEYS[1]) < limit then
   return {1, limit}
 end
 redis.call('SET', KEYS[3], '1', 'PX', tonumber(ARGV[4]))
+redis.call('PUBLISH', KEYS[4], '1')
 return {0, limit}`;
-const acquire = redisScript(ACQUIRE, 3);
+const acquire = redisScript(ACQUIRE, 4);
 
 // KEYS: holders. ARGV: lease ms, ids… Extends the leases of the ids still held.
 const RENEW = `
@@ -58,7 +67,13 @@ export class FleetSemaphore extends Semaphore {
   private readonly limitKey: string;
   private readonly waitingKey: string;
   private readonly channel: string;
+  private readonly contendedChannel: string;
+  /** Leases this process holds: in use, or idle (below). */
   private readonly held = new Set<string>();
+  /** Leases released while nobody waited, kept for the next acquire here; each goes back to Redis after IDLE_MS. */
+  private readonly idle = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Until when a process was refused lately (Date.now()): no lease is kept idle meanwhile. */
+  private contendedUntil = 0;
   private readonly waiters = new Set<() => void>();
   private renewer: ReturnType<typeof setInterval> | undefined;
   private subscribed = false;
@@ -70,6 +85,7 @@ export class FleetSemaphore extends Semaphore {
     private readonly name: string,
     private readonly maxLimit: number,
     private readonly leaseMs = LEASE_MS,
+    private readonly idleMs = IDLE_MS,
   ) {
     super(maxLimit);
     this.shared = maxLimit;
@@ -77,6 +93,7 @@ export class FleetSemaphore extends Semaphore {
     this.limitKey = redisKey(`limits:${name}:limit`);
     this.waitingKey = redisKey(`limits:${name}:waiting`);
     this.channel = redisKey(`limits:${name}:released`);
+    this.contendedChannel = redisKey(`limits:${name}:contended`);
   }
 
   /** The fleet's limit (as last read). */
@@ -88,6 +105,7 @@ export class FleetSemaphore extends Semaphore {
   override setLimit(limit: number): void {
     if (!Number.isInteger(limit) || limit < 1) throw new Error(`Semaphore limit must be a positive integer, got ${limit}`);
     this.shared = Math.min(limit, this.maxLimit);
+    if (this.held.size > this.shared) this.freeIdle();
     void redis()
       // Forgotten after a while without 429s: a restart with a new configured limit is not held to an old one.
       .set(this.limitKey, String(this.shared), "PX", LIMIT_TTL_MS)
@@ -107,26 +125,63 @@ export class FleetSemaphore extends Semaphore {
     return () => {
       if (released) return;
       released = true;
-      this.held.delete(id);
       releaseLocal();
-      release(this.holdersKey, this.channel, this.waitingKey, id).catch((error: unknown) => console.error(`[quarry] could not release a ${this.name} slot (it expires by itself):`, error));
+      if (Date.now() >= this.contendedUntil && this.held.size <= this.shared) this.keepIdle(id);
+      else this.releaseFleet(id);
     };
+  }
+
+  private keepIdle(id: string): void {
+    const timer = setTimeout(() => {
+      this.idle.delete(id);
+      this.releaseFleet(id);
+    }, this.idleMs);
+    timer.unref();
+    this.idle.set(id, timer);
+  }
+
+  /** Gives every idle lease back to Redis (a process waits, or the limit was lowered). */
+  private freeIdle(): void {
+    for (const [id, timer] of this.idle) {
+      clearTimeout(timer);
+      this.releaseFleet(id);
+    }
+    this.idle.clear();
+  }
+
+  private releaseFleet(id: string): void {
+    this.held.delete(id);
+    release(this.holdersKey, this.channel, this.waitingKey, id).catch((error: unknown) => console.error(`[quarry] could not release a ${this.name} slot (it expires by itself):`, error));
   }
 
   private async acquireFleet(signal?: AbortSignal): Promise<string> {
     const id = randomUUID();
     this.subscribe();
     for (;;) {
+      const kept = this.takeIdle();
+      if (kept) return kept;
       signal?.throwIfAborted();
-      const [taken, limit] = (await acquire(this.holdersKey, this.limitKey, this.waitingKey, id, this.leaseMs, this.maxLimit, WAITING_MS)) as [number, number];
+      const [taken, limit] = (await acquire(this.holdersKey, this.limitKey, this.waitingKey, this.contendedChannel, id, this.leaseMs, this.maxLimit, WAITING_MS)) as [number, number];
       this.shared = Number(limit);
       if (taken === 1) {
         this.held.add(id);
         this.renew();
         return id;
       }
+      // Refused: this process's own releases go back to Redis now (its waiters are woken by them).
+      this.contendedUntil = Date.now() + WAITING_MS;
       await this.waitForRelease(signal);
     }
+  }
+
+  /** An idle lease of this process, taken for a new holder (no Redis), if there is one. */
+  private takeIdle(): string | undefined {
+    for (const [id, timer] of this.idle) {
+      clearTimeout(timer);
+      this.idle.delete(id);
+      return id;
+    }
+    return undefined;
   }
 
   /** Until a slot is released anywhere, or RETRY_MS (with jitter), or the abort. */
@@ -149,11 +204,15 @@ export class FleetSemaphore extends Semaphore {
     this.subscribed = true;
     const subscriber = redis("subscriber");
     subscriber.on("message", (channel: string) => {
-      if (channel !== this.channel) return;
-      // One at a time would be fairer, but a waiter that loses the race just waits again.
-      for (const wake of [...this.waiters]) wake();
+      if (channel === this.contendedChannel) {
+        this.contendedUntil = Date.now() + WAITING_MS;
+        this.freeIdle();
+      } else if (channel === this.channel) {
+        // One at a time would be fairer, but a waiter that loses the race just waits again.
+        for (const wake of [...this.waiters]) wake();
+      }
     });
-    void subscriber.subscribe(this.channel).catch((error: unknown) => console.error(`[quarry] could not subscribe to ${this.name} releases:`, error));
+    void subscriber.subscribe(this.channel, this.contendedChannel).catch((error: unknown) => console.error(`[quarry] could not subscribe to ${this.name} releases:`, error));
   }
 
   /** Keeps this process's leases alive while it holds any. */
