@@ -134,6 +134,33 @@ describe("leanFetch", () => {
     assert.equal(await missing.text(), "no such path");
   });
 
+  it("closes an idle connection a second before the server's keep-alive timeout, never one in use", async () => {
+    const closed: number[] = [];
+    let connections = 0;
+    const server = http.createServer((req, res) => setTimeout(() => res.end("ok"), req.url === "/slow" ? 1_500 : 0));
+    server.keepAliveTimeout = 2_000; // announced as "Keep-Alive: timeout=2"
+    server.on("connection", (socket) => {
+      connections++;
+      socket.on("close", () => closed.push(Date.now()));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await (await leanFetch(`${url}/fast`)).text();
+      // The kept connection again, for a reply slower than its idle timeout (1 s): it stays open.
+      assert.equal(await (await leanFetch(`${url}/slow`)).text(), "ok");
+      assert.equal(connections, 1);
+      assert.deepEqual(closed, []);
+      const idleFrom = Date.now();
+      while (closed.length === 0 && Date.now() - idleFrom < 5_000) await new Promise((r) => setTimeout(r, 20));
+      const idleMs = closed[0] - idleFrom;
+      assert.ok(idleMs >= 700 && idleMs < 1_800, `closed by the client after ${idleMs} ms idle (the server would at 2,000)`);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it("leaves a streamed request body to Node's own fetch", async () => {
     const body = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode("streamed")), c.close()) });
     const response = await leanFetch(`${main.url}/echo`, { method: "POST", body, duplex: "half" } as RequestInit);

@@ -9,6 +9,7 @@
 // Anything else (a Request, a streamed or form body) goes to Node's own fetch.
 import http from "node:http";
 import https from "node:https";
+import type { Socket } from "node:net";
 import { pipeline, Readable } from "node:stream";
 import zlib from "node:zlib";
 
@@ -18,9 +19,38 @@ const STREAMED = /^(text\/event-stream|application\/x-ndjson)\b/i;
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 
+/**
+ * An idle kept-alive connection is closed after this long, or a second before the server's announced
+ * keep-alive timeout: a request is not sent on a connection the server is closing (ECONNRESET). As
+ * Node's fetch does (undici's keepAliveTimeout); Node's agent alone keeps idle sockets until the server
+ * closes them. A socket in use has no idle timeout: the caller's signal bounds a request.
+ */
+const IDLE_SOCKET_MS = 4_000;
+
+function closingIdle<A extends http.Agent>(agent: A): A {
+  const keep = agent.keepSocketAlive.bind(agent) as unknown as (socket: Socket) => boolean;
+  const reuse = agent.reuseSocket.bind(agent);
+  Object.assign(agent, {
+    keepSocketAlive(socket: Socket): boolean {
+      if (!keep(socket)) return false;
+      // Node's agent set the server's hint, if any, when it had a timeout of its own (it has none).
+      const hint = /^timeout=(\d+)/.exec(String((socket as Socket & { _httpMessage?: { res?: http.IncomingMessage } })._httpMessage?.res?.headers["keep-alive"] ?? ""))?.[1];
+      const idleMs = Math.min(IDLE_SOCKET_MS, hint ? Number(hint) * 1000 - 1000 : IDLE_SOCKET_MS);
+      if (idleMs <= 0) return false;
+      socket.setTimeout(idleMs);
+      return true;
+    },
+    reuseSocket(socket: Socket, request: http.ClientRequest): void {
+      socket.setTimeout(0);
+      reuse(socket, request);
+    },
+  });
+  return agent;
+}
+
 const agents = {
-  "http:": new http.Agent({ keepAlive: true, scheduling: "lifo" }),
-  "https:": new https.Agent({ keepAlive: true, scheduling: "lifo" }),
+  "http:": closingIdle(new http.Agent({ keepAlive: true, scheduling: "lifo" })),
+  "https:": closingIdle(new https.Agent({ keepAlive: true, scheduling: "lifo" })),
 };
 
 /** Replies read whole before their Response was made: their body costs nothing more to wait for. */
