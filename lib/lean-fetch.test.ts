@@ -35,7 +35,7 @@ before(async () => {
     const path = req.url ?? "/";
     if (path === "/echo") {
       res.writeHead(201, { "content-type": "application/json", "x-request-id": "r1" });
-      res.end(JSON.stringify({ method: req.method, body, type: req.headers["content-type"], authorization: req.headers.authorization }));
+      res.end(JSON.stringify({ method: req.method, body, type: req.headers["content-type"], authorization: req.headers.authorization, language: req.headers["accept-language"] }));
     } else if (path === "/events") {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write("data: one\n\n");
@@ -78,7 +78,7 @@ describe("leanFetch", () => {
     assert.equal(response.status, 201);
     assert.equal(response.headers.get("x-request-id"), "r1");
     assert.equal(isReadWhole(response), true);
-    assert.deepEqual(await response.json(), { method: "POST", body: '{"q":1}', type: "application/json", authorization: "Bearer k" });
+    assert.deepEqual(await response.json(), { method: "POST", body: '{"q":1}', type: "application/json", authorization: "Bearer k", language: "*" });
   });
 
   it("passes an event stream on as it arrives, not read whole", async () => {
@@ -102,7 +102,7 @@ describe("leanFetch", () => {
   });
 
   it("follows redirects as fetch does: 307 resends the body, 303 becomes a GET, another origin gets no credentials", async () => {
-    assert.deepEqual(await (await leanFetch(`${main.url}/307`, post("again"))).json(), { method: "POST", body: "again", type: "application/json", authorization: "Bearer k" });
+    assert.deepEqual(await (await leanFetch(`${main.url}/307`, post("again"))).json(), { method: "POST", body: "again", type: "application/json", authorization: "Bearer k", language: "*" });
     const seen = (await (await leanFetch(`${main.url}/303`, post("dropped"))).json()) as Record<string, unknown>;
     assert.equal(seen.method, "GET");
     assert.equal(seen.body, "");

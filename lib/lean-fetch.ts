@@ -76,11 +76,14 @@ function bodyOf(init: RequestInit | undefined): Body | null {
   return null;
 }
 
+const DEFAULT_HEADERS = [["accept", "*/*"], ["accept-language", "*"], ["accept-encoding", "gzip, deflate, br"], ["user-agent", "node"]] as const;
+
 function headerRecord(headers: HeadersInit | undefined): Record<string, string> {
   const record: Record<string, string> = {};
   new Headers(headers).forEach((value, name) => (record[name] = value));
-  if (!("accept-encoding" in record)) record["accept-encoding"] = "gzip, deflate, br";
-  if (!("accept" in record)) record.accept = "*/*";
+  // The defaults Node's fetch sends: a SearXNG with its bot detection on refuses a request without an
+  // Accept-Language.
+  for (const [name, value] of DEFAULT_HEADERS) if (!(name in record)) record[name] = value;
   return record;
 }
 
