@@ -1,7 +1,7 @@
 // The fetch for the LLM and search servers: node:http(s) over keep-alive agents, a JSON reply read
 // whole into the Response, an event stream passed through as it arrives. Node's fetch (undici with
-// web streams) cost ~0.3 ms more CPU per exchange than this on the benchmark's machine, about a tenth of
-// the server's main thread in a (5, 5) research: it makes ~1,000 such exchanges. Next.js wraps the global
+// web streams) cost ~0.3 ms more CPU per exchange than this on the benchmark's machine, ~7% of the
+// server's main thread in a (5, 5) research: it makes ~1,000 such exchanges. Next.js wraps the global
 // fetch for its data cache; these calls are never cached, so they bypass it too.
 //
 // What fetch does that this keeps: redirects (up to 5; 307/308 resend the body, 301–303 become a GET),
