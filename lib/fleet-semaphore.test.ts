@@ -108,7 +108,7 @@ describe("FleetSemaphore", { skip }, () => {
   test("a lease released while nobody waits is taken again without a Redis command, and goes back after its idle time", async () => {
     const { redisKey } = await import("./redis");
     const holders = redisKey("limits:warm:holders");
-    const a = new FleetSemaphore("warm", 2, 15_000, 300);
+    const a = new FleetSemaphore("warm", 2, 15_000, 1_000);
     (await a.acquire())();
     const client = redis() as unknown as { sendCommand: (...args: unknown[]) => unknown };
     const send = client.sendCommand;
@@ -121,7 +121,7 @@ describe("FleetSemaphore", { skip }, () => {
     }
     assert.equal(commands, 0, "ten acquires and releases in a row sent nothing to Redis");
     assert.equal(await redis().zcard(holders), 1, "the idle lease still counts against the fleet's limit");
-    const deadline = Date.now() + 3_000;
+    const deadline = Date.now() + 6_000;
     while ((await redis().zcard(holders)) > 0 && Date.now() < deadline) await sleep(20);
     assert.equal(await redis().zcard(holders), 0, "given back after its idle time");
   });
