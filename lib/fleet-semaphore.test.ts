@@ -137,6 +137,20 @@ describe("FleetSemaphore", { skip }, () => {
     assert.ok(waited < 3_000, `b got the slot ${waited} ms after asking`);
   });
 
+  test("an idle lease that Redis no longer has is not reused: the next acquire takes a real slot", async () => {
+    const { redisKey } = await import("./redis");
+    const holders = redisKey("limits:phantom:holders");
+    // Renewed every 200 ms; kept idle for 10 s.
+    const a = new FleetSemaphore("phantom", 1, 600, 10_000);
+    (await a.acquire())();
+    assert.equal(await redis().zcard(holders), 1);
+    await redis().del(holders); // lost: a Redis restart, or leases that expired while the process stalled
+    await sleep(500); // a renewal finds it gone
+    const release = await a.acquire();
+    assert.equal(await redis().zcard(holders), 1, "the acquire took a slot in Redis again");
+    release();
+  });
+
   test("teardown", () => {
     redis("commands").disconnect();
     redis("subscriber").disconnect();

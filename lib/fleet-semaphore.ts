@@ -44,13 +44,18 @@ redis.call('PUBLISH', KEYS[4], '1')
 return {0, limit}`;
 const acquire = redisScript(ACQUIRE, 4);
 
-// KEYS: holders. ARGV: lease ms, ids… Extends the leases of the ids still held.
+// KEYS: holders. ARGV: lease ms, ids… Extends the leases of the ids still held; returns the ids that are not
+// (expired while the process could not renew them, or Redis lost them): they are no longer slots.
 const RENEW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[i]) end
+local missing = {}
+for i = 2, #ARGV do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[i])
+  else table.insert(missing, ARGV[i]) end
+end
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) * 2)
-return 1`;
+return missing`;
 const renewLeases = redisScript(RENEW, 1);
 
 // KEYS: holders, channel, waiting. ARGV: id. Frees a slot and, when a process was refused one lately, tells
@@ -126,7 +131,8 @@ export class FleetSemaphore extends Semaphore {
       if (released) return;
       released = true;
       releaseLocal();
-      if (Date.now() >= this.contendedUntil && this.held.size <= this.shared) this.keepIdle(id);
+      // A lease Redis no longer has (see renew) is not kept: it is no slot of the fleet's.
+      if (this.held.has(id) && Date.now() >= this.contendedUntil && this.held.size <= this.shared) this.keepIdle(id);
       else this.releaseFleet(id);
     };
   }
@@ -224,7 +230,15 @@ export class FleetSemaphore extends Semaphore {
         this.renewer = undefined;
         return;
       }
-      renewLeases(this.holdersKey, this.leaseMs, ...this.held).catch((error: unknown) => console.error(`[quarry] could not renew ${this.name} slots:`, error));
+      renewLeases(this.holdersKey, this.leaseMs, ...this.held)
+        .then((missing) => {
+          for (const id of missing as string[]) {
+            this.held.delete(id);
+            clearTimeout(this.idle.get(id));
+            this.idle.delete(id);
+          }
+        })
+        .catch((error: unknown) => console.error(`[quarry] could not renew ${this.name} slots:`, error));
     }, this.leaseMs / 3);
     this.renewer.unref();
   }
