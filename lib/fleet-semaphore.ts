@@ -146,13 +146,18 @@ export class FleetSemaphore extends Semaphore {
     this.idle.set(id, timer);
   }
 
+  /** Takes the lease out of the idle ones (still held). */
+  private unidle(id: string): void {
+    clearTimeout(this.idle.get(id));
+    this.idle.delete(id);
+  }
+
   /** Gives every idle lease back to Redis (a process waits, or the limit was lowered). */
   private freeIdle(): void {
-    for (const [id, timer] of this.idle) {
-      clearTimeout(timer);
+    for (const id of [...this.idle.keys()]) {
+      this.unidle(id);
       this.releaseFleet(id);
     }
-    this.idle.clear();
   }
 
   private releaseFleet(id: string): void {
@@ -182,12 +187,9 @@ export class FleetSemaphore extends Semaphore {
 
   /** An idle lease of this process, taken for a new holder (no Redis), if there is one. */
   private takeIdle(): string | undefined {
-    for (const [id, timer] of this.idle) {
-      clearTimeout(timer);
-      this.idle.delete(id);
-      return id;
-    }
-    return undefined;
+    const id = this.idle.keys().next().value;
+    if (id !== undefined) this.unidle(id);
+    return id;
   }
 
   /** Until a slot is released anywhere, or RETRY_MS (with jitter), or the abort. */
@@ -234,8 +236,7 @@ export class FleetSemaphore extends Semaphore {
         .then((missing) => {
           for (const id of missing as string[]) {
             this.held.delete(id);
-            clearTimeout(this.idle.get(id));
-            this.idle.delete(id);
+            this.unidle(id);
           }
         })
         .catch((error: unknown) => console.error(`[quarry] could not renew ${this.name} slots:`, error));

@@ -70,7 +70,7 @@ after(async () => {
   await other.close();
 });
 
-const post = (body: string, headers: Record<string, string> = {}) => ({ method: "POST", body, headers: { "content-type": "application/json", authorization: "Bearer k", ...headers } });
+const post = (body: string, headers: Record<string, string> = {}) => ({ method: "POST", body, headers: { "Content-Type": "application/json", Authorization: "Bearer k", ...headers } });
 
 describe("leanFetch", () => {
   it("sends the method, headers and body, and hands back the status, headers and a body read whole", async () => {

@@ -62,7 +62,7 @@ export function isReadWhole(response: Response): boolean {
 }
 
 /** Node's own fetch, past Next.js's wrapper (its data cache and tracing). */
-export function plainFetch(): typeof fetch {
+function plainFetch(): typeof fetch {
   const patched = globalThis.fetch as typeof fetch & { _nextOriginalFetch?: typeof fetch };
   return patched._nextOriginalFetch ?? patched;
 }
@@ -80,7 +80,10 @@ const DEFAULT_HEADERS = [["accept", "*/*"], ["accept-language", "*"], ["accept-e
 
 function headerRecord(headers: HeadersInit | undefined): Record<string, string> {
   const record: Record<string, string> = {};
-  new Headers(headers).forEach((value, name) => (record[name] = value));
+  // The AI SDK's headers are a plain object: read as they are (a Headers object validates every one anew).
+  if (headers && !(headers instanceof Headers) && !Array.isArray(headers)) {
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined) record[name.toLowerCase()] = String(value);
+  } else new Headers(headers).forEach((value, name) => (record[name] = value));
   // The defaults Node's fetch sends: a SearXNG with its bot detection on refuses a request without an
   // Accept-Language.
   for (const [name, value] of DEFAULT_HEADERS) if (!(name in record)) record[name] = value;
