@@ -3,7 +3,7 @@
 // event. A late or reconnecting client misses nothing and sees nothing twice. Each engine's own
 // stream decides how its snapshot and events become data parts; the engine-neutral stream
 // (GET /api/runs/:id/stream) sends the envelope as it is.
-import { createUIMessageStream, createUIMessageStreamResponse, type UIMessage, type UIMessageChunk, type UIMessageStreamWriter } from "ai";
+import { createUIMessageStream, UI_MESSAGE_STREAM_HEADERS, type UIMessage, type UIMessageChunk, type UIMessageStreamWriter } from "ai";
 import type { RunKind } from "../db/runs";
 import { AppError, type ErrorCode } from "../errors";
 import type { RunEvent } from "../events/bus";
@@ -53,6 +53,56 @@ export async function runStream<M extends UIMessage, D, E extends RunEvent>(o: R
   return { stream, final: snapshot.final };
 }
 
+/** A comment on a stream idle for this long (up to twice as long), so that proxies and browsers keep it open. */
+const KEEP_ALIVE_MS = 15_000;
+const encoder = new TextEncoder();
+const sse = (text: string) => encoder.encode(text);
+
+/**
+ * A UI message stream on the wire, as `createUIMessageStreamResponse` sends it (an opening comment,
+ * `data: <json>` per chunk, `data: [DONE]` at the end, keep-alive comments), in one stream: the AI
+ * SDK's goes through three streams (JSON to SSE, keep-alive, and Node's TextEncoderStream, which on Node 20
+ * copies each message into a new string one character at a time: ~45 MB of garbage per (5, 5)
+ * research's stream, bench/README.md). A message is one whole string (JSON.stringify escapes lone
+ * surrogates), so each is encoded on its own.
+ */
+export function encodeUIMessageStream(stream: ReadableStream<UIMessageChunk>, { keepAliveMs = KEEP_ALIVE_MS } = {}): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  let sentSinceTick = true;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(sse(": stream-open\n\n"));
+      timer = setInterval(() => {
+        // Not while the client has not read the last one (a ping each tick would pile up).
+        if (!sentSinceTick && (controller.desiredSize ?? 0) > 0) controller.enqueue(sse(": keep-alive\n\n"));
+        sentSinceTick = false;
+      }, keepAliveMs);
+    },
+    async pull(controller) {
+      let next: ReadableStreamReadResult<UIMessageChunk>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        clearInterval(timer);
+        throw error;
+      }
+      if (next.done) {
+        clearInterval(timer);
+        controller.enqueue(sse("data: [DONE]\n\n"));
+        controller.close();
+        return;
+      }
+      sentSinceTick = true;
+      controller.enqueue(sse(`data: ${JSON.stringify(next.value)}\n\n`));
+    },
+    cancel(reason) {
+      clearInterval(timer);
+      return reader.cancel(reason);
+    },
+  });
+}
+
 /**
  * The response of a run stream, with keep-alive pings. A live run's is never compressed, so events
  * are not held back: gzip buffered each event until more data came, delaying progress by ~150 ms
@@ -60,5 +110,5 @@ export async function runStream<M extends UIMessage, D, E extends RunEvent>(o: R
  * end, which the server may gzip: a fraction of the size.
  */
 export function runStreamResponse({ stream, final }: { stream: ReadableStream<UIMessageChunk>; final: boolean }): Response {
-  return createUIMessageStreamResponse({ stream, keepAliveMs: 15_000, headers: { "cache-control": final ? "no-cache" : "no-cache, no-transform" } });
+  return new Response(encodeUIMessageStream(stream), { headers: { ...UI_MESSAGE_STREAM_HEADERS, "cache-control": final ? "no-cache" : "no-cache, no-transform" } });
 }
