@@ -274,3 +274,30 @@ test("the reads a node job starts with return the rows Prisma's model API reads"
   await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: at } });
   assert.deepEqual(await getRun({ kind: "tree", subjectId: research.id }), { ...run, cancelRequestedAt: at });
 });
+
+test("the analyses saved in one turn go together: each row its own items and result, a row saved twice keeps its first save, one no longer pending is not marked", async () => {
+  for (const exclusive of [false, true]) {
+    const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+    const query = await db.serpQuery.create({ data: { researchId: research.id, depth: 1, position: 0, text: "q", objective: "o", levelBreadth: 1 } });
+    const urls = [1, 2, 3, 4].map((n) => `https://group.example/${n}`);
+    const { rows } = await store.attachSearchResults(query, urls.map((url) => ({ url, title: url, snippet: "" })));
+    const [a, b, c, d] = rows.map((r) => r.id);
+    await store.failQueryPage(d, "HTTP 404");
+    const results = await Promise.all([
+      store.saveAnalysis(a, research.id, urls[0], ["a1", "a2"], { exclusive }),
+      store.saveAnalysis(b, research.id, urls[1], [], { exclusive }),
+      store.saveAnalysis(c, research.id, urls[2], ["c1"], { exclusive }),
+      store.saveAnalysis(a, research.id, urls[0], ["other"], { exclusive }),
+      store.saveAnalysis(d, research.id, urls[3], ["d1"], { exclusive }),
+    ]);
+    assert.deepEqual(results, [true, true, true, false, false], `exclusive: ${exclusive}`);
+    const saved = await db.queryPage.findMany({ where: { queryId: query.id }, include: { items: { orderBy: { position: "asc" } } }, orderBy: { position: "asc" } });
+    assert.deepEqual(saved.map((r) => r.status), ["analyzed", "analyzed", "analyzed", "failed"]);
+    assert.deepEqual(saved.slice(0, 3).map((r) => r.items.map((i) => i.content)), [["a1", "a2"], [], ["c1"]]);
+    assert.deepEqual(saved.slice(0, 3).map((r) => r.items.map((i) => i.url)), [[urls[0], urls[0]], [], [urls[2]]]);
+    if (exclusive) assert.equal(saved[3].items.length, 0, "a row no longer pending stores nothing");
+    // The one group's time, its items' too.
+    assert.equal(new Set(saved.slice(0, 3).map((r) => r.analyzedAt?.getTime())).size, 1);
+    assert.equal(saved[0].items[0].createdAt.getTime(), saved[0].analyzedAt?.getTime());
+  }
+});
