@@ -128,7 +128,7 @@ interface BylineTest {
  * byline: ~7% of the extraction threads' CPU on the large fixture web (bench/README.md). Same result
  * (the test compares both on every element of the fixture pages).
  */
-export function isValidByline(this: BylineTest, node: Element, matchString: string): boolean {
+export function isValidByline(this: Pick<BylineTest, "REGEXPS">, node: Element, matchString: string): boolean {
   const rel = node.getAttribute("rel");
   const itemprop = node.getAttribute("itemprop");
   if (!(rel === "author" || (itemprop && itemprop.includes("author")) || this.REGEXPS.byline.test(matchString))) return false;
