@@ -200,34 +200,6 @@ async function queryPageRows(tx: Pick<DirectTx, "query">, queryId: string, { ite
   }));
 }
 
-// A page's fetch writes and announces its state twice (fetching, then fetched or failed), once per
-// distinct page of a research (hundreds): plain SQL, as the per-analysis writes below.
-
-/**
- * The page's query pages still pending, with the page and their items (a row analysed before a
- * crash has items), as the events show them: one statement, not a model read and its two includes.
- */
-export async function pendingRowsOfPage(pageId: string): Promise<WebsiteRow[]> {
-  const joined = await queryDirect<
-    { id: string; queryId: string; status: string; error: string | null; url: string; title: string | null; pageStatus: string; pageError: string | null; content: string | null; itemUrl: string | null; position: number | bigint | null }
-  >(Prisma.sql`
-    SELECT qp."id", qp."queryId", qp."status", qp."error", p."url", p."title", p."status" AS "pageStatus", p."error" AS "pageError",
-      i."content", i."url" AS "itemUrl", i."position"
-    FROM "QueryPage" qp JOIN "Page" p ON p."id" = qp."pageId" LEFT JOIN "ExtractedItem" i ON i."queryPageId" = qp."id"
-    WHERE qp."pageId" = ${pageId} AND qp."status" = 'pending'
-    ORDER BY qp."id", i."position"`);
-  const rows = new Map<string, WebsiteRow>();
-  for (const r of joined) {
-    let row = rows.get(r.id);
-    if (!row) {
-      row = { queryId: r.queryId, pageId, status: r.status, error: r.error, page: { url: r.url, title: r.title, status: r.pageStatus, error: r.pageError }, items: [] };
-      rows.set(r.id, row);
-    }
-    if (r.content !== null) row.items.push({ content: r.content, url: r.itemUrl ?? r.url, position: Number(r.position) });
-  }
-  return [...rows.values()];
-}
-
 type PageWrite = Partial<Pick<Page, "status" | "title" | "content" | "contentType" | "error" | "fetchedAt" | "author" | "published">>;
 
 /** Writes the given columns of a page (nothing is read back). */
