@@ -32,6 +32,9 @@ before(async () => {
     LLM_CONCURRENCY: String(LLM_LIMIT),
     MAX_CONCURRENT_RUNS_PER_USER: String(PER_USER),
     ANSWER_MAX_BUDGET: "2000000",
+    // 20 runs on two web instances, two workers, PostgreSQL, Redis and the fakes share 2 cores here: a page's
+    // fetch and its extraction took over queue mode's 2 s test timeout, failing every page of a literature tree.
+    SCRAPE_TIMEOUT_MS: "8000",
   });
   // PostgreSQL always: queue mode is several processes on one server database (as queue-mode.test.ts).
   const a = await TestApp.start({ name: "queue-fleet", env, database: "postgres" });
