@@ -61,7 +61,7 @@ const sse = (text: string) => encoder.encode(text);
 /**
  * A UI message stream on the wire, as `createUIMessageStreamResponse` sends it (an opening comment,
  * `data: <json>` per chunk, `data: [DONE]` at the end, keep-alive comments), in one stream: the AI
- * SDK's goes through three streams (JSON to SSE, keep-alive, and Node's TextEncoderStream, which on Node 20
+ * SDK's goes through three (JSON to SSE, keep-alive, and Node's TextEncoderStream, which on Node 20
  * copies each message into a new string one character at a time: ~45 MB of garbage per (5, 5)
  * research's stream, bench/README.md). A message is one whole string (JSON.stringify escapes lone
  * surrogates), so each is encoded on its own.
