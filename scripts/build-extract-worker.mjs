@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Part of `npm run build`: bundles the page extraction worker's code (lib/scrape/extract-task.ts and
 // what it imports; packages stay imports of node_modules, but for linkedom) into one plain ES module
-// beside the build, .next/quarry/extract-worker.mjs. The built server's extraction threads load it as it is; without it
-// each thread would compile the TypeScript sources through tsx's loader (lib/scrape/extract-worker.mjs),
-// ~28 MB more per thread and an esbuild process beside the server.
+// beside the build, .next/quarry/extract-worker.mjs. The built server's extraction threads load it as
+// it is; without it each thread would compile the TypeScript sources through tsx's loader
+// (lib/scrape/extract-worker.mjs), ~28 MB more per thread and an esbuild process beside the server.
 import path from "node:path";
 import fs from "node:fs";
 import { build } from "esbuild";
