@@ -83,6 +83,13 @@ export async function loadResearchGraph({ id, ...owner }: { id: string } & Owner
   return { ...research, queryPages };
 }
 
+/**
+ * The tree's order of a research's queries, total: by level, then creation, then parent and position
+ * (two parents' children can be created in the same millisecond), then id. Every view lists queries in
+ * this order, so the lean and full views agree on PostgreSQL and SQLite alike.
+ */
+export const SERP_QUERY_ORDER = Prisma.raw(`"depth", "createdAt", "parentId", "position", "id"`);
+
 /** What the lean status view is made of: the research row without its report, and each query page's status and item count. */
 export async function loadResearchStatusRows({ id, ...owner }: { id: string } & Owner) {
   // Plain statements (lib/db/direct.ts): a client polls this view while the research runs.
@@ -92,7 +99,7 @@ export async function loadResearchStatusRows({ id, ...owner }: { id: string } & 
       FROM "Research" WHERE "id" = ${id}${ownerSql(owner)}`, RESEARCH_ROW),
     queryDirect<{ id: string; parentId: string | null; depth: number; position: number; status: string; text: string; createdAt: Date }>(Prisma.sql`
       SELECT "id", "parentId", "depth", "position", "status", "text", "createdAt" FROM "SerpQuery"
-      WHERE "researchId" = ${id} ORDER BY "depth", "createdAt", "position"`, { dates: ["createdAt"] }),
+      WHERE "researchId" = ${id} ORDER BY ${SERP_QUERY_ORDER}`, { dates: ["createdAt"] }),
     queryDirect<{ queryId: string; status: string; pageStatus: string; items: number | bigint | string }>(Prisma.sql`
       SELECT qp."queryId" AS "queryId", qp."status" AS "status", p."status" AS "pageStatus",
         (SELECT COUNT(*) FROM "ExtractedItem" i WHERE i."queryPageId" = qp."id") AS "items"

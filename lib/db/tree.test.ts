@@ -257,7 +257,7 @@ test("the reads a node job starts with return the rows Prisma's model API reads"
   assert.equal(await store.loadResearch("no-such-research"), null);
   const roots = await store.createRootQueries(research.id, [{ query: "b", objective: "o" }, { query: "a", objective: "o" }], 2);
   await store.createChildQueries(roots[1], [{ query: "c", objective: "o" }], 1);
-  const viaPrisma = await db.serpQuery.findMany({ where: { researchId: research.id }, orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { position: "asc" }] });
+  const viaPrisma = await db.serpQuery.findMany({ where: { researchId: research.id }, orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { parentId: "asc" }, { position: "asc" }, { id: "asc" }] });
   assert.deepEqual(await store.queriesOf(research.id), viaPrisma);
   assert.deepEqual((await store.queriesOf(research.id)).map((q) => q.text), ["b", "a", "c"]);
   // A node job's chain: the query and its ancestors only, root first, rows as Prisma reads them.

@@ -9,7 +9,7 @@ import { usageCounters } from "./combined-counters";
 import { getEnv } from "../env";
 import { databaseProvider } from "./database-url";
 import { parseStringArray } from "./json";
-import { QUERY_PAGE_ROW, RESEARCH_ROW as RESEARCH } from "./research";
+import { QUERY_PAGE_ROW, RESEARCH_ROW as RESEARCH, SERP_QUERY_ORDER } from "./research";
 import type { ExtractedItem, Page, QueryDraft, Research, QueryLearnings, QueryPageRow, SearchHit, SerpQuery, TokenUsage, WebsiteRow } from "./types";
 import { Prisma } from "../generated/prisma/client";
 import type { QueryStatus } from "../types";
@@ -41,7 +41,7 @@ export async function loadResearch(id: string): Promise<Research | null> {
 
 /** Every query of the research, in the tree's order (plain SQL). */
 export async function queriesOf(researchId: string): Promise<SerpQuery[]> {
-  return queryDirect<SerpQuery>(Prisma.sql`SELECT * FROM "SerpQuery" WHERE "researchId" = ${researchId} ORDER BY "depth", "createdAt", "position"`, SERP_QUERY);
+  return queryDirect<SerpQuery>(Prisma.sql`SELECT * FROM "SerpQuery" WHERE "researchId" = ${researchId} ORDER BY ${SERP_QUERY_ORDER}`, SERP_QUERY);
 }
 
 
@@ -56,7 +56,7 @@ export async function queriesWithWork(researchId: string, depth: number, unfinis
     WHERE "researchId" = ${researchId}
       AND ("status" IN (${Prisma.join([...unfinished])})
         OR ("status" = 'completed' AND "depth" < ${depth} AND "childrenGenerated" = ${false}))
-    ORDER BY "depth", "createdAt", "position"`);
+    ORDER BY ${SERP_QUERY_ORDER}`);
   return rows.map((r) => r.id);
 }
 

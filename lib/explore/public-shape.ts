@@ -149,8 +149,15 @@ export function toResearchSummary(r: Research): ResearchSummary {
   };
 }
 
+const compareIds = (a: string | null, b: string | null) => ((a ?? "") < (b ?? "") ? -1 : (a ?? "") > (b ?? "") ? 1 : 0);
+
+/** The tree's order of queries, as SERP_QUERY_ORDER (lib/db/research.ts) sorts them in SQL. */
+export function byTreeOrder(a: SerpQuery, b: SerpQuery): number {
+  return a.depth - b.depth || a.createdAt.getTime() - b.createdAt.getTime() || compareIds(a.parentId, b.parentId) || a.position - b.position || compareIds(a.id, b.id);
+}
+
 export function toResearchView(r: ResearchGraph, now = Date.now()): ResearchData {
-  const queries = [...r.queries].sort((a, b) => a.depth - b.depth || a.createdAt.getTime() - b.createdAt.getTime() || a.position - b.position);
+  const queries = [...r.queries].sort(byTreeOrder);
   const websites = [...r.queryPages]
     .sort((a, b) => a.queryId.localeCompare(b.queryId) || a.position - b.position)
     .map(toWebsiteView);
