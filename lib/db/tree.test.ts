@@ -81,14 +81,14 @@ test("a research's end is a compare-and-set: a cancel recorded first stands", as
   assert.equal(await store.markCancelled(other.id), false, "a completed research is not cancelled after the fact");
 });
 
-test("a page's fetch: its writes land, and its pending rows come back as the events show them (items of a row analysed before a crash too)", async () => {
+test("a page's fetch: its writes land on the one page its queries share", async () => {
   const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
   const queries = await Promise.all(
     [0, 1, 2].map((position) => db.serpQuery.create({ data: { researchId: research.id, depth: 1, position, text: `q${position}`, objective: "o", levelBreadth: 3 } })),
   );
   const attached = await Promise.all(queries.map((q) => store.attachSearchResults(q, [{ url: "https://shared.example/", title: "Shared", snippet: "" }])));
-  const [done, crashed, plain] = attached.map(({ rows }) => rows[0]);
-  const pageId = done.pageId;
+  const pageId = attached[0].rows[0].pageId;
+  assert.deepEqual(attached.map(({ rows }) => rows[0].pageId), [pageId, pageId, pageId]);
   await store.updatePage(pageId, { status: "scraping", error: null });
   assert.equal((await db.page.findUniqueOrThrow({ where: { id: pageId } })).status, "scraping");
   const fetchedAt = new Date();
@@ -98,19 +98,6 @@ test("a page's fetch: its writes land, and its pending rows come back as the eve
     { status: page.status, title: page.title, content: page.content, contentType: page.contentType, fetchedAt: page.fetchedAt?.getTime(), author: page.author, published: page.published },
     { status: "scraped", title: "Shared, fetched", content: "the text", contentType: "html", fetchedAt: fetchedAt.getTime(), author: null, published: "2026-01-02" },
   );
-  assert.equal(await store.saveAnalysis(done.id, research.id, page.url, ["done"]), true);
-  // A crash after saving the items, before marking the row: it is still pending, with its items.
-  await store.saveAnalysis(crashed.id, research.id, page.url, ["second", "first"]);
-  await db.queryPage.update({ where: { id: crashed.id }, data: { status: "pending", analyzedAt: null } });
-  const rows = await store.pendingRowsOfPage(pageId);
-  const byQuery = new Map(rows.map((r) => [r.queryId, r]));
-  assert.deepEqual([...byQuery.keys()].sort(), [crashed.queryId, plain.queryId].sort());
-  const pageView = { url: "https://shared.example/", title: "Shared, fetched", status: "scraped", error: null };
-  assert.deepEqual(byQuery.get(plain.queryId), { queryId: plain.queryId, pageId, status: "pending", error: null, page: pageView, items: [] });
-  assert.deepEqual(byQuery.get(crashed.queryId), {
-    queryId: crashed.queryId, pageId, status: "pending", error: null, page: pageView,
-    items: [{ content: "second", url: page.url, position: 0 }, { content: "first", url: page.url, position: 1 }],
-  });
 });
 
 test("queue mode's per-poll reads: the queries with work, whether the tree goes on, a page analysed elsewhere, a page's fetch state", async () => {
@@ -273,4 +260,31 @@ test("the reads a node job starts with return the rows Prisma's model API reads"
   const at = new Date(Date.UTC(2026, 10, 26, 11, 0, 0, 5));
   await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: at } });
   assert.deepEqual(await getRun({ kind: "tree", subjectId: research.id }), { ...run, cancelRequestedAt: at });
+});
+
+test("the analyses saved in one turn go together: each row its own items and result, a row saved twice keeps its first save, one no longer pending is not marked", async () => {
+  for (const exclusive of [false, true]) {
+    const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+    const query = await db.serpQuery.create({ data: { researchId: research.id, depth: 1, position: 0, text: "q", objective: "o", levelBreadth: 1 } });
+    const urls = [1, 2, 3, 4].map((n) => `https://group.example/${n}`);
+    const { rows } = await store.attachSearchResults(query, urls.map((url) => ({ url, title: url, snippet: "" })));
+    const [a, b, c, d] = rows.map((r) => r.id);
+    await store.failQueryPage(d, "HTTP 404");
+    const results = await Promise.all([
+      store.saveAnalysis(a, research.id, urls[0], ["a1", "a2"], { exclusive }),
+      store.saveAnalysis(b, research.id, urls[1], [], { exclusive }),
+      store.saveAnalysis(c, research.id, urls[2], ["c1"], { exclusive }),
+      store.saveAnalysis(a, research.id, urls[0], ["other"], { exclusive }),
+      store.saveAnalysis(d, research.id, urls[3], ["d1"], { exclusive }),
+    ]);
+    assert.deepEqual(results, [true, true, true, false, false], `exclusive: ${exclusive}`);
+    const saved = await db.queryPage.findMany({ where: { queryId: query.id }, include: { items: { orderBy: { position: "asc" } } }, orderBy: { position: "asc" } });
+    assert.deepEqual(saved.map((r) => r.status), ["analyzed", "analyzed", "analyzed", "failed"]);
+    assert.deepEqual(saved.slice(0, 3).map((r) => r.items.map((i) => i.content)), [["a1", "a2"], [], ["c1"]]);
+    assert.deepEqual(saved.slice(0, 3).map((r) => r.items.map((i) => i.url)), [[urls[0], urls[0]], [], [urls[2]]]);
+    if (exclusive) assert.equal(saved[3].items.length, 0, "a row no longer pending stores nothing");
+    // The one group's time, its items' too.
+    assert.equal(new Set(saved.slice(0, 3).map((r) => r.analyzedAt?.getTime())).size, 1);
+    assert.equal(saved[0].items[0].createdAt.getTime(), saved[0].analyzedAt?.getTime());
+  }
 });

@@ -6,6 +6,7 @@ import { db } from "./client";
 import { randomUUID } from "node:crypto";
 import { executeDirect, queryDirect, transactionDirect, type DirectTx, type RowTypes } from "./direct";
 import { usageCounters } from "./combined-counters";
+import { GroupCommit } from "./group-commit";
 import { getEnv } from "../env";
 import { databaseProvider } from "./database-url";
 import { parseStringArray } from "./json";
@@ -199,34 +200,6 @@ async function queryPageRows(tx: Pick<DirectTx, "query">, queryId: string, { ite
   }));
 }
 
-// A page's fetch writes and announces its state twice (fetching, then fetched or failed), once per
-// distinct page of a research (hundreds): plain SQL, as the per-analysis writes below.
-
-/**
- * The page's query pages still pending, with the page and their items (a row analysed before a
- * crash has items), as the events show them: one statement, not a model read and its two includes.
- */
-export async function pendingRowsOfPage(pageId: string): Promise<WebsiteRow[]> {
-  const joined = await queryDirect<
-    { id: string; queryId: string; status: string; error: string | null; url: string; title: string | null; pageStatus: string; pageError: string | null; content: string | null; itemUrl: string | null; position: number | bigint | null }
-  >(Prisma.sql`
-    SELECT qp."id", qp."queryId", qp."status", qp."error", p."url", p."title", p."status" AS "pageStatus", p."error" AS "pageError",
-      i."content", i."url" AS "itemUrl", i."position"
-    FROM "QueryPage" qp JOIN "Page" p ON p."id" = qp."pageId" LEFT JOIN "ExtractedItem" i ON i."queryPageId" = qp."id"
-    WHERE qp."pageId" = ${pageId} AND qp."status" = 'pending'
-    ORDER BY qp."id", i."position"`);
-  const rows = new Map<string, WebsiteRow>();
-  for (const r of joined) {
-    let row = rows.get(r.id);
-    if (!row) {
-      row = { queryId: r.queryId, pageId, status: r.status, error: r.error, page: { url: r.url, title: r.title, status: r.pageStatus, error: r.pageError }, items: [] };
-      rows.set(r.id, row);
-    }
-    if (r.content !== null) row.items.push({ content: r.content, url: r.itemUrl ?? r.url, position: Number(r.position) });
-  }
-  return [...rows.values()];
-}
-
 type PageWrite = Partial<Pick<Page, "status" | "title" | "content" | "contentType" | "error" | "fetchedAt" | "author" | "published">>;
 
 /** Writes the given columns of a page (nothing is read back). */
@@ -295,54 +268,116 @@ export async function getPage(id: string): Promise<PageText> {
 // standard enough for SQLite and PostgreSQL alike, because a Prisma model operation costs ~5× the
 // CPU of the same statement raw (the benchmark's figures are in bench/README.md).
 
-/**
- * Saves a page's extracted items, then marks it analysed. No transaction is needed: item ids are the
- * query page's and the position, so a re-run after a crash between the two statements inserts
- * nothing twice, and a pending row that already has items is taken as analysed (see processQuery).
- * False if the row was no longer pending.
- */
-export async function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[], { exclusive = false } = {}): Promise<boolean> {
-  const now = new Date();
-  if (exclusive) return saveAnalysisOnce(queryPageId, researchId, url, items, now);
-  if (items.length > 0) await executeDirect(insertItems(queryPageId, researchId, url, items, now));
-  return (await executeDirect(markAnalyzed(queryPageId, now))) === 1;
+interface AnalysisSave {
+  queryPageId: string;
+  researchId: string;
+  url: string;
+  items: string[];
 }
 
 /**
- * saveAnalysis for queue mode, where two executions of one node may analyse a page at once (a
- * duplicated or stalled-and-retried job): the row is marked and its items inserted in one
- * transaction, by whichever marks it first, so the items are one analysis's, never a mix of two.
+ * Saves a page analysis's items and marks its row analysed; false if the row was no longer pending
+ * (nothing is then stored in queue mode). The saves of one turn of the event loop go in one group
+ * (lib/db/group-commit.ts): each a statement or two on its own, a page analysis's hundreds at (5, 5).
+ *
+ * Alone, no transaction is needed: the items go first, then the mark; item ids are the query page's
+ * and the position, so a re-run after a crash between the two inserts nothing twice, and a pending
+ * row that already has items is taken as analysed (see processQuery). `exclusive` (queue mode, where
+ * two executions of one node may analyse a page at once): the items go in only with the mark.
  */
-async function saveAnalysisOnce(queryPageId: string, researchId: string, url: string, items: string[], now: Date): Promise<boolean> {
+export function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[], { exclusive = false } = {}): Promise<boolean> {
+  return analysisSaves.add(exclusive ? "exclusive" : "shared", { queryPageId, researchId, url, items });
+}
+
+const analysisSaves = new GroupCommit<AnalysisSave, boolean>(async (mode, saves) => {
+  const now = new Date();
+  const exclusive = mode === "exclusive";
+  // A row saved twice in one group (two executions of a queue job in one process): its first save is the one.
+  const firsts = new Map<string, AnalysisSave>();
+  for (const save of saves) if (!firsts.has(save.queryPageId)) firsts.set(save.queryPageId, save);
+  const distinct = [...firsts.values()];
+  let marked: Set<string>;
+  if (distinct.length === 1) {
+    const [save] = distinct;
+    const done = exclusive ? await saveAnalysisOnce(save, now) : await saveAnalysisAlone(save, now);
+    marked = new Set(done ? [save.queryPageId] : []);
+  } else {
+    marked = new Set();
+    for (const group of inGroupsOfItems(distinct)) for (const id of await saveAnalyses(group, now, exclusive)) marked.add(id);
+  }
+  return saves.map((save) => firsts.get(save.queryPageId) === save && marked.has(save.queryPageId));
+});
+
+async function saveAnalysisAlone(save: AnalysisSave, now: Date): Promise<boolean> {
+  if (save.items.length > 0) await executeDirect(insertItems([save], now));
+  return (await executeDirect(markAnalyzed([save.queryPageId], now))) === 1;
+}
+
+/**
+ * The exclusive save of one row: the row is marked and its items inserted at once, by whichever
+ * marks it first, so the items are one analysis's, never a mix of two.
+ */
+async function saveAnalysisOnce(save: AnalysisSave, now: Date): Promise<boolean> {
   // Nothing to insert (a page with nothing for the objective: a fifth of the analyses on the bench's
   // web): the mark alone, one statement, instead of a transaction of three.
-  if (items.length === 0) return (await executeDirect(markAnalyzed(queryPageId, now))) === 1;
+  if (save.items.length === 0) return (await executeDirect(markAnalyzed([save.queryPageId], now))) === 1;
+  return (await saveAnalyses([save], now, true)).length === 1;
+}
+
+/** Several rows' saves (each row once): the ids of the rows it marked. */
+async function saveAnalyses(saves: AnalysisSave[], now: Date, exclusive: boolean): Promise<string[]> {
+  const ids = saves.map((s) => s.queryPageId);
+  const withItems = saves.filter((s) => s.items.length > 0);
+  const mark = Prisma.sql`${markAnalyzed(ids, now)} RETURNING "id"`;
   if (databaseProvider(getEnv().DATABASE_URL) === "postgresql") {
-    // One statement instead of four (BEGIN, mark, insert, COMMIT): the items go in only with the
-    // mark, both or neither (a data-modifying WITH, which SQLite does not have).
-    const marked = await queryDirect<{ id: string }>(Prisma.sql`
-      WITH "marked" AS (${markAnalyzed(queryPageId, now)} RETURNING "id"),
+    // One statement (instead of BEGIN, marks, inserts, COMMIT): the items go in only with their
+    // row's mark (a data-modifying WITH, which SQLite does not have).
+    const rows = await queryDirect<{ id: string }>(withItems.length === 0 ? mark : Prisma.sql`
+      WITH "marked" AS (${mark}),
         "inserted" AS (
-          ${INSERT_ITEMS} SELECT v.* FROM (VALUES ${itemValues(queryPageId, researchId, url, items, now, { typed: true })}) AS v
-          WHERE EXISTS (SELECT 1 FROM "marked") ON CONFLICT DO NOTHING)
+          ${INSERT_ITEMS} SELECT v.* FROM (VALUES ${Prisma.join(withItems.map((s) => itemValues(s, now, { typed: true })))})
+            AS v ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
+          WHERE v."queryPageId" IN (SELECT "id" FROM "marked") ON CONFLICT DO NOTHING)
       SELECT "id" FROM "marked"`);
-    return marked.length === 1;
+    return rows.map((r) => r.id);
+  }
+  if (!exclusive) {
+    // Items first, then the marks, as for one save alone (no transaction needed).
+    if (withItems.length > 0) await executeDirect(insertItems(withItems, now));
+    return (await queryDirect<{ id: string }>(mark)).map((r) => r.id);
   }
   return transactionDirect(async (tx) => {
-    if ((await tx.execute(markAnalyzed(queryPageId, now))) !== 1) return false;
-    await tx.execute(insertItems(queryPageId, researchId, url, items, now));
-    return true;
+    const marked = new Set((await tx.query<{ id: string }>(mark)).map((r) => r.id));
+    const stored = withItems.filter((s) => marked.has(s.queryPageId));
+    if (stored.length > 0) await tx.execute(insertItems(stored, now));
+    return [...marked];
   });
 }
 
-/** A pending query page marked analysed (no row when it was not pending). */
-const markAnalyzed = (queryPageId: string, now: Date) => Prisma.sql`
-  UPDATE "QueryPage" SET "status" = 'analyzed', "analyzedAt" = ${now}, "error" = NULL
-  WHERE "id" = ${queryPageId} AND "status" = 'pending'`;
+/** Saves in groups of at most ~1,000 items (7 parameters each: within either database's limit per statement). */
+function* inGroupsOfItems(saves: AnalysisSave[]): Generator<AnalysisSave[]> {
+  let group: AnalysisSave[] = [];
+  let items = 0;
+  for (const save of saves) {
+    if (group.length > 0 && items + save.items.length > 1_000) {
+      yield group;
+      group = [];
+      items = 0;
+    }
+    group.push(save);
+    items += save.items.length;
+  }
+  if (group.length > 0) yield group;
+}
 
-/** A page analysis's items, with ids from the query page and the position (inserted once). */
-function insertItems(queryPageId: string, researchId: string, url: string, items: string[], now: Date) {
-  return Prisma.sql`${INSERT_ITEMS} VALUES ${itemValues(queryPageId, researchId, url, items, now)} ON CONFLICT DO NOTHING`;
+/** Pending query pages marked analysed (those no longer pending are left as they are). */
+const markAnalyzed = (queryPageIds: string[], now: Date) => Prisma.sql`
+  UPDATE "QueryPage" SET "status" = 'analyzed', "analyzedAt" = ${now}, "error" = NULL
+  WHERE ${queryPageIds.length === 1 ? Prisma.sql`"id" = ${queryPageIds[0]}` : Prisma.sql`"id" IN (${Prisma.join(queryPageIds)})`} AND "status" = 'pending'`;
+
+/** Analyses' items, with ids from the query page and the position (each inserted once). */
+function insertItems(saves: AnalysisSave[], now: Date) {
+  return Prisma.sql`${INSERT_ITEMS} VALUES ${Prisma.join(saves.map((s) => itemValues(s, now)))} ON CONFLICT DO NOTHING`;
 }
 
 const INSERT_ITEMS = Prisma.sql`INSERT INTO "ExtractedItem" ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")`;
@@ -351,7 +386,7 @@ const INSERT_ITEMS = Prisma.sql`INSERT INTO "ExtractedItem" ("id", "queryPageId"
  * The items' rows, ids from the query page and the position. `typed`: with PostgreSQL casts, for a
  * VALUES list whose column types are not the insert's (inside a SELECT).
  */
-function itemValues(queryPageId: string, researchId: string, url: string, items: string[], now: Date, { typed = false } = {}) {
+function itemValues({ queryPageId, researchId, url, items }: AnalysisSave, now: Date, { typed = false } = {}) {
   const position = (p: number) => (typed ? Prisma.sql`${p}::integer` : Prisma.sql`${p}`);
   const at = typed ? Prisma.sql`${now}::timestamp(3)` : Prisma.sql`${now}`;
   return Prisma.join(items.map((content, p) => Prisma.sql`(${`${queryPageId}:${p}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position(p)}, ${at})`));

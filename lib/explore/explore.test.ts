@@ -142,3 +142,31 @@ test("a scope's analysis concurrency lets one query analyse that many pages at o
     fakes.llm.configure({ latencyMs: 0 });
   }
 });
+
+test("each query's row of a page shows the page being fetched, then fetched, before its analysis; pages shared by queries too", async () => {
+  const s = await newScope("Page events per row", 2, 3);
+  const rows: { type: string; id: string; status: string }[] = [];
+  const sink = {
+    emit: (_topic: Topic, event: { type: string; data?: unknown }) => {
+      if (event.type === "page.status" || event.type === "item.extracted") {
+        const data = event.data as { id: string; status: string };
+        rows.push({ type: event.type, id: data.id, status: data.status });
+      }
+    },
+  };
+  await exploreTree({ scope: s, sink, signal: new AbortController().signal });
+  const analysed = rows.filter((r) => r.type === "item.extracted" && r.status === "analyzed");
+  assert.ok(analysed.length >= 6, `${analysed.length} analyses`);
+  for (const done of analysed) {
+    const before = rows.slice(0, rows.indexOf(done)).filter((r) => r.id === done.id).map((r) => r.status);
+    assert.equal(before.at(-1), "scraped", `${done.id}: ${before.join(" → ")}`);
+  }
+  // Rows that waited for a fetch showed it in progress; pages are shared by several queries' rows here.
+  assert.ok(rows.some((r) => r.status === "scraping"), "some rows showed their page being fetched");
+  const pagesOf = new Map<string, Set<string>>();
+  for (const r of analysed) {
+    const [query, page] = r.id.split(":");
+    pagesOf.set(page, (pagesOf.get(page) ?? new Set()).add(query));
+  }
+  assert.ok([...pagesOf.values()].some((queries) => queries.size > 1), "a page analysed for more than one query");
+});

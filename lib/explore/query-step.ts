@@ -62,7 +62,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
   // its items after the run had settled its unfinished rows as stopped would leave them unmarked.
   await allOrFirstError(
     pending.map(async (row) => {
-      const page = await ensurePageFetched(ctx, row.pageId);
+      const page = await awaitPage(ctx, row);
       // The event shows what was just written: no need to read it back.
       const written = (status: "analyzed" | "failed", error: string | null, items: string[] = []): WebsiteRow => ({
         ...row,
@@ -145,6 +145,44 @@ function ensurePageFetched(ctx: RunContext, pageId: string): Promise<FetchedPage
   return fetched;
 }
 
+type PageState = { status: string; title: string | null; error: string | null };
+
+/**
+ * The rows of this process waiting for a page's fetch, each told its state as the fetch moves on
+ * (it starts, it ends). Each row shows it in its own query's events: the page's pending rows were read
+ * from the database twice per fetch before. In queue mode each worker tells its own rows.
+ */
+const pageWaiters = new Map<string, Set<(page: PageState) => void>>();
+
+function announce(pageId: string, page: PageState): void {
+  for (const show of pageWaiters.get(pageId) ?? []) show(page);
+}
+
+/**
+ * Waits for a query's row's page (fetched once per research), the row's events showing the page's
+ * state as it changes: fetching, then fetched or failed.
+ */
+async function awaitPage(ctx: RunContext, row: QueryPageRow): Promise<FetchedPage> {
+  let shown: PageState = row.page;
+  const show = (page: PageState) => {
+    if (page.status === shown.status && page.title === shown.title && page.error === shown.error) return;
+    shown = page;
+    emitWebsite(ctx, { ...row, page: { ...row.page, status: page.status, title: page.title, error: page.error } });
+  };
+  let waiters = pageWaiters.get(row.pageId);
+  if (!waiters) pageWaiters.set(row.pageId, (waiters = new Set()));
+  waiters.add(show);
+  try {
+    const page = await ensurePageFetched(ctx, row.pageId);
+    // Fetched before this row waited (by another query, or another worker): its end, shown here.
+    show(page);
+    return page;
+  } finally {
+    waiters.delete(show);
+    if (waiters.size === 0) pageWaiters.delete(row.pageId);
+  }
+}
+
 /** Queue mode: how often a node waits to see a page another worker fetches. */
 const CLAIMED_FETCH_POLL_MS = 300;
 /**
@@ -178,14 +216,13 @@ async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> 
 async function fetchPageOnce(ctx: RunContext, pageId: string): Promise<FetchedPage> {
   let page = await store.getPage(pageId);
   if (hasEnded(page)) return page;
-  const broadcast = async () => {
-    for (const row of await store.pendingRowsOfPage(pageId)) emitWebsite(ctx, row);
-  };
   let renewal: ReturnType<typeof setInterval> | undefined;
   if (ctx.distributed) {
     // Another worker's node may fetch it now: one claim in the database, the others wait for its
     // result. The claim is renewed while this fetch goes on; one left unrenewed is a dead worker's.
     while (!(await store.claimPageFetch(pageId, PAGE_CLAIM_STALE_MS))) {
+      // Being fetched elsewhere: this process's rows of the page show it.
+      announce(pageId, { status: "scraping", title: page.title, error: null });
       await sleep(CLAIMED_FETCH_POLL_MS, ctx.signal);
       page = await store.getPage(pageId);
       if (hasEnded(page)) return page;
@@ -193,16 +230,16 @@ async function fetchPageOnce(ctx: RunContext, pageId: string): Promise<FetchedPa
     renewal = setInterval(() => void store.renewPageFetch(pageId).catch((error: unknown) => console.error(`[quarry] could not renew the fetch claim of page ${pageId}:`, error)), PAGE_CLAIM_RENEW_MS);
   } else await store.updatePage(pageId, { status: "scraping", error: null });
   try {
-    return await fetchClaimedPage(ctx, page, broadcast);
+    return await fetchClaimedPage(ctx, page);
   } finally {
     clearInterval(renewal);
   }
 }
 
 /** Fetches (or reads) the page this process claimed, and records the result. */
-async function fetchClaimedPage(ctx: RunContext, page: Awaited<ReturnType<typeof store.getPage>>, broadcast: () => Promise<void>): Promise<FetchedPage> {
+async function fetchClaimedPage(ctx: RunContext, page: Awaited<ReturnType<typeof store.getPage>>): Promise<FetchedPage> {
   const pageId = page.id;
-  await broadcast();
+  announce(pageId, { status: "scraping", title: page.title, error: null });
   let result: FetchedPage;
   try {
     // A knowledge-base passage is read from the database, never fetched.
@@ -217,6 +254,6 @@ async function fetchClaimedPage(ctx: RunContext, page: Awaited<ReturnType<typeof
     result = { url: page.url, status: "failed", title: page.title, content: null, error: message };
     await store.updatePage(pageId, { status: "failed", error: message, fetchedAt: new Date() });
   }
-  await broadcast();
+  announce(pageId, result);
   return result;
 }
