@@ -96,7 +96,9 @@ test("while down, one caller probes and the others wait; nudge() makes the probe
 
 test("a call outlives an outage longer than its retry budget, and only probes go out while it lasts", async () => {
   const health = new ProviderHealth(undefined, { maxLimit: 8, outageAfterMs: 50, minFailures: 2, probeBaseDelayMs: 20, probeMaxDelayMs: 40 });
-  const downUntil = Date.now() + 600;
+  // The outage is three times the budget, and the budget eight times the outage's detection (50 ms, two
+  // failures): on a loaded machine timers slip, and a budget spent before detection ends a call with the 503.
+  const downUntil = Date.now() + 1200;
   // Requests sent after the provider was marked down, in flight at once.
   let probesInFlight = 0;
   let maxInFlightWhileDown = 0;
@@ -108,7 +110,7 @@ test("a call outlives an outage longer than its retry budget, and only probes go
     if (probe) probesInFlight--;
     return new Response(down ? "unavailable" : "{}", { status: down ? 503 : 200 });
   }) as typeof fetch;
-  const f = createRetryingFetch({ retryBudgetMs: 200, baseDelayMs: 10, maxDelayMs: 20, timeoutMs: 1000, fetchImpl, health });
+  const f = createRetryingFetch({ retryBudgetMs: 400, baseDelayMs: 10, maxDelayMs: 20, timeoutMs: 1000, fetchImpl, health });
   const results = await Promise.all(Array.from({ length: 6 }, () => f("http://llm.test/").then((r) => r.status)));
   assert.deepEqual(results, [200, 200, 200, 200, 200, 200]);
   assert.ok(Date.now() >= downUntil);
