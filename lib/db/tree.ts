@@ -11,7 +11,7 @@ import { getEnv } from "../env";
 import { databaseProvider } from "./database-url";
 import { parseStringArray } from "./json";
 import { QUERY_PAGE_ROW, RESEARCH_ROW as RESEARCH, SERP_QUERY_ORDER } from "./research";
-import type { ExtractedItem, Page, QueryDraft, Research, QueryLearnings, QueryPageRow, SearchHit, SerpQuery, TokenUsage, WebsiteRow } from "./types";
+import type { ExtractedItem, Page, QueryDraft, Research, QueryLearnings, QueryPageRow, SearchHit, SerpQuery, TokenUsage } from "./types";
 import { Prisma } from "../generated/prisma/client";
 import type { QueryStatus } from "../types";
 
