@@ -288,23 +288,3 @@ test("the analyses saved in one turn go together: each row its own items and res
     assert.equal(saved[0].items[0].createdAt.getTime(), saved[0].analyzedAt?.getTime());
   }
 });
-
-test("queries created in the same millisecond under two parents: the coordinator's, the lean and the full views list them in one order", async () => {
-  const research = await db.research.create({ data: { initialPrompt: "p", status: "running", depth: 2, breadth: 2 } });
-  const base = { researchId: research.id, objective: "o", levelBreadth: 2 };
-  const a = await db.serpQuery.create({ data: { ...base, id: "order-parent-a", depth: 1, position: 0, text: "A" } });
-  const b = await db.serpQuery.create({ data: { ...base, id: "order-parent-b", depth: 1, position: 1, text: "B" } });
-  // B's children first, all at one instant: (depth, createdAt, position) alone would leave A's and B's tied.
-  const at = new Date();
-  for (const [parent, position] of [[b, 0], [b, 1], [a, 0], [a, 1]] as const) {
-    await db.serpQuery.create({ data: { ...base, depth: 2, position, text: `${parent.text}${position}`, parentId: parent.id, createdAt: at } });
-  }
-  const expected = ["A", "B", "A0", "A1", "B0", "B1"];
-  const { loadResearchGraph, loadResearchStatusRows } = await import("./research");
-  const { toResearchView } = await import("../explore/public-shape");
-  assert.deepEqual((await store.queriesOf(research.id)).map((q) => q.text), expected);
-  assert.deepEqual((await loadResearchStatusRows({ id: research.id }))!.queries.map((q) => q.text), expected);
-  assert.deepEqual(toResearchView((await loadResearchGraph({ id: research.id }))!).serp_queries.map((q) => q.text), expected);
-  const textOf = new Map((await store.queriesOf(research.id)).map((q) => [q.id, q.text]));
-  assert.deepEqual((await store.queriesWithWork(research.id, 2, ["pending"])).map((id) => textOf.get(id)), expected);
-});
