@@ -17,6 +17,7 @@
 //            --faults-config 3x4 --fault-429 0.3 --fault-500 0.1 --retry-after 1 --fault-seed 1  --no-faults
 //              (the "faults" row: one research through the fault-injecting LLM proxy; smoke: 1x2)
 //            --profile DIR (the server's CPU profile of each tree run, and with --only queue the workers', for Chrome DevTools)
+//            --peer-runs 3 --peer-concurrency 16 (the lean peer's runs per tree size, after Quarry's; 0: none; smoke: 1)
 //            --server-node-args=--max-semi-space-size=64 (extra flags for the server's node; note the =)
 //            --database sqlite|postgres|both (default sqlite; both: every tree row and the faults row on each,
 //              PostgreSQL on TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)
@@ -33,7 +34,9 @@ import type { BoundLatencies, BoundLimits } from "./tree/bound";
 import { startFakesProcess } from "./tree/fakes-process";
 import { formatBenchMarkdown, formatLargeWebMarkdown, TARGETS } from "./tree/report";
 import { BENCH_DATABASES, type BenchDatabase } from "./tree/database";
-import { runTree, type TreeRunResult } from "./tree/run-tree";
+import { benchPrompt, runTree, type TreeRunResult } from "./tree/run-tree";
+import { formatPeerMarkdown, peerRow, type PeerRow } from "./peer/report";
+import { runTreePeer, type PeerResult } from "./peer/tree-peer";
 import { formatDeepResearchMarkdown, runDeepResearchBench, type DrBenchResult } from "./deep-research/run";
 import { formatDatasetsMarkdown, runDatasetsBench, type DatasetsBenchResult } from "./datasets/run";
 import { formatQueueMarkdown, runQueueBench, type QueueBenchResult } from "./queue/run";
@@ -72,6 +75,8 @@ const { values } = parseArgs({
     "queue-recovery": { type: "string" },
     "part-concurrency": { type: "string" },
     "server-node-args": { type: "string" },
+    "peer-runs": { type: "string" },
+    "peer-concurrency": { type: "string", default: "16" },
     database: { type: "string", default: "sqlite" },
   },
 });
@@ -108,6 +113,8 @@ const limits: BoundLimits = {
   fetchConcurrency: positive("fetch-concurrency", values["fetch-concurrency"], 8),
   analyzeConcurrencyPerQuery: positive("analyze-concurrency", values["analyze-concurrency"], 7),
 };
+const peerRuns = positive("peer-runs", values["peer-runs"], smoke ? 1 : 3);
+const peerConcurrency = positive("peer-concurrency", values["peer-concurrency"], 16);
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
 if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge", "queue"].includes(values.only)) {
@@ -139,6 +146,7 @@ async function main(): Promise<void> {
   }
 
   const tree: TreeRunResult[] = [];
+  const peer: PeerRow[] = [];
   const faults: TreeRunResult[] = [];
   if (runTreePart || runFaults) {
     const fakes = await startFakesProcess(latencies, { failingPageShare: Number(values["failing-page-share"]), faults: runFaults });
@@ -158,6 +166,16 @@ async function main(): Promise<void> {
           );
           tree.push(result);
         }
+        // The lean peer at the same size, on the same fakes, right after (issue 25's side-by-side figure).
+        const runs: PeerResult[] = [];
+        // Its first research in this process loads and compiles its code: a (1, 1) first, as Quarry's server gets.
+        if (peerRuns > 0 && peer.length === 0) await runTreePeer({ prompt: "Warm-up run", depth: 1, breadth: 1, concurrency: peerConcurrency, llmBaseUrl: fakes.env.OPENAI_BASE_URL, searxngUrl: fakes.env.SEARXNG_URL });
+        for (let i = 0; i < peerRuns; i++) {
+          const r = await runTreePeer({ prompt: benchPrompt(depth, breadth), depth, breadth, concurrency: peerConcurrency, llmBaseUrl: fakes.env.OPENAI_BASE_URL, searxngUrl: fakes.env.SEARXNG_URL });
+          log(`peer ${depth}x${breadth} (concurrency ${peerConcurrency}) run ${i + 1}: ${(r.wallMs / 1000).toFixed(2)} s, ${r.llmCalls} LLM calls, ${r.promptTokens} prompt tokens, ${r.failedQueries} failed queries`);
+          runs.push(r);
+        }
+        if (runs.length) peer.push(peerRow(depth, breadth, peerConcurrency, latencies, runs));
       }
       for (const database of runFaults ? databases : []) {
         const { depth, breadth } = faultsConfig;
@@ -291,6 +309,7 @@ async function main(): Promise<void> {
     failingPageShare: Number(values["failing-page-share"]),
     targets: TARGETS,
     tree,
+    peer,
     faults,
     largeWeb,
     largeWebLoad,
@@ -305,6 +324,7 @@ async function main(): Promise<void> {
   };
   const markdown =
     formatBenchMarkdown({ ...result, extractionMarkdown: extraction && `${extraction.markdown}\n${extractionQuality?.markdown ?? ""}` }) +
+    (peer.length ? `\n${formatPeerMarkdown(peer, tree)}` : "") +
     (largeWeb.length ? `\n${formatLargeWebMarkdown(largeWeb, largeWebLoad)}` : "") +
     (answer.length ? `\n${formatAnswerMarkdown(answer)}` : "") +
     (deepResearch ? `\n${formatDeepResearchMarkdown(deepResearch)}` : "") +

@@ -169,6 +169,9 @@ async function writeTimeline(file: string, r: { t0: number; wallMs: number; fake
   }));
 }
 
+/** The research question of a tree row (the lean peer's rows ask it too). */
+export const benchPrompt = (depth: number, breadth: number) => `How do grid-scale batteries earn money? (benchmark ${depth}x${breadth})`;
+
 export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
   // Queue mode needs PostgreSQL (workers in other processes share the database).
   const database = o.queue ? "postgres" : (o.database ?? "sqlite");
@@ -182,13 +185,13 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
   const workers: TestWorker[] = [];
   try {
     // Queue mode: the workers, on the web process's database, Redis and environment.
-    for (let i = 0; i < (o.queue?.workers ?? 0); i++) workers.push(await TestWorker.start(app, `${name}-w${i + 1}`));
+    for (let i = 0; i < (o.queue?.workers ?? 0); i++) workers.push(await TestWorker.start(app, `${name}-w${i + 1}`, {}, o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] : []));
     // Warm-up: the first requests load every route and module of the server.
     const warm = await createAndStart(app, { prompt: "Warm-up run", depth: 1, breadth: 1, questions: 1 });
     await waitForStatus(app, warm, ["completed", "failed"], 120_000);
     await o.fakes.resetLogs();
 
-    const prompt = `How do grid-scale batteries earn money? (benchmark ${o.depth}x${o.breadth})`;
+    const prompt = benchPrompt(o.depth, o.breadth);
     const q = await app.postJson("/api/research/questions", { initial_prompt: prompt, num_questions: 2 });
     const { research_id: id, followup_questions: questions } = (await q.json()) as { research_id: string; followup_questions: string[] };
     const llmCallsBefore = (await o.fakes.llmLog()).length;
@@ -339,7 +342,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     if (!stream?.finished) throw new Error("the stream ended without its finish part");
     return result;
   } finally {
-    for (const w of workers) await w.stop();
+    for (const w of workers) await (o.profileDir ? w.terminate() : w.stop());
     await app.stop({ graceful: Boolean(o.profileDir) });
     if (o.queue) await clearQueuePrefix(o.queue.redisUrl, prefix!);
     fs.rmSync(counter.file, { force: true });

@@ -4,6 +4,7 @@ import { schemaInstance, type JsonSchema } from "./json-schema-instance";
 import { firstWords, intTag, sentencesOf, tagContent, tagOf, taskText, type ChatMessage } from "./llm-parse";
 import { answerAgentReply, answerBeastReply, answerEvaluatorReply, answerFinalReply } from "./llm-answer";
 import { deepResearchReply } from "./llm-deep-research";
+import { peerReply } from "./llm-peer";
 import { writeBranchSummary, writeReport } from "./llm-report";
 import { repairReply, uncitedReply, verifierReply, type VerifyScenario } from "./llm-verify";
 import { hashString } from "./random";
@@ -65,6 +66,10 @@ export function agentReply(ctx: AgentContext): AgentReply {
       return json(answerBeastReply(task));
     case "answer-final":
       return answerFinalReply(task, ctx.responseFormat, (schema) => schemaInstance(schema as JsonSchema));
+    case "peer-planner":
+    case "peer-learner":
+    case "peer-writer":
+      return json(peerReply(ctx.agent, task));
     default: {
       const dr = deepResearchReply(ctx.agent, ctx.messages, ctx.verify);
       return dr === undefined ? fallback(task, ctx) : json(dr);

@@ -12,11 +12,14 @@ export function messageText(message: ChatMessage): string {
   return message.content.map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
 }
 
-/** `You are Quarry's <name> agent.` on the first line of the system message, else "unknown". */
+/**
+ * `You are Quarry's <name> agent.` on the first line of the system message (or, for the bench's lean
+ * peer, `You are the bench peer's <name> agent.`), else "unknown".
+ */
 export function agentOf(messages: ChatMessage[]): string {
   const system = messages.find((m) => m.role === "system" || m.role === "developer");
   const firstLine = system ? messageText(system).split("\n", 1)[0] : "";
-  return /^You are Quarry's ([\w-]+) agent\./.exec(firstLine.trim())?.[1] ?? "unknown";
+  return /^You are (?:Quarry's|the bench peer's) ([\w-]+) agent\./.exec(firstLine.trim())?.[1] ?? "unknown";
 }
 
 /** The first user message: the task. Later user messages are repair requests for the same task. */
