@@ -10,7 +10,7 @@ import { getConversation } from "../db/conversations";
 import { getTask, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
 import { getRun } from "../db/runs";
 import { errorMessage } from "../errors";
-import { PART_STOP_POLL_MS, partJobs, stopWhen, waitForPartJobs, wakeParentIfIdle, type PartJobs } from "../runs/part-jobs";
+import { PART_STOP_POLL_MS, partJobs, sharedStopWhen, waitForPartJobs, wakeParentIfIdle, type PartJobs } from "../runs/part-jobs";
 import { sharedSeqSink } from "../runs/shared-events";
 import { DrContext } from "./context";
 import { runTask, TERMINAL } from "./tasks";
@@ -80,7 +80,7 @@ export async function runDrTask({ conversationId, taskId }: { conversationId: st
   const over = ([run, c]: Awaited<ReturnType<typeof read>>) => !run || run.status !== "running" || run.cancelRequestedAt !== null || !c?.active;
   const [[run, c], task] = await Promise.all([read(), getTask(taskId)]);
   if (!run || !c || !task || task.conversationId !== conversationId || TERMINAL.has(task.status) || over([run, c])) return "skipped";
-  const stop = stopWhen(async () => over(await read()), PART_STOP_POLL_MS, `task ${taskId}`);
+  const stop = sharedStopWhen(`deep-research:${conversationId}`, async () => over(await read()), PART_STOP_POLL_MS, `the tasks of conversation ${conversationId}`);
   const sink = sharedSeqSink(run.id);
   const handle = {
     id: run.id, kind: "deep-research" as const, subjectId: conversationId, userId: run.userId, mode: run.mode,

@@ -16,7 +16,7 @@ import { SharedSeqSink, sharedSeqSink } from "../runs/shared-events";
 import { RunContext, scopeOfResearch, type TreeScope } from "./context";
 import { ACTIVE, TreeRunner } from "./runner";
 import * as store from "../db/tree";
-import { PART_STOP_POLL_MS, partJobs, stopWhen, waitForPartJobs, wakeParentIfIdle, type PartJobs } from "../runs/part-jobs";
+import { PART_STOP_POLL_MS, partJobs, sharedStopWhen, waitForPartJobs, wakeParentIfIdle, type PartJobs } from "../runs/part-jobs";
 
 /** Where node jobs go when tree nodes run as jobs in this process (undefined: the embedded runner). */
 export const treeNodeQueue = (): PartJobs | undefined => partJobs("tree-nodes");
@@ -78,7 +78,7 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
   const [run, research, chain] = await Promise.all([getRun({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId), store.queryChain(queryId)]);
   const query = chain.at(-1);
   if (!run || !research || !query || run.cancelRequestedAt !== null || research.status !== "running") return "skipped";
-  const stop = stopWhen(async () => !(await store.treeGoesOn(researchId)), PART_STOP_POLL_MS, `node ${queryId}`);
+  const stop = sharedStopWhen(`tree:${researchId}`, async () => !(await store.treeGoesOn(researchId)), PART_STOP_POLL_MS, `the nodes of research ${researchId}`);
   const sink = sharedSeqSink(run.id);
   const ctx = new RunContext(scopeOfResearch(research), getEnv(), sink, stop.signal, () => false, true);
   // The run's job is parked while its nodes work: they show the research paused while the LLM provider

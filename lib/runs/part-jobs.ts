@@ -26,18 +26,51 @@ export interface PartJobs {
  * A part job's stop: `check` is asked every `everyMs` (one at a time) whether the run was cancelled
  * or ended, and the signal aborts when it says so. `dispose` ends the polling.
  */
-export function stopWhen(check: () => Promise<boolean>, everyMs: number, label: string): { signal: AbortSignal; dispose: () => void } {
+function stopWhen(check: () => Promise<boolean>, everyMs: number, label: string): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
   let polling = false;
   const timer = setInterval(() => {
     if (polling) return;
     polling = true;
     check()
-      .then((yes) => yes && controller.abort(new Error("The run stopped")))
+      .then((yes) => {
+        if (!yes) return;
+        controller.abort(new Error("The run stopped"));
+        clearInterval(timer);
+      })
       .catch((error: unknown) => console.error(`[quarry] ${label}: stop poll failed:`, error))
       .finally(() => (polling = false));
   }, everyMs);
   return { signal: controller.signal, dispose: () => clearInterval(timer) };
+}
+
+const sharedStops = new Map<string, { stop: ReturnType<typeof stopWhen>; users: number }>();
+
+/**
+ * `stopWhen` for every part job of one run in this process (`key` names the run): one check per
+ * `everyMs`, however many of its parts work here at once (a (5, 5) tree's level has 30 node jobs, each
+ * of which asked the database twice a second). The check stops when the last of them disposes; a
+ * part job that starts after the run was seen stopping starts a check of its own (a resumed run).
+ */
+export function sharedStopWhen(key: string, check: () => Promise<boolean>, everyMs: number, label: string): { signal: AbortSignal; dispose: () => void } {
+  let entry = sharedStops.get(key);
+  if (!entry || entry.stop.signal.aborted) {
+    entry = { stop: stopWhen(check, everyMs, label), users: 0 };
+    sharedStops.set(key, entry);
+  }
+  const mine = entry;
+  mine.users++;
+  let disposed = false;
+  return {
+    signal: mine.stop.signal,
+    dispose: () => {
+      if (disposed) return;
+      disposed = true;
+      if (--mine.users > 0) return;
+      mine.stop.dispose();
+      if (sharedStops.get(key) === mine) sharedStops.delete(key);
+    },
+  };
 }
 
 /**
