@@ -7,7 +7,8 @@
 //                                       documents, on each --database (smoke: 50 documents)
 //   npm run bench -- --only queue       queue mode: 10 concurrent (3, 3) researches on 1 worker, then on 2;
 //                                       then a single (5, 5) embedded (SQLite, PostgreSQL) and on 2 workers
-//                                       (--queue-single DxB: another size; 0: not run); then a worker
+//                                       (--queue-single DxB: another size; 0: not run; --queue-single-runs 3:
+//                                       interleaved rounds of the three, medians compared); then a worker
 //                                       killed mid-tree (3, 3), then one holding the run (--queue-recovery DxB or 0);
 //                                       --part-concurrency N: the 1- and 2-worker rows' slots for query nodes (default 4, as for runs)
 //                                       (PostgreSQL and Redis at TEST_REDIS_URL, default redis://127.0.0.1:6379)
@@ -73,6 +74,7 @@ const { values } = parseArgs({
     profile: { type: "string" },
     "queue-single": { type: "string" },
     "queue-recovery": { type: "string" },
+    "queue-single-runs": { type: "string" },
     "part-concurrency": { type: "string" },
     "server-node-args": { type: "string" },
     "peer-runs": { type: "string" },
@@ -276,7 +278,7 @@ async function main(): Promise<void> {
         ...(values["part-concurrency"] ? { rowsPartConcurrency: Number(values["part-concurrency"]) } : {}), latencies, limits, contextTokenBudget, redisUrl: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379",
         ...(smoke ? { researches: 2, depth: 1, breadth: 2 } : {}),
         // A single (5, 5) on 2 workers against the embedded mode's (--queue-single 0: not run).
-        ...(values["queue-single"] === "0" ? {} : { singleTree: { ...config(values["queue-single"] ?? (smoke ? "1x2" : "5x5")), workers: 2 } }),
+        ...(values["queue-single"] === "0" ? {} : { singleTree: { ...config(values["queue-single"] ?? (smoke ? "1x2" : "5x5")), workers: 2, runs: positive("queue-single-runs", values["queue-single-runs"], smoke ? 1 : 3) } }),
         // A worker killed with SIGKILL mid-tree, then one holding the run's lease (--queue-recovery 0: not run).
         ...(values["queue-recovery"] === "0" ? {} : { recovery: config(values["queue-recovery"] ?? (smoke ? "2x2" : "3x3")) }),
         log });

@@ -12,6 +12,7 @@ import type { BoundLatencies, BoundLimits } from "../tree/bound";
 import type { FakesProcess } from "../tree/fakes-process";
 import { runTree, type TreeRunResult } from "../tree/run-tree";
 import { cpuSeconds } from "../tree/proc";
+import { quantile } from "../extraction-measure";
 import { QUEUE_LOCK_MS_DEFAULT } from "@/lib/env";
 
 /** A process's CPU seconds so far (0 for none, or where there is no /proc). */
@@ -217,7 +218,7 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
   }
 }
 
-export async function runQueueBench(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; rowsPartConcurrency?: number; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; singleTree?: { depth: number; breadth: number; workers: number }; recovery?: { depth: number; breadth: number }; log: (line: string) => void }): Promise<QueueBenchResult> {
+export async function runQueueBench(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; rowsPartConcurrency?: number; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; singleTree?: { depth: number; breadth: number; workers: number; runs?: number }; recovery?: { depth: number; breadth: number }; log: (line: string) => void }): Promise<QueueBenchResult> {
   const { researches = 10, depth = 3, breadth = 3, workerCounts = [1, 2] } = o;
   const rows: QueueBenchRow[] = [];
   // The rows hold each worker's capacity fixed, as every earlier figure did (4 runs and 4 parts at once),
@@ -331,14 +332,16 @@ async function runRecovery(o: { fakes: FakesProcess; limits: BoundLimits; redisU
  * The single tree in the embedded mode (SQLite, the default; PostgreSQL, queue mode's database) and on
  * the workers, one after the other on the same fakes, each held against the bound of the tree it built.
  */
-async function runSingleTree(o: { fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; partConcurrency: number; depth: number; breadth: number; workers: number; log: (line: string) => void }): Promise<SingleTreeRow[]> {
+async function runSingleTree(o: { fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; partConcurrency: number; depth: number; breadth: number; workers: number; runs?: number; log: (line: string) => void }): Promise<SingleTreeRow[]> {
   const rows: SingleTreeRow[] = [];
-  const runs: { mode: SingleTreeRow["mode"]; database: SingleTreeRow["database"] }[] = [
+  const modes: { mode: SingleTreeRow["mode"]; database: SingleTreeRow["database"] }[] = [
     { mode: "embedded", database: "sqlite" },
     { mode: "embedded", database: "postgres" },
     { mode: "queue", database: "postgres" },
   ];
-  for (const { mode, database } of runs) {
+  // Interleaved rounds: one run's ratio moves by ±0.4 on 2 shared cores; the medians are compared.
+  const rounds = Array.from({ length: o.runs ?? 1 }, () => modes).flat();
+  for (const { mode, database } of rounds) {
     const load = loadavg()[0];
     const workers = mode === "queue" ? o.workers : 0;
     const r: TreeRunResult = await runTree({
@@ -352,6 +355,24 @@ async function runSingleTree(o: { fakes: FakesProcess; latencies: BoundLatencies
     rows.push(row);
   }
   return rows;
+}
+
+/** The single tree's medians per mode (its runs were interleaved), the workers' against each embedded mode's. */
+export function singleTreeVerdicts(rows: SingleTreeRow[]): string[] {
+  const medianRatio = (mode: SingleTreeRow["mode"], database: SingleTreeRow["database"]) => {
+    const ratios = rows.filter((r) => r.mode === mode && r.database === database).map((r) => r.ratio).sort((a, b) => a - b);
+    return ratios.length ? { ratio: quantile(ratios, 0.5), runs: ratios.length } : undefined;
+  };
+  const queue = medianRatio("queue", "postgres");
+  if (!queue) return [];
+  const workers = rows.find((r) => r.mode === "queue")!.workers;
+  return (["sqlite", "postgres"] as const).flatMap((database) => {
+    const embedded = medianRatio("embedded", database);
+    if (!embedded) return [];
+    const diff = queue.ratio - embedded.ratio;
+    const of = queue.runs > 1 ? `the medians of ${queue.runs} interleaved runs, ` : "";
+    return [`On ${workers} workers − embedded on ${database} (${of}wall ÷ bound ${queue.ratio.toFixed(3)} − ${embedded.ratio.toFixed(3)}): **${(diff >= 0 ? "+" : "") + diff.toFixed(3)}** (target: within 0.1${Math.abs(Number(diff.toFixed(3))) <= 0.1 ? " ✓" : " ✗"}).`];
+  });
 }
 
 export function formatQueueMarkdown(result: QueueBenchResult): string {
@@ -379,9 +400,7 @@ export function formatQueueMarkdown(result: QueueBenchResult): string {
       "| --- | --- | ---: | ---: | --- | ---: | ---: | --- | ---: |",
       ...single.rows.map((r) => `| ${r.mode} | ${r.database} | ${r.workers || "–"} | ${(r.wallMs / 1000).toFixed(2)} | ${(r.boundMs / 1000).toFixed(2)} (${r.limitedBy}) | ${r.ratio.toFixed(3)} | ${r.llmCalls} | ${r.cpuWeb.toFixed(1)} / ${r.workers ? r.cpuWorkers.toFixed(1) : "–"} | ${r.load.toFixed(1)} |`),
       "",
-      ...(queue
-        ? single.rows.filter((r) => r.mode === "embedded").map((r) => `On ${queue.workers} workers − embedded on ${r.database}: **${(queue.ratio - r.ratio >= 0 ? "+" : "") + (queue.ratio - r.ratio).toFixed(3)}** (target: within 0.1).`)
-        : []),
+      ...(queue ? singleTreeVerdicts(single.rows) : []),
       "",
     );
   }
