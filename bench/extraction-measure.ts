@@ -110,6 +110,9 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
+/** The median of values in any order. */
+export const median = (values: readonly number[]): number => quantile([...values].sort((a, b) => a - b), 0.5);
+
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
 export function defaultWarmup(pages: number): number {

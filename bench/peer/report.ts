@@ -1,5 +1,5 @@
 // The side-by-side table: each tree size's Quarry rows against the lean peer's runs in the same fakes.
-import { quantile } from "../extraction-measure";
+import { median } from "../extraction-measure";
 import { peerBoundMs, type PeerResult } from "./tree-peer";
 
 export interface PeerRow {
@@ -44,7 +44,7 @@ export function formatPeerMarkdown(rows: PeerRow[], tree: QuarryTreeFigures[]): 
   ];
   for (const row of rows) {
     const spans = row.runs.map((r) => r.wallMs);
-    const span = quantile([...spans].sort((a, b) => a - b), 0.5);
+    const span = median(spans);
     const last = row.runs.at(-1)!;
     for (const q of tree.filter((t) => t.depth === row.depth && t.breadth === row.breadth)) {
       lines.push(`| ${row.depth} × ${row.breadth} | Quarry (${q.database ?? "sqlite"}) | 1 | ${s(q.wallMs)} | ${q.ratio.toFixed(3)} | ${q.llm.calls} | ${k(q.llm.promptTokens)} / ${k(q.llm.completionTokens)} | **${(q.wallMs / span).toFixed(2)}**${row.depth === 5 && row.breadth === 5 ? (q.wallMs <= span ? " ✓" : " ✗") : ""} |`);

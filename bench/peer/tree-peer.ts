@@ -10,6 +10,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, Output, type LanguageModel } from "ai";
 import { z } from "zod";
+import { Semaphore } from "../../lib/concurrency";
 
 export interface PeerOptions {
   prompt: string;
@@ -46,22 +47,6 @@ const plannedQueries = z.object({
 });
 const serpLearnings = z.object({ learnings: z.array(z.string()), followUpQuestions: z.array(z.string()) });
 const finalReport = z.object({ reportMarkdown: z.string() });
-
-/** At most `limit` of the functions run at once (one per level and branch, as in the peer). */
-function limiter(limit: number) {
-  let active = 0;
-  const queue: (() => void)[] = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      queue.shift()?.();
-    }
-  };
-}
 
 /** The visible text of an HTML page (the peer's search service returns pages as markdown). */
 export function pageText(html: string): string {
@@ -149,10 +134,11 @@ class Peer {
 
   async explore(prompt: string, depth: number, breadth: number, learnings: string[], urls: string[]): Promise<{ learnings: string[]; urls: string[] }> {
     const { queries } = await this.plan(prompt, breadth, learnings);
-    const limit = limiter(this.o.concurrency);
+    // One limit per level and branch, as in the peer (not one across the tree).
+    const limit = new Semaphore(this.o.concurrency);
     const branches = await Promise.all(
       queries.slice(0, breadth).map((q) =>
-        limit(async () => {
+        limit.run(async () => {
           this.stats.queries++;
           try {
             const pages = await this.search(q.query);

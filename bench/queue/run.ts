@@ -12,7 +12,7 @@ import type { BoundLatencies, BoundLimits } from "../tree/bound";
 import type { FakesProcess } from "../tree/fakes-process";
 import { runTree, type TreeRunResult } from "../tree/run-tree";
 import { cpuSeconds } from "../tree/proc";
-import { quantile } from "../extraction-measure";
+import { median } from "../extraction-measure";
 import { QUEUE_LOCK_MS_DEFAULT } from "@/lib/env";
 
 /** A process's CPU seconds so far (0 for none, or where there is no /proc). */
@@ -360,8 +360,8 @@ async function runSingleTree(o: { fakes: FakesProcess; latencies: BoundLatencies
 /** The single tree's medians per mode (its runs were interleaved), the workers' against each embedded mode's. */
 export function singleTreeVerdicts(rows: SingleTreeRow[]): string[] {
   const medianRatio = (mode: SingleTreeRow["mode"], database: SingleTreeRow["database"]) => {
-    const ratios = rows.filter((r) => r.mode === mode && r.database === database).map((r) => r.ratio).sort((a, b) => a - b);
-    return ratios.length ? { ratio: quantile(ratios, 0.5), runs: ratios.length } : undefined;
+    const ratios = rows.filter((r) => r.mode === mode && r.database === database).map((r) => r.ratio);
+    return ratios.length ? { ratio: median(ratios), runs: ratios.length } : undefined;
   };
   const queue = medianRatio("queue", "postgres");
   if (!queue) return [];

@@ -12,15 +12,16 @@ test("the part jobs of one run share one check: one per period however many work
   };
   const jobs = Array.from({ length: 10 }, () => sharedStopWhen("tree:a", check, 20, "test"));
   await sleep(110);
-  assert.ok(checks >= 3 && checks <= 6, `checks in 110 ms at 20 ms for 10 jobs: ${checks}`);
+  // One check per job would be ~50 here.
+  assert.ok(checks >= 1 && checks <= 6, `checks in 110 ms at 20 ms for 10 jobs: ${checks}`);
   for (const job of jobs.slice(1)) job.dispose();
   const before = checks;
-  await sleep(60);
+  await sleep(120);
   assert.ok(checks > before, "the last job still has its check");
   jobs[0].dispose();
   jobs[0].dispose();
   const after = checks;
-  await sleep(60);
+  await sleep(80);
   assert.equal(checks, after, "no check once every job has ended");
 });
 
@@ -31,7 +32,7 @@ test("a stop reaches every job of the run, and no other run's; a job that starts
   const a2 = sharedStopWhen("tree:a", async () => (checksA++, stopped), 10, "test");
   const b = sharedStopWhen("tree:b", async () => false, 10, "test");
   stopped = true;
-  await sleep(50);
+  await sleep(100);
   assert.ok(a1.signal.aborted && a2.signal.aborted);
   assert.equal(b.signal.aborted, false);
   const atStop = checksA;
