@@ -13,7 +13,7 @@
 //                                       --part-concurrency N: the 1- and 2-worker rows' slots for query nodes (default 4, as for runs)
 //                                       (PostgreSQL and Redis at TEST_REDIS_URL, default redis://127.0.0.1:6379)
 //   options: --configs 2x3,5x5  --llm-latency 150 --search-latency 80 --web-latency 60
-//            --llm-concurrency 8 --only tree|faults|large-web|extraction  --no-build  --out DIR
+//            --llm-concurrency 8 (--search-, --fetch-, --analyze-concurrency; default: the product's) --only tree|faults|large-web|extraction  --no-build  --out DIR
 //            --web-pages 800 --large-web-config 5x5 (the large fixture web's row; smoke: 20 pages, 1x2)
 //            --faults-config 3x4 --fault-429 0.3 --fault-500 0.1 --retry-after 1 --fault-seed 1  --no-faults
 //              (the "faults" row: one research through the fault-injecting LLM proxy; smoke: 1x2)
@@ -27,6 +27,7 @@ import fs from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { loadEnv } from "../lib/env";
 import { buildIsStale } from "../scripts/build-state.mjs";
 import { formatAnswerMarkdown, runAnswerBench, type AnswerRunResult } from "./answer/run-answer";
 import { runExtractionBench, SMOKE_OPTIONS, type ExtractionResult } from "./extraction";
@@ -52,10 +53,10 @@ const { values } = parseArgs({
     "llm-latency": { type: "string" },
     "search-latency": { type: "string" },
     "web-latency": { type: "string" },
-    "llm-concurrency": { type: "string", default: "64" },
-    "search-concurrency": { type: "string", default: "4" },
-    "fetch-concurrency": { type: "string", default: "8" },
-    "analyze-concurrency": { type: "string", default: "7" },
+    "llm-concurrency": { type: "string" },
+    "search-concurrency": { type: "string" },
+    "fetch-concurrency": { type: "string" },
+    "analyze-concurrency": { type: "string" },
     "context-budget": { type: "string", default: "6000" },
     "failing-page-share": { type: "string", default: "0" },
     "web-pages": { type: "string" },
@@ -109,11 +110,13 @@ const latencies: BoundLatencies = {
   searchMs: positive("search-latency", values["search-latency"], smoke ? 10 : 80),
   webMs: positive("web-latency", values["web-latency"], smoke ? 10 : 60),
 };
+// The product's defaults unless a flag says otherwise: the bench measures what a user who sets nothing gets.
+const productDefaults = loadEnv({}).env;
 const limits: BoundLimits = {
-  llmConcurrency: positive("llm-concurrency", values["llm-concurrency"], 64),
-  searchConcurrency: positive("search-concurrency", values["search-concurrency"], 4),
-  fetchConcurrency: positive("fetch-concurrency", values["fetch-concurrency"], 8),
-  analyzeConcurrencyPerQuery: positive("analyze-concurrency", values["analyze-concurrency"], 7),
+  llmConcurrency: positive("llm-concurrency", values["llm-concurrency"], productDefaults.LLM_CONCURRENCY),
+  searchConcurrency: positive("search-concurrency", values["search-concurrency"], productDefaults.SEARCH_CONCURRENCY),
+  fetchConcurrency: positive("fetch-concurrency", values["fetch-concurrency"], productDefaults.SCRAPE_CONCURRENCY),
+  analyzeConcurrencyPerQuery: positive("analyze-concurrency", values["analyze-concurrency"], productDefaults.ANALYZE_CONCURRENCY_PER_QUERY),
 };
 const peerRuns = positive("peer-runs", values["peer-runs"], smoke ? 1 : 3);
 const peerConcurrency = positive("peer-concurrency", values["peer-concurrency"], 16);

@@ -4,7 +4,8 @@ import { loadEnv } from "./env";
 
 test("defaults need no variables at all", () => {
   const { env, problems } = loadEnv({});
-  assert.equal(env.LLM_CONCURRENCY, 64);
+  assert.equal(env.LLM_CONCURRENCY, 128);
+  assert.equal(env.SEARCH_CONCURRENCY, 16);
   assert.equal(env.ANALYZE_CONCURRENCY_PER_QUERY, 7);
   assert.equal(env.DATABASE_URL, "file:./data/quarry.db");
   assert.deepEqual(problems, []);

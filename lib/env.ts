@@ -58,7 +58,9 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().trim().optional().transform((v) => v || undefined),
   OPENAI_BASE_URL: optionalUrl,
   RESEARCH_MODEL: z.string().trim().min(1).default("gpt-4.1-mini"),
-  LLM_CONCURRENCY: int(64, 1, 256),
+  // The ceiling of the adaptive LLM limit (lib/adaptive-limit.ts): 429s lower it, answers raise it back.
+  // High by default: a (5, 5) tree has ~200 page analyses ready at once on its busiest level.
+  LLM_CONCURRENCY: int(128, 1, 256),
   // How long one LLM call keeps retrying 429s, 5xx and network errors before it gives up.
   LLM_RETRY_BUDGET_MS: int(300_000, 0),
   // No successful LLM call for this long (with 3+ failures) means the provider is down: runs pause.
@@ -70,7 +72,9 @@ const schema = z.object({
 
   // Search
   SEARXNG_URL: optionalUrl,
-  SEARCH_CONCURRENCY: int(4, 1, 64),
+  // The ceiling of the adaptive search limit, as LLM_CONCURRENCY's (at 4, a (5, 5) tree's searches
+  // queued behind each other: 80 ms searches went 4 at a time for most of the run).
+  SEARCH_CONCURRENCY: int(16, 1, 64),
   SEARCH_MAX_RESULTS: int(7, 1, 7),
   SEARCH_TIMEOUT_MS: int(15_000, 500),
   SEARCH_MAX_RETRIES: int(2, 0, 10),

@@ -1,6 +1,7 @@
 // Process-wide limiters, created lazily from the environment. With REDIS_URL each limit holds for
-// every process on that Redis together (fleet-semaphore.ts), and the LLM limit's adaptive back-off
-// is shared; without it, for this process (the embedded default).
+// every process on that Redis together (fleet-semaphore.ts), and the LLM's and search's adaptive
+// back-off is shared; without it, for this process (the embedded default).
+import { AdaptiveLimit } from "./adaptive-limit";
 import { ProviderHealth } from "./ai/provider-health";
 import { Semaphore } from "./concurrency";
 import { getEnv } from "./env";
@@ -11,6 +12,8 @@ interface Limiters {
   /** The LLM provider's health: adapts `llm`'s limit, and pauses calls during outages. */
   llmHealth: ProviderHealth;
   search: Semaphore;
+  /** SearXNG's 429s lower `search`'s limit, its answers raise it back to SEARCH_CONCURRENCY. */
+  searchAdaptive: AdaptiveLimit;
   fetch: Semaphore;
 }
 
@@ -21,10 +24,12 @@ export function limiters(): Limiters {
     const env = getEnv();
     const limit = (name: string, max: number) => (env.REDIS_URL ? new FleetSemaphore(name, max) : new Semaphore(max));
     const llm = limit("llm", env.LLM_CONCURRENCY);
+    const search = limit("search", env.SEARCH_CONCURRENCY);
     globalForLimits.quarryLimiters = {
       llm,
       llmHealth: new ProviderHealth(llm, { maxLimit: env.LLM_CONCURRENCY, outageAfterMs: env.LLM_OUTAGE_AFTER_MS }),
-      search: limit("search", env.SEARCH_CONCURRENCY),
+      search,
+      searchAdaptive: new AdaptiveLimit(search, env.SEARCH_CONCURRENCY),
       fetch: limit("fetch", env.SCRAPE_CONCURRENCY),
     };
   }

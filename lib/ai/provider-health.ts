@@ -1,8 +1,8 @@
 // The LLM provider's health, shared by every call and every run in the process.
 //
-// - Adaptive concurrency: a 429 lowers the LLM limiter's limit (at most once per second, ×0.7, down
-//   to 1); each run of `limit` successes raises it by one, back up to the configured maximum. So when
-//   the provider rate-limits, all runs slow down together instead of each call hammering on its own.
+// - Adaptive concurrency (../adaptive-limit.ts): a 429 lowers the LLM limiter's limit, runs of
+//   successes raise it back to the configured maximum. So when the provider rate-limits, all runs
+//   slow down together instead of each call hammering on its own.
 // - Outages: when calls have failed for `outageAfterMs` with no success in between (and at least
 //   `minFailures` failures), the provider is *down*. While it is down, one request at a time goes out
 //   as a probe (backing off up to `probeMaxDelayMs`); every other call waits without spending its
@@ -11,6 +11,7 @@
 //   (a 429 to a probe used to keep it down, and a recovering provider answering some 429s kept every
 //   run waiting for probes backed off to 30 s). `nudge()` (a user's "resume") makes the sleeping
 //   probe go at once.
+import { AdaptiveLimit } from "../adaptive-limit";
 import { sleep, type Semaphore } from "../concurrency";
 
 export interface HealthOptions {
@@ -33,9 +34,6 @@ export interface HealthState {
 
 export type HealthListener = (state: HealthState) => void;
 
-const DECREASE_EVERY_MS = 1_000;
-const DECREASE_FACTOR = 0.7;
-
 export class ProviderHealth {
   private readonly now: () => number;
   private readonly minFailures: number;
@@ -50,11 +48,10 @@ export class ProviderHealth {
   private wakeProbe: AbortController | null = null;
   private changed = deferred();
   private readonly listeners = new Set<HealthListener>();
-  private successesAtLimit = 0;
-  private lastDecrease = 0;
+  private readonly adaptive: AdaptiveLimit | undefined;
 
   constructor(
-    private readonly limiter: Semaphore | undefined,
+    limiter: Semaphore | undefined,
     private readonly options: HealthOptions,
   ) {
     this.now = options.now ?? Date.now;
@@ -62,6 +59,7 @@ export class ProviderHealth {
     this.probeBaseDelayMs = options.probeBaseDelayMs ?? 1_000;
     this.probeMaxDelayMs = options.probeMaxDelayMs ?? 30_000;
     this.probeDelayMs = this.probeBaseDelayMs;
+    this.adaptive = limiter ? new AdaptiveLimit(limiter, options.maxLimit, this.now) : undefined;
   }
 
   get state(): HealthState {
@@ -93,11 +91,7 @@ export class ProviderHealth {
   /** A successful exchange (any non-retryable reply counts: the provider answered). */
   succeeded(): void {
     this.answered();
-    const limiter = this.limiter;
-    if (limiter && limiter.limit < this.options.maxLimit && ++this.successesAtLimit >= limiter.limit) {
-      this.successesAtLimit = 0;
-      limiter.setLimit(limiter.limit + 1);
-    }
+    this.adaptive?.succeeded();
   }
 
   /**
@@ -107,11 +101,7 @@ export class ProviderHealth {
   failed(reason: string, { rateLimited = false } = {}): void {
     const now = this.now();
     if (rateLimited) {
-      if (this.limiter && now - this.lastDecrease >= DECREASE_EVERY_MS) {
-        this.lastDecrease = now;
-        this.successesAtLimit = 0;
-        this.limiter.setLimit(Math.max(1, Math.floor(this.limiter.limit * DECREASE_FACTOR)));
-      }
+      this.adaptive?.rateLimited();
       this.answered();
       return;
     }

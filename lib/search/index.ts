@@ -9,7 +9,7 @@ export { SearchError } from "./types";
 export function searchProvider(): SearchProvider {
   assertResearchConfigured({ search: true });
   const env = getEnv();
-  return new SearxngProvider(env.SEARXNG_URL!, { timeoutMs: env.SEARCH_TIMEOUT_MS, maxRetries: env.SEARCH_MAX_RETRIES });
+  return new SearxngProvider(env.SEARXNG_URL!, { timeoutMs: env.SEARCH_TIMEOUT_MS, maxRetries: env.SEARCH_MAX_RETRIES, adaptive: limiters().searchAdaptive });
 }
 
 /** One search under the process-wide search limit, at most SEARCH_MAX_RESULTS (≤ 7) URLs. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AdaptiveLimit } from "../adaptive-limit";
 import { backoffDelay, parseRetryAfter, sleep } from "../concurrency";
 import { errorMessage } from "../errors";
 import { leanFetch } from "../lean-fetch";
@@ -34,7 +35,8 @@ export class SearxngProvider implements SearchProvider {
 
   constructor(
     private readonly baseUrl: string,
-    private readonly options: { timeoutMs: number; maxRetries: number },
+    /** `adaptive`: told of every answer, so that 429s lower the search limit and answers raise it back. */
+    private readonly options: { timeoutMs: number; maxRetries: number; adaptive?: AdaptiveLimit },
   ) {}
 
   async search(query: string, { limit, signal, categories }: { limit: number; signal?: AbortSignal; categories?: string[] }): Promise<SearchResult[]> {
@@ -69,7 +71,11 @@ export class SearxngProvider implements SearchProvider {
           headers: { accept: "application/json" },
           signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
-        if (response.ok) return await response.json();
+        if (response.ok) {
+          this.options.adaptive?.succeeded();
+          return await response.json();
+        }
+        if (response.status === 429) this.options.adaptive?.rateLimited();
         problem = response.status === 403
           ? "SearXNG answered 403: enable the json format in its settings.yml (search.formats)"
           : `SearXNG answered HTTP ${response.status}`;
