@@ -29,16 +29,20 @@ function sentencesIn(task: string): { id: number; text: string }[] {
 
 export function verifierReply(task: string, scenario: VerifyScenario) {
   const source = tagOf(task, "source")?.content ?? "";
-  const candidates = sentencesOf(source).map(bare).sort((a, b) => b.length - a.length);
+  // Each source sentence as compared (bare) and as quoted: verbatim, so that its own ending stays (a
+  // sentence in typographic quotes ends with ”, not with the full stop a bare form would get back).
+  const candidates = sentencesOf(source)
+    .map((sentence) => ({ bare: bare(sentence), verbatim: norm(sentence) }))
+    .sort((a, b) => b.bare.length - a.bare.length);
   return {
     verdicts: sentencesIn(task).map(({ id, text }) => {
       const claim = bare(text);
-      const found = candidates.find((s) => claim.includes(s));
+      const found = candidates.find((s) => claim.includes(s.bare));
       if (!found) return { id, verdict: "unsupported", quote: "", explanation: "The source does not state this." };
       // What the sentence says beyond the quoted source sentence, without framing ("In short:").
-      const extra = claim.replace(found, "").replace(/^in short:?/i, "").replace(/[^\p{L}\p{N}\s]/gu, " ").trim();
+      const extra = claim.replace(found.bare, "").replace(/^in short:?/i, "").replace(/[^\p{L}\p{N}\s]/gu, " ").trim();
       const verdict = extra.split(/\s+/).filter(Boolean).length <= 1 ? "supported" : "partial";
-      const quote = scenario.forgeQuotes ? `${found}, according to several independent studies` : `${found}.`;
+      const quote = scenario.forgeQuotes ? `${found.bare}, according to several independent studies` : found.verbatim;
       return { id, verdict, quote, explanation: verdict === "supported" ? "The source states this." : "The source states only part of this." };
     }),
   };
