@@ -187,8 +187,15 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
       });
       if (res.status !== 202) throw new Error(`start: ${res.status} ${await res.text()}`);
     }));
-    const views = await Promise.all(drafts.map((d) => waitForEnd(app, d.id, 900_000)));
+    const ended: number[] = [];
+    const views = await Promise.all(drafts.map((d) => waitForEnd(app, d.id, 900_000).then((v) => (ended.push(performance.now() - t0), v))));
     const wallMs = performance.now() - t0;
+    if (process.env.BENCH_TIMELINE_DIR) {
+      // Each LLM call's agent, research (its prompt's benchmark number) and start (ms from the first start request), and each research's end as the bench saw it.
+      const origin = performance.timeOrigin + t0;
+      const llm = (await o.fakes.llmLog()).map((e) => ({ at: e.at - origin, agent: e.agent, research: /queue benchmark (\d+)/.exec(e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" "))?.[1] }));
+      fs.writeFileSync(path.join(process.env.BENCH_TIMELINE_DIR, `queue-${o.workers}w.json`), JSON.stringify({ wallMs, ended: ended.sort((a, b) => a - b), llm }));
+    }
     const cpu1 = cpu();
     const cpuWeb = cpu1.web - cpu0.web;
     const cpuWorkers = cpu1.workers.map((c, i) => c - cpu0.workers[i]);

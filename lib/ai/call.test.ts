@@ -7,6 +7,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 const prompts: string[] = [];
+/** The bodies of the requests that asked for a JSON reply (response_format). */
+const structured: { messages: { role: string; content: string }[]; response_format: { type: string; json_schema?: { name: string; schema: { properties?: object } } } }[] = [];
 const STREAMED = Array.from({ length: 200 }, (_, i) => `word${i} `);
 const server = http.createServer((req, res) => {
   let body = "";
@@ -32,9 +34,16 @@ const server = http.createServer((req, res) => {
       return;
     }
     res.setHeader("content-type", "application/json");
+    let content = `reply to ${prompt}`;
+    if ((request as { response_format?: unknown }).response_format) {
+      structured.push(request as (typeof structured)[number]);
+      const repairing = request.messages.some((m) => m.role === "assistant");
+      // "fenced": valid JSON in a code fence, with prose; "broken": not JSON until a repair is asked for.
+      content = prompt === "fenced" ? 'Here it is:\n```json\n{"n": 1}\n```' : prompt === "broken" && !repairing ? "n is two" : '{"n": 2}';
+    }
     res.end(JSON.stringify({
       id: "chatcmpl-test", object: "chat.completion", created: 0, model: "test-model",
-      choices: [{ index: 0, message: { role: "assistant", content: `reply to ${prompt}` }, finish_reason: "stop" }],
+      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
       usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
     }));
   });
@@ -44,7 +53,8 @@ process.env.OPENAI_BASE_URL = `http://127.0.0.1:${(server.address() as AddressIn
 process.env.RESEARCH_MODEL = "test-model";
 process.env.LLM_CONCURRENCY = "1";
 delete process.env.REDIS_URL;
-const { generatePlainText, streamPlainText } = await import("./call");
+const { generatePlainText, generateStructured, streamPlainText } = await import("./call");
+const { z } = await import("zod");
 const { limiters } = await import("../limits");
 
 after(() => server.close());
@@ -79,4 +89,29 @@ test("a piece gathered before the provider pauses is handed on within the interv
   const text = await streamPlainText({ agent: "test", system: "Test.", prompt: "pause", onDelta: (d) => deltas.push(d) });
   assert.equal(text, "ABC");
   assert.deepEqual(deltas, ["A", "B", "C"]);
+});
+
+test("a structured call sends the schema as response_format, parses and validates the reply, recovers fenced JSON and repairs a broken one", async () => {
+  const schema = z.object({ n: z.number().describe("A number") });
+  const usage: number[] = [];
+  const onUsage = (t: { promptTokens: number; completionTokens: number; calls: number }) => void usage.push(t.calls, t.promptTokens, t.completionTokens);
+  assert.deepEqual(await generateStructured({ agent: "number-picker", system: "Pick.", prompt: "plain", schema, onUsage }), { n: 2 });
+  const [first] = structured;
+  assert.equal(first.response_format.type, "json_schema");
+  assert.equal(first.response_format.json_schema?.name, "number-picker");
+  assert.deepEqual(Object.keys(first.response_format.json_schema?.schema.properties ?? {}), ["n"]);
+  assert.equal(first.messages[0].role, "system");
+  assert.match(first.messages[0].content, /^Pick\.\n\nReply with one JSON object only/);
+  assert.deepEqual(usage, [1, 3, 2], "one exchange, its tokens");
+
+  assert.deepEqual(await generateStructured({ agent: "number-picker", system: "Pick.", prompt: "fenced", schema }), { n: 1 });
+  assert.equal(structured.length, 2, "fenced JSON is recovered without a repair");
+
+  usage.length = 0;
+  assert.deepEqual(await generateStructured({ agent: "number-picker", system: "Pick.", prompt: "broken", schema, onUsage }), { n: 2 });
+  const repair = structured.at(-1)!;
+  assert.deepEqual(repair.messages.map((m) => m.role), ["system", "user", "assistant", "user"]);
+  assert.equal(repair.messages[2].content, "n is two");
+  assert.match(repair.messages[3].content, /not valid for the required JSON Schema[\s\S]*"n"/);
+  assert.deepEqual(usage, [1, 3, 2, 1, 3, 2], "both exchanges counted");
 });

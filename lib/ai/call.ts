@@ -1,6 +1,15 @@
 // Every LLM call goes through here: token accounting, structured output with zod validation and
 // bounded repair, and classification of failures. The global concurrency limit is applied per HTTP
 // exchange by the provider's fetch (./http.ts), in the lane and at the priority given as `schedule`.
+//
+// Quarry's own prompts (structured and plain calls) go to the AI SDK provider's model directly
+// (`exchange`: its language model interface, `doGenerate`): the provider builds the request, sends it
+// through the retrying fetch and parses and validates the reply, as under generateText. generateText
+// itself adds an agent loop (steps, tools, telemetry spans, output parsing, copies of every step's
+// result) that these one-request calls never use, and it cost ~0.75 ms of CPU per call: a quarter of
+// the server's CPU per LLM call in a (5, 5) research (bench/README.md, 2026-11-29). Clients' own
+// conversations (generateChat) and streamed replies (streamText) still go through the SDK's functions,
+// which convert arbitrary messages and streams.
 import { generateText, jsonSchema, NoObjectGeneratedError, Output, streamText, type ModelMessage } from "ai";
 import { z } from "zod";
 import { getEnv } from "../env";
@@ -8,8 +17,8 @@ import type { WaitOptions } from "../concurrency";
 import { storable, storableDeep } from "../validation/text";
 import { extractJson } from "./json";
 import { LlmUnavailableError, StructuredOutputError } from "./errors";
-import { researchModel } from "./providers";
-import { toTokenCount, type UsageSink } from "./usage";
+import { researchModel, type ChatModel } from "./providers";
+import { toTokenCount, type TokenCount, type UsageSink } from "./usage";
 
 export interface CallOptions {
   /** Agent name, also the first line of its system prompt. */
@@ -37,50 +46,75 @@ function rethrow(error: unknown, signal?: AbortSignal): never {
   throw new LlmUnavailableError(error);
 }
 
-/** Each schema's JSON Schema text and AI SDK output spec, built once: converting costs more than the call's own work. */
-const structuredSpecs = new WeakMap<z.ZodType, { jsonSchema: string; output: ReturnType<typeof Output.object> }>();
+type CallSettings = Parameters<ChatModel["doGenerate"]>[0];
+type ResponseFormat = CallSettings["responseFormat"];
 
-function structuredSpec<T>(schema: z.ZodType<T>, agent: string) {
+interface StructuredSpec {
+  /** The JSON Schema as text: for a repair request, and a budget's estimate of what is sent. */
+  jsonSchema: string;
+  /** The response format the AI SDK's structured output sends for the schema (`Output.object`'s own). */
+  responseFormat: PromiseLike<ResponseFormat>;
+}
+
+/** Each schema's JSON Schema text and response format, built once: converting costs more than the call's own work. */
+const structuredSpecs = new WeakMap<z.ZodType, StructuredSpec>();
+
+function structuredSpec(schema: z.ZodType, agent: string): StructuredSpec {
   let spec = structuredSpecs.get(schema);
   if (!spec) {
     spec = {
       jsonSchema: JSON.stringify(z.toJSONSchema(schema)),
-      output: Output.object({ schema, name: agent.replace(/[^a-zA-Z0-9_-]/g, "_") }),
+      responseFormat: Output.object({ schema, name: agent.replace(/[^a-zA-Z0-9_-]/g, "_") }).responseFormat,
     };
     structuredSpecs.set(schema, spec);
   }
-  return spec as { jsonSchema: string; output: ReturnType<typeof Output.object<T>> };
+  return spec;
+}
+
+type Turn = { role: "user" | "assistant"; content: string };
+
+/**
+ * One request and its reply through the AI SDK provider's model (see the header): the reply's text
+ * (its text parts) and its token usage. Errors are the provider's own (APICallError and the like).
+ */
+async function exchange(o: { system: string; turns: Turn[]; responseFormat?: ResponseFormat; maxOutputTokens?: number; signal?: AbortSignal; schedule?: WaitOptions }): Promise<{ text: string; usage: TokenCount }> {
+  const prompt: CallSettings["prompt"] = [{ role: "system", content: o.system }];
+  for (const turn of o.turns) prompt.push({ role: turn.role, content: [{ type: "text", text: turn.content }] });
+  const result = await researchModel(o.schedule).doGenerate({ prompt, responseFormat: o.responseFormat, maxOutputTokens: o.maxOutputTokens, abortSignal: o.signal });
+  return {
+    text: result.content.map((part) => (part.type === "text" ? part.text : "")).join(""),
+    usage: { promptTokens: result.usage.inputTokens.total ?? 0, completionTokens: result.usage.outputTokens.total ?? 0, calls: 1 },
+  };
 }
 
 export async function generateStructured<T>(options: CallOptions & { schema: z.ZodType<T> }): Promise<T> {
   const { agent, schema, onUsage, signal, schedule } = options;
   const env = getEnv();
-  const { jsonSchema, output } = structuredSpec(schema, agent);
+  const { jsonSchema, responseFormat } = structuredSpec(schema, agent);
   // The JSON Schema goes out once, as response_format (it used to be in the system prompt too: ~300
   // tokens per call). A model that ignores response_format is shown the schema in the repair request.
   const system = `${options.system}\n\nReply with one JSON object only, matching the response format's JSON Schema.`;
-  const messages: ModelMessage[] = [{ role: "user", content: options.prompt }];
+  const messages: Turn[] = [{ role: "user", content: options.prompt }];
   let lastProblem = "";
 
   for (let attempt = 0; attempt <= env.LLM_REPAIR_ATTEMPTS; attempt++) {
-    let text: string | undefined;
+    let text: string;
     // Outside the try: a budget that says no ends the call as it is, not as an LLM failure.
     const maxOutputTokens = options.budget?.(outgoing(system, messages, jsonSchema));
     await onUsage?.begin?.();
     let settled = false;
     try {
-      const result = await generateText({ model: researchModel(schedule), system, messages, output, maxRetries: 0, abortSignal: signal, maxOutputTokens });
+      const reply = await exchange({ system, turns: messages, responseFormat: await responseFormat, maxOutputTokens, signal, schedule });
       settled = true;
-      await onUsage?.(toTokenCount(result.usage));
-      // A reply is outside text: a cut-off emoji leaves a lone surrogate, and a model can emit NUL.
-      return storableDeep(result.output as T);
+      await onUsage?.(reply.usage);
+      text = reply.text;
     } catch (error) {
       if (settled) rethrow(error, signal);
-      if (!NoObjectGeneratedError.isInstance(error)) return settleFailed(onUsage, error, signal);
-      await onUsage?.(toTokenCount(error.usage));
-      text = error.text ?? "";
+      return settleFailed(onUsage, error, signal);
     }
-    // The model ignored response_format or drifted: recover what we can, else ask for a repair.
+    // Parsed and validated here (what the SDK's structured output did, and more): a reply in code
+    // fences or with prose around its JSON is recovered; else a repair is asked for. A reply is outside
+    // text: a cut-off emoji leaves a lone surrogate, and a model can emit NUL.
     try {
       return storableDeep(schema.parse(extractJson(text)));
     } catch (error) {
@@ -98,8 +132,8 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
 }
 
 /** Everything sent in one exchange, for a budget's estimate: the system prompt, the messages and the schema (as response_format). */
-function outgoing(system: string, messages: ModelMessage[], jsonSchema = ""): string {
-  return [system, jsonSchema, ...messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))].join("\n");
+function outgoing(system: string, messages: Turn[], jsonSchema = ""): string {
+  return [system, jsonSchema, ...messages.map((m) => m.content)].join("\n");
 }
 
 export async function generatePlainText(options: CallOptions): Promise<string> {
@@ -108,10 +142,10 @@ export async function generatePlainText(options: CallOptions): Promise<string> {
   await onUsage?.begin?.();
   let settled = false;
   try {
-    const result = await generateText({ model: researchModel(schedule), system: options.system, prompt: options.prompt, maxRetries: 0, abortSignal: signal, maxOutputTokens });
+    const reply = await exchange({ system: options.system, turns: [{ role: "user", content: options.prompt }], maxOutputTokens, signal, schedule });
     settled = true;
-    await onUsage?.(toTokenCount(result.usage));
-    return storable(result.text);
+    await onUsage?.(reply.usage);
+    return storable(reply.text);
   } catch (error) {
     if (settled) rethrow(error, signal);
     return settleFailed(onUsage, error, signal);

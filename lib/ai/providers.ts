@@ -1,13 +1,16 @@
 // The only place model ids and the LLM provider are configured.
 import { createOpenAI } from "@ai-sdk/openai";
-import type { EmbeddingModel, LanguageModel } from "ai";
+import type { EmbeddingModel } from "ai";
 import { assertResearchConfigured, getEnv } from "../env";
 import { BoundedMap } from "../bounded-map";
 import type { WaitOptions } from "../concurrency";
 import { limiters } from "../limits";
 import { createRetryingFetch } from "./http";
 
-type Scheduled = { provider: ReturnType<typeof createOpenAI>; model: LanguageModel };
+/** The research model as the AI SDK's OpenAI provider makes it: the AI SDK's language model interface (`doGenerate`, `doStream`). */
+export type ChatModel = ReturnType<ReturnType<typeof createOpenAI>["chat"]>;
+
+type Scheduled = { provider: ReturnType<typeof createOpenAI>; model: ChatModel };
 
 /** The configuration the providers below were made for, and each schedule's provider and model (their fetch waits in that lane, at that priority). */
 let cached: { key: string; providers: BoundedMap<string, Scheduled> } | undefined;
@@ -41,7 +44,7 @@ function scheduled(schedule: WaitOptions = {}): Scheduled {
  * With OPENAI_BASE_URL (Ollama, vLLM, LM Studio…) the chat-completions API is used, which every
  * OpenAI-compatible server speaks; for OpenAI itself too, for one code path.
  */
-export function researchModel(schedule?: WaitOptions): LanguageModel {
+export function researchModel(schedule?: WaitOptions): ChatModel {
   return scheduled(schedule).model;
 }
 

@@ -206,7 +206,11 @@ test("a quick answer's usage is recorded with each call too: exact after kill -9
 test("a cancelled research settles its rows, and its report can be written from what it found", async () => {
   fakes.llm.configure({ latencyMs: 120 });
   const id = await createAndStart(app, { depth: 2, breadth: 3 });
+  // Some findings, and a follow-up query at work: the cancel then interrupts it. (Cancelling at the first
+  // findings raced: every root could finish before the cancel landed, with their children's planning in
+  // flight and no query in progress to stop.)
   await waitFor(async () => ((await app.db.extractedItem.count({ where: { researchId: id } })) >= 2 ? true : undefined), 60_000, "some findings");
+  await waitFor(async () => ((await app.db.serpQuery.count({ where: { researchId: id, depth: 2, status: { in: ["searching", "scraping", "analyzing"] } } })) > 0 ? true : undefined), 60_000, "a follow-up query at work");
   assert.equal((await app.postJson(`/api/research/${id}/cancel`, {})).status, 200);
   const cancelled = await getView(app, id);
   assert.equal(cancelled.status, "cancelled");
