@@ -44,21 +44,3 @@ test("a cancelled run stream cancels its source", async () => {
   assert.equal(cancelled, "client left");
   // The keep-alive timer finds the stream cancelled at its next tick and stops: the test ends (it would time out otherwise).
 });
-
-test("messages waiting together go out as one chunk, in order; one that comes later, in the next", async () => {
-  let push!: ReadableStreamDefaultController<UIMessageChunk>;
-  const reader = encodeUIMessageStream(new ReadableStream<UIMessageChunk>({ start: (c) => void (push = c) }), { keepAliveMs: 60_000 }).getReader();
-  const decoder = new TextDecoder();
-  const next = async () => decoder.decode((await reader.read()).value);
-  assert.equal(await next(), ": stream-open\n\n");
-  push.enqueue({ type: "start" });
-  push.enqueue({ type: "data-website", id: "w1", data: { n: 1 } });
-  push.enqueue({ type: "data-website", id: "w2", data: { n: 2 } });
-  assert.equal(await next(), 'data: {"type":"start"}\n\ndata: {"type":"data-website","id":"w1","data":{"n":1}}\n\ndata: {"type":"data-website","id":"w2","data":{"n":2}}\n\n');
-  const later = next();
-  setTimeout(() => push.enqueue({ type: "finish" }), 10);
-  assert.equal(await later, 'data: {"type":"finish"}\n\n');
-  push.close();
-  assert.equal(await next(), "data: [DONE]\n\n");
-  assert.equal((await reader.read()).done, true);
-});

@@ -56,9 +56,6 @@ export async function runStream<M extends UIMessage, D, E extends RunEvent>(o: R
 /** A comment on a stream idle for this long (up to twice as long), so that proxies and browsers keep it open. */
 const KEEP_ALIVE_MS = 15_000;
 const encoder = new TextEncoder();
-const NOTHING_WAITING_YET = Symbol("nothing waiting yet");
-/** Loses a race against a read that is already settled (settled promises' reactions run in order). */
-const NOTHING_WAITING: Promise<typeof NOTHING_WAITING_YET> = Promise.resolve(NOTHING_WAITING_YET);
 const sse = (text: string) => encoder.encode(text);
 
 /**
@@ -67,13 +64,10 @@ const sse = (text: string) => encoder.encode(text);
  * SDK's goes through three (JSON to SSE, keep-alive, and Node's TextEncoderStream, which on Node 20
  * copies each message into a new string one character at a time: ~45 MB of garbage per (5, 5)
  * research's stream, bench/README.md). A message is one whole string (JSON.stringify escapes lone
- * surrogates). The messages already waiting when the client asks for more (a tree's events come in
- * bursts: a query's pages, a level's analyses) go out together, as one chunk and one write.
+ * surrogates), so each is encoded on its own.
  */
 export function encodeUIMessageStream(stream: ReadableStream<UIMessageChunk>, { keepAliveMs = KEEP_ALIVE_MS } = {}): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
-  /** A read that found nothing waiting yet: the next pull takes it (it keeps the messages' order). */
-  let pending: Promise<ReadableStreamReadResult<UIMessageChunk>> | undefined;
   let sentSinceTick = true;
   let timer: ReturnType<typeof setInterval> | undefined;
   return new ReadableStream<Uint8Array>({
@@ -88,8 +82,7 @@ export function encodeUIMessageStream(stream: ReadableStream<UIMessageChunk>, { 
     async pull(controller) {
       let next: ReadableStreamReadResult<UIMessageChunk>;
       try {
-        next = await (pending ?? reader.read());
-        pending = undefined;
+        next = await reader.read();
       } catch (error) {
         clearInterval(timer);
         throw error;
@@ -100,19 +93,8 @@ export function encodeUIMessageStream(stream: ReadableStream<UIMessageChunk>, { 
         controller.close();
         return;
       }
-      let text = `data: ${JSON.stringify(next.value)}\n\n`;
-      // A read of a waiting message is settled when it returns; one that would wait is kept for the next pull.
-      for (;;) {
-        const read = reader.read();
-        const ready = await Promise.race([read, NOTHING_WAITING]);
-        if (ready === NOTHING_WAITING_YET || ready.done) {
-          pending = read;
-          break;
-        }
-        text += `data: ${JSON.stringify(ready.value)}\n\n`;
-      }
       sentSinceTick = true;
-      controller.enqueue(sse(text));
+      controller.enqueue(sse(`data: ${JSON.stringify(next.value)}\n\n`));
     },
     cancel(reason) {
       clearInterval(timer);
