@@ -10,7 +10,7 @@ import { loadavg } from "node:os";
 import { Queue } from "bullmq";
 import type { BoundLatencies, BoundLimits } from "../tree/bound";
 import type { FakesProcess } from "../tree/fakes-process";
-import { runTree, type TreeRunResult } from "../tree/run-tree";
+import { promptText, runTree, type TreeRunResult } from "../tree/run-tree";
 import { cpuSeconds } from "../tree/proc";
 import { median } from "../extraction-measure";
 import { QUEUE_LOCK_MS_DEFAULT } from "@/lib/env";
@@ -187,13 +187,20 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
       });
       if (res.status !== 202) throw new Error(`start: ${res.status} ${await res.text()}`);
     }));
+    /** When the bench saw each research end (ms from the first start request). */
     const ended: number[] = [];
-    const views = await Promise.all(drafts.map((d) => waitForEnd(app, d.id, 900_000).then((v) => (ended.push(performance.now() - t0), v))));
+    const views = await Promise.all(
+      drafts.map(async (d) => {
+        const view = await waitForEnd(app, d.id, 900_000);
+        ended.push(performance.now() - t0);
+        return view;
+      }),
+    );
     const wallMs = performance.now() - t0;
     if (process.env.BENCH_TIMELINE_DIR) {
       // Each LLM call's agent, research (its prompt's benchmark number) and start (ms from the first start request), and each research's end as the bench saw it.
       const origin = performance.timeOrigin + t0;
-      const llm = (await o.fakes.llmLog()).map((e) => ({ at: e.at - origin, agent: e.agent, research: /queue benchmark (\d+)/.exec(e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" "))?.[1] }));
+      const llm = (await o.fakes.llmLog()).map((e) => ({ at: e.at - origin, agent: e.agent, research: /queue benchmark (\d+)/.exec(promptText(e))?.[1] }));
       fs.writeFileSync(path.join(process.env.BENCH_TIMELINE_DIR, `queue-${o.workers}w.json`), JSON.stringify({ wallMs, ended: ended.sort((a, b) => a - b), llm }));
     }
     const cpu1 = cpu();

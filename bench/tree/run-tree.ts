@@ -152,6 +152,9 @@ function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fa
   };
 }
 
+/** An LLM call's messages as one text (the fake LLM logs them as sent), for reading what a call was about. */
+export const promptText = (e: LlmLogEntry): string => e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" ");
+
 /**
  * BENCH_TIMELINE_DIR: a run's LLM calls (agent, the first URL of the prompt: an analysis's page), searches and
  * page requests with their start times (ms since the epoch; t0 is the start request), for reading where its
@@ -159,17 +162,19 @@ function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fa
  */
 async function writeTimeline(file: string, r: { t0: number; wallMs: number; fakes: FakesProcess; llmLog: LlmLogEntry[]; webLog: WebLogEntry[] }): Promise<void> {
   const searches = (await (await fetch(`${new URL(r.fakes.env.SEARXNG_URL).origin}/__log`)).json()) as { entries: { at: number; q: string }[] };
-  const firstUrl = (e: LlmLogEntry) => /https?:\/\/[^\s"<>)]+/.exec(e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" "))?.[0];
-  // The query a call serves: an analysis's search query, or the parent whose children a planning call plans (the chain's last).
-  const queryOf = (e: LlmLogEntry) => {
-    const text = e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" ");
-    return /<search_query>\s*([\s\S]*?)\s*<\/search_query>/.exec(text)?.[1] ?? [...text.matchAll(/Query: (.*)/g)].at(-1)?.[1];
-  };
+  const llm = r.llmLog.map((e) => {
+    const text = promptText(e);
+    // The first URL of the prompt (an analysis's page), and the query the call serves: an analysis's
+    // search query, or the parent whose children a planning call plans (the chain's last).
+    const url = /https?:\/\/[^\s"<>)]+/.exec(text)?.[0];
+    const q = /<search_query>\s*([\s\S]*?)\s*<\/search_query>/.exec(text)?.[1] ?? [...text.matchAll(/Query: (.*)/g)].at(-1)?.[1];
+    return { at: e.at, agent: e.agent, status: e.status, url, q };
+  });
   fs.writeFileSync(file, JSON.stringify({
     t0: r.t0,
     wallMs: r.wallMs,
     search: searches.entries.map((e) => ({ at: e.at, q: e.q })),
-    llm: r.llmLog.map((e) => ({ at: e.at, agent: e.agent, status: e.status, url: firstUrl(e), q: queryOf(e) })),
+    llm,
     web: r.webLog,
   }));
 }

@@ -8,13 +8,13 @@ import type { AddressInfo } from "node:net";
 
 const prompts: string[] = [];
 /** The bodies of the requests that asked for a JSON reply (response_format). */
-const structured: { messages: { role: string; content: string }[]; response_format: { type: string; json_schema?: { name: string; schema: { properties?: object } } } }[] = [];
+const structured: { messages: { role: string; content: string }[]; response_format?: { type: string; json_schema?: { name: string; schema: { properties?: object } } } }[] = [];
 const STREAMED = Array.from({ length: 200 }, (_, i) => `word${i} `);
 const server = http.createServer((req, res) => {
   let body = "";
   req.on("data", (chunk) => (body += chunk));
   req.on("end", () => {
-    const request = JSON.parse(body) as { messages: { role: string; content: string }[]; stream?: boolean };
+    const request = JSON.parse(body) as (typeof structured)[number] & { stream?: boolean };
     const prompt = request.messages.find((m) => m.role === "user")?.content ?? "";
     prompts.push(prompt);
     if (request.stream) {
@@ -35,8 +35,8 @@ const server = http.createServer((req, res) => {
     }
     res.setHeader("content-type", "application/json");
     let content = `reply to ${prompt}`;
-    if ((request as { response_format?: unknown }).response_format) {
-      structured.push(request as (typeof structured)[number]);
+    if (request.response_format) {
+      structured.push(request);
       const repairing = request.messages.some((m) => m.role === "assistant");
       // "fenced": valid JSON in a code fence, with prose; "broken": not JSON until a repair is asked for.
       content = prompt === "fenced" ? 'Here it is:\n```json\n{"n": 1}\n```' : prompt === "broken" && !repairing ? "n is two" : '{"n": 2}';
@@ -97,9 +97,9 @@ test("a structured call sends the schema as response_format, parses and validate
   const onUsage = (t: { promptTokens: number; completionTokens: number; calls: number }) => void usage.push(t.calls, t.promptTokens, t.completionTokens);
   assert.deepEqual(await generateStructured({ agent: "number-picker", system: "Pick.", prompt: "plain", schema, onUsage }), { n: 2 });
   const [first] = structured;
-  assert.equal(first.response_format.type, "json_schema");
-  assert.equal(first.response_format.json_schema?.name, "number-picker");
-  assert.deepEqual(Object.keys(first.response_format.json_schema?.schema.properties ?? {}), ["n"]);
+  assert.equal(first.response_format?.type, "json_schema");
+  assert.equal(first.response_format?.json_schema?.name, "number-picker");
+  assert.deepEqual(Object.keys(first.response_format?.json_schema?.schema.properties ?? {}), ["n"]);
   assert.equal(first.messages[0].role, "system");
   assert.match(first.messages[0].content, /^Pick\.\n\nReply with one JSON object only/);
   assert.deepEqual(usage, [1, 3, 2], "one exchange, its tokens");

@@ -50,22 +50,22 @@ type CallSettings = Parameters<ChatModel["doGenerate"]>[0];
 type ResponseFormat = CallSettings["responseFormat"];
 
 interface StructuredSpec {
-  /** The JSON Schema as text: for a repair request, and a budget's estimate of what is sent. */
-  jsonSchema: string;
   /** The response format the AI SDK's structured output sends for the schema (`Output.object`'s own). */
-  responseFormat: PromiseLike<ResponseFormat>;
+  responseFormat: ResponseFormat;
+  /** Its JSON Schema as text: shown in a repair request, and counted in a budget's estimate of what is sent. */
+  jsonSchema: string;
 }
 
-/** Each schema's JSON Schema text and response format, built once: converting costs more than the call's own work. */
-const structuredSpecs = new WeakMap<z.ZodType, StructuredSpec>();
+/** Each schema's response format, converted once: converting costs more than the call's own work. */
+const structuredSpecs = new WeakMap<z.ZodType, Promise<StructuredSpec>>();
 
-function structuredSpec(schema: z.ZodType, agent: string): StructuredSpec {
+function structuredSpec(schema: z.ZodType, agent: string): Promise<StructuredSpec> {
   let spec = structuredSpecs.get(schema);
   if (!spec) {
-    spec = {
-      jsonSchema: JSON.stringify(z.toJSONSchema(schema)),
-      responseFormat: Output.object({ schema, name: agent.replace(/[^a-zA-Z0-9_-]/g, "_") }).responseFormat,
-    };
+    spec = Promise.resolve(Output.object({ schema, name: agent.replace(/[^a-zA-Z0-9_-]/g, "_") }).responseFormat).then((responseFormat) => ({
+      responseFormat,
+      jsonSchema: JSON.stringify(responseFormat?.type === "json" ? responseFormat.schema : {}),
+    }));
     structuredSpecs.set(schema, spec);
   }
   return spec;
@@ -90,7 +90,7 @@ async function exchange(o: { system: string; turns: Turn[]; responseFormat?: Res
 export async function generateStructured<T>(options: CallOptions & { schema: z.ZodType<T> }): Promise<T> {
   const { agent, schema, onUsage, signal, schedule } = options;
   const env = getEnv();
-  const { jsonSchema, responseFormat } = structuredSpec(schema, agent);
+  const { jsonSchema, responseFormat } = await structuredSpec(schema, agent);
   // The JSON Schema goes out once, as response_format (it used to be in the system prompt too: ~300
   // tokens per call). A model that ignores response_format is shown the schema in the repair request.
   const system = `${options.system}\n\nReply with one JSON object only, matching the response format's JSON Schema.`;
@@ -104,7 +104,7 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     await onUsage?.begin?.();
     let settled = false;
     try {
-      const reply = await exchange({ system, turns: messages, responseFormat: await responseFormat, maxOutputTokens, signal, schedule });
+      const reply = await exchange({ system, turns: messages, responseFormat, maxOutputTokens, signal, schedule });
       settled = true;
       await onUsage?.(reply.usage);
       text = reply.text;
