@@ -128,6 +128,9 @@ const schema = z.object({
   // time, which bound what the fleet sends; with a run's slots a (5, 5) tree's 30-query levels queued
   // behind 8 slots on 2 workers (bench/README.md, "Queue mode").
   QUEUE_PART_CONCURRENCY: int(QUEUE_PART_CONCURRENCY_DEFAULT, 1, 500),
+  // A node job that finds a page being fetched by another worker is woken when that fetch ends (Redis
+  // pub/sub); it also looks at the page this often, for a lost message or a dead worker's claim.
+  PAGE_CLAIM_POLL_MS: int(300, 10, 60_000),
 
   // Answer agent: the largest token budget a request may ask for, the budget when none is given,
   // the step cap, and (optional) an embedding model id for near-duplicate sub-questions.

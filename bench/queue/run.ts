@@ -201,7 +201,14 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
       // Each LLM call's agent, research (its prompt's benchmark number) and start (ms from the first start request), and each research's end as the bench saw it.
       const origin = performance.timeOrigin + t0;
       const llm = (await o.fakes.llmLog()).map((e) => ({ at: e.at - origin, agent: e.agent, research: /queue benchmark (\d+)/.exec(promptText(e))?.[1] }));
-      fs.writeFileSync(path.join(process.env.BENCH_TIMELINE_DIR, `queue-${o.workers}w.json`), JSON.stringify({ wallMs, ended: ended.sort((a, b) => a - b), llm }));
+      // Each node job's worker, and when it was added, taken and finished (ms from the first start request).
+      const nodeQueue = new Queue("tree-nodes", { connection: { url: o.redisUrl }, prefix });
+      const at = (ms: number | undefined) => (ms === undefined ? null : ms - origin);
+      const nodes = (await nodeQueue.getJobs(["completed"])).map((j) => ({
+        worker: workers.findIndex((w) => j.processedBy?.includes(`:${w.pid}:`)), added: at(j.timestamp), taken: at(j.processedOn), finished: at(j.finishedOn),
+      }));
+      await nodeQueue.close();
+      fs.writeFileSync(path.join(process.env.BENCH_TIMELINE_DIR, `queue-${o.workers}w.json`), JSON.stringify({ wallMs, ended: ended.sort((a, b) => a - b), llm, nodes }));
     }
     const cpu1 = cpu();
     const cpuWeb = cpu1.web - cpu0.web;

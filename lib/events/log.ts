@@ -7,6 +7,7 @@
 // - with REDIS_URL, a Redis stream per run (XADD / XRANGE), readers woken by pub/sub.
 import { appendRunEvents, lastRunEventSeq, listenRunEvents, pruneRunEvents, runEventsAfter, runEventsNotify } from "../db/run-events";
 import { redis, redisEnabled, redisKey } from "../redis";
+import { Wakeups } from "../wakeups";
 
 export interface LoggedEvent {
   seq: number;
@@ -34,39 +35,6 @@ export interface EventLog {
   prune(): Promise<void>;
   /** How long a reader waits between reads when nothing wakes it. */
   readonly pollMs: number;
-}
-
-/** Wake-ups by run id, fed by LISTEN/NOTIFY or Redis pub/sub. */
-class Wakeups {
-  private readonly waiting = new Map<string, Set<() => void>>();
-  private started = false;
-
-  constructor(private readonly start: (notify: (runId: string) => void) => void) {}
-
-  wait(runId: string, ms: number, signal: AbortSignal): Promise<void> {
-    if (!this.started) {
-      this.started = true;
-      this.start((id) => this.notify(id));
-    }
-    return new Promise<void>((resolve) => {
-      let set = this.waiting.get(runId);
-      if (!set) this.waiting.set(runId, (set = new Set()));
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        set.delete(done);
-        if (set.size === 0 && this.waiting.get(runId) === set) this.waiting.delete(runId);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      set.add(done);
-      signal.addEventListener("abort", done, { once: true });
-    });
-  }
-
-  private notify(runId: string): void {
-    for (const done of [...(this.waiting.get(runId) ?? [])]) done();
-  }
 }
 
 const sleepFor = (ms: number, signal: AbortSignal) =>

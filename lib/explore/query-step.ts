@@ -5,7 +5,7 @@ import { matchingPassages, rereadBudget } from "../agents/passages";
 import { trimToTokens } from "../ai/prompts";
 import { isLostCall } from "../ai/errors";
 import { BoundedMap } from "../bounded-map";
-import { allOrFirstError, Semaphore, sleep } from "../concurrency";
+import { allOrFirstError, Semaphore } from "../concurrency";
 import { errorMessage } from "../errors";
 import type { SerpQuery } from "../db/types";
 import { fetchSlot } from "../limits";
@@ -17,6 +17,7 @@ import { WEB_ONLY } from "../knowledge/sources";
 import { scrapeUrl, ScrapeError } from "../scrape";
 import { AppError } from "../errors";
 import type { RunContext } from "./context";
+import { announcePageEnd, armPageEnd } from "./page-ends";
 import type { FetchedPage } from "./context";
 import { toQueryView, toWebsiteView, type QueryPageRow, type WebsiteRow } from "./public-shape";
 import * as store from "../db/tree";
@@ -183,8 +184,6 @@ async function awaitPage(ctx: RunContext, row: QueryPageRow): Promise<FetchedPag
   }
 }
 
-/** Queue mode: how often a node waits to see a page another worker fetches. */
-const CLAIMED_FETCH_POLL_MS = 300;
 /**
  * Queue mode: a page fetch's claim is renewed this often while the fetch (and its extraction) goes on,
  * and a claim not renewed for five times as long is a dead worker's, taken over by the next node that
@@ -203,14 +202,34 @@ const endedPages = new BoundedMap<string, FetchedPage>(16_000_000, (page) => pag
 
 const hasEnded = (page: { status: string }): page is FetchedPage => page.status === "scraped" || page.status === "failed";
 
+/**
+ * Pages being fetched in this process's node jobs (queue mode), shared by its other node jobs that
+ * need them: each job has its own RunContext, and without this a second job of the research here
+ * found the page claimed by the first in the database and waited to see its end there.
+ */
+const fetchesHere = new Map<string, Promise<FetchedPage>>();
+
 async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> {
-  if (ctx.distributed) {
-    const known = endedPages.get(pageId);
-    if (known) return known;
-    const result = await fetchPageOnce(ctx, pageId);
-    return endedPages.getOrAdd(pageId, () => result);
+  if (!ctx.distributed) return fetchPageOnce(ctx, pageId);
+  const known = endedPages.get(pageId);
+  if (known) return known;
+  const shared = fetchesHere.get(pageId);
+  if (shared) {
+    try {
+      return await shared;
+    } catch (error) {
+      // The job that fetched it failed (its run stopped, the database did): this one tries itself.
+      if (ctx.signal.aborted) throw error;
+      return fetchPage(ctx, pageId);
+    }
   }
-  return fetchPageOnce(ctx, pageId);
+  const fetch = fetchPageOnce(ctx, pageId).then((result) => endedPages.getOrAdd(pageId, () => result));
+  fetchesHere.set(pageId, fetch);
+  try {
+    return await fetch;
+  } finally {
+    if (fetchesHere.get(pageId) === fetch) fetchesHere.delete(pageId);
+  }
 }
 
 async function fetchPageOnce(ctx: RunContext, pageId: string): Promise<FetchedPage> {
@@ -220,12 +239,20 @@ async function fetchPageOnce(ctx: RunContext, pageId: string): Promise<FetchedPa
   if (ctx.distributed) {
     // Another worker's node may fetch it now: one claim in the database, the others wait for its
     // result. The claim is renewed while this fetch goes on; one left unrenewed is a dead worker's.
-    while (!(await store.claimPageFetch(pageId, PAGE_CLAIM_STALE_MS))) {
-      // Being fetched elsewhere: this process's rows of the page show it.
-      announce(pageId, { status: "scraping", title: page.title, error: null });
-      await sleep(CLAIMED_FETCH_POLL_MS, ctx.signal);
-      page = await store.getPage(pageId);
-      if (hasEnded(page)) return page;
+    for (;;) {
+      // Listening for the fetch's end before the claim: an end announced meanwhile is not missed.
+      const fetchEnd = armPageEnd(pageId);
+      try {
+        if (await store.claimPageFetch(pageId, PAGE_CLAIM_STALE_MS)) break;
+        // Being fetched elsewhere: this process's rows of the page show it, until its worker announces its end.
+        announce(pageId, { status: "scraping", title: page.title, error: null });
+        page = await store.getPage(pageId);
+        if (hasEnded(page)) return page;
+        await fetchEnd.wait(ctx.env.PAGE_CLAIM_POLL_MS, ctx.signal);
+      } finally {
+        fetchEnd.dispose();
+      }
+      ctx.signal.throwIfAborted();
     }
     renewal = setInterval(() => void store.renewPageFetch(pageId).catch((error: unknown) => console.error(`[quarry] could not renew the fetch claim of page ${pageId}:`, error)), PAGE_CLAIM_RENEW_MS);
   } else await store.updatePage(pageId, { status: "scraping", error: null });
@@ -255,5 +282,7 @@ async function fetchClaimedPage(ctx: RunContext, page: Awaited<ReturnType<typeof
     await store.updatePage(pageId, { status: "failed", error: message, fetchedAt: new Date() });
   }
   announce(pageId, result);
+  // Queue mode: the node jobs of other workers waiting for it look again now.
+  if (ctx.distributed) announcePageEnd(pageId);
   return result;
 }
