@@ -26,12 +26,14 @@ function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
     async ensure(parentId, partIds, { replaceEnded, level = 1 }) {
       const q = queue();
       const states = new Map<string, PartJobState>();
-      let priority: number | undefined;
-      for (const partId of partIds) {
-        const id = jobId(partId);
-        const job = await q.getJob(id);
-        if (job) {
-          const state = await job.getState();
+      // The parts' jobs and their states asked for together (a node's children are on its path to them).
+      const jobs = await Promise.all(partIds.map((partId) => q.getJob(jobId(partId))));
+      const jobStates = await Promise.all(jobs.map((job) => job?.getState()));
+      const missing: string[] = [];
+      for (const [i, partId] of partIds.entries()) {
+        const job = jobs[i];
+        const state = jobStates[i];
+        if (job && state !== undefined) {
           if (live(state)) {
             states.set(partId, "running");
             continue;
@@ -42,21 +44,28 @@ function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
           }
           await job.remove().catch(() => {});
         }
-        // The run's user's rank, like its run's: one user's big run does not starve another's question.
-        // Within a rank, deeper parts first: a user's earlier runs end first, not all of them last together.
-        priority ??= (await fairRank(kind, parentId) - 1) * LEVELS + LEVELS - Math.min(Math.max(level, 1), LEVELS - 1);
-        // BullMQ's add is typed by the queue's name and data types, which a generic T cannot name.
-        await (q as unknown as Queue<object>).add("part", data(parentId, partId), {
-          jobId: id,
+        missing.push(partId);
+      }
+      if (missing.length === 0) return states;
+      // The run's user's rank, like its run's: one user's big run does not starve another's question.
+      // Within a rank, deeper parts first: a user's earlier runs end first, not all of them last together.
+      const priority = (await fairRank(kind, parentId) - 1) * LEVELS + LEVELS - Math.min(Math.max(level, 1), LEVELS - 1);
+      // BullMQ's add is typed by the queue's name and data types, which a generic T cannot name. One
+      // round trip for them all; a part whose job exists (added meanwhile by another) is left alone.
+      await (q as unknown as Queue<object>).addBulk(missing.map((partId) => ({
+        name: "part",
+        data: data(parentId, partId),
+        opts: {
+          jobId: jobId(partId),
           priority,
           attempts: PART_ATTEMPTS,
           backoff: { type: "exponential", delay: 2_000 },
           // By age only: the coordinator reads a part's ended job while its run runs.
           removeOnComplete: { age: 24 * 3600 },
           removeOnFail: { age: 7 * 24 * 3600 },
-        });
-        states.set(partId, "running");
-      }
+        },
+      })));
+      for (const partId of missing) states.set(partId, "running");
       return states;
     },
 
@@ -64,12 +73,8 @@ function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
 
     async running(partIds) {
       const q = queue();
-      let n = 0;
-      for (const partId of partIds) {
-        const state = await (await q.getJob(jobId(partId)))?.getState();
-        if (state && live(state)) n++;
-      }
-      return n;
+      const states = await Promise.all(partIds.map(async (partId) => (await q.getJob(jobId(partId)))?.getState()));
+      return states.filter((state) => state !== undefined && live(state)).length;
     },
   };
 }
