@@ -9,7 +9,10 @@ import { reserveSeq } from "../db/runs";
 import { BoundedMap } from "../bounded-map";
 import { eventBus, type EngineEvent, type RunTopic } from "../events/bus";
 
-/** How long the first waiting event of a batch waits for others before the batch is numbered. */
+/**
+ * How long the first waiting event of a batch waits for others before the batch is numbered (a job
+ * that ends numbers what waits at once: see flushed).
+ */
 const SEQ_BATCH_MS = 10;
 
 export class SharedSeqSink {
@@ -18,8 +21,15 @@ export class SharedSeqSink {
   private chain: Promise<void> = Promise.resolve();
   private scheduled = false;
   private readonly topics = new Map<string, RunTopic>();
+  /** Ends the waiting batch's wait now. */
+  private hurry: (() => void) | undefined;
+  /** Callers of flushed() waiting: batches are numbered without waiting meanwhile. */
+  private flushing = 0;
 
-  constructor(private readonly runId: string) {}
+  constructor(
+    private readonly runId: string,
+    private readonly batchMs = SEQ_BATCH_MS,
+  ) {}
 
   emit(topic: RunTopic, event: EngineEvent): void {
     this.topics.set(`${topic.kind}:${topic.subjectId}`, topic);
@@ -29,8 +39,19 @@ export class SharedSeqSink {
     this.chain = this.chain
       // Events of the run's jobs in this process a few ms apart take their numbers together (the
       // analyses of a query's pages end within ms of each other): one reservation for them all.
-      .then(() => new Promise((resolve) => setTimeout(resolve, SEQ_BATCH_MS)))
+      .then(
+        () =>
+          new Promise<void>((resolve) => {
+            if (this.flushing > 0) return resolve();
+            const timer = setTimeout(resolve, this.batchMs);
+            this.hurry = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          }),
+      )
       .then(async () => {
+        this.hurry = undefined;
         this.scheduled = false;
         const batch = this.waiting;
         this.waiting = [];
@@ -41,9 +62,18 @@ export class SharedSeqSink {
       .catch((error: unknown) => console.error(`[quarry] could not emit events of run ${this.runId}:`, error));
   }
 
-  /** Resolves once every event emitted so far is numbered, emitted and in the event log. */
+  /**
+   * Resolves once every event emitted so far is numbered, emitted and in the event log. What waits
+   * for its batch is numbered now: a job that ends does not hold its worker slot for the batch's wait.
+   */
   async flushed(): Promise<void> {
-    await this.chain;
+    this.flushing++;
+    try {
+      this.hurry?.();
+      await this.chain;
+    } finally {
+      this.flushing--;
+    }
     for (const topic of this.topics.values()) await eventBus.drain(topic);
   }
 }
