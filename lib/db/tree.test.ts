@@ -178,6 +178,10 @@ test("a query's path on plain SQL returns the rows Prisma's model API reads: cre
   assert.equal(children[0].depth, 2);
   assert.deepEqual(await store.createChildQueries(completed, [{ query: "again", objective: "o" }], 1), [], "the children are created once");
   assert.equal((await db.serpQuery.findUniqueOrThrow({ where: { id: roots[0].id } })).childrenGenerated, true);
+  // Two executions of one node plan its children at once (queue mode): one set goes in.
+  const [first, second] = await Promise.all([0, 1].map((n) => store.createChildQueries(children[0], [{ query: `g${n}a`, objective: "o" }, { query: `g${n}b`, objective: "o" }], 2)));
+  assert.equal([first, second].filter((set) => set.length === 2).length, 1, "one of them created the children");
+  assert.deepEqual(await db.serpQuery.findMany({ where: { parentId: children[0].id }, orderBy: { position: "asc" } }), first.length ? first : second);
 
   const chain = await store.chainLearnings([completed, children[0]]);
   assert.deepEqual(chain.map((q) => q.learnings), [[{ content: "c fact", url: "https://c.example/1" }], []]);

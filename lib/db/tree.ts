@@ -22,6 +22,7 @@ import type { QueryStatus } from "../types";
 /** How the tables' rows read here come back: their times and booleans (see RowTypes). */
 const SERP_QUERY: RowTypes = { dates: ["createdAt", "startedAt", "completedAt"], booleans: ["childrenGenerated"] };
 const QUERY_PAGE: RowTypes = { dates: ["createdAt", "analyzedAt", "page_createdAt", "page_fetchedAt"] };
+const PAGE_ROW: RowTypes = { dates: ["createdAt", "fetchedAt"] };
 const EXTRACTED_ITEM: RowTypes = { dates: ["createdAt"] };
 
 /** A new row's id (the tables' ids are opaque strings; Prisma's model API would make a cuid). */
@@ -89,31 +90,56 @@ export async function createRootQueries(researchId: string, drafts: QueryDraft[]
   return transactionDirect(async (tx) => {
     const claimed = await tx.execute(Prisma.sql`UPDATE "Research" SET "rootQueriesGenerated" = ${true} WHERE "id" = ${researchId} AND "rootQueriesGenerated" = ${false}`);
     if (claimed === 0) return [];
-    return insertQueries(tx, drafts.map((d, position) => ({ researchId, parentId: null, depth: 1, position, text: d.query, objective: d.objective, levelBreadth })));
+    const rows = newQueryRows(drafts.map((d, position) => ({ researchId, parentId: null, depth: 1, position, text: d.query, objective: d.objective, levelBreadth })));
+    await insertQueries(tx, rows);
+    return rows;
   });
 }
 
 /** Creates a query's children once; returns [] if they exist already. */
 export async function createChildQueries(parent: SerpQuery, drafts: QueryDraft[], levelBreadth: number): Promise<SerpQuery[]> {
+  const { researchId, id: parentId } = parent;
+  const rows = newQueryRows(drafts.map((d, position) => ({ researchId, parentId, depth: parent.depth + 1, position, text: d.query, objective: d.objective, levelBreadth })));
+  const claim = Prisma.sql`UPDATE "SerpQuery" SET "childrenGenerated" = ${true} WHERE "id" = ${parent.id} AND "childrenGenerated" = ${false}`;
+  if (rows.length > 0 && databaseProvider(getEnv().DATABASE_URL) === "postgresql") {
+    // One statement (instead of BEGIN, the claim, the insert, COMMIT: four round trips on every
+    // planned level's path in queue mode): the children go in only with the parent's claim.
+    const inserted = await executeDirect(Prisma.sql`
+      WITH "claimed" AS (${claim} RETURNING "id")
+      ${INSERT_QUERIES} SELECT v.* FROM (VALUES ${Prisma.join(rows.map((q) => queryValues(q, { typed: true })))}) AS v (${QUERY_COLUMNS})
+      WHERE EXISTS (SELECT 1 FROM "claimed")`);
+    return inserted > 0 ? rows : [];
+  }
   return transactionDirect(async (tx) => {
-    const claimed = await tx.execute(Prisma.sql`UPDATE "SerpQuery" SET "childrenGenerated" = ${true} WHERE "id" = ${parent.id} AND "childrenGenerated" = ${false}`);
-    if (claimed === 0) return [];
-    const { researchId, id: parentId } = parent;
-    return insertQueries(tx, drafts.map((d, position) => ({ researchId, parentId, depth: parent.depth + 1, position, text: d.query, objective: d.objective, levelBreadth })));
+    if ((await tx.execute(claim)) === 0) return [];
+    await insertQueries(tx, rows);
+    return rows;
   });
 }
 
-/** Inserts new queries (pending, nothing spent) in one statement and returns their rows. */
-async function insertQueries(tx: DirectTx, drafts: Pick<SerpQuery, "researchId" | "parentId" | "depth" | "position" | "text" | "objective" | "levelBreadth">[]): Promise<SerpQuery[]> {
-  if (drafts.length === 0) return [];
+type QueryDraftRow = Pick<SerpQuery, "researchId" | "parentId" | "depth" | "position" | "text" | "objective" | "levelBreadth">;
+
+/** New queries' rows: pending, nothing spent. */
+function newQueryRows(drafts: QueryDraftRow[]): SerpQuery[] {
   const createdAt = new Date();
-  const rows: SerpQuery[] = drafts.map((d) => ({
+  return drafts.map((d) => ({
     ...d, id: newId(), status: "pending", error: null, childrenGenerated: false, promptTokens: 0, completionTokens: 0, createdAt, startedAt: null, completedAt: null,
   }));
-  await tx.execute(Prisma.sql`
-    INSERT INTO "SerpQuery" ("id", "researchId", "parentId", "depth", "position", "text", "objective", "levelBreadth", "status", "childrenGenerated", "promptTokens", "completionTokens", "createdAt")
-    VALUES ${Prisma.join(rows.map((q) => Prisma.sql`(${q.id}, ${q.researchId}, ${q.parentId}, ${q.depth}, ${q.position}, ${q.text}, ${q.objective}, ${q.levelBreadth}, ${q.status}, ${false}, ${0}, ${0}, ${createdAt})`))}`);
-  return rows;
+}
+
+const QUERY_COLUMNS = Prisma.raw(`"id", "researchId", "parentId", "depth", "position", "text", "objective", "levelBreadth", "status", "childrenGenerated", "promptTokens", "completionTokens", "createdAt"`);
+const INSERT_QUERIES = Prisma.sql`INSERT INTO "SerpQuery" (${QUERY_COLUMNS})`;
+
+/** A new query's values; `typed`: with PostgreSQL casts, for a VALUES list inside a SELECT. */
+function queryValues(q: SerpQuery, { typed = false } = {}) {
+  const cast = (value: unknown, type: string) => (typed ? Prisma.sql`${value}::${Prisma.raw(type)}` : Prisma.sql`${value}`);
+  return Prisma.sql`(${q.id}, ${q.researchId}, ${q.parentId}, ${cast(q.depth, "integer")}, ${cast(q.position, "integer")}, ${q.text}, ${q.objective}, ${cast(q.levelBreadth, "integer")}, ${q.status}, ${cast(false, "boolean")}, ${cast(0, "integer")}, ${cast(0, "integer")}, ${cast(q.createdAt, "timestamp(3)")})`;
+}
+
+/** Inserts new queries in one statement. */
+async function insertQueries(tx: DirectTx, rows: SerpQuery[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(Prisma.sql`${INSERT_QUERIES} VALUES ${Prisma.join(rows.map((q) => queryValues(q)))}`);
 }
 
 /** Moves a query to `status` (with its times, error and the tokens spent for it) and returns its row. */
@@ -158,13 +184,20 @@ export async function attachSearchResults(query: SerpQuery, results: SearchHit[]
     await tx.execute(Prisma.sql`
       INSERT INTO "Page" ("id", "researchId", "url", "title", "status", "createdAt") VALUES ${Prisma.join(pageValues)}
       ON CONFLICT ("researchId", "url") DO NOTHING`);
-    const pages = await tx.query<{ id: string; url: string }>(Prisma.sql`
-      SELECT "id", "url" FROM "Page" WHERE "researchId" = ${researchId} AND "url" IN (${Prisma.join(urls)})`);
-    const pageIds = new Map(pages.map((p) => [p.url, p.id]));
-    const rowValues = urls.map((url, position) => Prisma.sql`(${newId()}, ${query.id}, ${pageIds.get(url)!}, ${position}, 'pending', ${now})`);
+    // The pages as a query's rows show them (all but the text): the rows are built from them and
+    // what is inserted, not read back (a round trip less on every query's path).
+    const pages = await tx.query<QueryPageRow["page"]>(Prisma.sql`
+      SELECT "id", "researchId", "url", "status", "title", "contentType", "error", "createdAt", "fetchedAt", "author", "published"
+      FROM "Page" WHERE "researchId" = ${researchId} AND "url" IN (${Prisma.join(urls)})`, PAGE_ROW);
+    const pageOf = new Map(pages.map((p) => [p.url, p]));
+    const rows: QueryPageRow[] = urls.map((url, position) => {
+      const page = pageOf.get(url)!;
+      return { id: newId(), queryId: query.id, pageId: page.id, position, status: "pending", error: null, createdAt: now, analyzedAt: null, page, items: [] };
+    });
     await tx.execute(Prisma.sql`
-      INSERT INTO "QueryPage" ("id", "queryId", "pageId", "position", "status", "createdAt") VALUES ${Prisma.join(rowValues)}`);
-    return { query: moved, rows: await queryPageRows(tx, query.id, { items: false }) };
+      INSERT INTO "QueryPage" ("id", "queryId", "pageId", "position", "status", "createdAt")
+      VALUES ${Prisma.join(rows.map((r) => Prisma.sql`(${r.id}, ${r.queryId}, ${r.pageId}, ${r.position}, ${r.status}, ${r.createdAt})`))}`);
+    return { query: moved, rows };
   });
 }
 
@@ -172,8 +205,8 @@ export async function queryPagesOfQuery(queryId: string): Promise<QueryPageRow[]
   return queryPageRows({ query: queryDirect }, queryId);
 }
 
-/** A query's pages in order, each with its page (without the text) and its items (none when `items` is false: just attached). */
-async function queryPageRows(tx: Pick<DirectTx, "query">, queryId: string, { items = true } = {}): Promise<QueryPageRow[]> {
+/** A query's pages in order, each with its page (without the text) and its items. */
+async function queryPageRows(tx: Pick<DirectTx, "query">, queryId: string): Promise<QueryPageRow[]> {
   type Joined = Omit<QueryPageRow, "page" | "items"> & { [K in keyof QueryPageRow["page"] as `page_${K}`]: QueryPageRow["page"][K] };
   const joined = await tx.query<Joined>(Prisma.sql`
     SELECT qp."id", qp."queryId", qp."pageId", qp."position", qp."status", qp."error", qp."createdAt", qp."analyzedAt",
@@ -182,7 +215,7 @@ async function queryPageRows(tx: Pick<DirectTx, "query">, queryId: string, { ite
       p."author" AS "page_author", p."published" AS "page_published"
     FROM "QueryPage" qp JOIN "Page" p ON p."id" = qp."pageId" WHERE qp."queryId" = ${queryId} ORDER BY qp."position"`, QUERY_PAGE);
   const itemsByRow = new Map<string, ExtractedItem[]>();
-  if (items && joined.length > 0) {
+  if (joined.length > 0) {
     const rows = await tx.query<ExtractedItem>(Prisma.sql`
       SELECT i.* FROM "ExtractedItem" i JOIN "QueryPage" qp ON qp."id" = i."queryPageId" WHERE qp."queryId" = ${queryId} ORDER BY i."position"`, EXTRACTED_ITEM);
     for (const item of rows) {
