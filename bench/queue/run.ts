@@ -353,7 +353,7 @@ async function runRecovery(o: { fakes: FakesProcess; limits: BoundLimits; redisU
  * The single tree in the embedded mode (SQLite, the default; PostgreSQL, queue mode's database) and on
  * the workers, one after the other on the same fakes, each held against the bound of the tree it built.
  */
-async function runSingleTree(o: { fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; partConcurrency: number; depth: number; breadth: number; workers: number; runs?: number; log: (line: string) => void }): Promise<SingleTreeRow[]> {
+async function runSingleTree(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; partConcurrency: number; depth: number; breadth: number; workers: number; runs?: number; log: (line: string) => void }): Promise<SingleTreeRow[]> {
   const rows: SingleTreeRow[] = [];
   const modes: { mode: SingleTreeRow["mode"]; database: SingleTreeRow["database"] }[] = [
     { mode: "embedded", database: "sqlite" },
@@ -362,12 +362,14 @@ async function runSingleTree(o: { fakes: FakesProcess; latencies: BoundLatencies
   ];
   // Interleaved rounds: one run's ratio moves by ±0.4 on 2 shared cores; the medians are compared.
   const rounds = Array.from({ length: o.runs ?? 1 }, () => modes).flat();
-  for (const { mode, database } of rounds) {
+  for (const [round, { mode, database }] of rounds.entries()) {
     const load = loadavg()[0];
     const workers = mode === "queue" ? o.workers : 0;
     const r: TreeRunResult = await runTree({
       depth: o.depth, breadth: o.breadth, database, latencies: o.latencies, limits: o.limits, contextTokenBudget: o.contextTokenBudget, fakes: o.fakes,
       ...(mode === "queue" ? { queue: { workers, redisUrl: o.redisUrl } } : {}),
+      // --profile: the web process's and the workers' profiles, a folder per run.
+      ...(o.profileDir ? { profileDir: path.join(o.profileDir, `single-${round + 1}-${mode}-${database}`) } : {}),
     });
     const row: SingleTreeRow = { mode, database, workers, wallMs: r.wallMs, boundMs: r.bound.boundMs, limitedBy: r.bound.limitedBy, ratio: r.ratio, llmCalls: r.llm.calls,
       cpuWeb: r.server.cpuSeconds, cpuWorkers: r.queueCpuSeconds ?? 0, load };

@@ -26,3 +26,26 @@ test("one append of more events than one statement carries stores them all", asy
   assert.deepEqual(stored, many);
   assert.deepEqual(await events.runEventsAfter({ runId: "run-a", after: 3 }), [event("run-a", 4, "again")]);
 });
+
+test("on PostgreSQL an append tells the listeners of every instance (LISTEN/NOTIFY), once per append", { skip: !events.runEventsNotify() && "SQLite has no notifications" }, async () => {
+  const heard: string[] = [];
+  const stop = events.listenRunEvents((runId) => heard.push(runId));
+  try {
+    // LISTEN is on once a notification of our own comes back.
+    const deadline = Date.now() + 10_000;
+    while (!heard.includes("run-probe")) {
+      assert.ok(Date.now() < deadline, "the listener connected");
+      await events.appendRunEvents("run-probe", [event("run-probe", heard.length + 1)]);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    heard.length = 0;
+    await events.appendRunEvents("run-c", Array.from({ length: 1_100 }, (_, i) => event("run-c", i + 1)));
+    const until = Date.now() + 5_000;
+    while (!heard.includes("run-c") && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(heard, ["run-c"], "one notification for the append, after its rows");
+    assert.equal((await events.runEventsAfter({ runId: "run-c", after: 0, limit: 5_000 })).length, 1_100);
+  } finally {
+    stop();
+  }
+});
