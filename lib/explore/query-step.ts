@@ -97,7 +97,11 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
         // fetch and extraction and send only the passages that match their own objective.
         const text = page.content ?? "";
         let excerpt: string | null = null;
-        if (ctx.distributed && !ctx.pagesReadInFull.has(row.pageId) && (await store.pageAnalyzedElsewhere(row.pageId, row.id))) ctx.pagesReadInFull.add(row.pageId);
+        // Queue mode: another worker's query may have read it (not one of a page this worker fetched:
+        // nobody read that before its fetch ended here).
+        if (ctx.distributed && !ctx.pagesReadInFull.has(row.pageId) && !fetchedHere.get(row.pageId) && (await store.pageAnalyzedElsewhere(row.pageId, row.id))) {
+          ctx.pagesReadInFull.add(row.pageId);
+        }
         if (ctx.pagesReadInFull.has(row.pageId)) {
           const budget = rereadBudget(ctx.env.PAGE_TOKEN_BUDGET);
           // Nothing matching: the page's opening within the same budget (one call per analysed page still).
@@ -202,6 +206,9 @@ const endedPages = new BoundedMap<string, FetchedPage>(16_000_000, (page) => pag
 
 const hasEnded = (page: { status: string }): page is FetchedPage => page.status === "scraped" || page.status === "failed";
 
+/** Queue mode: pages this process fetched (their first reader is a node job here), the latest 100,000. */
+const fetchedHere = new BoundedMap<string, true>(100_000);
+
 /**
  * Pages being fetched in this process's node jobs (queue mode), shared by its other node jobs that
  * need them: each job has its own RunContext, and without this a second job of the research here
@@ -282,7 +289,10 @@ async function fetchClaimedPage(ctx: RunContext, page: Awaited<ReturnType<typeof
     await store.updatePage(pageId, { status: "failed", error: message, fetchedAt: new Date() });
   }
   announce(pageId, result);
-  // Queue mode: the node jobs of other workers waiting for it look again now.
-  if (ctx.distributed) announcePageEnd(pageId);
+  if (ctx.distributed) {
+    fetchedHere.getOrAdd(pageId, () => true);
+    // The node jobs of other workers waiting for it look again now.
+    announcePageEnd(pageId);
+  }
   return result;
 }
