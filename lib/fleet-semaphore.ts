@@ -12,7 +12,7 @@
 // keeps none for WAITING_MS: under contention each slot goes back to Redis as before.
 import { randomUUID } from "node:crypto";
 import { Semaphore, type WaitOptions } from "./concurrency";
-import { redis, redisKey, redisScript } from "./redis";
+import { onRedisMessages, redis, redisKey, redisScript } from "./redis";
 
 /** How long a slot is held without renewal: a killed process's slots come back after at most this. */
 const LEASE_MS = 15_000;
@@ -210,17 +210,15 @@ export class FleetSemaphore extends Semaphore {
   private subscribe(): void {
     if (this.subscribed) return;
     this.subscribed = true;
-    const subscriber = redis("subscriber");
-    subscriber.on("message", (channel: string) => {
+    onRedisMessages([this.channel, this.contendedChannel], `${this.name} releases`, (channel) => {
       if (channel === this.contendedChannel) {
         this.contendedUntil = Date.now() + WAITING_MS;
         this.freeIdle();
-      } else if (channel === this.channel) {
+      } else {
         // One at a time would be fairer, but a waiter that loses the race just waits again.
         for (const wake of [...this.waiters]) wake();
       }
     });
-    void subscriber.subscribe(this.channel, this.contendedChannel).catch((error: unknown) => console.error(`[quarry] could not subscribe to ${this.name} releases:`, error));
   }
 
   /** Keeps this process's leases alive while it holds any. */

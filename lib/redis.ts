@@ -32,6 +32,18 @@ export function newRedisConnection(name: string): Redis {
   return connection;
 }
 
+/**
+ * Calls `onMessage` with each message published on one of `channels`, over this process's shared
+ * subscriber connection (a failed subscription is logged as `what`).
+ */
+export function onRedisMessages(channels: string[], what: string, onMessage: (channel: string, message: string) => void): void {
+  const subscriber = redis("subscriber");
+  subscriber.on("message", (channel: string, message: string) => {
+    if (channels.includes(channel)) onMessage(channel, message);
+  });
+  void subscriber.subscribe(...channels).catch((error: unknown) => console.error(`[quarry] could not subscribe to ${what}:`, error));
+}
+
 /** A Redis key or channel of this deployment: `<REDIS_KEY_PREFIX>:<name>`. */
 export function redisKey(name: string): string {
   return `${getEnv().REDIS_KEY_PREFIX}:${name}`;

@@ -130,9 +130,15 @@ function newQueryRows(drafts: QueryDraftRow[]): SerpQuery[] {
 const QUERY_COLUMNS = Prisma.raw(`"id", "researchId", "parentId", "depth", "position", "text", "objective", "levelBreadth", "status", "childrenGenerated", "promptTokens", "completionTokens", "createdAt"`);
 const INSERT_QUERIES = Prisma.sql`INSERT INTO "SerpQuery" (${QUERY_COLUMNS})`;
 
-/** A new query's values; `typed`: with PostgreSQL casts, for a VALUES list inside a SELECT. */
+/**
+ * A value, with a PostgreSQL cast when `typed`: a VALUES list inside a SELECT does not take its
+ * column types from the insert (text and integer columns need none there, other types do).
+ */
+const castIf = (typed: boolean, value: unknown, type: string) => (typed ? Prisma.sql`${value}::${Prisma.raw(type)}` : Prisma.sql`${value}`);
+
+/** A new query's values; `typed`: with PostgreSQL casts (castIf). */
 function queryValues(q: SerpQuery, { typed = false } = {}) {
-  const cast = (value: unknown, type: string) => (typed ? Prisma.sql`${value}::${Prisma.raw(type)}` : Prisma.sql`${value}`);
+  const cast = (value: unknown, type: string) => castIf(typed, value, type);
   return Prisma.sql`(${q.id}, ${q.researchId}, ${q.parentId}, ${cast(q.depth, "integer")}, ${cast(q.position, "integer")}, ${q.text}, ${q.objective}, ${cast(q.levelBreadth, "integer")}, ${q.status}, ${cast(false, "boolean")}, ${cast(0, "integer")}, ${cast(0, "integer")}, ${cast(q.createdAt, "timestamp(3)")})`;
 }
 
@@ -420,9 +426,8 @@ const INSERT_ITEMS = Prisma.sql`INSERT INTO "ExtractedItem" ("id", "queryPageId"
  * VALUES list whose column types are not the insert's (inside a SELECT).
  */
 function itemValues({ queryPageId, researchId, url, items }: AnalysisSave, now: Date, { typed = false } = {}) {
-  const position = (p: number) => (typed ? Prisma.sql`${p}::integer` : Prisma.sql`${p}`);
-  const at = typed ? Prisma.sql`${now}::timestamp(3)` : Prisma.sql`${now}`;
-  return Prisma.join(items.map((content, p) => Prisma.sql`(${`${queryPageId}:${p}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${position(p)}, ${at})`));
+  const at = castIf(typed, now, "timestamp(3)");
+  return Prisma.join(items.map((content, p) => Prisma.sql`(${`${queryPageId}:${p}`}, ${queryPageId}, ${researchId}, ${content}, ${url}, ${castIf(typed, p, "integer")}, ${at})`));
 }
 
 /** Marks a query's page failed. False if it was not pending. */

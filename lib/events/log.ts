@@ -6,7 +6,7 @@
 //   and poll every POLL_MS on SQLite (several processes on one file);
 // - with REDIS_URL, a Redis stream per run (XADD / XRANGE), readers woken by pub/sub.
 import { appendRunEvents, lastRunEventSeq, listenRunEvents, pruneRunEvents, runEventsAfter, runEventsNotify } from "../db/run-events";
-import { redis, redisEnabled, redisKey } from "../redis";
+import { onRedisMessages, redis, redisEnabled, redisKey } from "../redis";
 import { Wakeups } from "../wakeups";
 
 export interface LoggedEvent {
@@ -87,12 +87,7 @@ const channel = () => redisKey("run-events");
 const streamKey = (runId: string) => redisKey(`run-events:${runId}`);
 
 class RedisEventLog implements EventLog {
-  private readonly wakeups = new Wakeups((notify) => {
-    const subscriber = redis("subscriber");
-    const CHANNEL = channel();
-    subscriber.on("message", (channel: string, runId: string) => channel === CHANNEL && notify(runId));
-    void subscriber.subscribe(CHANNEL).catch((error: unknown) => console.error("[quarry] could not subscribe to run events:", error));
-  });
+  private readonly wakeups = new Wakeups((notify) => onRedisMessages([channel()], "run events", (_, runId) => notify(runId)));
   readonly pollMs = 2_000;
   /** When this process last set each stream's expiry. */
   private readonly expirySet = new Map<string, number>();

@@ -2,17 +2,13 @@
 // for it (they found its fetch claimed elsewhere: lib/explore/query-step.ts), instead of their next
 // look at the database. Redis pub/sub, one message per page fetched; without Redis (the split tested
 // in one process) this process's own wake-ups. A lost message costs the waiter its poll interval.
-import { redis, redisEnabled, redisKey } from "../redis";
+import { onRedisMessages, redis, redisEnabled, redisKey } from "../redis";
 import { Wakeups, type ArmedWakeup } from "../wakeups";
 
 const channel = () => redisKey("pages-ended");
 
 const pageEnds = new Wakeups((notify) => {
-  if (!redisEnabled()) return;
-  const subscriber = redis("subscriber");
-  const CHANNEL = channel();
-  subscriber.on("message", (name: string, pageId: string) => name === CHANNEL && notify(pageId));
-  void subscriber.subscribe(CHANNEL).catch((error: unknown) => console.error("[quarry] could not subscribe to fetched pages:", error));
+  if (redisEnabled()) onRedisMessages([channel()], "fetched pages", (_, pageId) => notify(pageId));
 });
 
 /** Listens for the end of a page's fetch from now on (see Wakeups.arm). */

@@ -58,3 +58,24 @@ test("pages claimed by another worker: the node waits, and goes on as soon as th
   assert.equal((await db.page.findMany({ where: { researchId: research.id } })).length, urls.length, "no page fetched twice");
   assert.equal((await db.serpQuery.findUniqueOrThrow({ where: { id: query.id } })).status, "completed");
 });
+
+test("pages another worker fetched and one of its queries read in full: this node sends only their matching passages", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "Borehole thermal storage", status: "running", depth: 1, breadth: 2 } });
+  await db.run.create({ data: { kind: "tree", subjectId: research.id, status: "running" } });
+  const [other, query] = await store.createRootQueries(research.id, [
+    { query: "borehole thermal energy storage", objective: "How boreholes store heat" },
+    { query: "borehole thermal energy storage", objective: "What borehole fields cost" },
+  ], 2);
+  const urls = [...new Set((await searchWeb(query.text)).map((r) => r.url))];
+  const text = (url: string) => `Borehole fields at ${url} store heat in rock. ${"Drilling a 200 metre borehole costs about 15,000 euros. ".repeat(40)}${"Unrelated filler about sports results and weather. ".repeat(400)}`;
+  // "Another worker" fetched every page and its query read each in full.
+  const pages = await Promise.all(urls.map((url) => db.page.create({ data: { researchId: research.id, url, status: "scraped", title: "Borehole storage", content: text(url), fetchedAt: new Date() } })));
+  await db.queryPage.createMany({ data: pages.map((p, position) => ({ queryId: other.id, pageId: p.id, position, status: "analyzed", analyzedAt: new Date() })) });
+  fakes.llm.log.length = 0;
+  assert.equal(await runTreeNode({ researchId: research.id, queryId: query.id, nodes }), "done");
+  const analyses = fakes.llm.log.filter((e) => e.agent === "website-analyzer");
+  assert.equal(analyses.length, urls.length);
+  const prompts = analyses.map((e) => e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" "));
+  assert.ok(prompts.every((p) => p.includes('excerpt="passages matching the objective"')), "each page sent as its matching passages");
+  assert.ok(prompts.every((p) => !p.includes("Unrelated filler about sports results and weather. ".repeat(100))), "not in full");
+});

@@ -22,17 +22,20 @@ function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
   jobId: (partId: string) => string;
   data: (parentId: string, partId: string) => T;
 }): PartJobs {
+  /** The parts' jobs (if any) and their states, asked for together (a node's children are on its path to them). */
+  const jobsOf = (q: Queue<T>, partIds: string[]) =>
+    Promise.all(partIds.map(async (partId) => {
+      const job = await q.getJob(jobId(partId));
+      return { job, state: await job?.getState() };
+    }));
   return {
     async ensure(parentId, partIds, { replaceEnded, level = 1 }) {
       const q = queue();
       const states = new Map<string, PartJobState>();
-      // The parts' jobs and their states asked for together (a node's children are on its path to them).
-      const jobs = await Promise.all(partIds.map((partId) => q.getJob(jobId(partId))));
-      const jobStates = await Promise.all(jobs.map((job) => job?.getState()));
+      const found = await jobsOf(q, partIds);
       const missing: string[] = [];
       for (const [i, partId] of partIds.entries()) {
-        const job = jobs[i];
-        const state = jobStates[i];
+        const { job, state } = found[i];
         if (job && state !== undefined) {
           if (live(state)) {
             states.set(partId, "running");
@@ -72,9 +75,7 @@ function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
     wakeParent: (parentId) => wakeRun(kind, parentId),
 
     async running(partIds) {
-      const q = queue();
-      const states = await Promise.all(partIds.map(async (partId) => (await q.getJob(jobId(partId)))?.getState()));
-      return states.filter((state) => state !== undefined && live(state)).length;
+      return (await jobsOf(queue(), partIds)).filter(({ state }) => state !== undefined && live(state)).length;
     },
   };
 }
