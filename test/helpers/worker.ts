@@ -82,6 +82,11 @@ export class TestWorker {
     return this.child?.pid;
   }
 
+  /** Whether the process runs (not killed, not exited). */
+  get alive(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
   logs(): string {
     return this.output;
   }

@@ -3,7 +3,7 @@
 // the dead worker's run lease to expire, resumes the run from the database, and the research completes
 // with every query, page and item exactly once. (In its own
 // file: each file has five minutes, and a loaded machine needs them.)
-import { after, before, beforeEach, test } from "node:test";
+import { after, afterEach, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Fakes } from "../fakes";
 import { waitFor, type TestApp } from "../helpers/app-server";
@@ -27,6 +27,10 @@ before(async () => {
 });
 after(() => tearDownQueueMode({ prefix: PREFIX, workers, apps: [app], fakes }));
 beforeEach(() => fakes.reset());
+// A test that failed after killing its victim leaves the next one two workers all the same.
+afterEach(async () => {
+  for (const w of workers) if (!w.alive) await w.restart();
+});
 const runOf = (id: string) => treeRunOf(app, id);
 const endedRunOf = (id: string) => endedTreeRunOf(app, id);
 const assertExactlyOnce = (id: string, depth: number, breadth: number) => assertTreeExactlyOnce(app, id, depth, breadth);
@@ -35,14 +39,11 @@ test("a worker killed with SIGKILL mid-run: another resumes it, and it completes
   fakes.llm.configure({ latencyMs: 150 });
   const id = await createAndStart(app, { depth: 3, breadth: 2 });
   // The run's job holds the run (and a worker slot) only while it looks at the tree and while it
-  // writes the report; it parks between. Killed while it writes the report: every query has ended.
-  const owner = await waitFor(async () => {
-    const run = await runOf(id);
-    if (!run.leaseOwner) return undefined;
-    const open = await app.db.serpQuery.count({ where: { researchId: id, status: { not: "completed" } } });
-    const queries = await app.db.serpQuery.count({ where: { researchId: id } });
-    return queries > 0 && open === 0 ? run.leaseOwner : undefined;
-  }, 120_000, "a worker to write the report");
+  // writes the report; it parks between. Killed while it writes the report: the report's first LLM
+  // request has come, so the lease's owner now is the look that writes it (a look that saw a query
+  // still open may hold the lease a moment after the last query ends, and then parks).
+  await waitFor(async () => (fakes.llm.calls("branch-summarizer") + fakes.llm.calls("report-writer") > 0 ? true : undefined), 120_000, "a worker to write the report");
+  const owner = (await runOf(id)).leaseOwner ?? "";
   const victim = workers.find((w) => owner.includes(`:${w.pid}:`));
   assert.ok(victim, `a worker holds the run (${owner})`);
   const survivor = workers.find((w) => w !== victim)!;
