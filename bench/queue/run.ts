@@ -109,13 +109,24 @@ function servicePids(): number[] {
 }
 
 /** Polls the lean status view (what a client polling a run uses) every 250 ms until the research ends. */
-async function waitForEnd(app: TestApp, id: string, timeoutMs: number): Promise<{ status: string }> {
+/**
+ * Waits until every research has ended, through the history list (one request every 250 ms for all of
+ * them: a status request per research and poll was ~40 requests a second, whose CPU in the web process
+ * competed with the workers measured). `onEnd` is called once per research as it is seen ended.
+ */
+async function waitForAllEnded(app: TestApp, ids: string[], timeoutMs: number, onEnd: (id: string) => void): Promise<Map<string, string>> {
   const deadline = Date.now() + timeoutMs;
+  const ended = new Map<string, string>();
   for (;;) {
-    const res = await app.fetch(`/api/research/${id}?view=status`);
-    const view = (await res.json()) as { status: string };
-    if (["completed", "failed", "cancelled"].includes(view.status)) return view;
-    if (Date.now() > deadline) throw new Error(`research ${id} still ${view.status} after ${timeoutMs} ms`);
+    const res = await app.fetch(`/api/research?limit=100`);
+    const { researches } = (await res.json()) as { researches: { research_id: string; status: string }[] };
+    for (const r of researches) {
+      if (!ids.includes(r.research_id) || ended.has(r.research_id) || !["completed", "failed", "cancelled"].includes(r.status)) continue;
+      ended.set(r.research_id, r.status);
+      onEnd(r.research_id);
+    }
+    if (ended.size === ids.length) return ended;
+    if (Date.now() > deadline) throw new Error(`${ids.length - ended.size} of ${ids.length} researches still at work after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -189,13 +200,7 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
     }));
     /** When the bench saw each research end (ms from the first start request). */
     const ended: number[] = [];
-    const views = await Promise.all(
-      drafts.map(async (d) => {
-        const view = await waitForEnd(app, d.id, 900_000);
-        ended.push(performance.now() - t0);
-        return view;
-      }),
-    );
+    const statuses = await waitForAllEnded(app, drafts.map((d) => d.id), 900_000, () => ended.push(performance.now() - t0));
     const wallMs = performance.now() - t0;
     if (process.env.BENCH_TIMELINE_DIR) {
       // Each LLM call's agent, research (its prompt's benchmark number) and start (ms from the first start request), and each research's end as the bench saw it.
@@ -217,7 +222,7 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
     const ids = new Set(drafts.map((d) => d.id));
     const row: QueueBenchRow = {
       workers: o.workers, researches: o.researches, depth: o.depth, breadth: o.breadth,
-      completed: views.filter((v) => v.status === "completed").length,
+      completed: [...statuses.values()].filter((s) => s === "completed").length,
       wallMs,
       queries: await app.db.serpQuery.count({ where: { researchId: { in: drafts.map((d) => d.id) } } }),
       llmCalls: (await o.fakes.llmLog()).length,
