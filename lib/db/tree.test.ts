@@ -220,6 +220,35 @@ test("queue mode's exclusive save: two analyses of one row at once store one of 
   assert.equal(await store.saveAnalysis(other, research.id, "https://x.example/2", [], { exclusive: true }), false, "a row no longer pending is not marked again");
 });
 
+test("an analysis's calls are settled with its save, its row marked or not, each research's in a group of several", async () => {
+  const [a, b] = await Promise.all([0, 1].map(() => db.research.create({ data: { initialPrompt: "p", status: "running" } })));
+  const rowsOf = async (researchId: string, urls: string[]) => {
+    const query = await db.serpQuery.create({ data: { researchId, depth: 1, position: 0, text: "q", objective: "o", levelBreadth: 1 } });
+    return (await store.attachSearchResults(query, urls.map((url) => ({ url, title: "T", snippet: "" })))).rows.map((r) => r.id);
+  };
+  const [rowsA, rowsB] = await Promise.all([rowsOf(a.id, ["https://s.example/1", "https://s.example/2"]), rowsOf(b.id, ["https://s.example/1"])]);
+  for (const id of [a.id, a.id, a.id, b.id]) await store.beginUsage(id);
+  const usage = async (id: string) => {
+    const r = await db.research.findUniqueOrThrow({ where: { id } });
+    return [r.promptTokens, r.completionTokens, r.llmCalls, r.llmCallsUnsettled];
+  };
+  assert.deepEqual(await usage(a.id), [0, 0, 0, 3], "begun calls count as unsettled");
+  const saved = await Promise.all([
+    store.saveAnalysis(rowsA[0], a.id, "https://s.example/1", ["a fact"], { exclusive: true, spent: { promptTokens: 100, completionTokens: 10, calls: 1, settles: 1 } }),
+    store.saveAnalysis(rowsA[1], a.id, "https://s.example/2", [], { spent: { promptTokens: 200, completionTokens: 20, calls: 2, settles: 2 } }),
+    store.saveAnalysis(rowsB[0], b.id, "https://s.example/1", ["b fact"], { exclusive: true, spent: { promptTokens: 50, completionTokens: 5, calls: 1, settles: 1 } }),
+  ]);
+  assert.deepEqual(saved, [true, true, true]);
+  assert.deepEqual(await usage(a.id), [300, 30, 3, 0]);
+  assert.deepEqual(await usage(b.id), [50, 5, 1, 0]);
+  assert.deepEqual((await db.extractedItem.findMany({ where: { queryPageId: { in: [...rowsA, ...rowsB] } } })).map((i) => i.content).sort(), ["a fact", "b fact"]);
+  // A row no longer pending is not marked again, and the calls spent on it are settled all the same.
+  await store.beginUsage(b.id);
+  assert.equal(await store.saveAnalysis(rowsB[0], b.id, "https://s.example/1", ["again"], { exclusive: true, spent: { promptTokens: 7, completionTokens: 1, calls: 1, settles: 1 } }), false);
+  assert.deepEqual(await usage(b.id), [57, 6, 2, 0]);
+  assert.equal(await db.extractedItem.count({ where: { queryPageId: rowsB[0] } }), 1);
+});
+
 test("queue mode's page fetch claim: one claimant at a time, a stale claim taken over, an ended fetch never", async () => {
   const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
   const page = await db.page.create({ data: { researchId: research.id, url: "https://claim.example/" } });

@@ -312,6 +312,16 @@ interface AnalysisSave {
   researchId: string;
   url: string;
   items: string[];
+  /** The analysis's LLM calls, settled with the save (see saveAnalysis). */
+  spent?: SettledCalls;
+}
+
+/** LLM calls that returned (`settles` of them begun with beginUsage), their tokens not yet on the research. */
+export interface SettledCalls {
+  promptTokens: number;
+  completionTokens: number;
+  calls: number;
+  settles: number;
 }
 
 /**
@@ -323,9 +333,14 @@ interface AnalysisSave {
  * and the position, so a re-run after a crash between the two inserts nothing twice, and a pending
  * row that already has items is taken as analysed (see processQuery). `exclusive` (queue mode, where
  * two executions of one node may analyse a page at once): the items go in only with the mark.
+ *
+ * `spent`: the analysis's LLM calls, settled on the research with the save, whether or not the row
+ * is marked (their tokens were spent). On PostgreSQL in the save's own statement: one round trip less
+ * per page analysis on a node's path. Until then they count as unsettled, as a call in flight at a
+ * crash does.
  */
-export function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[], { exclusive = false } = {}): Promise<boolean> {
-  return analysisSaves.add(exclusive ? "exclusive" : "shared", { queryPageId, researchId, url, items });
+export function saveAnalysis(queryPageId: string, researchId: string, url: string, items: string[], { exclusive = false, spent }: { exclusive?: boolean; spent?: SettledCalls } = {}): Promise<boolean> {
+  return analysisSaves.add(exclusive ? "exclusive" : "shared", { queryPageId, researchId, url, items, spent });
 }
 
 const analysisSaves = new GroupCommit<AnalysisSave, boolean>(async (mode, saves) => {
@@ -335,14 +350,20 @@ const analysisSaves = new GroupCommit<AnalysisSave, boolean>(async (mode, saves)
   const firsts = new Map<string, AnalysisSave>();
   for (const save of saves) if (!firsts.has(save.queryPageId)) firsts.set(save.queryPageId, save);
   const distinct = [...firsts.values()];
-  let marked: Set<string>;
-  if (distinct.length === 1) {
-    const [save] = distinct;
-    const done = exclusive ? await saveAnalysisOnce(save, now) : await saveAnalysisAlone(save, now);
-    marked = new Set(done ? [save.queryPageId] : []);
+  const spent = spentByResearch(saves);
+  const marked = new Set<string>();
+  if (databaseProvider(getEnv().DATABASE_URL) === "postgresql") {
+    // Each group one statement: the marks, the items that go in with them, and the calls settled.
+    for (const [i, group] of [...inGroupsOfItems(distinct)].entries()) for (const id of await saveAnalysesPg(group, now, i === 0 ? spent : [])) marked.add(id);
   } else {
-    marked = new Set();
-    for (const group of inGroupsOfItems(distinct)) for (const id of await saveAnalyses(group, now, exclusive)) marked.add(id);
+    await Promise.all(spent.map(([researchId, t]) => settleCalls(researchId, t)));
+    if (distinct.length === 1) {
+      const [save] = distinct;
+      const done = exclusive ? await saveAnalysisOnce(save, now) : await saveAnalysisAlone(save, now);
+      if (done) marked.add(save.queryPageId);
+    } else {
+      for (const group of inGroupsOfItems(distinct)) for (const id of await saveAnalyses(group, now, exclusive)) marked.add(id);
+    }
   }
   return saves.map((save) => firsts.get(save.queryPageId) === save && marked.has(save.queryPageId));
 });
@@ -363,23 +384,11 @@ async function saveAnalysisOnce(save: AnalysisSave, now: Date): Promise<boolean>
   return (await saveAnalyses([save], now, true)).length === 1;
 }
 
-/** Several rows' saves (each row once): the ids of the rows it marked. */
+/** SQLite: several rows' saves (each row once): the ids of the rows it marked. */
 async function saveAnalyses(saves: AnalysisSave[], now: Date, exclusive: boolean): Promise<string[]> {
   const ids = saves.map((s) => s.queryPageId);
   const withItems = saves.filter((s) => s.items.length > 0);
   const mark = Prisma.sql`${markAnalyzed(ids, now)} RETURNING "id"`;
-  if (databaseProvider(getEnv().DATABASE_URL) === "postgresql") {
-    // One statement (instead of BEGIN, marks, inserts, COMMIT): the items go in only with their
-    // row's mark (a data-modifying WITH, which SQLite does not have).
-    const rows = await queryDirect<{ id: string }>(withItems.length === 0 ? mark : Prisma.sql`
-      WITH "marked" AS (${mark}),
-        "inserted" AS (
-          ${INSERT_ITEMS} SELECT v.* FROM (VALUES ${Prisma.join(withItems.map((s) => itemValues(s, now, { typed: true })))})
-            AS v ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
-          WHERE v."queryPageId" IN (SELECT "id" FROM "marked") ON CONFLICT DO NOTHING)
-      SELECT "id" FROM "marked"`);
-    return rows.map((r) => r.id);
-  }
   if (!exclusive) {
     // Items first, then the marks, as for one save alone (no transaction needed).
     if (withItems.length > 0) await executeDirect(insertItems(withItems, now));
@@ -391,6 +400,49 @@ async function saveAnalyses(saves: AnalysisSave[], now: Date, exclusive: boolean
     if (stored.length > 0) await tx.execute(insertItems(stored, now));
     return [...marked];
   });
+}
+
+/**
+ * PostgreSQL: several rows' saves (each row once) in one statement (a data-modifying WITH, which
+ * SQLite does not have), instead of BEGIN, marks, inserts, COMMIT: the items go in only with their
+ * row's mark, and the calls `spent` are settled on their researches whatever is marked. The ids of
+ * the rows it marked.
+ */
+async function saveAnalysesPg(saves: AnalysisSave[], now: Date, spent: [string, SettledCalls][]): Promise<string[]> {
+  const withItems = saves.filter((s) => s.items.length > 0);
+  const parts = [Prisma.sql`"marked" AS (${markAnalyzed(saves.map((s) => s.queryPageId), now)} RETURNING "id")`];
+  if (withItems.length > 0) {
+    parts.push(Prisma.sql`"inserted" AS (
+      ${INSERT_ITEMS} SELECT v.* FROM (VALUES ${Prisma.join(withItems.map((s) => itemValues(s, now, { typed: true })))})
+        AS v ("id", "queryPageId", "researchId", "content", "url", "position", "createdAt")
+      WHERE v."queryPageId" IN (SELECT "id" FROM "marked") ON CONFLICT DO NOTHING)`);
+  }
+  if (spent.length > 0) {
+    const int = (n: number) => castIf(true, n, "integer");
+    parts.push(Prisma.sql`"settled" AS (
+      UPDATE "Research" r SET "promptTokens" = r."promptTokens" + u."p", "completionTokens" = r."completionTokens" + u."c",
+        "llmCalls" = r."llmCalls" + u."n", "llmCallsUnsettled" = r."llmCallsUnsettled" - u."s"
+      FROM (VALUES ${Prisma.join(spent.map(([id, t]) => Prisma.sql`(${id}, ${int(t.promptTokens)}, ${int(t.completionTokens)}, ${int(t.calls)}, ${int(t.settles)})`))})
+        AS u ("id", "p", "c", "n", "s")
+      WHERE r."id" = u."id")`);
+  }
+  const rows = await queryDirect<{ id: string }>(Prisma.sql`WITH ${Prisma.join(parts)} SELECT "id" FROM "marked"`);
+  return rows.map((r) => r.id);
+}
+
+/** The calls spent by a group's saves, summed per research. */
+function spentByResearch(saves: AnalysisSave[]): [string, SettledCalls][] {
+  const sums = new Map<string, SettledCalls>();
+  for (const { researchId, spent } of saves) {
+    if (!spent) continue;
+    const sum = sums.get(researchId) ?? { promptTokens: 0, completionTokens: 0, calls: 0, settles: 0 };
+    sum.promptTokens += spent.promptTokens;
+    sum.completionTokens += spent.completionTokens;
+    sum.calls += spent.calls;
+    sum.settles += spent.settles;
+    sums.set(researchId, sum);
+  }
+  return [...sums];
 }
 
 /** Saves in groups of at most ~1,000 items (7 parameters each: within either database's limit per statement). */
@@ -446,6 +498,11 @@ const researchUsage = usageCounters("Research");
 /** Counts a call as unsettled before it is sent (see UsageSink): a crash leaves it counted. */
 export async function beginUsage(researchId: string) {
   await researchUsage.add(researchId, { llmCallsUnsettled: 1 });
+}
+
+/** Settles calls on the research (their tokens, and `settles` of them no longer unsettled). */
+export async function settleCalls(researchId: string, t: SettledCalls) {
+  await researchUsage.add(researchId, { promptTokens: t.promptTokens, completionTokens: t.completionTokens, llmCalls: t.calls, llmCallsUnsettled: -t.settles });
 }
 
 /**

@@ -142,25 +142,54 @@ export class RunContext {
    * A usage sink that records each call on the research before it is sent, and its tokens (on the
    * research and the query, if given) as it returns.
    */
-  usage(queryId?: string, { deferQuery = false }: { deferQuery?: boolean } = {}): UsageSink {
+  usage(queryId?: string): UsageSink {
     const sink: UsageSink = async (t: TokenCount) => {
-      if (deferQuery && queryId) {
-        // The research's totals are written with each call (exact after a crash); the query's share
-        // of its page analyses is added up here and written with its completion (takeQueryTokens):
-        // one statement less per page analysis, the most frequent call of a run.
-        await store.addUsage(this.id, t, undefined, { settles: true });
-        const pending = this.queryTokens.get(queryId) ?? { promptTokens: 0, completionTokens: 0 };
-        pending.promptTokens += t.promptTokens;
-        pending.completionTokens += t.completionTokens;
-        this.queryTokens.set(queryId, pending);
-      } else await store.addUsage(this.id, t, queryId, { settles: true });
+      await store.addUsage(this.id, t, queryId, { settles: true });
       this.announceUsageSoon();
     };
     sink.begin = () => store.beginUsage(this.id);
     return sink;
   }
 
-  /** Token usage of page analyses not yet written to their query (see usage's deferQuery). */
+  /**
+   * A page analysis's usage, the most frequent call of a run: each call is counted unsettled on the
+   * research before it is sent, as usage() does, but its tokens are held and settled with the
+   * analysis's save (`take`, for store.saveAnalysis's `spent`: on PostgreSQL in the save's own
+   * statement), and the query's share is written with the query's completion (takeQueryTokens): two
+   * statements less per page analysis. `flush` settles what is still held (an analysis that ended
+   * without a save). A crash in between leaves the calls unsettled: counted, as calls in flight are.
+   */
+  analysisUsage(queryId: string): { sink: UsageSink; take(): store.SettledCalls | undefined; flush(): Promise<void> } {
+    let held: store.SettledCalls | undefined;
+    const sink: UsageSink = (t: TokenCount) => {
+      held ??= { promptTokens: 0, completionTokens: 0, calls: 0, settles: 0 };
+      held.promptTokens += t.promptTokens;
+      held.completionTokens += t.completionTokens;
+      held.calls += t.calls;
+      held.settles++;
+      const pending = this.queryTokens.get(queryId) ?? { promptTokens: 0, completionTokens: 0 };
+      pending.promptTokens += t.promptTokens;
+      pending.completionTokens += t.completionTokens;
+      this.queryTokens.set(queryId, pending);
+      this.announceUsageSoon();
+    };
+    sink.begin = () => store.beginUsage(this.id);
+    const take = () => {
+      const spent = held;
+      held = undefined;
+      return spent;
+    };
+    return {
+      sink,
+      take,
+      flush: async () => {
+        const spent = take();
+        if (spent) await store.settleCalls(this.id, spent);
+      },
+    };
+  }
+
+  /** Token usage of page analyses not yet written to their query (see analysisUsage). */
   private readonly queryTokens = new Map<string, { promptTokens: number; completionTokens: number }>();
 
   /** The query's deferred token usage, taken to be written with its completion. */

@@ -72,8 +72,8 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
         page: { ...row.page, status: page.status, title: page.title, error: page.error },
         items: items.map((content, position) => ({ content, url: page.url, position })),
       });
-      const recordAnalysis = async (items: string[]) => {
-        if (await store.saveAnalysis(row.id, ctx.id, page.url, items, { exclusive: ctx.distributed })) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
+      const recordAnalysis = async (items: string[], spent?: store.SettledCalls) => {
+        if (await store.saveAnalysis(row.id, ctx.id, page.url, items, { exclusive: ctx.distributed, spent })) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
       };
       if (row.items.length > 0) {
         // Analysed before a crash, between saving the items and marking the row (see store.saveAnalysis).
@@ -108,6 +108,8 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
           const passages = matchingPassages(text, `${query.objective}\n${query.text}`, budget) || trimToTokens(text, budget);
           if (passages.length < text.length) excerpt = passages;
         } else ctx.pagesReadInFull.add(row.pageId);
+        // The analysis's calls are settled with its save, or on their own when it ends without one.
+        const usage = ctx.analysisUsage(query.id);
         try {
           items = await analyzeWebsite({
             objective: query.objective,
@@ -117,19 +119,22 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
             text: excerpt ?? text,
             excerpt: excerpt !== null,
             pageBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
-            onUsage: ctx.usage(query.id, { deferQuery: true }),
+            onUsage: usage.sink,
             signal: ctx.signal,
             schedule,
           });
         } catch (error) {
           // The page was not read after all: the next query to reach it reads it in full.
           if (excerpt === null) ctx.pagesReadInFull.delete(row.pageId);
+          // Its calls that returned (a reply that could not be parsed) are settled; one that fails here stays unsettled.
+          await usage.flush().catch((settleError: unknown) => console.error(`[quarry] research ${ctx.id}: could not settle an analysis's calls:`, settleError));
           // A lost call costs this page's analysis (a resume retries it), never the query.
           if (!isLostCall(error)) throw error;
           if (await store.failQueryPage(row.id, error.message)) emitWebsite(ctx, written("failed", error.message));
           return;
         }
-        await recordAnalysis(items);
+        // A save that fails (the database does) leaves the calls unsettled: counted, as at a crash.
+        await recordAnalysis(items, usage.take());
       }, ctx.signal);
     }),
   );
