@@ -249,26 +249,31 @@ test("an analysis's calls are settled with its save, its row marked or not, each
   assert.equal(await db.extractedItem.count({ where: { queryPageId: rowsB[0] } }), 1);
 });
 
-test("queue mode's page fetch claim: one claimant at a time, a stale claim taken over, an ended fetch never", async () => {
+test("queue mode's page fetch claim: one claimant at a time, a stale claim taken over, an ended fetch never; each reads the page", async () => {
   const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
-  const page = await db.page.create({ data: { researchId: research.id, url: "https://claim.example/" } });
+  const page = await db.page.create({ data: { researchId: research.id, url: "https://claim.example/", title: "Claim" } });
+  const claimed = async (staleMs: number) => (await store.claimPageFetch(page.id, staleMs)).claimed;
   const claims = await Promise.all([store.claimPageFetch(page.id, 60_000), store.claimPageFetch(page.id, 60_000)]);
-  assert.deepEqual(claims.sort(), [false, true]);
-  const claimed = await db.page.findUniqueOrThrow({ where: { id: page.id } });
-  assert.equal(claimed.status, "scraping");
-  assert.ok(claimed.fetchedAt instanceof Date);
-  assert.equal(await store.claimPageFetch(page.id, 60_000), false, "a live claim holds");
+  assert.deepEqual(claims.map((c) => c.claimed).sort(), [false, true]);
+  for (const c of claims) assert.deepEqual({ ...c.page, status: "" }, { id: page.id, url: "https://claim.example/", status: "", title: "Claim", content: null, error: null });
+  assert.equal(claims.find((c) => c.claimed)?.page.status, "scraping", "the claimant reads the page as claimed");
+  const row = await db.page.findUniqueOrThrow({ where: { id: page.id } });
+  assert.equal(row.status, "scraping");
+  assert.ok(row.fetchedAt instanceof Date);
+  assert.equal(await claimed(60_000), false, "a live claim holds");
   await db.page.update({ where: { id: page.id }, data: { fetchedAt: new Date(Date.now() - 120_000) } });
-  assert.equal(await store.claimPageFetch(page.id, 60_000), true, "a claim older than staleMs is a dead worker's");
+  assert.equal(await claimed(60_000), true, "a claim older than staleMs is a dead worker's");
   // A fetch that goes on renews its claim: it holds however long ago it was taken.
   await db.page.update({ where: { id: page.id }, data: { fetchedAt: new Date(Date.now() - 120_000) } });
   await store.renewPageFetch(page.id);
-  assert.equal(await store.claimPageFetch(page.id, 60_000), false, "a renewed claim holds");
-  await db.page.update({ where: { id: page.id }, data: { status: "scraped" } });
+  assert.equal(await claimed(60_000), false, "a renewed claim holds");
+  await db.page.update({ where: { id: page.id }, data: { status: "scraped", content: "The page's text." } });
   const fetched = (await db.page.findUniqueOrThrow({ where: { id: page.id } })).fetchedAt;
   await store.renewPageFetch(page.id);
   assert.deepEqual((await db.page.findUniqueOrThrow({ where: { id: page.id } })).fetchedAt, fetched, "an ended fetch is not renewed");
-  assert.equal(await store.claimPageFetch(page.id, 0), false, "a fetched page is never claimed again");
+  const ended = await store.claimPageFetch(page.id, 0);
+  assert.equal(ended.claimed, false, "a fetched page is never claimed again");
+  assert.deepEqual([ended.page.status, ended.page.content], ["scraped", "The page's text."], "and the claim reads it with its text");
 });
 
 test("the reads a node job starts with return the rows Prisma's model API reads", async () => {

@@ -249,18 +249,32 @@ export async function updatePage(id: string, data: PageWrite) {
 }
 
 /**
- * Claims a page's fetch for this process (queue mode: several workers explore one tree): true when
- * it was not being fetched, or its claim is older than `staleMs` (its worker died). The claim's time
- * is kept in fetchedAt, which the fetch's end overwrites. False when another claim holds it or the
- * fetch has ended.
+ * Claims a page's fetch for this process (queue mode: several workers explore one tree), and reads
+ * the page: claimed when it was not being fetched, or its claim is older than `staleMs` (its worker
+ * died). The claim's time is kept in fetchedAt, which the fetch's end overwrites. Not claimed when
+ * another claim holds it or the fetch has ended: the page as it is then (with its text once ended).
+ * On PostgreSQL one statement, not a read, a claim and a read again.
  */
-export async function claimPageFetch(id: string, staleMs: number): Promise<boolean> {
+export async function claimPageFetch(id: string, staleMs: number): Promise<{ claimed: boolean; page: PageText }> {
   const now = new Date();
-  const count = await executeDirect(Prisma.sql`
+  const claim = Prisma.sql`
     UPDATE "Page" SET "status" = 'scraping', "error" = NULL, "fetchedAt" = ${now}
     WHERE "id" = ${id} AND ("status" NOT IN ('scraping', 'scraped', 'failed')
-      OR ("status" = 'scraping' AND ("fetchedAt" IS NULL OR "fetchedAt" < ${new Date(now.getTime() - staleMs)})))`);
-  return count === 1;
+      OR ("status" = 'scraping' AND ("fetchedAt" IS NULL OR "fetchedAt" < ${new Date(now.getTime() - staleMs)})))`;
+  let claimed: boolean;
+  let page: PageText;
+  if (databaseProvider(getEnv().DATABASE_URL) === "postgresql") {
+    // The SELECT sees the row as it was before the claim in the same statement.
+    const rows = await queryDirect<PageText & { claimed: boolean }>(Prisma.sql`
+      WITH "claim" AS (${claim} RETURNING "id")
+      SELECT "id", "url", "status", "title", "content", "error", EXISTS (SELECT 1 FROM "claim") AS "claimed" FROM "Page" WHERE "id" = ${id}`);
+    if (rows.length === 0) throw new Error(`No page ${id}`);
+    ({ claimed, ...page } = rows[0]);
+  } else {
+    claimed = (await executeDirect(claim)) === 1;
+    page = await getPage(id);
+  }
+  return { claimed, page: claimed ? { ...page, status: "scraping", error: null } : page };
 }
 
 /** Renews a page fetch claim while the fetch goes on (its `fetchedAt`): a claim not renewed for staleMs is a dead worker's. */

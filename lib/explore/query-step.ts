@@ -245,29 +245,32 @@ async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> 
 }
 
 async function fetchPageOnce(ctx: RunContext, pageId: string): Promise<FetchedPage> {
-  let page = await store.getPage(pageId);
-  if (hasEnded(page)) return page;
-  let renewal: ReturnType<typeof setInterval> | undefined;
-  if (ctx.distributed) {
-    // Another worker's node may fetch it now: one claim in the database, the others wait for its
-    // result. The claim is renewed while this fetch goes on; one left unrenewed is a dead worker's.
-    for (;;) {
-      // Listening for the fetch's end before the claim: an end announced meanwhile is not missed.
-      const fetchEnd = armPageEnd(pageId);
-      try {
-        if (await store.claimPageFetch(pageId, PAGE_CLAIM_STALE_MS)) break;
-        // Being fetched elsewhere: this process's rows of the page show it, until its worker announces its end.
-        announce(pageId, { status: "scraping", title: page.title, error: null });
-        page = await store.getPage(pageId);
-        if (hasEnded(page)) return page;
-        await fetchEnd.wait(ctx.env.PAGE_CLAIM_POLL_MS, ctx.signal);
-      } finally {
-        fetchEnd.dispose();
-      }
-      ctx.signal.throwIfAborted();
+  if (!ctx.distributed) {
+    const page = await store.getPage(pageId);
+    if (hasEnded(page)) return page;
+    await store.updatePage(pageId, { status: "scraping", error: null });
+    return fetchClaimedPage(ctx, page);
+  }
+  // Another worker's node may fetch it now: one claim in the database, the others wait for its
+  // result. The claim is renewed while this fetch goes on; one left unrenewed is a dead worker's.
+  let page;
+  for (;;) {
+    // Listening for the fetch's end before the claim: an end announced meanwhile is not missed.
+    const fetchEnd = armPageEnd(pageId);
+    try {
+      const claim = await store.claimPageFetch(pageId, PAGE_CLAIM_STALE_MS);
+      page = claim.page;
+      if (claim.claimed) break;
+      if (hasEnded(page)) return page;
+      // Being fetched elsewhere: this process's rows of the page show it, until its worker announces its end.
+      announce(pageId, { status: "scraping", title: page.title, error: null });
+      await fetchEnd.wait(ctx.env.PAGE_CLAIM_POLL_MS, ctx.signal);
+    } finally {
+      fetchEnd.dispose();
     }
-    renewal = setInterval(() => void store.renewPageFetch(pageId).catch((error: unknown) => console.error(`[quarry] could not renew the fetch claim of page ${pageId}:`, error)), PAGE_CLAIM_RENEW_MS);
-  } else await store.updatePage(pageId, { status: "scraping", error: null });
+    ctx.signal.throwIfAborted();
+  }
+  const renewal = setInterval(() => void store.renewPageFetch(pageId).catch((error: unknown) => console.error(`[quarry] could not renew the fetch claim of page ${pageId}:`, error)), PAGE_CLAIM_RENEW_MS);
   try {
     return await fetchClaimedPage(ctx, page);
   } finally {
