@@ -106,6 +106,25 @@ export class TestWorker {
     return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) woken by its parts/g)].map((m) => m[1]);
   }
 
+  /**
+   * The run jobs this worker took up, once per processing (a look at the tree, a phase, a retry after an
+   * error, a job put back by the stalled check), by job id, from its log. Each claims the run at most once.
+   */
+  started(): string[] {
+    return [...this.output.matchAll(/worker \S+: job (\S+) \(\S+ \S+\) started, attempt/g)].map((m) => m[1]);
+  }
+
+  /** Whether this worker is processing the run job now (taken up, and neither parked, handed off, ended nor failed since). */
+  processing(jobId: string): boolean {
+    const ended = [...this.output.matchAll(/job (\S+) (?:\(\S+ \S+\) (?:parked until|ran a phase here|executed here|ended elsewhere)|failed \(attempt)/g)].filter((m) => m[1] === jobId).length;
+    return this.started().filter((j) => j === jobId).length > ended;
+  }
+
+  /** This worker's log lines about one job, for a failing assertion's message. */
+  linesOf(jobId: string): string {
+    return this.output.split("\n").filter((line) => line.includes(jobId)).join("\n");
+  }
+
   /** The jobs this worker parked while their run's parts worked, once per parking, from its log. */
   parked(): string[] {
     return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) parked until its parts wake it/g)].map((m) => m[1]);
