@@ -19,15 +19,22 @@ const counts = { signals: 0, total: 0, writes: 0, reads: 0, transactions: 0 };
 
 // With QUARRY_BENCH_STATEMENT_TEXTS=FILE, each distinct statement's count too (its text with literals
 // and placeholders folded), most sent first: to FILE on each SIGUSR2, and every second to FILE.<pid>
-// (queue mode's workers get this hook too then, and are never signalled).
+// (queue mode's workers get this hook too then, and are never signalled). On SQLite each entry also has
+// the milliseconds its calls took (better-sqlite3 runs them synchronously, on the main thread):
+// [text, count, ms]; on PostgreSQL [text, count].
 const textsFile = process.env.QUARRY_BENCH_STATEMENT_TEXTS;
 const texts = new Map();
-const textsJson = () => JSON.stringify([...texts].sort((a, b) => b[1] - a[1]), null, 1);
+const times = new Map();
+const textsJson = () =>
+  JSON.stringify([...texts].sort((a, b) => b[1] - a[1]).map(([text, n]) => (times.has(text) ? [text, n, Math.round(times.get(text) * 100) / 100] : [text, n])), null, 1);
+const keyOf = (sql) => sql.replace(/\$\d+|\?|'[^']*'|\b\d+\b/g, "?").replace(/(\?,\s*)+\?/g, "?…").replace(/\s+/g, " ").slice(0, 400);
 
+/** Counts a statement; returns its text's key when texts are tallied (for its time), else undefined. */
 function count(sql) {
   counts.total++;
+  let key;
   if (textsFile && typeof sql === "string") {
-    const key = sql.replace(/\$\d+|\?|'[^']*'|\b\d+\b/g, "?").replace(/(\?,\s*)+\?/g, "?…").replace(/\s+/g, " ").slice(0, 400);
+    key = keyOf(sql);
     texts.set(key, (texts.get(key) ?? 0) + 1);
   }
   const head = /^\s*(\w+)/.exec(typeof sql === "string" ? sql : "")?.[1]?.toUpperCase() ?? "";
@@ -36,15 +43,22 @@ function count(sql) {
     counts.transactions++;
   else if (head === "WITH" && /\b(INSERT|UPDATE|DELETE)\b/i.test(sql)) counts.writes++;
   else counts.reads++;
+  return key;
 }
 
 const patched = new WeakSet();
-function wrap(proto, name, sqlOf) {
+function wrap(proto, name, sqlOf, timed = false) {
   const original = proto[name];
   if (typeof original !== "function") return;
   proto[name] = function (...args) {
-    count(sqlOf(this, args));
-    return original.apply(this, args);
+    const key = count(sqlOf(this, args));
+    if (!timed || key === undefined) return original.apply(this, args);
+    const start = process.hrtime.bigint();
+    try {
+      return original.apply(this, args);
+    } finally {
+      times.set(key, (times.get(key) ?? 0) + Number(process.hrtime.bigint() - start) / 1e6);
+    }
   };
 }
 
@@ -59,7 +73,8 @@ function patchBetterSqlite3(Database) {
     const proto = Object.getPrototypeOf(statement);
     if (!patched.has(proto)) {
       patched.add(proto);
-      for (const name of ["run", "get", "all", "iterate"]) wrap(proto, name, (s) => s.source);
+      for (const name of ["run", "get", "all"]) wrap(proto, name, (s) => s.source, true);
+      wrap(proto, "iterate", (s) => s.source);
     }
     return statement;
   };
