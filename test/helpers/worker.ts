@@ -91,19 +91,29 @@ export class TestWorker {
     return this.output;
   }
 
+  /** The run jobs of this worker's log lines "job <id> (<kind> <subject>) <event>" (not its node or task jobs' lines), by job id. */
+  private runJobs(event: string): string[] {
+    return [...this.output.matchAll(new RegExp(`(?<!node |task )job (\\S+) \\(\\S+ \\S+\\) ${event}`, "g"))].map((m) => m[1]);
+  }
+
   /** The jobs this worker executed (claimed the run of and ran to its end), by job id, from its log. */
   executed(): string[] {
-    return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) executed here/g)].map((m) => m[1]);
+    return this.runJobs("executed here");
   }
 
   /** The jobs this worker ran one phase of and put back in the queue, once per phase, from its log. */
   handedOff(): string[] {
-    return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) ran a phase here and goes back in the queue/g)].map((m) => m[1]);
+    return this.runJobs("ran a phase here and goes back in the queue");
   }
 
   /** The parked jobs this worker's parts woke (the last part at work ended), once per wake-up, from its log. */
   woken(): string[] {
-    return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) woken by its parts/g)].map((m) => m[1]);
+    return this.runJobs("woken by its parts");
+  }
+
+  /** The jobs this worker parked while their run's parts worked, once per parking, from its log. */
+  parked(): string[] {
+    return this.runJobs("parked until its parts wake it");
   }
 
   /**
@@ -111,23 +121,24 @@ export class TestWorker {
    * error, a job put back by the stalled check), by job id, from its log. Each claims the run at most once.
    */
   started(): string[] {
-    return [...this.output.matchAll(/worker \S+: job (\S+) \(\S+ \S+\) started, attempt/g)].map((m) => m[1]);
+    return this.runJobs("started, attempt");
   }
 
   /** Whether this worker is processing the run job now (taken up, and neither parked, handed off, ended nor failed since). */
   processing(jobId: string): boolean {
-    const ended = [...this.output.matchAll(/job (\S+) (?:\(\S+ \S+\) (?:parked until|ran a phase here|executed here|ended elsewhere)|failed \(attempt)/g)].filter((m) => m[1] === jobId).length;
-    return this.started().filter((j) => j === jobId).length > ended;
+    const count = (ids: string[]) => ids.filter((j) => j === jobId).length;
+    const failed = [...this.output.matchAll(/\[quarry\] job (\S+) failed \(attempt/g)].map((m) => m[1]);
+    return count(this.started()) > count(this.parked()) + count(this.handedOff()) + count(this.runJobs("(?:executed here|ended elsewhere)")) + count(failed);
+  }
+
+  /** The node jobs of a research that this worker started, or finished ("done"), by job id, from its log. */
+  nodeJobs(researchId: string, event: "started" | "done"): string[] {
+    return [...this.output.matchAll(new RegExp(`node job (\\S+) \\(research ${researchId}\\) ${event}`, "g"))].map((m) => m[1]);
   }
 
   /** This worker's log lines about one job, for a failing assertion's message. */
   linesOf(jobId: string): string {
     return this.output.split("\n").filter((line) => line.includes(jobId)).join("\n");
-  }
-
-  /** The jobs this worker parked while their run's parts worked, once per parking, from its log. */
-  parked(): string[] {
-    return [...this.output.matchAll(/job (\S+) \(\S+ \S+\) parked until its parts wake it/g)].map((m) => m[1]);
   }
 
   private async launch(): Promise<void> {

@@ -60,9 +60,6 @@ test("the web process queues; runs spread over two workers and each runs once", 
   assert.match(app.logs(), /queue mode/);
 });
 
-/** The node jobs of a research a worker finished (its log), by job id. */
-const nodesDone = (w: TestWorker, id: string) => [...w.logs().matchAll(new RegExp(`node job (\\S+) \\(research ${id}\\) done`, "g"))].map((m) => m[1]);
-
 test("one depth-3 tree: its query nodes are jobs, both workers do node work, each node once", async () => {
   fakes.llm.configure({ latencyMs: 60 });
   const id = await createAndStart(app, { prompt: "Grid-scale battery storage economics", depth: 3, breadth: 2 });
@@ -82,7 +79,7 @@ test("one depth-3 tree: its query nodes are jobs, both workers do node work, eac
   assert.equal(run.attempt, parked + 1, "one claim per look at the tree");
   assert.deepEqual(workers.flatMap((w) => w.handedOff()).filter((j) => j === `tree-${id}`), [], "no phase hand-off: the look that finds the tree explored writes the report");
   assert.deepEqual(workers.flatMap((w) => w.executed()).filter((j) => j === `tree-${id}`), [`tree-${id}`], "the report's job ran once");
-  const [a, b] = workers.map((w) => nodesDone(w, id));
+  const [a, b] = workers.map((w) => w.nodeJobs(id, "done"));
   assert.ok(a.length > 0 && b.length > 0, `both workers did node work (w1: ${a.length}, w2: ${b.length})`);
   // Every query's node job finished once (no retried or duplicated node did its work twice).
   assert.deepEqual([...a, ...b].sort(), queries.map((q) => `node-${q.id}`).sort());

@@ -76,12 +76,12 @@ test("a worker killed with SIGKILL while it works on tree nodes: the other redoe
   fakes.llm.configure({ latencyMs: 150 });
   const id = await createAndStart(app, { prompt: "Offshore wind supply chains", depth: 3, breadth: 2 });
   // The victim is a worker at work on a node of the tree while it neither holds the run nor has taken
-  // up the run's job (no look at the tree of its own under way): it only does node work. Either worker may be the one: nodes go to
-  // whichever has a slot free first, and one worker often takes a small tree's every node.
+  // up the run's job (no look at the tree of its own under way): it only does node work. Either worker
+  // may be the one: nodes go to whichever has a slot free first, and one worker often takes a small
+  // tree's every node.
   const inFlightOf = (w: TestWorker) => {
-    const started = [...w.logs().matchAll(new RegExp(`node job (\\S+) \\(research ${id}\\) started`, "g"))].map((m) => m[1]);
-    const finished = new Set([...w.logs().matchAll(new RegExp(`node job (\\S+) \\(research ${id}\\) done`, "g"))].map((m) => m[1]));
-    return started.find((j) => !finished.has(j));
+    const finished = new Set(w.nodeJobs(id, "done"));
+    return w.nodeJobs(id, "started").find((j) => !finished.has(j));
   };
   const { victim, inFlight } = await waitFor(async () => {
     const owner = (await runOf(id)).leaseOwner ?? "";
