@@ -100,7 +100,9 @@ Module._load = function (request, ...rest) {
   return exported;
 };
 
-if (textsFile) {
+// Worker threads run the preload too (a loader's hooks thread, the extraction pool): they send no
+// statements, and their own empty tally written to the same FILE.<pid> would replace the main thread's.
+if (textsFile && require("node:worker_threads").isMainThread) {
   // A worker run by tsx imports pg as an ES module, past Module._load: patched here first, in the require cache it shares.
   try {
     patchPg(require(require.resolve("pg", { paths: [process.cwd()] })));

@@ -2,7 +2,8 @@
 // with TEST_DATABASE=postgres.
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { useTestDatabase } from "./test-support";
+import pg from "pg";
+import { testingOnPostgres, useTestDatabase } from "./test-support";
 
 await useTestDatabase();
 // The store reads DATABASE_URL when it is first imported.
@@ -325,4 +326,28 @@ test("the analyses saved in one turn go together: each row its own items and res
     assert.equal(new Set(saved.slice(0, 3).map((r) => r.analyzedAt?.getTime())).size, 1);
     assert.equal(saved[0].items[0].createdAt.getTime(), saved[0].analyzedAt?.getTime());
   }
+});
+
+test("on PostgreSQL a query's search results attach in one statement, a page another query attached linked, not inserted again", { skip: !testingOnPostgres() && "PostgreSQL only" }, async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  const queries = await Promise.all([0, 1].map((position) => db.serpQuery.create({ data: { researchId: research.id, depth: 1, position, text: `q${position}`, objective: "o", levelBreadth: 2 } })));
+  // The statements the driver is sent (the adapter's pool makes its clients from this class).
+  const sent: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const sql = args[0];
+    sent.push(typeof sql === "string" ? sql : String((sql as { text?: string }).text));
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    const first = await store.attachSearchResults(queries[0], ["https://one.example/1", "https://one.example/2"].map((url) => ({ url, title: url, snippet: "" })));
+    assert.equal(sent.length, 1, `one statement, got: ${sent.join(" | ")}`);
+    assert.deepEqual(first.rows.map((r) => r.page.url), ["https://one.example/1", "https://one.example/2"]);
+    const { rows: [sibling] } = await store.attachSearchResults(queries[1], [{ url: "https://one.example/2", title: "again", snippet: "" }]);
+    assert.equal(sibling.pageId, first.rows[1].pageId);
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  assert.equal(await db.page.count({ where: { researchId: research.id } }), 2);
+  assert.equal(await db.queryPage.count({ where: { query: { researchId: research.id } } }), 3);
 });

@@ -171,6 +171,12 @@ export async function attachSearchResults(query: SerpQuery, results: SearchHit[]
   for (const r of results) if (!byUrl.has(r.url)) byUrl.set(r.url, r);
   const urls = [...byUrl.keys()];
   const { researchId } = query;
+  if (urls.length > 0 && databaseProvider(getEnv().DATABASE_URL) === "postgresql") {
+    const attached = await attachInOneStatement(query, urls, byUrl);
+    if (attached) return attached;
+    // Not moved: a second execution of the node (the transaction below takes the rows attached), or a
+    // sibling's page committed after the statement's snapshot (the transaction's statements see it).
+  }
   return transactionDirect(async (tx) => {
     // Moved past searching first: a second execution of the node (a duplicated job in queue mode)
     // finds the rows attached and takes them instead of inserting them again.
@@ -205,6 +211,63 @@ export async function attachSearchResults(query: SerpQuery, results: SearchHit[]
       VALUES ${Prisma.join(rows.map((r) => Prisma.sql`(${r.id}, ${r.queryId}, ${r.pageId}, ${r.position}, ${r.status}, ${r.createdAt})`))}`);
     return { query: moved, rows };
   });
+}
+
+const PAGE_ROW_COLUMNS = ["id", "researchId", "url", "status", "title", "contentType", "error", "createdAt", "fetchedAt", "author", "published"] as const;
+const ATTACHED: RowTypes = { dates: [...(SERP_QUERY.dates ?? []), "page_createdAt", "page_fetchedAt"], booleans: SERP_QUERY.booleans };
+
+/**
+ * attachSearchResults on PostgreSQL in one statement (instead of BEGIN, the move, the pages' insert,
+ * their read, the links' insert and COMMIT: six round trips on every query's path, between its search
+ * and its pages' fetches). The pages are inserted once per research as before; the query moves and its
+ * rows are linked only when the statement sees every page, which it cannot when a sibling's insert of
+ * one committed after the statement began (its snapshot has neither that row nor, ON CONFLICT, its
+ * own): then nothing moves and undefined is returned, as when the query was no longer searching. The
+ * query's row is locked first: a second execution of the node waits, then finds it moved and inserts
+ * no page of its own.
+ */
+async function attachInOneStatement(query: SerpQuery, urls: string[], byUrl: Map<string, SearchHit>): Promise<{ query: SerpQuery; rows: QueryPageRow[] } | undefined> {
+  const { researchId } = query;
+  const now = new Date();
+  const at = Prisma.sql`${now}::timestamp(3)`;
+  // Sorted, so that siblings inserting overlapping URLs at once take the unique index's locks in the same order.
+  const pageValues = [...urls].sort().map((url) => Prisma.sql`(${newId()}, ${researchId}, ${url}, ${byUrl.get(url)!.title || null}::text)`);
+  const links = urls.map((url, position) => ({ id: newId(), url, position }));
+  const pageColumns = Prisma.raw(PAGE_ROW_COLUMNS.map((c) => `"${c}"`).join(", "));
+  const asPage = Prisma.raw(PAGE_ROW_COLUMNS.map((c) => `p."${c}" AS "page_${c}"`).join(", "));
+  type Row = SerpQuery & { [K in keyof QueryPageRow["page"] as `page_${K}`]: QueryPageRow["page"][K] | null };
+  const joined = await queryDirect<Row>(Prisma.sql`
+    WITH "searching" AS (
+      SELECT "id" FROM "SerpQuery" WHERE "id" = ${query.id} AND "status" IN ('pending', 'searching', 'stopped') FOR UPDATE),
+    "inserted" AS (
+      INSERT INTO "Page" ("id", "researchId", "url", "title", "status", "createdAt")
+      SELECT v."id", v."researchId", v."url", v."title", 'pending', ${at} FROM (VALUES ${Prisma.join(pageValues)}) AS v ("id", "researchId", "url", "title")
+      WHERE EXISTS (SELECT 1 FROM "searching") ORDER BY v."url"
+      ON CONFLICT ("researchId", "url") DO NOTHING
+      RETURNING ${pageColumns}),
+    "pages" AS (
+      SELECT ${pageColumns} FROM "inserted"
+      UNION ALL SELECT ${pageColumns} FROM "Page" WHERE "researchId" = ${researchId} AND "url" IN (${Prisma.join(urls)})),
+    "moved" AS (
+      UPDATE "SerpQuery" SET "status" = 'scraping'
+      WHERE "id" = ${query.id} AND "status" IN ('pending', 'searching', 'stopped') AND (SELECT count(*) FROM "pages") = ${urls.length}::integer
+      RETURNING *),
+    "linked" AS (
+      INSERT INTO "QueryPage" ("id", "queryId", "pageId", "position", "status", "createdAt")
+      SELECT l."id", ${query.id}, p."id", l."position", 'pending', ${at}
+      FROM (VALUES ${Prisma.join(links.map((l) => Prisma.sql`(${l.id}, ${l.url}, ${l.position}::integer)`))}) AS l ("id", "url", "position")
+      JOIN "pages" p ON p."url" = l."url" WHERE EXISTS (SELECT 1 FROM "moved")
+      RETURNING "id")
+    SELECT m.*, ${asPage} FROM "moved" m LEFT JOIN "pages" p ON true`, ATTACHED);
+  if (joined.length === 0) return undefined;
+  const pageOf = new Map(joined.map((r) => [r.page_url, r]));
+  const rows: QueryPageRow[] = links.map(({ id, url, position }) => {
+    const r = pageOf.get(url)!;
+    const page = Object.fromEntries(PAGE_ROW_COLUMNS.map((c) => [c, r[`page_${c}`]])) as QueryPageRow["page"];
+    return { id, queryId: query.id, pageId: page.id, position, status: "pending", error: null, createdAt: now, analyzedAt: null, page, items: [] };
+  });
+  const moved = Object.fromEntries(Object.entries(joined[0]).filter(([k]) => !k.startsWith("page_"))) as unknown as SerpQuery;
+  return { query: moved, rows };
 }
 
 export async function queryPagesOfQuery(queryId: string): Promise<QueryPageRow[]> {
