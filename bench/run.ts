@@ -43,6 +43,7 @@ import { formatDeepResearchMarkdown, runDeepResearchBench, type DrBenchResult } 
 import { formatDatasetsMarkdown, runDatasetsBench, type DatasetsBenchResult } from "./datasets/run";
 import { formatQueueMarkdown, runQueueBench, type QueueBenchResult } from "./queue/run";
 import { formatKnowledgeMarkdown, runKnowledgeBench, type KnowledgeBenchResult } from "./knowledge/run";
+import { WARM_UP } from "./tree/warm-up";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -91,6 +92,8 @@ function positive(name: string, raw: string | undefined, fallback: number): numb
 }
 
 const smoke = values.smoke;
+// Smoke: the warm-up of one (1, 1) research (the smoke run keeps the bench from rotting, it measures nothing).
+if (smoke) Object.assign(WARM_UP, { researches: 1, depth: 1, breadth: 1 });
 function config(c: string): { depth: number; breadth: number } {
   const m = /^(\d+)x(\d+)$/.exec(c.trim());
   if (!m) throw new Error(`--configs and --faults-config take DEPTHxBREADTH pairs such as 2x3,5x5, got "${c}"`);

@@ -21,6 +21,7 @@ import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { assertTreeExactlyOnce, clearQueuePrefix, TestWorker } from "../../test/helpers/worker";
 import { QUEUE_PART_CONCURRENCY_DEFAULT } from "../../lib/env";
+import { warmUp } from "../tree/warm-up";
 
 export interface QueueBenchRow {
   workers: number;
@@ -152,12 +153,6 @@ function startQueueApp(o: { fakes: FakesProcess; limits: BoundLimits; redisUrl: 
       RATE_LIMIT_PLANNING_CALLS_PER_HOUR: "1000",
     },
   });
-}
-
-/** One small research: loads every module of the web process and the workers. */
-async function warmUp(app: TestApp): Promise<void> {
-  const warm = await createAndStart(app, { prompt: "Warm-up run", depth: 1, breadth: 1, questions: 1 });
-  await waitForStatus(app, warm, ["completed", "failed"], 120_000);
 }
 
 async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: BoundLimits; redisUrl: string; partConcurrency: number; workers: number; researches: number; depth: number; breadth: number; log: (line: string) => void }): Promise<QueueBenchRow> {

@@ -5,7 +5,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { TestApp } from "../../test/helpers/app-server";
-import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { tagOf } from "../../test/fakes/llm-parse";
 import { largeWebPages } from "../../test/fakes/web-large";
 import { TOPICS } from "../../test/fakes/web-topics";
@@ -19,6 +18,7 @@ import type { FakesProcess } from "./fakes-process";
 import { readStatements, statementCounter, statementsBetween, type LoopDelay, type StatementCounts } from "./statements";
 import type { BenchDatabase } from "./database";
 import { clearQueuePrefix, TestWorker } from "../../test/helpers/worker";
+import { warmUp } from "./warm-up";
 
 export interface TreeRunOptions {
   depth: number;
@@ -196,9 +196,8 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
   try {
     // Queue mode: the workers, on the web process's database, Redis and environment.
     for (let i = 0; i < (o.queue?.workers ?? 0); i++) workers.push(await TestWorker.start(app, `${name}-w${i + 1}`, {}, o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] : []));
-    // Warm-up: the first requests load every route and module of the server.
-    const warm = await createAndStart(app, { prompt: "Warm-up run", depth: 1, breadth: 1, questions: 1 });
-    await waitForStatus(app, warm, ["completed", "failed"], 120_000);
+    // Warm-up: every route and module loaded, the hot code compiled (bench/tree/warm-up.ts).
+    await warmUp(app);
     await o.fakes.resetLogs();
 
     const prompt = benchPrompt(o.depth, o.breadth);

@@ -1,0 +1,23 @@
+// The warm-up before a measured run: researches that take every path the measured one takes (root
+// and child planning, search, fetches, analyses, the report and its verification) often enough that
+// the server's and each worker's hot code is compiled by V8's optimising tiers before the measurement
+// starts, as it is in a process that has served for a while. One (1, 1) research, the warm-up before,
+// loaded the modules but left the code cold: a queue row's second worker, which it gave no node job,
+// ran the measured row on baseline code and spent ~45% more CPU per job than the first.
+import type { TestApp } from "../../test/helpers/app-server";
+import { createAndStart, waitForStatus } from "../../test/helpers/research";
+
+export const WARM_UP = {
+  researches: Number(process.env.BENCH_WARM_UP_RESEARCHES ?? 9),
+  depth: Number(process.env.BENCH_WARM_UP_DEPTH ?? 2),
+  breadth: Number(process.env.BENCH_WARM_UP_BREADTH ?? 3),
+};
+
+/** Three at a time (a user's running researches are limited to 3 by default; planning calls too), until all have ended. */
+export async function warmUp(app: TestApp, { researches, depth, breadth } = WARM_UP): Promise<void> {
+  for (let first = 0; first < researches; first += 3) {
+    const wave: string[] = [];
+    for (let i = first; i < Math.min(researches, first + 3); i++) wave.push(await createAndStart(app, { prompt: `Warm-up run ${i + 1}`, depth, breadth, questions: 1 }));
+    for (const id of wave) await waitForStatus(app, id, ["completed", "failed"], 300_000);
+  }
+}
