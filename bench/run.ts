@@ -177,8 +177,10 @@ async function main(): Promise<void> {
         // The lean peer at the same size, on the same fakes, right after (issue 25's side-by-side figure).
         const runs: PeerResult[] = [];
         const peerWorld = { concurrency: peerConcurrency, llmBaseUrl: fakes.env.OPENAI_BASE_URL, searxngUrl: fakes.env.SEARXNG_URL };
-        // Its first research in this process loads and compiles its code: a (1, 1) first, as Quarry's server gets.
-        if (peerRuns > 0 && peer.length === 0) await runTreePeer({ ...peerWorld, prompt: "Warm-up run", depth: 1, breadth: 1 });
+        // Its first researches in this process load and compile its code: the warm-up Quarry's server gets (bench/tree/warm-up.ts).
+        if (peerRuns > 0 && peer.length === 0) {
+          for (let i = 0; i < WARM_UP.researches; i++) await runTreePeer({ ...peerWorld, prompt: `Warm-up run ${i + 1}`, depth: WARM_UP.depth, breadth: WARM_UP.breadth });
+        }
         for (let i = 0; i < peerRuns; i++) {
           const r = await runTreePeer({ ...peerWorld, prompt: benchPrompt(depth, breadth), depth, breadth });
           log(`peer ${depth}x${breadth} (concurrency ${peerConcurrency}) run ${i + 1}: ${(r.wallMs / 1000).toFixed(2)} s, ${r.llmCalls} LLM calls, ${r.promptTokens} prompt tokens, ${r.failedQueries} failed queries`);
