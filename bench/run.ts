@@ -5,7 +5,8 @@
 //   npm run bench -- --only datasets    a 100 MB CSV's load time and the analysis queries' p95 (in process)
 //   npm run bench -- --only knowledge   the knowledge base: indexing pages/s and search p50/p95 on 1,000
 //                                       documents, on each --database (smoke: 50 documents)
-//   npm run bench -- --only queue       queue mode: 10 concurrent (3, 3) researches on 1 worker, then on 2;
+//   npm run bench -- --only queue       queue mode: 10 concurrent (3, 3) researches on 1 worker, then on 2
+//                                       (--queue-rows-runs 3: interleaved rounds, the median of their ratios);
 //                                       then a single (5, 5) embedded (SQLite, PostgreSQL) and on 2 workers
 //                                       (--queue-single DxB: another size; 0: not run; --queue-single-runs 3:
 //                                       interleaved rounds of the three, medians compared); then a worker
@@ -77,6 +78,7 @@ const { values } = parseArgs({
     "queue-single": { type: "string" },
     "queue-recovery": { type: "string" },
     "queue-single-runs": { type: "string" },
+    "queue-rows-runs": { type: "string" },
     "part-concurrency": { type: "string" },
     "server-node-args": { type: "string" },
     "peer-runs": { type: "string" },
@@ -286,12 +288,14 @@ async function main(): Promise<void> {
         // The rows' workers' slots for query nodes (--part-concurrency N; default: as their slots for runs).
         ...(values["part-concurrency"] ? { rowsPartConcurrency: Number(values["part-concurrency"]) } : {}), latencies, limits, contextTokenBudget, redisUrl: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379",
         ...(smoke ? { researches: 2, depth: 1, breadth: 2 } : {}),
+        // The rows in interleaved rounds, 1 worker then 2 (--queue-rows-runs N; smoke 1).
+        rowsRuns: positive("queue-rows-runs", values["queue-rows-runs"], smoke ? 1 : 3),
         // A single (5, 5) on 2 workers against the embedded mode's (--queue-single 0: not run).
         ...(values["queue-single"] === "0" ? {} : { singleTree: { ...config(values["queue-single"] ?? (smoke ? "1x2" : "5x5")), workers: 2, runs: positive("queue-single-runs", values["queue-single-runs"], smoke ? 1 : 3) } }),
         // A worker killed with SIGKILL mid-tree, then one holding the run's lease (--queue-recovery 0: not run).
         ...(values["queue-recovery"] === "0" ? {} : { recovery: config(values["queue-recovery"] ?? (smoke ? "2x2" : "3x3")) }),
         log });
-      log(`queue: wall on ${queue.rows.at(-1)!.workers} workers ÷ on ${queue.rows[0].workers} = ${queue.ratio.toFixed(2)}`);
+      log(`queue: wall on ${queue.rows.at(-1)!.workers} workers ÷ on ${queue.rows[0].workers} = ${queue.ratio.toFixed(3)}${queue.ratios && queue.ratios.length > 1 ? ` (the median of ${queue.ratios.map((r) => r.toFixed(3)).join(", ")})` : ""}`);
     } finally {
       await fakes.stop();
     }

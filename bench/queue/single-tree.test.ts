@@ -1,7 +1,8 @@
-// The single tree's verdict compares the medians of interleaved runs, not one run of each.
+// The queue bench's verdicts compare the medians of interleaved runs, not one run of each.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { singleTreeVerdicts, type SingleTreeRow } from "./run";
+import { median } from "../extraction-measure";
+import { formatQueueMarkdown, roundRatios, singleTreeVerdicts, type QueueBenchRow, type SingleTreeRow } from "./run";
 
 const row = (mode: SingleTreeRow["mode"], database: SingleTreeRow["database"], ratio: number): SingleTreeRow => ({
   mode, database, workers: mode === "queue" ? 2 : 0, wallMs: ratio * 2800, boundMs: 2800, limitedBy: "critical path", ratio, llmCalls: 865, cpuWeb: 5, cpuWorkers: 0, load: 1,
@@ -22,4 +23,14 @@ test("the workers' median ratio against each embedded mode's median", () => {
 test("one run of each: compared as they are; no queue row, no verdict", () => {
   assert.match(singleTreeVerdicts([row("embedded", "postgres", 2), row("queue", "postgres", 2.05)])[0], /^On 2 workers − embedded on postgres \(wall ÷ bound 2\.050 − 2\.000\): \*\*\+0\.050\*\* \(target: within 0\.1 ✓\)\.$/);
   assert.deepEqual(singleTreeVerdicts([row("embedded", "postgres", 2)]), []);
+});
+
+test("the queue rows' figure: the median of the interleaved rounds' ratios, each round its own 2 workers ÷ 1", () => {
+  const rows = [17.5, 10.8, 17.2, 10.3, 16.9, 11.6].map((s, i): QueueBenchRow => ({
+    workers: (i % 2) + 1, researches: 10, depth: 3, breadth: 3, completed: 10, wallMs: s * 1000, queries: 150, llmCalls: 1260, nodeJobs: i % 2 ? [75, 75] : [150], cpuSeconds: 9, load: 1,
+  }));
+  const ratios = roundRatios(rows, 2);
+  assert.deepEqual(ratios.map((r) => r.toFixed(3)), ["0.617", "0.599", "0.686"]);
+  const markdown = formatQueueMarkdown({ rows, ratio: median(ratios), ratios, workerConcurrency: 4, partConcurrency: 4 });
+  assert.match(markdown, /Wall on 2 workers ÷ on 1 \(the median of 3 interleaved rounds: 0\.617, 0\.599, 0\.686\): \*\*0\.617\*\* \(target ≤ 0\.6 ✗\)\./);
 });
