@@ -13,11 +13,14 @@ export const WARM_UP = {
   breadth: Number(process.env.BENCH_WARM_UP_BREADTH ?? 3),
 };
 
-/** Three at a time (a user's running researches are limited to 3 by default; planning calls too), until all have ended. */
+/** Researches at once: a user's running researches (and planning calls) are limited to 3 by default (lib/env.ts). */
+const AT_ONCE = 3;
+
+/** AT_ONCE at a time, each wave until all of it has ended. */
 export async function warmUp(app: TestApp, { researches, depth, breadth } = WARM_UP): Promise<void> {
-  for (let first = 0; first < researches; first += 3) {
+  for (let first = 0; first < researches; first += AT_ONCE) {
     const wave: string[] = [];
-    for (let i = first; i < Math.min(researches, first + 3); i++) wave.push(await createAndStart(app, { prompt: `Warm-up run ${i + 1}`, depth, breadth, questions: 1 }));
+    for (let i = first; i < Math.min(researches, first + AT_ONCE); i++) wave.push(await createAndStart(app, { prompt: `Warm-up run ${i + 1}`, depth, breadth, questions: 1 }));
     for (const id of wave) await waitForStatus(app, id, ["completed", "failed"], 300_000);
   }
 }

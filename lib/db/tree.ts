@@ -23,6 +23,16 @@ import type { QueryStatus } from "../types";
 const SERP_QUERY: RowTypes = { dates: ["createdAt", "startedAt", "completedAt"], booleans: ["childrenGenerated"] };
 const QUERY_PAGE: RowTypes = { dates: ["createdAt", "analyzedAt", "page_createdAt", "page_fetchedAt"] };
 const PAGE_ROW: RowTypes = { dates: ["createdAt", "fetchedAt"] };
+
+/** A page's columns as a query's rows show it (all but the text), and the same under a join's `p` as "page_<column>". */
+const PAGE_ROW_COLUMNS = ["id", "researchId", "url", "status", "title", "contentType", "error", "createdAt", "fetchedAt", "author", "published"] as const;
+const PAGE_COLUMNS = Prisma.raw(PAGE_ROW_COLUMNS.map((c) => `"${c}"`).join(", "));
+const PAGE_COLUMNS_PREFIXED = Prisma.raw(PAGE_ROW_COLUMNS.map((c) => `p."${c}" AS "page_${c}"`).join(", "));
+type PrefixedPage = { [K in keyof QueryPageRow["page"] as `page_${K}`]: QueryPageRow["page"][K] };
+const pageOfPrefixed = (r: PrefixedPage) => Object.fromEntries(PAGE_ROW_COLUMNS.map((c) => [c, r[`page_${c}`]])) as QueryPageRow["page"];
+
+/** The statuses a query's search results attach in (a stopped query resumed searches again). */
+const ATTACHABLE = Prisma.sql`('pending', 'searching', 'stopped')`;
 const EXTRACTED_ITEM: RowTypes = { dates: ["createdAt"] };
 
 /** A new row's id (the tables' ids are opaque strings; Prisma's model API would make a cuid). */
@@ -181,7 +191,7 @@ export async function attachSearchResults(query: SerpQuery, results: SearchHit[]
     // Moved past searching first: a second execution of the node (a duplicated job in queue mode)
     // finds the rows attached and takes them instead of inserting them again.
     const [moved] = await tx.query<SerpQuery>(Prisma.sql`
-      UPDATE "SerpQuery" SET "status" = 'scraping' WHERE "id" = ${query.id} AND "status" IN ('pending', 'searching', 'stopped') RETURNING *`, SERP_QUERY);
+      UPDATE "SerpQuery" SET "status" = 'scraping' WHERE "id" = ${query.id} AND "status" IN ${ATTACHABLE} RETURNING *`, SERP_QUERY);
     if (!moved) {
       const [current] = await tx.query<SerpQuery>(Prisma.sql`SELECT * FROM "SerpQuery" WHERE "id" = ${query.id}`, SERP_QUERY);
       if (!current) throw new Error(`No query ${query.id}`);
@@ -199,8 +209,7 @@ export async function attachSearchResults(query: SerpQuery, results: SearchHit[]
     // The pages as a query's rows show them (all but the text): the rows are built from them and
     // what is inserted, not read back (a round trip less on every query's path).
     const pages = await tx.query<QueryPageRow["page"]>(Prisma.sql`
-      SELECT "id", "researchId", "url", "status", "title", "contentType", "error", "createdAt", "fetchedAt", "author", "published"
-      FROM "Page" WHERE "researchId" = ${researchId} AND "url" IN (${Prisma.join(urls)})`, PAGE_ROW);
+      SELECT ${PAGE_COLUMNS} FROM "Page" WHERE "researchId" = ${researchId} AND "url" IN (${Prisma.join(urls)})`, PAGE_ROW);
     const pageOf = new Map(pages.map((p) => [p.url, p]));
     const rows: QueryPageRow[] = urls.map((url, position) => {
       const page = pageOf.get(url)!;
@@ -213,7 +222,6 @@ export async function attachSearchResults(query: SerpQuery, results: SearchHit[]
   });
 }
 
-const PAGE_ROW_COLUMNS = ["id", "researchId", "url", "status", "title", "contentType", "error", "createdAt", "fetchedAt", "author", "published"] as const;
 const ATTACHED: RowTypes = { dates: [...(SERP_QUERY.dates ?? []), "page_createdAt", "page_fetchedAt"], booleans: SERP_QUERY.booleans };
 
 /**
@@ -233,24 +241,21 @@ async function attachInOneStatement(query: SerpQuery, urls: string[], byUrl: Map
   // Sorted, so that siblings inserting overlapping URLs at once take the unique index's locks in the same order.
   const pageValues = [...urls].sort().map((url) => Prisma.sql`(${newId()}, ${researchId}, ${url}, ${byUrl.get(url)!.title || null}::text)`);
   const links = urls.map((url, position) => ({ id: newId(), url, position }));
-  const pageColumns = Prisma.raw(PAGE_ROW_COLUMNS.map((c) => `"${c}"`).join(", "));
-  const asPage = Prisma.raw(PAGE_ROW_COLUMNS.map((c) => `p."${c}" AS "page_${c}"`).join(", "));
-  type Row = SerpQuery & { [K in keyof QueryPageRow["page"] as `page_${K}`]: QueryPageRow["page"][K] | null };
-  const joined = await queryDirect<Row>(Prisma.sql`
+  const joined = await queryDirect<SerpQuery & PrefixedPage>(Prisma.sql`
     WITH "searching" AS (
-      SELECT "id" FROM "SerpQuery" WHERE "id" = ${query.id} AND "status" IN ('pending', 'searching', 'stopped') FOR UPDATE),
+      SELECT "id" FROM "SerpQuery" WHERE "id" = ${query.id} AND "status" IN ${ATTACHABLE} FOR UPDATE),
     "inserted" AS (
       INSERT INTO "Page" ("id", "researchId", "url", "title", "status", "createdAt")
       SELECT v."id", v."researchId", v."url", v."title", 'pending', ${at} FROM (VALUES ${Prisma.join(pageValues)}) AS v ("id", "researchId", "url", "title")
       WHERE EXISTS (SELECT 1 FROM "searching") ORDER BY v."url"
       ON CONFLICT ("researchId", "url") DO NOTHING
-      RETURNING ${pageColumns}),
+      RETURNING ${PAGE_COLUMNS}),
     "pages" AS (
-      SELECT ${pageColumns} FROM "inserted"
-      UNION ALL SELECT ${pageColumns} FROM "Page" WHERE "researchId" = ${researchId} AND "url" IN (${Prisma.join(urls)})),
+      SELECT ${PAGE_COLUMNS} FROM "inserted"
+      UNION ALL SELECT ${PAGE_COLUMNS} FROM "Page" WHERE "researchId" = ${researchId} AND "url" IN (${Prisma.join(urls)})),
     "moved" AS (
       UPDATE "SerpQuery" SET "status" = 'scraping'
-      WHERE "id" = ${query.id} AND "status" IN ('pending', 'searching', 'stopped') AND (SELECT count(*) FROM "pages") = ${urls.length}::integer
+      WHERE "id" IN (SELECT "id" FROM "searching") AND (SELECT count(*) FROM "pages") = ${urls.length}::integer
       RETURNING *),
     "linked" AS (
       INSERT INTO "QueryPage" ("id", "queryId", "pageId", "position", "status", "createdAt")
@@ -258,12 +263,11 @@ async function attachInOneStatement(query: SerpQuery, urls: string[], byUrl: Map
       FROM (VALUES ${Prisma.join(links.map((l) => Prisma.sql`(${l.id}, ${l.url}, ${l.position}::integer)`))}) AS l ("id", "url", "position")
       JOIN "pages" p ON p."url" = l."url" WHERE EXISTS (SELECT 1 FROM "moved")
       RETURNING "id")
-    SELECT m.*, ${asPage} FROM "moved" m LEFT JOIN "pages" p ON true`, ATTACHED);
+    SELECT m.*, ${PAGE_COLUMNS_PREFIXED} FROM "moved" m JOIN "pages" p ON true`, ATTACHED);
   if (joined.length === 0) return undefined;
   const pageOf = new Map(joined.map((r) => [r.page_url, r]));
   const rows: QueryPageRow[] = links.map(({ id, url, position }) => {
-    const r = pageOf.get(url)!;
-    const page = Object.fromEntries(PAGE_ROW_COLUMNS.map((c) => [c, r[`page_${c}`]])) as QueryPageRow["page"];
+    const page = pageOfPrefixed(pageOf.get(url)!);
     return { id, queryId: query.id, pageId: page.id, position, status: "pending", error: null, createdAt: now, analyzedAt: null, page, items: [] };
   });
   const moved = Object.fromEntries(Object.entries(joined[0]).filter(([k]) => !k.startsWith("page_"))) as unknown as SerpQuery;
@@ -276,12 +280,10 @@ export async function queryPagesOfQuery(queryId: string): Promise<QueryPageRow[]
 
 /** A query's pages in order, each with its page (without the text) and its items. */
 async function queryPageRows(tx: Pick<DirectTx, "query">, queryId: string): Promise<QueryPageRow[]> {
-  type Joined = Omit<QueryPageRow, "page" | "items"> & { [K in keyof QueryPageRow["page"] as `page_${K}`]: QueryPageRow["page"][K] };
+  type Joined = Omit<QueryPageRow, "page" | "items"> & PrefixedPage;
   const joined = await tx.query<Joined>(Prisma.sql`
     SELECT qp."id", qp."queryId", qp."pageId", qp."position", qp."status", qp."error", qp."createdAt", qp."analyzedAt",
-      p."id" AS "page_id", p."researchId" AS "page_researchId", p."url" AS "page_url", p."status" AS "page_status", p."title" AS "page_title",
-      p."contentType" AS "page_contentType", p."error" AS "page_error", p."createdAt" AS "page_createdAt", p."fetchedAt" AS "page_fetchedAt",
-      p."author" AS "page_author", p."published" AS "page_published"
+      ${PAGE_COLUMNS_PREFIXED}
     FROM "QueryPage" qp JOIN "Page" p ON p."id" = qp."pageId" WHERE qp."queryId" = ${queryId} ORDER BY qp."position"`, QUERY_PAGE);
   const itemsByRow = new Map<string, ExtractedItem[]>();
   if (joined.length > 0) {
@@ -294,10 +296,7 @@ async function queryPageRows(tx: Pick<DirectTx, "query">, queryId: string): Prom
   }
   return joined.map((r) => ({
     id: r.id, queryId: r.queryId, pageId: r.pageId, position: r.position, status: r.status, error: r.error, createdAt: r.createdAt, analyzedAt: r.analyzedAt,
-    page: {
-      id: r.page_id, researchId: r.page_researchId, url: r.page_url, status: r.page_status, title: r.page_title, contentType: r.page_contentType,
-      error: r.page_error, createdAt: r.page_createdAt, fetchedAt: r.page_fetchedAt, author: r.page_author, published: r.page_published,
-    },
+    page: pageOfPrefixed(r),
     items: itemsByRow.get(r.id) ?? [],
   }));
 }
