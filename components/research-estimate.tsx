@@ -38,7 +38,7 @@ export function ResearchEstimate({ depth, breadth, ranges }: { depth: number; br
       <p className="mt-3 text-xs leading-relaxed text-subtle">
         Each level asks half as many follow-ups per query as the one above. Up to {MAX_PAGES_PER_QUERY} pages are read per
         query; LLM calls count the questions, the root and follow-up query generations, one analysis per page and the report.
-        {ranges ? " Time and tokens run from no page found to every page read, at typical figures per call, the citation check of the report included (one call per cited source, a repair and a second check of unsupported sentences); the time is the model's, searches and page fetches add to it." : ""}{" "}
+        {ranges ? " Time and tokens run from no page found to every page read, at typical figures per call, the citation check of the report included (one call per cited source, which also corrects unsupported sentences, and a second check of the corrections); the time is the model's, searches and page fetches add to it." : ""}{" "}
         <span data-testid="estimate-llm-worst">
           If the model&apos;s replies need repairs, at most {formatNumber(e.worstLlmCalls)} calls.
         </span>

@@ -43,14 +43,14 @@ export interface EstimateRanges {
  * The verification's calls (lib/verification/verify-report.ts). Low: the report cites one source
  * and every sentence holds: one verifier call and the uncited-sentence check. High: every page read
  * is a cited source, each with one batch of sentences (12) asked, then asked once more for the
- * sentences it skipped, one unsupported sentence repaired and its rewrite judged again, plus the
- * uncited-sentence check: 4 calls a source + 1.
+ * sentences it skipped; one unsupported sentence, corrected in that same call, has its rewrite judged
+ * again the same way (asked, and asked once more); plus the uncited-sentence check: 4 calls a source + 1.
  */
 export function verificationCalls(maxPages: number): Range {
   return { low: 2, high: 4 * maxPages + 1 };
 }
 
-/** Calls of the verification one after another at most: pass 1, its second ask, the repair, pass 2. */
+/** Calls of the verification one after another at most: pass 1 and its second ask, pass 2 and its second ask (the repair makes no call of its own). */
 const VERIFICATION_PATH = 4;
 
 /**

@@ -60,16 +60,19 @@ test("the report's verification rounds follow the report on the path", () => {
   assert.equal(bound.criticalPathMs, 150 + 80 + 60 + 7 * 150 + 150 + 3 * 150);
 });
 
-test("verification rounds: each change between checking and repairing after the last report call", () => {
-  const call = (at: number, agent: string) => ({ at, agent });
-  // Out of order on purpose: the calls are taken by their start.
+test("verification rounds: the longest chain of checks after the last report call, each begun once the one before ended", () => {
+  const call = (at: number, endedAt: number | null, agent: string) => ({ at, endedAt, agent });
+  // Out of order on purpose: the calls are taken by their times.
   const log = [
-    call(1577, "citation-verifier"), call(1000, "website-analyzer"), call(1348, "report-writer"), call(1580, "uncited-claim-finder"),
-    call(1578, "citation-verifier"), call(1756, "claim-repairer"), call(1757, "claim-repairer"), call(1922, "citation-verifier"),
+    call(1577, 1728, "citation-verifier"), call(1000, 1150, "website-analyzer"), call(1348, 1500, "report-writer"), call(1580, 1731, "uncited-claim-finder"),
+    call(1578, 1729, "citation-verifier"), call(1740, 1891, "citation-verifier"), call(1741, 1893, "citation-verifier"), call(1900, 2050, "citation-verifier"),
   ];
+  // Pass 1 side by side, the skipped sentences asked again, pass 2 on the rewrites.
   assert.equal(verificationRounds(log), 3);
   assert.equal(verificationRounds(log.slice(0, 5)), 1);
+  // A call that began before the one it would follow had ended ran beside it: not a round of its own.
+  assert.equal(verificationRounds([call(0, 100, "report-writer"), call(110, 260, "citation-verifier"), call(250, 400, "citation-verifier")]), 1);
   // Before the report (a deep research's trees, say) nothing counts; no report, no rounds.
-  assert.equal(verificationRounds([call(1, "citation-verifier"), call(2, "report-writer")]), 0);
-  assert.equal(verificationRounds([call(1, "citation-verifier")]), 0);
+  assert.equal(verificationRounds([call(1, 150, "citation-verifier"), call(2, 150, "report-writer")]), 0);
+  assert.equal(verificationRounds([call(1, 150, "citation-verifier")]), 0);
 });

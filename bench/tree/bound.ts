@@ -2,8 +2,8 @@
 // limits the run used, over the tree it actually built. Two kinds of lower bound:
 // - the critical path: the longest chain of dependent steps — root generation, then per query on the
 //   chain: search, the slowest page fetch, its page analyses in sequence (as configured), child
-//   generation — then the report, then its verification's LLM rounds (verify the citations, repair what
-//   failed, verify the repairs: each round waits for the one before);
+//   generation — then the report, then its verification's LLM rounds (verify the citations and
+//   correct what failed, verify the corrections: each round waits for the one before);
 // - throughput: the total work on a limited resource divided by its limit (LLM calls above all;
 //   searches and page fetches too, which can only raise the bound).
 // No schedule can finish sooner than the largest of them.
@@ -114,25 +114,27 @@ export function computeBound(input: BoundInput): Bound {
   return { boundMs, limitedBy, criticalPathMs, llmThroughputMs, searchThroughputMs, fetchThroughputMs, criticalChain: deepest.chain };
 }
 
-/** The report verification's agents: the checks of a round (run side by side), and the repairs between rounds. */
+/** The report verification's agents (its repair is made in the checks' own calls). */
 const VERIFY_AGENTS = new Set(["citation-verifier", "uncited-claim-finder"]);
-const REPAIR_AGENTS = new Set(["claim-repairer"]);
 
 /**
- * The verification's rounds in sequence, from the LLM calls in the order they started: after the last
- * report-writer call, each change between checking and repairing starts a round that waited for the one
- * before. Calls of one kind in a row count as one round (they can run side by side), so this never counts
- * more rounds than there were.
+ * The verification's rounds in sequence: the most of its calls (begun after the last report-writer
+ * call) that ran one after another, each begun once the one before had ended (pass 1, then pass 2 on
+ * the rewrites; a batch asked again for the sentences it skipped). Calls side by side are one round,
+ * so this never counts more rounds than there were.
  */
-export function verificationRounds(calls: { at: number; agent: string }[]): number {
-  const sorted = [...calls].sort((a, b) => a.at - b.at);
-  const lastReport = sorted.findLastIndex((c) => c.agent === "report-writer");
+export function verificationRounds(calls: { at: number; endedAt: number | null; agent: string }[]): number {
+  const reports = calls.filter((c) => c.agent === "report-writer");
+  if (reports.length === 0) return 0;
+  const lastReport = Math.max(...reports.map((c) => c.at));
+  // The longest such chain, by its calls' ends (the earliest-ending call first: the greedy choice is optimal).
+  const checks = calls.filter((c) => VERIFY_AGENTS.has(c.agent) && c.at > lastReport).sort((a, b) => (a.endedAt ?? Infinity) - (b.endedAt ?? Infinity));
   let rounds = 0;
-  let kind: "verify" | "repair" | undefined;
-  for (const c of sorted.slice(lastReport + 1)) {
-    const k = VERIFY_AGENTS.has(c.agent) ? "verify" : REPAIR_AGENTS.has(c.agent) ? "repair" : undefined;
-    if (k && k !== kind) rounds++;
-    if (k) kind = k;
+  let free = -Infinity;
+  for (const c of checks) {
+    if (c.at < free) continue;
+    rounds++;
+    free = c.endedAt ?? Infinity;
   }
-  return lastReport < 0 ? 0 : rounds;
+  return rounds;
 }

@@ -1,6 +1,7 @@
 // Citation verifications of written reports (a tree research's, a Deep Research reply's) and their
 // per-sentence verdicts. Each pass's verdicts are saved with the move to the next status in one
-// transaction, so that a verification resumed after a crash repeats only the pass it was in.
+// transaction (the first pass's with the repaired report), so that a verification resumed after a
+// crash repeats only the pass it was in.
 import { db } from "./client";
 import { queryDirect } from "./direct";
 import { parseStringArray } from "./json";
@@ -53,13 +54,13 @@ export async function verdictsOf(verificationId: string, pass: number): Promise<
   return rows.map(({ position, sentence, urls, verdict, quote, quoteUrl, note }) => ({ position, sentence, urls: parseStringArray(urls), verdict, quote, quoteUrl, note }));
 }
 
-/** Saves a pass's verdicts and counts and moves the status, at once. */
+/** Saves a pass's verdicts and counts and moves the status, at once (after pass 1 with the repaired report, when there was a repair). */
 export async function savePass(
   verificationId: string,
   pass: 1 | 2,
   verdicts: VerdictRow[],
   counts: PassCounts,
-  next: { status: "repairing" | "done"; repaired?: string; removed?: number; rewritten?: number },
+  next: { status: "rechecking" | "done"; repaired?: string; removed?: number; rewritten?: number },
 ) {
   return db.$transaction(async (tx) => {
     await tx.claimVerdict.deleteMany({ where: { verificationId, pass } });
@@ -69,11 +70,6 @@ export async function savePass(
       data: { ...counts, ...next, completedAt: next.status === "done" ? new Date() : null },
     });
   });
-}
-
-/** Stores the repaired report (before its check) and moves to the second pass. */
-export async function saveRepair(verificationId: string, repaired: string, removed: number, rewritten: number) {
-  return db.reportVerification.update({ where: { id: verificationId }, data: { repaired, removed, rewritten, status: "rechecking" } });
 }
 
 /** A research's verification, scoped by owner; `userId` undefined is for the engine and shared links. */

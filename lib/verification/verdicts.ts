@@ -33,13 +33,15 @@ export interface ModelVerdict {
   verdict: "supported" | "partial" | "unsupported";
   quote: string;
   explanation: string;
+  /** For unsupported: the sentence as the source supports it ("" when it supports nothing like it). */
+  correction: string;
 }
 
 /**
  * One source's verdict on a sentence, as accepted: a support verdict whose quote is too short or
  * not in the source's stored text is rejected (it counts as unsupported, with the reason).
  */
-export function checkVerdict(model: ModelVerdict, sourceText: string, url: string): { verdict: Exclude<Verdict, "uncited">; quote: string | null; quoteUrl: string | null; note: string | null } {
+export function checkVerdict(model: Pick<ModelVerdict, "verdict" | "quote" | "explanation">, sourceText: string, url: string): { verdict: Exclude<Verdict, "uncited">; quote: string | null; quoteUrl: string | null; note: string | null } {
   if (model.verdict === "unsupported") return { verdict: "unsupported", quote: null, quoteUrl: null, note: model.explanation.trim() || null };
   const quote = normaliseText(model.quote).replace(/^["']|["']$/g, "").trim();
   if (quote.length < MIN_QUOTE_CHARS) {

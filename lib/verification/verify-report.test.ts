@@ -1,7 +1,8 @@
 // verifyReport against the loopback fake LLM and a real migrated database: a planted unsupported
-// sentence is flagged and removed by the repair, supported ones are not, an overstatement is partly
+// sentence is flagged and removed by the repair, a misstated one rewritten with the verifier's
+// correction and checked again, supported ones are not touched, an overstatement is partly
 // supported, an uncited fact is flagged, forged quotes are rejected, and a resumed verification
-// repeats only the stage it was in.
+// repeats only the pass it was in.
 import assert from "node:assert/strict";
 import { after, beforeEach, test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
@@ -102,28 +103,60 @@ test("a verdict whose quote is not in the stored text is rejected", async () => 
   assert.equal(view.as_written.counts.supported, 0);
 });
 
-test("a verification resumed after its first pass was saved repeats no verifier call", async () => {
+test("a misstated figure is rewritten with the verifier's correction, and the rewrite is checked again", async () => {
+  const misstated = "Battery pack prices fell to 99 dollars per kilowatt-hour in 2023, a drop of 40 percent";
+  const report = `# Storage report\n\n- ${SUPPORTED_B} [1](${URL_B}).\n- ${misstated} [2](${URL_A}).\n\n## Sources\n\n1. Grid capacity — <${URL_B}>\n2. Battery prices — <${URL_A}>\n`;
   const id = await newResearch();
-  const { savePass, openVerification } = await import("../db/verifications");
-  // A first run saved pass 1 and stopped before the repair (a crash).
+  const final = await verifyReport({ subject: { researchId: id }, question: "How are grid batteries used?", report, sources, sourceBudgetTokens: 2_000 });
+  const view = await viewOf(id);
+  assert.equal(view.as_written.claims.find((c) => c.sentence === `${misstated}.`)?.verdict, "unsupported");
+  assert.deepEqual(view.repair, { removed: 0, rewritten: 1 });
+  // The rewrite keeps the sentence's citation, says what the source says, and pass 2 finds it supported.
+  assert.ok(!final.includes(misstated));
+  assert.ok(final.includes(`${SUPPORTED_A} [2](${URL_A}).`), final);
+  assert.equal(view.claims.find((c) => c.sentence === `${SUPPORTED_A}.`)?.verdict, "supported");
+  assert.deepEqual(view.counts, { claims: 2, supported: 2, partial: 0, unsupported: 0, uncited: 0 });
+  // Pass 1 (one call per source) and pass 2 (the rewrite against its source): the repair made no call of its own.
+  assert.equal(fakes.llm.calls("citation-verifier"), 3);
+  assert.equal(fakes.llm.log.length, fakes.llm.calls("citation-verifier") + fakes.llm.calls("uncited-claim-finder"));
+});
+
+/** The first run's pass 1 and repaired report; the verification then re-opened with them saved and `status`. */
+async function savedAfterPass1(id: string, status: "rechecking" | "repairing") {
+  const { openVerification } = await import("../db/verifications");
   await verify(id);
-  const pass1 = await db.claimVerdict.findMany({ where: { verification: { researchId: id }, pass: 1 } });
+  const first = await db.reportVerification.findUniqueOrThrow({ where: { researchId: id }, include: { verdicts: { where: { pass: 1 } } } });
   await db.reportVerification.delete({ where: { researchId: id } });
   const v = await openVerification({ researchId: id }, REPORT);
-  await savePass(
-    v.id,
-    1,
-    pass1.map((r) => ({ position: r.position, sentence: r.sentence, urls: JSON.parse(r.urls) as string[], verdict: r.verdict, quote: r.quote, quoteUrl: r.quoteUrl, note: r.note })),
-    { claims: 5, supported: 2, partial: 1, unsupported: 1, uncited: 1 },
-    { status: "repairing" },
-  );
+  await db.reportVerification.update({
+    where: { id: v.id },
+    data: { status, repaired: status === "rechecking" ? first.repaired : null, removed: status === "rechecking" ? first.removed : 0, verdicts: { create: first.verdicts.map(({ id: _, verificationId: __, ...row }) => row) } },
+  });
+}
+
+test("a verification resumed after its first pass and repair were saved repeats no call of pass 1", async () => {
+  const id = await newResearch();
+  await savedAfterPass1(id, "rechecking");
   fakes.reset();
   const final = await verify(id);
-  assert.equal(fakes.llm.calls("citation-verifier"), 0, "pass 1 is not judged again");
-  assert.equal(fakes.llm.calls("uncited-claim-finder"), 0);
-  assert.equal(fakes.llm.calls("claim-repairer"), 1);
+  // The repair only removed: pass 2 has no rewrite to judge, so nothing is asked at all.
+  assert.equal(fakes.llm.log.length, 0);
   assert.ok(!final.includes(PLANTED_UNSUPPORTED));
-  assert.equal((await viewOf(id)).status, "done");
+  const view = await viewOf(id);
+  assert.equal(view.status, "done");
+  assert.deepEqual(view.repair, { removed: 1, rewritten: 0 });
+});
+
+test("a verification an earlier version left between its first pass and the repair is judged again and finishes", async () => {
+  const id = await newResearch();
+  await savedAfterPass1(id, "repairing");
+  fakes.reset();
+  const final = await verify(id);
+  assert.ok(fakes.llm.calls("citation-verifier") > 0, "its corrections were not kept: pass 1 runs again");
+  assert.ok(!final.includes(PLANTED_UNSUPPORTED));
+  const view = await viewOf(id);
+  assert.equal(view.status, "done");
+  assert.deepEqual(view.as_written.counts, { claims: 5, supported: 2, partial: 1, unsupported: 1, uncited: 1 });
 });
 
 test("a verification is found by its research, as Prisma's model API reads it; none for a research without one", async () => {

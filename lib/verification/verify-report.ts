@@ -1,9 +1,10 @@
 // Verifies a written report and repairs it: pass 1 judges every cited sentence against the stored
-// text of its sources (and finds uncited factual sentences); the repair rewrites or removes the
-// unsupported ones; pass 2 judges what the repair changed. Every stage is saved before the next,
-// so a resumed run repeats only the stage it was in. Used by every engine that writes a report.
+// text of its sources (and finds uncited factual sentences), and its verifier corrects in the same
+// call each sentence its source does not support; the repair rewrites those sentences with their
+// corrections or removes them (no call of its own); pass 2 judges what the repair changed. Pass 1 is
+// saved with the repaired report, and pass 2 with the final one, so a resumed run repeats only the
+// pass it was in. Used by every engine that writes a report.
 import { findUncitedClaims } from "../agents/find-uncited-claims";
-import { repairClaim } from "../agents/repair-claim";
 import { verifyCitations } from "../agents/verify-citations";
 import type { UsageSink } from "../ai/usage";
 import type { WaitOptions } from "../concurrency";
@@ -44,16 +45,26 @@ export async function verifyReport(options: VerifyOptions): Promise<string> {
   const original = reportBody(v.original);
   const claims = claimsOf(original.body);
 
-  if (v.status === "checking") {
-    const verdicts = await judge(claims, options);
-    const unsupported = verdicts.filter((x) => x.verdict === "unsupported" && x.urls.length > 0);
-    v = await store.savePass(v.id, 1, verdicts, countVerdicts(verdicts), unsupported.length > 0 ? { status: "repairing" } : { status: "done" });
-  }
-  if (v.status === "repairing") {
-    const pass1 = await store.verdictsOf(v.id, 1);
-    const edits = await repairs(claims, pass1, options);
-    const repaired = applyRepairs(original.body, claims, edits, original.sourceTitles);
-    v = await store.saveRepair(v.id, repaired, edits.filter((e) => e.action === "remove").length, edits.filter((e) => e.action === "rewrite").length);
+  // "repairing": a verification saved by an earlier version between its first pass and the repair
+  // (whose corrections were not kept) is judged again.
+  if (v.status === "checking" || v.status === "repairing") {
+    const { verdicts, corrections } = await judge(claims, options);
+    const edits = verdicts
+      .filter((x) => x.verdict === "unsupported" && x.urls.length > 0)
+      .map((x): RepairEdit => {
+        const sentence = corrections.get(x.position);
+        return sentence ? { position: x.position, action: "rewrite", sentence } : { position: x.position, action: "remove" };
+      });
+    const repair =
+      edits.length === 0
+        ? ({ status: "done" } as const)
+        : {
+            status: "rechecking" as const,
+            repaired: applyRepairs(original.body, claims, edits, original.sourceTitles),
+            removed: edits.filter((e) => e.action === "remove").length,
+            rewritten: edits.filter((e) => e.action === "rewrite").length,
+          };
+    v = await store.savePass(v.id, 1, verdicts, countVerdicts(verdicts), repair);
   }
   if (v.status === "rechecking" && v.repaired !== null) {
     const pass1 = await store.verdictsOf(v.id, 1);
@@ -74,7 +85,7 @@ async function recheck(repaired: string, pass1: store.VerdictRow[], calls: Calls
   let { body, sourceTitles } = reportBody(repaired);
   let claims = claimsOf(body);
   const fresh = claims.filter((c) => c.urls.length > 0 && !before.has(keyOf(c.text, c.urls)));
-  const judged = new Map((await judgeCited(fresh, calls)).map((v) => [v.position, v]));
+  const judged = new Map((await judgeCited(fresh, calls)).verdicts.map((v) => [v.position, v]));
   const failed = fresh.filter((c) => judged.get(c.position)?.verdict === "unsupported");
   let report = repaired;
   if (failed.length > 0) {
@@ -97,7 +108,7 @@ async function recheck(repaired: string, pass1: store.VerdictRow[], calls: Calls
 }
 
 /** Pass 1: every cited sentence judged, and the uncited sentences that state facts flagged. */
-async function judge(claims: Claim[], calls: Calls): Promise<ClaimVerdict[]> {
+async function judge(claims: Claim[], calls: Calls): Promise<Judged> {
   const uncited = claims.filter((c) => c.urls.length === 0);
   const [cited, factual] = await Promise.all([
     judgeCited(claims.filter((c) => c.urls.length > 0), calls),
@@ -106,18 +117,24 @@ async function judge(claims: Claim[], calls: Calls): Promise<ClaimVerdict[]> {
   const flagged: ClaimVerdict[] = uncited
     .filter((c) => factual.has(c.position))
     .map((c) => ({ position: c.position, sentence: c.text, urls: [], verdict: "uncited", quote: null, quoteUrl: null, note: "States a fact without citing a source." }));
-  return [...cited, ...flagged].sort((a, b) => a.position - b.position);
+  return { verdicts: [...cited.verdicts, ...flagged].sort((a, b) => a.position - b.position), corrections: cited.corrections };
+}
+
+interface Judged {
+  verdicts: ClaimVerdict[];
+  /** An unsupported sentence's correction, by position: the first of its sources (in citation order) to give one. */
+  corrections: Map<number, string>;
 }
 
 /** Each cited sentence's verdict: one verifier call per source (in batches), the best source's verdict kept. */
-async function judgeCited(claims: Claim[], calls: Calls): Promise<ClaimVerdict[]> {
+async function judgeCited(claims: Claim[], calls: Calls): Promise<Judged> {
   const byUrl = new Map<string, Claim[]>();
   for (const c of claims) for (const url of c.urls) byUrl.set(url, [...(byUrl.get(url) ?? []), c]);
   const perSource = await Promise.all(
     [...byUrl.entries()].map(async ([url, cs]) => {
       const source = calls.sources.get(url);
       if (!source?.text.trim()) {
-        return cs.map((c) => ({ position: c.position, url, result: { verdict: "unsupported" as const, quote: null, quoteUrl: null, note: `No stored text of ${url} to check against.` } }));
+        return cs.map((c) => ({ position: c.position, url, correction: "", result: { verdict: "unsupported" as const, quote: null, quoteUrl: null, note: `No stored text of ${url} to check against.` } }));
       }
       const out = [];
       for (let i = 0; i < cs.length; i += BATCH) {
@@ -128,17 +145,28 @@ async function judgeCited(claims: Claim[], calls: Calls): Promise<ClaimVerdict[]
           const result = model
             ? checkVerdict(model, source.text, url)
             : { verdict: "unsupported" as const, quote: null, quoteUrl: null, note: `The verifier gave no verdict against ${url}.` };
-          out.push({ position: c.position, url, result });
+          out.push({ position: c.position, url, correction: model?.verdict === "unsupported" ? correctionOf(model.correction) : "", result });
         }
       }
       return out;
     }),
   );
   const all = perSource.flat();
-  return claims.map((c) => {
-    const best = bestOf(all.filter((x) => x.position === c.position).map((x) => x.result)) ?? { verdict: "unsupported" as const, quote: null, quoteUrl: null, note: null };
+  const corrections = new Map<number, string>();
+  const verdicts = claims.map((c) => {
+    const mine = all.filter((x) => x.position === c.position);
+    const best = bestOf(mine.map((x) => x.result)) ?? { verdict: "unsupported" as const, quote: null, quoteUrl: null, note: null };
+    const correction = best.verdict === "unsupported" ? c.urls.map((url) => mine.find((x) => x.url === url)?.correction).find(Boolean) : undefined;
+    if (correction) corrections.set(c.position, correction);
     return { position: c.position, sentence: c.text, urls: c.urls, ...best };
   });
+  return { verdicts, corrections };
+}
+
+/** A correction as the repair takes it: trimmed; one with no words left is none (the sentence is removed). */
+function correctionOf(text: string): string {
+  const sentence = text.trim();
+  return /\p{L}{3}/u.test(sentence) ? sentence : "";
 }
 
 /** The verifier's verdicts for a batch; sentences it skipped are asked once more on their own. */
@@ -157,21 +185,4 @@ async function askVerifier(url: string, source: SourceText, batch: Claim[], call
   const skipped = batch.filter((c) => !verdicts.has(c.position));
   if (skipped.length > 0) for (const [id, v] of await ask(skipped)) verdicts.set(id, v);
   return verdicts;
-}
-
-/** A rewrite or a removal for every cited sentence pass 1 found unsupported. */
-async function repairs(claims: Claim[], pass1: store.VerdictRow[], calls: Calls): Promise<RepairEdit[]> {
-  const byPosition = new Map(claims.map((c) => [c.position, c]));
-  const targets = pass1.filter((v) => v.verdict === "unsupported" && v.urls.length > 0 && byPosition.has(v.position));
-  return Promise.all(
-    targets.map(async (v): Promise<RepairEdit> => {
-      const sources = v.urls.flatMap((url) => {
-        const s = calls.sources.get(url);
-        return s ? [{ url, title: s.title, text: sourceWindow(s.text, [v.sentence], calls.sourceBudgetTokens) }] : [];
-      });
-      if (sources.length === 0) return { position: v.position, action: "remove" };
-      const repair = await repairClaim({ question: calls.question, sentence: v.sentence, context: v.note, sources, sourceBudgetTokens: calls.sourceBudgetTokens, onUsage: calls.onUsage, signal: calls.signal, schedule: calls.schedule });
-      return { position: v.position, ...repair };
-    }),
-  );
 }

@@ -37,7 +37,7 @@ export interface PassView {
 }
 
 export interface VerificationView extends PassView {
-  /** checking | repairing | rechecking | done | failed */
+  /** checking | rechecking | done | failed (repairing: left by an earlier version, judged again) */
   status: string;
   /** The report as written, before the repair. */
   as_written: PassView;

@@ -6,7 +6,7 @@ import { answerAgentReply, answerBeastReply, answerEvaluatorReply, answerFinalRe
 import { deepResearchReply } from "./llm-deep-research";
 import { peerReply } from "./llm-peer";
 import { writeBranchSummary, writeReport } from "./llm-report";
-import { repairReply, uncitedReply, verifierReply, type VerifyScenario } from "./llm-verify";
+import { uncitedReply, verifierReply, type VerifyScenario } from "./llm-verify";
 import { hashString } from "./random";
 
 /**
@@ -56,8 +56,6 @@ export function agentReply(ctx: AgentContext): AgentReply {
       return json(verifierReply(task, ctx.verify));
     case "uncited-claim-finder":
       return json(uncitedReply(task));
-    case "claim-repairer":
-      return json(repairReply(task));
     case "answer-agent":
       return json(answerAgentReply(task, ctx.nextNumber));
     case "answer-evaluator":

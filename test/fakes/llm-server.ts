@@ -48,6 +48,8 @@ export interface LlmLogEntry {
   response_format_name: string | null;
   /** Null while the request is open (and forever for hung requests). */
   status: number | null;
+  /** When the response ended or the request was dropped (epoch ms); null while it is open. */
+  endedAt: number | null;
   promptTokens: number;
   completionTokens: number;
   /** The text sent back (null for failures). */
@@ -153,6 +155,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       messages,
       response_format_name: body.response_format?.json_schema?.name ?? body.response_format?.type ?? null,
       status: null,
+      endedAt: null,
       promptTokens: estimateTokens(allText),
       completionTokens: 0,
       reply: null,
@@ -165,7 +168,10 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     // Concurrency as the provider sees it: requests being answered at once (the fleet-wide limit's test).
     this.inFlight++;
     this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
-    res.on("close", () => this.inFlight--);
+    res.on("close", () => {
+      this.inFlight--;
+      entry.endedAt = Date.now();
+    });
     const signals = [this.stopSignal.signal, clientGone(req, res)];
     if (messages.length === 0) return sendJson(res, 400, openAiError("messages must be a non-empty array", "invalid_request_error", null));
 

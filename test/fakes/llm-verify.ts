@@ -1,8 +1,10 @@
-// The fake citation verifier, uncited-claim finder and claim repairer, and what the fake report
-// writer plants for them. The verifier judges like a careful model would, by looking: a sentence
-// is supported when a sentence of the source occurs in it with nothing of substance added, partly
-// supported when something is added, unsupported when no source sentence occurs in it.
-import { sentencesOf, tagContent, tagOf } from "./llm-parse";
+// The fake citation verifier and uncited-claim finder, and what the fake report writer plants for
+// them. The verifier judges like a careful model would, by looking: a sentence is supported when a
+// sentence of the source occurs in it with nothing of substance added, partly supported when
+// something is added, unsupported when no source sentence occurs in it. It corrects an unsupported
+// sentence to the source sentence that shares most of its words (a misstated figure, say), and
+// gives no correction when none shares most of them (the sentence is then removed).
+import { sentencesOf, tagOf } from "./llm-parse";
 
 /** Scenario switches for report verification (all off by default). */
 export interface VerifyScenario {
@@ -38,12 +40,12 @@ export function verifierReply(task: string, scenario: VerifyScenario) {
     verdicts: sentencesIn(task).map(({ id, text }) => {
       const claim = bare(text);
       const found = candidates.find((s) => claim.includes(s.bare));
-      if (!found) return { id, verdict: "unsupported", quote: "", explanation: "The source does not state this." };
+      if (!found) return { id, verdict: "unsupported", quote: "", explanation: "The source does not state this.", correction: correctionOf(claim, candidates) };
       // What the sentence says beyond the quoted source sentence, without framing ("In short:").
       const extra = claim.replace(found.bare, "").replace(/^in short:?/i, "").replace(/[^\p{L}\p{N}\s]/gu, " ").trim();
       const verdict = extra.split(/\s+/).filter(Boolean).length <= 1 ? "supported" : "partial";
       const quote = scenario.forgeQuotes ? `${found.bare}, according to several independent studies` : found.verbatim;
-      return { id, verdict, quote, explanation: verdict === "supported" ? "The source states this." : "The source states only part of this." };
+      return { id, verdict, quote, explanation: verdict === "supported" ? "The source states this." : "The source states only part of this.", correction: "" };
     }),
   };
 }
@@ -53,10 +55,16 @@ export function uncitedReply(task: string) {
   return { factual: sentencesIn(task).filter((s) => /\d/.test(s.text) && !/^(This report|Iteration \d+ on)\b/.test(s.text)).map((s) => s.id) };
 }
 
-/** A sentence whose sources say nothing like it is removed; one that overstates is cut back to the source's sentence. */
-export function repairReply(task: string) {
-  const sentence = bare(tagContent(task, "sentence") ?? "");
-  const sources = [...task.matchAll(/<source[^>]*>([\s\S]*?)<\s?\/source>/g)].flatMap((m) => sentencesOf(m[1]).map(bare));
-  const within = sources.find((s) => sentence.includes(s));
-  return within ? { action: "rewrite", sentence: `${within}.` } : { action: "remove", sentence: "" };
+const wordsOf = (text: string) => new Set(text.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
+
+/** The source sentence that shares at least 60% of the claim's words (the most of them), verbatim; "" when none does. */
+function correctionOf(claim: string, candidates: { verbatim: string }[]): string {
+  const words = wordsOf(claim);
+  if (words.size === 0) return "";
+  let best = { share: 0, sentence: "" };
+  for (const c of candidates) {
+    const shared = [...wordsOf(c.verbatim)].filter((w) => words.has(w)).length / words.size;
+    if (shared > best.share) best = { share: shared, sentence: c.verbatim };
+  }
+  return best.share >= 0.6 ? best.sentence : "";
 }
