@@ -3,6 +3,7 @@
 // same run at once.
 import { db } from "./client";
 import { executeDirect, queryDirect, type RowTypes } from "./direct";
+import { databaseProvider } from "./database-url";
 import { Prisma } from "../generated/prisma/client";
 import { getEnv } from "../env";
 import type { Run } from "./types";
@@ -158,9 +159,28 @@ export async function orphanedRuns({ now = new Date() }: { now?: Date } = {}) {
  * counter lives in the database, so numbering goes on after a restart or a takeover, never repeating.
  */
 export async function reserveSeq({ id, block }: { id: string; block: number }): Promise<number> {
-  const rows = await queryDirect<{ seq: number }>(Prisma.sql`UPDATE "Run" SET "seq" = "seq" + ${block} WHERE "id" = ${id} RETURNING "seq"`);
-  if (rows.length === 0) throw new Error(`No run ${id}`);
-  return Number(rows[0].seq) - block + 1;
+  const last = (await reserveSeqs(new Map([[id, block]]))).get(id);
+  if (last === undefined) throw new Error(`No run ${id}`);
+  return last - block + 1;
+}
+
+/**
+ * Reserves numbers of several runs in one statement (`blocks`: how many for each run) and returns the
+ * last number reserved for each; a run with no row is not in the map. On PostgreSQL the rows are
+ * locked in id order first, so that two processes reserving for overlapping runs at once never
+ * deadlock (an UPDATE alone locks its rows in the order its plan meets them).
+ */
+export async function reserveSeqs(blocks: ReadonlyMap<string, number>): Promise<Map<string, number>> {
+  if (blocks.size === 0) return new Map();
+  const ids = Prisma.join([...blocks.keys()]);
+  const add = Prisma.sql`CASE "id" ${Prisma.join([...blocks].map(([id, n]) => Prisma.sql`WHEN ${id} THEN CAST(${n} AS INTEGER)`), " ")} END`;
+  const rows = await queryDirect<{ id: string; seq: number }>(
+    databaseProvider(getEnv().DATABASE_URL) === "postgresql"
+      ? Prisma.sql`WITH "locked" AS (SELECT "id" FROM "Run" WHERE "id" IN (${ids}) ORDER BY "id" FOR UPDATE)
+          UPDATE "Run" SET "seq" = "seq" + ${add} WHERE "id" IN (SELECT "id" FROM "locked") RETURNING "id", "seq"`
+      : Prisma.sql`UPDATE "Run" SET "seq" = "seq" + ${add} WHERE "id" IN (${ids}) RETURNING "id", "seq"`,
+  );
+  return new Map(rows.map((r) => [r.id, Number(r.seq)]));
 }
 
 export async function deleteRunsOf({ kind, subjectId }: { kind: RunKind; subjectId: string }) {

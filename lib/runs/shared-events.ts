@@ -5,7 +5,11 @@
 // run's log (a Redis stream, in queue mode) keeps them in the order they were appended: a stream that
 // read the log's head before its snapshot misses nothing (an event numbered below the head has its
 // state in the snapshot) and sees nothing twice.
-import { reserveSeq } from "../db/runs";
+//
+// The batch is the process's, not a run's: the waiting events of every run a worker serves are
+// numbered in one statement (lib/db/runs.ts reserveSeqs), so that ten trees' node jobs on one worker
+// do not each send their own reservation a few ms apart.
+import { reserveSeqs } from "../db/runs";
 import { BoundedMap } from "../bounded-map";
 import { eventBus, type EngineEvent, type RunTopic } from "../events/bus";
 
@@ -15,30 +19,34 @@ import { eventBus, type EngineEvent, type RunTopic } from "../events/bus";
  */
 const SEQ_BATCH_MS = 10;
 
-export class SharedSeqSink {
-  private waiting: { topic: RunTopic; event: EngineEvent }[] = [];
+type Waiting = { topic: RunTopic; event: EngineEvent };
+
+/** The events of this process's runs waiting for their numbers, numbered in batches, one at a time and in order. */
+export class SeqBatcher {
+  /** By run, each run's in the order they were emitted. */
+  private waiting = new Map<string, Waiting[]>();
   /** The batch being numbered and emitted (one at a time, in order). */
   private chain: Promise<void> = Promise.resolve();
   private scheduled = false;
-  private readonly topics = new Map<string, RunTopic>();
   /** Ends the waiting batch's wait now. */
   private hurry: (() => void) | undefined;
   /** Callers of flushed() waiting: batches are numbered without waiting meanwhile. */
   private flushing = 0;
 
   constructor(
-    private readonly runId: string,
     private readonly batchMs = SEQ_BATCH_MS,
+    private readonly reserve: typeof reserveSeqs = reserveSeqs,
   ) {}
 
-  emit(topic: RunTopic, event: EngineEvent): void {
-    this.topics.set(`${topic.kind}:${topic.subjectId}`, topic);
-    this.waiting.push({ topic, event });
+  add(runId: string, waiting: Waiting): void {
+    const list = this.waiting.get(runId);
+    if (list) list.push(waiting);
+    else this.waiting.set(runId, [waiting]);
     if (this.scheduled) return;
     this.scheduled = true;
     this.chain = this.chain
-      // Events of the run's jobs in this process a few ms apart take their numbers together (the
-      // analyses of a query's pages end within ms of each other): one reservation for them all.
+      // Events a few ms apart take their numbers together (the analyses of a query's pages end within
+      // ms of each other, and so do other trees' node jobs): one reservation for them all.
       .then(
         () =>
           new Promise<void>((resolve) => {
@@ -54,18 +62,27 @@ export class SharedSeqSink {
         this.hurry = undefined;
         this.scheduled = false;
         const batch = this.waiting;
-        this.waiting = [];
-        if (batch.length === 0) return;
-        const first = await reserveSeq({ id: this.runId, block: batch.length });
-        batch.forEach(({ topic, event }, i) => eventBus.emit(topic, event, { runId: this.runId, seq: first + i }));
+        this.waiting = new Map();
+        if (batch.size === 0) return;
+        try {
+          const last = await this.reserve(new Map([...batch].map(([runId, events]) => [runId, events.length])));
+          for (const [runId, events] of batch) {
+            const end = last.get(runId);
+            if (end === undefined) {
+              console.error(`[quarry] could not emit events of run ${runId}: no such run`);
+              continue;
+            }
+            const first = end - events.length + 1;
+            events.forEach(({ topic, event }, i) => eventBus.emit(topic, event, { runId, seq: first + i }));
+          }
+        } catch (error) {
+          console.error(`[quarry] could not emit events of run(s) ${[...batch.keys()].join(", ")}:`, error);
+        }
       })
-      .catch((error: unknown) => console.error(`[quarry] could not emit events of run ${this.runId}:`, error));
+      .catch((error: unknown) => console.error("[quarry] could not emit events:", error));
   }
 
-  /**
-   * Resolves once every event emitted so far is numbered, emitted and in the event log. What waits
-   * for its batch is numbered now: a job that ends does not hold its worker slot for the batch's wait.
-   */
+  /** Resolves once every event added so far is numbered and emitted; what waits is numbered now. */
   async flushed(): Promise<void> {
     this.flushing++;
     try {
@@ -74,6 +91,31 @@ export class SharedSeqSink {
     } finally {
       this.flushing--;
     }
+  }
+}
+
+/** The process's batcher, shared by every run's sink. */
+const processBatcher = new SeqBatcher();
+
+export class SharedSeqSink {
+  private readonly topics = new Map<string, RunTopic>();
+
+  constructor(
+    private readonly runId: string,
+    private readonly batcher: SeqBatcher = processBatcher,
+  ) {}
+
+  emit(topic: RunTopic, event: EngineEvent): void {
+    this.topics.set(`${topic.kind}:${topic.subjectId}`, topic);
+    this.batcher.add(this.runId, { topic, event });
+  }
+
+  /**
+   * Resolves once every event emitted so far is numbered, emitted and in the event log. What waits
+   * for its batch is numbered now: a job that ends does not hold its worker slot for the batch's wait.
+   */
+  async flushed(): Promise<void> {
+    await this.batcher.flushed();
     for (const topic of this.topics.values()) await eventBus.drain(topic);
   }
 }
