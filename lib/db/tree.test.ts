@@ -279,8 +279,12 @@ test("queue mode's page fetch claim: one claimant at a time, a stale claim taken
 
 test("the reads a node job starts with return the rows Prisma's model API reads", async () => {
   const research = await db.research.create({ data: { initialPrompt: "p", status: "running", depth: 2, breadth: 3, startedAt: new Date(), followupQuestions: '["q?"]' } });
-  assert.deepEqual(await store.loadResearch(research.id), await db.research.findUniqueOrThrow({ where: { id: research.id } }));
+  const viaModel = await db.research.findUniqueOrThrow({ where: { id: research.id } });
+  assert.deepEqual(await store.loadResearch(research.id), viaModel);
   assert.equal(await store.loadResearch("no-such-research"), null);
+  // With its run (none yet), in one statement.
+  assert.deepEqual(await store.loadResearchAndRun(research.id), { research: viaModel, run: null });
+  assert.equal(await store.loadResearchAndRun("no-such-research"), null);
   const roots = await store.createRootQueries(research.id, [{ query: "b", objective: "o" }, { query: "a", objective: "o" }], 2);
   await store.createChildQueries(roots[1], [{ query: "c", objective: "o" }], 1);
   const viaPrisma = await db.serpQuery.findMany({ where: { researchId: research.id }, orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { parentId: "asc" }, { position: "asc" }, { id: "asc" }] });
@@ -299,6 +303,11 @@ test("the reads a node job starts with return the rows Prisma's model API reads"
   const at = new Date(Date.UTC(2026, 10, 26, 11, 0, 0, 5));
   await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: at } });
   assert.deepEqual(await getRun({ kind: "tree", subjectId: research.id }), { ...run, cancelRequestedAt: at });
+  const now = await db.research.findUniqueOrThrow({ where: { id: research.id } });
+  assert.deepEqual(await store.loadResearchAndRun(research.id), { research: now, run: { id: run.id, cancelRequestedAt: at } });
+  // Another engine's run of the same subject id is not the tree's.
+  await db.run.update({ where: { id: run.id }, data: { kind: "answer" } });
+  assert.deepEqual(await store.loadResearchAndRun(research.id), { research: now, run: null });
 });
 
 test("the analyses saved in one turn go together: each row its own items and result, a row saved twice keeps its first save, one no longer pending is not marked", async () => {

@@ -51,6 +51,21 @@ export async function loadResearch(id: string): Promise<Research | null> {
   return row ?? null;
 }
 
+/**
+ * The research's row and its tree run's id and cancel, in one statement (a queue-mode node job's
+ * first read: two statements on every node's path before); null when there is no such research.
+ */
+export async function loadResearchAndRun(id: string): Promise<{ research: Research; run: { id: string; cancelRequestedAt: Date | null } | null } | null> {
+  const [row] = await queryDirect<Research & { run__id: string | null; run__cancelRequestedAt: Date | null }>(
+    Prisma.sql`SELECT r.*, run."id" AS "run__id", run."cancelRequestedAt" AS "run__cancelRequestedAt"
+      FROM "Research" r LEFT JOIN "Run" run ON run."kind" = 'tree' AND run."subjectId" = r."id" WHERE r."id" = ${id}`,
+    { ...RESEARCH, dates: [...(RESEARCH.dates ?? []), "run__cancelRequestedAt"] },
+  );
+  if (!row) return null;
+  const { run__id, run__cancelRequestedAt, ...research } = row;
+  return { research, run: run__id === null ? null : { id: run__id, cancelRequestedAt: run__cancelRequestedAt } };
+}
+
 /** Every query of the research, in the tree's order (plain SQL). */
 export async function queriesOf(researchId: string): Promise<SerpQuery[]> {
   return queryDirect<SerpQuery>(Prisma.sql`SELECT * FROM "SerpQuery" WHERE "researchId" = ${researchId} ORDER BY ${SERP_QUERY_ORDER}`, SERP_QUERY);

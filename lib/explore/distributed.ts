@@ -8,7 +8,6 @@
 // page's fetch is claimed in the database, so a retried, duplicated or taken-over job never
 // duplicates a query, page, link or item. Events are numbered from the database one at a time
 // (lib/runs/shared-events.ts): several processes emit for the run at once.
-import { getRun } from "../db/runs";
 import type { SerpQuery } from "../db/types";
 import { getEnv } from "../env";
 import { limiters } from "../limits";
@@ -75,8 +74,10 @@ export async function settleOnWorkers({ scope, sink, nodes }: { scope: TreeScope
  * (the coordinator settles what is unfinished). Other failures are thrown: the job is retried.
  */
 export async function runTreeNode({ researchId, queryId, nodes }: { researchId: string; queryId: string; nodes: PartJobs }): Promise<"done" | "skipped" | "stopped"> {
-  const [run, research, chain] = await Promise.all([getRun({ kind: "tree", subjectId: researchId }), store.loadResearch(researchId), store.queryChain(queryId)]);
+  const [state, chain] = await Promise.all([store.loadResearchAndRun(researchId), store.queryChain(queryId)]);
   const query = chain.at(-1);
+  const run = state?.run;
+  const research = state?.research;
   if (!run || !research || !query || run.cancelRequestedAt !== null || research.status !== "running") return "skipped";
   const stop = sharedStopWhen(`tree:${researchId}`, async () => !(await store.treeGoesOn(researchId)), PART_STOP_POLL_MS, `the nodes of research ${researchId}`);
   const sink = sharedSeqSink(run.id);
