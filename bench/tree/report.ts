@@ -106,7 +106,7 @@ export function formatBenchMarkdown(b: BenchSummary): string {
     out.push(
       `Targets: wall/bound ≤ ${TARGETS.maxRatioEverySize} at every size, ≤ ${TARGETS.maxRatio} at ${TARGETS.at}. The critical path: root ` +
         "generation, then per query on the longest chain its search, slowest page fetch, analysis rounds and child generation, " +
-        "then the report and its verification's rounds (checks, repairs, checks of the repairs, each after the one before).",
+        "then the report and its verification's rounds (the checks, which also correct what they find unsupported, then the checks of the corrections, each after the one before).",
       "",
     );
     out.push(row(["depth × breadth", "database", "queries", "wall", "critical path", "LLM work / limit", "bound (limited by)", "wall / bound", "LLM slots busy"]));
