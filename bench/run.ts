@@ -47,6 +47,7 @@ import { formatDatasetsMarkdown, runDatasetsBench, type DatasetsBenchResult } fr
 import { formatQueueMarkdown, runQueueBench, type QueueBenchResult } from "./queue/run";
 import { formatKnowledgeMarkdown, runKnowledgeBench, type KnowledgeBenchResult } from "./knowledge/run";
 import { WARM_UP } from "./tree/warm-up";
+import { calibrateMachine } from "./machine";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -156,6 +157,9 @@ async function main(): Promise<void> {
     const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
     if (build.status !== 0) throw new Error("npm run build failed");
   }
+  // Before anything else runs: what this machine's figures are to be read against (bench/machine.ts).
+  const machine = await calibrateMachine();
+  log(`machine: a loopback round trip ${machine.loopbackRoundTripCpuUs} µs of CPU, the JSON loop ${machine.jsonLoopMs} ms`);
 
   const tree: TreeRunResult[] = [];
   const peer: PeerRow[] = [];
@@ -319,7 +323,7 @@ async function main(): Promise<void> {
     smoke,
     databases,
     startedAt: new Date().toISOString(),
-    environment: { node: process.version, cpus: cpus().length, memoryGb: Math.round(totalmem() / 1024 ** 3) },
+    environment: { node: process.version, cpus: cpus().length, memoryGb: Math.round(totalmem() / 1024 ** 3), machine },
     latencies,
     limits,
     contextTokenBudget,

@@ -29,3 +29,10 @@ test("--database both: a row per database, and the two side by side", () => {
   assert.match(md, /## 7\. SQLite and PostgreSQL side by side/);
   assert.match(md, new RegExp(`\\| ${base.depth} × ${base.breadth} \\| ${base.ratio.toFixed(3)} / 1\\.500 \\|.*\\| 3600 / 3610 \\|`));
 });
+
+test("the machine's calibration is in the header when recorded, and a result from before it reads without it", () => {
+  const { machine: _machine, ...environment } = recorded.environment;
+  assert.doesNotMatch(formatBenchMarkdown({ ...recorded, environment }), /loopback/);
+  const md = formatBenchMarkdown({ ...recorded, environment: { ...environment, machine: { loopbackRoundTripCpuUs: 45.3, jsonLoopMs: 480 } } });
+  assert.match(md, /cores · \d+ GB · a loopback round trip 45\.3 µs of CPU, the JSON loop 480 ms \(bench\/machine\.ts\)\. Latencies/);
+});

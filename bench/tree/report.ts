@@ -2,6 +2,7 @@
 import type { BoundLatencies, BoundLimits } from "./bound";
 import { databaseOf, type BenchDatabase } from "./database";
 import type { TreeRunResult } from "./run-tree";
+import type { MachineCalibration } from "../machine";
 
 /** The targets, checked at depth 5 × breadth 5; wall ÷ bound also at every size (issue 25: ≤ 1.25 in the parallel configuration). */
 export const TARGETS = { at: "5x5", maxRatio: 1.15, maxRatioEverySize: 1.25, maxPeakRssMb: 400, maxCpuShare: 0.1 } as const;
@@ -11,7 +12,8 @@ export interface BenchSummary {
   /** The databases the rows ran on (--database); absent in results before the option: SQLite. */
   databases?: readonly BenchDatabase[];
   startedAt: string;
-  environment: { node: string; cpus: number; memoryGb: number };
+  /** machine: since 2026-12-02 (bench/machine.ts). */
+  environment: { node: string; cpus: number; memoryGb: number; machine?: MachineCalibration };
   latencies: BoundLatencies;
   limits: BoundLimits;
   contextTokenBudget: number;
@@ -92,7 +94,9 @@ export function formatBenchMarkdown(b: BenchSummary): string {
   const out: string[] = [];
   out.push(`# Quarry benchmark${b.smoke ? " (smoke)" : ""}`, "");
   out.push(
-    `${b.startedAt} · Node ${b.environment.node} · ${b.environment.cpus} cores · ${b.environment.memoryGb} GB. ` +
+    `${b.startedAt} · Node ${b.environment.node} · ${b.environment.cpus} cores · ${b.environment.memoryGb} GB` +
+      (b.environment.machine ? ` · a loopback round trip ${b.environment.machine.loopbackRoundTripCpuUs} µs of CPU, the JSON loop ${b.environment.machine.jsonLoopMs} ms (bench/machine.ts)` : "") +
+      ". " +
       `Latencies: LLM ${b.latencies.llmMs} ms, search ${b.latencies.searchMs} ms, page ${b.latencies.webMs} ms. ` +
       `Limits: LLM ${b.limits.llmConcurrency}, search ${b.limits.searchConcurrency}, fetch ${b.limits.fetchConcurrency}, ` +
       `analyses per query ${b.limits.analyzeConcurrencyPerQuery}. Context budget ${b.contextTokenBudget} tokens. ` +

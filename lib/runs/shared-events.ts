@@ -64,19 +64,23 @@ export class SeqBatcher {
         const batch = this.waiting;
         this.waiting = new Map();
         if (batch.size === 0) return;
+        let last: Map<string, number>;
         try {
-          const last = await this.reserve(new Map([...batch].map(([runId, events]) => [runId, events.length])));
-          for (const [runId, events] of batch) {
-            const end = last.get(runId);
-            if (end === undefined) {
-              console.error(`[quarry] could not emit events of run ${runId}: no such run`);
-              continue;
-            }
+          last = await this.reserve(new Map([...batch].map(([runId, events]) => [runId, events.length])));
+        } catch (error) {
+          console.error(`[quarry] could not number the events of run(s) ${[...batch.keys()].join(", ")}:`, error);
+          return;
+        }
+        // Each run's events on their own: one run's failure is not another's.
+        for (const [runId, events] of batch) {
+          const end = last.get(runId);
+          try {
+            if (end === undefined) throw new Error("no such run");
             const first = end - events.length + 1;
             events.forEach(({ topic, event }, i) => eventBus.emit(topic, event, { runId, seq: first + i }));
+          } catch (error) {
+            console.error(`[quarry] could not emit events of run ${runId}:`, error);
           }
-        } catch (error) {
-          console.error(`[quarry] could not emit events of run(s) ${[...batch.keys()].join(", ")}:`, error);
         }
       })
       .catch((error: unknown) => console.error("[quarry] could not emit events:", error));
