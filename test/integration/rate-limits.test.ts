@@ -37,7 +37,10 @@ test("with 30% 429 and 10% 500, 10 of 10 researches complete with every branch",
     assert.deepEqual(lost, [], "no analysis lost to the faults");
   }
   const stats = fakes.faults.stats();
-  assert.ok(stats.injected429 > 100 && stats.injected500 > 30, `faults were injected: ${JSON.stringify(stats)}`);
+  // At the proxy's rates, of every request it saw (their number varies with how the calls interleave;
+  // fixed counts sat at the expectation and failed about half the time once the verification made fewer calls).
+  const share = (n: number) => n / stats.requests;
+  assert.ok(stats.requests > 100 && share(stats.injected429) > 0.2 && share(stats.injected500) > 0.05, `faults were injected: ${JSON.stringify(stats)}`);
   assert.equal(stats.duplicateCompletions, 0, "no call redone after it succeeded");
   // Tokens recorded across the ten researches equal what the provider charged through the proxy.
   const recorded = await app.db.research.aggregate({ _sum: { promptTokens: true, completionTokens: true, llmCalls: true } });
