@@ -6,8 +6,8 @@
 // its children and enqueues their jobs. Every step is idempotent in the
 // database (conditional updates and unique keys: lib/db/tree.ts), node job ids are the query's, and a
 // page's fetch is claimed in the database, so a retried, duplicated or taken-over job never
-// duplicates a query, page, link or item. Events are numbered from the database one at a time
-// (lib/runs/shared-events.ts): several processes emit for the run at once.
+// duplicates a query, page, link or item. Events are numbered from the database in batches, after
+// their states are written (lib/runs/shared-events.ts): several processes emit for the run at once.
 import type { SerpQuery } from "../db/types";
 import { getEnv } from "../env";
 import { limiters } from "../limits";
