@@ -301,7 +301,7 @@ async function main(): Promise<void> {
         // A worker killed with SIGKILL mid-tree, then one holding the run's lease (--queue-recovery 0: not run).
         ...(values["queue-recovery"] === "0" ? {} : { recovery: config(values["queue-recovery"] ?? (smoke ? "2x2" : "3x3")) }),
         log });
-      log(`queue: wall on ${queue.rows.at(-1)!.workers} workers ÷ on ${queue.rows[0].workers} = ${queue.ratio.toFixed(3)}${queue.ratios && queue.ratios.length > 1 ? ` (the median of ${queue.ratios.map((r) => r.toFixed(3)).join(", ")})` : ""}`);
+      if (queue.rows.length > 0) log(`queue: wall on ${queue.rows.at(-1)!.workers} workers ÷ on ${queue.rows[0].workers} = ${queue.ratio.toFixed(3)}${queue.ratios && queue.ratios.length > 1 ? ` (the median of ${queue.ratios.map((r) => r.toFixed(3)).join(", ")})` : ""}`);
     } finally {
       await fakes.stop();
     }

@@ -34,3 +34,11 @@ test("the queue rows' figure: the median of the interleaved rounds' ratios, each
   const markdown = formatQueueMarkdown({ rows, ratio: median(ratios), ratios, workerConcurrency: 4, partConcurrency: 4 });
   assert.match(markdown, /Wall on 2 workers ÷ on 1 \(the median of 3 interleaved rounds: 0\.617, 0\.599, 0\.686\): \*\*0\.617\*\* \(target ≤ 0\.6 ✗\)\./);
 });
+
+test("rows not run (--queue-rows-runs 0): the report says so, and the single tree's table follows", () => {
+  const markdown = formatQueueMarkdown({ rows: [], ratio: Number.NaN, ratios: [], workerConcurrency: 4, partConcurrency: 4,
+    singleTree: { depth: 5, breadth: 5, partConcurrency: 16, rows: [row("embedded", "postgres", 1.3), row("queue", "postgres", 1.35)] } });
+  assert.match(markdown, /The rows of concurrent researches were not run \(`--queue-rows-runs 0`\)\./);
+  assert.doesNotMatch(markdown, /Wall on/);
+  assert.match(markdown, /\*\*\+0\.050\*\* \(target: within 0\.1 ✓\)/);
+});
