@@ -44,6 +44,11 @@ const schema = z.object({
       message: "must be a SQLite file: URL such as file:./data/quarry.db, or a postgres:// URL",
     }),
 
+  // PostgreSQL: the hottest statements are named, prepared once per connection (lib/db/direct.ts).
+  // 0 sends them unnamed, for a pooler that cannot keep a session's prepared statements (PgBouncer in
+  // transaction mode before 1.21, or without max_prepared_statements).
+  DATABASE_NAMED_STATEMENTS: z.enum(["0", "1"]).default("1").transform((v) => v === "1"),
+
   // Queue mode: events across server processes, fleet-wide limits (and workers) through Redis
   REDIS_URL: z
     .string()

@@ -105,3 +105,40 @@ test("on SQLite a statement is prepared once and run again with new values", { s
     connection.prepare = prepare;
   }
 });
+
+test("on PostgreSQL a statement is named: prepared once on its connection, then only bound, with the same results", { skip: process.env.TEST_DATABASE !== "postgres" }, async () => {
+  const { transactionDirect } = await import("./direct");
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running" } });
+  const update = (n: number) => Prisma.sql`UPDATE "Research" SET "llmCalls" = "llmCalls" + ${n}, "startedAt" = ${new Date(Date.UTC(2026, 11, 2, 14, 0, n))} WHERE "id" = ${research.id} AND "status" = ${"running"}`;
+  const read = Prisma.sql`SELECT "llmCalls", "startedAt" FROM "Research" WHERE "id" = ${research.id}`;
+  const prepared = await transactionDirect(async (tx) => {
+    for (const n of [1, 2, 3]) assert.equal(await tx.execute(update(n)), 1);
+    assert.deepEqual(await tx.query(read, { dates: ["startedAt"] }), [{ llmCalls: 6, startedAt: new Date(Date.UTC(2026, 11, 2, 14, 0, 3)) }]);
+    // The session's prepared statements (one connection: the transaction's).
+    return tx.query<{ statement: string }>(Prisma.sql`SELECT "statement" FROM pg_prepared_statements WHERE "name" LIKE 'quarry_%'`);
+  });
+  const texts = prepared.map((p) => p.statement);
+  assert.equal(texts.filter((t) => t.startsWith(`UPDATE "Research" SET "llmCalls"`)).length, 1, "the update was prepared once for its three runs");
+  assert.equal(texts.filter((t) => t.startsWith(`SELECT "llmCalls"`)).length, 1);
+  // Outside a transaction too (the pool's connections), and Prisma's own reads see what it wrote.
+  assert.equal(await executeDirect(update(4)), 1);
+  assert.equal((await db.research.findUniqueOrThrow({ where: { id: research.id } })).llmCalls, 10);
+  // A failing named statement throws as an unnamed one does, and the next runs.
+  await assert.rejects(executeDirect(Prisma.sql`UPDATE "Research" SET "llmCalls" = ${"not a number"} WHERE "id" = ${research.id}`));
+  assert.equal(await executeDirect(update(5)), 1);
+
+  // DATABASE_NAMED_STATEMENTS=0 (a pooler that cannot keep them): nothing is named.
+  const { resetEnvCache } = await import("../env");
+  process.env.DATABASE_NAMED_STATEMENTS = "0";
+  resetEnvCache();
+  try {
+    const unnamed = await transactionDirect(async (tx) => {
+      assert.equal(await tx.execute(Prisma.sql`UPDATE "Research" SET "completionTokens" = "completionTokens" + ${6} WHERE "id" = ${research.id} AND "llmCalls" > ${0}`), 1);
+      return tx.query<{ n: number }>(Prisma.sql`SELECT CAST(COUNT(*) AS INTEGER) AS "n" FROM pg_prepared_statements WHERE "statement" LIKE ${'UPDATE "Research" SET "completionTokens"%'}`);
+    });
+    assert.deepEqual(unnamed, [{ n: 0 }], "a statement run with the option off is not prepared on the session");
+  } finally {
+    delete process.env.DATABASE_NAMED_STATEMENTS;
+    resetEnvCache();
+  }
+});
