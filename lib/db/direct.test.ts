@@ -112,13 +112,14 @@ test("on PostgreSQL a statement is named: prepared once on its connection, then 
   const update = (n: number) => Prisma.sql`UPDATE "Research" SET "llmCalls" = "llmCalls" + ${n}, "startedAt" = ${new Date(Date.UTC(2026, 11, 2, 14, 0, n))} WHERE "id" = ${research.id} AND "status" = ${"running"}`;
   const read = Prisma.sql`SELECT "llmCalls", "startedAt" FROM "Research" WHERE "id" = ${research.id}`;
   const prepared = await transactionDirect(async (tx) => {
+    // Its first two runs go unnamed (a text used once or twice is not worth a prepared statement).
     for (const n of [1, 2, 3]) assert.equal(await tx.execute(update(n)), 1);
-    assert.deepEqual(await tx.query(read, { dates: ["startedAt"] }), [{ llmCalls: 6, startedAt: new Date(Date.UTC(2026, 11, 2, 14, 0, 3)) }]);
+    for (let i = 0; i < 4; i++) assert.deepEqual(await tx.query(read, { dates: ["startedAt"] }), [{ llmCalls: 6, startedAt: new Date(Date.UTC(2026, 11, 2, 14, 0, 3)) }]);
     // The session's prepared statements (one connection: the transaction's).
     return tx.query<{ statement: string }>(Prisma.sql`SELECT "statement" FROM pg_prepared_statements WHERE "name" LIKE 'quarry_%'`);
   });
   const texts = prepared.map((p) => p.statement);
-  assert.equal(texts.filter((t) => t.startsWith(`UPDATE "Research" SET "llmCalls"`)).length, 1, "the update was prepared once for its three runs");
+  assert.equal(texts.filter((t) => t.startsWith(`UPDATE "Research" SET "llmCalls"`)).length, 1, "the update was prepared once, on its third run");
   assert.equal(texts.filter((t) => t.startsWith(`SELECT "llmCalls"`)).length, 1);
   // Outside a transaction too (the pool's connections), and Prisma's own reads see what it wrote.
   assert.equal(await executeDirect(update(4)), 1);

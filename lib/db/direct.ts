@@ -77,21 +77,26 @@ function statementsOn(queryable: Queryable, placeholders: "?" | "$n"): DirectTx 
 
 // PostgreSQL: the adapter sends every statement unnamed, so the server parses and plans it anew each
 // time (the one-statement CTEs of a query's search results and an analysis's save most of all). The
-// direct path names its statements: pg prepares a named statement once per connection and then only
-// binds it, and the server keeps its plan. A name is the text's, and only the first MAX_NAMED texts get
-// one (texts whose IN lists or VALUES rows vary in number are many; each named text costs a prepared
-// statement on every pooled connection): the rest go unnamed, as before. DATABASE_NAMED_STATEMENTS=0 names
-// none (a pooler that does not keep a session's prepared statements).
+// direct path names its hot statements: pg prepares a named statement once per connection and then
+// only binds it, and the server keeps its plan. A text is named on its NAME_AT-th use (texts whose IN
+// lists or VALUES rows vary in number are many, and most are used once or twice), and only the first
+// MAX_NAMED texts so named (each costs a prepared statement on every pooled connection, for the
+// process's life): the others go unnamed, as before. DATABASE_NAMED_STATEMENTS=0 names none (a pooler
+// that does not keep a session's prepared statements).
+const NAME_AT = 3;
 const MAX_NAMED = 256;
 const statementNames = new Map<string, string>();
+/** Uses of texts not named yet, the latest 4,096 texts. */
+const unnamedUses = new BoundedMap<string, { uses: number }>(4_096);
 
 function statementName(sql: string): string | undefined {
-  let name = statementNames.get(sql);
-  if (name === undefined && statementNames.size < MAX_NAMED) {
-    name = `quarry_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`;
-    statementNames.set(sql, name);
-  }
-  return name;
+  const name = statementNames.get(sql);
+  if (name !== undefined || statementNames.size >= MAX_NAMED) return name;
+  const seen = unnamedUses.getOrAdd(sql, () => ({ uses: 0 }));
+  if (++seen.uses < NAME_AT) return undefined;
+  const named = `quarry_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`;
+  statementNames.set(sql, named);
+  return named;
 }
 
 type PgQueryConfig = { text?: string; name?: string };
