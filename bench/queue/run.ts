@@ -412,9 +412,7 @@ export function singleTreeVerdicts(rows: SingleTreeRow[]): string[] {
 }
 
 export function formatQueueMarkdown(result: QueueBenchResult): string {
-  const rows = result.rows.length === 0 ? ["## Queue mode: workers", "", "The rows of concurrent researches were not run (`--queue-rows-runs 0`).", ""] : [
-    "## Queue mode: workers",
-    "",
+  const lines = ["## Queue mode: workers", "", ...(result.rows.length === 0 ? ["The rows of concurrent researches were not run (`--queue-rows-runs 0`).", ""] : [
     `Concurrent tree researches queued through one web process (PostgreSQL, Redis) and executed by \`npm run worker\` processes (QUEUE_WORKER_CONCURRENCY ${result.workerConcurrency} and QUEUE_PART_CONCURRENCY ${result.partConcurrency ?? result.workerConcurrency} each); wall time from the first start request to the last research completed.`,
     "",
     "| workers | researches | config | completed | wall s | queries | LLM calls | node jobs per worker | CPU s (web + workers) | CPU s: web / workers / PostgreSQL + Redis / fakes + bench | load at start |",
@@ -423,8 +421,7 @@ export function formatQueueMarkdown(result: QueueBenchResult): string {
     "",
     `Wall on ${result.rows.at(-1)!.workers} workers ÷ on ${result.rows[0].workers}${(result.ratios?.length ?? 1) > 1 ? ` (the median of ${result.ratios!.length} interleaved rounds: ${result.ratios!.map((r) => r.toFixed(3)).join(", ")})` : ""}: **${result.ratio.toFixed(3)}** (target ≤ 0.6${result.ratio <= 0.6 ? " ✓" : " ✗"}).`,
     "",
-  ];
-  const lines = [...rows];
+  ])];
   const single = result.singleTree;
   if (single) {
     const queue = single.rows.find((r) => r.mode === "queue");

@@ -99,7 +99,7 @@ function statementName(sql: string): string | undefined {
   return named;
 }
 
-type PgQueryConfig = { text?: string; name?: string };
+type PgQueryConfig = { text?: string };
 type PgClient = { query(config: unknown, values?: unknown): Promise<unknown> };
 const namedOn = new WeakMap<object, Queryable>();
 
