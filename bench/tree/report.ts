@@ -225,6 +225,11 @@ export function formatBenchMarkdown(b: BenchSummary): string {
       out.push(row([`${r.depth} × ${r.breadth}`, db(r), r.stream.parts, `${r.stream.medianMs.toFixed(1)} ms`, `${r.stream.p95Ms.toFixed(1)} ms`, `${r.stream.maxMs.toFixed(1)} ms`]));
     }
     out.push("");
+    // Recorded since 2026-12-02.
+    const byType = b.tree.filter((r) => r.stream.byType && Object.keys(r.stream.byType).length > 0);
+    if (byType.length > 0) {
+      out.push("Parts by type: " + byType.map((r) => `${r.depth} × ${r.breadth} (${db(r)}): ${Object.entries(r.stream.byType!).sort((x, y) => y[1] - x[1]).map(([t, n]) => `${t} ${n}`).join(", ")}`).join("; ") + ".", "");
+    }
   }
 
   if (b.faults?.length) out.push(...faultsSection(b.faults, b.tree));

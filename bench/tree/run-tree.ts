@@ -96,7 +96,7 @@ export interface TreeRunResult {
   pages: { fetched: number; distinctUrls: number; analysed: number; failed: number };
   queriesByDepth: number[];
   tokensByDepth: DepthTokens[];
-  stream: { parts: number; medianMs: number; p95Ms: number; maxMs: number };
+  stream: { parts: number; byType?: Record<string, number>; medianMs: number; p95Ms: number; maxMs: number };
   /**
    * Planted facts (the fixture topics' fact sentences) on the pages the research read, and the share
    * of them that reached the extracted items and the report. Absent in results recorded before.
@@ -325,6 +325,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       web: largeWebFetched(o.fakes.webPages, webLog.map((e) => e.path)),
       stream: {
         parts: stream?.parts ?? 0,
+        byType: stream?.byType ?? {},
         medianMs: quantile(latencies, 0.5),
         p95Ms: quantile(latencies, 0.95),
         maxMs: latencies.at(-1) ?? Number.NaN,

@@ -5,6 +5,8 @@
 export interface StreamStats {
   parts: number;
   latenciesMs: number[];
+  /** Live parts by type. */
+  byType: Record<string, number>;
   finished: boolean;
   /** Arrival time (epoch ms) of the terminal run status. */
   endedAt?: number;
@@ -16,7 +18,7 @@ const now = () => performance.timeOrigin + performance.now();
 export async function followStream(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<StreamStats> {
   const res = await fetch(url, { headers, signal });
   if (!res.ok || !res.body) throw new Error(`stream: HTTP ${res.status} ${await res.text()}`);
-  const stats: StreamStats = { parts: 0, latenciesMs: [], finished: false };
+  const stats: StreamStats = { parts: 0, latenciesMs: [], byType: {}, finished: false };
   const decoder = new TextDecoder();
   let buffer = "";
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -33,6 +35,7 @@ export async function followStream(url: string, headers: Record<string, string>,
       if (part.type === "finish") stats.finished = true;
       if (typeof part.data?.at !== "number") continue;
       stats.parts++;
+      stats.byType[part.type] = (stats.byType[part.type] ?? 0) + 1;
       stats.latenciesMs.push(arrived - part.data.at);
       if (part.type === "data-run" && part.data.status && part.data.status !== "running") {
         stats.terminalStatus = part.data.status;

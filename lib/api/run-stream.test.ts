@@ -21,6 +21,32 @@ test("a run stream's bytes and headers are the AI SDK's UI message stream respon
   await ended.body!.cancel();
 });
 
+test("messages that wait together go in one chunk, and the bytes are the same as one chunk each", async () => {
+  const many: UIMessageChunk[] = [{ type: "start" }, ...Array.from({ length: 200 }, (_, i): UIMessageChunk => ({ type: "data-website", id: `w${i}`, data: { i } })), { type: "finish" }];
+  const reader = encodeUIMessageStream(source(many)).getReader();
+  const pieces: Uint8Array[] = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read()) pieces.push(r.value);
+  const sdk = createUIMessageStreamResponse({ stream: source(many), keepAliveMs: 15_000 });
+  assert.deepEqual(Buffer.concat(pieces), Buffer.from(await sdk.arrayBuffer()));
+  // The opening comment, 202 messages in chunks of at most 64, then [DONE].
+  assert.ok(pieces.length <= 1 + Math.ceil(202 / 64) + 1, `${pieces.length} chunks for 202 messages`);
+
+  // A message that comes later is sent when it comes, not held for others.
+  let push!: ReadableStreamDefaultController<UIMessageChunk>;
+  const live = encodeUIMessageStream(new ReadableStream<UIMessageChunk>({ start: (c) => void (push = c) })).getReader();
+  const decoder = new TextDecoder();
+  await live.read();
+  push.enqueue({ type: "start" });
+  push.enqueue({ type: "data-website", id: "a", data: {} });
+  assert.equal(decoder.decode((await live.read()).value), 'data: {"type":"start"}\n\ndata: {"type":"data-website","id":"a","data":{}}\n\n');
+  const later = live.read();
+  setTimeout(() => push.enqueue({ type: "finish" }), 20);
+  assert.equal(decoder.decode((await later).value), 'data: {"type":"finish"}\n\n');
+  push.close();
+  assert.equal(decoder.decode((await live.read()).value), "data: [DONE]\n\n");
+  assert.equal((await live.read()).done, true);
+});
+
 test("an idle run stream gets keep-alive comments, and none once it has ended", async () => {
   let push!: ReadableStreamDefaultController<UIMessageChunk>;
   const reader = encodeUIMessageStream(new ReadableStream<UIMessageChunk>({ start: (c) => void (push = c) }), { keepAliveMs: 20 }).getReader();

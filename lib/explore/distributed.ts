@@ -86,7 +86,7 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
   // is down (their calls wait for it), and running again when it is back.
   const unwatch = ctx.watchProvider(limiters().llmHealth, { pausedNow: research.pausedAt !== null });
   const handOff = async (children: SerpQuery[]) => {
-    await nodes.ensure(researchId, children.map((c) => c.id), { replaceEnded: false, level: children[0]?.depth });
+    await nodes.ensure(researchId, children.map((c) => c.id), { replaceEnded: false, level: children[0]?.depth, created: true });
   };
   let ended = true;
   try {

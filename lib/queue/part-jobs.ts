@@ -29,10 +29,11 @@ function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
       return { job, state: await job?.getState() };
     }));
   return {
-    async ensure(parentId, partIds, { replaceEnded, level = 1 }) {
+    async ensure(parentId, partIds, { replaceEnded, level = 1, created = false }) {
       const q = queue();
       const states = new Map<string, PartJobState>();
-      const found = await jobsOf(q, partIds);
+      // New parts have no jobs to look at (two lookups each); BullMQ's add leaves an existing job id alone.
+      const found = created && !replaceEnded ? partIds.map(() => ({ job: undefined, state: undefined })) : await jobsOf(q, partIds);
       const missing: string[] = [];
       for (const [i, partId] of partIds.entries()) {
         const { job, state } = found[i];

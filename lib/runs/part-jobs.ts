@@ -14,8 +14,11 @@ export interface PartJobs {
    * added; an ended one is added again with `replaceEnded` (a resumed run), else reported as ended.
    * `level`: how deep in the run the parts are (a tree node's depth; default 1). Among one user's
    * parts the deeper go first, so that of several runs the one started first also ends first.
+   * `created`: the parts were just created (a node's children), so their jobs are added without
+   * looking for them first (one added meanwhile, or by a retried job, is left alone all the same);
+   * each is then reported "running".
    */
-  ensure(parentId: string, partIds: string[], options: { replaceEnded: boolean; level?: number }): Promise<Map<string, PartJobState>>;
+  ensure(parentId: string, partIds: string[], options: { replaceEnded: boolean; level?: number; created?: boolean }): Promise<Map<string, PartJobState>>;
   /** How many of the parts' jobs are waiting or running. */
   running(partIds: string[]): Promise<number>;
   /** Wakes the parent run's parked job (a part ended and none is at work any more). */

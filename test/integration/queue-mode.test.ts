@@ -14,6 +14,12 @@ import { assertTreeExactlyOnce, endedDrRun, endedDrStart, endedTreeRunOf, TEST_R
 
 const PREFIX = testRedisPrefix("queue-mode");
 
+/** A run's logged events as [seq, type], in order (each stream entry holds one batch: lib/events/log.ts). */
+async function loggedEvents(redis: IORedis, runId: string): Promise<[number, string][]> {
+  const entries = await redis.xrange(`${PREFIX}:run-events:${runId}`, "-", "+");
+  return entries.flatMap(([, fields]) => (JSON.parse(fields[fields.indexOf("events") + 1]) as [number, string][]).map(([seq, type]): [number, string] => [seq, type]));
+}
+
 const skip = await redisOrSkip();
 if (skip) test(`queue mode (SKIPPED: ${skip})`, { skip: true }, () => {});
 else run();
@@ -87,9 +93,9 @@ test("one depth-3 tree: its query nodes are jobs, both workers do node work, eac
   // number once, from the first node's events to the report's.
   const redis = new IORedis(TEST_REDIS_URL);
   try {
-    const entries = await redis.xrange(`${PREFIX}:run-events:${run.id}`, "-", "+");
-    const seqs = entries.map(([, fields]) => Number(fields[fields.indexOf("seq") + 1]));
-    const types = new Set(entries.map(([, fields]) => fields[fields.indexOf("type") + 1]));
+    const logged = await loggedEvents(redis, run.id);
+    const seqs = logged.map(([seq]) => seq);
+    const types = new Set(logged.map(([, type]) => type));
     assert.ok(seqs.length > 20, `the run's events are logged (${seqs.length})`);
     assert.equal(seqs.length, new Set(seqs).size, "no event number used twice");
     for (const type of ["query.created", "query.status", "item.extracted", "report.done"]) assert.ok(types.has(type), `a ${type} event`);
@@ -127,10 +133,10 @@ test("a Deep Research start: its phases and its tasks are jobs that any worker t
   // Events from the run's jobs and its task jobs, numbered from the database: each number once.
   const redis = new IORedis(TEST_REDIS_URL);
   try {
-    const entries = await redis.xrange(`${PREFIX}:run-events:${run.id}`, "-", "+");
-    const seqs = entries.map(([, fields]) => Number(fields[fields.indexOf("seq") + 1]));
+    const logged = await loggedEvents(redis, run.id);
+    const seqs = logged.map(([seq]) => seq);
     assert.equal(seqs.length, new Set(seqs).size, "no event number used twice");
-    const types = new Set(entries.map(([, fields]) => fields[fields.indexOf("type") + 1]));
+    const types = new Set(logged.map(([, type]) => type));
     for (const type of ["phase", "task", "message"]) assert.ok(types.has(type), `a ${type} event`);
   } finally {
     redis.disconnect();
