@@ -57,6 +57,13 @@ export async function runStream<M extends UIMessage, D, E extends RunEvent>(o: R
 const KEEP_ALIVE_MS = 15_000;
 const encoder = new TextEncoder();
 const sse = (text: string) => encoder.encode(text);
+const message = (chunk: UIMessageChunk) => `data: ${JSON.stringify(chunk)}\n\n`;
+
+/** Messages sent in one chunk at most (a long burst still goes out in pieces as it is encoded). */
+const MAX_MESSAGES_PER_CHUNK = 64;
+const NOT_YET_VALUE = Symbol("not yet");
+/** Settled already: a race against it is won by a read only when that read has its message now. */
+const NOT_YET = Promise.resolve(NOT_YET_VALUE);
 
 /**
  * A UI message stream on the wire, as `createUIMessageStreamResponse` sends it (an opening comment,
@@ -83,35 +90,34 @@ export function encodeUIMessageStream(stream: ReadableStream<UIMessageChunk>, { 
       }, keepAliveMs);
     },
     async pull(controller) {
-      let next: ReadableStreamReadResult<UIMessageChunk>;
       try {
-        next = await (pending ?? reader.read());
+        const first = await (pending ?? reader.read());
         pending = undefined;
-        if (!next.done) {
-          // The messages already waiting go in the same chunk: one write to the socket for a burst (a
-          // query's pages, a page of the event log read at once) instead of one per message. None waits:
-          // a read that has nothing yet is left for the next pull.
-          let text = `data: ${JSON.stringify(next.value)}\n\n`;
-          for (let n = 1; n < MAX_MESSAGES_PER_CHUNK; n++) {
-            const read = reader.read();
-            const ready = await Promise.race([read, NOT_YET]);
-            if (ready === NOT_YET_VALUE || ready.done) {
-              pending = read;
-              break;
-            }
-            text += `data: ${JSON.stringify(ready.value)}\n\n`;
-          }
-          sentSinceTick = true;
-          controller.enqueue(sse(text));
+        if (first.done) {
+          clearInterval(timer);
+          controller.enqueue(sse("data: [DONE]\n\n"));
+          controller.close();
           return;
         }
+        // The messages already waiting go in the same chunk: one write to the socket for a burst (a
+        // query's pages, a page of the event log read at once) instead of one per message. None waits:
+        // a read that has nothing yet is left for the next pull.
+        let text = message(first.value);
+        for (let n = 1; n < MAX_MESSAGES_PER_CHUNK; n++) {
+          const read = reader.read();
+          const ready = await Promise.race([read, NOT_YET]);
+          if (ready === NOT_YET_VALUE || ready.done) {
+            pending = read;
+            break;
+          }
+          text += message(ready.value);
+        }
+        sentSinceTick = true;
+        controller.enqueue(sse(text));
       } catch (error) {
         clearInterval(timer);
         throw error;
       }
-      clearInterval(timer);
-      controller.enqueue(sse("data: [DONE]\n\n"));
-      controller.close();
     },
     cancel(reason) {
       clearInterval(timer);
@@ -119,12 +125,6 @@ export function encodeUIMessageStream(stream: ReadableStream<UIMessageChunk>, { 
     },
   });
 }
-
-/** Messages sent in one chunk at most (a long burst still goes out in pieces as it is encoded). */
-const MAX_MESSAGES_PER_CHUNK = 64;
-const NOT_YET_VALUE = Symbol("not yet");
-/** Settled already: a race against it is won by a read only when that read has its message now. */
-const NOT_YET = Promise.resolve(NOT_YET_VALUE);
 
 /**
  * The response of a run stream, with keep-alive pings. A live run's is never compressed, so events

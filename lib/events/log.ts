@@ -96,8 +96,8 @@ class RedisEventLog implements EventLog {
     if (events.length === 0) return;
     const key = streamKey(runId);
     // One entry for the batch, its events in order (a reader takes an entry whole): one command, not
-    // one per event (~2,000 events per (5, 5) research, in ~700 batches). Reads keep an older entry of
-    // one event (fields seq, type, data, at) readable.
+    // one per event (a (5, 5) research has ~2,200). An entry of the earlier format (one event in the
+    // fields seq, type, data, at) is still read.
     const batch = redis().pipeline();
     batch.xadd(key, "*", "events", JSON.stringify(events.map((e): EntryEvent => [e.seq, e.type, e.data ?? null, e.at])));
     // Kept while the run emits; gone a while after its last event (streams of an ended run start from

@@ -43,5 +43,7 @@ test("ensure adds missing part jobs and leaves existing ones alone, looked up or
   const old = await q.getJob(nodeJobId("old"));
   assert.equal(await old!.getState(), "delayed", "the existing job was left as it was");
   assert.equal(old!.data.researchId, "an earlier attempt");
-  assert.equal((await q.getJobs(["waiting", "prioritized", "delayed", "active", "failed", "completed"])).filter((j) => j.id === nodeJobId("a")).length, 1, "a still has one job");
+  // Added without a lookup, still at their level's priority: deeper parts go first (a lower number).
+  const [a, b] = await Promise.all([q.getJob(nodeJobId("a")), q.getJob(nodeJobId("b"))]);
+  assert.ok(b!.opts.priority! < a!.opts.priority!, `level 2 (${b!.opts.priority}) before level 1 (${a!.opts.priority})`);
 });

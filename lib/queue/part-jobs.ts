@@ -28,28 +28,35 @@ function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
       const job = await q.getJob(jobId(partId));
       return { job, state: await job?.getState() };
     }));
+  /**
+   * The parts that need a job added: those without one, and with `replaceEnded` those whose job ended
+   * (removed first). The others' states go in `states`.
+   */
+  const withoutJobs = async (q: Queue<T>, partIds: string[], replaceEnded: boolean, states: Map<string, PartJobState>) => {
+    const missing: string[] = [];
+    for (const [i, { job, state }] of (await jobsOf(q, partIds)).entries()) {
+      const partId = partIds[i];
+      if (job && state !== undefined) {
+        if (live(state)) {
+          states.set(partId, "running");
+          continue;
+        }
+        if (!replaceEnded && state !== "unknown") {
+          states.set(partId, state === "completed" ? "completed" : { failed: job.failedReason || "A part of the run failed in its job" });
+          continue;
+        }
+        await job.remove().catch(() => {});
+      }
+      missing.push(partId);
+    }
+    return missing;
+  };
   return {
     async ensure(parentId, partIds, { replaceEnded, level = 1, created = false }) {
       const q = queue();
       const states = new Map<string, PartJobState>();
-      // New parts have no jobs to look at (two lookups each); BullMQ's add leaves an existing job id alone.
-      const found = created && !replaceEnded ? partIds.map(() => ({ job: undefined, state: undefined })) : await jobsOf(q, partIds);
-      const missing: string[] = [];
-      for (const [i, partId] of partIds.entries()) {
-        const { job, state } = found[i];
-        if (job && state !== undefined) {
-          if (live(state)) {
-            states.set(partId, "running");
-            continue;
-          }
-          if (!replaceEnded && state !== "unknown") {
-            states.set(partId, state === "completed" ? "completed" : { failed: job.failedReason || "A part of the run failed in its job" });
-            continue;
-          }
-          await job.remove().catch(() => {});
-        }
-        missing.push(partId);
-      }
+      // New parts have no jobs to look up (two lookups each): BullMQ's add leaves an existing job id alone.
+      const missing = created && !replaceEnded ? partIds : await withoutJobs(q, partIds, replaceEnded, states);
       if (missing.length === 0) return states;
       // The run's user's rank, like its run's: one user's big run does not starve another's question.
       // Within a rank, deeper parts first: a user's earlier runs end first, not all of them last together.
