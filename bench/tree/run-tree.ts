@@ -158,9 +158,9 @@ export const promptText = (e: LlmLogEntry): string => e.messages.map((m) => (typ
 /**
  * BENCH_TIMELINE_DIR: a run's LLM calls (agent, the first URL of the prompt: an analysis's page), searches and
  * page requests with their start times (ms since the epoch; t0 is the start request), for reading where its
- * time went.
+ * time went. One file per row: `<name>-<database>.json` (the SQLite and PostgreSQL rows of a tree size apart).
  */
-async function writeTimeline(file: string, r: { t0: number; wallMs: number; fakes: FakesProcess; llmLog: LlmLogEntry[]; webLog: WebLogEntry[] }): Promise<void> {
+async function writeTimeline(file: string, r: { t0: number; wallMs: number; hr: [bigint, bigint]; fakes: FakesProcess; llmLog: LlmLogEntry[]; webLog: WebLogEntry[] }): Promise<void> {
   const searches = (await (await fetch(`${new URL(r.fakes.env.SEARXNG_URL).origin}/__log`)).json()) as { entries: { at: number; q: string }[] };
   const llm = r.llmLog.map((e) => {
     const text = promptText(e);
@@ -173,6 +173,10 @@ async function writeTimeline(file: string, r: { t0: number; wallMs: number; fake
   fs.writeFileSync(file, JSON.stringify({
     t0: r.t0,
     wallMs: r.wallMs,
+    // The run's start and end on the monotonic clock, in µs: the clock of --cpu-prof's profiles (their
+    // startTime and timeDeltas), for reading a process's profile over the run alone.
+    hrStartUs: Number(r.hr[0] / 1000n),
+    hrEndUs: Number(r.hr[1] / 1000n),
     search: searches.entries.map((e) => ({ at: e.at, q: e.q })),
     llm,
     web: r.webLog,
@@ -195,7 +199,11 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
   const workers: TestWorker[] = [];
   try {
     // Queue mode: the workers, on the web process's database, Redis and environment.
-    for (let i = 0; i < (o.queue?.workers ?? 0); i++) workers.push(await TestWorker.start(app, `${name}-w${i + 1}`, {}, o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] : []));
+    for (let i = 0; i < (o.queue?.workers ?? 0); i++) workers.push(await TestWorker.start(app, `${name}-w${i + 1}`, {}, [
+      ...(o.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.profileDir}`] : []),
+      // Which statements the workers send, by count (bench/tree/count-statements.cjs), as the queue rows' workers.
+      ...(process.env.QUARRY_BENCH_STATEMENT_TEXTS ? counter.nodeArgs : []),
+    ]));
     // Warm-up: every route and module loaded, the hot code compiled (bench/tree/warm-up.ts).
     await warmUp(app);
     await o.fakes.resetLogs();
@@ -211,6 +219,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     const workersCpu = () => workers.reduce((n, w) => n + (w.pid === undefined ? 0 : cpuSeconds(w.pid)), 0);
     const workersCpu0 = workersCpu();
     const t0 = performance.timeOrigin + performance.now();
+    const hr0 = process.hrtime.bigint();
     const start = await app.postJson("/api/research/start", {
       research_id: id,
       followup_answers: questions.map(() => "Europe and the US since 2020, with figures."),
@@ -225,6 +234,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
         return undefined;
       });
     const usage = sampler.stop();
+    const hrEnd = process.hrtime.bigint();
     const queueCpuSeconds = workersCpu() - workersCpu0;
     const statementsAfter = await readStatements(app.pid!, counter.file);
     const statements = statementsBetween(statementsBefore, statementsAfter);
@@ -257,7 +267,9 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
 
     const llmLog = (await o.fakes.llmLog()).slice(llmCallsBefore);
     const webLog = await o.fakes.webLog();
-    if (process.env.BENCH_TIMELINE_DIR) await writeTimeline(path.join(process.env.BENCH_TIMELINE_DIR, `${name}.json`), { t0, wallMs, fakes: o.fakes, llmLog, webLog });
+    if (process.env.BENCH_TIMELINE_DIR) {
+      await writeTimeline(path.join(process.env.BENCH_TIMELINE_DIR, `${name}-${database}.json`), { t0, wallMs, hr: [hr0, hrEnd], fakes: o.fakes, llmLog, webLog });
+    }
     const callsByAgent: Record<string, number> = {};
     for (const e of llmLog) callsByAgent[e.agent] = (callsByAgent[e.agent] ?? 0) + 1;
 
