@@ -126,6 +126,46 @@ describe("FleetSemaphore", { skip }, () => {
     assert.equal(await redis().zcard(holders), 0, "given back after its idle time");
   });
 
+  test("acquires asked for together take their slots in one script, and releases that come together free them in one", async () => {
+    const { redisKey } = await import("./redis");
+    const holders = redisKey("limits:batched:holders");
+    // Loads the scripts (a first EVALSHA is answered NOSCRIPT and sent again as EVAL).
+    const warm = new FleetSemaphore("batched-warm", 1, 15_000, 0);
+    (await warm.acquire())();
+    while ((await redis().zcard(redisKey("limits:batched-warm:holders"))) > 0) await sleep(5);
+    // Kept idle for 0 ms: each release goes back to Redis, all of them in the same turn of the loop.
+    const a = new FleetSemaphore("batched", 4, 15_000, 0);
+    const client = redis() as unknown as { sendCommand: (...args: unknown[]) => unknown };
+    const send = client.sendCommand;
+    const sent: string[] = [];
+    client.sendCommand = (...args: unknown[]) => (sent.push(String((args[0] as { name?: string }).name)), send.apply(client, args));
+    try {
+      // Six at once against a limit of 4: one script grants four and refuses two, which wait for a release.
+      let now = 0;
+      let peak = 0;
+      const hold = async () => {
+        now++;
+        peak = Math.max(peak, now);
+        await sleep(30);
+        now--;
+      };
+      const first = await Promise.all(Array.from({ length: 4 }, () => a.acquire()));
+      assert.equal(sent.length, 1, `four acquires at once: one script (sent: ${sent.join(", ")})`);
+      assert.equal(await redis().zcard(holders), 4);
+      sent.length = 0;
+      for (const release of first) release();
+      while ((await redis().zcard(holders)) > 0) await sleep(5);
+      assert.deepEqual(sent.filter((name) => name !== "zcard"), ["evalsha"], "four releases in one turn: one script");
+      await Promise.all(Array.from({ length: 6 }, () => a.run(hold)));
+      assert.equal(peak, 4, "the limit held for a batch larger than the free slots");
+    } finally {
+      client.sendCommand = send;
+    }
+    const deadline = Date.now() + 2_000;
+    while ((await redis().zcard(holders)) > 0 && Date.now() < deadline) await sleep(5);
+    assert.equal(await redis().zcard(holders), 0, "every slot freed");
+  });
+
   test("another process refused a slot makes this one give back its idle lease at once", async () => {
     // Kept idle for 10 s: without the hand-back the other process would wait that long.
     const a = new FleetSemaphore("handback", 1, 15_000, 10_000);

@@ -10,6 +10,12 @@
 // takes it without Redis: two scripts per LLM call, search and fetch were a tenth of a queue worker's
 // CPU. A process refused a slot announces it, and every process then frees its idle leases at once and
 // keeps none for WAITING_MS: under contention each slot goes back to Redis as before.
+//
+// What does go to Redis goes in batches: the acquires asked for together (before the next tick) are
+// one script (a level's page analyses start together: one script took a slot for each of them), and
+// the releases of one turn of the event loop (the idle leases whose time is up, the answers that came
+// in together) are one command. Each script or command is a socket write on both sides, and those
+// writes were most of what the fleet's limits cost a worker.
 import { randomUUID } from "node:crypto";
 import { Semaphore, type WaitOptions } from "./concurrency";
 import { onRedisMessages, redis, redisKey, redisScript } from "./redis";
@@ -26,22 +32,24 @@ const WAITING_MS = RETRY_MS * 4;
 /** How long a lease released while nobody waits is kept for this process's next acquire. */
 const IDLE_MS = 500;
 
-// KEYS: holders (zset), limit, waiting, contended channel. ARGV: id, lease ms, default limit, waiting ms.
-// Returns { taken 0|1, limit }. A refusal marks the resource as waited for, so that releases announce
-// themselves (below), and tells every process to give back the leases it keeps idle.
+// KEYS: holders (zset), limit, waiting, contended channel. ARGV: lease ms, default limit, waiting ms, ids…
+// Takes a slot for as many of the ids, first first, as the limit leaves free; returns { taken, limit }.
+// A refusal (of any of them) marks the resource as waited for, so that releases announce themselves
+// (below), and tells every process to give back the leases it keeps idle.
 const ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-local limit = tonumber(redis.call('GET', KEYS[2]) or ARGV[3])
-if redis.call('ZCARD', KEYS[1]) < limit then
-  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 2)
-  return {1, limit}
+local limit = tonumber(redis.call('GET', KEYS[2]) or ARGV[2])
+local wanted = #ARGV - 3
+local taken = math.max(0, math.min(wanted, limit - redis.call('ZCARD', KEYS[1])))
+for i = 1, taken do redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[3 + i]) end
+if taken > 0 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) * 2) end
+if taken < wanted then
+  redis.call('SET', KEYS[3], '1', 'PX', tonumber(ARGV[3]))
+  redis.call('PUBLISH', KEYS[4], '1')
 end
-redis.call('SET', KEYS[3], '1', 'PX', tonumber(ARGV[4]))
-redis.call('PUBLISH', KEYS[4], '1')
-return {0, limit}`;
+return {taken, limit}`;
 const acquire = redisScript(ACQUIRE, 4);
 
 // KEYS: holders. ARGV: lease ms, ids… Extends the leases of the ids still held; returns the ids that are not
@@ -58,11 +66,11 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) * 2)
 return missing`;
 const renewLeases = redisScript(RENEW, 1);
 
-// KEYS: holders, channel, waiting. ARGV: id. Frees a slot and, when a process was refused one lately, tells
-// the waiters of every process. Below the limit nobody waits, and every process subscribed would be woken
-// for nothing (a message per LLM call, search and fetch).
+// KEYS: holders, channel, waiting. ARGV: ids… Frees the slots and, when a process was refused one lately,
+// tells the waiters of every process. Below the limit nobody waits, and every process subscribed would be
+// woken for nothing (a message per LLM call, search and fetch).
 const RELEASE = `
-redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[1], unpack(ARGV))
 if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PUBLISH', KEYS[2], '1') end
 return 1`;
 const release = redisScript(RELEASE, 3);
@@ -80,6 +88,10 @@ export class FleetSemaphore extends Semaphore {
   /** Until when a process was refused lately (Date.now()): no lease is kept idle meanwhile. */
   private contendedUntil = 0;
   private readonly waiters = new Set<() => void>();
+  /** Acquires asked for before the next tick: one script takes their slots. */
+  private asking: { id: string; settle: (taken: boolean | Error) => void }[] = [];
+  /** Leases released in this turn of the event loop: one command frees them. */
+  private releasing: string[] = [];
   private renewer: ReturnType<typeof setInterval> | undefined;
   private subscribed = false;
   /** The fleet's limit as last read from Redis. */
@@ -162,7 +174,42 @@ export class FleetSemaphore extends Semaphore {
 
   private releaseFleet(id: string): void {
     this.held.delete(id);
-    release(this.holdersKey, this.channel, this.waitingKey, id).catch((error: unknown) => console.error(`[quarry] could not release a ${this.name} slot (it expires by itself):`, error));
+    this.releasing.push(id);
+    if (this.releasing.length === 1) setImmediate(() => this.flushReleases());
+  }
+
+  private flushReleases(): void {
+    const ids = this.releasing;
+    this.releasing = [];
+    release(this.holdersKey, this.channel, this.waitingKey, ...ids).catch((error: unknown) =>
+      console.error(`[quarry] could not release ${ids.length} ${this.name} slot(s) (they expire by themselves):`, error),
+    );
+  }
+
+  /** Whether Redis gave the id a slot: asked together with the other acquires before the next tick. */
+  private takeSlot(id: string): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.asking.push({ id, settle: (taken) => (taken instanceof Error ? reject(taken) : resolve(taken)) });
+      // A tick runs once the microtasks queued now have run, and the ones they queued: the acquires
+      // that started together (each a few awaits into acquire) are all asking by then.
+      if (this.asking.length === 1) process.nextTick(() => this.flushAcquires());
+    });
+  }
+
+  private flushAcquires(): void {
+    const batch = this.asking;
+    this.asking = [];
+    acquire(this.holdersKey, this.limitKey, this.waitingKey, this.contendedChannel, this.leaseMs, this.maxLimit, WAITING_MS, ...batch.map((a) => a.id)).then(
+      (result) => {
+        const [taken, limit] = result as [number, number];
+        this.shared = Number(limit);
+        batch.forEach((a, i) => a.settle(i < Number(taken)));
+      },
+      (error: unknown) => {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        for (const a of batch) a.settle(failure);
+      },
+    );
   }
 
   private async acquireFleet(signal?: AbortSignal): Promise<string> {
@@ -172,9 +219,7 @@ export class FleetSemaphore extends Semaphore {
       const kept = this.takeIdle();
       if (kept) return kept;
       signal?.throwIfAborted();
-      const [taken, limit] = (await acquire(this.holdersKey, this.limitKey, this.waitingKey, this.contendedChannel, id, this.leaseMs, this.maxLimit, WAITING_MS)) as [number, number];
-      this.shared = Number(limit);
-      if (taken === 1) {
+      if (await this.takeSlot(id)) {
         this.held.add(id);
         this.renew();
         return id;
