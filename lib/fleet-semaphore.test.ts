@@ -13,20 +13,28 @@ const { FleetSemaphore } = await import("./fleet-semaphore");
 const { redis } = await import("./redis");
 const { sleep } = await import("./concurrency");
 
+/** Work that holds its slot for `ms`; `peak` is the most that held one at once. */
+function holding(ms: number) {
+  const held = {
+    now: 0,
+    peak: 0,
+    work: async () => {
+      held.now++;
+      held.peak = Math.max(held.peak, held.now);
+      await sleep(ms);
+      held.now--;
+    },
+  };
+  return held;
+}
+
 describe("FleetSemaphore", { skip }, () => {
   test("the limit holds for every process together", async () => {
     const a = new FleetSemaphore("together", 3);
     const b = new FleetSemaphore("together", 3);
-    let now = 0;
-    let peak = 0;
-    const work = async () => {
-      now++;
-      peak = Math.max(peak, now);
-      await sleep(15);
-      now--;
-    };
-    await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).run(work)));
-    assert.equal(peak, 3, "at most 3 at once across both (and 3 were reached)");
+    const held = holding(15);
+    await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).run(held.work)));
+    assert.equal(held.peak, 3, "at most 3 at once across both (and 3 were reached)");
   });
 
   test("a lowered limit holds for the other process too", async () => {
@@ -34,19 +42,9 @@ describe("FleetSemaphore", { skip }, () => {
     const b = new FleetSemaphore("lowered", 4);
     a.setLimit(1);
     await sleep(50);
-    let now = 0;
-    let peak = 0;
-    await Promise.all(
-      Array.from({ length: 6 }, () =>
-        b.run(async () => {
-          now++;
-          peak = Math.max(peak, now);
-          await sleep(10);
-          now--;
-        }),
-      ),
-    );
-    assert.equal(peak, 1);
+    const held = holding(10);
+    await Promise.all(Array.from({ length: 6 }, () => b.run(held.work)));
+    assert.equal(held.peak, 1);
     assert.equal(b.limit, 1, "the other process reads the shared limit");
   });
 
@@ -141,14 +139,7 @@ describe("FleetSemaphore", { skip }, () => {
     client.sendCommand = (...args: unknown[]) => (sent.push(String((args[0] as { name?: string }).name)), send.apply(client, args));
     try {
       // Six at once against a limit of 4: one script grants four and refuses two, which wait for a release.
-      let now = 0;
-      let peak = 0;
-      const hold = async () => {
-        now++;
-        peak = Math.max(peak, now);
-        await sleep(30);
-        now--;
-      };
+      const held = holding(30);
       const first = await Promise.all(Array.from({ length: 4 }, () => a.acquire()));
       assert.equal(sent.length, 1, `four acquires at once: one script (sent: ${sent.join(", ")})`);
       assert.equal(await redis().zcard(holders), 4);
@@ -156,8 +147,8 @@ describe("FleetSemaphore", { skip }, () => {
       for (const release of first) release();
       while ((await redis().zcard(holders)) > 0) await sleep(5);
       assert.deepEqual(sent.filter((name) => name !== "zcard"), ["evalsha"], "four releases in one turn: one script");
-      await Promise.all(Array.from({ length: 6 }, () => a.run(hold)));
-      assert.equal(peak, 4, "the limit held for a batch larger than the free slots");
+      await Promise.all(Array.from({ length: 6 }, () => a.run(held.work)));
+      assert.equal(held.peak, 4, "the limit held for a batch larger than the free slots");
     } finally {
       client.sendCommand = send;
     }
