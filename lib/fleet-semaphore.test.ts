@@ -127,34 +127,54 @@ describe("FleetSemaphore", { skip }, () => {
   test("acquires asked for together take their slots in one script, and releases that come together free them in one", async () => {
     const { redisKey } = await import("./redis");
     const holders = redisKey("limits:batched:holders");
+    const slotsHeld = () => redis().zcard(holders);
     // Loads the scripts (a first EVALSHA is answered NOSCRIPT and sent again as EVAL).
     const warm = new FleetSemaphore("batched-warm", 1, 15_000, 0);
     (await warm.acquire())();
     while ((await redis().zcard(redisKey("limits:batched-warm:holders"))) > 0) await sleep(5);
     // Kept idle for 0 ms: each release goes back to Redis, all of them in the same turn of the loop.
     const a = new FleetSemaphore("batched", 4, 15_000, 0);
+    const b = new FleetSemaphore("batched", 4, 15_000, 0);
     const client = redis() as unknown as { sendCommand: (...args: unknown[]) => unknown };
     const send = client.sendCommand;
     const sent: string[] = [];
     client.sendCommand = (...args: unknown[]) => (sent.push(String((args[0] as { name?: string }).name)), send.apply(client, args));
+    const scripts = () => sent.filter((name) => name === "evalsha").length;
     try {
-      // Six at once against a limit of 4: one script grants four and refuses two, which wait for a release.
-      const held = holding(30);
       const first = await Promise.all(Array.from({ length: 4 }, () => a.acquire()));
       assert.equal(sent.length, 1, `four acquires at once: one script (sent: ${sent.join(", ")})`);
-      assert.equal(await redis().zcard(holders), 4);
+      assert.equal(await slotsHeld(), 4);
       sent.length = 0;
       for (const release of first) release();
-      while ((await redis().zcard(holders)) > 0) await sleep(5);
-      assert.deepEqual(sent.filter((name) => name !== "zcard"), ["evalsha"], "four releases in one turn: one script");
-      await Promise.all(Array.from({ length: 6 }, () => a.run(held.work)));
-      assert.equal(held.peak, 4, "the limit held for a batch larger than the free slots");
+      while ((await slotsHeld()) > 0) await sleep(5);
+      assert.equal(scripts(), 1, "four releases in one turn: one script");
+
+      // Another process holds 3 of the 4 slots; three acquires at once here: one script grants one and
+      // refuses two, which wait, and take the others' slots once they are released.
+      const others = await Promise.all(Array.from({ length: 3 }, () => b.acquire()));
+      sent.length = 0;
+      let granted = 0;
+      // The scripts sent when the first grant came (the refused retry later: RETRY_MS after the answer).
+      let scriptsAtGrant = 0;
+      const mine = Array.from({ length: 3 }, () =>
+        a.acquire(AbortSignal.timeout(5_000)).then((release) => {
+          if (granted++ === 0) scriptsAtGrant = scripts();
+          return release;
+        }),
+      );
+      while (granted === 0) await sleep(5);
+      assert.equal(scriptsAtGrant, 1, `the three asked in one script (sent: ${sent.join(", ")})`);
+      await sleep(50);
+      assert.equal(granted, 1, "one of the three got the one free slot");
+      assert.equal(await slotsHeld(), 4, "the limit held for a batch larger than the free slots");
+      for (const release of others) release();
+      for (const release of await Promise.all(mine)) release();
     } finally {
       client.sendCommand = send;
     }
     const deadline = Date.now() + 2_000;
-    while ((await redis().zcard(holders)) > 0 && Date.now() < deadline) await sleep(5);
-    assert.equal(await redis().zcard(holders), 0, "every slot freed");
+    while ((await slotsHeld()) > 0 && Date.now() < deadline) await sleep(5);
+    assert.equal(await slotsHeld(), 0, "every slot freed");
   });
 
   test("another process refused a slot makes this one give back its idle lease at once", async () => {

@@ -11,13 +11,14 @@
 // CPU. A process refused a slot announces it, and every process then frees its idle leases at once and
 // keeps none for WAITING_MS: under contention each slot goes back to Redis as before.
 //
-// What does go to Redis goes in batches: the acquires asked for together (before the next tick) are
-// one script (a level's page analyses start together: one script took a slot for each of them), and
-// the releases of one turn of the event loop (the idle leases whose time is up, the answers that came
-// in together) are one command. Each script or command is a socket write on both sides, and those
-// writes were most of what the fleet's limits cost a worker.
+// What does go to Redis goes in batches (lib/db/group-commit.ts): the acquires asked for together
+// (before the next tick) are one script (a level's page analyses start together: one script takes a
+// slot for each of them), and the releases of one turn of the event loop (the idle leases whose time is
+// up, the answers that came in together) are one. Each script is a socket write on both sides, and
+// those writes were most of what the fleet's limits cost a worker.
 import { randomUUID } from "node:crypto";
 import { Semaphore, type WaitOptions } from "./concurrency";
+import { GroupCommit } from "./db/group-commit";
 import { onRedisMessages, redis, redisKey, redisScript } from "./redis";
 
 /** How long a slot is held without renewal: a killed process's slots come back after at most this. */
@@ -88,10 +89,23 @@ export class FleetSemaphore extends Semaphore {
   /** Until when a process was refused lately (Date.now()): no lease is kept idle meanwhile. */
   private contendedUntil = 0;
   private readonly waiters = new Set<() => void>();
-  /** Acquires asked for before the next tick: one script takes their slots. */
-  private asking: { id: string; settle: (taken: boolean | Error) => void }[] = [];
-  /** Leases released in this turn of the event loop: one command frees them. */
-  private releasing: string[] = [];
+  /**
+   * Whether Redis gave each id a slot: the acquires asked for before the next tick in one script. A
+   * tick comes once the microtasks queued now, and those they queue, have run: acquires that started
+   * together (each a few awaits into acquire) are all asking by then.
+   */
+  private readonly slots = new GroupCommit<string, boolean>(async (_, ids) => {
+    const [taken, limit] = (await acquire(this.holdersKey, this.limitKey, this.waitingKey, this.contendedChannel, this.leaseMs, this.maxLimit, WAITING_MS, ...ids)) as [number, number];
+    this.shared = Number(limit);
+    return ids.map((_, i) => i < Number(taken));
+  }, process.nextTick);
+  /** The leases released in one turn of the event loop, freed in one script. */
+  private readonly releases = new GroupCommit<string, void>(async (_, ids) => {
+    await release(this.holdersKey, this.channel, this.waitingKey, ...ids).catch((error: unknown) =>
+      console.error(`[quarry] could not release ${ids.length} ${this.name} slot(s) (they expire by themselves):`, error),
+    );
+    return ids.map(() => undefined);
+  });
   private renewer: ReturnType<typeof setInterval> | undefined;
   private subscribed = false;
   /** The fleet's limit as last read from Redis. */
@@ -174,42 +188,7 @@ export class FleetSemaphore extends Semaphore {
 
   private releaseFleet(id: string): void {
     this.held.delete(id);
-    this.releasing.push(id);
-    if (this.releasing.length === 1) setImmediate(() => this.flushReleases());
-  }
-
-  private flushReleases(): void {
-    const ids = this.releasing;
-    this.releasing = [];
-    release(this.holdersKey, this.channel, this.waitingKey, ...ids).catch((error: unknown) =>
-      console.error(`[quarry] could not release ${ids.length} ${this.name} slot(s) (they expire by themselves):`, error),
-    );
-  }
-
-  /** Whether Redis gave the id a slot: asked together with the other acquires before the next tick. */
-  private takeSlot(id: string): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.asking.push({ id, settle: (taken) => (taken instanceof Error ? reject(taken) : resolve(taken)) });
-      // A tick runs once the microtasks queued now have run, and the ones they queued: the acquires
-      // that started together (each a few awaits into acquire) are all asking by then.
-      if (this.asking.length === 1) process.nextTick(() => this.flushAcquires());
-    });
-  }
-
-  private flushAcquires(): void {
-    const batch = this.asking;
-    this.asking = [];
-    acquire(this.holdersKey, this.limitKey, this.waitingKey, this.contendedChannel, this.leaseMs, this.maxLimit, WAITING_MS, ...batch.map((a) => a.id)).then(
-      (result) => {
-        const [taken, limit] = result as [number, number];
-        this.shared = Number(limit);
-        batch.forEach((a, i) => a.settle(i < Number(taken)));
-      },
-      (error: unknown) => {
-        const failure = error instanceof Error ? error : new Error(String(error));
-        for (const a of batch) a.settle(failure);
-      },
-    );
+    void this.releases.add("", id);
   }
 
   private async acquireFleet(signal?: AbortSignal): Promise<string> {
@@ -219,7 +198,7 @@ export class FleetSemaphore extends Semaphore {
       const kept = this.takeIdle();
       if (kept) return kept;
       signal?.throwIfAborted();
-      if (await this.takeSlot(id)) {
+      if (await this.slots.add("", id)) {
         this.held.add(id);
         this.renew();
         return id;

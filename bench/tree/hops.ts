@@ -9,13 +9,11 @@
 // The fake LLM names a child query after its parent's (`… aspect 2` → `… aspect 2.1`), which links them.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
+import { quantile } from "../extraction-measure";
+import type { Timeline } from "./run-tree";
 
-export interface Timeline {
-  t0: number;
-  wallMs: number;
-  search: { at: number; q: string }[];
-  llm: { at: number; agent: string; q?: string }[];
-}
+/** What the hops read of a timeline. */
+type TimelineCalls = Pick<Timeline, "t0" | "wallMs" | "search"> & { llm: Pick<Timeline["llm"][number], "at" | "agent" | "q">[] };
 
 export interface Spread {
   n: number;
@@ -34,9 +32,8 @@ export interface Hops {
 }
 
 const spread = (values: number[]): Spread => {
-  const s = [...values].sort((a, b) => a - b);
-  const at = (p: number) => (s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : NaN);
-  return { n: s.length, p50: at(0.5), p90: at(0.9), max: at(1) };
+  const sorted = [...values].sort((a, b) => a - b);
+  return { n: sorted.length, p50: quantile(sorted, 0.5), p90: quantile(sorted, 0.9), max: quantile(sorted, 1) };
 };
 
 const parentOf = (q: string) => {
@@ -44,13 +41,17 @@ const parentOf = (q: string) => {
   return parent === q ? undefined : parent;
 };
 
-export function timelineHops(t: Timeline, latencies: { llmMs: number; searchMs: number; webMs: number }): Hops {
+export function timelineHops(t: TimelineCalls, latencies: { llmMs: number; searchMs: number; webMs: number }): Hops {
   const planning = new Map<string, number>();
   const analyses = new Map<string, number[]>();
   for (const e of t.llm) {
     if (!e.q) continue;
     if (e.agent === "query-generator") planning.set(e.q, e.at);
-    if (e.agent === "website-analyzer") analyses.set(e.q, [...(analyses.get(e.q) ?? []), e.at]);
+    if (e.agent === "website-analyzer") {
+      const ats = analyses.get(e.q);
+      if (ats) ats.push(e.at);
+      else analyses.set(e.q, [e.at]);
+    }
   }
   const toSearch: number[] = [];
   const byDepth: Record<number, number[]> = {};
@@ -71,13 +72,14 @@ export function timelineHops(t: Timeline, latencies: { llmMs: number; searchMs: 
     const planned = planning.get(q);
     if (planned !== undefined) toPlanning.push(planned - Math.max(...ats) - latencies.llmMs);
   }
-  const firstOf = (agent: string) => {
+  /** When an agent's first and last calls started. */
+  const callsOf = (agent: string) => {
     const ats = t.llm.filter((e) => e.agent === agent).map((e) => e.at);
     return ats.length ? { first: Math.min(...ats), last: Math.max(...ats) } : undefined;
   };
-  const lastAnalysis = firstOf("website-analyzer")?.last ?? t.t0;
-  const report = firstOf("report-writer");
-  const verification = firstOf("citation-verifier");
+  const lastAnalysis = callsOf("website-analyzer")?.last ?? t.t0;
+  const report = callsOf("report-writer");
+  const verification = callsOf("citation-verifier");
   return {
     planningToSearch: spread(toSearch),
     planningToSearchByDepth: Object.fromEntries(Object.entries(byDepth).map(([d, v]) => [Number(d), spread(v)])),

@@ -160,7 +160,22 @@ export const promptText = (e: LlmLogEntry): string => e.messages.map((m) => (typ
  * page requests with their start times (ms since the epoch; t0 is the start request), for reading where its
  * time went. One file per row: `<name>-<database>.json` (the SQLite and PostgreSQL rows of a tree size apart).
  */
-async function writeTimeline(file: string, r: { t0: number; wallMs: number; hr: [bigint, bigint]; fakes: FakesProcess; llmLog: LlmLogEntry[]; webLog: WebLogEntry[] }): Promise<void> {
+/** A BENCH_TIMELINE_DIR file (read by bench/tree/hops.ts). */
+export interface Timeline {
+  t0: number;
+  wallMs: number;
+  /** The run's start and end on the monotonic clock, in µs: the clock of --cpu-prof's profiles (their startTime and timeDeltas), for reading a process's profile over the run alone. */
+  hrStartUs: number;
+  hrEndUs: number;
+  search: { at: number; q: string }[];
+  llm: { at: number; agent: string; status: number | null; url?: string; q?: string }[];
+  web: WebLogEntry[];
+}
+
+/** The monotonic clock in µs (as --cpu-prof's profiles count). */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+async function writeTimeline(file: string, r: { t0: number; wallMs: number; hrStartUs: number; hrEndUs: number; fakes: FakesProcess; llmLog: LlmLogEntry[]; webLog: WebLogEntry[] }): Promise<void> {
   const searches = (await (await fetch(`${new URL(r.fakes.env.SEARXNG_URL).origin}/__log`)).json()) as { entries: { at: number; q: string }[] };
   const llm = r.llmLog.map((e) => {
     const text = promptText(e);
@@ -170,17 +185,16 @@ async function writeTimeline(file: string, r: { t0: number; wallMs: number; hr: 
     const q = /<search_query>\s*([\s\S]*?)\s*<\/search_query>/.exec(text)?.[1] ?? [...text.matchAll(/Query: (.*)/g)].at(-1)?.[1];
     return { at: e.at, agent: e.agent, status: e.status, url, q };
   });
-  fs.writeFileSync(file, JSON.stringify({
+  const timeline: Timeline = {
     t0: r.t0,
     wallMs: r.wallMs,
-    // The run's start and end on the monotonic clock, in µs: the clock of --cpu-prof's profiles (their
-    // startTime and timeDeltas), for reading a process's profile over the run alone.
-    hrStartUs: Number(r.hr[0] / 1000n),
-    hrEndUs: Number(r.hr[1] / 1000n),
+    hrStartUs: r.hrStartUs,
+    hrEndUs: r.hrEndUs,
     search: searches.entries.map((e) => ({ at: e.at, q: e.q })),
     llm,
     web: r.webLog,
-  }));
+  };
+  fs.writeFileSync(file, JSON.stringify(timeline));
 }
 
 /** The research question of a tree row (the lean peer's rows ask it too). */
@@ -219,7 +233,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     const workersCpu = () => workers.reduce((n, w) => n + (w.pid === undefined ? 0 : cpuSeconds(w.pid)), 0);
     const workersCpu0 = workersCpu();
     const t0 = performance.timeOrigin + performance.now();
-    const hr0 = process.hrtime.bigint();
+    const hrStartUs = monotonicUs();
     const start = await app.postJson("/api/research/start", {
       research_id: id,
       followup_answers: questions.map(() => "Europe and the US since 2020, with figures."),
@@ -234,7 +248,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
         return undefined;
       });
     const usage = sampler.stop();
-    const hrEnd = process.hrtime.bigint();
+    const hrEndUs = monotonicUs();
     const queueCpuSeconds = workersCpu() - workersCpu0;
     const statementsAfter = await readStatements(app.pid!, counter.file);
     const statements = statementsBetween(statementsBefore, statementsAfter);
@@ -268,7 +282,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     const llmLog = (await o.fakes.llmLog()).slice(llmCallsBefore);
     const webLog = await o.fakes.webLog();
     if (process.env.BENCH_TIMELINE_DIR) {
-      await writeTimeline(path.join(process.env.BENCH_TIMELINE_DIR, `${name}-${database}.json`), { t0, wallMs, hr: [hr0, hrEnd], fakes: o.fakes, llmLog, webLog });
+      await writeTimeline(path.join(process.env.BENCH_TIMELINE_DIR, `${name}-${database}.json`), { t0, wallMs, hrStartUs, hrEndUs, fakes: o.fakes, llmLog, webLog });
     }
     const callsByAgent: Record<string, number> = {};
     for (const e of llmLog) callsByAgent[e.agent] = (callsByAgent[e.agent] ?? 0) + 1;

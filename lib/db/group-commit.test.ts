@@ -34,3 +34,21 @@ test("a failed write rejects its own group's callers only", async () => {
   await assert.rejects(failed, /database gone/);
   assert.equal(await group.add("k", 3), 3);
 });
+
+test("scheduled on the next tick, the values added by chained microtasks go in one write, before the loop turns", async () => {
+  const writes: number[][] = [];
+  let turned = false;
+  setImmediate(() => (turned = true));
+  const group = new GroupCommit<number, number>(async (_key, values) => {
+    writes.push([...values]);
+    assert.equal(turned, false, "written before the event loop's next turn");
+    return values;
+  }, process.nextTick);
+  // Each caller a different number of awaits in, as acquires are.
+  const callers = [0, 1, 3].map(async (awaits, i) => {
+    for (let n = 0; n < awaits; n++) await Promise.resolve();
+    return group.add("k", i);
+  });
+  assert.deepEqual(await Promise.all(callers), [0, 1, 2]);
+  assert.deepEqual(writes, [[0, 1, 2]]);
+});
