@@ -202,7 +202,6 @@ export async function liveRunSubjects({ userId, kinds }: { userId: string; kinds
   return rows.map((r) => r.subjectId);
 }
 
-/** The runs of a user not yet ended (queued or running): queue mode ranks a new job of theirs behind them. */
 /**
  * The user of a run and how many live (queued or running) runs that user has, this one included; null
  * when there is no such run. One plain statement: read for every part job queued (lib/queue/enqueue.ts).

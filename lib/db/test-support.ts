@@ -79,3 +79,52 @@ export async function useTestDatabase(): Promise<void> {
   sqlite.close();
   process.env.DATABASE_URL = `file:${file}`;
 }
+
+/** Counters of the statements this process sends whose text matches a pattern (see countStatements). */
+const statementCounters = new Set<{ pattern: RegExp; count: number }>();
+
+function countStatement(sql: unknown): void {
+  if (typeof sql !== "string") return;
+  for (const counter of statementCounters) if (counter.pattern.test(sql)) counter.count++;
+}
+
+let statementsWrapped = false;
+
+/** Wraps both drivers once (better-sqlite3's statements, pg's clients): every statement sent is seen by the counters. */
+function wrapDrivers(): void {
+  if (statementsWrapped) return;
+  statementsWrapped = true;
+  const probe = new Database(":memory:");
+  const statementProto = Object.getPrototypeOf(probe.prepare("SELECT 1")) as Record<string, (...args: unknown[]) => unknown>;
+  probe.close();
+  for (const name of ["run", "get", "all", "iterate"]) {
+    const original = statementProto[name];
+    statementProto[name] = function (this: { source: string }, ...args: unknown[]) {
+      countStatement(this.source);
+      return original.apply(this, args);
+    };
+  }
+  const clientProto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const query = clientProto.query;
+  clientProto.query = function (this: unknown, ...args: unknown[]) {
+    const [first] = args;
+    countStatement(typeof first === "string" ? first : (first as { text?: unknown } | undefined)?.text);
+    return query.apply(this, args);
+  };
+}
+
+/**
+ * Counts the statements sent from now on (on SQLite or PostgreSQL) whose text matches `pattern`, until
+ * `stop()`: for tests that a path sends fewer round trips, not only the same results.
+ */
+export function countStatements(pattern: RegExp): { readonly count: number; stop(): void } {
+  wrapDrivers();
+  const counter = { pattern, count: 0 };
+  statementCounters.add(counter);
+  return {
+    get count() {
+      return counter.count;
+    },
+    stop: () => void statementCounters.delete(counter),
+  };
+}

@@ -4,7 +4,7 @@
 // Every query, page, link and item must still be there exactly once, and the events numbered once.
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { useTestDatabase } from "../db/test-support";
+import { countStatements, useTestDatabase } from "../db/test-support";
 import { startFakes, type Fakes } from "../../test/fakes";
 import type { PartJobState as NodeJobState, PartJobs as NodeQueue } from "../runs/part-jobs";
 
@@ -141,6 +141,8 @@ test("parked: the coordinator looks once and parks while nodes work; the last no
   const sink = new SharedSeqSink(run.id);
   const scope = { researchId: research.id, prompt: research.initialPrompt, qa: [], depth, breadth };
   const look = (replaceEnded: boolean) => exploreOnWorkers({ scope, sink, signal: new AbortController().signal, leaseLost: () => false, nodes, replaceEnded });
+  // The look at whether any query is at work, which decides a wake-up (store.hasQueriesAtWork).
+  const idleLooks = countStatements(/SELECT 1 AS "one" FROM "SerpQuery" WHERE "researchId" = /);
   let first: string | undefined;
   const looks = await exploreParked(async (replaceEnded) => {
     const outcome = await look(replaceEnded);
@@ -156,4 +158,8 @@ test("parked: the coordinator looks once and parks while nodes work; the last no
   // Woken only when no query was at work: once per level's end at most, not once per node.
   assert.ok(nodes.wakes >= 1 && nodes.wakes <= queries.length, `${nodes.wakes} wake-ups for ${queries.length} queries`);
   assert.ok(looks <= nodes.wakes + 1, `${looks} looks`);
+  // A node that handed its children off does not look (they are at work): only the others' runs do.
+  idleLooks.stop();
+  const handedOff = queries.filter((q) => q.depth === 1).length;
+  assert.ok(idleLooks.count > 0 && idleLooks.count <= nodes.runs - handedOff, `${idleLooks.count} looks at the tree's work for ${nodes.runs} node runs`);
 });

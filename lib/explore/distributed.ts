@@ -85,12 +85,17 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
   // The run's job is parked while its nodes work: they show the research paused while the LLM provider
   // is down (their calls wait for it), and running again when it is back.
   const unwatch = ctx.watchProvider(limiters().llmHealth, { pausedNow: research.pausedAt !== null });
+  // Children handed off are queries at work: the tree is not idle, and the job need not ask.
+  let handedOff = false;
   const handOff = async (children: SerpQuery[]) => {
     await nodes.ensure(researchId, children.map((c) => c.id), { replaceEnded: false, level: children[0]?.depth, created: true });
+    handedOff ||= children.length > 0;
   };
   let ended = true;
+  let done = false;
   try {
     await new TreeRunner(ctx, handOff).runNode(chain);
+    done = true;
     return "done";
   } catch (error) {
     if (stop.signal.aborted) return "stopped";
@@ -103,6 +108,7 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
     await ctx.settled();
     await sink.flushed();
     // The last node at work wakes the parked coordinator: the tree is explored, or its cancel stopped it.
-    if (ended) await wakeParentIfIdle(nodes, researchId, () => store.hasQueriesAtWork(researchId, ACTIVE), `node ${queryId}`);
+    // A node that handed off children is not the last (they wait or run: they are at work).
+    if (ended && !(done && handedOff)) await wakeParentIfIdle(nodes, researchId, () => store.hasQueriesAtWork(researchId, ACTIVE), `node ${queryId}`);
   }
 }

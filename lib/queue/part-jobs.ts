@@ -13,6 +13,27 @@ const PART_ATTEMPTS = 3;
 /** Levels told apart in a part's priority (BullMQ's priorities go up to 2^21: ranks up to 1,000 times this fit). */
 const LEVELS = 16;
 
+/**
+ * How long a run's rank (fairRank) is reused for its parts' jobs: a tree's nodes hand their children
+ * off many times a second, each a read of the user's live runs on the path to the children's search.
+ */
+const RANK_TTL_MS = 1_000;
+const ranks = new Map<string, { rank: Promise<number>; at: number }>();
+
+/** The run's user's rank, read at most once a RANK_TTL_MS per run in this process. */
+function rankOf(kind: RunKind, parentId: string): Promise<number> {
+  const key = `${kind}:${parentId}`;
+  const now = Date.now();
+  const kept = ranks.get(key);
+  if (kept && now - kept.at < RANK_TTL_MS) return kept.rank;
+  for (const [k, entry] of ranks) if (now - entry.at >= RANK_TTL_MS) ranks.delete(k);
+  const entry = { rank: fairRank(kind, parentId), at: now };
+  ranks.set(key, entry);
+  // A failed read is not reused.
+  entry.rank.catch(() => ranks.get(key) === entry && ranks.delete(key));
+  return entry.rank;
+}
+
 const live = (state: string) => state !== "completed" && state !== "failed" && state !== "unknown";
 
 function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
@@ -60,7 +81,7 @@ function bullPartJobs<T extends object>({ queue, kind, jobId, data }: {
       if (missing.length === 0) return states;
       // The run's user's rank, like its run's: one user's big run does not starve another's question.
       // Within a rank, deeper parts first: a user's earlier runs end first, not all of them last together.
-      const priority = (await fairRank(kind, parentId) - 1) * LEVELS + LEVELS - Math.min(Math.max(level, 1), LEVELS - 1);
+      const priority = (await rankOf(kind, parentId) - 1) * LEVELS + LEVELS - Math.min(Math.max(level, 1), LEVELS - 1);
       // BullMQ's add is typed by the queue's name and data types, which a generic T cannot name. One
       // round trip for them all; a part whose job exists (added meanwhile by another) is left alone.
       await (q as unknown as Queue<object>).addBulk(missing.map((partId) => ({
