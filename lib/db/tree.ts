@@ -122,24 +122,48 @@ export async function createRootQueries(researchId: string, drafts: QueryDraft[]
 }
 
 /** Creates a query's children once; returns [] if they exist already. */
-export async function createChildQueries(parent: SerpQuery, drafts: QueryDraft[], levelBreadth: number): Promise<SerpQuery[]> {
+export async function createChildQueries(parent: SerpQuery, drafts: QueryDraft[], levelBreadth: number, spent?: SettledCalls): Promise<SerpQuery[]> {
   const { researchId, id: parentId } = parent;
   const rows = newQueryRows(drafts.map((d, position) => ({ researchId, parentId, depth: parent.depth + 1, position, text: d.query, objective: d.objective, levelBreadth })));
-  const claim = Prisma.sql`UPDATE "SerpQuery" SET "childrenGenerated" = ${true} WHERE "id" = ${parent.id} AND "childrenGenerated" = ${false}`;
+  // The planning's tokens go on the parent with its claim (a row is updated once per statement).
+  const tokens = spent ? Prisma.sql`, "promptTokens" = "promptTokens" + ${spent.promptTokens}, "completionTokens" = "completionTokens" + ${spent.completionTokens}` : Prisma.empty;
+  const claim = Prisma.sql`UPDATE "SerpQuery" SET "childrenGenerated" = ${true}${tokens} WHERE "id" = ${parent.id} AND "childrenGenerated" = ${false}`;
   if (rows.length > 0 && databaseProvider(getEnv().DATABASE_URL) === "postgresql") {
-    // One statement (instead of BEGIN, the claim, the insert, COMMIT: four round trips on every
-    // planned level's path in queue mode): the children go in only with the parent's claim.
+    // One statement (instead of BEGIN, the claim, the insert, COMMIT, and the planning's usage: six
+    // round trips on every planned level's path): the children go in only with the parent's claim.
+    const settled = spent ? Prisma.sql`, "settled" AS (${settleOnResearch(researchId, spent)})` : Prisma.empty;
     const inserted = await executeDirect(Prisma.sql`
-      WITH "claimed" AS (${claim} RETURNING "id")
+      WITH "claimed" AS (${claim} RETURNING "id")${settled}
       ${INSERT_QUERIES} SELECT v.* FROM (VALUES ${Prisma.join(rows.map((q) => queryValues(q, { typed: true })))}) AS v (${QUERY_COLUMNS})
       WHERE EXISTS (SELECT 1 FROM "claimed")`);
-    return inserted > 0 ? rows : [];
+    if (inserted > 0) return rows;
+    // The research's share went in with the statement; the query's did not (its claim failed).
+    if (spent) await addQueryTokens(parentId, spent);
+    return [];
   }
-  return transactionDirect(async (tx) => {
-    if ((await tx.execute(claim)) === 0) return [];
+  const created = await transactionDirect(async (tx) => {
+    if ((await tx.execute(claim)) === 0) return null;
     await insertQueries(tx, rows);
+    if (spent) await tx.execute(settleOnResearch(researchId, spent));
     return rows;
   });
+  if (created) return created;
+  // Another execution planned them first: this planning's calls were spent all the same.
+  if (spent) await settleCalls(researchId, spent, parentId);
+  return [];
+}
+
+/** A write of settled calls on the research's counters (see SettledCalls). */
+const settleOnResearch = (researchId: string, t: SettledCalls) => Prisma.sql`
+  UPDATE "Research" SET "promptTokens" = "promptTokens" + ${t.promptTokens}, "completionTokens" = "completionTokens" + ${t.completionTokens},
+    "llmCalls" = "llmCalls" + ${t.calls}, "llmCallsUnsettled" = "llmCallsUnsettled" - ${t.settles}
+  WHERE "id" = ${researchId}`;
+
+/** Adds tokens spent for a query to its own share. */
+async function addQueryTokens(queryId: string, t: { promptTokens: number; completionTokens: number }) {
+  await executeDirect(Prisma.sql`
+    UPDATE "SerpQuery" SET "promptTokens" = "promptTokens" + ${t.promptTokens}, "completionTokens" = "completionTokens" + ${t.completionTokens}
+    WHERE "id" = ${queryId}`);
 }
 
 type QueryDraftRow = Pick<SerpQuery, "researchId" | "parentId" | "depth" | "position" | "text" | "objective" | "levelBreadth">;
@@ -591,9 +615,10 @@ export async function beginUsage(researchId: string) {
   await researchUsage.add(researchId, { llmCallsUnsettled: 1 });
 }
 
-/** Settles calls on the research (their tokens, and `settles` of them no longer unsettled). */
-export async function settleCalls(researchId: string, t: SettledCalls) {
+/** Settles calls on the research (their tokens, and `settles` of them no longer unsettled), and their tokens on the query they were spent for, if given. */
+export async function settleCalls(researchId: string, t: SettledCalls, queryId?: string) {
   await researchUsage.add(researchId, { promptTokens: t.promptTokens, completionTokens: t.completionTokens, llmCalls: t.calls, llmCallsUnsettled: -t.settles });
+  if (queryId) await addQueryTokens(queryId, t);
 }
 
 /**
@@ -606,11 +631,7 @@ export async function addUsage(researchId: string, t: TokenUsage, queryId?: stri
   // most frequent write of a run. The research's total goes first, so it is exact after any crash;
   // only a query's own share could miss the one call in flight.
   await researchUsage.add(researchId, { promptTokens: t.promptTokens, completionTokens: t.completionTokens, llmCalls: t.calls, llmCallsUnsettled: settles ? -1 : 0 });
-  if (queryId) {
-    await executeDirect(Prisma.sql`
-      UPDATE "SerpQuery" SET "promptTokens" = "promptTokens" + ${t.promptTokens}, "completionTokens" = "completionTokens" + ${t.completionTokens}
-      WHERE "id" = ${queryId}`);
-  }
+  if (queryId) await addQueryTokens(queryId, t);
 }
 
 /** Marks a running research paused (waiting for its LLM provider), or no longer paused. */

@@ -160,6 +160,27 @@ export class RunContext {
    * without a save). A crash in between leaves the calls unsettled: counted, as calls in flight are.
    */
   analysisUsage(queryId: string): { sink: UsageSink; take(): store.SettledCalls | undefined; flush(): Promise<void> } {
+    return this.heldUsage((t) => {
+      const pending = this.queryTokens.get(queryId) ?? { promptTokens: 0, completionTokens: 0 };
+      pending.promptTokens += t.promptTokens;
+      pending.completionTokens += t.completionTokens;
+      this.queryTokens.set(queryId, pending);
+    }, (spent) => store.settleCalls(this.id, spent));
+  }
+
+  /**
+   * A children planning's usage (its call and any repairs): each call counted unsettled before it is
+   * sent, as usage() does, its tokens held and settled, on the research and the parent query, with the
+   * children's insert (`take`, for store.createChildQueries's `spent`: on PostgreSQL in the insert's
+   * own statement): two round trips less on every level's path from a planning answer to the
+   * children's searches. `flush` settles what is still held (a planning that ends without children).
+   */
+  planningUsage(queryId: string): { sink: UsageSink; take(): store.SettledCalls | undefined; flush(): Promise<void> } {
+    return this.heldUsage(() => {}, (spent) => store.settleCalls(this.id, spent, queryId));
+  }
+
+  /** A sink whose calls' tokens are held for the caller's write (take), or settled on their own (flush). */
+  private heldUsage(onTokens: (t: TokenCount) => void, settle: (spent: store.SettledCalls) => Promise<void>) {
     let held: store.SettledCalls | undefined;
     const sink: UsageSink = (t: TokenCount) => {
       held ??= { promptTokens: 0, completionTokens: 0, calls: 0, settles: 0 };
@@ -167,10 +188,7 @@ export class RunContext {
       held.completionTokens += t.completionTokens;
       held.calls += t.calls;
       held.settles++;
-      const pending = this.queryTokens.get(queryId) ?? { promptTokens: 0, completionTokens: 0 };
-      pending.promptTokens += t.promptTokens;
-      pending.completionTokens += t.completionTokens;
-      this.queryTokens.set(queryId, pending);
+      onTokens(t);
       this.announceUsageSoon();
     };
     sink.begin = () => store.beginUsage(this.id);
@@ -184,7 +202,7 @@ export class RunContext {
       take,
       flush: async () => {
         const spent = take();
-        if (spent) await store.settleCalls(this.id, spent);
+        if (spent) await settle(spent);
       },
     };
   }

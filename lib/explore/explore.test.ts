@@ -37,6 +37,7 @@ before(async () => {
 
 test("exploreTree returns learnings whose ids resolve to stored items, and reports progress to its sink", async () => {
   const { events, sink } = collectingSink();
+  const callsBefore = fakes.llm.log.length;
   const { learnings } = await exploreTree({ scope, sink, signal: new AbortController().signal });
   assert.ok(learnings.length >= 3, `${learnings.length} learnings`);
   const items = await db.extractedItem.findMany({ where: { id: { in: learnings.map((l) => l.id) } }, include: { queryPage: true } });
@@ -57,8 +58,13 @@ test("exploreTree returns learnings whose ids resolve to stored items, and repor
   assert.equal(research.report, null);
   assert.equal(research.status, "running");
   // Each call was recorded before it was sent and settled after: none left unsettled.
-  assert.ok(research.llmCalls > 0);
+  assert.equal(research.llmCalls, fakes.llm.log.length - callsBefore, "every call counted, the plannings' too");
   assert.equal(research.llmCallsUnsettled, 0);
+  // The queries' shares (their analyses, their children's planning) are within the research's total,
+  // which also has the roots' planning.
+  const shares = await db.serpQuery.findMany({ where: { researchId: scope.researchId } });
+  assert.ok(shares.every((q) => q.promptTokens > 0), "every query has its share");
+  assert.ok(research.promptTokens > shares.reduce((n, q) => n + q.promptTokens, 0));
 });
 
 test("exploring a finished tree again does no work and returns the same learnings", async () => {

@@ -173,21 +173,29 @@ export class TreeRunner {
     const { ctx } = this;
     const count = childCount(parent.levelBreadth);
     const chain = await store.chainLearnings(this.chainOf(parent));
-    const drafts = await this.plan(`the follow-up queries of "${parent.text}"`, () =>
-      generateSerpQueries({
-        prompt: ctx.prompt,
-        qa: ctx.qa,
-        chain,
-        count,
-        contextBudgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET,
-        onUsage: ctx.usage(parent.id),
-        signal: ctx.signal,
-        schedule: ctx.schedule({ kind: "children", depth: parent.depth }),
-      }),
-    );
-    // Nothing planned: the branch ends here, and a resume tries again (children were not generated).
-    if (!drafts?.length) return;
-    const children = await store.createChildQueries(parent, drafts, count);
+    // The planning's calls are settled with the children's insert, or on their own when there is none.
+    const usage = ctx.planningUsage(parent.id);
+    let children: SerpQuery[];
+    try {
+      const drafts = await this.plan(`the follow-up queries of "${parent.text}"`, () =>
+        generateSerpQueries({
+          prompt: ctx.prompt,
+          qa: ctx.qa,
+          chain,
+          count,
+          contextBudgetTokens: ctx.env.CONTEXT_TOKEN_BUDGET,
+          onUsage: usage.sink,
+          signal: ctx.signal,
+          schedule: ctx.schedule({ kind: "children", depth: parent.depth }),
+        }),
+      );
+      // Nothing planned: the branch ends here, and a resume tries again (children were not generated).
+      if (!drafts?.length) return;
+      // An insert that fails (the database does) leaves the calls unsettled: counted, as at a crash.
+      children = await store.createChildQueries(parent, drafts, count, usage.take());
+    } finally {
+      await usage.flush().catch((error: unknown) => console.error(`[quarry] research ${ctx.id}: could not settle a planning's calls:`, error));
+    }
     for (const child of children) this.queries.set(child.id, child);
     for (const child of children) ctx.emit({ type: "query.created", data: toQueryView(child) });
     if (this.handOff) await this.handOff(children);
