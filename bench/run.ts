@@ -9,7 +9,8 @@
 //                                       (--queue-rows-runs 3: interleaved rounds, the median of their ratios);
 //                                       then a single (5, 5) embedded (SQLite, PostgreSQL) and on 2 workers
 //                                       (--queue-single DxB: another size; 0: not run; --queue-single-runs 3:
-//                                       interleaved rounds of the three, medians compared); then a worker
+//                                       interleaved rounds of the three, medians compared; --queue-single-modes
+//                                       queue,sqlite,postgres: which of them); then a worker
 //                                       killed mid-tree (3, 3), then one holding the run (--queue-recovery DxB or 0);
 //                                       --part-concurrency N: the 1- and 2-worker rows' slots for query nodes (default 4, as for runs)
 //                                       (PostgreSQL and Redis at TEST_REDIS_URL, default redis://127.0.0.1:6379)
@@ -44,7 +45,7 @@ import { formatPeerMarkdown, peerRow, type PeerRow } from "./peer/report";
 import { runTreePeer, type PeerResult } from "./peer/tree-peer";
 import { formatDeepResearchMarkdown, runDeepResearchBench, type DrBenchResult } from "./deep-research/run";
 import { formatDatasetsMarkdown, runDatasetsBench, type DatasetsBenchResult } from "./datasets/run";
-import { formatQueueMarkdown, runQueueBench, type QueueBenchResult } from "./queue/run";
+import { formatQueueMarkdown, runQueueBench, type QueueBenchResult, type SingleTreeMode } from "./queue/run";
 import { formatKnowledgeMarkdown, runKnowledgeBench, type KnowledgeBenchResult } from "./knowledge/run";
 import { WARM_UP } from "./tree/warm-up";
 import { calibrateMachine } from "./machine";
@@ -81,6 +82,7 @@ const { values } = parseArgs({
     "queue-single": { type: "string" },
     "queue-recovery": { type: "string" },
     "queue-single-runs": { type: "string" },
+    "queue-single-modes": { type: "string" },
     "queue-rows-runs": { type: "string" },
     "part-concurrency": { type: "string" },
     "server-node-args": { type: "string" },
@@ -94,6 +96,16 @@ function positive(name: string, raw: string | undefined, fallback: number): numb
   const value = raw === undefined ? fallback : Number(raw);
   if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number, got "${raw}"`);
   return value;
+}
+
+/** --queue-single-modes: the single tree's modes to run (queue: on the workers; sqlite, postgres: embedded); all three by default. */
+function singleModes(raw: string | undefined): SingleTreeMode[] | undefined {
+  if (raw === undefined) return undefined;
+  const modes = raw.split(",").map((m) => m.trim());
+  const known: Record<string, SingleTreeMode> = { queue: { mode: "queue", database: "postgres" }, sqlite: { mode: "embedded", database: "sqlite" }, postgres: { mode: "embedded", database: "postgres" } };
+  const unknown = modes.filter((m) => !(m in known));
+  if (unknown.length > 0 || modes.length === 0) throw new Error(`--queue-single-modes takes queue, sqlite and postgres, got "${raw}"`);
+  return modes.map((m) => known[m]);
 }
 
 const smoke = values.smoke;
@@ -297,7 +309,7 @@ async function main(): Promise<void> {
         // The rows in interleaved rounds, 1 worker then 2 (--queue-rows-runs N; smoke 1).
         rowsRuns: positive("queue-rows-runs", values["queue-rows-runs"], smoke ? 1 : 3),
         // A single (5, 5) on 2 workers against the embedded mode's (--queue-single 0: not run).
-        ...(values["queue-single"] === "0" ? {} : { singleTree: { ...config(values["queue-single"] ?? (smoke ? "1x2" : "5x5")), workers: 2, runs: positive("queue-single-runs", values["queue-single-runs"], smoke ? 1 : 3) } }),
+        ...(values["queue-single"] === "0" ? {} : { singleTree: { ...config(values["queue-single"] ?? (smoke ? "1x2" : "5x5")), workers: 2, runs: positive("queue-single-runs", values["queue-single-runs"], smoke ? 1 : 3), modes: singleModes(values["queue-single-modes"]) } }),
         // A worker killed with SIGKILL mid-tree, then one holding the run's lease (--queue-recovery 0: not run).
         ...(values["queue-recovery"] === "0" ? {} : { recovery: config(values["queue-recovery"] ?? (smoke ? "2x2" : "3x3")) }),
         log });

@@ -241,7 +241,7 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
   }
 }
 
-export async function runQueueBench(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; rowsPartConcurrency?: number; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; rowsRuns?: number; singleTree?: { depth: number; breadth: number; workers: number; runs?: number }; recovery?: { depth: number; breadth: number }; log: (line: string) => void }): Promise<QueueBenchResult> {
+export async function runQueueBench(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; rowsPartConcurrency?: number; researches?: number; depth?: number; breadth?: number; workerCounts?: number[]; rowsRuns?: number; singleTree?: { depth: number; breadth: number; workers: number; runs?: number; modes?: SingleTreeMode[] }; recovery?: { depth: number; breadth: number }; log: (line: string) => void }): Promise<QueueBenchResult> {
   const { researches = 10, depth = 3, breadth = 3, workerCounts = [1, 2], rowsRuns = 1 } = o;
   const rows: QueueBenchRow[] = [];
   // The rows hold each worker's capacity fixed, as every earlier figure did (4 runs and 4 parts at once),
@@ -359,9 +359,13 @@ async function runRecovery(o: { fakes: FakesProcess; limits: BoundLimits; redisU
  * The single tree in the embedded mode (SQLite, the default; PostgreSQL, queue mode's database) and on
  * the workers, one after the other on the same fakes, each held against the bound of the tree it built.
  */
-async function runSingleTree(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; partConcurrency: number; depth: number; breadth: number; workers: number; runs?: number; log: (line: string) => void }): Promise<SingleTreeRow[]> {
+/** One of the single tree's modes: on the workers, or embedded on a database. */
+export type SingleTreeMode = Pick<SingleTreeRow, "mode" | "database">;
+
+async function runSingleTree(o: { profileDir?: string; fakes: FakesProcess; latencies: BoundLatencies; limits: BoundLimits; contextTokenBudget: number; redisUrl: string; partConcurrency: number; depth: number; breadth: number; workers: number; runs?: number; modes?: SingleTreeMode[]; log: (line: string) => void }): Promise<SingleTreeRow[]> {
   const rows: SingleTreeRow[] = [];
-  const modes: { mode: SingleTreeRow["mode"]; database: SingleTreeRow["database"] }[] = [
+  // All three by default (--queue-single-modes picks some: a before-and-after of one mode).
+  const modes: SingleTreeMode[] = o.modes ?? [
     { mode: "embedded", database: "sqlite" },
     { mode: "embedded", database: "postgres" },
     { mode: "queue", database: "postgres" },
