@@ -186,19 +186,20 @@ test("a query's path on plain SQL returns the rows Prisma's model API reads: cre
 
   // A planning's calls (begun unsettled) settle with the children's insert: on the research and the
   // parent; and when another execution planned them first, all the same.
+  const grandchild = first.length ? first[0] : second[0];
   await store.beginUsage(research.id);
   await store.beginUsage(research.id);
   const before = await db.research.findUniqueOrThrow({ where: { id: research.id } });
-  const planned = await store.createChildQueries(first.length ? first[0] : second[0], [{ query: "h", objective: "o" }], 1, { promptTokens: 100, completionTokens: 10, calls: 1, settles: 1 });
+  const planned = await store.createChildQueries(grandchild, [{ query: "h", objective: "o" }], 1, { promptTokens: 100, completionTokens: 10, calls: 1, settles: 1 });
   assert.equal(planned.length, 1);
-  assert.deepEqual(await store.createChildQueries(first.length ? first[0] : second[0], [{ query: "h2", objective: "o" }], 1, { promptTokens: 50, completionTokens: 5, calls: 1, settles: 1 }), []);
+  assert.deepEqual(await store.createChildQueries(grandchild, [{ query: "h2", objective: "o" }], 1, { promptTokens: 50, completionTokens: 5, calls: 1, settles: 1 }), []);
   const after = await db.research.findUniqueOrThrow({ where: { id: research.id } });
   assert.deepEqual(
     [after.promptTokens - before.promptTokens, after.completionTokens - before.completionTokens, after.llmCalls - before.llmCalls, after.llmCallsUnsettled - before.llmCallsUnsettled],
     [150, 15, 2, -2],
   );
-  const grandparent = await db.serpQuery.findUniqueOrThrow({ where: { id: (first.length ? first[0] : second[0]).id } });
-  assert.deepEqual([grandparent.promptTokens, grandparent.completionTokens, grandparent.childrenGenerated], [150, 15, true]);
+  const planner = await db.serpQuery.findUniqueOrThrow({ where: { id: grandchild.id } });
+  assert.deepEqual([planner.promptTokens, planner.completionTokens, planner.childrenGenerated], [150, 15, true]);
 
   const chain = await store.chainLearnings([completed, children[0]]);
   assert.deepEqual(chain.map((q) => q.learnings), [[{ content: "c fact", url: "https://c.example/1" }], []]);
