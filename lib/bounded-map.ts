@@ -21,6 +21,13 @@ export class BoundedMap<K, V> {
     return this.entries.get(key)?.value;
   }
 
+  delete(key: K): void {
+    const kept = this.entries.get(key);
+    if (!kept) return;
+    this.entries.delete(key);
+    this.total -= kept.weight;
+  }
+
   /** The value kept for `key`; when there is none, `make()`'s, kept from now on. */
   getOrAdd(key: K, make: () => V): V {
     const kept = this.entries.get(key);

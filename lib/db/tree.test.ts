@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import pg from "pg";
-import { testingOnPostgres, useTestDatabase } from "./test-support";
+import { countStatements, testingOnPostgres, useTestDatabase } from "./test-support";
 
 await useTestDatabase();
 // The store reads DATABASE_URL when it is first imported.
@@ -292,6 +292,38 @@ test("queue mode's page fetch claim: one claimant at a time, a stale claim taken
   const ended = await store.claimPageFetch(page.id, 0);
   assert.equal(ended.claimed, false, "a fetched page is never claimed again");
   assert.deepEqual([ended.page.status, ended.page.content], ["scraped", "The page's text."], "and the claim reads it with its text");
+  // And says whether a query has analysed it (read it in full) yet.
+  assert.equal(ended.analyzedElsewhere, false);
+  assert.equal(claims.some((c) => c.analyzedElsewhere), false);
+  const [query] = await store.createRootQueries(research.id, [{ query: "claims", objective: "how claims work" }], 1);
+  const link = await db.queryPage.create({ data: { queryId: query.id, pageId: page.id, position: 0, status: "pending" } });
+  assert.equal((await store.claimPageFetch(page.id, 0)).analyzedElsewhere, false, "a pending analysis has not read it");
+  await db.queryPage.update({ where: { id: link.id }, data: { status: "analyzed", analyzedAt: new Date() } });
+  assert.equal((await store.claimPageFetch(page.id, 0)).analyzedElsewhere, true);
+});
+
+test("a node's page claims asked for together go in one statement, each answered as if alone", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "p", status: "running", depth: 1, breadth: 1 } });
+  const [free, held, ended] = await Promise.all(["free", "held", "ended"].map((name) => db.page.create({ data: { researchId: research.id, url: `https://claims.example/${name}`, title: name } })));
+  await db.page.update({ where: { id: held.id }, data: { status: "scraping", fetchedAt: new Date() } });
+  await db.page.update({ where: { id: ended.id }, data: { status: "scraped", content: "Ended." } });
+  const statements = countStatements(/UPDATE "Page" SET "status" = 'scraping'/);
+  const [a, b, c, again, missing] = await Promise.allSettled([
+    store.claimPageFetch(free.id, 60_000, "node-1"),
+    store.claimPageFetch(held.id, 60_000, "node-1"),
+    store.claimPageFetch(ended.id, 60_000, "node-1"),
+    store.claimPageFetch(free.id, 60_000, "node-1"),
+    store.claimPageFetch("no-such-page", 60_000, "node-1"),
+  ]);
+  statements.stop();
+  assert.equal(statements.count, 1, "one statement for the group");
+  const value = <T,>(r: PromiseSettledResult<T>) => (r.status === "fulfilled" ? r.value : assert.fail(String(r.reason)));
+  assert.deepEqual([value(a).claimed, value(a).page.status], [true, "scraping"]);
+  assert.deepEqual([value(b).claimed, value(b).page.status], [false, "scraping"], "a live claim holds");
+  assert.deepEqual([value(c).claimed, value(c).page.status, value(c).page.content], [false, "scraped", "Ended."]);
+  assert.deepEqual([value(again).claimed, value(again).page.status], [false, "scraping"], "a page asked for twice is claimed once");
+  assert.equal(missing.status, "rejected", "a missing page fails its own caller only");
+  assert.equal((await db.page.findUniqueOrThrow({ where: { id: free.id } })).status, "scraping");
 });
 
 test("the reads a node job starts with return the rows Prisma's model API reads", async () => {

@@ -22,6 +22,11 @@ export interface FetchedPage {
   title: string | null;
   content: string | null;
   error: string | null;
+  /**
+   * The fetch's result being recorded (a page this process fetched): its analyses go on meanwhile and
+   * wait for it before their save. Absent when the page was read from the database.
+   */
+  written?: Promise<void>;
 }
 
 /**

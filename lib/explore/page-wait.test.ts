@@ -3,7 +3,7 @@
 // set to a minute here, so without the announcement the node would still be waiting.
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { useTestDatabase } from "../db/test-support";
+import { countStatements, useTestDatabase } from "../db/test-support";
 import { startFakes, type Fakes } from "../../test/fakes";
 import type { PartJobs } from "../runs/part-jobs";
 
@@ -72,7 +72,11 @@ test("pages another worker fetched and one of its queries read in full: this nod
   const pages = await Promise.all(urls.map((url) => db.page.create({ data: { researchId: research.id, url, status: "scraped", title: "Borehole storage", content: text(url), fetchedAt: new Date() } })));
   await db.queryPage.createMany({ data: pages.map((p, position) => ({ queryId: other.id, pageId: p.id, position, status: "analyzed", analyzedAt: new Date() })) });
   fakes.llm.log.length = 0;
+  // The claim that finds a page ended says whether a query read it in full: no look of its own before each analysis.
+  const looks = countStatements(/FROM "QueryPage" WHERE "pageId" = .* AND "id" <> .* LIMIT 1/);
   assert.equal(await runTreeNode({ researchId: research.id, queryId: query.id, nodes }), "done");
+  looks.stop();
+  assert.equal(looks.count, 0, "whether each page was read in full came with its claim");
   const analyses = fakes.llm.log.filter((e) => e.agent === "website-analyzer");
   assert.equal(analyses.length, urls.length);
   const prompts = analyses.map((e) => e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" "));

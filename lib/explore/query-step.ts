@@ -33,20 +33,34 @@ function emitWebsite(ctx: RunContext, row: WebsiteRow, type: "page.status" | "it
   ctx.emit({ type, data: toWebsiteView(row) });
 }
 
-/** Returns true when the query completed (its children may be generated), false when it failed. */
-export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<boolean> {
+/** A write under way while the work goes on: awaited later, and never an unhandled rejection meanwhile. */
+function underWay<T>(write: Promise<T>): Promise<T> {
+  write.catch(() => {});
+  return write;
+}
+
+/**
+ * A query's work from its last durable status. When it completed: its `completed` status, being
+ * written (its children's planning may read the chain meanwhile: the caller awaits it before their
+ * insert). Null when it failed.
+ */
+export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{ completed: Promise<SerpQuery> } | null> {
   let rows: QueryPageRow[];
   if (query.status === "pending" || query.status === "searching") {
-    query = await setStatus(ctx, query, "searching", { startedAt: query.startedAt ?? new Date() });
+    // The status is written while the search goes out (a round trip less on every query's path): the
+    // results are attached after it, and a retry searches again from either status.
+    const searching = underWay(setStatus(ctx, query, "searching", { startedAt: query.startedAt ?? new Date() }));
     let results;
     try {
       results = await searchSources({ sources: ctx.scope.sources ?? WEB_ONLY, userId: ctx.scope.userId ?? null, query: query.text, signal: ctx.signal, categories: ctx.scope.categories, onUsage: ctx.usage(query.id) });
     } catch (error) {
+      await searching;
       if (!(error instanceof SearchError) && !(error instanceof AppError)) throw error;
       // The branch ends here; the rest of the tree goes on.
       await setStatus(ctx, query, "failed", { error: error.message, completedAt: new Date() });
-      return false;
+      return null;
     }
+    query = await searching;
     ({ query, rows } = await store.attachSearchResults(query, results));
     ctx.emit({ type: "query.status", data: toQueryView(query) });
     for (const row of rows) emitWebsite(ctx, row);
@@ -57,6 +71,8 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
   const pending = rows.filter((row) => row.status === "pending");
   const analyses = new Semaphore(ctx.scope.analyzeConcurrency ?? ctx.env.ANALYZE_CONCURRENCY_PER_QUERY);
   let analyzing = query.status === "analyzing";
+  /** The `analyzing` status, written while the query's first analysis goes on. */
+  let analyzingWritten: Promise<unknown> | undefined;
   // Pages of this query still to analyse: its LLM calls' scheduling priority.
   let analysesLeft = pending.length;
   // Every page's analysis ends before the query does, even when one fails: a sibling still saving
@@ -73,6 +89,8 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
         items: items.map((content, position) => ({ content, url: page.url, position })),
       });
       const recordAnalysis = async (items: string[], spent?: store.SettledCalls) => {
+        // The page's fetch is recorded before its analysis (it was written while the analysis went on).
+        await page.written;
         if (await store.saveAnalysis(row.id, ctx.id, page.url, items, { exclusive: ctx.distributed, spent })) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
       };
       if (row.items.length > 0) {
@@ -83,6 +101,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
       if (page.status !== "scraped") {
         analysesLeft--;
         const error = page.error ?? "The page could not be fetched";
+        await page.written;
         if (await store.failQueryPage(row.id, error)) emitWebsite(ctx, written("failed", error));
         return;
       }
@@ -90,16 +109,18 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
         const schedule = ctx.schedule({ kind: "analysis", depth: query.depth, analysesLeft: analysesLeft-- });
         if (!analyzing) {
           analyzing = true;
-          query = await setStatus(ctx, query, "analyzing");
+          // Not awaited here: a round trip less between the page's fetch and its analysis's call.
+          analyzingWritten = underWay(setStatus(ctx, query, "analyzing"));
         }
         let items: string[];
         // The first query of the research to analyse a page reads it in full; the others reuse its
         // fetch and extraction and send only the passages that match their own objective.
         const text = page.content ?? "";
         let excerpt: string | null = null;
-        // Queue mode: another worker's query may have read it (not one of a page this worker fetched:
-        // nobody read that before its fetch ended here).
-        if (ctx.distributed && !ctx.pagesReadInFull.has(row.pageId) && !fetchedHere.get(row.pageId) && (await store.pageAnalyzedElsewhere(row.pageId, row.id))) {
+        // Queue mode: another worker's query may have read it. Not a page whose end this worker saw:
+        // nobody read one it fetched before the fetch ended here, and the claim that found one ended
+        // said whether a query had read it (the analysis here follows at once).
+        if (ctx.distributed && !ctx.pagesReadInFull.has(row.pageId) && !endSeenHere.get(row.pageId) && (await store.pageAnalyzedElsewhere(row.pageId, row.id))) {
           ctx.pagesReadInFull.add(row.pageId);
         }
         if (ctx.pagesReadInFull.has(row.pageId)) {
@@ -137,9 +158,10 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<b
         await recordAnalysis(items, usage.take());
       }, ctx.signal);
     }),
-  );
-  await setStatus(ctx, query, "completed", { completedAt: new Date(), tokens: ctx.takeQueryTokens(query.id) });
-  return true;
+    // Nothing of this query is written after it ends.
+  ).finally(() => analyzingWritten?.catch(() => {}));
+  await analyzingWritten;
+  return { completed: underWay(setStatus(ctx, query, "completed", { completedAt: new Date(), tokens: ctx.takeQueryTokens(query.id) })) };
 }
 
 /**
@@ -211,8 +233,12 @@ const endedPages = new BoundedMap<string, FetchedPage>(16_000_000, (page) => pag
 
 const hasEnded = (page: { status: string }): page is FetchedPage => page.status === "scraped" || page.status === "failed";
 
-/** Queue mode: pages this process fetched (their first reader is a node job here), the latest 100,000. */
-const fetchedHere = new BoundedMap<string, true>(100_000);
+/**
+ * Queue mode: pages whose fetch's end this process saw first-hand, the latest 100,000: those it fetched
+ * (their first reader is a node job here), and those its claim found ended (with whether a query had
+ * read them in full: see claimPageFetch).
+ */
+const endSeenHere = new BoundedMap<string, true>(100_000);
 
 /**
  * Pages being fetched in this process's node jobs (queue mode), shared by its other node jobs that
@@ -235,7 +261,12 @@ async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> 
       return fetchPage(ctx, pageId);
     }
   }
-  const fetch = fetchPageOnce(ctx, pageId).then((result) => endedPages.getOrAdd(pageId, () => result));
+  const fetch = fetchPageOnce(ctx, pageId).then((result) => {
+    const kept = endedPages.getOrAdd(pageId, () => result);
+    // Not kept if it could not be recorded: the next job here claims the page again.
+    kept.written?.catch(() => endedPages.get(pageId) === kept && endedPages.delete(pageId));
+    return kept;
+  });
   fetchesHere.set(pageId, fetch);
   try {
     return await fetch;
@@ -243,6 +274,15 @@ async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> 
     if (fetchesHere.get(pageId) === fetch) fetchesHere.delete(pageId);
   }
 }
+
+/** Each node job's page claims go together (store.claimPageFetch): a group per RunContext. */
+const claimGroups = new WeakMap<RunContext, string>();
+let claimGroupCount = 0;
+const claimGroup = (ctx: RunContext): string => {
+  let group = claimGroups.get(ctx);
+  if (!group) claimGroups.set(ctx, (group = String(++claimGroupCount)));
+  return group;
+};
 
 async function fetchPageOnce(ctx: RunContext, pageId: string): Promise<FetchedPage> {
   if (!ctx.distributed) {
@@ -258,10 +298,14 @@ async function fetchPageOnce(ctx: RunContext, pageId: string): Promise<FetchedPa
     // Listening for the fetch's end before the claim: an end announced meanwhile is not missed.
     const fetchEnd = armPageEnd(pageId);
     try {
-      const claim = await store.claimPageFetch(pageId, PAGE_CLAIM_STALE_MS);
+      const claim = await store.claimPageFetch(pageId, PAGE_CLAIM_STALE_MS, claimGroup(ctx));
       page = claim.page;
       if (claim.claimed) break;
-      if (hasEnded(page)) return page;
+      if (hasEnded(page)) {
+        if (claim.analyzedElsewhere) ctx.pagesReadInFull.add(pageId);
+        endSeenHere.getOrAdd(pageId, () => true);
+        return page;
+      }
       // Being fetched elsewhere: this process's rows of the page show it, until its worker announces its end.
       announce(pageId, { status: "scraping", title: page.title, error: null });
       await fetchEnd.wait(ctx.env.PAGE_CLAIM_POLL_MS, ctx.signal);
@@ -283,24 +327,26 @@ async function fetchClaimedPage(ctx: RunContext, page: Awaited<ReturnType<typeof
   const pageId = page.id;
   announce(pageId, { status: "scraping", title: page.title, error: null });
   let result: FetchedPage;
+  // The result is recorded while this process's analyses of the page go on (a round trip less between
+  // a page's fetch and its analyses' calls): they wait for it before their saves.
+  let written: Promise<void>;
   try {
     // A knowledge-base passage is read from the database, never fetched.
     const scraped = parseKnowledgeSourceUrl(page.url)
       ? { ...(await readKnowledgeSource(page.url, ctx.scope.sources?.collections ?? [])), contentType: "text" as const }
       : await scrapeUrl(page.url, { signal: ctx.signal, downloadSlot: fetchSlot(ctx.signal) });
     result = { url: page.url, status: "scraped", title: scraped.title ?? page.title, content: scraped.text, error: null };
-    await store.updatePage(pageId, { status: "scraped", title: result.title, content: result.content, contentType: scraped.contentType, fetchedAt: new Date(), ...("author" in scraped ? { author: scraped.author ?? null, published: scraped.published ?? null } : {}) });
+    written = store.updatePage(pageId, { status: "scraped", title: result.title, content: result.content, contentType: scraped.contentType, fetchedAt: new Date(), ...("author" in scraped ? { author: scraped.author ?? null, published: scraped.published ?? null } : {}) });
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     const message = error instanceof ScrapeError || error instanceof KnowledgeSourceMissing ? error.message : `Fetch failed: ${errorMessage(error)}`;
     result = { url: page.url, status: "failed", title: page.title, content: null, error: message };
-    await store.updatePage(pageId, { status: "failed", error: message, fetchedAt: new Date() });
+    written = store.updatePage(pageId, { status: "failed", error: message, fetchedAt: new Date() });
   }
+  // The node jobs of other workers waiting for it look again once it is recorded.
+  if (ctx.distributed) written = written.then(() => announcePageEnd(pageId));
+  result.written = underWay(written);
   announce(pageId, result);
-  if (ctx.distributed) {
-    fetchedHere.getOrAdd(pageId, () => true);
-    // The node jobs of other workers waiting for it look again now.
-    announcePageEnd(pageId);
-  }
+  if (ctx.distributed) endSeenHere.getOrAdd(pageId, () => true);
   return result;
 }

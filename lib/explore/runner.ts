@@ -8,7 +8,7 @@
 // refusing every call, a bug), and then stays resumable.
 import { generateSerpQueries, QueryShortfallError, type SerpQueryDraft } from "../agents/generate-serp-queries";
 import { isLostCall } from "../ai/errors";
-import { sleep } from "../concurrency";
+import { allOrFirstError, sleep } from "../concurrency";
 import type { SerpQuery } from "../db/types";
 import type { RunContext } from "./context";
 import { toQueryView, toWebsiteView } from "./public-shape";
@@ -157,8 +157,10 @@ export class TreeRunner {
   }
 
   private async runQuery(query: SerpQuery): Promise<void> {
-    const completed = await processQuery(this.ctx, query);
-    if (completed && query.depth < this.ctx.depth) await this.expand(query);
+    const done = await processQuery(this.ctx, query);
+    if (!done) return;
+    if (query.depth < this.ctx.depth) await this.expand(query, done.completed);
+    else await done.completed;
   }
 
   /** The query and its ancestors, root first. */
@@ -168,11 +170,17 @@ export class TreeRunner {
     return chain;
   }
 
-  /** Generates a completed query's children from the whole parent chain, then schedules them. */
-  private async expand(parent: SerpQuery): Promise<void> {
+  /**
+   * Generates a completed query's children from the whole parent chain, then schedules them.
+   * `completed`: the parent's completion, when it is still being written (its chain is read meanwhile).
+   */
+  private async expand(parent: SerpQuery, completed?: Promise<unknown>): Promise<void> {
     const { ctx } = this;
     const count = childCount(parent.levelBreadth);
-    const chain = await store.chainLearnings(this.chainOf(parent));
+    const chainRead = store.chainLearnings(this.chainOf(parent));
+    // Both end before anything goes on: nothing of the node is written after it ends.
+    await allOrFirstError<unknown>([chainRead, completed ?? Promise.resolve()]);
+    const chain = await chainRead;
     // The planning's calls are settled with the children's insert, or on their own when there is none.
     const usage = ctx.planningUsage(parent.id);
     let children: SerpQuery[];
