@@ -331,21 +331,24 @@ test("the reads a node job starts with return the rows Prisma's model API reads"
   const viaModel = await db.research.findUniqueOrThrow({ where: { id: research.id } });
   assert.deepEqual(await store.loadResearch(research.id), viaModel);
   assert.equal(await store.loadResearch("no-such-research"), null);
-  // With its run (none yet), in one statement.
-  assert.deepEqual(await store.loadResearchAndRun(research.id), { research: viaModel, run: null });
-  assert.equal(await store.loadResearchAndRun("no-such-research"), null);
   const roots = await store.createRootQueries(research.id, [{ query: "b", objective: "o" }, { query: "a", objective: "o" }], 2);
   await store.createChildQueries(roots[1], [{ query: "c", objective: "o" }], 1);
   const viaPrisma = await db.serpQuery.findMany({ where: { researchId: research.id }, orderBy: [{ depth: "asc" }, { createdAt: "asc" }, { parentId: "asc" }, { position: "asc" }, { id: "asc" }] });
   assert.deepEqual(await store.queriesOf(research.id), viaPrisma);
   assert.deepEqual((await store.queriesOf(research.id)).map((q) => q.text), ["b", "a", "c"]);
-  // A node job's chain: the query and its ancestors only, root first, rows as Prisma reads them.
+  // A node job's first read, in one statement: its chain (the query and its ancestors only, root
+  // first), its research and the tree's run (none yet), rows as Prisma reads them.
   const c = viaPrisma.find((q) => q.text === "c")!;
-  assert.deepEqual(await store.queryChain(c.id), [viaPrisma.find((q) => q.text === "a"), c]);
+  const reads = countStatements(/WITH RECURSIVE "chain"/);
+  const planned = await db.research.findUniqueOrThrow({ where: { id: research.id } });
+  assert.deepEqual(await store.loadNode(research.id, c.id), { research: planned, run: null, chain: [viaPrisma.find((q) => q.text === "a"), c] });
+  reads.stop();
+  assert.equal(reads.count, 1);
   const [grandchild] = await store.createChildQueries(c, [{ query: "d", objective: "o" }], 1);
-  assert.deepEqual((await store.queryChain(grandchild.id)).map((q) => q.text), ["a", "c", "d"]);
-  assert.deepEqual(await store.queryChain(roots[0].id), [viaPrisma.find((q) => q.text === "b")]);
-  assert.deepEqual(await store.queryChain("no-such-query"), []);
+  assert.deepEqual((await store.loadNode(research.id, grandchild.id))?.chain.map((q) => q.text), ["a", "c", "d"]);
+  assert.deepEqual((await store.loadNode(research.id, roots[0].id))?.chain, [viaPrisma.find((q) => q.text === "b")]);
+  assert.equal(await store.loadNode(research.id, "no-such-query"), null);
+  assert.equal(await store.loadNode("no-such-research", c.id), null);
   assert.equal(await getRun({ kind: "tree", subjectId: research.id }), null);
   const run = await db.run.create({ data: { kind: "tree", subjectId: research.id } });
   assert.deepEqual(await getRun({ kind: "tree", subjectId: research.id }), run);
@@ -353,10 +356,11 @@ test("the reads a node job starts with return the rows Prisma's model API reads"
   await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: at } });
   assert.deepEqual(await getRun({ kind: "tree", subjectId: research.id }), { ...run, cancelRequestedAt: at });
   const now = await db.research.findUniqueOrThrow({ where: { id: research.id } });
-  assert.deepEqual(await store.loadResearchAndRun(research.id), { research: now, run: { id: run.id, cancelRequestedAt: at } });
+  const root = viaPrisma.find((q) => q.text === "b");
+  assert.deepEqual(await store.loadNode(research.id, roots[0].id), { research: now, run: { id: run.id, cancelRequestedAt: at }, chain: [root] });
   // Another engine's run of the same subject id is not the tree's.
   await db.run.update({ where: { id: run.id }, data: { kind: "answer" } });
-  assert.deepEqual(await store.loadResearchAndRun(research.id), { research: now, run: null });
+  assert.deepEqual(await store.loadNode(research.id, roots[0].id), { research: now, run: null, chain: [root] });
 });
 
 test("the analyses saved in one turn go together: each row its own items and result, a row saved twice keeps its first save, one no longer pending is not marked", async () => {

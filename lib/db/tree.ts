@@ -51,19 +51,51 @@ export async function loadResearch(id: string): Promise<Research | null> {
   return row ?? null;
 }
 
+/** The tree run's id and cancel, as a node job reads them with its research. */
+export interface TreeRunState {
+  id: string;
+  cancelRequestedAt: Date | null;
+}
+
+const RESEARCH_PREFIX = "research__";
+/** Every column of Research, as `research__<column>` (beside a query's columns in one row). */
+const PREFIXED_RESEARCH_COLUMNS = Prisma.raw(Object.values(Prisma.ResearchScalarFieldEnum).map((c) => `r."${c}" AS "${RESEARCH_PREFIX}${c}"`).join(", "));
+const NODE_ROW: RowTypes = {
+  dates: [...SERP_QUERY.dates!, ...RESEARCH.dates!.map((c) => RESEARCH_PREFIX + c), "run__cancelRequestedAt"],
+  booleans: [...SERP_QUERY.booleans!, ...RESEARCH.booleans!.map((c) => RESEARCH_PREFIX + c)],
+};
+
 /**
- * The research's row and its tree run's id and cancel, in one statement (a queue-mode node job's
- * first read: two statements on every node's path before); null when there is no such research.
+ * A queue-mode node job's first read, in one statement (two on every node's path before): the query
+ * and its ancestors, root first (all of the tree its children's planning reads), with its research's
+ * row and the tree run's id and cancel. Null when there is no such query or research.
  */
-export async function loadResearchAndRun(id: string): Promise<{ research: Research; run: { id: string; cancelRequestedAt: Date | null } | null } | null> {
-  const [row] = await queryDirect<Research & { run__id: string | null; run__cancelRequestedAt: Date | null }>(
-    Prisma.sql`SELECT r.*, run."id" AS "run__id", run."cancelRequestedAt" AS "run__cancelRequestedAt"
-      FROM "Research" r LEFT JOIN "Run" run ON run."kind" = 'tree' AND run."subjectId" = r."id" WHERE r."id" = ${id}`,
-    { ...RESEARCH, dates: [...(RESEARCH.dates ?? []), "run__cancelRequestedAt"] },
+export async function loadNode(researchId: string, queryId: string): Promise<{ research: Research; run: TreeRunState | null; chain: SerpQuery[] } | null> {
+  const rows = await queryDirect<Record<string, unknown>>(
+    Prisma.sql`
+      WITH RECURSIVE "chain" AS (
+        SELECT * FROM "SerpQuery" WHERE "id" = ${queryId}
+        UNION ALL
+        SELECT q.* FROM "SerpQuery" q JOIN "chain" c ON q."id" = c."parentId"
+      )
+      SELECT c.*, ${PREFIXED_RESEARCH_COLUMNS}, run."id" AS "run__id", run."cancelRequestedAt" AS "run__cancelRequestedAt"
+      FROM "chain" c JOIN "Research" r ON r."id" = ${researchId}
+      LEFT JOIN "Run" run ON run."kind" = 'tree' AND run."subjectId" = r."id"
+      ORDER BY c."depth"`,
+    NODE_ROW,
   );
-  if (!row) return null;
-  const { run__id, run__cancelRequestedAt, ...research } = row;
-  return { research, run: run__id === null ? null : { id: run__id, cancelRequestedAt: run__cancelRequestedAt } };
+  if (rows.length === 0) return null;
+  const research: Record<string, unknown> = {};
+  const chain = rows.map((row) => {
+    const query: Record<string, unknown> = {};
+    for (const [column, value] of Object.entries(row)) {
+      if (column.startsWith(RESEARCH_PREFIX)) research[column.slice(RESEARCH_PREFIX.length)] = value;
+      else if (!column.startsWith("run__")) query[column] = value;
+    }
+    return query as unknown as SerpQuery;
+  });
+  const { run__id, run__cancelRequestedAt } = rows[0] as { run__id: string | null; run__cancelRequestedAt: Date | null };
+  return { research: research as unknown as Research, run: run__id === null ? null : { id: run__id, cancelRequestedAt: run__cancelRequestedAt }, chain };
 }
 
 /** Every query of the research, in the tree's order (plain SQL). */
@@ -425,24 +457,6 @@ export async function renewPageFetch(id: string): Promise<void> {
 export async function pageAnalyzedElsewhere(pageId: string, queryPageId: string): Promise<boolean> {
   const rows = await queryDirect(Prisma.sql`SELECT 1 AS "one" FROM "QueryPage" WHERE "pageId" = ${pageId} AND "id" <> ${queryPageId} AND "status" = 'analyzed' LIMIT 1`);
   return rows.length > 0;
-}
-
-/**
- * The query and its ancestors, root first (empty when there is no such query): what a queue-mode node
- * job needs of the tree (the parent chain its children are planned from), in one read of depth rows
- * instead of the whole tree's.
- */
-export async function queryChain(id: string): Promise<SerpQuery[]> {
-  return queryDirect<SerpQuery>(
-    Prisma.sql`
-      WITH RECURSIVE "chain" AS (
-        SELECT * FROM "SerpQuery" WHERE "id" = ${id}
-        UNION ALL
-        SELECT q.* FROM "SerpQuery" q JOIN "chain" c ON q."id" = c."parentId"
-      )
-      SELECT * FROM "chain" ORDER BY "depth"`,
-    SERP_QUERY,
-  );
 }
 
 /** A page's fetch state with its text, what an analysis reads. */

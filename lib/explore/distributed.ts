@@ -74,10 +74,11 @@ export async function settleOnWorkers({ scope, sink, nodes }: { scope: TreeScope
  * (the coordinator settles what is unfinished). Other failures are thrown: the job is retried.
  */
 export async function runTreeNode({ researchId, queryId, nodes }: { researchId: string; queryId: string; nodes: PartJobs }): Promise<"done" | "skipped" | "stopped"> {
-  const [state, chain] = await Promise.all([store.loadResearchAndRun(researchId), store.queryChain(queryId)]);
+  const node = await store.loadNode(researchId, queryId);
+  const chain = node?.chain ?? [];
   const query = chain.at(-1);
-  const run = state?.run;
-  const research = state?.research;
+  const run = node?.run;
+  const research = node?.research;
   if (!run || !research || !query || run.cancelRequestedAt !== null || research.status !== "running") return "skipped";
   const stop = sharedStopWhen(`tree:${researchId}`, async () => !(await store.treeGoesOn(researchId)), PART_STOP_POLL_MS, `the nodes of research ${researchId}`);
   const sink = sharedSeqSink(run.id);

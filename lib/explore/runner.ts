@@ -45,7 +45,7 @@ export class TreeRunner {
    * One node's work, as a node job does it: the query from its last durable status (search, pages,
    * analyses), then its children planned and handed off; or only the children, when the query had
    * completed before. Errors are thrown (the job is retried). `chain`: the query's ancestors, root
-   * first, then the query (store.queryChain): all of the tree its children's planning reads.
+   * first, then the query (store.loadNode): all of the tree its children's planning reads.
    */
   async runNode(chain: SerpQuery[]): Promise<void> {
     const query = chain[chain.length - 1];
