@@ -26,7 +26,7 @@ export interface FetchedPage {
    * The fetch's result being recorded (a page this process fetched): its analyses go on meanwhile and
    * wait for it before their save. Absent when the page was read from the database.
    */
-  written?: Promise<void>;
+  recorded?: Promise<void>;
 }
 
 /**

@@ -90,7 +90,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{
       });
       const recordAnalysis = async (items: string[], spent?: store.SettledCalls) => {
         // The page's fetch is recorded before its analysis (it was written while the analysis went on).
-        await page.written;
+        await page.recorded;
         if (await store.saveAnalysis(row.id, ctx.id, page.url, items, { exclusive: ctx.distributed, spent })) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
       };
       if (row.items.length > 0) {
@@ -101,7 +101,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{
       if (page.status !== "scraped") {
         analysesLeft--;
         const error = page.error ?? "The page could not be fetched";
-        await page.written;
+        await page.recorded;
         if (await store.failQueryPage(row.id, error)) emitWebsite(ctx, written("failed", error));
         return;
       }
@@ -264,7 +264,7 @@ async function fetchPage(ctx: RunContext, pageId: string): Promise<FetchedPage> 
   const fetch = fetchPageOnce(ctx, pageId).then((result) => {
     const kept = endedPages.getOrAdd(pageId, () => result);
     // Not kept if it could not be recorded: the next job here claims the page again.
-    kept.written?.catch(() => endedPages.get(pageId) === kept && endedPages.delete(pageId));
+    kept.recorded?.catch(() => endedPages.get(pageId) === kept && endedPages.delete(pageId));
     return kept;
   });
   fetchesHere.set(pageId, fetch);
@@ -329,23 +329,23 @@ async function fetchClaimedPage(ctx: RunContext, page: Awaited<ReturnType<typeof
   let result: FetchedPage;
   // The result is recorded while this process's analyses of the page go on (a round trip less between
   // a page's fetch and its analyses' calls): they wait for it before their saves.
-  let written: Promise<void>;
+  let recorded: Promise<void>;
   try {
     // A knowledge-base passage is read from the database, never fetched.
     const scraped = parseKnowledgeSourceUrl(page.url)
       ? { ...(await readKnowledgeSource(page.url, ctx.scope.sources?.collections ?? [])), contentType: "text" as const }
       : await scrapeUrl(page.url, { signal: ctx.signal, downloadSlot: fetchSlot(ctx.signal) });
     result = { url: page.url, status: "scraped", title: scraped.title ?? page.title, content: scraped.text, error: null };
-    written = store.updatePage(pageId, { status: "scraped", title: result.title, content: result.content, contentType: scraped.contentType, fetchedAt: new Date(), ...("author" in scraped ? { author: scraped.author ?? null, published: scraped.published ?? null } : {}) });
+    recorded = store.updatePage(pageId, { status: "scraped", title: result.title, content: result.content, contentType: scraped.contentType, fetchedAt: new Date(), ...("author" in scraped ? { author: scraped.author ?? null, published: scraped.published ?? null } : {}) });
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     const message = error instanceof ScrapeError || error instanceof KnowledgeSourceMissing ? error.message : `Fetch failed: ${errorMessage(error)}`;
     result = { url: page.url, status: "failed", title: page.title, content: null, error: message };
-    written = store.updatePage(pageId, { status: "failed", error: message, fetchedAt: new Date() });
+    recorded = store.updatePage(pageId, { status: "failed", error: message, fetchedAt: new Date() });
   }
   // The node jobs of other workers waiting for it look again once it is recorded.
-  if (ctx.distributed) written = written.then(() => announcePageEnd(pageId));
-  result.written = underWay(written);
+  if (ctx.distributed) recorded = recorded.then(() => announcePageEnd(pageId));
+  result.recorded = underWay(recorded);
   announce(pageId, result);
   if (ctx.distributed) endSeenHere.getOrAdd(pageId, () => true);
   return result;
