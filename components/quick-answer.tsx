@@ -23,33 +23,40 @@ export function QuickAnswer() {
   const [sources, setSources] = useState<Sources>(WEB_ONLY);
   const { steps, final, error: runError, paused } = useAnswerStream(requestId);
   const running = Boolean(requestId) && !final && !runError;
-  const [asked, setAsked] = useState<string | null>(null);
-  const [cancelling, setCancelling] = useState(false);
+  // Both belong to one run (its id): a value of another run reads as none, so opening a run resets
+  // them without an effect, whose late reset could undo a click that came first.
+  const [askedOf, setAskedOf] = useState<{ id: string; question: string } | null>(null);
+  const [cancellingOf, setCancellingOf] = useState<string | null>(null);
+  const asked = askedOf && askedOf.id === requestId ? askedOf.question : null;
+  const cancelling = cancellingOf !== null && cancellingOf === requestId;
 
-  // The opened run's question: the box may hold another one, or none after a reload.
+  // The opened run's question (after a reload or from the list; a run asked here has it already): the
+  // box may hold another one, or none.
   useEffect(() => {
-    setAsked(null);
-    setCancelling(false);
-    if (!requestId) return;
+    if (!requestId || asked !== null) return;
     let live = true;
     void fetch(`/api/v1/answers/${encodeURIComponent(requestId)}`)
       .then((res) => (res.ok ? (res.json() as Promise<{ question: string }>) : null))
       .then((body) => {
-        if (live && body) setAsked(body.question);
+        if (live && body) setAskedOf({ id: requestId, question: body.question });
       })
       .catch(() => {});
     return () => {
       live = false;
     };
-  }, [requestId]);
+  }, [requestId, asked]);
 
   async function cancel() {
     if (!requestId) return;
-    setCancelling(true);
+    setCancellingOf(requestId);
     try {
       const res = await fetch(`/api/v1/answers/${encodeURIComponent(requestId)}/cancel`, { method: "POST" });
-      if (!res.ok) setError(((await res.json().catch(() => ({}))) as { error?: string }).error ?? `Cancel failed (${res.status})`);
+      if (!res.ok) {
+        setCancellingOf(null);
+        setError(((await res.json().catch(() => ({}))) as { error?: string }).error ?? `Cancel failed (${res.status})`);
+      }
     } catch {
+      setCancellingOf(null);
       setError("The cancel could not be sent");
     }
   }
@@ -62,6 +69,8 @@ export function QuickAnswer() {
       const res = await fetch("/api/v1/query", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ q: question, sources }) });
       const body = (await res.json()) as { requestId?: string; error?: string };
       if (!res.ok || !body.requestId) throw new Error(body.error ?? `Request failed (${res.status})`);
+      // The question shows with the run's view, not a moment later above a Cancel button it would move.
+      setAskedOf({ id: body.requestId, question: question.trim() });
       router.push(`/answer?id=${encodeURIComponent(body.requestId)}`);
     } catch (err) {
       setError(err instanceof Error ? err.message : "The question could not be sent");
