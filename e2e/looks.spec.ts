@@ -34,6 +34,9 @@ test("dark theme and a narrow phone", async ({ page, request }) => {
   await page.getByTestId("query-detail-close").click();
   await page.goto(`/research/${id}/report`);
   await expect(page.getByTestId("report")).toBeVisible();
+  // A server-rendered report's citations open their cards once the page is interactive (a click before
+  // that follows the link to the source in a new tab).
+  await expect(page.getByTestId("report")).toHaveAttribute("data-interactive", "true");
   await page.getByTestId("citation").first().click();
   await expect(page.getByTestId("citation-card")).toBeVisible();
   await shot(page, "mobile-report-citation");

@@ -133,6 +133,9 @@ test("an ended research's findings appear when a view shows them: query details,
   await expect(page.getByTestId("source-finding")).toHaveCount(findings);
 
   await page.goto(`/research/${bigId}/report`);
+  // A server-rendered report's citations open their cards once the page is interactive (a click before
+  // that follows the link to the source in a new tab).
+  await expect(page.getByTestId("report")).toHaveAttribute("data-interactive", "true");
   await page.getByTestId("report").getByTestId("citation").first().click();
   await expect(page.getByTestId("citation-card").getByTestId("citation-snippet").first()).not.toBeEmpty();
 });
