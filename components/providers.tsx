@@ -1,7 +1,9 @@
 "use client";
-// One QueryClient per browser tab, created once; plus the theme.
+// One QueryClient per browser tab, created once; plus the theme. Marks <html data-hydrated> once the
+// root has hydrated (its effects run after every child's): the page is interactive from then on
+// (e2e/fixtures.ts waits for it after each navigation).
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { ThemeProvider } from "./theme";
 
 export function Providers({ children }: { children: React.ReactNode }) {
@@ -13,6 +15,9 @@ export function Providers({ children }: { children: React.ReactNode }) {
         },
       }),
   );
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <QueryClientProvider client={client}>
       <ThemeProvider>{children}</ThemeProvider>

@@ -2,7 +2,7 @@
 // The "Report" tab: the rendered report with a table of contents, citations that show their
 // snippets, copy and download; or the draft while it is being written.
 import Link from "next/link";
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { useResearchText } from "@/hooks/use-research-text";
 import { useWebsiteItems } from "@/hooks/use-website-items";
 import { normalizeUrl } from "@/lib/client/format";
@@ -63,10 +63,6 @@ export function ReportPanel({ prerendered = null }: { prerendered?: PrerenderedR
 
   // The rendered report, where the verification marks the claims it flags.
   const articleRef = useRef<HTMLElement>(null);
-  // A server-rendered report shows before its citations open cards: a click until then follows the
-  // link (to the source, in a new tab). Marked on the article once they do (tests wait for it).
-  const [interactive, setInteractive] = useState(false);
-  useEffect(() => setInteractive(true), []);
 
   if (!markdown) {
     if (r.status === "completed" && fetched.isPending) return <p className="text-sm text-muted">Loading the report…</p>;
@@ -113,7 +109,6 @@ export function ReportPanel({ prerendered = null }: { prerendered?: PrerenderedR
           className="rounded-xl border border-border bg-surface px-5 py-6 sm:px-9 sm:py-8"
           aria-busy={writing}
           data-rendered={serverRendered ? "server" : "browser"}
-          data-interactive={interactive}
         >
           <Citations.Provider value={citations}>
             {serverRendered ? (

@@ -2,7 +2,7 @@
 // the light and the dark theme, failing on any serious or critical violation; the query tree walked
 // with the keyboard; the research page's live region; focus after the wizard's steps and failed forms.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./fixtures";
 import { THEME_STORAGE_KEY } from "../components/theme-script";
 import { freshWizard, llmControl, llmReset, sameOrigin, shot, startFailingResearch, startResearch } from "./helpers";
 

@@ -1,6 +1,6 @@
 // Accounts from a user's side: sign-up and sign-in in a clean browser, an API token used from
 // outside the browser until it is revoked, and a share link opened by a signed-out visitor.
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Page } from "./fixtures";
 import { E2E_USER, shot, startResearch } from "./helpers";
 
 // The project's default storageState is the signed-in e2e user; these contexts start with nothing.

@@ -1,6 +1,6 @@
 // Signs up one user through the UI and saves the session for every other spec (and their
 // `request` fixture). The e2e database is fresh per run; a rerun against a kept server signs in.
-import { expect, test as setup } from "@playwright/test";
+import { expect, test as setup } from "./fixtures";
 import { AUTH_FILE, E2E_USER } from "./helpers";
 
 setup("sign up the e2e user", async ({ page }) => {

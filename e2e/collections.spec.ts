@@ -1,7 +1,7 @@
 // Documents: create a collection, drop files into it (a good one indexed, a broken PDF refused with its
 // name), each with its own status line; the collection is then offered as a source in the wizard, the
 // Deep Research start page and the Quick answer page.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("upload documents with per-file status, then choose the collection as a source everywhere", async ({ page }) => {
   const name = `Field notes ${Date.now()}`;

@@ -3,7 +3,7 @@
 // discovery drawn from it opens to the stored query and result the way literature evidence opens to
 // its quote.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { setTheme, shots as themedShots } from "./helpers";
 import { salesCsv, salesRows } from "../test/fixtures/datasets";
 

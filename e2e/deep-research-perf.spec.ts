@@ -8,7 +8,7 @@
 // Last measured (2 cores shared by 4 engineers, load average 4.7–6.1, 7 runs each): before the
 // render-budget work 201–297 ms, median 258; after it 121–217 ms, median 177 (in the DOM: median
 // 185 → 84 ms). Not reliably under 200 ms at that load, so it stays opt-in.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { shot } from "./helpers";
 
 const ID = "perf-fixture";

@@ -2,7 +2,7 @@
 // a signed-out visitor reads the title, objective, replies, plan, hypothesis and discoveries with
 // their quotes, with none of the owner's controls; Settings lists the link; revoked, it opens the
 // not-found page. Screenshots at 1280 and 390 px, light and dark.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { E2E_USER, sameOrigin, shots } from "./helpers";
 
 test.describe.configure({ timeout: 240_000 });

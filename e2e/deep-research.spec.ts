@@ -1,7 +1,7 @@
 // Deep Research in the browser, on the production build against the fakes: a live run with its
 // tasks, discoveries and evidence; a reload mid-run; steering; the clarification wizard; another
 // user's conversation is not found. Screenshots at 1440 and 390 px, light and dark.
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./fixtures";
 import { sameOrigin, shots as themedShots } from "./helpers";
 
 const shots = (page: Page, name: string) => themedShots(page, `dr-${name}`);

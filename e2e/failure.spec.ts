@@ -1,6 +1,6 @@
 // A research whose LLM refuses it (a bad API key: 401, which no retry fixes) fails, and shows its
 // error, a link to the error output, and Resume. (A 5xx no longer fails a research: it pauses it.)
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { llmControl, llmReset, shot, startFailingResearch, startResearch } from "./helpers";
 
 test.afterEach(async ({ request }) => llmReset(request));

@@ -1,7 +1,7 @@
 // Fault tolerance in the browser: a failed research resumes from where it stopped; a cancelled one
 // settles (nothing left "analyzing") and gets its report written from what it found; an LLM outage
 // shows a polite "waiting for the LLM provider" banner that goes away by itself.
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { llmControl, llmReset, shot, shots, startResearch } from "./helpers";
 
 test.afterEach(async ({ request }) => llmReset(request));

@@ -1,5 +1,5 @@
 // After a report: a follow-up question (here going deeper on one branch) starts a linked research.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { shot, startResearch } from "./helpers";
 
 test("a follow-up from the report page creates a linked research", async ({ page, request }) => {

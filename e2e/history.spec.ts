@@ -1,6 +1,6 @@
 // History: newest first, filter by status and kind, search by text, open, delete with confirmation;
 // Deep Research conversations listed with tree researches.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { sameOrigin, shot, shots, startResearch } from "./helpers";
 
 test("history lists, filters, searches, opens and deletes", async ({ page, request }) => {

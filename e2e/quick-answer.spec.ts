@@ -1,6 +1,6 @@
 // Quick answer: ask in the question box, watch the steps arrive, get the answer with references
 // whose quote shows on hover; a reload replays the run from its stored events.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { llmControl, llmReset } from "./helpers";
 
 test("a question is answered live: steps, then the answer with references and their quotes on hover", async ({ page }) => {

@@ -1,5 +1,5 @@
 // A reload (or a second tab) mid-run gets a fresh snapshot and keeps streaming.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { llmControl, llmReset, shot, startResearch } from "./helpers";
 
 test.afterEach(async ({ request }) => llmReset(request));

@@ -1,5 +1,5 @@
 // The main path: wizard → live tree → node details → report → citation snippet.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { llmReset, shot } from "./helpers";
 
 test.afterEach(async ({ request }) => llmReset(request));

@@ -1,7 +1,7 @@
 // Issue 14, points 1–4 in the browser: a 110-node tree that is easy to navigate at 1440 and 390 px,
 // counts that add up between header, tabs and report, numbered citations that resolve to the
 // source list (viewer, API and download alike), and what a cancelled research offers next.
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "./fixtures";
 import fs from "node:fs";
 import { llmControl, llmReset, mainThreadTasks, sameOrigin, setTheme, shot, startResearch, type MainThreadTask } from "./helpers";
 

@@ -1,7 +1,7 @@
 // The citation check where a report is read besides its own viewer: a Deep Research write-up on the
 // conversation page, and shared pages (a tree report's and a conversation's), read-only — the
 // support rate, the flagged claims marked in the text, and the source's quote on hover.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { hoverOverstatedClaim, llmControl, llmReset, sameOrigin, shot, startResearch } from "./helpers";
 
 test.describe.configure({ timeout: 240_000 });

@@ -1,6 +1,6 @@
 // The report viewer shows the citation check: the support rate, the flagged claims marked in the
 // text, and a claim's verdict with the source's quote on hover.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { hoverOverstatedClaim, llmControl, llmReset, shot, startResearch } from "./helpers";
 
 test.afterEach(async ({ request }) => llmReset(request));

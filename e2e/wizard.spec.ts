@@ -1,5 +1,5 @@
 // The wizard's first step: every problem shown at once beside its field, and a character counter.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { freshWizard, shot } from "./helpers";
 
 test("the first step shows every field error at once, and counts the prompt's characters", async ({ page }) => {
