@@ -123,8 +123,8 @@ const schema = z.object({
   QUEUE_RUNS: z.enum(["0", "1"]).default("1").transform((v) => v === "1"),
   // A job's lock: renewed by its worker every half of it while the run executes, so it bounds how
   // long a dead worker's job waits before another worker takes it, not how long a run may take. The
-  // workers look for such jobs every half of it too: a killed worker's jobs run again elsewhere within
-  // 1.5 × QUEUE_LOCK_MS (bench/README.md, "recovery").
+  // workers look for such jobs every quarter of it: a killed worker's jobs run again elsewhere within
+  // 1.25 × QUEUE_LOCK_MS (bench/README.md, "recovery").
   QUEUE_LOCK_MS: int(QUEUE_LOCK_MS_DEFAULT, 1_000),
   // Runs one worker process executes at once (they wait on the shared LLM/search/fetch limits anyway).
   QUEUE_WORKER_CONCURRENCY: int(4, 1, 100),

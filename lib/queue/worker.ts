@@ -24,8 +24,13 @@ const MAX_STALLS = 5;
 
 /**
  * Both workers' settings: their slots, and locks that a dead worker's jobs outlive by at most
- * QUEUE_LOCK_MS, looked for every half of it: another worker runs them again within 1.5 × QUEUE_LOCK_MS.
+ * QUEUE_LOCK_MS, looked for every quarter of it: another worker runs them again within 1.25 ×
+ * QUEUE_LOCK_MS. A job taken just before its worker died holds a whole lock; checked every half, one
+ * whose lock ran out just after a look waited most of another half (bench/README.md, "recovery"). A
+ * look is one script per queue for the whole fleet (the others' wait for it), so looking more often costs little.
  */
+export const stalledInterval = (lockMs: number) => Math.ceil(lockMs / 4);
+
 function workerOptions(owner: string, concurrency: number): WorkerOptions {
   const env = getEnv();
   return {
@@ -34,7 +39,7 @@ function workerOptions(owner: string, concurrency: number): WorkerOptions {
     name: owner,
     concurrency,
     lockDuration: env.QUEUE_LOCK_MS,
-    stalledInterval: Math.ceil(env.QUEUE_LOCK_MS / 2),
+    stalledInterval: stalledInterval(env.QUEUE_LOCK_MS),
     maxStalledCount: MAX_STALLS,
   };
 }
