@@ -1,8 +1,9 @@
-// The specs' `test`: Playwright's, with a `page` whose goto and reload return once the app's page is
-// interactive. A page of the app shows its server-rendered HTML before React has hydrated it; a click
-// in between is lost (a button) or follows the link (an anchor), which a loaded CI machine makes
-// likely. components/providers.tsx marks <html data-hydrated> once the root has hydrated; from then on
-// React replays a click on a part still hydrating.
+// The specs' `test`: Playwright's, with pages (the `page` fixture's and those of the contexts a spec
+// makes) whose goto and reload return once the app's page is interactive. A page of the app shows its
+// server-rendered HTML before React has hydrated it; a click in between is lost (a button) or follows
+// the link (an anchor); a loaded CI machine makes that likely.
+// components/providers.tsx marks <html data-hydrated> once the root has hydrated; from then on React
+// replays a click on a part still hydrating.
 import { test as base, type Page, type Response } from "@playwright/test";
 
 export * from "@playwright/test";
@@ -19,20 +20,43 @@ export async function untilInteractive(page: Page, response: Response | null): P
   });
 }
 
+const interactive = new WeakSet<Page>();
+
+/** `page` with a goto and a reload that return once the app's page is interactive (once per page). */
+function withInteractiveNavigation(page: Page): Page {
+  if (interactive.has(page)) return page;
+  interactive.add(page);
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await untilInteractive(page, response);
+    return response;
+  };
+  page.reload = async (options) => {
+    const response = await reload(options);
+    await untilInteractive(page, response);
+    return response;
+  };
+  return page;
+}
+
 export const test = base.extend({
   page: async ({ page }, use) => {
-    const goto = page.goto.bind(page);
-    const reload = page.reload.bind(page);
-    page.goto = async (url, options) => {
-      const response = await goto(url, options);
-      await untilInteractive(page, response);
-      return response;
-    };
-    page.reload = async (options) => {
-      const response = await reload(options);
-      await untilInteractive(page, response);
-      return response;
-    };
-    await use(page);
+    await use(withInteractiveNavigation(page));
   },
+  // The pages of contexts a spec makes itself (a signed-out visitor, a second tab) navigate the same way.
+  browser: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => {
+        const context = await newContext(options);
+        const newPage = context.newPage.bind(context);
+        context.newPage = async () => withInteractiveNavigation(await newPage());
+        return context;
+      };
+      await use(browser);
+    },
+    { scope: "worker" },
+  ],
 });
