@@ -11,7 +11,7 @@ export * from "@playwright/test";
 const HYDRATION_TIMEOUT_MS = 30_000;
 
 /** Waits for the app's page in `page` to be interactive, when `response` is one of the app's HTML pages. */
-export async function untilInteractive(page: Page, response: Response | null): Promise<void> {
+async function untilInteractive(page: Page, response: Response | null): Promise<void> {
   if (!response || !(response.headers()["content-type"] ?? "").startsWith("text/html")) return;
   const baseURL = test.info().project.use.baseURL;
   if (baseURL && new URL(response.url()).origin !== new URL(baseURL).origin) return;

@@ -27,10 +27,9 @@ const MAX_STALLS = 5;
  * QUEUE_LOCK_MS, looked for every quarter of it: another worker runs them again within 1.25 ×
  * QUEUE_LOCK_MS. A job taken just before its worker died holds a whole lock; checked every half, one
  * whose lock ran out just after a look waited most of another half (bench/README.md, "recovery"). A
- * look is one script per queue for the whole fleet (the others' wait for it), so looking more often costs little.
+ * look is one script per queue for the whole fleet (the other workers skip theirs meanwhile), so
+ * looking more often costs little.
  */
-export const stalledInterval = (lockMs: number) => Math.ceil(lockMs / 4);
-
 function workerOptions(owner: string, concurrency: number): WorkerOptions {
   const env = getEnv();
   return {
@@ -39,7 +38,7 @@ function workerOptions(owner: string, concurrency: number): WorkerOptions {
     name: owner,
     concurrency,
     lockDuration: env.QUEUE_LOCK_MS,
-    stalledInterval: stalledInterval(env.QUEUE_LOCK_MS),
+    stalledInterval: Math.ceil(env.QUEUE_LOCK_MS / 4),
     maxStalledCount: MAX_STALLS,
   };
 }
