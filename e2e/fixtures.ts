@@ -26,18 +26,15 @@ const interactive = new WeakSet<Page>();
 function withInteractiveNavigation(page: Page): Page {
   if (interactive.has(page)) return page;
   interactive.add(page);
-  const goto = page.goto.bind(page);
-  const reload = page.reload.bind(page);
-  page.goto = async (url, options) => {
-    const response = await goto(url, options);
-    await untilInteractive(page, response);
-    return response;
-  };
-  page.reload = async (options) => {
-    const response = await reload(options);
-    await untilInteractive(page, response);
-    return response;
-  };
+  const waiting =
+    <A extends unknown[]>(navigate: (...args: A) => Promise<Response | null>) =>
+    async (...args: A) => {
+      const response = await navigate(...args);
+      await untilInteractive(page, response);
+      return response;
+    };
+  page.goto = waiting(page.goto.bind(page));
+  page.reload = waiting(page.reload.bind(page));
   return page;
 }
 
