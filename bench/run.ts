@@ -23,7 +23,8 @@
 //            --peer-runs 3 --peer-concurrency 16 (the lean peer's runs per tree size, after Quarry's; 0: none; smoke: 1)
 //            --server-node-args=--max-semi-space-size=64 (extra flags for the server's node; note the =)
 //            BENCH_WARM_UP_RESEARCHES=9 BENCH_WARM_UP_DEPTH=2 BENCH_WARM_UP_BREADTH=3: the warm-up before each
-//              measured run (bench/tree/warm-up.ts; smoke: one (1, 1)), e.g. =1, 1, 1 to measure cold code
+//              measured run, per process doing the work (queue mode: 9 per worker; bench/tree/warm-up.ts;
+//              smoke: one (1, 1)), e.g. =1, 1, 1 to measure cold code
 //            --database sqlite|postgres|both (default sqlite; both: every tree row and the faults row on each,
 //              PostgreSQL on TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)
 import { spawnSync } from "node:child_process";

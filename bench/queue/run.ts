@@ -169,7 +169,7 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
       ...(process.env.QUARRY_BENCH_STATEMENT_TEXTS ? ["--require", path.resolve("bench/tree/count-statements.cjs")] : []),
     ];
     for (let i = 0; i < o.workers; i++) workers.push(await TestWorker.start(app, `bench-w${i + 1}`, {}, nodeArgs(i)));
-    await warmUp(app);
+    await warmUp(app, o.workers);
     // The drafts (follow-up questions) first: the figure is the runs', not the planning calls'.
     const drafts: { id: string; prompt: string; questions: string[] }[] = [];
     for (let i = 0; i < o.researches; i++) {
@@ -276,7 +276,7 @@ async function runRecovery(o: { fakes: FakesProcess; limits: BoundLimits; redisU
   const nodes = new Queue("tree-nodes", { connection: { url: o.redisUrl }, prefix });
   try {
     for (let i = 0; i < 2; i++) workers.push(await TestWorker.start(app, `bench-r${i + 1}`));
-    await warmUp(app);
+    await warmUp(app, workers.length);
     const t0 = performance.now();
     const id = await createAndStart(app, { prompt: "Pumped hydro storage economics (recovery benchmark)", depth: o.depth, breadth: o.breadth });
     const ownerOf = (job: { processedBy?: string }) => workers.find((w) => job.processedBy?.includes(`:${w.pid}:`));

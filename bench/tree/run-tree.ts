@@ -218,8 +218,8 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       // Which statements the workers send, by count (bench/tree/count-statements.cjs), as the queue rows' workers.
       ...(process.env.QUARRY_BENCH_STATEMENT_TEXTS ? counter.nodeArgs : []),
     ]));
-    // Warm-up: every route and module loaded, the hot code compiled (bench/tree/warm-up.ts).
-    await warmUp(app);
+    // Warm-up: every route and module loaded, the hot code compiled, in each worker too (bench/tree/warm-up.ts).
+    await warmUp(app, o.queue?.workers ?? 1);
     await o.fakes.resetLogs();
 
     const prompt = benchPrompt(o.depth, o.breadth);
