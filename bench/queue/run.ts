@@ -21,7 +21,7 @@ import { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 import { assertTreeExactlyOnce, clearQueuePrefix, TestWorker } from "../../test/helpers/worker";
 import { QUEUE_PART_CONCURRENCY_DEFAULT } from "../../lib/env";
-import { warmUp } from "../tree/warm-up";
+import { WARM_UP, warmUp } from "../tree/warm-up";
 
 export interface QueueBenchRow {
   workers: number;
@@ -92,6 +92,8 @@ export interface QueueBenchResult {
   singleTree?: { depth: number; breadth: number; partConcurrency?: number; rows: SingleTreeRow[] };
   /** A worker killed with SIGKILL mid-tree, then one killed holding the run's job (absent when not run). */
   recovery?: RecoveryRow[];
+  /** The warm-up before each run, per process doing the work (absent in results recorded before it was: nine researches in all). */
+  warmUpPerProcess?: { researches: number; depth: number; breadth: number };
 }
 
 const WORKER_CONCURRENCY = 4;
@@ -109,6 +111,15 @@ function servicePids(): number[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * The CPU seconds the service processes used between two readings (each pid's, in the same order): a
+ * backend that exited meanwhile (a pool closing an idle connection) reads 0 at the end, and is left out
+ * rather than subtracting what it had used before the row.
+ */
+export function servicesCpuDelta(before: number[], after: number[]): number {
+  return before.reduce((sum, start, i) => (after[i] > 0 ? sum + Math.max(0, after[i] - start) : sum), 0);
 }
 
 /** Polls the lean status view (what a client polling a run uses) every 250 ms until the research ends. */
@@ -184,7 +195,7 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
     const cpu = () => ({
       web: cpuSecondsOf(app.pid),
       workers: workers.map((w) => cpuSecondsOf(w.pid)),
-      services: services.reduce<number>((n, pid) => n + cpuSecondsOf(pid), 0),
+      services: services.map((pid) => cpuSecondsOf(pid)),
       other: cpuSecondsOf(o.fakes.pid) + cpuSecondsOf(process.pid),
     });
     const cpu0 = cpu();
@@ -227,7 +238,7 @@ async function runRow(o: { profileDir?: string; fakes: FakesProcess; limits: Bou
       cpuSeconds,
       cpuWeb,
       cpuWorkers,
-      cpuServices: cpu1.services - cpu0.services,
+      cpuServices: servicesCpuDelta(cpu0.services, cpu1.services),
       cpuFakesAndBench: cpu1.other - cpu0.other,
       load,
     };
@@ -252,7 +263,7 @@ export async function runQueueBench(o: { profileDir?: string; fakes: FakesProces
     for (const workers of workerCounts) rows.push(await runRow({ ...o, partConcurrency, workers, researches, depth, breadth }));
   }
   const ratios = roundRatios(rows, workerCounts.length);
-  const result: QueueBenchResult = { rows, ratio: median(ratios), ratios, workerConcurrency: WORKER_CONCURRENCY, partConcurrency };
+  const result: QueueBenchResult = { rows, ratio: median(ratios), ratios, workerConcurrency: WORKER_CONCURRENCY, partConcurrency, warmUpPerProcess: { ...WARM_UP } };
   const product = { ...o, partConcurrency: QUEUE_PART_CONCURRENCY_DEFAULT };
   if (o.singleTree) result.singleTree = { depth: o.singleTree.depth, breadth: o.singleTree.breadth, partConcurrency: product.partConcurrency, rows: await runSingleTree({ ...product, ...o.singleTree }) };
   if (o.recovery) result.recovery = [await runRecovery({ ...product, ...o.recovery, victim: "nodes" }), await runRecovery({ ...product, ...o.recovery, victim: "run" })];
@@ -416,7 +427,9 @@ export function singleTreeVerdicts(rows: SingleTreeRow[]): string[] {
 }
 
 export function formatQueueMarkdown(result: QueueBenchResult): string {
-  const lines = ["## Queue mode: workers", "", ...(result.rows.length === 0 ? ["The rows of concurrent researches were not run (`--queue-rows-runs 0`).", ""] : [
+  const w = result.warmUpPerProcess;
+  const warmUpLine = w ? [`Each run follows a warm-up of ${w.researches} (${w.depth}, ${w.breadth}) research${w.researches === 1 ? "" : "es"} per process doing the work: the embedded server, or each worker (bench/tree/warm-up.ts).`, ""] : [];
+  const lines = ["## Queue mode: workers", "", ...warmUpLine, ...(result.rows.length === 0 ? ["The rows of concurrent researches were not run (`--queue-rows-runs 0`).", ""] : [
     `Concurrent tree researches queued through one web process (PostgreSQL, Redis) and executed by \`npm run worker\` processes (QUEUE_WORKER_CONCURRENCY ${result.workerConcurrency} and QUEUE_PART_CONCURRENCY ${result.partConcurrency ?? result.workerConcurrency} each); wall time from the first start request to the last research completed.`,
     "",
     "| workers | researches | config | completed | wall s | queries | LLM calls | node jobs per worker | CPU s (web + workers) | CPU s: web / workers / PostgreSQL + Redis / fakes + bench | load at start |",

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { median } from "../extraction-measure";
-import { formatQueueMarkdown, roundRatios, singleTreeVerdicts, type QueueBenchRow, type SingleTreeRow } from "./run";
+import { formatQueueMarkdown, roundRatios, servicesCpuDelta, singleTreeVerdicts, type QueueBenchRow, type SingleTreeRow } from "./run";
 
 const row = (mode: SingleTreeRow["mode"], database: SingleTreeRow["database"], ratio: number): SingleTreeRow => ({
   mode, database, workers: mode === "queue" ? 2 : 0, wallMs: ratio * 2800, boundMs: 2800, limitedBy: "critical path", ratio, llmCalls: 865, cpuWeb: 5, cpuWorkers: 0, load: 1,
@@ -41,4 +41,15 @@ test("rows not run (--queue-rows-runs 0): the report says so, and the single tre
   assert.match(markdown, /The rows of concurrent researches were not run \(`--queue-rows-runs 0`\)\./);
   assert.doesNotMatch(markdown, /Wall on/);
   assert.match(markdown, /\*\*\+0\.050\*\* \(target: within 0\.1 ✓\)/);
+});
+
+test("the report names the warm-up per process doing the work, when the result has it", () => {
+  const base = { rows: [], ratio: Number.NaN, ratios: [], workerConcurrency: 4, partConcurrency: 4 };
+  assert.match(formatQueueMarkdown({ ...base, warmUpPerProcess: { researches: 9, depth: 2, breadth: 3 } }), /a warm-up of 9 \(2, 3\) researches per process doing the work: the embedded server, or each worker/);
+  assert.doesNotMatch(formatQueueMarkdown(base), /warm-up/);
+});
+
+test("the services' CPU over a row leaves out a backend that exited meanwhile, instead of subtracting its earlier CPU", () => {
+  // Three backends: one used 0.5 s during the row, one exited (reads 0), one used 0.2 s.
+  assert.equal(servicesCpuDelta([1.0, 3.0, 0.4], [1.5, 0, 0.6]).toFixed(2), "0.70");
 });
