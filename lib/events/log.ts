@@ -7,7 +7,7 @@
 // - with REDIS_URL, a Redis stream per run (XADD / XRANGE), readers woken by pub/sub.
 import { appendRunEvents, lastRunEventSeq, listenRunEvents, pruneRunEvents, runEventsAfter, runEventsNotify } from "../db/run-events";
 import { onRedisMessages, redis, redisEnabled, redisKey } from "../redis";
-import { Wakeups } from "../wakeups";
+import { Wakeups, type ArmedWakeup } from "../wakeups";
 
 export interface LoggedEvent {
   seq: number;
@@ -29,8 +29,12 @@ export interface EventLog {
   head(runId: string): Promise<LogPosition>;
   /** The events after a cursor, in order, and the cursor after them. */
   read(runId: string, cursor: string): Promise<{ events: LoggedEvent[]; cursor: string }>;
-  /** Resolves when the run's log may have grown (an append anywhere), or after `ms`, or on abort. */
-  wait(runId: string, ms: number, signal: AbortSignal): Promise<void>;
+  /**
+   * Listens for the run's log to grow (an append anywhere) from now on. Armed before a read, an append
+   * announced while the read is under way is not missed: its wait then resolves at once (else when the
+   * log grows, after `ms`, or on abort). Always disposed of.
+   */
+  arm(runId: string): ArmedWakeup;
   /** Drops what no stream needs any more (a run that ended a while ago). */
   prune(): Promise<void>;
   /** How long a reader waits between reads when nothing wakes it. */
@@ -70,8 +74,8 @@ class DatabaseEventLog implements EventLog {
     return { events, cursor: events.length > 0 ? String(events.at(-1)!.seq) : cursor };
   }
 
-  wait(runId: string, ms: number, signal: AbortSignal): Promise<void> {
-    return this.notifies ? this.wakeups.wait(runId, ms, signal) : sleepFor(Math.min(ms, this.pollMs), signal);
+  arm(runId: string): ArmedWakeup {
+    return this.notifies ? this.wakeups.arm(runId) : { wait: (ms, signal) => sleepFor(Math.min(ms, this.pollMs), signal), dispose: () => {} };
   }
 
   async prune(): Promise<void> {
@@ -128,8 +132,8 @@ class RedisEventLog implements EventLog {
     return { events: entries.flatMap(([, fields]) => eventsOf(fields)), cursor: entries.at(-1)?.[0] ?? cursor };
   }
 
-  wait(runId: string, ms: number, signal: AbortSignal): Promise<void> {
-    return this.wakeups.wait(runId, ms, signal);
+  arm(runId: string): ArmedWakeup {
+    return this.wakeups.arm(runId);
   }
 
   async prune(): Promise<void> {

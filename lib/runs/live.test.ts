@@ -1,5 +1,6 @@
 // Following a run that executes in this process: every event after the snapshot once, in order, and
-// the follower ends at once when its client goes or the stream is stopped (not at its next poll).
+// the follower ends at once when its client goes or the stream is stopped (not at its next poll). A
+// run elsewhere: an append announced while the follower reads the log wakes it (not the log's poll).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
@@ -8,6 +9,9 @@ await useTestDatabase();
 const { openRun, reserveSeq } = await import("../db/runs");
 const { eventBus } = await import("../events/bus");
 const { followRun } = await import("./live");
+const { Wakeups } = await import("../wakeups");
+type EventLog = import("../events/log").EventLog;
+type LoggedEvent = import("../events/log").LoggedEvent;
 
 async function openHere(subjectId: string) {
   const topic = { kind: "tree" as const, subjectId };
@@ -59,4 +63,50 @@ test("a follower waiting for the next event ends at once when its client goes, a
     assert.ok(performance.now() - at < 120, `${end}: ended after ${Math.round(performance.now() - at)} ms`);
   }
   eventBus.close(topic);
+});
+
+test("a follower of a run elsewhere is woken by an append announced while it reads the log, not by the log's poll", async () => {
+  const topic = { kind: "tree" as const, subjectId: "live-elsewhere" };
+  const run = await openRun({ ...topic, userId: null, mode: "tree" });
+  const wakeups = new Wakeups(() => {});
+  const stored: LoggedEvent[] = [];
+  let raced = false;
+  // The run's log, as another process appends to it: the first read's answer comes after the
+  // announcement of an append it did not see (pub/sub and the read are two connections).
+  const log: EventLog = {
+    pollMs: 5_000,
+    append: async () => {},
+    head: async () => ({ seq: 0, cursor: "0" }),
+    async read(runId, cursor) {
+      const events = stored.filter((e) => e.seq > Number(cursor));
+      if (events.length === 0 && !raced) {
+        raced = true;
+        stored.push({ seq: 1, type: "x", data: "appended during the read", at: Date.now() });
+        wakeups.notify(runId);
+      }
+      return { events, cursor: events.length > 0 ? String(events.at(-1)!.seq) : cursor };
+    },
+    arm: (runId) => wakeups.arm(runId),
+    prune: async () => {},
+  };
+  const global = globalThis as unknown as { quarryEventLog?: EventLog };
+  const before = global.quarryEventLog;
+  global.quarryEventLog = log;
+  try {
+    const followed = await followRun(topic, async () => "snapshot");
+    assert.ok(followed);
+    assert.equal(followed.seq, 0);
+    const client = new AbortController();
+    const at = performance.now();
+    let data: unknown;
+    for await (const e of followed.events(client.signal)) {
+      data = e.data;
+      break;
+    }
+    assert.equal(data, "appended during the read");
+    assert.ok(performance.now() - at < 1_000, `the append was seen after ${Math.round(performance.now() - at)} ms (the log's poll: 5 s)`);
+    assert.ok(run.id);
+  } finally {
+    global.quarryEventLog = before;
+  }
 });

@@ -7,6 +7,7 @@
 // numbers are durable, so this holds across a restart or a takeover too.
 import { eventBus, type RunEvent, type RunTopic } from "../events/bus";
 import { eventLog } from "../events/log";
+import type { ArmedWakeup } from "../wakeups";
 import { followPosition } from "./events";
 
 export interface FollowedRun<S, E extends RunEvent> {
@@ -67,11 +68,18 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
     waiting.addEventListener("abort", rouse, { once: true });
     const recheck = setInterval(rouse, LOCAL_CHECK_MS);
     recheck.unref();
+    /** For a run elsewhere: listening for its log to grow since before the last read. */
+    let armed: ArmedWakeup | undefined;
     try {
       while (!stopped && !signal.aborted) {
+        armed?.dispose();
+        armed = undefined;
         for (const e of queue.splice(0)) if (fresh(e)) yield e;
         if (stopped) break;
         const here = eventBus.currentSeq(topic) !== undefined;
+        // Before the read: an append announced while it is under way (its message can come before the
+        // read's answer) wakes the wait after it, instead of being lost until the log's poll.
+        if (!here && runId) armed = eventLog().arm(runId);
         if (!here && runId && cursor !== undefined) {
           const read = await eventLog().read(runId, cursor);
           cursor = read.cursor;
@@ -89,9 +97,9 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
         let end!: () => void;
         const woken = new Promise<void>((resolve) => (wake = end = resolve));
         let logWait: AbortController | undefined;
-        if (!here && runId) {
+        if (armed) {
           logWait = new AbortController();
-          void eventLog().wait(runId, eventLog().pollMs, logWait.signal).then(end);
+          void armed.wait(eventLog().pollMs, logWait.signal).then(end);
         }
         await woken;
         // With a reason: no DOMException (and its stack) is made.
@@ -99,6 +107,7 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
         wake = undefined;
       }
     } finally {
+      armed?.dispose();
       clearInterval(recheck);
       waiting.removeEventListener("abort", rouse);
       stop();
