@@ -67,7 +67,7 @@ test("a follower waiting for the next event ends at once when its client goes, a
 
 test("a follower of a run elsewhere is woken by an append announced while it reads the log, not by the log's poll", async () => {
   const topic = { kind: "tree" as const, subjectId: "live-elsewhere" };
-  const run = await openRun({ ...topic, userId: null, mode: "tree" });
+  await openRun({ ...topic, userId: null, mode: "tree" });
   const wakeups = new Wakeups(() => {});
   const stored: LoggedEvent[] = [];
   let raced = false;
@@ -105,7 +105,6 @@ test("a follower of a run elsewhere is woken by an append announced while it rea
     }
     assert.equal(data, "appended during the read");
     assert.ok(performance.now() - at < 1_000, `the append was seen after ${Math.round(performance.now() - at)} ms (the log's poll: 5 s)`);
-    assert.ok(run.id);
   } finally {
     global.quarryEventLog = before;
   }
