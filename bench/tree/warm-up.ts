@@ -8,7 +8,7 @@
 // Each process that does the research work gets the same warm-up: the embedded server all of it, and
 // in queue mode each worker its share of `processes` times as many researches (the workers split a
 // research's node jobs between them). Nine researches split over two workers, half of it each, left
-// them ~20% short of their steady CPU on a single (5, 5) (bench/README.md, "2026-12-04/05, 22:54–00:05 UTC").
+// them ~20% short of their steady CPU on a single (5, 5) (bench/README.md, "2026-12-04/05, 22:54–00:30 UTC").
 import type { TestApp } from "../../test/helpers/app-server";
 import { createAndStart, waitForStatus } from "../../test/helpers/research";
 
