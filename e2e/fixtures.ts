@@ -5,6 +5,7 @@
 // components/providers.tsx marks <html data-hydrated> once the root has hydrated; from then on React
 // replays a click on a part still hydrating.
 import { test as base, type Page, type Response } from "@playwright/test";
+import { sameOrigin } from "./helpers";
 
 export * from "@playwright/test";
 
@@ -13,8 +14,7 @@ const HYDRATION_TIMEOUT_MS = 30_000;
 /** Waits for the app's page in `page` to be interactive, when `response` is one of the app's HTML pages. */
 async function untilInteractive(page: Page, response: Response | null): Promise<void> {
   if (!response || !(response.headers()["content-type"] ?? "").startsWith("text/html")) return;
-  const baseURL = test.info().project.use.baseURL;
-  if (baseURL && new URL(response.url()).origin !== new URL(baseURL).origin) return;
+  if (new URL(response.url()).origin !== sameOrigin().origin) return;
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", null, { timeout: HYDRATION_TIMEOUT_MS }).catch((error: unknown) => {
     throw new Error(`${response.url()} did not become interactive (hydrated) within ${HYDRATION_TIMEOUT_MS / 1000} s: ${error instanceof Error ? error.message : String(error)}`);
   });

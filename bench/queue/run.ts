@@ -122,7 +122,6 @@ export function servicesCpuDelta(before: number[], after: number[]): number {
   return before.reduce((sum, start, i) => (after[i] > 0 ? sum + Math.max(0, after[i] - start) : sum), 0);
 }
 
-/** Polls the lean status view (what a client polling a run uses) every 250 ms until the research ends. */
 /**
  * Waits until every research has ended, through the history list (one request every 250 ms for all of
  * them: a status request per research and poll was ~40 requests a second, whose CPU in the web process

@@ -21,9 +21,6 @@ export interface FollowedRun<S, E extends RunEvent> {
 /** While the run executes here, how often to check that it still does (a lost lease moves it elsewhere). */
 const LOCAL_CHECK_MS = 1_000;
 
-/** The reason a follower's wait ends with (the waits resolve on abort whatever the reason). */
-const WAIT_OVER = Symbol("wait over");
-
 /** Resolves with null (and follows nothing) when `readSnapshot` finds nothing, e.g. not the caller's. */
 export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnapshot: () => Promise<S | null>): Promise<FollowedRun<S, E> | null> {
   const queue: E[] = [];
@@ -68,7 +65,7 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
     waiting.addEventListener("abort", rouse, { once: true });
     const recheck = setInterval(rouse, LOCAL_CHECK_MS);
     recheck.unref();
-    /** For a run elsewhere: listening for its log to grow since before the last read. */
+    /** For a run elsewhere: listening for its log to grow since before the last read (disposing of it ends its wait). */
     let armed: ArmedWakeup | undefined;
     try {
       while (!stopped && !signal.aborted) {
@@ -96,14 +93,9 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
         // anywhere (or the log's poll). A run here needs no log wait.
         let end!: () => void;
         const woken = new Promise<void>((resolve) => (wake = end = resolve));
-        let logWait: AbortController | undefined;
-        if (armed) {
-          logWait = new AbortController();
-          void armed.wait(eventLog().pollMs, logWait.signal).then(end);
-        }
+        // Its wait ends with it, at the loop's next turn or in `finally`.
+        if (armed) void armed.wait(eventLog().pollMs, waiting).then(end);
         await woken;
-        // With a reason: no DOMException (and its stack) is made.
-        logWait?.abort(WAIT_OVER);
         wake = undefined;
       }
     } finally {
