@@ -29,6 +29,11 @@ const server = http.createServer((req, res) => {
         setTimeout(() => res.end(chunk({ content: "C" }) + end), 310);
         return;
       }
+      if (prompt === "stream-thinking") {
+        const text = '<think>Draft: {"title": 1}</think>\n\n# Report\nBody.';
+        res.end([chunk({ role: "assistant", content: "" }), ...text.match(/.{1,3}/gs)!.map((piece) => chunk({ content: piece })), end].join(""));
+        return;
+      }
       // The reply a word at a time, every piece in one write: they arrive together.
       res.end([chunk({ role: "assistant", content: "" }), ...STREAMED.map((piece) => chunk({ content: piece })), end].join(""));
       return;
@@ -40,10 +45,17 @@ const server = http.createServer((req, res) => {
       const repairing = request.messages.some((m) => m.role === "assistant");
       // "fenced": valid JSON in a code fence, with prose; "broken": not JSON until a repair is asked for.
       content = prompt === "fenced" ? 'Here it is:\n```json\n{"n": 1}\n```' : prompt === "broken" && !repairing ? "n is two" : '{"n": 2}';
+      // A reasoning model's reply: its thinking (with a draft object) before the JSON, in a wrapper, a number as a string.
+      if (prompt === "thinking") content = '<think>The user wants {"n": 9}? No: {"n": 3}.</think>\n\n{"result": {"n": "3"}}';
+      // A list with an item the schema refuses, and an enum value in another case.
+      if (prompt === "items") content = '{"picks": [{"kind": "Odd", "n": 1}, {"kind": "even", "n": "many"}, {"kind": " EVEN ", "n": 4}]}';
+      if (prompt === "reasoning-field") content = '{"n": 5}';
     }
+    if (prompt === "plain-thinking") content = "<think>Let me see {</think>\nThe answer.";
+    const reasoning = prompt === "reasoning-field" ? { reasoning_content: 'I think {"n": 7}' } : {};
     res.end(JSON.stringify({
       id: "chatcmpl-test", object: "chat.completion", created: 0, model: "test-model",
-      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+      choices: [{ index: 0, message: { role: "assistant", content, ...reasoning }, finish_reason: "stop" }],
       usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
     }));
   });
@@ -114,4 +126,29 @@ test("a structured call sends the schema as response_format, parses and validate
   assert.equal(repair.messages[2].content, "n is two");
   assert.match(repair.messages[3].content, /not valid for the required JSON Schema[\s\S]*"n"/);
   assert.deepEqual(usage, [1, 3, 2, 1, 3, 2], "both exchanges counted");
+});
+
+test("a reasoning model's reply: its thinking is removed before parsing, a wrapper taken off, a number as a string read", async () => {
+  const schema = z.object({ n: z.number() });
+  const before = structured.length;
+  assert.deepEqual(await generateStructured({ agent: "number-picker", system: "Pick.", prompt: "thinking", schema }), { n: 3 });
+  assert.equal(structured.length, before + 1, "no repair");
+  assert.deepEqual(await generateStructured({ agent: "number-picker", system: "Pick.", prompt: "reasoning-field", schema }), { n: 5 }, "reasoning_content is never the reply");
+  assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "plain-thinking" }), "The answer.");
+  const deltas: string[] = [];
+  const text = await streamPlainText({ agent: "test", system: "Test.", prompt: "stream-thinking", onDelta: (d) => deltas.push(d) });
+  assert.equal(text, "# Report\nBody.");
+  assert.equal(deltas.join(""), "# Report\nBody.");
+});
+
+test("enum values in another case are read, and a list item the schema refuses is dropped rather than failing the call", async () => {
+  const schema = z.object({ picks: z.array(z.object({ kind: z.enum(["odd", "even"]), n: z.number() })) });
+  const before = structured.length;
+  assert.deepEqual(await generateStructured({ agent: "number-picker", system: "Pick.", prompt: "items", schema }), {
+    picks: [
+      { kind: "odd", n: 1 },
+      { kind: "even", n: 4 },
+    ],
+  });
+  assert.equal(structured.length, before + 1, "no repair");
 });

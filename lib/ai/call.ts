@@ -15,7 +15,9 @@ import { z } from "zod";
 import { getEnv } from "../env";
 import type { WaitOptions } from "../concurrency";
 import { storable, storableDeep } from "../validation/text";
+import { conform, type JsonSchemaNode } from "./conform";
 import { extractJson } from "./json";
+import { reasoningFilter, stripReasoning } from "./reasoning";
 import { LlmUnavailableError, StructuredOutputError } from "./errors";
 import { researchModel, type ChatModel } from "./providers";
 import { toTokenCount, type TokenCount, type UsageSink } from "./usage";
@@ -54,6 +56,8 @@ interface StructuredSpec {
   responseFormat: ResponseFormat;
   /** Its JSON Schema as text: shown in a repair request, and counted in a budget's estimate of what is sent. */
   jsonSchema: string;
+  /** The same JSON Schema, that a reply is brought to (./conform.ts) before it is validated. */
+  shape: JsonSchemaNode;
 }
 
 /** Each schema's response format, converted once: converting costs more than the call's own work. */
@@ -62,10 +66,10 @@ const structuredSpecs = new WeakMap<z.ZodType, Promise<StructuredSpec>>();
 function structuredSpec(schema: z.ZodType, agent: string): Promise<StructuredSpec> {
   let spec = structuredSpecs.get(schema);
   if (!spec) {
-    spec = Promise.resolve(Output.object({ schema, name: agent.replace(/[^a-zA-Z0-9_-]/g, "_") }).responseFormat).then((responseFormat) => ({
-      responseFormat,
-      jsonSchema: JSON.stringify(responseFormat?.type === "json" ? responseFormat.schema : {}),
-    }));
+    spec = Promise.resolve(Output.object({ schema, name: agent.replace(/[^a-zA-Z0-9_-]/g, "_") }).responseFormat).then((responseFormat) => {
+      const shape = (responseFormat?.type === "json" ? responseFormat.schema : {}) as JsonSchemaNode;
+      return { responseFormat, jsonSchema: JSON.stringify(shape ?? {}), shape: shape ?? {} };
+    });
     structuredSpecs.set(schema, spec);
   }
   return spec;
@@ -90,7 +94,7 @@ async function exchange(o: { system: string; turns: Turn[]; responseFormat?: Res
 export async function generateStructured<T>(options: CallOptions & { schema: z.ZodType<T> }): Promise<T> {
   const { agent, schema, onUsage, signal, schedule } = options;
   const env = getEnv();
-  const { jsonSchema, responseFormat } = await structuredSpec(schema, agent);
+  const { jsonSchema, responseFormat, shape } = await structuredSpec(schema, agent);
   // The JSON Schema goes out once, as response_format (it used to be in the system prompt too: ~300
   // tokens per call). A model that ignores response_format is shown the schema in the repair request.
   const system = `${options.system}\n\nReply with one JSON object only, matching the response format's JSON Schema.`;
@@ -112,14 +116,13 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
       if (settled) rethrow(error, signal);
       return settleFailed(onUsage, error, signal);
     }
-    // Parsed and validated here (what the SDK's structured output did, and more): a reply in code
-    // fences or with prose around its JSON is recovered; else a repair is asked for. A reply is outside
-    // text: a cut-off emoji leaves a lone surrogate, and a model can emit NUL.
-    try {
-      return storableDeep(schema.parse(extractJson(text)));
-    } catch (error) {
-      lastProblem = error instanceof z.ZodError ? z.prettifyError(error) : "the reply was not valid JSON";
-    }
+    // Parsed and validated here (what the SDK's structured output did, and more): reasoning blocks
+    // are removed, a reply in code fences or with prose around its JSON is recovered and brought to
+    // the schema's shape (./conform.ts); else a repair is asked for. A reply is outside text: a
+    // cut-off emoji leaves a lone surrogate, and a model can emit NUL.
+    const parsed = parseReply(schema, shape, text, attempt === env.LLM_REPAIR_ATTEMPTS);
+    if (parsed.ok) return storableDeep(parsed.value);
+    lastProblem = parsed.problem;
     messages.push(
       { role: "assistant", content: text.slice(0, 4000) },
       {
@@ -129,6 +132,54 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     );
   }
   throw new StructuredOutputError(agent, lastProblem);
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+/**
+ * A reply's value, validated. Items of a list that stay invalid after conforming are dropped (a
+ * verdict for a sentence that does not exist, a query without text) when every list keeps one item,
+ * or on the last attempt whatever is left: the caller then has what the model got right, and marks
+ * what is missing, instead of losing the whole call.
+ */
+function parseReply<T>(schema: z.ZodType<T>, shape: JsonSchemaNode, text: string, last: boolean): Parsed<T> {
+  let value: unknown;
+  try {
+    value = conform(extractJson(stripReasoning(text)), shape);
+  } catch {
+    return { ok: false, problem: text.trim() ? "the reply was not valid JSON" : "the reply was empty" };
+  }
+  const first = schema.safeParse(value);
+  if (first.success) return { ok: true, value: first.data };
+  const problem = z.prettifyError(first.error);
+  const pruned = withoutInvalidItems(value, first.error.issues);
+  if (pruned && (last || pruned.everyListKept)) {
+    const second = schema.safeParse(pruned.value);
+    if (second.success) return { ok: true, value: second.data };
+  }
+  return { ok: false, problem };
+}
+
+/** The value without the list items that issues point into; undefined when an issue is outside any list. */
+function withoutInvalidItems(value: unknown, issues: readonly z.core.$ZodIssue[]): { value: unknown; everyListKept: boolean } | undefined {
+  const copy = structuredClone(value);
+  const drops = new Map<unknown[], Set<number>>();
+  for (const issue of issues) {
+    let node: unknown = copy;
+    let hit: { list: unknown[]; index: number } | undefined;
+    for (const key of issue.path) {
+      if (Array.isArray(node) && typeof key === "number") hit = { list: node, index: key };
+      node = node !== null && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined;
+    }
+    if (!hit) return undefined;
+    drops.set(hit.list, (drops.get(hit.list) ?? new Set()).add(hit.index));
+  }
+  let everyListKept = true;
+  for (const [list, indexes] of drops) {
+    for (const index of [...indexes].sort((a, b) => b - a)) list.splice(index, 1);
+    if (list.length === 0) everyListKept = false;
+  }
+  return { value: copy, everyListKept };
 }
 
 /** Everything sent in one exchange, for a budget's estimate: the system prompt, the messages and the schema (as response_format). */
@@ -145,7 +196,7 @@ export async function generatePlainText(options: CallOptions): Promise<string> {
     const reply = await exchange({ system: options.system, turns: [{ role: "user", content: options.prompt }], maxOutputTokens, signal, schedule });
     settled = true;
     await onUsage?.(reply.usage);
-    return storable(reply.text);
+    return storable(stripReasoning(reply.text));
   } catch (error) {
     if (settled) rethrow(error, signal);
     return settleFailed(onUsage, error, signal);
@@ -183,6 +234,8 @@ export async function streamPlainText(options: CallOptions & { onDelta: (delta: 
         streamError = error;
       },
     });
+    // Reasoning in the streamed text is held back and dropped (./reasoning.ts).
+    const reasoning = reasoningFilter();
     let text = "";
     let gathered = "";
     let handedOn = -Infinity;
@@ -195,13 +248,18 @@ export async function streamPlainText(options: CallOptions & { onDelta: (delta: 
       gathered = "";
     };
     try {
-      for await (const delta of result.textStream) {
+      for await (const raw of result.textStream) {
+        const delta = reasoning.push(raw);
+        if (!delta) continue;
         text += delta;
         gathered += delta;
         const since = performance.now() - handedOn;
         if (since >= DELTA_INTERVAL_MS) handOn();
         else timer ??= setTimeout(handOn, DELTA_INTERVAL_MS - since);
       }
+      const rest = reasoning.end();
+      text += rest;
+      gathered += rest;
       handOn();
     } finally {
       clearTimeout(timer);
@@ -260,13 +318,13 @@ export async function generateChat(options: ChatCallOptions): Promise<{ text: st
     });
     settled = true;
     await onUsage?.(toTokenCount(result.usage));
-    return { text: storable(result.text), finishReason: result.finishReason === "length" ? "length" : "stop" };
+    return { text: storable(stripReasoning(result.text)), finishReason: result.finishReason === "length" ? "length" : "stop" };
   } catch (error) {
     // A JSON reply cut at the length limit does not parse: the client gets it as it is, as OpenAI's API gives it.
     if (!settled && NoObjectGeneratedError.isInstance(error) && error.text !== undefined) {
       settled = true;
       await onUsage?.(toTokenCount(error.usage));
-      return { text: storable(error.text), finishReason: error.finishReason === "length" ? "length" : "stop" };
+      return { text: storable(stripReasoning(error.text)), finishReason: error.finishReason === "length" ? "length" : "stop" };
     }
     if (settled) rethrow(error, signal);
     return settleFailed(onUsage, error, signal);

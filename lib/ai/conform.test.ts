@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { z } from "zod";
+import { conform, type JsonSchemaNode } from "./conform";
+
+const shapeOf = (schema: z.ZodType) => z.toJSONSchema(schema) as JsonSchemaNode;
+
+const verdicts = z.object({ verdicts: z.array(z.object({ id: z.enum(["C1", "C2"]), verdict: z.enum(["supported", "unsupported"]), score: z.number() })) });
+
+test("enum values in another case or padded, numbers as strings and keys in another case are brought to the schema", () => {
+  const reply = { Verdicts: [{ id: " c2 ", verdict: "Supported", score: "0.5" }] };
+  assert.deepEqual(verdicts.parse(conform(reply, shapeOf(verdicts))), { verdicts: [{ id: "C2", verdict: "supported", score: 0.5 }] });
+});
+
+test("a wrapper object is taken off, and a lone list becomes the lone list property", () => {
+  const queries = z.object({ queries: z.array(z.object({ query: z.string() })) });
+  assert.deepEqual(conform({ response: { queries: [{ query: "a" }] } }, shapeOf(queries)), { queries: [{ query: "a" }] });
+  assert.deepEqual(conform({ data: { result: { queries: [] } } }, shapeOf(queries)), { queries: [] });
+  assert.deepEqual(conform({ items: [{ query: "b" }] }, shapeOf(queries)), { queries: [{ query: "b" }] });
+});
+
+test("one object where a list of such objects is wanted becomes a list of one; nullable and optional fields keep null", () => {
+  const schema = z.object({ tasks: z.array(z.object({ kind: z.enum(["LITERATURE", "ANALYSIS"]), note: z.string().nullable() })) });
+  assert.deepEqual(conform({ tasks: { kind: "analysis", note: null } }, shapeOf(schema)), { tasks: [{ kind: "ANALYSIS", note: null }] });
+});
+
+test("what cannot be brought to the schema is left for validation to report", () => {
+  const shape = shapeOf(verdicts);
+  const reply = { verdicts: [{ id: "C9", verdict: "maybe", score: "lots" }] };
+  assert.deepEqual(conform(reply, shape), reply);
+});

@@ -1,0 +1,112 @@
+// Shape tolerance for structured replies, in one place for every agent: a reply that means the right
+// thing in a slightly different shape is brought to the JSON Schema the call asked for before it is
+// validated. Real models wrap the object in another ({"response": {...}}), write an enum value in
+// another case or with padding ("Search", " supported "), a number as a string ("3"), a key in another
+// case, or one object where a list was asked for. What cannot be brought to the schema is left as it
+// is, for validation to report.
+import { resolveEnumValue } from "./resolve";
+
+export interface JsonSchemaNode {
+  type?: string | string[];
+  properties?: Record<string, JsonSchemaNode>;
+  required?: string[];
+  items?: JsonSchemaNode;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchemaNode[];
+  oneOf?: JsonSchemaNode[];
+  $ref?: string;
+  $defs?: Record<string, JsonSchemaNode>;
+  definitions?: Record<string, JsonSchemaNode>;
+}
+
+type Json = unknown;
+const isObject = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function typesOf(schema: JsonSchemaNode): string[] {
+  if (Array.isArray(schema.type)) return schema.type;
+  if (schema.type) return [schema.type];
+  if (schema.properties) return ["object"];
+  if (schema.items) return ["array"];
+  return [];
+}
+
+function deref(schema: JsonSchemaNode, root: JsonSchemaNode): JsonSchemaNode {
+  if (!schema.$ref) return schema;
+  const name = schema.$ref.replace(/^#\/(\$defs|definitions)\//, "");
+  return root.$defs?.[name] ?? root.definitions?.[name] ?? schema;
+}
+
+/** The reply's value brought to the schema's shape where it plainly means it (see the header). */
+export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode = schema, depth = 0): Json {
+  if (depth > 32) return value;
+  schema = deref(schema, root);
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants) {
+    if (value === null && variants.some((v) => typesOf(deref(v, root)).includes("null"))) return null;
+    const fitting = variants.map((v) => deref(v, root)).find((v) => fits(value, v)) ?? variants.map((v) => deref(v, root)).find((v) => !typesOf(v).includes("null"));
+    return fitting ? conform(value, fitting, root, depth + 1) : value;
+  }
+  if (schema.enum) {
+    const options = schema.enum.filter((o): o is string => typeof o === "string");
+    if (options.length && !schema.enum.includes(value)) return resolveEnumValue(value, options) ?? value;
+    return value;
+  }
+  const types = typesOf(schema);
+  if (value === null || value === undefined) return value;
+  if (types.includes("object")) return conformObject(value, schema, root, depth);
+  if (types.includes("array")) {
+    const list = Array.isArray(value) ? value : isObject(value) && schema.items && fits(value, deref(schema.items, root)) ? [value] : value;
+    return Array.isArray(list) && schema.items ? list.map((item) => conform(item, schema.items as JsonSchemaNode, root, depth + 1)) : list;
+  }
+  if ((types.includes("integer") || types.includes("number")) && typeof value === "string") {
+    const n = Number(value.trim().replace(/,(?=\d{3}\b)/g, ""));
+    if (value.trim() !== "" && Number.isFinite(n)) return types.includes("integer") && !types.includes("number") && !Number.isInteger(n) ? value : n;
+  }
+  if (types.includes("boolean") && typeof value === "string" && /^\s*(true|false)\s*$/i.test(value)) return value.trim().toLowerCase() === "true";
+  if (types.includes("string") && (typeof value === "number" || typeof value === "boolean")) return String(value);
+  return value;
+}
+
+/** Whether a value is of one of the schema's types (objects: has one of its required keys). */
+function fits(value: Json, schema: JsonSchemaNode): boolean {
+  const types = typesOf(schema);
+  if (types.length === 0) return true;
+  if (value === null) return types.includes("null");
+  if (Array.isArray(value)) return types.includes("array");
+  if (isObject(value)) return types.includes("object") && ownKeys(value, schema).length > 0;
+  if (typeof value === "number") return types.includes("number") || types.includes("integer");
+  return types.includes(typeof value);
+}
+
+/** The schema's properties the object has, keys compared without case. */
+function ownKeys(value: Record<string, Json>, schema: JsonSchemaNode): string[] {
+  const keys = new Set(Object.keys(value).map((k) => k.toLowerCase()));
+  return Object.keys(schema.properties ?? {}).filter((k) => keys.has(k.toLowerCase()));
+}
+
+function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode, depth: number): Json {
+  // One object where the schema's object has a single list property: {"verdicts": [that]} is not
+  // guessed. But a wrapper around the wanted object is taken off: {"response": {...}}.
+  let object = value;
+  for (let i = 0; i < 2 && isObject(object) && ownKeys(object, schema).length === 0; i++) {
+    const inner = Object.values(object);
+    if (inner.length !== 1) break;
+    if (isObject(inner[0])) object = inner[0];
+    else if (Array.isArray(inner[0]) && Object.keys(schema.properties ?? {}).length === 1) {
+      // {"items": [...]} for {"queries": [...]}: the lone list is the lone list property.
+      object = { [Object.keys(schema.properties ?? {})[0]]: inner[0] };
+    } else break;
+  }
+  if (Array.isArray(object) && object.length === 1 && isObject(object[0])) object = object[0];
+  if (!isObject(object)) return object;
+  const out: Record<string, Json> = {};
+  const props = schema.properties ?? {};
+  const byLower = new Map(Object.keys(props).map((k) => [k.toLowerCase(), k]));
+  for (const [key, v] of Object.entries(object)) {
+    const name = key in props ? key : (byLower.get(key.toLowerCase()) ?? key);
+    if (name in out && name !== key) continue;
+    out[name] = props[name] ? conform(v, props[name], root, depth + 1) : v;
+  }
+  return out;
+}

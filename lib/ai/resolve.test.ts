@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { choicesOf, normalUrl, resolveChoice, resolveEnumValue } from "./resolve";
+
+const sources = choicesOf("S", ["https://a.example/Battery-Prices", "https://www.b.example/grid?id=4", "https://c.example/"], (url) => [url]);
+const datasets = choicesOf("D", [{ file: "expr.csv", table: "expr" }, { file: "Sales 2024.xlsx", table: "sales_2024" }], (d) => [d.file, d.table]);
+
+test("a handle resolves as written, and in another case, padded, quoted or bracketed", () => {
+  for (const written of ["S2", "s2", " S2 ", '"S2"', "[S2]", "(s2).", "`S2`", "**S2**", "Source 2", "source #2"]) {
+    assert.equal(resolveChoice(written, sources)?.handle, "S2", written);
+  }
+});
+
+test("a retyped URL resolves through its normal form: case of the host, www, a trailing slash, an added query string", () => {
+  assert.equal(resolveChoice("HTTPS://A.EXAMPLE/Battery-Prices/", sources)?.handle, "S1");
+  assert.equal(resolveChoice("https://b.example/grid?id=4&utm_source=x", sources)?.handle, "S2");
+  assert.equal(resolveChoice("https://a.example/Battery-Prices?ref=feed", sources)?.handle, "S1", "an added query string");
+  assert.equal(resolveChoice("<https://c.example>", sources)?.handle, "S3");
+  assert.equal(resolveChoice("https://d.example/other", sources), undefined, "a URL that is not there");
+  assert.equal(normalUrl("https://WWW.Example.com:443/a/b/#top"), "example.com/a/b");
+});
+
+test("a dataset resolves by its file name, its table name, or its stem; the only candidate whatever its name", () => {
+  assert.equal(resolveChoice("EXPR.CSV", datasets)?.value.file, "expr.csv");
+  assert.equal(resolveChoice("expr", datasets)?.value.file, "expr.csv");
+  assert.equal(resolveChoice("sales_2024", datasets)?.value.file, "Sales 2024.xlsx");
+  assert.equal(resolveChoice("sales 2024.csv", datasets)?.value.file, "Sales 2024.xlsx", "stem of a file name with another extension");
+  assert.equal(resolveChoice("Expression data", datasets), undefined, "two candidates: no guess");
+  assert.equal(resolveChoice("Expression data", datasets.slice(0, 1))?.value.file, "expr.csv", "the only candidate");
+  assert.equal(resolveChoice("Expression data", datasets.slice(0, 1), { only: false }), undefined);
+});
+
+test("an ambiguous near-miss resolves to nothing", () => {
+  const twins = choicesOf("T", ["Alpha", "alpha "], (name) => [name]);
+  assert.equal(resolveChoice("ALPHA", twins), undefined);
+});
+
+test("enum values are matched up to case and padding", () => {
+  assert.equal(resolveEnumValue("Search", ["search", "visit", "answer"]), "search");
+  assert.equal(resolveEnumValue(" LITERATURE ", ["LITERATURE", "ANALYSIS"]), "LITERATURE");
+  assert.equal(resolveEnumValue("Supported.", ["supported", "partial", "unsupported"]), "supported");
+  assert.equal(resolveEnumValue("maybe", ["supported", "partial"]), undefined);
+});
