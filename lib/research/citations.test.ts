@@ -29,3 +29,14 @@ test("keeps the words of a removed descriptive link and drops bare unknown URLs 
   const r = verifyCitations(md, analysed);
   assert.equal(r.markdown, "Read the 2024 survey.\n\n## Sources\n- https://example.org/a");
 });
+
+test("a retyped URL (host case, an added query string) and a citation by handle are repaired to the analysed URL", () => {
+  const md = "Growth [1](HTTPS://Example.org/a?utm_source=feed). Story [S2]. Both [S1, S2]. Unknown [S9].";
+  const r = verifyCitations(md, analysed);
+  assert.equal(r.removed.length, 0);
+  assert.equal(
+    r.markdown,
+    "Growth [1](https://example.org/a). Story [source](https://news.example.com/story?id=4). Both [source](https://example.org/a)[source](https://news.example.com/story?id=4). Unknown [S9].",
+  );
+  assert.equal(verifyCitations("x [a](https://example.org/a?page=2).", analysed).markdown, "x [a](https://example.org/a).", "another query string on a page with none");
+});

@@ -1,17 +1,8 @@
 // After the report is written: every cited URL must be one that was actually analysed. A link to
-// any other URL is repaired when it is an obvious variant of an analysed one, else removed.
-
-function variantKey(raw: string): string | null {
-  try {
-    const url = new URL(raw.trim().replace(/[).,;:]+$/, ""));
-    url.hash = "";
-    const host = url.hostname.replace(/^www\./, "");
-    const path = url.pathname.replace(/\/+$/, "");
-    return `${host}${path}${url.search}`;
-  } catch {
-    return null;
-  }
-}
+// any other URL is repaired when it names an analysed one in other words (the resolver's near-misses:
+// case of the host, www, a trailing slash, an added query string, the source's handle `[S3]`), else
+// removed.
+import { choicesOf, resolveChoice } from "../ai/resolve";
 
 export interface CitationCheck {
   markdown: string;
@@ -21,19 +12,14 @@ export interface CitationCheck {
 
 export function verifyCitations(markdown: string, analysedUrls: Iterable<string>): CitationCheck {
   const allowed = new Set(analysedUrls);
-  const byKey = new Map<string, string | null>();
-  for (const url of allowed) {
-    const key = variantKey(url);
-    if (!key) continue;
-    // Two analysed URLs with the same key are ambiguous: do not repair to either.
-    byKey.set(key, byKey.has(key) ? null : url);
-  }
+  // The handles the report writer was shown (renderSources: S1 is the first analysed URL).
+  const choices = choicesOf("S", [...allowed], (url) => [url]);
   const removed: string[] = [];
   const repaired: string[] = [];
   const resolve = (url: string): string | null => {
     if (allowed.has(url)) return url;
-    const key = variantKey(url);
-    const match = key ? byKey.get(key) : undefined;
+    // Two analysed URLs that both match are ambiguous: the resolver repairs to neither.
+    const match = resolveChoice(url.replace(/[).,;:]+$/, ""), choices, { only: false })?.value;
     if (match) {
       repaired.push(url);
       return match;
@@ -42,7 +28,13 @@ export function verifyCitations(markdown: string, analysedUrls: Iterable<string>
     return null;
   };
 
-  let out = markdown.replace(/(\(\s*)?\[([^\]\n]*)\]\((\S+?)(?:\s+"[^"]*")?\)(\s*\))?/g, (whole, open: string | undefined, text: string, url: string, close: string | undefined) => {
+  // A citation by handle ("[S3]", "[S1, S4]", "【S2】") becomes a link to its source.
+  let out = markdown.replace(/[[【]\s*(S\d+(?:\s*[,;]\s*S\d+)*)\s*[\]】](?!\()/gi, (whole, list: string) => {
+    const urls = list.split(/[,;]/).map((h) => resolveChoice(h, choices, { only: false })?.value);
+    if (urls.some((u) => !u)) return whole;
+    return urls.map((url) => `[source](${url})`).join("");
+  });
+  out = out.replace(/(\(\s*)?\[([^\]\n]*)\]\((\S+?)(?:\s+"[^"]*")?\)(\s*\))?/g, (whole, open: string | undefined, text: string, url: string, close: string | undefined) => {
     if (!/^https?:\/\//i.test(url)) return whole;
     const target = resolve(url);
     if (target) return whole.replace(url, target);

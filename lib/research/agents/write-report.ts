@@ -8,17 +8,20 @@ export interface Learning {
   url: string;
 }
 
-/** Groups learnings by URL into <source> elements: the model cites the exact url attribute. */
+/**
+ * Groups learnings by URL into <source> elements: the model cites the exact url attribute, or the
+ * source's id (S1 is the first URL) when it cannot copy a URL exactly (lib/research/citations.ts).
+ */
 export function renderSources(learnings: Learning[]): string {
   const byUrl = new Map<string, string[]>();
   for (const l of learnings) byUrl.set(l.url, [...(byUrl.get(l.url) ?? []), l.content]);
-  return [...byUrl.entries()].map(([url, items]) => tag("source", items.map((i) => `- ${i}`).join("\n"), { url })).join("\n");
+  return [...byUrl.entries()].map(([url, items], i) => tag("source", items.map((item) => `- ${item}`).join("\n"), { url, id: `S${i + 1}` })).join("\n");
 }
 
 const CITATION_RULES = `Cite every factual claim right after the claim with a numbered Markdown link to its exact source URL,
 e.g. "… grew 12% in 2024 [1](https://example.org/page)." Number sources in the order you first cite them and reuse a
 source's number when you cite it again. Use only URLs that appear in a url attribute of the sources; never invent,
-shorten or alter a URL. Do not state facts that the sources do not support. Do not write a list of sources at the
+shorten or alter a URL; when you cannot copy a URL exactly, cite the source's id instead, e.g. "[S3]". Do not state facts that the sources do not support. Do not write a list of sources at the
 end: the numbered source list with each page's title is added for you.`;
 
 /** The Report Writing Agent: a sectioned Markdown report from extracted content only, streamed. */
