@@ -52,6 +52,8 @@ const server = http.createServer((req, res) => {
       if (prompt === "reasoning-field") content = '{"n": 5}';
     }
     if (prompt === "plain-thinking") content = "<think>Let me see {</think>\nThe answer.";
+    // Blank the first time it is asked (only reasoning), an answer the second.
+    if (prompt === "blank-once") content = prompts.filter((p) => p === "blank-once").length === 1 ? "<think>Hmm.</think>\n" : "Second answer.";
     const reasoning = prompt === "reasoning-field" ? { reasoning_content: 'I think {"n": 7}' } : {};
     res.end(JSON.stringify({
       id: "chatcmpl-test", object: "chat.completion", created: 0, model: "test-model",
@@ -135,6 +137,7 @@ test("a reasoning model's reply: its thinking is removed before parsing, a wrapp
   assert.equal(structured.length, before + 1, "no repair");
   assert.deepEqual(await generateStructured({ agent: "number-picker", system: "Pick.", prompt: "reasoning-field", schema }), { n: 5 }, "reasoning_content is never the reply");
   assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "plain-thinking" }), "The answer.");
+  assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "blank-once" }), "Second answer.", "a blank reply is asked for again");
   const deltas: string[] = [];
   const text = await streamPlainText({ agent: "test", system: "Test.", prompt: "stream-thinking", onDelta: (d) => deltas.push(d) });
   assert.equal(text, "# Report\nBody.");

@@ -187,7 +187,22 @@ function outgoing(system: string, messages: Turn[], jsonSchema = ""): string {
   return [system, jsonSchema, ...messages.map((m) => m.content)].join("\n");
 }
 
-export async function generatePlainText(options: CallOptions): Promise<string> {
+/**
+ * A plain reply that is blank once its reasoning is removed (an empty reply, or a reasoning model that
+ * only thought before its limit) is asked for again, as a structured one is repaired: nothing reads
+ * an empty report or answer as a result.
+ */
+async function untilNotBlank(call: () => Promise<string>): Promise<string> {
+  let text = "";
+  for (let attempt = 0; attempt <= getEnv().LLM_REPAIR_ATTEMPTS && !text.trim(); attempt++) text = await call();
+  return text;
+}
+
+export function generatePlainText(options: CallOptions): Promise<string> {
+  return untilNotBlank(() => plainOnce(options));
+}
+
+async function plainOnce(options: CallOptions): Promise<string> {
   const { onUsage, signal, schedule } = options;
   const maxOutputTokens = options.budget?.(outgoing(options.system, [{ role: "user", content: options.prompt }]));
   await onUsage?.begin?.();
@@ -218,7 +233,11 @@ async function settleFailed(onUsage: UsageSink | undefined, error: unknown, sign
 const DELTA_INTERVAL_MS = 50;
 
 /** Streams text, calling onDelta with what arrived (pieces gathered over DELTA_INTERVAL_MS); resolves with the whole text. */
-export async function streamPlainText(options: CallOptions & { onDelta: (delta: string) => void }): Promise<string> {
+export function streamPlainText(options: CallOptions & { onDelta: (delta: string) => void }): Promise<string> {
+  return untilNotBlank(() => streamOnce(options));
+}
+
+async function streamOnce(options: CallOptions & { onDelta: (delta: string) => void }): Promise<string> {
   const { onUsage, signal, schedule } = options;
   await onUsage?.begin?.();
   let settled = false;
