@@ -29,3 +29,14 @@ test("what cannot be brought to the schema is left for validation to report", ()
   const reply = { verdicts: [{ id: "C9", verdict: "maybe", score: "lots" }] };
   assert.deepEqual(conform(reply, shape), reply);
 });
+
+test("a discriminated union's variant is chosen by its fixed value, in any case, and that value folded", () => {
+  const schema = z.object({
+    step: z.discriminatedUnion("action", [
+      z.object({ action: z.literal("search"), queries: z.array(z.string()) }),
+      z.object({ action: z.literal("visit"), targets: z.array(z.string()) }),
+    ]),
+  });
+  assert.deepEqual(schema.parse(conform({ step: { action: " VISIT ", Targets: ["U1"] } }, shapeOf(schema))), { step: { action: "visit", targets: ["U1"] } });
+  assert.deepEqual(schema.parse(conform({ step: { action: "Search", queries: ["a"] } }, shapeOf(schema))), { step: { action: "search", queries: ["a"] } });
+});

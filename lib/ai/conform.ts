@@ -44,8 +44,12 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
   const variants = schema.anyOf ?? schema.oneOf;
   if (variants) {
     if (value === null && variants.some((v) => typesOf(deref(v, root)).includes("null"))) return null;
-    const fitting = variants.map((v) => deref(v, root)).find((v) => fits(value, v)) ?? variants.map((v) => deref(v, root)).find((v) => !typesOf(v).includes("null"));
+    const all = variants.map((v) => deref(v, root));
+    const fitting = (isObject(value) ? all.find((v) => discriminated(value, v, root)) : undefined) ?? all.find((v) => fits(value, v)) ?? all.find((v) => !typesOf(v).includes("null"));
     return fitting ? conform(value, fitting, root, depth + 1) : value;
+  }
+  if (schema.const !== undefined) {
+    return typeof schema.const === "string" && value !== schema.const && resolveEnumValue(value, [schema.const]) ? schema.const : value;
   }
   if (schema.enum) {
     const options = schema.enum.filter((o): o is string => typeof o === "string");
@@ -66,6 +70,23 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
   if (types.includes("boolean") && typeof value === "string" && /^\s*(true|false)\s*$/i.test(value)) return value.trim().toLowerCase() === "true";
   if (types.includes("string") && (typeof value === "number" || typeof value === "boolean")) return String(value);
   return value;
+}
+
+/**
+ * Whether an object is this variant of a discriminated union: a property the variant fixes (a const,
+ * or an enum) has, up to the resolver's near-misses, one of its values. {"action": "Search"} is the
+ * "search" variant, not the first variant with an "action" key.
+ */
+function discriminated(value: Record<string, Json>, variant: JsonSchemaNode, root: JsonSchemaNode): boolean {
+  const lower = new Map(Object.entries(value).map(([k, v]) => [k.toLowerCase(), v]));
+  return Object.entries(variant.properties ?? {}).some(([key, prop]) => {
+    const p = deref(prop, root);
+    const fixed = p.const !== undefined ? [p.const] : p.enum;
+    if (!fixed || !(variant.required ?? []).includes(key)) return false;
+    const options = fixed.filter((o): o is string => typeof o === "string");
+    const given = lower.get(key.toLowerCase());
+    return given !== undefined && (fixed.includes(given) || (options.length > 0 && resolveEnumValue(given, options) !== undefined));
+  });
 }
 
 /** Whether a value is of one of the schema's types (objects: has one of its required keys). */
