@@ -74,6 +74,11 @@ const DiscoveryItem = memo(function DiscoveryItem({ d }: { d: DrDiscovery }) {
           <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-muted">
             <span className={`rounded-full border px-1.5 py-px font-medium capitalize ${CONF[d.confidence] ?? CONF.low}`}>{d.confidence}<span className="sr-only"> confidence</span></span>
             <span data-testid="dr-evidence-count">{d.evidenceItems.length} evidence</span>
+            {d.linkedEvidence === false ? (
+              <span data-testid="dr-unlinked" title="The discovery's evidence named no stored source or query" className="rounded-full bg-warn-soft px-1.5 py-px">
+                no linked evidence
+              </span>
+            ) : null}
             {d.status !== "active" ? <span className="capitalize text-subtle">{d.status}</span> : null}
             {d.novelty ? <span className="min-w-0 truncate">{d.novelty}</span> : null}
           </span>

@@ -1,10 +1,11 @@
 // An analysis task's stored queries as evidence: each successful query is an item with the id
-// "<task>:<query>" (ana-1-2:q3), shown to the discovery agent with its SQL and result rows, and
-// resolved back to the SQL, the result and the chart for the conversation's view.
+// "<task>:<query>" (ana-1-2:q3), shown to the discovery agent under a handle (agents/snippets.ts)
+// with its SQL and result rows, and resolved back to the SQL, the result and the chart for the
+// conversation's view.
 import { parseJson } from "../db/json";
 import type { StoredQuery } from "./agents/analysis";
 import type { StoredChart } from "./agents/analysis-chart";
-import type { EvidenceItem } from "./agents/discovery";
+import type { EvidenceItem } from "./agents/snippets";
 
 export interface AnalysisArtifacts {
   kind: "analysis";

@@ -69,7 +69,7 @@ export async function submitAnswers({ userId, sessionId, answers }: { userId: st
   assertResearchConfigured({ llm: true });
   const withAnswers = { ...session, answers: JSON.stringify(answers) };
   const plan = await withinPlanningLimits({ userId, kind: "clarification-plan", subjectId: sessionId }, ({ onUsage }) =>
-    clarificationPlan({ query: session.query, qa: qaOf(withAnswers), maxTasks: getEnv().MAX_TASKS_PER_ITERATION, onUsage }).catch(llmFailure));
+    clarificationPlan({ query: session.query, qa: qaOf(withAnswers), datasets: parseJson<string[]>(session.datasets, []), maxTasks: getEnv().MAX_TASKS_PER_ITERATION, onUsage }).catch(llmFailure));
   const moved = await moveClarificationSession(sessionId, "questions_generated", { status: "plan_generated", answers: JSON.stringify(answers), plan: JSON.stringify(plan) });
   if (!moved) wrongState((await ownSession(userId, sessionId)), "questions_generated");
   return { ok: true, sessionId, plan };
@@ -90,7 +90,7 @@ export async function planFeedback({ userId, sessionId, approved, feedback }: { 
   }
   assertResearchConfigured({ llm: true });
   const plan = await withinPlanningLimits({ userId, kind: "clarification-feedback", subjectId: sessionId }, ({ onUsage }) =>
-    clarificationPlan({ query: session.query, qa: qaOf(session), feedback, previousPlan: previous, maxTasks: getEnv().MAX_TASKS_PER_ITERATION, onUsage }).catch(llmFailure));
+    clarificationPlan({ query: session.query, qa: qaOf(session), datasets: parseJson<string[]>(session.datasets, []), feedback, previousPlan: previous, maxTasks: getEnv().MAX_TASKS_PER_ITERATION, onUsage }).catch(llmFailure));
   const moved = await moveClarificationSession(sessionId, "plan_generated", {
     plan: JSON.stringify(plan),
     feedbackHistory: JSON.stringify([...history, { at: new Date().toISOString(), approved: false, feedback, previousPlan: previous }]),

@@ -9,7 +9,7 @@ import type { PaperInput } from "../exports/latex/paper";
 import { numberCitations, splitNumberedSources } from "../report-citations";
 import { conversationSnapshot } from "./snapshot";
 import { toSharedConversation, withWriteUpVerification, type SharedConversation } from "./shared-view";
-import type { VerificationView } from "../verification/view";
+import { unverifiedNote, type VerificationView } from "../verification/view";
 
 export interface ConversationExport {
   doc: ExportDocument;
@@ -43,6 +43,7 @@ function writeUp(c: SharedConversation): string {
           `Confidence: ${d.confidence} · novelty: ${d.novelty} · status: ${d.status}.`,
           "",
           line(d.evidence),
+          ...(d.linkedEvidence ? [] : ["", "_No linked evidence: the discovery's evidence named no stored source or query._"]),
           ...evidence.map((e) => `\n> ${line(e.quote ?? "")} [source](${e.url})`),
         ].join("\n"),
       );
@@ -73,6 +74,7 @@ export function conversationDocument(c: SharedConversation, verification: WriteU
       settings: [
         { label: "Mode", value: c.researchMode },
         { label: "Counts", value: `${plural(iterations, "iteration")} · ${plural(c.currentLevel, "level")} · ${plural(c.plan.length, "task")} · ${plural(c.discoveries.length, "discovery", "discoveries")} · ${sources.length} cited` },
+        ...(unverifiedNote(verification) ? [{ label: "Not verified", value: unverifiedNote(verification) as string }] : []),
       ],
       supportRate: verification?.status === "done" ? verification.support_rate : null,
       body,
@@ -80,6 +82,13 @@ export function conversationDocument(c: SharedConversation, verification: WriteU
       fileStem: fileStem(c.objective, date),
     },
   };
+}
+
+/** "2 completed, 1 skipped": how the analysis tasks ended. */
+function analysisRan(tasks: SharedConversation["plan"]): string {
+  const counts = new Map<string, number>();
+  for (const t of tasks) counts.set(t.status, (counts.get(t.status) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${n} ${status}`).join(", ");
 }
 
 type PageFacts = Awaited<ReturnType<typeof pageReferenceFacts>>;
@@ -90,6 +99,7 @@ export function conversationPaper(doc: ExportDocument, c: SharedConversation, fa
   const literature = c.plan.filter((t) => t.type === "LITERATURE");
   const analysis = c.plan.filter((t) => t.type === "ANALYSIS");
   const confidence = c.discoveries.filter((d) => d.confidence === "high").length;
+  const unlinked = c.discoveries.filter((d) => !d.linkedEvidence);
   return {
     doc,
     author: "Quarry Deep Research (automated research)",
@@ -97,7 +107,7 @@ export function conversationPaper(doc: ExportDocument, c: SharedConversation, fa
     methods: {
       paragraphs: [
         `The research ran as Deep Research in ${c.researchMode} mode: ${plural(iterations, "iteration")} over ${plural(c.currentLevel, "level")}. Each iteration planned tasks for the objective, ran them, revised a working hypothesis, reflected on the findings, recorded discoveries with their evidence, and decided whether to continue.`,
-        `Literature tasks (${literature.length}) each explored a search tree: queries to a web search engine, the pages found read, and the findings extracted for the task's objective, then summarised with citations. Analysis tasks (${analysis.length}) are meant to query uploaded datasets; ${analysis.length ? "they are recorded here with their objectives, but this version of Quarry does not run them yet (recorded as skipped), so no dataset results enter the findings" : "none were planned"}.`,
+        `Literature tasks (${literature.length}) each explored a search tree: queries to a web search engine, the pages found read, and the findings extracted for the task's objective, then summarised with citations. Analysis tasks (${analysis.length}) queried the uploaded datasets with SQL in a read-only sandbox; every figure they report is a value of a stored query result${analysis.length ? ` (${analysisRan(analysis)})` : ", but none were planned"}.`,
         c.hypothesis?.hypothesis ? `The working hypothesis at the end was: ${line(c.hypothesis.hypothesis)}` : "",
       ].filter(Boolean),
       tables: [{ caption: "The tasks, level by level.", header: ["Level", "Type", "Objective", "Status"], rows: c.plan.map((t) => [String(t.level), t.type, t.objective, t.status]) }],
@@ -110,8 +120,10 @@ export function conversationPaper(doc: ExportDocument, c: SharedConversation, fa
     },
     limitations: [
       ...c.plan.filter((t) => t.status === "failed").map((t) => `The task "${t.objective}" failed; its findings are missing.`),
-      ...(analysis.length ? [`${plural(analysis.length, "analysis task")} did not run: dataset analysis is not implemented yet.`] : []),
+      ...analysis.filter((t) => t.status === "skipped").map((t) => `The analysis task "${t.objective}" did not run: ${line(t.output ?? "no dataset could be analysed")}`),
+      ...(unlinked.length ? [`${plural(unlinked.length, "discovery", "discoveries")} could not be linked to stored evidence (the evidence named no stored source or query).`] : []),
       ...(v?.status === "done" ? [] : ["The write-up's citations were not checked against the sources' text (the check did not run or could not finish)."]),
+      ...(unverifiedNote(v) ? [unverifiedNote(v) as string] : []),
       "The discoveries' evidence quotes are stored snippets of the pages; the discoveries themselves are the research's reading of them.",
     ],
     verification:

@@ -5,6 +5,8 @@ import { decideContinue, type ContinueDecision } from "./agents/continue";
 import { findDiscoveries } from "./agents/discovery";
 import { formHypothesis } from "./agents/hypothesis";
 import { planTasks } from "./agents/planning";
+import type { PlannedDataset } from "./agents/common";
+import { datasetEntries } from "../db/datasets";
 import { reflect } from "./agents/reflection";
 import { writeReply } from "./agents/reply";
 import { advanceMessage, getConversation, messagesOf, saveReply, setMessageContent, updateConversation, type ConversationMessage } from "../db/conversations";
@@ -57,7 +59,7 @@ const plan: Step = async (ctx, m) => {
     // The loop continues on its own: the previous level's suggestions are this level's tasks.
     drafts = parseJson<TaskDraft[]>(c.suggestedNextSteps, []).slice(0, max);
   } else {
-    drafts = await planTasks({ context: await ctx.context(c.currentLevel, 300), maxTasks: max, userMessage: m.content, mode: "initial", signal: ctx.signal, onUsage: ctx.usage });
+    drafts = await planTasks({ context: await ctx.context(c.currentLevel, 300), maxTasks: max, userMessage: m.content, mode: "initial", datasets: loadedDatasets(c.uploadedDatasets), signal: ctx.signal, onUsage: ctx.usage });
   }
   // A plan with nothing in it still searches the objective: an iteration without tasks learns nothing.
   if (drafts.length === 0) drafts = [{ type: "LITERATURE", objective: c.currentObjective ?? c.objective }];
@@ -66,6 +68,11 @@ const plan: Step = async (ctx, m) => {
   for (const t of created ?? []) ctx.emit("task", taskView(t));
   await ctx.emitState();
 };
+
+/** The datasets that loaded, in upload order: the planner offers them as D1, D2 … */
+function loadedDatasets(uploadedDatasets: string | null): PlannedDataset[] {
+  return datasetEntries(uploadedDatasets).flatMap((e) => (e.status === "loaded" && e.table ? [{ filename: e.filename, table: e.table, rowCount: e.rowCount, columns: e.columns }] : []));
+}
 
 const execute: Step = async (ctx, m) => {
   // Queue mode: each task is a job of its own, on whichever worker is free; the run's job parks while they work.
@@ -127,8 +134,8 @@ async function discovery(ctx: DrContext, level: number) {
     knownTaskIds: tasks.map((t) => t.taskKey), signal: ctx.signal, onUsage: ctx.usage,
   });
   ctx.check();
-  if (result.droppedItemIds.length || result.rejected.length) {
-    console.warn(`[quarry] conversation ${ctx.conversationId} level ${level}: dropped ${result.droppedItemIds.length} invented evidence id(s), rejected ${result.rejected.length} discovery(ies) without evidence`);
+  if (result.droppedItemIds.length || result.unlinked.length || result.rejected.length) {
+    console.warn(`[quarry] conversation ${ctx.conversationId} level ${level}: dropped ${result.droppedItemIds.length} evidence id(s) naming no snippet, kept ${result.unlinked.length} discovery(ies) without linked evidence, rejected ${result.rejected.length} stating numbers their results do not hold`);
   }
   if (await applyDiscoveryChanges(ctx.conversationId, level, result.changes)) {
     for (const d of await discoveryViews(ctx.conversationId)) ctx.emit("discovery", d);
@@ -136,7 +143,8 @@ async function discovery(ctx: DrContext, level: number) {
 }
 
 const next: Step = async (ctx, m) => {
-  const steps = await planTasks({ context: await ctx.context(m.level, 300), maxTasks: ctx.env.MAX_TASKS_PER_ITERATION, mode: "next", signal: ctx.signal, onUsage: ctx.usage });
+  const c = (await getConversation({ id: ctx.conversationId }))!;
+  const steps = await planTasks({ context: await ctx.context(m.level, 300), maxTasks: ctx.env.MAX_TASKS_PER_ITERATION, mode: "next", datasets: loadedDatasets(c.uploadedDatasets), signal: ctx.signal, onUsage: ctx.usage });
   ctx.check();
   await updateConversation(ctx.conversationId, () => ({ suggestedNextSteps: JSON.stringify(steps) }));
   await ctx.emitState();
@@ -164,7 +172,7 @@ const reply: Step = async (ctx, m) => {
   const sources = continuing ? null : await writeUpSources(ctx.conversationId, Math.floor(ctx.env.CONTEXT_TOKEN_BUDGET / 2));
   const text = await writeReply({ context: await ctx.context(m.level, sources ? Math.floor(ctx.env.CONTEXT_TOKEN_BUDGET / 2) : 0), iteration: m.iteration, continuing, snippets: sources?.text, signal: ctx.signal, onUsage: ctx.usage });
   ctx.check();
-  const content = sources ? citeSnippets(text, sources.shown, sources.pages) : text;
+  const content = sources ? citeSnippets(text, sources.choices, sources.pages) : text;
   const c = (await getConversation({ id: ctx.conversationId }))!;
   const nextPatch = continuing ? { phase: "plan", iteration: m.iteration + 1 } : { phase: "verify" };
   const saved = await saveReply({ conversationId: ctx.conversationId, rootId: m.id, iteration: m.iteration, content, suggestedNextSteps: c.suggestedNextSteps, next: nextPatch });

@@ -33,6 +33,8 @@ export interface SharedConversation {
     level: number;
     supportingTaskIds: string[];
     evidenceItems: { taskId: string; quote: string | null; url: string | null }[];
+    /** False when the discovery was kept although its evidence named no stored snippet or query. */
+    linkedEvidence: boolean;
     history: { level?: number; action?: string; reason?: string; previousClaim?: string }[];
   }[];
   /** The citation check of the write-up (the last reply), when it was verified. */
@@ -62,6 +64,7 @@ export function toSharedConversation(c: ConversationSnapshot): SharedConversatio
       id: d.id, claim: d.claim, evidence: d.evidence, novelty: d.novelty, confidence: d.confidence, status: d.status, level: d.level,
       supportingTaskIds: d.supportingTaskIds,
       evidenceItems: d.evidenceItems.map((e) => ({ taskId: e.taskId, quote: e.quote, url: e.url })),
+      linkedEvidence: d.linkedEvidence,
       history: (d.history as SharedConversation["discoveries"][number]["history"]).map((x) => ({ level: x?.level, action: x?.action, reason: x?.reason, previousClaim: x?.previousClaim })),
     })),
     writeUpVerification: null,

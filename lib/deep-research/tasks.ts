@@ -2,12 +2,14 @@
 // error, and one failing does not stop the others. A LITERATURE task explores a tree on a hidden
 // child research (resumable: a re-run goes on from what that research holds) and summarises what it
 // extracted, citing the stored snippets. An ANALYSIS task runs the analysis agent over the loaded
-// datasets in the read-only sandbox and stores every query with its result as the task's artifacts;
-// with no loadable data it is recorded as skipped with the reason, never faked.
+// datasets it names (all of them when it names none that loaded) in the read-only sandbox and stores
+// every query with its result as the task's artifacts; with no loaded data it is recorded as skipped
+// with the reason, never faked.
 import { analyseDatasets } from "./agents/analysis";
 import { summariseLiterature } from "./agents/literature-summary";
 import { datasetEntries } from "../db/datasets";
 import { openSandbox } from "./datasets";
+import { datasetsOfTask } from "./task-datasets";
 import { errorMessage } from "../errors";
 import { getConversation } from "../db/conversations";
 import { childResearchOf, finishChildResearch, itemsOfResearches, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
@@ -90,16 +92,9 @@ async function literature(ctx: DrContext, task: ResearchTask): Promise<Outcome> 
 async function analysis(ctx: DrContext, task: ResearchTask): Promise<Outcome> {
   const conversation = await getConversation({ id: ctx.conversationId });
   const entries = datasetEntries(conversation?.uploadedDatasets);
-  const wanted = parseJson<string[]>(task.datasetFilenames, []);
-  // The planner may name a dataset by its file or by its table.
-  const named = wanted.length ? entries.filter((e) => wanted.includes(e.filename) || (e.table !== undefined && wanted.includes(e.table))) : entries;
-  const loaded = named.filter((e) => e.status === "loaded" && e.table);
-  if (entries.length === 0) return skipped("No dataset was uploaded, so there is no data to analyse.");
-  if (loaded.length === 0) {
-    const failed = named.filter((e) => e.status === "failed").map((e) => e.error);
-    return skipped(failed.length ? `No dataset of this task could be loaded: ${failed.join(" ")}` : `None of the datasets named (${wanted.join(", ")}) was uploaded to this conversation.`);
-  }
-  const datasets = loaded.map((e) => ({ table: e.table!, filename: e.filename, rowCount: e.rowCount ?? 0, columns: e.columns ?? [], description: e.description ?? null }));
+  const chosen = datasetsOfTask(entries, parseJson<string[]>(task.datasetFilenames, []));
+  if (!chosen.ok) return skipped(chosen.reason);
+  const datasets = chosen.datasets.map((e) => ({ table: e.table!, filename: e.filename, rowCount: e.rowCount ?? 0, columns: e.columns ?? [], description: e.description ?? null }));
   const sandbox = await openSandbox(ctx);
   let result: Awaited<ReturnType<typeof analyseDatasets>>;
   try {

@@ -126,9 +126,13 @@ export type Snippet = { id: string; content: string; url: string; researchId: st
 
 /**
  * A discovery with each evidence item resolved: a literature snippet to its quote and URL, a stored
- * query of an analysis task to its SQL, result and chart (`query`).
+ * query of an analysis task to its SQL, result and chart (`query`); `linkedEvidence` says whether any does.
  */
 export function discoveryView(d: DiscoveryWithEvidence, snippets: Map<string, Snippet>, queryOf: (itemId: string) => QueryEvidence | null = () => null) {
+  const evidenceItems = d.evidenceItems.map((e) => {
+    const s = snippets.get(e.itemId);
+    return { taskId: e.taskKey, itemId: e.itemId, quote: s?.content ?? null, url: s?.url ?? null, researchId: s?.researchId ?? null, query: s ? null : queryOf(e.itemId) };
+  });
   return {
     id: d.key,
     claim: d.claim,
@@ -138,10 +142,9 @@ export function discoveryView(d: DiscoveryWithEvidence, snippets: Map<string, Sn
     status: d.status,
     level: d.level,
     supportingTaskIds: parseJson<string[]>(d.supportingTaskIds, []),
-    evidenceItems: d.evidenceItems.map((e) => {
-      const s = snippets.get(e.itemId);
-      return { taskId: e.taskKey, itemId: e.itemId, quote: s?.content ?? null, url: s?.url ?? null, researchId: s?.researchId ?? null, query: s ? null : queryOf(e.itemId) };
-    }),
+    evidenceItems,
+    // False for a discovery kept although its evidence named no stored snippet or query (agents/discovery.ts).
+    linkedEvidence: evidenceItems.some((e) => e.quote !== null || e.query !== null),
     history: parseJson<unknown[]>(d.history, []),
   };
 }

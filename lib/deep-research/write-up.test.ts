@@ -1,29 +1,35 @@
-// The write-up's snippet citations as numbered links to the snippets' pages, and the paper's
+// The write-up's snippet citations (by handle, S1 …) as numbered links to the snippets' pages, and the paper's
 // references built from the pages' author and date.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { conversationDocument, conversationPaper } from "./export-view";
 import type { SharedConversation } from "./shared-view";
 import { citeSnippets } from "./write-up";
+import { renderItems } from "./agents/snippets";
 
 const A = "https://a.example/prices";
 const B = "https://b.example/grid";
-const shown = [
-  { id: "item-a", taskKey: "lit-1-1", content: "Prices fell.", url: A },
-  { id: "item-b", taskKey: "lit-1-2", content: "Capacity doubled.", url: B },
-  { id: "item-a2", taskKey: "lit-1-1", content: "More on prices.", url: A },
-];
+const shown = renderItems([
+  { id: "cmitem-a", taskKey: "lit-1-1", content: "Prices fell.", url: A },
+  { id: "cmitem-b", taskKey: "lit-1-2", content: "Capacity doubled.", url: B },
+  { id: "cmitem-a2", taskKey: "lit-1-1", content: "More on prices.", url: A },
+], 10_000).choices;
 const pages = new Map([
   [A, { title: "Battery prices", text: "Prices fell." }],
   [B, { title: null, text: "Capacity doubled." }],
 ]);
 
-test("snippet ids become numbered links to their pages, one per page; invented ids go; prose in brackets stays", () => {
-  const out = citeSnippets("Prices fell [item-a]. Capacity doubled [item-b, item-a2]. Made up [nope:9]. Quoted [sic] text [item-a2].", shown, pages);
+test("snippet handles become numbered links to their pages, one per page; invented ids go; prose in brackets stays", () => {
+  const out = citeSnippets("Prices fell [S1]. Capacity doubled [S2, S3]. Made up [nope:9]. Quoted [sic] text [s3]. In [Figure 2] too [Source 1][S7].", shown, pages);
   const [body, list] = out.split("## Sources");
-  assert.equal(body.trim(), `Prices fell [1](${A}). Capacity doubled [2](${B})[1](${A}). Made up. Quoted [sic] text [1](${A}).`);
+  assert.equal(body.trim(), `Prices fell [1](${A}). Capacity doubled [2](${B})[1](${A}). Made up. Quoted [sic] text [1](${A}). In [Figure 2] too [1](${A}).`);
   assert.match(list, /1\. Battery prices — <https:\/\/a\.example\/prices>/);
   assert.match(list, /2\. .* — <https:\/\/b\.example\/grid>/);
+});
+
+test("a citation by a snippet's stored id, as a task summary shows it, still links its page", () => {
+  const out = citeSnippets("Capacity doubled [cmitem-b].", shown, pages);
+  assert.equal(out.split("## Sources")[0].trim(), `Capacity doubled [1](${B}).`);
 });
 
 const conversation: SharedConversation = {
@@ -45,9 +51,9 @@ const conversation: SharedConversation = {
   writeUpVerification: {
     status: "done",
     support_rate: 0.5,
-    counts: { claims: 2, supported: 1, partial: 0, unsupported: 0, uncited: 1 },
+    counts: { claims: 2, supported: 1, partial: 0, unsupported: 0, uncited: 1, unverified: 0 },
     claims: [],
-    as_written: { support_rate: 1 / 3, counts: { claims: 3, supported: 1, partial: 0, unsupported: 1, uncited: 1 }, claims: [] },
+    as_written: { support_rate: 1 / 3, counts: { claims: 3, supported: 1, partial: 0, unsupported: 1, uncited: 1, unverified: 0 }, claims: [] },
     repair: { removed: 1, rewritten: 0 },
     completed_at: "2026-11-25T10:06:00.000Z",
   },
@@ -64,4 +70,27 @@ test("the write-up's export states its support rate; the paper's references carr
   const unverified = conversationPaper(conversationDocument({ ...conversation, writeUpVerification: null }).doc, { ...conversation, writeUpVerification: null });
   assert.equal(unverified.sources[0].author, null);
   assert.ok(unverified.limitations.some((l) => l.includes("were not checked")));
+});
+
+test("a discovery kept without linked evidence says so in the export and the paper; analysis tasks are reported as they ended", () => {
+  const discovery = { id: "disc-1", claim: "Prices fell", evidence: "A survey", novelty: "N", confidence: "medium", status: "active", level: 1, supportingTaskIds: [], history: [] };
+  const c: SharedConversation = {
+    ...conversation,
+    writeUpVerification: null,
+    plan: [
+      { id: "ana-1-1", level: 1, type: "ANALYSIS", objective: "Totals", status: "completed", output: "Totals [q1]", startedAt: null, endedAt: null },
+      { id: "ana-1-2", level: 1, type: "ANALYSIS", objective: "More", status: "skipped", output: "No dataset was uploaded, so there is no data to analyse.", startedAt: null, endedAt: null },
+    ],
+    discoveries: [
+      { ...discovery, evidenceItems: [], linkedEvidence: false },
+      { ...discovery, id: "disc-2", claim: "Capacity doubled", evidenceItems: [{ taskId: "lit-1-2", quote: "Capacity doubled.", url: B }], linkedEvidence: true },
+    ],
+  };
+  const { doc, shared } = conversationDocument(c);
+  assert.equal(doc.body.split("No linked evidence").length - 1, 1, doc.body);
+  assert.match(doc.body, /### Prices fell\n\nConfidence: medium[^\n]*\n\nA survey\n\n_No linked evidence/);
+  const paper = conversationPaper(doc, shared);
+  assert.ok(paper.methods.paragraphs[1].includes("Analysis tasks (2) queried the uploaded datasets") && paper.methods.paragraphs[1].includes("(1 completed, 1 skipped)"), paper.methods.paragraphs[1]);
+  assert.ok(paper.limitations.some((l) => l === 'The analysis task "More" did not run: No dataset was uploaded, so there is no data to analyse.'));
+  assert.ok(paper.limitations.some((l) => l.startsWith("1 discovery could not be linked to stored evidence")));
 });

@@ -4,8 +4,10 @@
 //   #done-at-N   planning in "next" mode proposes nothing from level N on (objective met);
 //   #analysis    the initial plan adds an ANALYSIS task (its agent's scenarios: llm-analysis.ts);
 //   #tasks-N     plans N tasks (default 2, at most <max_tasks>).
-// The discovery agent cites real snippet ids from the prompt and always adds one invented id, and
-// the literature summary one invented citation, so that the engine's repair is exercised.
+// Snippets, datasets, tasks and discoveries are named by the handles the prompt offers (S1, D1,
+// lit-1-2, disc-1). The discovery agent cites real snippet handles from the prompt and always adds
+// one invented id, and the literature summary one invented citation, so that the engine's repair is
+// exercised.
 import { firstWords, intTag, tagContent, taskText, type ChatMessage } from "./llm-parse";
 import { analysisReply, datasetDescriptionReply } from "./llm-analysis";
 import { sentencesOf } from "./llm-parse";
@@ -38,15 +40,22 @@ function plan(task: string) {
   const doneAt = marker(task, "done-at");
   if (mode === "next" && doneAt !== undefined && level - 1 >= doneAt) return { suggestedNextSteps: [] };
   const count = Math.min(max, marker(task, "tasks") ?? 2);
-  const drafts: { type: string; objective: string; datasetFilenames: string[] }[] = Array.from({ length: count }, (_, i) => ({
+  // The loaded datasets' handles ("D1: sales.csv (table sales, …)"); the drafts have a datasets field only when some are offered.
+  const loaded = datasetHandles(tagContent(task, "loaded_datasets"));
+  const withDatasets = (handles: string[]) => (loaded.length ? { datasets: handles } : {});
+  const drafts: { type: string; objective: string; datasets?: string[] }[] = Array.from({ length: count }, (_, i) => ({
     type: "LITERATURE",
     objective: `${topic} evidence line ${mode === "next" ? level + 1 : level}.${i + 1}`,
-    datasetFilenames: [],
+    ...withDatasets([]),
   }));
-  // The ANALYSIS task names the files the world view lists as loaded ("sales.csv → table sales …").
-  const loaded = [...(tagContent(task, "datasets") ?? "").matchAll(/^(\S+) → table /gm)].map((m) => m[1]);
-  if (mode === "initial" && task.includes("#analysis") && drafts.length > 0) drafts[drafts.length - 1] = { type: "ANALYSIS", objective: `Analyse the uploaded data on ${topic}`, datasetFilenames: loaded };
+  // The ANALYSIS task names every dataset offered, by handle.
+  if (mode === "initial" && task.includes("#analysis") && drafts.length > 0) drafts[drafts.length - 1] = { type: "ANALYSIS", objective: `Analyse the uploaded data on ${topic}`, ...withDatasets(loaded) };
   return mode === "next" ? { suggestedNextSteps: drafts } : { tasks: drafts };
+}
+
+/** The handles of a list of datasets offered as "D1: sales.csv (…)", one a line. */
+function datasetHandles(list: string | undefined): string[] {
+  return [...(list ?? "").matchAll(/^(D\d+): /gm)].map((m) => m[1]);
 }
 
 function discoveries(task: string) {
@@ -62,20 +71,21 @@ function discoveries(task: string) {
     novelty: `First evidence from ${taskId}`,
     confidence: list.length > 2 ? "high" : "medium",
     supportingTaskIds: [taskId],
-    evidenceItems: [...list.slice(0, 2).map((i) => ({ taskId, itemId: i.id })), { taskId, itemId: `invented-${taskId}:99` }],
+    evidenceItems: [...list.slice(0, 2).map((i) => i.id), `invented-${taskId}:99`],
     reason: "New evidence this level",
   }));
   const firstItem = items(task)[0];
   if (existing.length > 0 && firstItem) {
     out.push({
       key: existing[0], action: "update", claim: `Revised: ${firstItem.content.slice(0, 60)}`, evidence: firstItem.content.slice(0, 60), novelty: "Confirmed by a later level",
-      confidence: "high", supportingTaskIds: [firstItem.task], evidenceItems: [{ taskId: firstItem.task, itemId: firstItem.id }], reason: "Later evidence confirms it",
+      confidence: "high", supportingTaskIds: [firstItem.task], evidenceItems: [firstItem.id], reason: "Later evidence confirms it",
     });
   }
   return { discoveries: out };
 }
 
-const isQuery = (item: { id: string }) => /:q\d+$/.test(item.id);
+/** An analysis query's item (its content is its SQL and result), not a page's snippet. */
+const isQuery = (item: { content: string }) => item.content.startsWith("SQL: ");
 
 /** The data rows of a query item's result ("north | 412 | 15"), as "north 412 15". */
 function resultRows(item: { content: string }): string[] {
@@ -151,7 +161,8 @@ export function deepResearchReply(agent: string, messages: ChatMessage[], scenar
     case "dr-plan-writer": {
       const query = firstWords(tagContent(task, "query") ?? "", 6);
       const revised = tagContent(task, "feedback") ? " revised" : "";
-      return { objective: `Refined${revised}: ${query}`, initialTasks: [1, 2].map((n) => ({ type: "LITERATURE", objective: `${query} approved${revised} task ${n}`, datasetFilenames: [] })) };
+      const named = datasetHandles(tagContent(task, "datasets"));
+      return { objective: `Refined${revised}: ${query}`, initialTasks: [1, 2].map((n) => ({ type: "LITERATURE", objective: `${query} approved${revised} task ${n}`, ...(named.length ? { datasets: [] } : {}) })) };
     }
     default:
       return undefined;

@@ -1,6 +1,9 @@
 // A chart of the analysis agent as a Vega-Lite spec over one stored result: the model picks the
 // result, the mark and the columns; the spec (and its data, the result's stored rows) is built here,
-// so it is valid and shows only what a query returned. A choice naming a missing result or column is dropped.
+// so it is valid and shows only what a query returned. The result and the columns are resolved as
+// choices ("Q2" is q2, "Region" the column region); a chart naming a missing result or axis column
+// is dropped, a colour naming no column left out.
+import { resolveChoice } from "../../ai/resolve";
 import type { Cell } from "../../datasets/values";
 
 export interface ChartChoice {
@@ -23,10 +26,14 @@ function fieldType(values: Cell[]): "quantitative" | "nominal" {
 }
 
 export function chartSpec(choice: ChartChoice, results: { id: string; columns: string[]; rows: Cell[][] }[]): StoredChart | null {
-  const result = results.find((r) => r.id === choice.queryId);
+  // A chart over the only result there is is that result's, whatever its id was written as.
+  const result = resolveChoice(choice.queryId, results.map((r) => ({ handle: r.id, value: r })))?.value;
   if (!result) return null;
-  const fields = [choice.x, choice.y, ...(choice.color ? [choice.color] : [])];
-  if (!fields.every((f) => result.columns.includes(f))) return null;
+  const columns = result.columns.map((c) => ({ handle: c, value: c }));
+  const column = (name: string) => resolveChoice(name, columns, { only: false })?.value;
+  const [x, y, color] = [column(choice.x), column(choice.y), choice.color ? column(choice.color) : undefined];
+  // Without its x or y there is no chart; a colour that names no column is left out.
+  if (!x || !y) return null;
   const values = result.rows.map((row) => Object.fromEntries(result.columns.map((c, i) => [c, row[i]])));
   const encode = (field: string) => ({ field, type: fieldType(values.map((v) => v[field] as Cell)) });
   return {
@@ -36,7 +43,7 @@ export function chartSpec(choice: ChartChoice, results: { id: string; columns: s
       title: choice.title,
       data: { values },
       mark: choice.mark,
-      encoding: { x: encode(choice.x), y: encode(choice.y), ...(choice.color ? { color: encode(choice.color) } : {}) },
+      encoding: { x: encode(x), y: encode(y), ...(color ? { color: encode(color) } : {}) },
     },
   };
 }

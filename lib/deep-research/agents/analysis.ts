@@ -11,21 +11,25 @@ import type { QueryResult } from "../../datasets/query";
 import { unsupportedNumbers } from "../../datasets/numbers";
 import type { Cell } from "../../datasets/values";
 import { chartSpec, type ChartChoice, type StoredChart } from "./analysis-chart";
+import { handleField, resolveCitations } from "./choices";
 import type { AgentCall } from "./common";
 
-const schema = z.object({
-  thought: z.string().describe("What you have learned so far and what you do next, in a sentence or two"),
-  sql: z.string().nullable().describe("The next query: one DuckDB SELECT (or WITH … SELECT) over the dataset tables; null when you write the output instead"),
-  output: z.string().nullable().describe("When sql is null: the findings in Markdown. Every number must appear in a query result above, cited with its query id in brackets, e.g. [q2]"),
-  chart: z.object({
-    queryId: z.string().describe("The id of the successful query whose result the chart shows, e.g. q2"),
-    mark: z.enum(["bar", "line", "point"]).describe("bar for categories, line for a series over time or order, point for two measures"),
-    x: z.string().describe("A column of that result for the x axis"),
-    y: z.string().describe("A column of that result for the y axis"),
-    color: z.string().nullable().describe("A column to colour by, or null"),
-    title: z.string().describe("The chart's title"),
-  }).nullable().describe("Optionally, with the output: one chart over a stored result; null for none"),
-});
+/** The schema of one step: a chart chooses among the successful queries so far (q1, q3 …). */
+function stepSchema(okQueryIds: string[]) {
+  return z.object({
+    thought: z.string().describe("What you have learned so far and what you do next, in a sentence or two"),
+    sql: z.string().nullable().describe("The next query: one DuckDB SELECT (or WITH … SELECT) over the dataset tables; null when you write the output instead"),
+    output: z.string().nullable().describe("When sql is null: the findings in Markdown. Every number must appear in a query result above, cited with its query id in brackets, e.g. [q2]"),
+    chart: z.object({
+      queryId: handleField(okQueryIds, "A successful query's id").describe("The id of the successful query whose result the chart shows, e.g. q2"),
+      mark: z.enum(["bar", "line", "point"]).describe("bar for categories, line for a series over time or order, point for two measures"),
+      x: z.string().describe("A column of that result for the x axis"),
+      y: z.string().describe("A column of that result for the y axis"),
+      color: z.string().nullable().describe("A column to colour by, or null"),
+      title: z.string().describe("The chart's title"),
+    }).nullable().describe("Optionally, with the output: one chart over a stored result; null for none"),
+  });
+}
 
 export interface AnalysisDataset {
   table: string;
@@ -101,6 +105,15 @@ function cutSentences(text: string, figures: string[]): { text: string; removed:
   return { text: kept.filter((l, i, all) => l.trim() || (i > 0 && all[i - 1].trim())).join("\n").trim(), removed };
 }
 
+/**
+ * The output's query citations as the queries' ids ("[Q2]", "[query 2]" are [q2]); citations of
+ * queries that did not run (or failed) are dropped, as invented snippet ids are.
+ */
+export function citeQueries(text: string, okQueries: { id: string }[]): string {
+  const choices = okQueries.map((q) => ({ handle: q.id, value: q.id }));
+  return resolveCitations(text, choices, (cited) => `[${cited.map((c) => c.handle).join(", ")}]`, (t) => /^q\d+$/i.test(t)).text.trim();
+}
+
 export async function analyseDatasets({ objective, context, datasets, runQuery, maxSteps, budgetTokens, onUsage, signal }: AgentCall & {
   objective: string;
   datasets: AnalysisDataset[];
@@ -134,7 +147,7 @@ Compute every figure you report in SQL: each number in the output must appear in
       tag("steps_left", String(left)),
       problem ? tag("problem", problem) : "",
     ].filter(Boolean).join("\n");
-    const out = await generateStructured({ agent, schema, system, prompt, onUsage, signal });
+    const out = await generateStructured({ agent, schema: stepSchema(okResults().map((q) => q.id)), system, prompt, onUsage, signal });
     problem = null;
     if (out.sql?.trim() && left > 0) {
       const id = `q${queries.length + 1}`;
@@ -158,9 +171,7 @@ Compute every figure you report in SQL: each number in the output must appear in
   if (!lastOutput) return { output: null, queries, chart: null, repairs, removedSentences: [] };
   const still = unsupportedNumbers(lastOutput.output, okResults(), objective);
   const { text, removed } = still.length ? cutSentences(lastOutput.output, still) : { text: lastOutput.output, removed: [] };
-  // Citations of queries that did not run (or failed) are dropped, as invented snippet ids are.
-  const okIds = new Set(okResults().map((q) => q.id));
-  const output = text.replace(/\[(q\d+)\]/g, (whole, id: string) => (okIds.has(id) ? whole : "")).trim();
+  const output = citeQueries(text, okResults());
   const chart = lastOutput.chart ? chartSpec(lastOutput.chart, okResults()) : null;
   return { output: output || null, queries, chart, repairs, removedSentences: removed };
 }

@@ -1,39 +1,66 @@
-// The discovery agent's output is checked in code: evidence must be snippets the model was shown.
+// The discovery agent's output is checked in code: evidence names snippets the model was shown, by
+// handle (S1 …) or a near-miss of it; what names none is dropped, and a discovery left without
+// evidence is kept, unlinked, rather than lost.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { renderItems, validateDiscoveries, type RawDiscovery } from "./discovery";
+import { validateDiscoveries, type RawDiscovery } from "./discovery";
+import { renderItems, type EvidenceItem } from "./snippets";
 
-const shown = [
-  { id: "qp1:0", taskKey: "lit-1-1", content: "Fact one.", url: "https://a.example/1" },
-  { id: "qp2:0", taskKey: "lit-1-2", content: "Fact two.", url: "https://b.example/2" },
+const items: EvidenceItem[] = [
+  { id: "cmitem0000000000000000001", taskKey: "lit-1-1", content: "Fact one.", url: "https://a.example/1" },
+  { id: "cmitem0000000000000000002", taskKey: "lit-1-2", content: "Fact two.", url: "https://b.example/2" },
 ];
+const shown = renderItems(items, 10_000).choices;
 const existing = [{ key: "disc-1", claim: "Old", confidence: "low", status: "active" }];
 const raw = (d: Partial<RawDiscovery>): RawDiscovery => ({
   key: null, action: "new", claim: "C", evidence: "E", novelty: "N", confidence: "high", supportingTaskIds: [], evidenceItems: [], reason: "R", ...d,
 });
 
-test("invented item ids are dropped and a wrong task id is repaired from the item", () => {
+test("snippets are shown under handles S1, S2 … and the handles resolve back to the stored items", () => {
+  const { text, choices } = renderItems(items, 10_000);
+  assert.match(text, /^<item id="S1" task="lit-1-1" url="https:\/\/a\.example\/1">Fact one\.<\/item>\n<item id="S2" task="lit-1-2"/);
+  assert.ok(!text.includes("cmitem"), "no stored id is shown to be retyped");
+  assert.deepEqual(choices.map((c) => [c.handle, c.value.id]), [["S1", items[0].id], ["S2", items[1].id]]);
+});
+
+test("evidence handles resolve in the model's own spelling; what names nothing is dropped and the task is repaired from the item", () => {
   const out = validateDiscoveries(
-    [raw({ evidenceItems: [{ taskId: "lit-9-9", itemId: "qp2:0" }, { taskId: "lit-1-1", itemId: "made-up" }], supportingTaskIds: ["lit-1-1", "nope"] })],
+    [
+      raw({ claim: "A", evidenceItems: ["S2", "made-up"], supportingTaskIds: ["lit-1-1", "nope"] }),
+      raw({ claim: "B", evidenceItems: ["[s1]", " S2 ", "Source 1"] }),
+      // A stored id or the page's URL (with its own trailing slash) name the item too.
+      raw({ claim: "C", evidenceItems: [items[1].id, "https://A.example/1/"] }),
+    ],
     shown, existing, ["lit-1-1", "lit-1-2"],
   );
-  assert.deepEqual(out.changes[0].items, [{ taskKey: "lit-1-2", itemId: "qp2:0" }]);
+  assert.deepEqual(out.changes.map((c) => c.items), [
+    [{ taskKey: "lit-1-2", itemId: items[1].id }],
+    [{ taskKey: "lit-1-1", itemId: items[0].id }, { taskKey: "lit-1-2", itemId: items[1].id }],
+    [{ taskKey: "lit-1-2", itemId: items[1].id }, { taskKey: "lit-1-1", itemId: items[0].id }],
+  ]);
   assert.deepEqual(out.changes[0].supportingTaskIds.sort(), ["lit-1-1", "lit-1-2"]);
   assert.deepEqual(out.droppedItemIds, ["made-up"]);
 });
 
-test("a new discovery with no real evidence is rejected; unknown keys cannot be updated or retired", () => {
+test("a new discovery whose evidence names no snippet is kept without linked evidence; unknown keys cannot be updated or retired", () => {
   const out = validateDiscoveries(
     [
-      raw({ claim: "Unsupported", evidenceItems: [{ taskId: "lit-1-1", itemId: "made-up" }] }),
+      raw({ claim: "Unlinked", evidenceItems: ["S9", "the second snippet"] }),
       raw({ key: "disc-7", action: "retire" }),
-      raw({ key: "disc-7", action: "update", claim: "Becomes new", evidenceItems: [{ taskId: "lit-1-1", itemId: "qp1:0" }] }),
-      raw({ key: "disc-1", action: "retire", reason: "Refuted" }),
+      raw({ key: "disc-7", action: "update", claim: "Becomes new", evidenceItems: ["S1"] }),
+      raw({ key: "DISC-1", action: "retire", reason: "Refuted" }),
     ],
     shown, existing, ["lit-1-1", "lit-1-2"],
   );
-  assert.deepEqual(out.rejected, ["Unsupported"]);
-  assert.deepEqual(out.changes.map((c) => [c.key, c.action, c.claim]), [[null, "new", "Becomes new"], ["disc-1", "retire", "C"]]);
+  assert.deepEqual(out.rejected, []);
+  assert.deepEqual(out.unlinked, ["Unlinked"]);
+  assert.deepEqual(out.changes.map((c) => [c.key, c.action, c.claim, c.items.length]), [[null, "new", "Unlinked", 0], [null, "new", "Becomes new", 1], ["disc-1", "retire", "C", 0]]);
+});
+
+test("with one snippet shown, a value that does not name it is not taken for it", () => {
+  const one = renderItems(items.slice(0, 1), 10_000).choices;
+  const out = validateDiscoveries([raw({ evidenceItems: ["a study"] })], one, [], ["lit-1-1"]);
+  assert.deepEqual(out.changes[0].items, []);
 });
 
 test("snippets are shown within the budget", () => {
@@ -45,19 +72,22 @@ test("snippets are shown within the budget", () => {
 
 test("a discovery resting on a query result may state only numbers its cited results or quotes hold", () => {
   const query = { id: "ana-1-1:q1", taskKey: "ana-1-1", content: "SQL: SELECT …", url: "", result: { rows: [["north", 412], ["south", 380]], rowCount: 2 } };
-  const items = [...shown, query, { id: "qp3:0", taskKey: "lit-1-1", content: "Sales grew 12% in 2023.", url: "https://c.example" }];
-  const cite = (...ids: string[]) => ids.map((itemId) => ({ taskId: "x", itemId }));
+  // S1, S2: the literature items; S3: the query; S4: a quote with a figure.
+  const all = renderItems([...items, query, { id: "qp3:0", taskKey: "lit-1-1", content: "Sales grew 12% in 2023.", url: "https://c.example" }], 10_000).choices;
   const out = validateDiscoveries(
     [
-      raw({ claim: "North sold 412 units, south 380 (2 regions)", evidenceItems: cite("ana-1-1:q1") }),
-      raw({ claim: "North sold 450 units", evidenceItems: cite("ana-1-1:q1") }),
-      raw({ claim: "North's 412 units follow 12% growth", evidence: "as in 2023", evidenceItems: cite("ana-1-1:q1", "qp3:0") }),
+      raw({ claim: "North sold 412 units, south 380 (2 regions)", evidenceItems: ["S3"] }),
+      raw({ claim: "North sold 450 units", evidenceItems: ["S3"] }),
+      raw({ claim: "North's 412 units follow 12% growth", evidence: "as in 2023", evidenceItems: ["S3", "S4"] }),
       // Literature-only discoveries keep their numbers (quotes are checked by their own citations).
-      raw({ claim: "Fact with 7 parts", evidenceItems: cite("qp1:0") }),
+      raw({ claim: "Fact with 7 parts", evidenceItems: ["S1"] }),
+      // The query's stored id names it too.
+      raw({ claim: "North 412", evidenceItems: ["ana-1-1:q1"] }),
     ],
-    items, existing, ["ana-1-1", "lit-1-1"],
+    all, existing, ["ana-1-1", "lit-1-1"],
   );
   assert.deepEqual(out.rejected, ["North sold 450 units"]);
-  assert.deepEqual(out.changes.map((c) => c.claim), ["North sold 412 units, south 380 (2 regions)", "North's 412 units follow 12% growth", "Fact with 7 parts"]);
+  assert.deepEqual(out.changes.map((c) => c.claim), ["North sold 412 units, south 380 (2 regions)", "North's 412 units follow 12% growth", "Fact with 7 parts", "North 412"]);
   assert.deepEqual(out.changes[0].items, [{ taskKey: "ana-1-1", itemId: "ana-1-1:q1" }]);
+  assert.deepEqual(out.changes[3].items, [{ taskKey: "ana-1-1", itemId: "ana-1-1:q1" }]);
 });

@@ -1,32 +1,36 @@
-// The literature summary of a task: a cited summary of what its tree exploration extracted. Citations
-// are snippet ids in brackets; ids that are not among the snippets are removed.
+// The literature summary of a task: a cited summary of what its tree exploration extracted. The
+// snippets are shown by handle (S1, S2 …) and cited so in brackets; each citation is resolved to its
+// stored snippet and written back as the snippet's stored id ([<item id>], as the task's output keeps
+// it). Citations that name no snippet shown are removed.
 import { z } from "zod";
 import { generateStructured } from "../../ai/call";
 import { agentHeader, tag } from "../../ai/prompts";
-import { renderItems, type EvidenceItem } from "./discovery";
+import type { Choice } from "../../ai/resolve";
+import type { UsageSink } from "../../ai/usage";
+import { resolveCitations } from "./choices";
+import { renderItems, type EvidenceItem } from "./snippets";
 
 const schema = z.object({
-  summary: z.string().describe("A concise summary in Markdown answering the task's objective; cite each claim with snippet ids in brackets, e.g. [abc:0]"),
+  summary: z.string().describe("A concise summary in Markdown answering the task's objective; cite each claim with the handles of its snippets in brackets, e.g. [S2]"),
 });
 
 export async function summariseLiterature({ objective, items, budgetTokens, onUsage, signal }: {
   objective: string;
   items: EvidenceItem[];
   budgetTokens: number;
-  onUsage?: import("../../ai/usage").UsageSink;
+  onUsage?: UsageSink;
   signal?: AbortSignal;
 }): Promise<{ summary: string; citedItemIds: string[] }> {
   const agent = "dr-literature";
-  const { text, shown } = renderItems(items, budgetTokens);
+  const { text, choices } = renderItems(items, budgetTokens);
   const system = `${agentHeader(agent)}
-Summarise what the literature search found for the task's objective. Use only the snippets; cite them by id in brackets.`;
+Summarise what the literature search found for the task's objective. Use only the snippets; cite them by handle in brackets (e.g. [S1]).`;
   const out = await generateStructured({ agent, schema, system, prompt: `${tag("objective", objective)}\n${tag("snippets", text)}`, onUsage, signal });
-  const known = new Set(shown.map((i) => i.id));
-  const cited: string[] = [];
-  const summary = out.summary.replace(/\[([^\]\s]+)\]/g, (whole, id: string) => {
-    if (!known.has(id)) return "";
-    if (!cited.includes(id)) cited.push(id);
-    return whole;
-  });
-  return { summary: summary.trim(), citedItemIds: cited };
+  return citedSummary(out.summary, choices);
+}
+
+/** The summary with its citations as stored snippet ids, and those ids in the order first cited. */
+export function citedSummary(summary: string, choices: readonly Choice<EvidenceItem>[]): { summary: string; citedItemIds: string[] } {
+  const { text, cited } = resolveCitations(summary, choices, (items) => items.map((c) => `[${c.value.id}]`).join(""));
+  return { summary: text.trim(), citedItemIds: cited.map((c) => c.value.id) };
 }

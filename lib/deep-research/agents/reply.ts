@@ -1,5 +1,5 @@
 // The reply agent: the assistant message of an iteration — what was done, the discoveries, the next steps.
-// The final reply of a start (the write-up) is given the stored snippets and cites them by id, so
+// The final reply of a start (the write-up) is given the stored snippets and cites them by handle (S3), so
 // that its sentences can be checked against the pages they came from (lib/deep-research/write-up.ts).
 import { z } from "zod";
 import { generateStructured } from "../../ai/call";
@@ -15,7 +15,7 @@ export async function writeReply({ context, iteration, continuing, snippets, onU
   const cite = snippets === undefined
     ? ""
     : `\nThis is the research's write-up: state facts only from the snippets shown as <item id="…">, and cite each factual sentence
-with the ids of its snippets in brackets right after it, e.g. "Prices fell 20% [abc123]." Do not cite anything else.`;
+with the handles of its snippets in brackets right after it, e.g. "Prices fell 20% [S3]." Do not cite anything else.`;
   const system = `${agentHeader(agent)}
 Write the assistant's message for this research iteration: summarise what was done, state the discoveries with their
 evidence and confidence, and list the suggested next steps. ${continuing ? "Say that the research goes on with them." : "Ask the user how to proceed."}${cite}`;
