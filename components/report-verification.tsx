@@ -8,7 +8,8 @@ import { useVerification } from "@/hooks/use-verification";
 import { locateSentence, type TextPiece } from "@/lib/client/claim-marks";
 import type { ClaimView, VerificationView } from "@/lib/verification/view";
 
-const LABEL: Record<ClaimView["verdict"], string> = { supported: "Supported", partial: "Partly supported", unsupported: "Unsupported", uncited: "No citation" };
+const LABEL: Record<ClaimView["verdict"], string> = { supported: "Supported", partial: "Partly supported", unsupported: "Unsupported", uncited: "No citation", unverified: "Not verified" };
+const MARKED = ["partial", "unsupported", "uncited", "unverified"] as const;
 // "[3]" in the report viewer, "3" where Markdown renders the link as it is (timeline, shared page).
 const CITATION_MARKER = /^\[?\d+\]?$/;
 
@@ -61,7 +62,7 @@ function useClaimMarks(article: RefObject<HTMLElement | null>, claims: ClaimView
     let marks: Mark[] = [];
     const paint = () => {
       marks = findMarks(root, claims);
-      for (const verdict of ["partial", "unsupported", "uncited"] as const) {
+      for (const verdict of MARKED) {
         CSS.highlights.set(`claim-${verdict}`, new Highlight(...marks.filter((m) => m.claim.verdict === verdict).map((m) => m.range)));
       }
       root.dataset.claimMarks = String(marks.length);
@@ -82,7 +83,7 @@ function useClaimMarks(article: RefObject<HTMLElement | null>, claims: ClaimView
       observer.disconnect();
       root.removeEventListener("mousemove", move);
       root.removeEventListener("mouseleave", leave);
-      for (const verdict of ["partial", "unsupported", "uncited"]) CSS.highlights.delete(`claim-${verdict}`);
+      for (const verdict of MARKED) CSS.highlights.delete(`claim-${verdict}`);
     };
   }, [article, claims]);
   return hover;
@@ -116,9 +117,15 @@ export function VerificationSummary({ data, article, noun = "report" }: { data: 
         <span className="font-medium">Support rate {rate === null ? "n/a" : `${rate}%`}</span>{" "}
         <span className="text-muted">
           — of {c.claims} claims checked against their sources’ text: {c.supported} supported, {c.partial} partly supported, {c.unsupported} unsupported, {c.uncited} without a citation
+          {c.unverified > 0 ? `, ${c.unverified} not verified (no usable verdict; kept as written)` : ""}
           {data.repair.removed + data.repair.rewritten > 0 ? ` (the check removed ${data.repair.removed} and rewrote ${data.repair.rewritten} unsupported sentences)` : ""}.
         </span>
       </p>
+      {c.unverified * 2 > c.claims ? (
+        <p className="mt-1 text-amber-700 dark:text-amber-400" data-testid="verification-unverified-warning">
+          Most claims could not be verified: the verifier gave no usable verdict for {c.unverified} of {c.claims}. They are kept as written and marked.
+        </p>
+      ) : null}
       {flagged.length > 0 ? (
         <details className="mt-2">
           <summary className="cursor-pointer text-muted">Marked in the {noun}: {flagged.length} claim{flagged.length === 1 ? "" : "s"} not fully supported</summary>

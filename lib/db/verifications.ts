@@ -13,12 +13,14 @@ export interface VerdictRow {
   position: number;
   sentence: string;
   urls: string[];
+  /** supported | partial | unsupported | uncited | unverified (no usable verdict: kept and marked) */
   verdict: string;
   quote: string | null;
   quoteUrl: string | null;
   note: string | null;
 }
 
+/** The counts kept in columns (claims counts every verdict, the unverified ones too). */
 export interface PassCounts {
   claims: number;
   supported: number;
@@ -62,12 +64,14 @@ export async function savePass(
   counts: PassCounts,
   next: { status: "rechecking" | "done"; repaired?: string; removed?: number; rewritten?: number },
 ) {
+  // The columns only: an unverified claim has no column of its own (the view counts the verdicts).
+  const { claims, supported, partial, unsupported, uncited } = counts;
   return db.$transaction(async (tx) => {
     await tx.claimVerdict.deleteMany({ where: { verificationId, pass } });
     await tx.claimVerdict.createMany({ data: verdicts.map((v) => ({ ...v, urls: JSON.stringify(v.urls), verificationId, pass })) });
     return tx.reportVerification.update({
       where: { id: verificationId },
-      data: { ...counts, ...next, completedAt: next.status === "done" ? new Date() : null },
+      data: { claims, supported, partial, unsupported, uncited, ...next, completedAt: next.status === "done" ? new Date() : null },
     });
   });
 }

@@ -7,7 +7,7 @@ import { toResearchView } from "../explore/public-shape";
 import { fileStem, reportTitle, withoutTitle, type ExportDocument } from "../exports/document";
 import { splitNumberedSources } from "../report-citations";
 import type { ResearchData } from "../types";
-import { toVerificationView, type VerificationView } from "../verification/view";
+import { toVerificationView, unverifiedNote, type VerificationView } from "../verification/view";
 
 export interface ResearchExport {
   doc: ExportDocument;
@@ -36,6 +36,7 @@ export async function researchExport({ id, userId }: { id: string; userId?: stri
       label: "Counts",
       value: `${plural(research.serp_queries.filter((q) => q.status === "completed").length, "query", "queries")} · ${plural(analysed.length, "page analysis", "page analyses")} · ${plural(new Set(analysed.map((w) => w.url)).size, "source")} read · ${sources.length} cited`,
     },
+    ...(unverifiedNote(verification) ? [{ label: "Not verified", value: unverifiedNote(verification) as string }] : []),
   ];
   return {
     doc: {

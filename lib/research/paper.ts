@@ -5,6 +5,7 @@ import { pageReferenceFacts } from "../db/tree";
 import { percent } from "../exports/document";
 import type { PaperInput } from "../exports/latex/paper";
 import type { ResearchExport } from "./export-view";
+import { unverifiedNote } from "../verification/view";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -19,7 +20,7 @@ export async function researchPaper({ doc, research, verification }: ResearchExp
     `The research ran as a search tree of depth ${research.depth ?? levels} and breadth ${research.breadth ?? "?"}: a language model wrote ${plural(queries.filter((q) => q.depth === 1).length, "search query", "search queries")} for the question, each with an objective; for each query the top web results were fetched and read, and a model extracted from each page what serves the query's objective. Each finished query then led to narrower follow-up queries on the next level, built on what its branch had found, until the tree's depth was reached (${plural(levels, "level")}, ${plural(queries.length, "query", "queries")} in all).`,
     `In all ${plural(new Set(analysed.map((w) => w.url)).size, "page")} were read and analysed (${plural(analysed.length, "page analysis", "page analyses")}; a page found by several queries is read once and analysed for each). The report was written from the extracted findings alone, each finding cited to its page, and the citations were numbered by the program, not by the model.`,
     verification?.status === "done"
-      ? `Every sentence of the report that cites a source was then checked against the stored text of the pages it cites: a verifier model judged each as supported, partly supported or unsupported and had to quote the supporting passage, and a verdict stood only if its quote occurs verbatim in the stored text. Sentences stating facts without a citation were flagged. Unsupported sentences were rewritten to what the sources state or removed, and checked again (${plural(verification.repair.removed, "sentence")} removed, ${verification.repair.rewritten} rewritten).`
+      ? `Every sentence of the report that cites a source was then checked against the stored text of the pages it cites: a verifier model judged each as supported, partly supported or unsupported and had to quote the supporting passage, and a verdict stood only if its quote was found in the stored text (aligned word by word, the page's own wording kept) and carried the sentence's figures and key terms; a sentence without a usable verdict was kept and marked as not verified. Sentences stating facts without a citation were flagged. Unsupported sentences were rewritten to what the sources state or removed, and checked again (${plural(verification.repair.removed, "sentence")} removed, ${verification.repair.rewritten} rewritten).`
       : "The report's citations were not verified against the sources' text.",
   ];
   const tables = [
@@ -37,6 +38,7 @@ export async function researchPaper({ doc, research, verification }: ResearchExp
     ...(verification?.status === "done" && verification.counts.partial + verification.counts.uncited > 0
       ? [`${plural(verification.counts.partial, "claim")} are only partly supported by their sources and ${verification.counts.uncited} state facts without a citation; they are marked in the report viewer.`]
       : []),
+    ...(unverifiedNote(verification) ? [unverifiedNote(verification) as string] : []),
   ];
   const verificationText =
     verification?.status === "done" && verification.support_rate !== null

@@ -1,6 +1,9 @@
 // After the report is written: its citations are verified against the pages' stored text and
-// unsupported sentences repaired (lib/verification). A verification that cannot finish costs the
-// report nothing: it is kept as written, with a warning, and its verification reads "failed".
+// unsupported sentences repaired (lib/verification). A report without links is verified too (its
+// factual sentences are uncited claims), unless it is the program's own note that nothing was found.
+// A verification that cannot finish costs the report nothing: it is kept as written, with a warning,
+// and its verification reads "failed"; one whose verifier could not judge most claims ends with
+// them kept and marked, and a warning on the same path.
 import { isLostCall } from "../ai/errors";
 import { errorMessage } from "../errors";
 import type { RunContext } from "../explore/context";
@@ -9,8 +12,8 @@ import { verifyReport } from "../verification/verify-report";
 import * as store from "../db/tree";
 
 export async function verifiedReport(ctx: RunContext, report: string): Promise<string> {
-  // A report without citations (nothing was found) has nothing to check.
-  if (!/\]\(https?:\/\//.test(report)) return report;
+  // No citations and no findings: the report is the program's note that nothing was found, no claim of a model's.
+  if (!/\]\(https?:\/\//.test(report) && (await store.learningsOf(ctx.id)).length === 0) return report;
   try {
     return await verifyReport({
       subject: { researchId: ctx.id },
@@ -18,6 +21,7 @@ export async function verifiedReport(ctx: RunContext, report: string): Promise<s
       report,
       sources: await store.pageTexts(ctx.id),
       sourceBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
+      onWarning: (message) => ctx.warn(message),
       onUsage: ctx.usage(),
       signal: ctx.signal,
       schedule: ctx.schedule({ kind: "report" }),

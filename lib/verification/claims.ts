@@ -1,6 +1,8 @@
 // The sentences of a report that a verification judges: every sentence of its prose and list items
 // (headings, code, tables and the generated source list are not claims), with the URLs it cites and
 // its place in the Markdown, so that a repair can rewrite or remove exactly that sentence.
+// Sentences are split by the Unicode segmenter (Intl.Segmenter), in any language: a Chinese or
+// Japanese sentence ends at 。 with no space after it, and Thai words have no spaces between them.
 import { splitNumberedSources } from "../report-citations";
 
 export interface Claim {
@@ -19,16 +21,19 @@ export interface Claim {
 
 const LINK = /\[([^\]\n]*)\]\((https?:\/\/[^)\s]+)(?:\s+"[^"]*")?\)/g;
 const CITATION_ONLY = /^\s*(\(\s*)?\[(\d+|source|\[\d+\])\]\(https?:\/\/[^)\s]+\)(\s*\))?/;
-// A sentence ends at . ! or ? (and any citations right after it) before whitespace and a capital,
-// digit or opening quote: "Output rose 4% [2](…). Prices fell."
-const SENTENCE_END = /(?<=[.!?]["”’)]?(?:\s*\[\d+\]\(https?:\/\/[^)\s]+\))*)\s+(?=[A-Z0-9“"(])/g;
+// Citation markers at the start of a segment belong to the sentence before: "… fell 20%. [1](…) Next".
+const LEADING_CITATIONS = /^(?:\s*\(?\s*\[(?:\d+|source|\[\d+\])\]\(https?:\/\/[^)\s]+(?:\s+"[^"]*")?\)\s*\)?)+/;
+
+// Locale-agnostic: the default rules of Unicode's text segmentation (UAX #29), with the runtime's dictionaries for Thai and CJK words.
+const SENTENCES = new Intl.Segmenter(undefined, { granularity: "sentence" });
+const WORDS = new Intl.Segmenter(undefined, { granularity: "word" });
 
 /** Plain text of a sentence: numeric citations dropped, descriptive links kept as their words. */
 export function plainText(markdown: string): string {
   return markdown
     .replace(LINK, (_whole, text: string) => (/^(\d+|source|\[\d+\])$/i.test(text.trim()) ? "" : text))
     .replace(/[*_`]+/g, "")
-    .replace(/\s+([.,;:!?])/g, "$1")
+    .replace(/\s+([.,;:!?。！？、，])/g, "$1")
     .replace(/\(\s*\)/g, "")
     .replace(/\s+/g, " ")
     .trim();
@@ -36,6 +41,43 @@ export function plainText(markdown: string): string {
 
 function citedUrls(markdown: string): string[] {
   return [...new Set([...markdown.matchAll(LINK)].map((m) => m[2]))];
+}
+
+/** Words of a text with a letter in them (a Chinese word counts as one, as a Thai one does). */
+export function wordCount(text: string): number {
+  let n = 0;
+  for (const s of WORDS.segment(text)) if (s.isWordLike && /\p{L}/u.test(s.segment)) n++;
+  return n;
+}
+
+/** A sentence's plain text says enough to be a claim: three words or more. */
+export function isClaimText(plain: string): boolean {
+  return wordCount(plain) >= 3;
+}
+
+/**
+ * The sentences of one line of text, as [start, end) offsets (untrimmed). Links are hidden from the
+ * segmenter (a full stop in a URL or a link's words ends no sentence), and citation markers that open
+ * a segment are given back to the sentence they follow.
+ */
+export function sentenceRanges(text: string): { start: number; end: number }[] {
+  // Same length, so that offsets hold; capitals, so that "20%. [1](…) Next" still ends a sentence.
+  const masked = text.replace(LINK, (whole: string, label: string) => `[${label.replace(/[.!?。！？]/g, ",")}](${"X".repeat(whole.length - label.length - 4)})`);
+  const ranges = [...SENTENCES.segment(masked)].map((s) => ({ start: s.index, end: s.index + s.segment.length }));
+  for (let i = 1; i < ranges.length; i++) {
+    const lead = LEADING_CITATIONS.exec(text.slice(ranges[i].start, ranges[i].end))?.[0].length ?? 0;
+    if (lead === 0) continue;
+    ranges[i - 1].end += lead;
+    ranges[i].start += lead;
+  }
+  return ranges.filter((r) => r.end > r.start);
+}
+
+/** The sentences of a text (a correction, say), trimmed, split as a report's are. */
+export function sentencesOf(text: string): string[] {
+  return sentenceRanges(text)
+    .map((r) => text.slice(r.start, r.end).trim())
+    .filter(Boolean);
 }
 
 /** The report's text before its generated source list. */
@@ -56,20 +98,15 @@ export function claimsOf(body: string): Claim[] {
     if (fenced || /^\s*(#{1,6}\s|\||>?\s*$|```|~~~|---+\s*$|\*\*\*+\s*$)/.test(line)) continue;
     // The text of a paragraph line or a list item, after its marker.
     const lead = /^\s*(?:>\s*)?(?:[-*+]\s+|\d+[.)]\s+)?/.exec(line)?.[0].length ?? 0;
-    let cursor = lead;
     const text = line.slice(lead);
-    const pieces = text.split(SENTENCE_END);
-    let searchFrom = 0;
-    for (const piece of pieces) {
-      const at = text.indexOf(piece, searchFrom);
-      searchFrom = at + piece.length;
-      cursor = lead + at;
+    for (const range of sentenceRanges(text)) {
+      const piece = text.slice(range.start, range.end);
       const markdown = piece.trim();
       if (!markdown) continue;
       const plain = plainText(markdown);
       // A lone citation or a fragment without words is no claim.
-      if (plain.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length < 3 || CITATION_ONLY.test(markdown) && plain === "") continue;
-      const start = lineStart + cursor + (piece.length - piece.trimStart().length);
+      if (!isClaimText(plain) || (CITATION_ONLY.test(markdown) && plain === "")) continue;
+      const start = lineStart + lead + range.start + (piece.length - piece.trimStart().length);
       claims.push({ position: claims.length, markdown, text: plain, urls: citedUrls(markdown), start, end: start + markdown.length });
     }
   }

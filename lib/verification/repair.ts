@@ -1,8 +1,9 @@
 // Applying a repair to a report's body: each unsupported sentence is replaced by its rewrite (which
-// keeps the sentence's citations) or removed, and what removal leaves behind is tidied. Then the
-// citations are numbered again, so that a source no longer cited leaves the list.
+// keeps the sentence's citations, on each of its sentences) or removed, and what removal leaves
+// behind is tidied. Then the citations are numbered again, so that a source no longer cited leaves
+// the list.
 import { numberCitations } from "../report-citations";
-import type { Claim } from "./claims";
+import { isClaimText, sentencesOf, type Claim } from "./claims";
 
 export type RepairEdit = { position: number; action: "remove" } | { position: number; action: "rewrite"; sentence: string };
 
@@ -11,11 +12,22 @@ function citationsOf(claim: Claim): string {
   return claim.urls.map((url) => `[${"0"}](${url})`).join("");
 }
 
-/** A rewritten sentence: its words, then the original citations before its final punctuation. */
+const UNSPACED_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/**
+ * A rewritten sentence: its words, then the original citations before its final punctuation. A
+ * correction of several sentences has the citations on each, so that each is a cited claim judged
+ * again; fragments of it that say nothing (fewer than three words) are left out.
+ */
 function rewritten(claim: Claim, sentence: string): string {
   const words = sentence.replace(/\[[^\]\n]*\]\([^)\s]*\)/g, "").replace(/\s+/g, " ").replace(/\s+([.,;:!?])/g, "$1").trim();
-  const m = /^(.*?)([.!?]*)$/.exec(words) as RegExpExecArray;
-  return `${m[1].trimEnd()} ${citationsOf(claim)}${m[2] || "."}`;
+  const pieces = sentencesOf(words).filter((s) => isClaimText(s));
+  return (pieces.length > 0 ? pieces : [words])
+    .map((piece) => {
+      const m = /^(.*?)([.!?。！？]*)$/su.exec(piece) as RegExpExecArray;
+      return `${m[1].trimEnd()} ${citationsOf(claim)}${m[2] || (UNSPACED_END.test(piece) ? "。" : ".")}`;
+    })
+    .join(" ");
 }
 
 export function applyRepairs(body: string, claims: Claim[], edits: RepairEdit[], titles: ReadonlyMap<string, string>): string {

@@ -1,9 +1,15 @@
 // Verdicts, checked in code: a "supported" or "partly supported" verdict stands only with a quote
-// that occurs verbatim (up to whitespace and typographic quotes) in the stored text of a source the
-// sentence cites. The model's word is not taken. Also: one verdict per sentence from its sources'
-// verdicts, and the report's support rate.
+// that is located in the stored text of a source the sentence cites (aligned, not string-matched:
+// align.ts) and that carries the sentence's content, its figures and key terms (content.ts). The
+// model's word is not taken. A sentence no usable verdict was given for is "unverified": kept as
+// written and marked, never counted as unsupported. Also: one verdict per sentence from its
+// sources' verdicts, and the report's support rate.
+import { locateQuote } from "./align";
+import { carriedBy } from "./content";
 
-export type Verdict = "supported" | "partial" | "unsupported" | "uncited";
+export type Verdict = "supported" | "partial" | "unsupported" | "uncited" | "unverified";
+/** What one source's check of a sentence can end in. */
+export type SourceVerdict = Exclude<Verdict, "uncited">;
 
 export interface ClaimVerdict {
   position: number;
@@ -15,20 +21,6 @@ export interface ClaimVerdict {
   note: string | null;
 }
 
-/** Shortest quote accepted: a few words occur anywhere and prove nothing. */
-export const MIN_QUOTE_CHARS = 12;
-
-/** Text as compared: Unicode-normalised, typographic quotes and dashes made plain, whitespace collapsed. */
-export function normaliseText(text: string): string {
-  return text
-    .normalize("NFKC")
-    .replace(/[‘’‚‛]/g, "'")
-    .replace(/[“”„‟]/g, '"')
-    .replace(/[‐‑‒–—]/g, "-")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
 export interface ModelVerdict {
   verdict: "supported" | "partial" | "unsupported";
   quote: string;
@@ -37,47 +29,74 @@ export interface ModelVerdict {
   correction: string;
 }
 
-/**
- * One source's verdict on a sentence, as accepted: a support verdict whose quote is too short or
- * not in the source's stored text is rejected (it counts as unsupported, with the reason).
- */
-export function checkVerdict(model: Pick<ModelVerdict, "verdict" | "quote" | "explanation">, sourceText: string, url: string): { verdict: Exclude<Verdict, "uncited">; quote: string | null; quoteUrl: string | null; note: string | null } {
-  if (model.verdict === "unsupported") return { verdict: "unsupported", quote: null, quoteUrl: null, note: model.explanation.trim() || null };
-  const quote = normaliseText(model.quote).replace(/^["']|["']$/g, "").trim();
-  if (quote.length < MIN_QUOTE_CHARS) {
-    return { verdict: "unsupported", quote: null, quoteUrl: null, note: `Rejected: the verifier's quote from ${url} is too short to show support.` };
-  }
-  if (!normaliseText(sourceText).includes(quote)) {
-    return { verdict: "unsupported", quote: null, quoteUrl: null, note: `Rejected: the verifier's quote does not occur in the stored text of ${url}.` };
-  }
-  return { verdict: model.verdict, quote, quoteUrl: url, note: model.explanation.trim() || null };
+export interface CheckedVerdict {
+  verdict: SourceVerdict;
+  quote: string | null;
+  quoteUrl: string | null;
+  note: string | null;
 }
 
-const RANK: Record<Exclude<Verdict, "uncited">, number> = { supported: 2, partial: 1, unsupported: 0 };
+/** A sentence no source gave a usable verdict for: kept, marked, with the reason. */
+export function unverified(note: string): CheckedVerdict {
+  return { verdict: "unverified", quote: null, quoteUrl: null, note };
+}
+
+/**
+ * One source's verdict on a sentence, as accepted. "unsupported" is the model's judgement and stands.
+ * A support verdict stands with its quote located in the source's stored text (the source's own
+ * span is kept as the quote) and carrying the sentence's content; "supported" with a quote that
+ * carries only part of it is partial. A support verdict whose evidence fails is no judgement: the
+ * sentence is unverified (kept and marked), with the reason.
+ */
+export function checkVerdict(model: Pick<ModelVerdict, "verdict" | "quote" | "explanation">, sourceText: string, url: string, sentence: string): CheckedVerdict {
+  const explanation = model.explanation.trim() || null;
+  if (model.verdict === "unsupported") return { verdict: "unsupported", quote: null, quoteUrl: null, note: explanation };
+  const located = model.quote.trim() ? locateQuote(model.quote, sourceText) : undefined;
+  if (!located) return unverified(`Not verified: the verifier's quote does not occur in the stored text of ${url}.`);
+  const carried = carriedBy(sentence, located.text);
+  if (carried === "none") return unverified(`Not verified: the verifier's quote from ${url} does not carry the sentence's figures or key terms.`);
+  if (model.verdict === "supported" && carried === "partial") {
+    return { verdict: "partial", quote: located.text, quoteUrl: url, note: `The quote shows only part of the sentence${explanation ? ` (${explanation})` : "."}` };
+  }
+  return { verdict: model.verdict, quote: located.text, quoteUrl: url, note: explanation };
+}
+
+// A source that could not judge says more than one that judged "unsupported": the sentence may
+// still be supported there, so it is unverified, not unsupported (only a judged "unsupported" is repaired).
+const RANK: Record<SourceVerdict, number> = { supported: 3, partial: 2, unverified: 1, unsupported: 0 };
 
 /** A sentence citing several sources is as supported as its best-supporting source says. */
-export function bestOf<T extends { verdict: Exclude<Verdict, "uncited"> }>(verdicts: T[]): T | undefined {
+export function bestOf<T extends { verdict: SourceVerdict }>(verdicts: T[]): T | undefined {
   return verdicts.reduce<T | undefined>((best, v) => (!best || RANK[v.verdict] > RANK[best.verdict] ? v : best), undefined);
 }
 
 export interface SupportCounts {
-  /** Cited sentences plus uncited sentences that state facts. */
+  /** Cited sentences plus uncited sentences that state facts (and sentences that could not be judged). */
   claims: number;
   supported: number;
   partial: number;
   unsupported: number;
   uncited: number;
+  /** Claims no usable verdict was given for: kept as written, counted apart. */
+  unverified: number;
 }
 
 export function countVerdicts(verdicts: Pick<ClaimVerdict, "verdict">[]): SupportCounts {
   const count = (v: Verdict) => verdicts.filter((x) => x.verdict === v).length;
-  return { claims: verdicts.length, supported: count("supported"), partial: count("partial"), unsupported: count("unsupported"), uncited: count("uncited") };
+  return { claims: verdicts.length, supported: count("supported"), partial: count("partial"), unsupported: count("unsupported"), uncited: count("uncited"), unverified: count("unverified") };
 }
 
 /**
- * The share of the report's claims that their sources fully support, 0..1 (null: no claims). A
- * partly supported claim and an uncited factual sentence are not supported; they are counted apart.
+ * The share of the report's judged claims that their sources fully support, 0..1 (null: none
+ * judged). A partly supported claim and an uncited factual sentence are not supported; an
+ * unverified claim was not judged, so it is left out of the rate (and counted apart).
  */
 export function supportRate(counts: SupportCounts): number | null {
-  return counts.claims === 0 ? null : counts.supported / counts.claims;
+  const judged = counts.claims - counts.unverified;
+  return judged === 0 ? null : counts.supported / judged;
+}
+
+/** More than half of the claims could not be judged: the verification says little, and a warning says so. */
+export function mostlyUnverified(counts: SupportCounts): boolean {
+  return counts.unverified * 2 > counts.claims;
 }

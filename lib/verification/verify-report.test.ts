@@ -1,8 +1,10 @@
 // verifyReport against the loopback fake LLM and a real migrated database: a planted unsupported
 // sentence is flagged and removed by the repair, a misstated one rewritten with the verifier's
-// correction and checked again, supported ones are not touched, an overstatement is partly
-// supported, an uncited fact is flagged, forged quotes are rejected, and a resumed verification
-// repeats only the pass it was in.
+// correction and checked again (every sentence of it), supported ones are not touched, an
+// overstatement is partly supported, an uncited fact is flagged, forged quotes are no support, a
+// verifier that names no sentence it was given or fails outright leaves the report whole with its
+// claims unverified (and a warning), the view's counts are the stored report's, and a resumed
+// verification repeats only the pass it was in.
 import assert from "node:assert/strict";
 import { after, beforeEach, test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
@@ -15,6 +17,7 @@ const { db } = await import("../db/client");
 const { verifyReport } = await import("./verify-report");
 const { verificationOfResearch } = await import("../db/verifications");
 const { toVerificationView } = await import("./view");
+const { claimsOf, reportBody } = await import("./claims");
 
 after(async () => {
   await db.$disconnect();
@@ -55,12 +58,31 @@ async function newResearch() {
   return (await db.research.create({ data: { initialPrompt: "Grid storage", status: "running", depth: 1, breadth: 1 } })).id;
 }
 
-const verify = (researchId: string) => verifyReport({ subject: { researchId }, question: "How are grid batteries used?", report: REPORT, sources, sourceBudgetTokens: 2_000 });
+let warnings: string[] = [];
+beforeEach(() => {
+  warnings = [];
+});
+
+const verify = (researchId: string, report = REPORT) =>
+  verifyReport({ subject: { researchId }, question: "How are grid batteries used?", report, sources, sourceBudgetTokens: 2_000, onWarning: (m) => void warnings.push(m) });
 
 async function viewOf(researchId: string) {
   const row = await verificationOfResearch({ researchId });
   assert.ok(row);
   return toVerificationView(row);
+}
+
+/** The view describes the stored report: its claims are the stored report's cited sentences and flagged uncited ones, no more, no fewer. */
+function assertViewIsOf(view: Awaited<ReturnType<typeof viewOf>>, stored: string) {
+  const key = (text: string, urls: string[]) => `${text} ${urls.join(" ")}`;
+  const claims = claimsOf(reportBody(stored).body);
+  assert.deepEqual(
+    view.claims.filter((c) => c.cited_urls.length > 0).map((c) => key(c.sentence, c.cited_urls)),
+    claims.filter((c) => c.urls.length > 0).map((c) => key(c.text, c.urls)),
+  );
+  const sentences = new Set(claims.map((c) => c.text));
+  for (const c of view.claims) assert.ok(sentences.has(c.sentence), `in the stored report: ${c.sentence}`);
+  assert.equal(view.counts.claims, view.claims.length);
 }
 
 test("the planted unsupported sentence is flagged and removed, supported ones are not; partial and uncited are marked; the rate is from the counts", async () => {
@@ -78,29 +100,123 @@ test("the planted unsupported sentence is flagged and removed, supported ones ar
   assert.equal(first.get(`${SUPPORTED_B}${PLANTED_OVERSTATEMENT}.`)?.verdict, "partial");
   assert.equal(first.get(PLANTED_UNCITED)?.verdict, "uncited");
   assert.ok(!first.has("This report answers the question from 2 sources."), "framing is no claim");
-  assert.deepEqual(view.as_written.counts, { claims: 5, supported: 2, partial: 1, unsupported: 1, uncited: 1 });
+  assert.deepEqual(view.as_written.counts, { claims: 5, supported: 2, partial: 1, unsupported: 1, uncited: 1, unverified: 0 });
   assert.equal(view.as_written.support_rate, 2 / 5);
 
   // The repair removed the planted sentence (its source says nothing like it); the rest stands.
   assert.ok(!final.includes(PLANTED_UNSUPPORTED));
   assert.ok(final.includes(`${SUPPORTED_B} [2](${URL_B}).`));
   assert.deepEqual(view.repair, { removed: 1, rewritten: 0 });
-  assert.deepEqual(view.counts, { claims: 4, supported: 2, partial: 1, unsupported: 0, uncited: 1 });
+  assert.deepEqual(view.counts, { claims: 4, supported: 2, partial: 1, unsupported: 0, uncited: 1, unverified: 0 });
   assert.equal(view.support_rate, 2 / 4);
   const stored = await db.reportVerification.findUniqueOrThrow({ where: { researchId: id } });
   assert.equal(stored.repaired, final);
   assert.equal(stored.original, REPORT);
+  assertViewIsOf(view, final);
+  assert.deepEqual(warnings, []);
 });
 
-test("a verdict whose quote is not in the stored text is rejected", async () => {
+test("a verdict whose quote is not in the stored text is no support: the sentence is unverified, kept with its citation", async () => {
   fakes.llm.configure({ verify: { plantUnsupported: false, plantPartial: false, plantUncited: false, forgeQuotes: true } });
   const id = await newResearch();
-  await verify(id);
+  const final = await verify(id);
   const view = await viewOf(id);
   const supportedB = view.as_written.claims.find((c) => c.sentence === `${SUPPORTED_B}.`);
-  assert.equal(supportedB?.verdict, "unsupported");
+  assert.equal(supportedB?.verdict, "unverified");
   assert.match(supportedB?.note ?? "", /does not occur in the stored text/);
   assert.equal(view.as_written.counts.supported, 0);
+  // Only the planted sentence was judged unsupported: it alone is removed.
+  assert.equal(view.as_written.claims.find((c) => c.sentence === `${PLANTED_UNSUPPORTED}.`)?.verdict, "unsupported");
+  assert.ok(final.includes(`${SUPPORTED_B} [2](${URL_B}).`) && final.includes(`${SUPPORTED_A} [1](${URL_A}).`));
+  assert.ok(!final.includes(PLANTED_UNSUPPORTED));
+  assertViewIsOf(view, final);
+  assert.equal(view.counts.unverified, 3);
+  assert.equal(view.support_rate, 0, "of the judged claims (the uncited fact), none supported");
+  assert.equal(warnings.length, 1, "3 of 4 claims unverified: a warning says so");
+});
+
+const citationsOf = (report: string) => [...report.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].length;
+
+/** The two ways a verifier gives nothing usable end alike: every cited sentence unverified, the report whole, a warning. */
+async function assertNothingJudged(id: string, final: string) {
+  const view = await viewOf(id);
+  assert.equal(view.status, "done");
+  assert.equal(final, REPORT, "the report keeps every sentence and citation");
+  assert.equal(citationsOf(final), citationsOf(REPORT));
+  assert.deepEqual(view.repair, { removed: 0, rewritten: 0 });
+  const cited = view.claims.filter((c) => c.cited_urls.length > 0);
+  assert.equal(cited.length, 4);
+  assert.ok(cited.every((c) => c.verdict === "unverified"), JSON.stringify(cited.map((c) => [c.verdict, c.note])));
+  assert.deepEqual(view.counts, { claims: 5, supported: 0, partial: 0, unsupported: 0, uncited: 1, unverified: 4 });
+  assert.equal(view.support_rate, 0);
+  assertViewIsOf(view, final);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /could not be verified for 4 of 5 claims/);
+  return view;
+}
+
+test("a verifier whose verdicts name no sentence it was given leaves every cited sentence unverified, and the report keeps all its citations", async () => {
+  fakes.llm.configure({ verify: { plantUnsupported: true, plantPartial: false, plantUncited: false, forgeQuotes: false, unknownIds: true } });
+  const id = await newResearch();
+  const view = await assertNothingJudged(id, await verify(id));
+  assert.match(view.claims[0].note ?? "", /gave no usable verdict/);
+  // Each source's batch was asked, and asked once more for the sentences it skipped (each ask with its repairs).
+  const { getEnv } = await import("../env");
+  assert.equal(fakes.llm.calls("citation-verifier"), 2 * 2 * (1 + getEnv().LLM_REPAIR_ATTEMPTS));
+});
+
+test("a verifier call that fails outright ends the same way: every cited sentence unverified, the report whole, a warning", async () => {
+  fakes.llm.configure({ agentFailures: [{ agent: "citation-verifier", status: 500, skip: 0, times: 1_000 }] });
+  const id = await newResearch();
+  const view = await assertNothingJudged(id, await verify(id));
+  assert.match(view.claims.find((c) => c.cited_urls.length > 0)?.note ?? "", /call against .* failed/);
+});
+
+test("a correction that repeats the sentence is no fix: the sentence is removed", async () => {
+  fakes.llm.configure({ verify: { plantUnsupported: false, plantPartial: false, plantUncited: false, forgeQuotes: false, corrections: "echo" } });
+  const misstated = "Battery pack prices fell to 99 dollars per kilowatt-hour in 2023, a drop of 40 percent";
+  const report = `# Storage report\n\n- ${SUPPORTED_B} [1](${URL_B}).\n- ${misstated} [2](${URL_A}).\n\n## Sources\n\n1. Grid capacity — <${URL_B}>\n2. Battery prices — <${URL_A}>\n`;
+  const id = await newResearch();
+  const final = await verify(id, report);
+  const view = await viewOf(id);
+  assert.ok(!final.includes(misstated), final);
+  assert.deepEqual(view.repair, { removed: 1, rewritten: 0 });
+  assertViewIsOf(view, final);
+  assert.equal(citationsOf(final), 1);
+});
+
+test("a correction of two sentences has each judged: the one its source supports stays, the other is removed", async () => {
+  fakes.llm.configure({ verify: { plantUnsupported: false, plantPartial: false, plantUncited: false, forgeQuotes: false, corrections: "two-sentences" } });
+  const misstated = "Battery pack prices fell to 99 dollars per kilowatt-hour in 2023, a drop of 40 percent";
+  const report = `# Storage report\n\n- ${SUPPORTED_B} [1](${URL_B}).\n- ${misstated} [2](${URL_A}).\n\n## Sources\n\n1. Grid capacity — <${URL_B}>\n2. Battery prices — <${URL_A}>\n`;
+  const id = await newResearch();
+  const final = await verify(id, report);
+  const view = await viewOf(id);
+  assert.ok(final.includes(`${SUPPORTED_A} [2](${URL_A}).`), final);
+  assert.ok(!final.includes(PLANTED_UNSUPPORTED), "the correction's second sentence was judged unsupported and removed");
+  assert.equal(view.claims.find((c) => c.sentence === `${SUPPORTED_A}.`)?.verdict, "supported");
+  assert.deepEqual(view.counts, { claims: 2, supported: 2, partial: 0, unsupported: 0, uncited: 0, unverified: 0 });
+  assertViewIsOf(view, final);
+});
+
+test("a report without links is verified too: its factual sentences are uncited claims", async () => {
+  const report = `# Storage report\n\nThis report answers the question without sources.\n\n- ${PLANTED_UNCITED}\n- Storage is discussed in many countries today.\n`;
+  const id = await newResearch();
+  const final = await verify(id, report);
+  assert.equal(final, report);
+  const view = await viewOf(id);
+  assert.equal(fakes.llm.calls("uncited-claim-finder"), 1);
+  assert.deepEqual(view.claims.map((c) => [c.sentence, c.verdict]), [[PLANTED_UNCITED, "uncited"]]);
+  assertViewIsOf(view, final);
+});
+
+test("a Chinese report's sentences are claims, judged against their sources", async () => {
+  const report = `# 储能报告\n\n电池组价格在2023年下降到每千瓦时139美元 [1](${URL_A})。欧洲的电网级储能容量翻了一番 [2](${URL_B})。\n\n## Sources\n\n1. Battery prices — <${URL_A}>\n2. Grid capacity — <${URL_B}>\n`;
+  const id = await newResearch();
+  await verify(id, report);
+  const view = await viewOf(id);
+  assert.equal(view.as_written.counts.claims, 2);
+  assert.equal(fakes.llm.calls("citation-verifier"), 2, "one call per source");
 });
 
 test("a misstated figure is rewritten with the verifier's correction, and the rewrite is checked again", async () => {
@@ -115,7 +231,8 @@ test("a misstated figure is rewritten with the verifier's correction, and the re
   assert.ok(!final.includes(misstated));
   assert.ok(final.includes(`${SUPPORTED_A} [2](${URL_A}).`), final);
   assert.equal(view.claims.find((c) => c.sentence === `${SUPPORTED_A}.`)?.verdict, "supported");
-  assert.deepEqual(view.counts, { claims: 2, supported: 2, partial: 0, unsupported: 0, uncited: 0 });
+  assert.deepEqual(view.counts, { claims: 2, supported: 2, partial: 0, unsupported: 0, uncited: 0, unverified: 0 });
+  assertViewIsOf(view, final);
   // Pass 1 (one call per source) and pass 2 (the rewrite against its source): the repair made no call of its own.
   assert.equal(fakes.llm.calls("citation-verifier"), 3);
   assert.equal(fakes.llm.log.length, fakes.llm.calls("citation-verifier") + fakes.llm.calls("uncited-claim-finder"));
@@ -156,7 +273,8 @@ test("a verification an earlier version left between its first pass and the repa
   assert.ok(!final.includes(PLANTED_UNSUPPORTED));
   const view = await viewOf(id);
   assert.equal(view.status, "done");
-  assert.deepEqual(view.as_written.counts, { claims: 5, supported: 2, partial: 1, unsupported: 1, uncited: 1 });
+  assert.deepEqual(view.as_written.counts, { claims: 5, supported: 2, partial: 1, unsupported: 1, uncited: 1, unverified: 0 });
+  assertViewIsOf(view, final);
 });
 
 test("a verification is found by its research, as Prisma's model API reads it; none for a research without one", async () => {

@@ -1,18 +1,28 @@
 // Verifies a written report and repairs it: pass 1 judges every cited sentence against the stored
 // text of its sources (and finds uncited factual sentences), and its verifier corrects in the same
 // call each sentence its source does not support; the repair rewrites those sentences with their
-// corrections or removes them (no call of its own); pass 2 judges what the repair changed. Pass 1 is
-// saved with the repaired report, and pass 2 with the final one, so a resumed run repeats only the
-// pass it was in. Used by every engine that writes a report.
+// corrections or removes them (no call of its own); pass 2 judges what the repair changed, every
+// sentence of each rewrite. Pass 1 is saved with the repaired report, and pass 2 with the final one,
+// so a resumed run repeats only the pass it was in. Used by every engine that writes a report.
+//
+// Degrade, never destroy: only a judged "unsupported" is rewritten or removed. A sentence no usable
+// verdict was given for — the verifier skipped it or named it no way that resolves, its call
+// failed, its source has no stored text, its quote could not be located or carries not its content
+// — is "unverified": kept as written, marked, and counted apart. A verifier that fails outright
+// ends the same way as one whose verdicts name nothing: the report keeps every citation, and when
+// most claims are unverified a warning says so.
 import { findUncitedClaims } from "../agents/find-uncited-claims";
 import { verifyCitations } from "../agents/verify-citations";
+import { isLostCall } from "../ai/errors";
 import type { UsageSink } from "../ai/usage";
 import type { WaitOptions } from "../concurrency";
 import * as store from "../db/verifications";
+import { errorMessage } from "../errors";
+import { tokenize } from "./align";
 import { claimsOf, reportBody, type Claim } from "./claims";
 import { applyRepairs, type RepairEdit } from "./repair";
 import { sourceWindow } from "./source-window";
-import { bestOf, checkVerdict, countVerdicts, type ClaimVerdict } from "./verdicts";
+import { bestOf, checkVerdict, countVerdicts, mostlyUnverified, unverified, type CheckedVerdict, type ClaimVerdict, type ModelVerdict } from "./verdicts";
 
 export interface SourceText {
   title: string | null;
@@ -29,6 +39,8 @@ export interface VerifyOptions {
   sources: ReadonlyMap<string, SourceText>;
   /** Tokens of one source's text sent with its sentences. */
   sourceBudgetTokens: number;
+  /** Where a warning about the verification goes (most claims could not be judged): the run's warnings. */
+  onWarning?: (message: string) => void | Promise<void>;
   onUsage?: UsageSink;
   signal?: AbortSignal;
   schedule?: WaitOptions;
@@ -53,7 +65,8 @@ export async function verifyReport(options: VerifyOptions): Promise<string> {
       .filter((x) => x.verdict === "unsupported" && x.urls.length > 0)
       .map((x): RepairEdit => {
         const sentence = corrections.get(x.position);
-        return sentence ? { position: x.position, action: "rewrite", sentence } : { position: x.position, action: "remove" };
+        // A "correction" that says what the sentence said is no fix: the sentence goes.
+        return sentence && !sameWords(sentence, x.sentence) ? { position: x.position, action: "rewrite", sentence } : { position: x.position, action: "remove" };
       });
     const repair =
       edits.length === 0
@@ -65,20 +78,39 @@ export async function verifyReport(options: VerifyOptions): Promise<string> {
             rewritten: edits.filter((e) => e.action === "rewrite").length,
           };
     v = await store.savePass(v.id, 1, verdicts, countVerdicts(verdicts), repair);
+    if (v.status === "done") await warnIfUnjudged(verdicts, options);
   }
   if (v.status === "rechecking" && v.repaired !== null) {
     const pass1 = await store.verdictsOf(v.id, 1);
     const { report, verdicts, removed } = await recheck(v.repaired, pass1, options);
-    v = await store.savePass(v.id, 2, verdicts, countVerdicts(verdicts), { status: "done", repaired: report, removed: v.removed + removed, rewritten: v.rewritten - removed });
+    v = await store.savePass(v.id, 2, verdicts, countVerdicts(verdicts), { status: "done", repaired: report, removed: v.removed + removed, rewritten: Math.max(0, v.rewritten - removed) });
+    await warnIfUnjudged(verdicts, options);
   }
   return v.repaired ?? v.original;
+}
+
+/** Two sentences that say the same words (case, punctuation and spacing aside). */
+function sameWords(a: string, b: string): boolean {
+  const words = (text: string) => tokenize(text).map((t) => t.norm).join(" ");
+  return words(a) === words(b);
+}
+
+async function warnIfUnjudged(verdicts: ClaimVerdict[], options: VerifyOptions): Promise<void> {
+  const counts = countVerdicts(verdicts);
+  if (!mostlyUnverified(counts)) return;
+  const reason = verdicts.find((x) => x.verdict === "unverified")?.note;
+  await options.onWarning?.(
+    `The citations could not be verified for ${counts.unverified} of ${counts.claims} claims${reason ? ` (${reason.replace(/^Not verified: /, "").replace(/\.$/, "")})` : ""}; they are kept as written and marked as not verified.`,
+  );
 }
 
 const keyOf = (sentence: string, urls: string[]) => `${sentence}\u0000${urls.join(" ")}`;
 
 /**
  * Pass 2 on the repaired report: sentences the repair left alone keep their pass-1 verdicts; the
- * rewritten ones are judged, and a rewrite that is still unsupported is removed.
+ * rewritten ones (every sentence of a rewrite) are judged, and a rewritten sentence judged
+ * unsupported is removed. Every cited sentence of the final report has a verdict: the view's counts
+ * are the stored report's.
  */
 async function recheck(repaired: string, pass1: store.VerdictRow[], calls: Calls) {
   const before = new Map(pass1.map((v) => [keyOf(v.sentence, v.urls), v]));
@@ -103,6 +135,8 @@ async function recheck(repaired: string, pass1: store.VerdictRow[], calls: Calls
   for (const c of claims) {
     const prior = before.get(keyOf(c.text, c.urls)) ?? judged.get(c.position);
     if (prior) verdicts.push({ ...prior, verdict: prior.verdict as ClaimVerdict["verdict"], position: c.position });
+    // A cited sentence the removals reshaped (none expected): in the report, so in the verification.
+    else if (c.urls.length > 0) verdicts.push({ position: c.position, sentence: c.text, urls: c.urls, ...unverified("Not verified: the sentence changed in the repair and was not judged again.") });
   }
   return { report, verdicts, removed: failed.length };
 }
@@ -110,14 +144,25 @@ async function recheck(repaired: string, pass1: store.VerdictRow[], calls: Calls
 /** Pass 1: every cited sentence judged, and the uncited sentences that state facts flagged. */
 async function judge(claims: Claim[], calls: Calls): Promise<Judged> {
   const uncited = claims.filter((c) => c.urls.length === 0);
-  const [cited, factual] = await Promise.all([
-    judgeCited(claims.filter((c) => c.urls.length > 0), calls),
-    findUncitedClaims({ question: calls.question, sentences: uncited.map((c) => ({ id: c.position, text: c.text })), onUsage: calls.onUsage, signal: calls.signal, schedule: calls.schedule }),
-  ]);
-  const flagged: ClaimVerdict[] = uncited
-    .filter((c) => factual.has(c.position))
-    .map((c) => ({ position: c.position, sentence: c.text, urls: [], verdict: "uncited", quote: null, quoteUrl: null, note: "States a fact without citing a source." }));
+  const [cited, factual] = await Promise.all([judgeCited(claims.filter((c) => c.urls.length > 0), calls), findFactual(uncited, calls)]);
+  const flagged: ClaimVerdict[] =
+    "failure" in factual
+      ? // The finder's call failed: whether these sentences state facts is not known. They are kept and marked.
+        uncited.map((c) => ({ position: c.position, sentence: c.text, urls: [], ...unverified(`Not verified: the check for facts stated without a citation failed (${factual.failure}).`) }))
+      : uncited
+          .filter((c) => factual.ids.has(c.position))
+          .map((c) => ({ position: c.position, sentence: c.text, urls: [], verdict: "uncited", quote: null, quoteUrl: null, note: "States a fact without citing a source." }));
   return { verdicts: [...cited.verdicts, ...flagged].sort((a, b) => a.position - b.position), corrections: cited.corrections };
+}
+
+/** The uncited sentences that state facts, or the reason the finder could not say. */
+async function findFactual(uncited: Claim[], calls: Calls): Promise<{ ids: Set<number> } | { failure: string }> {
+  try {
+    return { ids: await findUncitedClaims({ question: calls.question, sentences: uncited.map((c) => ({ id: c.position, text: c.text })), onUsage: calls.onUsage, signal: calls.signal, schedule: calls.schedule }) };
+  } catch (error) {
+    if (calls.signal?.aborted || !isLostCall(error)) throw error;
+    return { failure: errorMessage(error).slice(0, 200) };
+  }
 }
 
 interface Judged {
@@ -133,18 +178,16 @@ async function judgeCited(claims: Claim[], calls: Calls): Promise<Judged> {
   const perSource = await Promise.all(
     [...byUrl.entries()].map(async ([url, cs]) => {
       const source = calls.sources.get(url);
-      if (!source?.text.trim()) {
-        return cs.map((c) => ({ position: c.position, url, correction: "", result: { verdict: "unsupported" as const, quote: null, quoteUrl: null, note: `No stored text of ${url} to check against.` } }));
-      }
-      const out = [];
+      if (!source?.text.trim()) return cs.map((c) => ({ position: c.position, url, correction: "", result: unverified(`Not verified: there is no stored text of ${url} to check against.`) }));
+      const out: { position: number; url: string; correction: string; result: CheckedVerdict }[] = [];
       for (let i = 0; i < cs.length; i += BATCH) {
         const batch = cs.slice(i, i + BATCH);
-        const models = await askVerifier(url, source, batch, calls);
+        const { verdicts: models, failure } = await askVerifier(url, source, batch, calls);
         for (const c of batch) {
           const model = models.get(c.position);
           const result = model
-            ? checkVerdict(model, source.text, url)
-            : { verdict: "unsupported" as const, quote: null, quoteUrl: null, note: `The verifier gave no verdict against ${url}.` };
+            ? checkVerdict(model, source.text, url, c.text)
+            : unverified(failure ? `Not verified: the verifier's call against ${url} failed (${failure}).` : `Not verified: the verifier gave no usable verdict against ${url}.`);
           out.push({ position: c.position, url, correction: model?.verdict === "unsupported" ? correctionOf(model.correction) : "", result });
         }
       }
@@ -153,9 +196,9 @@ async function judgeCited(claims: Claim[], calls: Calls): Promise<Judged> {
   );
   const all = perSource.flat();
   const corrections = new Map<number, string>();
-  const verdicts = claims.map((c) => {
+  const verdicts = claims.map((c): ClaimVerdict => {
     const mine = all.filter((x) => x.position === c.position);
-    const best = bestOf(mine.map((x) => x.result)) ?? { verdict: "unsupported" as const, quote: null, quoteUrl: null, note: null };
+    const best = bestOf(mine.map((x) => x.result)) ?? unverified("Not verified: no source was checked.");
     const correction = best.verdict === "unsupported" ? c.urls.map((url) => mine.find((x) => x.url === url)?.correction).find(Boolean) : undefined;
     if (correction) corrections.set(c.position, correction);
     return { position: c.position, sentence: c.text, urls: c.urls, ...best };
@@ -166,11 +209,15 @@ async function judgeCited(claims: Claim[], calls: Calls): Promise<Judged> {
 /** A correction as the repair takes it: trimmed; one with no words left is none (the sentence is removed). */
 function correctionOf(text: string): string {
   const sentence = text.trim();
-  return /\p{L}{3}/u.test(sentence) ? sentence : "";
+  return /\p{L}{2}/u.test(sentence) ? sentence : "";
 }
 
-/** The verifier's verdicts for a batch; sentences it skipped are asked once more on their own. */
-async function askVerifier(url: string, source: SourceText, batch: Claim[], calls: Calls) {
+/**
+ * The verifier's verdicts for a batch; sentences it skipped are asked once more on their own. A
+ * call that fails (lost past its retries and repairs) leaves its sentences without a verdict, and
+ * says why: they are unverified, as those of a verifier whose verdicts name nothing.
+ */
+async function askVerifier(url: string, source: SourceText, batch: Claim[], calls: Calls): Promise<{ verdicts: Map<number, ModelVerdict>; failure?: string }> {
   const ask = (cs: Claim[]) =>
     verifyCitations({
       question: calls.question,
@@ -181,8 +228,23 @@ async function askVerifier(url: string, source: SourceText, batch: Claim[], call
       signal: calls.signal,
       schedule: calls.schedule,
     });
-  const verdicts = await ask(batch);
+  const lost = (error: unknown) => {
+    if (calls.signal?.aborted || !isLostCall(error)) throw error;
+    return errorMessage(error).slice(0, 200);
+  };
+  let verdicts: Map<number, ModelVerdict>;
+  try {
+    verdicts = await ask(batch);
+  } catch (error) {
+    return { verdicts: new Map(), failure: lost(error) };
+  }
   const skipped = batch.filter((c) => !verdicts.has(c.position));
-  if (skipped.length > 0) for (const [id, v] of await ask(skipped)) verdicts.set(id, v);
-  return verdicts;
+  if (skipped.length > 0) {
+    try {
+      for (const [id, v] of await ask(skipped)) verdicts.set(id, v);
+    } catch (error) {
+      return { verdicts, failure: lost(error) };
+    }
+  }
+  return { verdicts };
 }

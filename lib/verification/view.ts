@@ -1,6 +1,8 @@
 // The public shape of a report's verification (API, CLI, viewer): the final verdicts of the stored
-// report with its support rate, and what the first pass found in the report as written.
-import { countVerdicts, supportRate, type Verdict } from "./verdicts";
+// report with its support rate, and what the first pass found in the report as written. The final
+// verdicts describe the stored report: after a repair they are pass 2's, even when the repair left
+// no claim at all (no pass-2 rows), never the report as written.
+import { countVerdicts, supportRate, type SupportCounts, type Verdict } from "./verdicts";
 
 interface VerdictRow {
   pass: number;
@@ -32,7 +34,8 @@ export interface ClaimView {
 
 export interface PassView {
   support_rate: number | null;
-  counts: { claims: number; supported: number; partial: number; unsupported: number; uncited: number };
+  /** unverified: claims no usable verdict was given for (kept as written, marked), not in the support rate. */
+  counts: SupportCounts;
   claims: ClaimView[];
 }
 
@@ -62,7 +65,8 @@ function passView(rows: VerdictRow[]): PassView {
 
 export function toVerificationView(row: VerificationRow): VerificationView {
   const first = passView(row.verdicts.filter((v) => v.pass === 1));
-  const repaired = row.verdicts.some((v) => v.pass === 2);
+  // A repair (pass 1 removed or rewrote something) means pass 2 judged the stored report.
+  const repaired = row.verdicts.some((v) => v.pass === 2) || (row.status === "done" && row.removed + row.rewritten > 0);
   const final = repaired ? passView(row.verdicts.filter((v) => v.pass === 2)) : first;
   return {
     status: row.status,
@@ -71,4 +75,13 @@ export function toVerificationView(row: VerificationRow): VerificationView {
     repair: { removed: row.removed, rewritten: row.rewritten },
     completed_at: row.completedAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * The exports' mark of claims the verifier could not judge (a settings line, a paper's limitation):
+ * null when there are none, or the verification did not finish.
+ */
+export function unverifiedNote(v: Pick<VerificationView, "status" | "counts"> | null): string | null {
+  if (v?.status !== "done" || v.counts.unverified === 0) return null;
+  return `${v.counts.unverified} of ${v.counts.claims} claims could not be verified (the verifier gave no usable verdict); they are kept as written, marked in the viewer, and left out of the support rate.`;
 }

@@ -16,12 +16,14 @@ const source = [
   "Did the three operators that closed last year all cite electricity prices as the main reason?",
 ].join("\n");
 const task = (sentences: string[]) =>
-  `<source url="https://example.com/farms">${source}</source>\n<sentences>${sentences.map((s, i) => `<sentence id="${i + 1}">${s}</sentence>`).join("\n")}</sentences>`;
+  `<source url="https://example.com/farms">${source}</source>\n<sentences>${sentences.map((s, i) => `<sentence id="C${i + 1}">${s}</sentence>`).join("\n")}</sentences>`;
 
 test("the fake verifier quotes a source sentence as it stands, so that the product accepts its quote", () => {
   const quoted = "“LED efficiency has improved to about 3 micromoles of light per joule, up from 1.7 a decade ago.”";
   const question = "Did the three operators that closed last year all cite electricity prices as the main reason?";
   const { verdicts } = verifierReply(task([`In short: ${quoted}.`, `${quoted}${PLANTED_OVERSTATEMENT}.`, question]), scenario);
-  const accepted = verdicts.map((v) => checkVerdict(v as Parameters<typeof checkVerdict>[0], source, "https://example.com/farms").verdict);
+  assert.deepEqual(verdicts.map((v) => v.id), ["C1", "C2", "C3"], "each verdict names its sentence by the handle it was given");
+  const sentences = [`In short: ${quoted}.`, `${quoted}${PLANTED_OVERSTATEMENT}.`, question];
+  const accepted = verdicts.map((v, i) => checkVerdict(v as Parameters<typeof checkVerdict>[0], source, "https://example.com/farms", sentences[i]).verdict);
   assert.deepEqual(accepted, ["supported", "partial", "supported"]);
 });

@@ -14,8 +14,15 @@ export interface VerifyScenario {
   plantPartial: boolean;
   /** The report writer adds PLANTED_UNCITED, a fact with no citation. */
   plantUncited: boolean;
-  /** The verifier quotes text that is not in the source for every supported sentence. */
+  /** The verifier quotes text that is not in the source (its sentence within invented words) for every supported sentence. */
   forgeQuotes: boolean;
+  /** The verifier names every sentence by an id it was not given ("S1" for C1): none of its verdicts can be used. */
+  unknownIds?: boolean;
+  /**
+   * The verifier's correction of an unsupported sentence: "echo" gives the sentence back unchanged;
+   * "two-sentences" gives its correction followed by PLANTED_UNSUPPORTED (a second sentence the source does not say).
+   */
+  corrections?: "echo" | "two-sentences";
 }
 
 export const PLANTED_UNSUPPORTED = "Output fell by 95% in a single year, the steepest fall on record";
@@ -25,8 +32,9 @@ export const PLANTED_UNCITED = "Installations worldwide reached 912 GW in 2024."
 const norm = (text: string) => text.replace(/[“”]/g, '"').replace(/[‘’]/g, "'").replace(/\s+/g, " ").trim();
 const bare = (text: string) => norm(text).replace(/[.!?]+$/, "");
 
-function sentencesIn(task: string): { id: number; text: string }[] {
-  return [...task.matchAll(/<sentence id="(\d+)">\s*([\s\S]*?)\s*<\s?\/sentence>/g)].map((m) => ({ id: Number(m[1]), text: m[2] }));
+/** The sentences given, by the handle each is offered under (C1, C2 …: the reply names them so). */
+function sentencesIn(task: string): { id: string; text: string }[] {
+  return [...task.matchAll(/<sentence id="([^"]+)">\s*([\s\S]*?)\s*<\s?\/sentence>/g)].map((m) => ({ id: m[1], text: m[2] }));
 }
 
 export function verifierReply(task: string, scenario: VerifyScenario) {
@@ -40,19 +48,26 @@ export function verifierReply(task: string, scenario: VerifyScenario) {
     verdicts: sentencesIn(task).map(({ id, text }) => {
       const claim = bare(text);
       const found = candidates.find((s) => claim.includes(s.bare));
-      if (!found) return { id, verdict: "unsupported", quote: "", explanation: "The source does not state this.", correction: correctionOf(claim, candidates) };
+      if (!found) return { id, verdict: "unsupported", quote: "", explanation: "The source does not state this.", correction: corrected(text, correctionOf(claim, candidates), scenario) };
       // What the sentence says beyond the quoted source sentence, without framing ("In short:").
       const extra = claim.replace(found.bare, "").replace(/^in short:?/i, "").replace(/[^\p{L}\p{N}\s]/gu, " ").trim();
       const verdict = extra.split(/\s+/).filter(Boolean).length <= 1 ? "supported" : "partial";
-      const quote = scenario.forgeQuotes ? `${found.bare}, according to several independent studies` : found.verbatim;
+      // A forged quote: the source sentence inside words the source does not have (too many for a near-verbatim copy).
+      const quote = scenario.forgeQuotes ? `Several independent studies all confirm that ${found.bare}, according to several independent studies` : found.verbatim;
       return { id, verdict, quote, explanation: verdict === "supported" ? "The source states this." : "The source states only part of this.", correction: "" };
-    }),
+    }).map((v) => (scenario.unknownIds ? { ...v, id: v.id.replace(/^C/, "S") } : v)),
   };
 }
 
 /** Uncited sentences with a figure state facts; the report's (or the Deep Research write-up's) framing sentence does not. */
 export function uncitedReply(task: string) {
   return { factual: sentencesIn(task).filter((s) => /\d/.test(s.text) && !/^(This report|Iteration \d+ on)\b/.test(s.text)).map((s) => s.id) };
+}
+
+function corrected(sentence: string, correction: string, scenario: VerifyScenario): string {
+  if (scenario.corrections === "echo") return sentence;
+  if (scenario.corrections === "two-sentences" && correction) return `${correction} ${PLANTED_UNSUPPORTED}.`;
+  return correction;
 }
 
 const wordsOf = (text: string) => new Set(text.toLowerCase().match(/\p{L}{4,}/gu) ?? []);

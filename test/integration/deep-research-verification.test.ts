@@ -67,7 +67,8 @@ test("a Deep Research write-up cites its pages and is verified: the planted clai
     const pages = await app.db.page.findMany({ where: { url: claim.quote_url, researchId: { in: tasks.map((t) => t.childResearchId!) } } });
     assert.ok(pages.some((page) => page.content && normalise(page.content).includes(normalise(claim.quote!))), `the quote is in the stored text of ${claim.quote_url}`);
   }
-  assert.equal(v.support_rate, v.counts.supported / v.counts.claims);
+  // The rate is of the judged claims: unverified ones (no usable verdict) are counted apart.
+  assert.equal(v.support_rate, v.counts.supported / (v.counts.claims - v.counts.unverified));
   assert.equal(v.counts.claims, v.claims.length);
   assert.ok(fakes.llm.calls("citation-verifier") >= 1);
 
