@@ -39,3 +39,20 @@ test("a quote attached to the wrong page, or to one never read, moves to the rea
   assert.deepEqual(verified.map((v) => v.url), ["https://b.example/q", "https://a.example/p"]);
   assert.equal(reattributed.length, 2);
 });
+
+test("a near-verbatim quote is located and stored in the page's own words; a stock phrase or a changed figure is not", () => {
+  const page = { url: "https://c.example/r", title: "Report", content: "Summary.\nAccording to the report, “grid batteries” added 10 GW of storage in 2024, a record.\nMore." };
+  const { verified, problems } = checkReferences(
+    [
+      // Typographic quotes made plain, a comma dropped, a line break inside.
+      { url: page.url, exactQuote: 'According to the report "grid batteries" added 10 GW\nof storage in 2024' },
+      { url: page.url, exactQuote: "According to the report" },
+      { url: page.url, exactQuote: "grid batteries added 12 GW of storage in 2024" },
+    ],
+    [page],
+  );
+  assert.deepEqual(verified, [{ url: page.url, title: "Report", exactQuote: "According to the report, “grid batteries” added 10 GW of storage in 2024" }]);
+  assert.equal(problems.length, 2);
+  assert.match(problems[0], /too general/);
+  assert.match(problems[1], /does not occur/);
+});

@@ -18,7 +18,7 @@ import { writeFinalAnswer } from "./agents/final";
 import { budgetedEmbed } from "./embed";
 import { answerTopic, type AnswerEvent, type FinalAnswer, type Trackers } from "./events";
 import { beastReason } from "./loop";
-import { knowledgeTokens, runStep, type LoopContext, type StepRecord } from "./step";
+import { knowledgeTokens, readPages, runStep, type LoopContext, type StepRecord } from "./step";
 import { PURPOSES, zeroUsage, type AnswerState, type Reference, type UsageByPurpose } from "./types";
 import { toAnswerView, usageSummary } from "./view";
 
@@ -168,6 +168,7 @@ async function beastMode(row: Row, ctx: LoopContext, reason: string): Promise<{ 
     question: ctx.question,
     context: ctx.context,
     knowledge,
+    pages: readPages(ctx),
     reason,
     knowledgeTokens: knowledgeTokens(ctx.budget, "beast"),
     budget: ctx.budget.guard("beast", 2_000),

@@ -24,6 +24,10 @@ test("the schema offers only the allowed actions", () => {
   assert.ok(schema.safeParse({ action: "search", think: "t", searchQuery: ["q"] }).success);
   assert.ok(!schema.safeParse({ action: "visit", think: "t", URLTargets: ["https://a.example"] }).success);
   assert.ok(schema.safeParse({ action: "answer", think: "t", answer: "2", references: [] }).success);
+  // The action's name in another case or padded is that action; one not offered is still refused.
+  assert.equal(schema.parse({ action: " Search ", think: "t", searchQuery: ["q"] }).action, "search");
+  assert.equal(schema.parse({ action: "ANSWER", think: "t", answer: "2", references: [] }).action, "answer");
+  assert.ok(!schema.safeParse({ action: "Visit", think: "t", URLTargets: ["U1"] }).success);
 });
 
 test("a disabled action is gone for one step; visit needs unread URLs; answer returns when nothing else is left", () => {

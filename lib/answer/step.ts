@@ -14,8 +14,8 @@ import type { ActionState } from "./events";
 import { closeGap, completeStep, currentGap, rejectAnswer, type StepOutcome } from "./loop";
 import { boosted, hostAllowed, urlAllowed } from "./hostnames";
 import { readPage } from "./read";
-import type { AnswerState, Reference } from "./types";
-import { mergeResults, normaliseUrl, rankUrls } from "./urls";
+import type { AnswerState, FoundUrl, Reference } from "./types";
+import { mergeResults, normaliseUrl, rankUrls, urlsIn } from "./urls";
 
 export interface LoopContext {
   runId: string;
@@ -48,12 +48,33 @@ export function knowledgeTokens(budget: TokenBudget, phase: "loop" | "beast"): n
   return Math.max(0, Math.min(24_000, Math.floor((left - 5_000) * 0.5)));
 }
 
+/** The pages read so far, as the agent names them (P1… in this order). */
+export function readPages(ctx: LoopContext): { url: string; title: string }[] {
+  return ctx.pages.map((p) => ({ url: p.url, title: p.title ?? p.url }));
+}
+
+/** URLs written in the question or its conversation: the user's own, which a visit may read although no search found them. */
+function givenUrls(ctx: LoopContext): string[] {
+  return urlsIn(`${ctx.question}\n${ctx.context}`).filter((url) => urlAllowed(url, ctx.state.options));
+}
+
+/** The URLs the agent may read this step: those the user gave, then the search results, ranked; none read before. */
+function readableUrls(ctx: LoopContext): FoundUrl[] {
+  const options = ctx.state.options;
+  const visited = new Set(ctx.state.visited);
+  const given = givenUrls(ctx)
+    .filter((url) => !visited.has(url))
+    .map((url) => ctx.state.urls.find((u) => u.url === url) ?? { url, title: "(given in the question)", snippet: "", hits: 0 });
+  const ranked = rankUrls(ctx.state.urls, [...ctx.state.visited, ...given.map((u) => u.url)], { boost: (url) => boosted(url, options) });
+  return [...given, ...ranked];
+}
+
 export async function runStep(ctx: LoopContext): Promise<StepResult> {
   const { state, budget } = ctx;
   const gap = currentGap(state);
   const options = state.options;
-  const ranked = rankUrls(state.urls, state.visited, { boost: (url) => boosted(url, options) });
-  let allowed = allowedActions(state, ranked.length);
+  const readable = readableUrls(ctx);
+  let allowed = allowedActions(state, readable.length);
   // no_direct_answer: the first step looks things up, however simple the question seems.
   if (options?.noDirectAnswer && state.step === 0 && allowed.some((a) => a !== "answer")) allowed = allowed.filter((a) => a !== "answer");
   let action: AgentAction;
@@ -63,9 +84,9 @@ export async function runStep(ctx: LoopContext): Promise<StepResult> {
       gap,
       context: ctx.context,
       knowledge: state.knowledge,
-      urls: ranked,
+      urls: readable,
+      pages: readPages(ctx),
       queries: state.queries,
-      read: state.read,
       diary: state.diary,
       allowed,
       knowledgeTokens: knowledgeTokens(budget, "loop"),
@@ -136,9 +157,9 @@ async function search(ctx: LoopContext, queries: string[], record: StepRecord): 
 }
 
 async function visit(ctx: LoopContext, targets: string[], record: StepRecord): Promise<StepOutcome> {
-  const known = new Set(ctx.state.urls.map((u) => u.url));
+  const known = new Set([...ctx.state.urls.map((u) => u.url), ...givenUrls(ctx)]);
   const visited = new Set(ctx.state.visited);
-  // Only URLs that searches found: a model cannot send the reader anywhere it likes.
+  // Only URLs that searches found or the user gave: a model cannot send the reader anywhere it likes.
   const options = ctx.state.options;
   const urls = [...new Set(targets.map((t) => normaliseUrl(t)).filter((u): u is string => u !== null && known.has(u) && !visited.has(u) && urlAllowed(u, options)))];
   ctx.state.visited.push(...urls);

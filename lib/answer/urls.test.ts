@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { FoundUrl } from "./types";
-import { mergeResults, normaliseUrl, rankUrls } from "./urls";
+import { mergeResults, normaliseUrl, rankUrls, urlsIn } from "./urls";
 
 test("URLs are merged without fragments, counting repeats; non-http URLs are dropped", () => {
   const urls: FoundUrl[] = [];
@@ -16,4 +16,13 @@ test("ranking puts often-found URLs first, keeps at most two per host and leaves
   const urls = [u("https://a.example/1", 1), u("https://a.example/2", 1), u("https://a.example/3", 5), u("https://b.example/1", 2), u("https://c.example/1", 1)];
   const ranked = rankUrls(urls, ["https://c.example/1"]).map((x) => x.url);
   assert.deepEqual(ranked, ["https://a.example/3", "https://b.example/1", "https://a.example/1"]);
+});
+
+test("URLs written in a question are found without the punctuation around them, once each", () => {
+  assert.deepEqual(urlsIn("Compare https://en.wikipedia.org/wiki/Foo_(bar). And (see https://a.example/x?y=1), then https://A.example/x?y=1#top! or [https://b.example/] ftp://c.example/"), [
+    "https://en.wikipedia.org/wiki/Foo_(bar)",
+    "https://a.example/x?y=1",
+    "https://b.example/",
+  ]);
+  assert.deepEqual(urlsIn("no links here"), []);
 });

@@ -17,6 +17,23 @@ export function normaliseUrl(raw: string): string | null {
   }
 }
 
+/**
+ * The http(s) URLs written in a text (the user's question or conversation), in the form compared:
+ * punctuation that ends the sentence is not part of them, nor a closing bracket they do not open.
+ */
+export function urlsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const [raw] of text.matchAll(/\bhttps?:\/\/[^\s<>"'`]+/gi)) {
+    let candidate = raw.replace(/[.,;:!?]+$/, "");
+    for (const [open, close] of ["()", "[]", "{}"]) {
+      while (candidate.endsWith(close) && candidate.split(open).length <= candidate.split(close).length - 1) candidate = candidate.slice(0, -1).replace(/[.,;:!?]+$/, "");
+    }
+    const url = normaliseUrl(candidate);
+    if (url && !out.includes(url)) out.push(url);
+  }
+  return out;
+}
+
 /** Adds search results; returns how many URLs were new. */
 export function mergeResults(urls: FoundUrl[], results: SearchResult[]): number {
   let added = 0;

@@ -1,6 +1,7 @@
 // The fake LLM's answer agent, evaluator and beast mode: scripted scenarios chosen by keywords in
 // the question, played from what the prompt shows (allowed actions, known URLs, pages read,
-// lessons), so that every reply is valid for the step's schema.
+// lessons), so that every reply is valid for the step's schema. URLs to read and pages cited are
+// named by the handles the prompt shows them with (U1 for a known URL, P1 for a page read).
 //   "1+1"        trivial: answers at once, no references
 //   (default)    search → visit → answer quoting a sentence that is on a page it read
 //   "fabricated" the first answer quotes a sentence that is on no page; after the lesson, a real one
@@ -15,6 +16,8 @@ import { firstWords, sentencesOf, tagContent, unescapeAttr } from "./llm-parse";
 export const BAD_QUOTE = "This sentence was never written on any page the agent read.";
 
 interface Page {
+  /** Its handle (P1…), by which a reference names it. */
+  id: string;
   url: string;
   title: string;
   text: string;
@@ -22,8 +25,8 @@ interface Page {
 
 function pagesOf(task: string): Page[] {
   const out: Page[] = [];
-  for (const m of task.matchAll(/<page url="([^"]*)" title="([^"]*)">\n([\s\S]*?)\n<\s?\/page>/g)) {
-    out.push({ url: unescapeAttr(m[1]), title: unescapeAttr(m[2]), text: m[3].replace(/\s*\[…\]$/, "") });
+  for (const m of task.matchAll(/<page id="([^"]*)" url="([^"]*)" title="([^"]*)">\n([\s\S]*?)\n<\s?\/page>/g)) {
+    out.push({ id: unescapeAttr(m[1]), url: unescapeAttr(m[2]), title: unescapeAttr(m[3]), text: m[4].replace(/\s*\[…\]$/, "") });
   }
   return out;
 }
@@ -34,11 +37,11 @@ const lines = (task: string, name: string) =>
     .map((l) => l.replace(/^-\s*/, "").trim())
     .filter(Boolean);
 
-/** A sentence really on the first read page that has one. */
+/** A sentence really on the first read page that has one, naming the page by its handle. */
 function goodReference(pages: Page[]) {
   for (const p of pages) {
     const sentence = sentencesOf(p.text)[0];
-    if (sentence) return { url: p.url, exactQuote: sentence };
+    if (sentence) return { source: p.id, exactQuote: sentence };
   }
   return null;
 }
@@ -50,9 +53,10 @@ export function answerAgentReply(task: string, nextNumber: (key: string) => numb
   const can = (a: string) => allowed.includes(a);
   const q = question.toLowerCase();
   const pages = pagesOf(task);
-  const known = lines(task, "known_urls").map((l) => l.split(" — ")[0]);
+  // "U1: https://… — title: snippet": the handles of the URLs it may read.
+  const known = lines(task, "known_urls").map((l) => l.split(":")[0]);
   const topic = firstWords(question, 6);
-  const answer = (text: string, references: { url: string; exactQuote: string }[], think = "I can answer now.") => ({ action: "answer", think, answer: text, references });
+  const answer = (text: string, references: { source: string; exactQuote: string }[], think = "I can answer now.") => ({ action: "answer", think, answer: text, references });
 
   if (q.includes("1+1") && can("answer")) return answer("2", [], "This is simple arithmetic.");
   if (q.includes("duplicate") && can("reflect")) {
@@ -70,10 +74,10 @@ export function answerAgentReply(task: string, nextNumber: (key: string) => numb
   const ref = goodReference(pages);
   if (ref && can("answer") && !q.includes("endless")) {
     const lessons = (task.match(/<lesson>/g) ?? []).length;
-    if (q.includes("fabricated") && lessons === 0) return answer(`The source says: ${BAD_QUOTE}`, [{ url: ref.url, exactQuote: BAD_QUOTE }]);
+    if (q.includes("fabricated") && lessons === 0) return answer(`The source says: ${BAD_QUOTE}`, [{ source: ref.source, exactQuote: BAD_QUOTE }]);
     if (q.includes("probably")) return answer(`It is probably this: ${ref.exactQuote}`, [ref], "Not fully sure.");
-    const second = pages.map((p) => ({ url: p.url, exactQuote: sentencesOf(p.text)[0] })).filter((r) => r.exactQuote && r.url !== ref.url)[0];
-    if (q.includes("misattributed") && second) return answer(second.exactQuote, [{ url: ref.url, exactQuote: second.exactQuote }]);
+    const second = pages.map((p) => ({ source: p.id, exactQuote: sentencesOf(p.text)[0] })).filter((r) => r.exactQuote && r.source !== ref.source)[0];
+    if (q.includes("misattributed") && second) return answer(second.exactQuote, [{ source: ref.source, exactQuote: second.exactQuote }]);
     if (q.includes("sentences")) return answer(`Here is what the sources say. ${ref.exactQuote} Nothing read contradicts it.`, [ref]);
     return answer(ref.exactQuote, [ref], "The page states it plainly.");
   }

@@ -16,4 +16,6 @@ test("knowledge keeps the newest items within the budget, shown oldest first, pa
   assert.ok(!small.includes("<page"));
   assert.ok(small.includes("do not hedge"));
   assert.equal(knowledgeBlock([], 100), "");
+  // With the pages' handles, a page is shown with the one a reference names it by.
+  assert.match(knowledgeBlock(items, 10_000, [{ handle: "P1", value: { url: "https://a.example/" } }]), /^<knowledge>\n<page id="P1" url="https:\/\/a.example\/" title="A">/);
 });
