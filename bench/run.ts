@@ -5,6 +5,9 @@
 //   npm run bench -- --only datasets    a 100 MB CSV's load time and the analysis queries' p95 (in process)
 //   npm run bench -- --only knowledge   the knowledge base: indexing pages/s and search p50/p95 on 1,000
 //                                       documents, on each --database (smoke: 50 documents)
+//   npm run bench -- --only misbehave   the misbehaving model (issue 51): every engine in process under each mode of
+//                                       the fake's misbehaving model, a row per mode (--misbehave-modes think,generic:
+//                                       which; --misbehave-config 2x2: the tree's size; smoke: think and generic, 1x2)
 //   npm run bench -- --only queue       queue mode: 10 concurrent (3, 3) researches on 1 worker, then on 2
 //                                       (--queue-rows-runs 3: interleaved rounds, the median of their ratios);
 //                                       then a single (5, 5) embedded (SQLite, PostgreSQL) and on 2 workers
@@ -48,6 +51,8 @@ import { formatDeepResearchMarkdown, runDeepResearchBench, type DrBenchResult } 
 import { formatDatasetsMarkdown, runDatasetsBench, type DatasetsBenchResult } from "./datasets/run";
 import { formatQueueMarkdown, runQueueBench, type QueueBenchResult, type SingleTreeMode } from "./queue/run";
 import { formatKnowledgeMarkdown, runKnowledgeBench, type KnowledgeBenchResult } from "./knowledge/run";
+import { formatMisbehaveMarkdown, runMisbehaveBench, type MisbehaveBenchResult } from "./misbehave/run";
+import { MISBEHAVE_MODES, type MisbehaveMode } from "../test/fakes/llm-misbehave";
 import { WARM_UP } from "./tree/warm-up";
 import { calibrateMachine } from "./machine";
 
@@ -90,6 +95,8 @@ const { values } = parseArgs({
     "peer-runs": { type: "string" },
     "peer-concurrency": { type: "string" },
     database: { type: "string", default: "sqlite" },
+    "misbehave-modes": { type: "string" },
+    "misbehave-config": { type: "string" },
   },
 });
 
@@ -143,8 +150,8 @@ const peerRuns = positive("peer-runs", values["peer-runs"], smoke ? 1 : 3);
 const peerConcurrency = positive("peer-concurrency", values["peer-concurrency"], 16);
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
-if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge", "queue"].includes(values.only)) {
-  throw new Error(`--only takes tree, faults, large-web, extraction, answer, deep-research, datasets, knowledge or queue, got "${values.only}"`);
+if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge", "queue", "misbehave"].includes(values.only)) {
+  throw new Error(`--only takes tree, faults, large-web, extraction, answer, deep-research, datasets, knowledge, queue or misbehave, got "${values.only}"`);
 }
 // --only tree runs the tree rows and the faults row; --only faults the faults row alone.
 const runTreePart = !values.only || values.only === "tree";
@@ -158,6 +165,16 @@ const runAnswer = !values.only || values.only === "answer";
 const runDeepResearch = !values.only || values.only === "deep-research";
 const runDatasets = !values.only || values.only === "datasets";
 const runKnowledge = !values.only || values.only === "knowledge";
+// In process (no build): the well-behaved fake's reference row, then a row per mode (smoke: two modes, a (1, 2) tree).
+const runMisbehave = !values.only || values.only === "misbehave";
+function misbehaveModes(raw: string | undefined): (MisbehaveMode | null)[] {
+  if (raw === undefined) return smoke ? ["think", "generic"] : [null, ...MISBEHAVE_MODES];
+  const modes = raw.split(",").map((m) => m.trim());
+  const unknown = modes.filter((m) => m !== "none" && !(MISBEHAVE_MODES as readonly string[]).includes(m));
+  if (unknown.length > 0 || modes.length === 0) throw new Error(`--misbehave-modes takes none and ${MISBEHAVE_MODES.join(", ")}, got "${raw}"`);
+  return modes.map((m) => (m === "none" ? null : (m as MisbehaveMode)));
+}
+const misbehaveRequest = { modes: misbehaveModes(values["misbehave-modes"]), ...config(values["misbehave-config"] ?? (smoke ? "1x2" : "2x2")) };
 // Needs Redis (and PostgreSQL): only when asked for.
 const runQueue = values.only === "queue";
 if (!["sqlite", "postgres", "both"].includes(values.database)) throw new Error(`--database takes sqlite, postgres or both, got "${values.database}"`);
@@ -290,6 +307,12 @@ async function main(): Promise<void> {
     log(`datasets: ${(datasets.fileBytes / 1024 / 1024).toFixed(1)} MB CSV loaded in ${(datasets.loadMs / 1000).toFixed(2)} s; analysis query p95 ${datasets.stepP95Ms} ms`);
   }
 
+  let misbehave: MisbehaveBenchResult | undefined;
+  if (runMisbehave) {
+    log(`misbehave: ${misbehaveRequest.modes.map((m) => m ?? "none").join(", ")} (tree ${misbehaveRequest.depth}x${misbehaveRequest.breadth})`);
+    misbehave = await runMisbehaveBench(misbehaveRequest, { log });
+  }
+
   const knowledge: KnowledgeBenchResult[] = [];
   if (runKnowledge) {
     for (const database of databases) {
@@ -355,6 +378,7 @@ async function main(): Promise<void> {
     datasets,
     knowledge,
     queue,
+    misbehave,
   };
   const markdown =
     formatBenchMarkdown({ ...result, extractionMarkdown: extraction && `${extraction.markdown}\n${extractionQuality?.markdown ?? ""}` }) +
@@ -364,7 +388,8 @@ async function main(): Promise<void> {
     (deepResearch ? `\n${formatDeepResearchMarkdown(deepResearch)}` : "") +
     (datasets ? `\n${formatDatasetsMarkdown(datasets)}` : "") +
     (knowledge.length ? `\n${formatKnowledgeMarkdown(knowledge)}` : "") +
-    (queue ? `\n${formatQueueMarkdown(queue)}` : "");
+    (queue ? `\n${formatQueueMarkdown(queue)}` : "") +
+    (misbehave ? `\n${formatMisbehaveMarkdown(misbehave)}` : "");
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(outDir, "latest.md"), markdown);

@@ -1,10 +1,12 @@
 // Fake OpenAI-compatible LLM: POST /v1/chat/completions (JSON and SSE streaming, the wire format
 // @ai-sdk/openai's chat model parses) and GET /v1/models. Replies per agent come from llm-agents.ts;
-// the options here inject latency, sloppy or broken JSON, and failures.
+// the options here inject latency, sloppy or broken JSON, failures, and a misbehaving model's habits
+// (llm-misbehave.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientGone, FakeServer, hang, latencyFor, readBody, sendJson, sleep, type LatencyRule } from "./fake-server";
 import { agentReply, type QueryCountOverride, type ResponseFormat } from "./llm-agents";
 import { agentOf, messageText, type ChatMessage } from "./llm-parse";
+import { misbehave, sloppyJson, type MisbehaveMode } from "./llm-misbehave";
 import type { VerifyScenario } from "./llm-verify";
 import { seededRandom } from "./random";
 
@@ -37,6 +39,8 @@ export interface LlmOptions {
   verify: VerifyScenario;
   /** How many queries (and questions) to return against <count>: exact, count + 2, max(1, count - 1), or stuck (see llm-agents.ts). */
   queryCountOverride: QueryCountOverride;
+  /** A misbehaving model: the scenario's replies transformed as real models and servers answer (llm-misbehave.ts); null: off. */
+  misbehave: MisbehaveMode | null;
 }
 
 export interface LlmLogEntry {
@@ -54,6 +58,10 @@ export interface LlmLogEntry {
   completionTokens: number;
   /** The text sent back (null for failures). */
   reply: string | null;
+  /** The reasoning sent beside it in `reasoning_content` (misbehave "reasoning-field"), else null. */
+  reasoning: string | null;
+  /** Whether the misbehave mode changed the scenario's reply. */
+  misbehaved: boolean;
   /** The request's sampling settings and output limit (null when not sent). */
   temperature: number | null;
   topP: number | null;
@@ -88,6 +96,7 @@ const DEFAULTS: LlmOptions = {
   hallucinateCitation: false,
   verify: { plantUnsupported: false, plantPartial: false, plantUncited: false, forgeQuotes: false },
   queryCountOverride: "exact",
+  misbehave: null,
 };
 
 /** The token estimate the product uses too: ceil(characters / 4). */
@@ -126,6 +135,13 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     if (patch.seed !== undefined) this.random = seededRandom(patch.seed);
   }
 
+  /** Next number of a counter that lives until reset. */
+  private nextNumber(key: string): number {
+    const n = (this.counters.get(key) ?? 0) + 1;
+    this.counters.set(key, n);
+    return n;
+  }
+
   /** Requests per agent so far (all agents when none is given). */
   calls(agent?: string): number {
     return agent ? this.log.filter((e) => e.agent === agent).length : this.log.length;
@@ -159,6 +175,8 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       promptTokens: estimateTokens(allText),
       completionTokens: 0,
       reply: null,
+      reasoning: null,
+      misbehaved: false,
       temperature: body.temperature ?? null,
       topP: body.top_p ?? null,
       maxTokens: body.max_completion_tokens ?? body.max_tokens ?? null,
@@ -197,30 +215,40 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       queryCountOverride: o.queryCountOverride,
       hallucinateCitation: o.hallucinateCitation,
       verify: o.verify,
-      nextNumber: (key) => {
-        const n = (this.counters.get(key) ?? 0) + 1;
-        this.counters.set(key, n);
-        return n;
-      },
+      nextNumber: (key) => this.nextNumber(key),
     });
     let text = reply.text;
-    if (reply.json) {
-      if (o.brokenJsonTimes > 0) {
-        o.brokenJsonTimes--;
-        // A prefix of the object: its outer brace never closes, so no lenient parser can recover it.
-        text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
-      } else if (o.sloppy) {
-        text = `Sure! Here is the JSON you asked for:\n\n\`\`\`json\n${text}\n\`\`\`\n\nLet me know if you need anything else.`;
-      }
-    }
+    let reasoning: string | null = null;
     let finishReason = "stop";
+    if (reply.json && o.brokenJsonTimes > 0) {
+      o.brokenJsonTimes--;
+      // A prefix of the object: its outer brace never closes, so no lenient parser can recover it.
+      text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
+    } else if (o.misbehave) {
+      const changed = misbehave({
+        mode: o.misbehave,
+        agent: entry.agent,
+        text,
+        json: reply.json,
+        schema: body.response_format?.json_schema?.schema,
+        // A repair request carries the reply it repairs.
+        firstAttempt: !messages.some((m) => m.role === "assistant"),
+        nextNumber: (key) => this.nextNumber(key),
+      });
+      entry.misbehaved = changed.text !== text || changed.reasoning !== null;
+      ({ text, reasoning } = changed);
+      finishReason = changed.finishReason ?? finishReason;
+    } else if (reply.json && o.sloppy) {
+      text = sloppyJson(text);
+    }
     const limit = body.max_completion_tokens ?? body.max_tokens;
     if (limit && estimateTokens(text) > limit) {
       text = text.slice(0, limit * 4);
       finishReason = "length";
     }
     entry.reply = text;
-    entry.completionTokens = estimateTokens(text);
+    entry.reasoning = reasoning;
+    entry.completionTokens = estimateTokens(text + (reasoning ?? ""));
     const usage = { prompt_tokens: entry.promptTokens, completion_tokens: entry.completionTokens, total_tokens: entry.promptTokens + entry.completionTokens };
     const latency = latencyFor(allText, o.latencyRules, o.latencyMs);
     const id = `chatcmpl-fake${++this.nextId}`;
@@ -232,7 +260,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       return sendJson(res, 200, {
         ...base,
         object: "chat.completion",
-        choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: null, finish_reason: finishReason }],
+        choices: [{ index: 0, message: { role: "assistant", content: text, ...(reasoning !== null ? { reasoning_content: reasoning } : {}), refusal: null }, logprobs: null, finish_reason: finishReason }],
         usage,
       });
     }
@@ -240,7 +268,9 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     const includeUsage = body.stream_options?.include_usage === true;
     const chunk = (choices: unknown[], extra: object = {}) =>
       `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices, ...(includeUsage ? { usage: null } : {}), ...extra })}\n\n`;
-    const pieces = text.match(/(?:\S+\s*){1,3}|\s+/g) ?? [];
+    const piecesOf = (t: string) => t.match(/(?:\S+\s*){1,3}|\s+/g) ?? [];
+    // Reasoning streams first, in deltas of its own (as vLLM's and Ollama's reasoning parsers send it).
+    const pieces = [...piecesOf(reasoning ?? "").map((p) => ({ reasoning_content: p })), ...piecesOf(text).map((p) => ({ content: p }))];
     await sleep(latency / 2, ...signals);
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
     res.write(chunk([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null }]));
@@ -249,7 +279,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     const perPiece = pieces.length ? latency / 2 / pieces.length : 0;
     const streamStart = Date.now();
     for (const [i, piece] of pieces.entries()) {
-      res.write(chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }]));
+      res.write(chunk([{ index: 0, delta: piece, logprobs: null, finish_reason: null }]));
       const wait = streamStart + (i + 1) * perPiece - Date.now();
       if (wait >= 2) await sleep(wait, ...signals);
     }

@@ -1,0 +1,322 @@
+// The misbehaving model: the scenario fake's reply (llm-agents.ts), transformed the way real models and
+// local servers answer (issue 51; modelled on dzhng/deep-research #76, jina-ai/node-DeepResearch #47/#49
+// and the reasoning output of Ollama, vLLM, llama.cpp's server and LM Studio). Each mode is one habit:
+//   think            a <think>…</think> block before every reply; its reasoning mentions braces and a
+//                    draft JSON object, as a model planning a JSON reply does
+//   think-plain      the same reasoning without a brace
+//   reasoning-field  the reasoning in `reasoning_content` (message and stream deltas), not in content
+//   prose            JSON in prose, in ```json fences or bare (the `sloppy` option's text, and without fences)
+//   wrapper          the object wrapped in another: {"response": {…}} or {"data": {…}}
+//   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "
+//   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), URLs with
+//                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
+//                    upper case, integer ids as numeric strings
+//   near-quotes      quotes near-verbatim: commas dropped, typographic quotes, an ellipsis for a middle
+//                    part, a line break
+//   count-off        arrays whose length was asked for (queries, questions, tasks) one longer or shorter
+//   truncated        every 3rd JSON reply cut mid-object with finish_reason "length" (a repair follows)
+//   empty            every 3rd reply empty (both count first attempts: a repair request is answered)
+//   generic          every schema answered validly in the model's own words, repeating none of the ids
+//                    it was given: handle enums → their first value, integer ids → 0, 1, 2… by position,
+//                    string ids → "Task 1", URLs → path in lower case with a trailing slash, file names →
+//                    "Sales data", quotes → paraphrased (words reordered). Semantic enums (a task's type,
+//                    a verdict) keep the scenario's value: they are judgements, not ids.
+// The value is walked alongside the request's JSON Schema (response_format, llm-schema-leaves.ts), so
+// that each leaf is known for what it is: an enum value, a handle, an id, a URL, a file name, a quote or
+// free text.
+import { leafKind, mapLeaves, type JsonSchema, type Leaf, type LeafKind } from "./llm-schema-leaves";
+
+export const MISBEHAVE_MODES = [
+  "think",
+  "think-plain",
+  "reasoning-field",
+  "prose",
+  "wrapper",
+  "enum-case",
+  "retyped",
+  "near-quotes",
+  "count-off",
+  "truncated",
+  "empty",
+  "generic",
+] as const;
+export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
+
+/** A word planted in every reasoning text: found in anything a user sees, the reasoning leaked. */
+export const REASONING_MARKER = "quokka";
+/** What leaked reasoning looks like in user-visible text (case-insensitive). */
+export const REASONING_LEAKS = ["<think", "</think>", REASONING_MARKER] as const;
+
+export interface MisbehaveInput {
+  mode: MisbehaveMode;
+  agent: string;
+  /** The scenario's reply and whether it is JSON. */
+  text: string;
+  json: boolean;
+  /** The request's response_format JSON Schema, when it sent one. */
+  schema?: JsonSchema;
+  /** False for a repair request (the conversation holds an earlier reply): those are answered properly. */
+  firstAttempt: boolean;
+  /** A counter that lives as long as the fake (until reset): which reply is the 3rd, which variant is next. */
+  nextNumber: (key: string) => number;
+}
+
+export interface MisbehaveOutput {
+  text: string;
+  /** For reasoning-field: the `reasoning_content` to send beside the text. */
+  reasoning: string | null;
+  /** "length" when the reply was cut; null: as the server decides. */
+  finishReason: "length" | null;
+}
+
+export function misbehave(input: MisbehaveInput): MisbehaveOutput {
+  const { mode, json, firstAttempt } = input;
+  const out = (text: string, extra: Partial<MisbehaveOutput> = {}): MisbehaveOutput => ({ text, reasoning: null, finishReason: null, ...extra });
+  switch (mode) {
+    case "think":
+    case "think-plain":
+      return out(`<think>\n${reasoningText(input, mode === "think")}\n</think>\n\n${input.text}`);
+    case "reasoning-field":
+      return out(input.text, { reasoning: reasoningText(input, true) });
+    case "empty":
+      return out(firstAttempt && input.nextNumber("misbehave|empty") % 3 === 0 ? "" : input.text);
+    default:
+      break;
+  }
+  if (!json) return out(input.text);
+  const value = parseOrUndefined(input.text);
+  if (value === undefined) return out(input.text);
+  switch (mode) {
+    case "prose":
+      return out(input.nextNumber("misbehave|prose") % 2 === 1 ? sloppyJson(input.text) : `The result follows. ${input.text} I hope this helps!`);
+    case "wrapper":
+      return out(JSON.stringify({ [input.nextNumber("misbehave|wrapper") % 2 === 1 ? "response" : "data"]: value }));
+    case "truncated":
+      if (!firstAttempt || input.nextNumber("misbehave|truncated") % 3 !== 0) return out(input.text);
+      // A prefix of the object: its outer brace never closes, as at a server's max_tokens.
+      return out(input.text.slice(0, Math.max(1, Math.floor(input.text.length * 0.6))), { finishReason: "length" });
+    case "count-off":
+      // The replies with a counted list alternate: one more, then one fewer.
+      if (!isCounted(value)) return out(input.text);
+      return out(JSON.stringify(countOff(value, input.nextNumber("misbehave|count") % 2 === 1 ? 1 : -1)));
+    case "enum-case":
+    case "retyped":
+    case "near-quotes":
+    case "generic": {
+      const variant = () => input.nextNumber(`misbehave|${mode}`);
+      return out(JSON.stringify(mapLeaves(value, input.schema ?? {}, (leaf) => transformLeaf(mode, leaf, variant))));
+    }
+    default:
+      return out(input.text);
+  }
+}
+
+/** The `sloppy` option's text: the JSON in ```json fences with prose before and after. */
+export function sloppyJson(text: string): string {
+  return `Sure! Here is the JSON you asked for:\n\n\`\`\`json\n${text}\n\`\`\`\n\nLet me know if you need anything else.`;
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The reasoning a model writes before its reply, with REASONING_MARKER. With braces (a model planning
+ * a JSON reply): "I'll answer {"queries": [...]}" and a complete draft object that is not the answer,
+ * so that taking the first brace (or the first object) of the text gets the wrong thing.
+ */
+export function reasoningText({ agent, text, json }: Pick<MisbehaveInput, "agent" | "text" | "json">, braces: boolean): string {
+  const opening = `Okay, this is the ${agent} step (${REASONING_MARKER} check first).`;
+  if (!json) {
+    return braces
+      ? `${opening} A Markdown text is wanted, with sections like {Key findings} and {Open questions}, every fact cited. Right, writing it now.`
+      : `${opening} A Markdown text is wanted, with a section for the key findings and one for the open questions, every fact cited. Right, writing it now.`;
+  }
+  if (!braces) return `${opening} The reply is one JSON object with the fields the schema lists; I fill each from the prompt and keep it short. Right, writing it now.`;
+  const value = parseOrUndefined(text);
+  const key = value && typeof value === "object" && !Array.isArray(value) ? (Object.keys(value)[0] ?? "result") : "result";
+  return `${opening} I'll answer {"${key}": [...]} and fill it from the prompt. A first draft: {"${key}": "draft"}. Wait, every { needs its } and the schema's fields. Right, writing it now.`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The transforms, each pure (the variant number picks among a habit's forms).
+
+function transformLeaf(mode: "enum-case" | "retyped" | "near-quotes" | "generic", leaf: Leaf, variant: () => number): unknown {
+  const kind = leafKind(leaf);
+  const value = leaf.value;
+  switch (mode) {
+    case "enum-case":
+      return kind === "enum" || kind === "handle" ? enumCase(value as string, variant()) : value;
+    case "near-quotes":
+      return kind === "quote" ? nearQuote(value as string, variant()) : value;
+    case "retyped":
+      return retyped(kind, value, variant);
+    case "generic":
+      return generic(kind, leaf);
+  }
+}
+
+/** "supported" → "Supported", then " SUPPORTED " (a form that changes nothing is skipped). */
+export function enumCase(value: string, variant: number): string {
+  const capitalised = value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
+  return variant % 2 === 1 && capitalised !== value ? capitalised : ` ${value.toUpperCase()} `;
+}
+
+const swapCase = (text: string) => (text === text.toUpperCase() ? text.toLowerCase() : text.toUpperCase());
+
+export function retyped(kind: LeafKind, value: unknown, variant: () => number): unknown {
+  const text = String(value);
+  switch (kind) {
+    case "handle":
+      return [swapCase(text), `[${text}]`, `"${text.toLowerCase()}"`][variant() % 3];
+    case "id":
+      return [swapCase(text), `[${text}]`, `"${text}"`][variant() % 3];
+    case "int-id":
+      return text;
+    case "url":
+      return retypedUrl(text, variant());
+    case "file":
+      return variant() % 2 === 1 ? tableName(text) : text.toUpperCase();
+    default:
+      return value;
+  }
+}
+
+/** A URL as a model retypes it: scheme and host in upper case, a trailing slash, or a tracking parameter. */
+export function retypedUrl(url: string, variant: number): string {
+  switch (variant % 3) {
+    case 1:
+      return url.replace(/^(https?:\/\/[^/?#]+)/i, (origin) => origin.toUpperCase());
+    case 2:
+      return url.replace(/^([^?#]*?)\/?(?=[?#]|$)/, "$1/");
+    default:
+      return url.replace(/^([^#]*)/, (head) => `${head}${head.includes("?") ? "&" : "?"}utm_source=x`);
+  }
+}
+
+/** A file's table name: `Sales 2024.csv` → `sales_2024`. */
+export function tableName(file: string): string {
+  return file
+    .replace(/\.[a-z0-9]{1,7}$/i, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_|_$/g, "");
+}
+
+/**
+ * A quote as a model copies it, near-verbatim: commas dropped (or one added), typographic quotes (or
+ * the whole in them), an ellipsis for a middle part, a line break inside.
+ */
+export function nearQuote(quote: string, variant: number): string {
+  const words = quote.split(" ");
+  switch (variant % 4) {
+    case 1:
+      return quote.includes(",") ? quote.replace(/,/g, "") : words.length > 2 ? [...words.slice(0, 2).map((w, i) => (i === 1 ? `${w},` : w)), ...words.slice(2)].join(" ") : `${quote},`;
+    case 2: {
+      const typographic = quote.replace(/"([^"]*)"/g, "“$1”").replace(/'/g, "’");
+      return typographic !== quote ? typographic : `“${quote}”`;
+    }
+    case 3: {
+      // A fifth of the words from the middle (at least one), so that most of them stay.
+      if (words.length < 4) return `${quote}…`;
+      const cut = Math.max(1, Math.floor(words.length / 5));
+      const from = Math.floor((words.length - cut) / 2);
+      return [...words.slice(0, from), "…", ...words.slice(from + cut)].join(" ");
+    }
+    default: {
+      if (words.length < 2) return `${quote}\n`;
+      const middle = Math.floor(words.length / 2);
+      return `${words.slice(0, middle).join(" ")}\n${words.slice(middle).join(" ")}`;
+    }
+  }
+}
+
+function generic(kind: LeafKind, { value, schema, key, position }: Leaf): unknown {
+  switch (kind) {
+    case "handle":
+      return (schema.enum ?? [schema.const])[0];
+    case "int-id":
+      return position ?? 0;
+    case "id":
+      return `${idLabel(key)} ${(position ?? 0) + 1}`;
+    case "url":
+      return genericUrl(value as string);
+    case "file":
+      return datasetDescription(value as string);
+    case "quote":
+      return paraphrase(value as string);
+    default:
+      return value;
+  }
+}
+
+/** What a generic model calls an id field's things: taskId → "Task", evidenceTaskIds → "Task", key → "Key". */
+export function idLabel(key: string): string {
+  const base = key.replace(/_?ids?$/i, "") || "item";
+  const last = base.split(/(?=[A-Z])|_/).filter(Boolean).at(-1) ?? "item";
+  return last.charAt(0).toUpperCase() + last.slice(1).toLowerCase();
+}
+
+/** The URL with its path in lower case and a trailing slash. */
+export function genericUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.pathname = parsed.pathname.toLowerCase().replace(/\/?$/, "/");
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** "expr.csv" → "Expr data", "sales_2024.csv" → "Sales 2024 data": the dataset described, not named. */
+export function datasetDescription(file: string): string {
+  const words = tableName(file).replace(/_/g, " ").trim() || "the uploaded";
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} data`;
+}
+
+/** The quote in other words: each pair of neighbouring words swapped, no end punctuation; never verbatim. */
+export function paraphrase(quote: string): string {
+  const words = quote.replace(/[.!?]+["”’]?$/, "").split(/\s+/).filter(Boolean);
+  if (words.length < 2) return quote ? `In short, ${quote.toLowerCase()}` : quote;
+  const swapped: string[] = [];
+  for (let i = 0; i < words.length; i += 2) swapped.push(...(i + 1 < words.length ? [words[i + 1], words[i]] : [words[i]]));
+  const text = swapped.join(" ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Counts.
+
+/** Arrays whose length the prompt asks for: the tree's queries and questions, Deep Research's tasks. */
+const COUNTED = ["queries", "questions", "tasks", "suggestedNextSteps", "initialTasks"];
+
+const isCounted = (value: unknown) =>
+  value !== null && typeof value === "object" && COUNTED.some((key) => Array.isArray((value as Record<string, unknown>)[key]) && ((value as Record<string, unknown[]>)[key]).length > 0);
+
+/**
+ * One item more (a restyled copy of the first) or fewer (the first dropped, so that a plan's last
+ * task, its ANALYSIS one, stays), in every counted array of the reply's object; one item is never
+ * made none. (The queryCountOverride option is the tree's query counts alone, and by more than one.)
+ */
+export function countOff(value: unknown, delta: 1 | -1): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of COUNTED) {
+    const list = out[key];
+    if (!Array.isArray(list) || list.length === 0) continue;
+    out[key] = delta < 0 && list.length > 1 ? list.slice(1) : [...list, restyled(list[0])];
+  }
+  return out;
+}
+
+/** A copy of an item asking for a little more: "… (in more detail)" on its query, objective or question. */
+function restyled(item: unknown): unknown {
+  const more = (text: string) => text.replace(/([?.!]?)$/, " (in more detail)$1");
+  if (typeof item === "string") return more(item);
+  if (item === null || typeof item !== "object") return item;
+  return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, typeof v === "string" && /^(query|objective|question)$/.test(k) ? more(v) : v]));
+}

@@ -1,0 +1,78 @@
+// Issue 51's targets against the misbehaving model (test/fakes/llm-misbehave.ts): every engine — a tree
+// research with its follow-up questions, report and verification; a Deep Research iteration with a CSV
+// uploaded; an answer — run end to end under every mode, IN THIS PROCESS (no build, no server: the
+// engines' service functions against the loopback fakes and a test database; test/helpers/misbehaving-runs.ts).
+//   Under every mode: every run completes, and no reasoning ("<think", "</think>", the marker planted in
+//   the fake's reasoning) is in anything a user sees: report, answer, messages, write-up, the views the
+//   API serves, the Markdown export, nor anywhere in the database.
+//   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
+//   report keeps every citation not judged unsupported, ANALYSIS tasks run when the dataset loaded, and
+//   the verification view shows exactly the cited sentences of the stored report.
+// Modes run one after another in one process, the fakes without latency.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { MISBEHAVE_MODES } from "../fakes";
+import { startMisbehaveHarness, type Engine, type EngineRun, type ModeRun } from "../helpers/misbehaving-runs";
+
+const harness = await startMisbehaveHarness({ depth: 2, breadth: 2 });
+after(() => harness.stop());
+
+const ENGINES: Engine[] = ["tree", "deep-research", "answer"];
+const describeRun = (r: EngineRun) => `${r.engine} ended ${r.status}${r.error ? `: ${r.error}` : ""}`;
+
+for (const mode of MISBEHAVE_MODES) {
+  describe(`misbehaving model "${mode}"`, () => {
+    let result: ModeRun;
+    const runOf = (engine: Engine) => {
+      const run = result.runs.find((r) => r.engine === engine);
+      assert.ok(run, `${engine} did not run`);
+      return run;
+    };
+    before(async () => {
+      result = await harness.run(mode);
+    });
+
+    test("the model misbehaved", () => {
+      assert.ok(result.misbehaved > 0, `${result.misbehaved} of ${result.llmCalls} replies changed`);
+    });
+
+    for (const engine of ENGINES) {
+      test(`${engine}: the run completes`, () => {
+        const run = runOf(engine);
+        assert.ok(run.completed, describeRun(run));
+      });
+
+      test(`${engine}: no reasoning in what the user sees`, () => {
+        assert.deepEqual(runOf(engine).leaks, []);
+      });
+    }
+
+    test("no reasoning stored anywhere in the database", () => {
+      assert.deepEqual(result.storedLeaks, []);
+    });
+
+    if (mode !== "generic") return;
+
+    test("tree: the report keeps every citation not judged unsupported", () => {
+      const c = runOf("tree").citations;
+      assert.ok(c, "the tree wrote no report");
+      assert.ok(c.writtenCited > 0, "the report as written cites nothing");
+      assert.deepEqual(c.lost, [], `${c.lost.length} of ${c.writtenCited} cited sentences lost (${c.judgedUnsupported} judged unsupported)`);
+      assert.ok(c.citationsStored >= c.citationsWritten - c.judgedUnsupported, `${c.citationsStored} of ${c.citationsWritten} citations kept`);
+    });
+
+    test("deep-research: ANALYSIS tasks run when the dataset loaded", () => {
+      const run = runOf("deep-research");
+      assert.equal(run.datasetsLoaded, 1, "the uploaded CSV loaded");
+      assert.ok((run.analysisPlanned ?? 0) > 0, "an ANALYSIS task was planned");
+      assert.deepEqual(run.analysisSkipped, [], `${run.analysisRun} of ${run.analysisPlanned} ANALYSIS tasks ran`);
+    });
+
+    test("tree: the verification view shows exactly the cited sentences of the stored report", () => {
+      const c = runOf("tree").citations;
+      assert.ok(c, "the tree wrote no report");
+      assert.ok(c.status !== null, "the report has no verification");
+      assert.deepEqual({ missingFromView: c.missingFromView, notInStored: c.notInStored }, { missingFromView: [], notInStored: [] });
+    });
+  });
+}
