@@ -2,8 +2,12 @@
 // the path or a query parameter) gets a 400 (lib/api/malformed-url.ts);
 // signed-out visitors go to /sign-in, signed-out API calls get a JSON 401. Sign-in, sign-up, shared
 // reports, static files and the Auth.js endpoints stay public (lib/auth/proxy-auth.ts).
-// Every API request gets its x-request-id here (lib/api/request-id.ts).
+// Every API request gets its x-request-id here (lib/api/request-id.ts). A declared body length over
+// the path's limit is a 413 (lib/api/body-limits.ts): answered on the HTTP server before Next reads
+// the body (lib/api/body-guard.ts); here again for a server without that guard, though Next then
+// holds this answer until the body has arrived.
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
+import { declaredTooLarge } from "@/lib/api/body-limits";
 import { corsHeaders, isCorsPath, preflightResponse } from "@/lib/api/cors";
 import { toErrorResponse } from "@/lib/api/errors";
 import { malformedUrlResponse } from "@/lib/api/malformed-url";
@@ -40,6 +44,8 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
 async function pageProxy(request: NextRequest, event: NextFetchEvent): Promise<Response> {
   const malformed = malformedUrlResponse(request.nextUrl);
   if (malformed) return malformed;
+  const tooLarge = declaredTooLarge(request, request.nextUrl.pathname);
+  if (tooLarge) return toErrorResponse(tooLarge);
   if (STATIC_FILE.test(request.nextUrl.pathname)) return NextResponse.next();
   return checkSession(request, event);
 }
@@ -50,6 +56,8 @@ async function apiProxy(request: NextRequest, event: NextFetchEvent): Promise<Re
   if (malformed) return malformed;
   const preflight = preflightResponse(request, pathname);
   if (preflight) return preflight;
+  const tooLarge = declaredTooLarge(request, pathname);
+  if (tooLarge) return pathname.startsWith("/v1") ? openAiErrorResponse(tooLarge) : toErrorResponse(tooLarge);
   const response = STATIC_FILE.test(pathname) ? NextResponse.next() : await checkSession(request, event);
   // /api and /v1 themselves have no route (the catch-alls need a segment): their 404 is answered here,
   // in the API's shape and with the request's id, not as Next's HTML page.

@@ -142,6 +142,11 @@ const schema = z.object({
   ANSWER_MAX_BUDGET: int(1_000_000, 1_000),
   ANSWER_DEFAULT_BUDGET: int(500_000, 1_000),
   ANSWER_MAX_STEPS: int(30, 1, 500),
+  // A /v1 answer run whose clients all went away keeps going this long, for a retry to join it,
+  // before it is cancelled (lib/answer/followers.ts).
+  ANSWER_DISCONNECT_GRACE_MS: int(60_000, 0, 3_600_000),
+  // How long a run's stream token (EventSource from another origin: ?token= on /api/v1/stream/:id) is accepted.
+  ANSWER_STREAM_TOKEN_SECONDS: int(3_600, 60, 86_400),
   EMBEDDING_MODEL: z.string().trim().optional().transform((v) => v || undefined),
   // Deep Research: iterations per start in semi-autonomous mode (fully-autonomous stops at 20), tasks
   // per level, the tree a literature task explores, and SearXNG categories for its searches.
@@ -218,10 +223,29 @@ const schema = z.object({
   // calls and starts no run, so they have their own limits, in flight and per hour.
   MAX_CONCURRENT_PLANNING_CALLS_PER_USER: int(3, 1, 1_000),
   RATE_LIMIT_PLANNING_CALLS_PER_HOUR: int(60, 1, 100_000),
+  // A chat client's plain calls (model quarry-chat, and a chat UI's titles, tags and follow-ups sent
+  // to quarry-answer): one LLM call each, no run; a chat UI sends several per message.
+  MAX_CONCURRENT_CHAT_CALLS_PER_USER: int(4, 1, 1_000),
+  RATE_LIMIT_CHAT_CALLS_PER_HOUR: int(600, 1, 100_000),
+  // A user's own knowledge-base work outside runs: collection searches that embed their query (with
+  // EMBEDDING_MODEL), and document uploads and re-indexes (parsing, and embedding with EMBEDDING_MODEL),
+  // in flight and per hour.
+  MAX_CONCURRENT_KNOWLEDGE_SEARCHES_PER_USER: int(4, 1, 1_000),
+  RATE_LIMIT_KNOWLEDGE_SEARCHES_PER_HOUR: int(600, 1, 100_000),
+  MAX_CONCURRENT_UPLOADS_PER_USER: int(2, 1, 1_000),
+  RATE_LIMIT_UPLOADS_PER_HOUR: int(300, 1, 100_000),
 
   // HTTP API: largest JSON body accepted (413 above). At most 8 MiB: Next's proxy keeps only the
   // first 10 MiB of a body, so a larger cap could not be enforced.
   API_MAX_BODY_BYTES: int(1024 * 1024, 1024, 8 * 1024 * 1024),
+  // The time a request's body may take to arrive, from its headers (408 and the connection closed
+  // after it): a body sent a few bytes at a time holds a connection and Next's buffer of it.
+  API_BODY_TIMEOUT_MS: int(30_000, 100, 300_000),
+
+  // Exports: LaTeX paper compiles at once in this process (each runs LuaLaTeX or pdflatex three
+  // times and bibtex; more wait), and the exports one share link may download per hour (signed out).
+  EXPORT_COMPILE_CONCURRENCY: int(2, 1, 64),
+  RATE_LIMIT_SHARE_EXPORTS_PER_HOUR: int(60, 1, 100_000),
 });
 
 export type Env = z.infer<typeof schema>;

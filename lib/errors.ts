@@ -8,6 +8,7 @@ export type ErrorType =
   | "forbidden"
   | "not_found"
   | "method_not_allowed"
+  | "request_timeout"
   | "conflict"
   | "payload_too_large"
   | "unsupported_media_type"

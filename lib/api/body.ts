@@ -1,22 +1,19 @@
-// The one JSON body parser of the API. In order: too large (413, naming the limit), empty (400, or
-// `{}` when the body is optional), not JSON by its Content-Type (415), not UTF-8 or not JSON (400),
-// not an object (400), then the zod schema (400 naming the field).
+// The one JSON body parser of the API. In order: too large (413, naming the limit: the declared
+// length before any byte is read), empty (400, or `{}` when the body is optional), not JSON by its
+// Content-Type (415), not UTF-8 or not JSON (400), not an object (400), then the zod schema (400
+// naming the field). A body that trickles is cut off on the HTTP server (body-guard.ts).
 import type { z } from "zod";
-import { getEnv } from "../env";
 import { AppError, type FieldIssue } from "../errors";
 import { unstorableMessage } from "../validation/text";
+import { declaredLength, jsonBodyLimit, type BodyLimit } from "./body-limits";
+
+export { formatBytes } from "./body-limits";
 
 export interface BodyOptions {
   /** An empty body counts as `{}` (every field of the schema is optional). */
   optional?: boolean;
   /** Default API_MAX_BODY_BYTES. */
   maxBytes?: number;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
 }
 
 // application/json or any +json type; the only charset JSON has is UTF-8 (RFC 8259).
@@ -32,14 +29,10 @@ export function isJsonContentType(header: string | null): boolean {
   });
 }
 
-function tooLarge(maxBytes: number): AppError {
-  return new AppError("payload_too_large:body", `The request body is larger than the limit of ${formatBytes(maxBytes)} (API_MAX_BODY_BYTES).`);
-}
-
-/** The body's bytes, reading no more than maxBytes + one chunk. */
-async function readCapped(request: Request, maxBytes: number, code: `bad_request:${string}`): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length"));
-  if (declared > maxBytes) throw tooLarge(maxBytes);
+/** The body's bytes, reading no more than the limit + one chunk. */
+async function readCapped(request: Request, limit: BodyLimit, code: `bad_request:${string}`): Promise<Uint8Array> {
+  const { maxBytes } = limit;
+  if ((declaredLength(request.headers.get("content-length")) ?? 0) > maxBytes) throw limit.tooLarge();
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -55,7 +48,7 @@ async function readCapped(request: Request, maxBytes: number, code: `bad_request
     total += chunk.value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
+      throw limit.tooLarge();
     }
     chunks.push(chunk.value);
   }
@@ -92,8 +85,7 @@ function pathLabel(path: PropertyKey[]): string {
  */
 export async function parseBody<T>(request: Request, schema: z.ZodType<T>, surface: string, options: BodyOptions = {}): Promise<T> {
   const code = `bad_request:${surface}` as const;
-  const maxBytes = options.maxBytes ?? getEnv().API_MAX_BODY_BYTES;
-  const bytes = await readCapped(request, maxBytes, code);
+  const bytes = await readCapped(request, jsonBodyLimit(undefined, options.maxBytes), code);
   let body: unknown = {};
   if (isBlank(bytes)) {
     if (!options.optional) throw new AppError(code, "The request body is empty: send a JSON object.");

@@ -1,21 +1,17 @@
 // Reading a start request: JSON through the API's body parser, or multipart/form-data when datasets
 // are attached (413 above DEEP_RESEARCH_MAX_UPLOAD_BYTES, checked before and after reading).
 import { startSchema, type StartInput } from "../deep-research/schema";
-import { getEnv } from "../env";
 import { AppError } from "../errors";
 import { unstorableMessage } from "../validation/text";
-import { formatBytes, parseBody } from "./body";
-
-function tooLarge(max: number): AppError {
-  return new AppError("payload_too_large:upload", `The uploaded files are larger than the limit of ${formatBytes(max)} (DEEP_RESEARCH_MAX_UPLOAD_BYTES).`, { field: "files" });
-}
+import { parseBody } from "./body";
+import { declaredLength, startUploadLimit } from "./body-limits";
 
 export async function readStartRequest(request: Request): Promise<{ input: StartInput; files: File[] }> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data/i.test(type)) return { input: await parseBody(request, startSchema, "deep_research"), files: [] };
-  const max = getEnv().DEEP_RESEARCH_MAX_UPLOAD_BYTES;
-  // The form's own fields are small: allow them 64 KiB beyond the files' limit.
-  if (Number(request.headers.get("content-length")) > max + 64 * 1024) throw tooLarge(max);
+  const limit = startUploadLimit();
+  // The form's own fields are small: they are allowed 64 KiB beyond the files' limit.
+  if ((declaredLength(request.headers.get("content-length")) ?? 0) > limit.maxBytes) throw limit.tooLarge();
   let form: FormData;
   try {
     form = await request.formData();
@@ -23,7 +19,7 @@ export async function readStartRequest(request: Request): Promise<{ input: Start
     throw new AppError("bad_request:deep_research", "The multipart body could not be read.", { cause: error });
   }
   const files = form.getAll("files").filter((f): f is File => typeof f !== "string");
-  if (files.reduce((sum, f) => sum + f.size, 0) > max) throw tooLarge(max);
+  if (files.reduce((sum, f) => sum + f.size, 0) > limit.fileBytes) throw limit.tooLarge();
   const text = (name: string) => {
     const v = form.get(name);
     return typeof v === "string" && v !== "" ? v : undefined;

@@ -24,7 +24,8 @@ function unsupportedMethodResponse(method: string, pathname: string): Response {
   return isApiPath(pathname) ? withRequestId(toErrorResponse(error, headers)) : toErrorResponse(error, headers);
 }
 
-async function send(response: Response, res: http.ServerResponse): Promise<void> {
+/** Writes a fetch Response on a Node response (a small, whole body). */
+export async function send(response: Response, res: http.ServerResponse): Promise<void> {
   const body = Buffer.from(await response.arrayBuffer());
   res.writeHead(response.status, { ...Object.fromEntries(response.headers), "content-length": body.length });
   res.end(body);

@@ -69,3 +69,23 @@ test("tasks by level newest first in numeric order; discoveries standing and con
   assert.deepEqual(orderDiscoveries([disc("r", "retired", "high"), disc("m", "active", "medium"), disc("h", "active", "high"), disc("v", "revised", "low")]).map((d) => d.id), ["h", "m", "v", "r"]);
   assert.deepEqual([iterationCap("semi-autonomous", 5), iterationCap("fully-autonomous", 5), iterationCap("steering", 5)], [5, 20, 1]);
 });
+
+test("parts the snapshot holds, and a row's older part that comes after a newer one, are dropped", () => {
+  let c = applyDrChunk(null, snap())!;
+  c = applyDrChunk(c, { type: "data-task", data: { ...task("lit-1-1", 1, "failed"), seq: 2, at: 1 } })!;
+  assert.equal(c.plan[0].status, "pending", "seq 2: the snapshot (3) holds it already");
+  // As a queue-mode stream delivered them: the newer states first.
+  c = applyDrChunk(c, { type: "data-task", data: { ...task("lit-1-1", 1, "done"), seq: 71, at: 20 } })!;
+  c = applyDrChunk(c, { type: "data-discovery", data: { ...disc("d1", "retired", "high"), seq: 72, at: 21 } })!;
+  c = applyDrChunk(c, { type: "data-task", data: { ...task("lit-1-1", 1, "running"), seq: 65, at: 10 } })!;
+  c = applyDrChunk(c, { type: "data-discovery", data: { ...disc("d1", "active", "high"), seq: 66, at: 11 } })!;
+  c = applyDrChunk(c, { type: "data-task", data: { ...task("lit-1-2", 1, "running"), seq: 67, at: 12 } })!;
+  assert.deepEqual(c.plan.map((t) => [t.id, t.status]), [["lit-1-1", "done"], ["lit-1-2", "running"]]);
+  assert.deepEqual(c.discoveries.map((d) => d.status), ["retired"]);
+  // The run's end clears the phase; a phase part older than the end does not bring it back.
+  c = applyDrChunk(c, { type: "data-run", data: { ...snapshot().deepResearchRun, isRunning: false, seq: 80, at: 30 } })!;
+  c = applyDrChunk(c, { type: "data-phase", data: { messageId: "m1", iteration: 1, level: 1, phase: "reflect", seq: 79, at: 29 } })!;
+  c = applyDrChunk(c, { type: "data-run", data: { ...snapshot().deepResearchRun, isRunning: true, seq: 78, at: 28 } })!;
+  assert.equal(c.phase, null);
+  assert.equal(c.deepResearchRun.isRunning, false);
+});

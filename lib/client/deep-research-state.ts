@@ -1,6 +1,9 @@
 // The browser's model of one Deep Research conversation, folded from its stream: the snapshot
 // replaces everything; state and run replace theirs; messages, tasks and discoveries are upserted by
-// id (a later part with the same id wins); a phase part records what runs now and since when.
+// id (a later part with the same id wins); a phase part records what runs now and since when. Every
+// part is numbered: one the snapshot already holds is dropped, and so is one older than the part its
+// row (the state, the run, a message, task or discovery, the phase) was last set from, so that a part
+// that comes late never puts back an older state over a newer one.
 // Shapes mirror lib/deep-research/views.ts after JSON (dates are ISO strings).
 import type { PausedState } from "../types";
 
@@ -104,6 +107,8 @@ export interface DrDiscovery {
   level: number;
   supportingTaskIds: string[];
   evidenceItems: DrEvidence[];
+  /** Whether any of its evidence names a stored source or query (false: kept, but marked as without linked evidence). */
+  linkedEvidence?: boolean;
   history: DrHistoryEntry[];
 }
 
@@ -137,6 +142,10 @@ export interface DrPhase { messageId: string; iteration: number; level: number; 
 export interface LiveConversation extends DrSnapshot {
   /** The phase running now, with the time its part was written (null until one arrives). */
   phase: DrPhase | null;
+  /** The number of the snapshot this state was built from. */
+  snapshotSeq: number;
+  /** The number of the part each row was last set from: `state`, `run`, `phase`, `m:<id>`, `t:<id>`, `d:<id>`. */
+  rowSeq: Readonly<Record<string, number>>;
 }
 
 type Meta = { seq: number; at: number };
@@ -167,29 +176,55 @@ export function applyDrChunk(prev: LiveConversation | null, chunk: DrChunk): Liv
     // Keep the phase timer across a reconnect to the same conversation while it still runs.
     const c = chunk.data.conversation;
     const keep = prev && prev.conversationId === c.conversationId && c.deepResearchRun.isRunning ? prev.phase : null;
-    return { ...c, phase: keep };
+    return { ...c, phase: keep, snapshotSeq: chunk.data.seq, rowSeq: {} };
   }
-  if (!prev) return prev; // parts before a snapshot cannot happen on one connection; ignore them
+  // Parts before a snapshot cannot happen on one connection; parts it holds already are dropped.
+  if (!prev || chunk.data.seq <= prev.snapshotSeq) return prev;
+  const seq = chunk.data.seq;
+  const key = rowKey(chunk);
+  if (key && seq <= (prev.rowSeq[key] ?? prev.snapshotSeq)) return prev;
+  const rowSeq = key ? { ...prev.rowSeq, [key]: seq } : prev.rowSeq;
   switch (chunk.type) {
     case "data-state":
-      return { ...prev, state: strip(chunk.data) as DrState };
+      return { ...prev, rowSeq, state: strip(chunk.data) as DrState };
     case "data-run": {
       const run = strip(chunk.data) as DrRun;
-      return { ...prev, deepResearchRun: run, phase: run.isRunning ? prev.phase : null };
+      // A run that has ended has no phase: a phase part older than this one does not bring it back.
+      return run.isRunning ? { ...prev, rowSeq, deepResearchRun: run } : { ...prev, rowSeq: { ...rowSeq, phase: seq }, deepResearchRun: run, phase: null };
     }
     case "data-message":
-      return { ...prev, messages: upsert(prev.messages, strip(chunk.data) as DrMessage) };
+      return { ...prev, rowSeq, messages: upsert(prev.messages, strip(chunk.data) as DrMessage) };
     case "data-task":
-      return { ...prev, plan: upsert(prev.plan, strip(chunk.data) as DrTask) };
+      return { ...prev, rowSeq, plan: upsert(prev.plan, strip(chunk.data) as DrTask) };
     case "data-discovery":
-      return { ...prev, discoveries: upsert(prev.discoveries, strip(chunk.data) as DrDiscovery) };
+      return { ...prev, rowSeq, discoveries: upsert(prev.discoveries, strip(chunk.data) as DrDiscovery) };
     case "data-phase": {
       const { seq: _seq, phaseStartedAt, at, ...p } = chunk.data;
       const started = phaseStartedAt ? Date.parse(phaseStartedAt) : NaN;
-      return { ...prev, phase: { ...p, at: Number.isFinite(started) ? started : at } };
+      return { ...prev, rowSeq, phase: { ...p, at: Number.isFinite(started) ? started : at } };
     }
     default:
       return prev;
+  }
+}
+
+/** The row a part sets, whose newest number it is kept under. */
+function rowKey(chunk: Exclude<DrChunk, { type: "data-snapshot" }>): string | undefined {
+  switch (chunk.type) {
+    case "data-state":
+      return "state";
+    case "data-run":
+      return "run";
+    case "data-phase":
+      return "phase";
+    case "data-message":
+      return `m:${chunk.data.id}`;
+    case "data-task":
+      return `t:${chunk.data.id}`;
+    case "data-discovery":
+      return `d:${chunk.data.id}`;
+    default:
+      return undefined;
   }
 }
 

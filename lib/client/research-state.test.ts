@@ -95,3 +95,41 @@ test("a batch gives the same state as its parts one by one, copying the rows onc
   const again = applyChunks(batched, [{ ...snapshot, data: { ...snapshot.data, seq: 20 } }, { type: "data-query" as const, data: { ...query("c", "pending"), seq: 15, at: 0 } }]);
   assert.deepEqual(again!.research.serp_queries.map((q) => q.query_id), ["a"]);
 });
+
+test("a row's older state that comes after a newer one is dropped, one by one and in a batch", () => {
+  const snapshot = { type: "data-snapshot" as const, data: { seq: 5, research: view({ serp_queries: [query("a", "searching")] }), report_draft: null } };
+  const site = (id: string, status: "pending" | "analyzed", seq: number) => ({
+    type: "data-website" as const,
+    data: { id, query_id: "a", url: `https://x.test/${id}`, title: null, status, item_count: 0, items: [], error_message: null, seq, at: 0 },
+  });
+  const run = (status: "running" | "completed", seq: number) => ({
+    type: "data-run" as const,
+    data: { status, error: null, tokens: view().tokens, paused: null, warnings: [], started_at: null, completed_at: null, seq, at: 0 },
+  });
+  // As a queue-mode stream delivered them: 70, 71, then 65, 66 (a newer state of each row first).
+  const chunks = [
+    snapshot,
+    { type: "data-query" as const, data: { ...query("a", "completed"), seq: 70, at: 0 } },
+    site("w1", "analyzed", 71),
+    run("completed", 72),
+    { type: "data-query" as const, data: { ...query("a", "searching"), seq: 65, at: 0 } },
+    site("w1", "pending", 66),
+    site("w2", "pending", 67),
+    run("running", 68),
+  ];
+  const oneByOne = chunks.reduce<LiveResearch | null>((s, c) => applyChunk(s, c), null)!;
+  for (const s of [oneByOne, applyChunks(null, chunks)!, applyChunks(applyChunks(null, chunks.slice(0, 4)), chunks.slice(4))!]) {
+    assert.deepEqual(s.research.serp_queries.map((q) => [q.query_id, q.status]), [["a", "completed"]]);
+    assert.deepEqual(s.research.successful_scraped_websites.map((w) => [w.id, w.status]), [["w1", "analyzed"], ["w2", "pending"]], "a row not seen before takes its late part");
+    assert.equal(s.research.status, "completed");
+  }
+  assert.deepEqual(applyChunks(null, chunks), oneByOne);
+  // Within one batch too: the older of two parts of a row loses, whatever their order.
+  const inBatch = applyChunks(applyChunk(null, snapshot), [site("w3", "analyzed", 9), site("w3", "pending", 8)])!;
+  assert.equal(inBatch.research.successful_scraped_websites[0].status, "analyzed");
+  // A report delta older than the final report does not start a draft again.
+  let r = applyChunk(null, { type: "data-snapshot", data: { seq: 1, research: view(), report_draft: "# T" } });
+  r = applyChunk(r, { type: "data-report", data: { markdown: "# Title\n", seq: 4, at: 0 } });
+  r = applyChunk(r, { type: "data-report-delta", data: { delta: "itle", seq: 3, at: 0 } });
+  assert.equal(r!.reportDraft, null);
+});

@@ -38,6 +38,19 @@ describe("the Redis event log", { skip }, () => {
     assert.equal((await log.head(runId)).seq, 8);
   });
 
+  test("appended out of number order (two workers), the head is the highest number, and reads keep the append order", async () => {
+    const log = eventLog();
+    const runId = `run-inverted-${Date.now()}`;
+    await log.append(runId, [1, 2].map(event));
+    await log.append(runId, [5, 6].map(event));
+    await log.append(runId, [3, 4].map(event));
+    const head = await log.head(runId);
+    assert.equal(head.seq, 6, "the snapshot read after this head holds 5 and 6 too");
+    assert.deepEqual((await log.read(runId, "0-0")).events.map((e) => e.seq), [1, 2, 5, 6, 3, 4]);
+    await log.append(runId, [7].map(event));
+    assert.deepEqual((await log.read(runId, head.cursor, 4)).events.map((e) => e.seq), [7], "a later number missing is appended after the cursor");
+  });
+
   test("an entry of the earlier format (one event in fields) is still read", async () => {
     const log = eventLog();
     const runId = `run-old-${Date.now()}`;

@@ -25,10 +25,18 @@ export interface LogPosition {
 export interface EventLog {
   /** Appends one run's events, given in sequence order. */
   append(runId: string, events: LoggedEvent[]): Promise<void>;
-  /** The position now (read it before the snapshot). */
+  /**
+   * The position now (read it before the snapshot): `seq`, the highest number appended so far (as far
+   * as the log can tell cheaply), each of whose events' states the snapshot then holds.
+   */
   head(runId: string): Promise<LogPosition>;
-  /** The events after a cursor, in order, and the cursor after them. */
-  read(runId: string, cursor: string): Promise<{ events: LoggedEvent[]; cursor: string }>;
+  /**
+   * The events after a cursor, in the order they were appended, and the cursor after them. Appends
+   * from several processes can land out of number order: `missingAfter`, when the reader still waits
+   * for numbers above it, makes a log whose cursor is a number read from there again (a log whose
+   * cursor is its append order finds them after the cursor anyway). The cursor never goes back.
+   */
+  read(runId: string, cursor: string, missingAfter?: number): Promise<{ events: LoggedEvent[]; cursor: string }>;
   /**
    * Listens for the run's log to grow (an append anywhere) from now on. Armed before a read, an append
    * announced while the read is under way is not missed: its wait then resolves at once (else when the
@@ -69,9 +77,10 @@ class DatabaseEventLog implements EventLog {
     return { seq, cursor: String(seq) };
   }
 
-  async read(runId: string, cursor: string) {
-    const events = await runEventsAfter({ runId, after: Number(cursor), limit: READ_LIMIT });
-    return { events, cursor: events.length > 0 ? String(events.at(-1)!.seq) : cursor };
+  async read(runId: string, cursor: string, missingAfter?: number) {
+    const after = missingAfter === undefined ? Number(cursor) : Math.min(Number(cursor), missingAfter);
+    const events = await runEventsAfter({ runId, after, limit: READ_LIMIT });
+    return { events, cursor: String(Math.max(Number(cursor), events.at(-1)?.seq ?? 0)) };
   }
 
   arm(runId: string): ArmedWakeup {
@@ -87,6 +96,8 @@ class DatabaseEventLog implements EventLog {
 const KEEP_MS = 15 * 60_000;
 /** How often a process that appends to a run's stream sets its expiry again. */
 const EXPIRY_REFRESH_MS = 60_000;
+/** Entries whose numbers `head` looks at (an inversion spans a batch or two). */
+const HEAD_ENTRIES = 16;
 const channel = () => redisKey("run-events");
 const streamKey = (runId: string) => redisKey(`run-events:${runId}`);
 
@@ -122,12 +133,16 @@ class RedisEventLog implements EventLog {
   }
 
   async head(runId: string): Promise<LogPosition> {
-    const [last] = await redis().xrevrange(streamKey(runId), "+", "-", "COUNT", 1);
-    if (!last) return { seq: 0, cursor: "0-0" };
-    return { seq: eventsOf(last[1]).at(-1)?.seq ?? 0, cursor: last[0] };
+    // The highest number of the last few entries, not the last entry's: in queue mode an entry of
+    // lower numbers can land just after one of higher numbers (each worker appends its own), and the
+    // snapshot holds both; a follower starting from the lower would wait for numbers already read.
+    const last = await redis().xrevrange(streamKey(runId), "+", "-", "COUNT", HEAD_ENTRIES);
+    if (last.length === 0) return { seq: 0, cursor: "0-0" };
+    return { seq: Math.max(0, ...last.flatMap(([, fields]) => eventsOf(fields).map((e) => e.seq))), cursor: last[0][0] };
   }
 
   async read(runId: string, cursor: string) {
+    // Entries are in append order: numbers a reader misses are appended after its cursor.
     const entries = await redis().xrange(streamKey(runId), `(${cursor}`, "+", "COUNT", READ_LIMIT);
     return { events: entries.flatMap(([, fields]) => eventsOf(fields)), cursor: entries.at(-1)?.[0] ?? cursor };
   }

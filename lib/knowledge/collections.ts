@@ -1,6 +1,7 @@
 // The knowledge base's service: collections and their documents, for one caller. A collection the
 // caller may not read is not found (404, like a research); the shared KNOWLEDGE_DOCS_PATH collection
 // is readable by everyone and writable by no one (it follows its folder).
+import type { UsageSink } from "../ai/usage";
 import { AppError, errorMessage } from "../errors";
 import * as store from "../db/knowledge";
 import { cleanFileName } from "./formats";
@@ -102,20 +103,23 @@ export async function deleteDocument(userId: string, collectionId: string, docum
   if (!(await store.deleteDocument({ id: documentId, collectionId }))) throw new AppError("not_found:document", "Document not found.");
 }
 
-/** Parses every document again from its stored bytes (after a parser or chunking change); returns the new state. */
+/**
+ * Parses every document again from its stored bytes (after a parser or chunking change); returns the
+ * new state. Counted as one upload against the user's limits, its embeddings recorded against them.
+ */
 export async function reindexCollection(userId: string, id: string): Promise<{ documents: DocumentView[] }> {
   await writable(userId, id);
-  await reindexDocuments(id);
+  await withUserEmbeddingUsage({ userId, kind: "knowledge-index", subjectId: id }, (onUsage) => reindexDocuments(id, { onUsage }));
   return { documents: (await store.listDocuments({ collectionId: id })).map(documentView) };
 }
 
 /** One document at a time: each holds its file's bytes in memory only while it is parsed. */
-export async function reindexDocuments(collectionId: string): Promise<void> {
+export async function reindexDocuments(collectionId: string, { onUsage }: { onUsage?: UsageSink } = {}): Promise<void> {
   for (const id of await store.documentIds({ collectionId })) {
     const doc = await store.getDocumentContent({ id });
     if (!doc) continue; // deleted meanwhile
     try {
-      const { meta, chunks } = await prepareDocument(doc.name, doc.content);
+      const { meta, chunks } = await prepareDocument(doc.name, doc.content, { onUsage });
       await store.replaceDocumentChunks({ id, collectionId, title: meta.title, pageCount: meta.pageCount, chunks });
     } catch (error) {
       await store.markDocumentFailed({ id, error: errorMessage(error) });

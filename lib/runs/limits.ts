@@ -6,6 +6,8 @@
 // Planning calls (tree research's follow-up questions, Deep Research's clarification questions and
 // plans) start no run but each makes LLM calls: they have their own limits, calls in flight and calls
 // per hour, counted from their rows under the same lock; each row records the tokens its calls used.
+// A user's own knowledge-base work outside runs (collection searches that embed their query, uploads
+// and re-indexes) is counted the same way, from the same rows, each kind against its own limits.
 import { randomUUID } from "node:crypto";
 import { sleep } from "../concurrency";
 import { runningAnswerIds, listAnswerStartTimes, listRunningAnswerStarts, recentAnswerDurations } from "../db/answers";
@@ -13,7 +15,7 @@ import { runningResearchIds, listRunningResearchStarts, listStartTimes, recentRe
 import { activeConversationIds, listConversationStartTimes, listRunningConversationStarts, recentConversationStartDurations } from "../db/conversations";
 import { liveRunSubjects } from "../db/runs";
 import { acquireUserStartLock, releaseUserStartLock } from "../db/users";
-import { addPlanningCallUsage, countPlanningCallsInFlight, endPlanningCall, insertPlanningCall, listPlanningCallStartTimes, type PlanningCallKind } from "../db/planning-calls";
+import { addPlanningCallUsage, countPlanningCallsInFlight, endPlanningCall, insertPlanningCall, listPlanningCallStartTimes, type KnowledgeCallKind, type PlanningCallKind } from "../db/planning-calls";
 import type { UsageSink } from "../ai/usage";
 import { getEnv } from "../env";
 import { AppError, type ErrorCode } from "../errors";
@@ -267,4 +269,66 @@ export async function withinPlanningLimits<T>(
     // and the row then stops counting as in flight after planningStaleMs.
     await endPlanningCall({ id: call.id, subjectId: subject }).catch((error: unknown) => console.error(`[quarry] planning call ${call.id} could not be closed:`, error));
   }
+}
+
+/** A knowledge-base limit: in flight at once and per hour, the 429's codes, and what is counted. */
+interface KnowledgeLimit {
+  concurrent: number;
+  perHour: number;
+  /** "collection searches", "uploads". */
+  noun: string;
+  concurrentCode: ErrorCode;
+  hourlyCode: ErrorCode;
+  /** Seconds until one in flight is likely to have ended (the busy 429's Retry-After). */
+  endsWithinSeconds: number;
+}
+
+function knowledgeLimit(kind: KnowledgeCallKind): KnowledgeLimit {
+  const env = getEnv();
+  return kind === "knowledge-search"
+    ? {
+        concurrent: env.MAX_CONCURRENT_KNOWLEDGE_SEARCHES_PER_USER,
+        perHour: env.RATE_LIMIT_KNOWLEDGE_SEARCHES_PER_HOUR,
+        noun: "collection searches",
+        concurrentCode: "rate_limit:concurrent_knowledge_searches",
+        hourlyCode: "rate_limit:knowledge_searches",
+        endsWithinSeconds: 2,
+      }
+    : {
+        concurrent: env.MAX_CONCURRENT_UPLOADS_PER_USER,
+        perHour: env.RATE_LIMIT_UPLOADS_PER_HOUR,
+        noun: "uploads or re-indexes",
+        concurrentCode: "rate_limit:concurrent_uploads",
+        hourlyCode: "rate_limit:uploads",
+        endsWithinSeconds: 10,
+      };
+}
+
+/** Throws a 429 (with Retry-After) when the user may not begin another piece of this kind of knowledge work now. */
+export async function assertKnowledgeWithinLimits({ userId, kind, now = new Date() }: { userId: string; kind: KnowledgeCallKind; now?: Date }): Promise<void> {
+  const limit = knowledgeLimit(kind);
+  const inFlight = await countPlanningCallsInFlight({ userId, since: new Date(now.getTime() - planningStaleMs()), kinds: [kind] });
+  if (inFlight >= limit.concurrent) {
+    throw new AppError(
+      limit.concurrentCode,
+      `You already have ${inFlight} ${limit.noun} under way (the limit is ${limit.concurrent}). Wait for one to finish, then try again.`,
+      { retryAfterSeconds: limit.endsWithinSeconds },
+    );
+  }
+  const recent = await listPlanningCallStartTimes({ userId, since: new Date(now.getTime() - HOUR_MS), limit: limit.perHour, kinds: [kind] });
+  if (recent.length >= limit.perHour) {
+    throw hourlyLimit(limit.hourlyCode, `You have made ${limit.perHour} ${limit.noun} in the last hour, the limit.`, recent[0], now);
+  }
+}
+
+/**
+ * Checks the user's limits for this kind of knowledge work and records it (its row, counted as in
+ * flight until `endPlanningCall`) under the user's start lock, so that simultaneous requests cannot
+ * both take the last slot. The row then carries the work's embedding usage.
+ */
+export function beginKnowledgeWork({ userId, kind, subjectId }: { userId: string; kind: KnowledgeCallKind; subjectId?: string }): Promise<{ id: string }> {
+  return withUserStartLock(userId, async () => {
+    await assertKnowledgeWithinLimits({ userId, kind });
+    return insertPlanningCall({ userId, kind, subjectId });
+  });
 }

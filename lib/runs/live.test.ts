@@ -109,3 +109,81 @@ test("a follower of a run elsewhere is woken by an append announced while it rea
     global.quarryEventLog = before;
   }
 });
+
+test("a follower of a run elsewhere passes on events in number order when the log has them out of order", async () => {
+  const topic = { kind: "tree" as const, subjectId: "live-inverted" };
+  const run = await openRun({ ...topic, userId: null, mode: "tree" });
+  const { eventLog } = await import("../events/log");
+  const log = eventLog();
+  const at = Date.now();
+  const logged = (seq: number) => ({ seq, type: "x", data: seq, at });
+  // Two workers' batches: the later numbers are appended first (the database log, read by number).
+  await log.append(run.id, [1, 2].map(logged));
+  const followed = await followRun(topic, async () => "snapshot");
+  assert.ok(followed);
+  assert.equal(followed.seq, 2);
+  const client = new AbortController();
+  const seen: number[] = [];
+  const reading = (async () => {
+    for await (const e of followed.events(client.signal)) {
+      seen.push(e.seq);
+      if (seen.length === 6) client.abort();
+    }
+  })();
+  await log.append(run.id, [6, 7].map(logged));
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  assert.deepEqual(seen, [], "6 and 7 wait for 3, 4 and 5");
+  await log.append(run.id, [3, 4, 5].map(logged));
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  await log.append(run.id, [8].map(logged));
+  await reading;
+  assert.deepEqual(seen, [3, 4, 5, 6, 7, 8]);
+});
+
+test("a follower holds an event for a missing number only for a bounded time", async () => {
+  const topic = { kind: "tree" as const, subjectId: "live-gap" };
+  const run = await openRun({ ...topic, userId: null, mode: "tree" });
+  const { eventLog } = await import("../events/log");
+  const log = eventLog();
+  const followed = await followRun(topic, async () => "snapshot", { holdMs: 300 });
+  assert.ok(followed);
+  const client = new AbortController();
+  const seen: number[] = [];
+  const begun = performance.now();
+  let waited = 0;
+  const reading = (async () => {
+    for await (const e of followed.events(client.signal)) {
+      seen.push(e.seq);
+      if (e.seq === 3) waited = performance.now() - begun;
+      if (seen.length === 3) client.abort();
+    }
+  })();
+  // 2 never comes (a process died holding it).
+  await log.append(run.id, [1, 3].map((seq) => ({ seq, type: "x", data: seq, at: Date.now() })));
+  setTimeout(() => void log.append(run.id, [{ seq: 4, type: "x", data: 4, at: Date.now() }]), 600);
+  await reading;
+  assert.deepEqual(seen, [1, 3, 4]);
+  assert.ok(waited >= 250 && waited < 1_200, `3 went on after ${Math.round(waited)} ms (hold: 300 ms)`);
+});
+
+test("a run here: an event emitted under a number allocated earlier goes on before the later ones", async () => {
+  const topic = await openHere("live-allocated");
+  const followed = await followRun(topic, async () => "snapshot");
+  assert.ok(followed);
+  const client = new AbortController();
+  const seen: unknown[] = [];
+  const reading = (async () => {
+    for await (const e of followed.events(client.signal)) {
+      seen.push(e.data);
+      if (seen.length === 3) client.abort();
+    }
+  })();
+  const allocated = eventBus.allocate(topic);
+  eventBus.emit(topic, { type: "x", data: "second" });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  eventBus.emit(topic, { type: "x", data: "first" }, allocated);
+  eventBus.emit(topic, { type: "x", data: "third" });
+  await reading;
+  assert.deepEqual(seen, ["first", "second", "third"]);
+  eventBus.close(topic);
+});

@@ -4,11 +4,13 @@
 // only the events newer than it — from this process's bus while the run executes here, and from the
 // event log (lib/events/log.ts) while it executes elsewhere (another web instance, a worker, the
 // process that took it over). A late or reconnecting client misses nothing and sees nothing twice;
-// numbers are durable, so this holds across a restart or a takeover too.
+// numbers are durable, so this holds across a restart or a takeover too. The events go out in number
+// order, whatever order they reach this process in (live-order.ts).
 import { eventBus, type RunEvent, type RunTopic } from "../events/bus";
 import { eventLog } from "../events/log";
 import type { ArmedWakeup } from "../wakeups";
 import { followPosition } from "./events";
+import { HOLD_MS, SeqOrder } from "./live-order";
 
 export interface FollowedRun<S, E extends RunEvent> {
   seq: number;
@@ -21,8 +23,11 @@ export interface FollowedRun<S, E extends RunEvent> {
 /** While the run executes here, how often to check that it still does (a lost lease moves it elsewhere). */
 const LOCAL_CHECK_MS = 1_000;
 
-/** Resolves with null (and follows nothing) when `readSnapshot` finds nothing, e.g. not the caller's. */
-export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnapshot: () => Promise<S | null>): Promise<FollowedRun<S, E> | null> {
+/**
+ * Resolves with null (and follows nothing) when `readSnapshot` finds nothing, e.g. not the caller's.
+ * `holdMs`: how long an event waits for a missing number before it (live-order.ts).
+ */
+export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnapshot: () => Promise<S | null>, { holdMs = HOLD_MS } = {}): Promise<FollowedRun<S, E> | null> {
   const queue: E[] = [];
   let wake: (() => void) | undefined;
   const unsubscribe = eventBus.subscribe(topic, (e) => {
@@ -52,9 +57,8 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
     stopping.abort();
     wake?.();
   };
-  /** Numbers already given (an event may come both from the bus and from the log). */
-  const given = new Set<number>();
-  const fresh = (e: E) => e.seq > seq && !given.has(e.seq) && (given.add(e.seq), true);
+  /** In number order, each once (an event may come both from the bus and from the log). */
+  const order = new SeqOrder<E>(seq, holdMs);
 
   async function* events(signal: AbortSignal): AsyncGenerator<E> {
     const waiting = AbortSignal.any([signal, stopping.signal]);
@@ -71,31 +75,42 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
       while (!stopped && !signal.aborted) {
         armed?.dispose();
         armed = undefined;
-        for (const e of queue.splice(0)) if (fresh(e)) yield e;
-        if (stopped) break;
-        const here = eventBus.currentSeq(topic) !== undefined;
+        let progress = false;
+        for (const e of queue.splice(0)) progress = order.add(e) || progress;
+        const current = eventBus.currentSeq(topic);
+        const here = current !== undefined;
+        // Here, every number up to the run's current one has been emitted (to this queue) or never will be.
+        if (here) order.settle(current);
         // Before the read: an append announced while it is under way (its message can come before the
         // read's answer) wakes the wait after it, instead of being lost until the log's poll.
         if (!here && runId) armed = eventLog().arm(runId);
+        let moved = false;
         if (!here && runId && cursor !== undefined) {
-          const read = await eventLog().read(runId, cursor);
+          // While a number is missing, a log read by number reads again from before it.
+          const read = await eventLog().read(runId, cursor, order.holding ? order.position : undefined);
+          moved = read.cursor !== cursor;
           cursor = read.cursor;
-          for (const logged of read.events) {
-            const e = { ...logged, runId, kind: topic.kind, subjectId: topic.subjectId } as unknown as E;
-            if (fresh(e)) yield e;
-            if (stopped) break;
-          }
-          if (read.events.length > 0) continue;
+          for (const logged of read.events) progress = order.add({ ...logged, runId, kind: topic.kind, subjectId: topic.subjectId } as unknown as E) || progress;
         }
-        if (queue.length > 0 || stopped) continue;
+        order.expire();
+        for (const e of order.take()) {
+          yield e;
+          if (stopped) break;
+        }
+        if (stopped) break;
+        if (progress || moved || queue.length > 0) continue;
         if (waiting.aborted) break;
-        // Woken by this process's bus, by `rouse`, or for a run elsewhere by an append to its log
-        // anywhere (or the log's poll). A run here needs no log wait.
+        // Woken by this process's bus, by `rouse`, for a run elsewhere by an append to its log anywhere
+        // (or the log's poll), and when an event held for a missing number has waited long enough.
         let end!: () => void;
         const woken = new Promise<void>((resolve) => (wake = end = resolve));
+        const deadline = order.deadline();
+        const holdLeft = deadline === undefined ? undefined : Math.max(0, deadline - performance.now());
+        const holdTimer = holdLeft === undefined ? undefined : setTimeout(end, holdLeft);
         // Its wait ends with it, at the loop's next turn or in `finally`.
-        if (armed) void armed.wait(eventLog().pollMs, waiting).then(end);
+        if (armed) void armed.wait(Math.min(eventLog().pollMs, holdLeft ?? Infinity), waiting).then(end);
         await woken;
+        clearTimeout(holdTimer);
         wake = undefined;
       }
     } finally {

@@ -31,7 +31,7 @@ const SECOND_RUN = process.env.TEST_DATABASE === "postgres";
 // What each error type answers with (lib/errors.ts), so that a code and its status cannot disagree.
 const STATUS_OF: Record<string, number> = {
   bad_request: 400, unauthorized: 401, forbidden: 403, not_found: 404, method_not_allowed: 405,
-  conflict: 409, payload_too_large: 413, unsupported_media_type: 415, rate_limit: 429,
+  request_timeout: 408, conflict: 409, payload_too_large: 413, unsupported_media_type: 415, rate_limit: 429,
 };
 
 // ---- Routes and pages, from the file system ----
@@ -449,6 +449,14 @@ const sample = (name: string) =>
   ({ id: ids.research, token: ids.shareToken, nextauth: "callback/credentials", path: "no-such-endpoint" })[name] ?? "fuzz-id";
 
 /** What the route answers a caller who passed the proxy's sign-in check, for `method`. */
+/**
+ * A declared length over the path's limit is a 413 on the HTTP server before anything else looks at
+ * the request (lib/api/body-guard.ts): whoever asks, with whatever method. The upload routes take more.
+ */
+const UPLOAD_ROUTES = new Set(["/api/collections/[id]/documents", "/api/deep-research/start"]);
+const refusedEarly = (template: string, junk: Junk) => junk.kind === "too_large" && typeof junk.body() === "string" && !UPLOAD_ROUTES.has(template);
+const EARLY_413: Expect = { status: 413, code: /^payload_too_large:body$/, message: new RegExp(LIMIT) };
+
 function methodExpect(route: ApiRoute, method: Method): Expect {
   if (route.fallback) return { status: 404, code: /^not_found:api$/ };
   if (!route.allowed!.includes(method)) return { status: 405, code: /^method_not_allowed:/ };
@@ -497,7 +505,7 @@ describe("fuzz: every API route", () => {
       for (const method of METHODS.filter((m) => !route.allowed!.includes(m))) {
         for (const junk of method === "GET" || method === "HEAD" ? [undefined] : WRONG_METHOD_BODIES) {
           for (const who of ["token", "anon"] as const) {
-            const expect = who === "anon" && !route.isPublic ? { status: 401 } : { status: 405, code: /^method_not_allowed:api$/ };
+            const expect = junk && refusedEarly(route.template, junk) ? EARLY_413 : who === "anon" && !route.isPublic ? { status: 401 } : { status: 405, code: /^method_not_allowed:api$/ };
             const a = await probe(problems, route.template, method, pathname, who, expect, junk);
             if (a?.status === 405) {
               const allow = (a.headers.get("allow") ?? "").split(/,\s*/).sort();
@@ -547,9 +555,10 @@ describe("fuzz: every API route", () => {
             }[junk.kind];
             if (spec.multipart && junk.name === "multipart") expect = { status: 400, code: /^bad_request:/ };
           }
-          await probe(problems, route.template, method, pathname, spec?.who ?? "token", expect, junk);
+          const early = refusedEarly(route.template, junk);
+          await probe(problems, route.template, method, pathname, spec?.who ?? "token", early ? EARLY_413 : expect, junk);
           const signedOut = route.isPublic ? { anyShape: route.template.startsWith("/api/auth/") } : { status: 401 };
-          await probe(problems, route.template, method, pathname, "anon", signedOut, junk);
+          await probe(problems, route.template, method, pathname, "anon", early ? EARLY_413 : signedOut, junk);
         }
       }
       report(problems);

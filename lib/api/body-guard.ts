@@ -1,0 +1,88 @@
+// Request bodies are refused early on the HTTP server itself, before Next sees the request. With a
+// proxy (proxy.ts), Next copies every request body for it and waits for the body's end before the
+// proxy's answer or the route's handler goes on (next/dist/server/next-server.js: the proxy's
+// `finalize()`), so a route's check of the declared length came only after the whole body had
+// arrived: a 3 MB body sent at 200 KB/s got its 413 after 14.7 s, a declared 2 GB after Node's own 408
+// at 312 s. Here, on the `request` event (installed once by instrumentation.ts, like
+// unsupported-methods.ts):
+// - a declared Content-Length over the path's limit (body-limits.ts) is a 413 at once, nothing read;
+// - a body that has not all arrived API_BODY_TIMEOUT_MS after its headers is a 408.
+// Either answer closes the connection: the rest of the body is never read.
+import http from "node:http";
+import { getEnv, type Env } from "../env";
+import { AppError } from "../errors";
+import { bodyLimitOf, declaredLength } from "./body-limits";
+import { toErrorResponse } from "./errors";
+import { openAiErrorResponse } from "./openai-error";
+import { isApiPath, withRequestId } from "./request-id";
+import { send } from "./unsupported-methods";
+
+/** The answer to a request refused before Next: JSON `{ error, code }` (OpenAI's shape under /v1). */
+function refusal(error: AppError, pathname: string): Response {
+  const headers = { Connection: "close" };
+  if (pathname === "/v1" || pathname.startsWith("/v1/")) return openAiErrorResponse(error, headers);
+  // Answered before the proxy: the API's id is made here.
+  return isApiPath(pathname) ? withRequestId(toErrorResponse(error, headers)) : toErrorResponse(error, headers);
+}
+
+function refuse(req: http.IncomingMessage, res: http.ServerResponse, error: AppError, pathname: string): void {
+  // Already answered (a route that did not wait for its body): only the connection is left to end.
+  if (res.headersSent) {
+    req.socket.destroy();
+    return;
+  }
+  // Sent with Connection: close, Node ends the connection once it is out, whatever of the body is left.
+  void send(refusal(error, pathname), res).catch(() => req.socket.destroy());
+}
+
+/**
+ * Checks a request's body before Next reads it: true when it was answered here (a declared length
+ * over its path's limit); else a timer answers 408 if the body does not arrive in time.
+ */
+export function guardBody(req: http.IncomingMessage, res: http.ServerResponse, env: Env = getEnv()): boolean {
+  const declared = declaredLength(req.headers["content-length"]);
+  const chunked = req.headers["transfer-encoding"] !== undefined;
+  if (!declared && !chunked) return false;
+  const pathname = (req.url ?? "/").split("?")[0];
+  const limit = bodyLimitOf(pathname, env);
+  if (declared !== undefined && declared > limit.maxBytes) {
+    refuse(req, res, limit.tooLarge(), pathname);
+    return true;
+  }
+  const ms = env.API_BODY_TIMEOUT_MS;
+  const timer = setTimeout(() => {
+    if (req.complete) return;
+    const seconds = Math.round(ms / 100) / 10;
+    refuse(req, res, new AppError("request_timeout:body", `The request body did not arrive within ${seconds} s (API_BODY_TIMEOUT_MS).`), pathname);
+  }, ms);
+  const clear = () => clearTimeout(timer);
+  req.once("end", clear);
+  // The response is over (sent, or the connection gone): a body left unread is Node's to discard.
+  res.once("close", clear);
+  return false;
+}
+
+const INSTALLED = Symbol.for("quarry.bodyGuard");
+
+/** Guards the bodies of every request on every HTTP server of this process. */
+export function guardRequestBodies(): void {
+  const proto = http.Server.prototype as http.Server & { [INSTALLED]?: true };
+  if (proto[INSTALLED]) return;
+  proto[INSTALLED] = true;
+  // Next creates its server before instrumentation runs, so the guard wraps the prototype's emit.
+  const emit = proto.emit;
+  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
+    if (event === "request") {
+      const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
+      let answered = false;
+      try {
+        answered = guardBody(req, res);
+      } catch (error) {
+        // A broken guard must not take every request down with it.
+        console.error("[quarry] request body guard failed:", error);
+      }
+      if (answered) return true;
+    }
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as typeof proto.emit;
+}
