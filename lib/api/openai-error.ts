@@ -10,6 +10,7 @@ const TYPE: Record<number, string> = {
   403: "permission_error",
   404: "not_found_error",
   405: "invalid_request_error",
+  408: "invalid_request_error",
   409: "invalid_request_error",
   413: "invalid_request_error",
   415: "invalid_request_error",
