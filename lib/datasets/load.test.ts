@@ -6,8 +6,12 @@ import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { HEADER_ONLY_CSV, PNG_BYTES, RAGGED_CSV, salesCsv, salesNdjson, salesRows, salesXlsx } from "../../test/fixtures/datasets";
+import {
+  BIG_INTEGERS_CSV, BIG_INTEGERS_NDJSON, HEADER_ONLY_CSV, LATIN1_CSV, MALFORMED_NDJSON, PNG_BYTES, RAGGED_CSV, salesCsv, salesNdjson, salesRows, salesXlsx,
+  SEMICOLON_CSV, AFTER_QUOTE_CSV, UNCLOSED_QUOTE_CSV, UTF16_CSV,
+} from "../../test/fixtures/datasets";
 import { databasePath, loadDatasets, tableNameFor } from "./load";
+import { sniffDelimiter } from "./text";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-datasets-"));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -142,4 +146,96 @@ test("table names are SQL-safe and unique", () => {
   assert.equal(tableNameFor("sales-2024-final.csv", taken), "sales_2024_final_2");
   assert.equal(tableNameFor("2024.csv", taken), "t_2024");
   assert.equal(tableNameFor("ÄÖÜ.csv", taken), "dataset");
+});
+
+/** Loads files into a database of their own; the results by file name. */
+async function loadAll(files: [string, string | Uint8Array][]) {
+  const sub = fs.mkdtempSync(path.join(dir, "fidelity-"));
+  const entries = files.map(([name, content]) => {
+    fs.writeFileSync(path.join(sub, name), content);
+    return { filename: name, path: path.join(sub, name) };
+  });
+  const results = await loadDatasets({ dbPath: databasePath(sub), files: entries, maxBytes: 1e7, memoryLimitMb: 128, keepTables: [] });
+  return { sub, byName: Object.fromEntries(results.map((r) => [r.filename, r])) };
+}
+
+async function readTable(sub: string, sql: string) {
+  const db = await DuckDBInstance.create(databasePath(sub), { access_mode: "READ_ONLY" });
+  const c = await db.connect();
+  try {
+    return (await c.runAndReadAll(sql)).getRows().map((r) => r.map((v) => (v === null ? null : String(v))));
+  } finally {
+    c.closeSync();
+    db.closeSync();
+  }
+}
+
+test("a semicolon-separated CSV loads as its columns, and says how it was read", async () => {
+  const { byName } = await loadAll([["semi.csv", SEMICOLON_CSV], ["tabs.csv", salesCsv(rows, "\t")], ["commas.tsv", salesCsv(rows)]]);
+  for (const name of ["semi.csv", "tabs.csv", "commas.tsv"]) {
+    const r = byName[name];
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.profile.columns.map((c) => c.name), ["region", "product", "units", "price"], name);
+    assert.equal(r.profile.rowCount, rows.length);
+  }
+  assert.ok(byName["semi.csv"].ok && byName["semi.csv"].readAs === "semicolon-separated");
+  assert.ok(byName["tabs.csv"].ok && byName["tabs.csv"].readAs === "tab-separated");
+  assert.ok(byName["commas.tsv"].ok && byName["commas.tsv"].readAs === "comma-separated");
+});
+
+test("Latin-1 and UTF-16 text is decoded and its encoding named; UTF-8 is not named", async () => {
+  const { sub, byName } = await loadAll([["latin.csv", LATIN1_CSV], ["utf16.csv", UTF16_CSV], ["plain.csv", "name,city\nJosé,München\n"]]);
+  const latin = byName["latin.csv"];
+  assert.ok(latin.ok, JSON.stringify(latin));
+  assert.equal(latin.readAs, "Latin-1 (Windows-1252) text");
+  assert.deepEqual(await readTable(sub, "SELECT name, city, price FROM latin ORDER BY name"), [["José", "München", "12"], ["Straße", "Köln", "€3"], ["Zoë", "Zürich", "7"]]);
+  const utf16 = byName["utf16.csv"];
+  assert.ok(utf16.ok, JSON.stringify(utf16));
+  assert.equal(utf16.readAs, "UTF-16 (little-endian) text");
+  assert.deepEqual(await readTable(sub, "SELECT name, city FROM utf16 ORDER BY name"), [["José", "München"], ["Zoë", "Zürich"]]);
+  assert.ok(byName["plain.csv"].ok && byName["plain.csv"].readAs === null);
+  // The UTF-8 copies made for DuckDB are gone.
+  assert.deepEqual(fs.readdirSync(sub).filter((f) => f.startsWith(".utf8-")), []);
+});
+
+test("64-bit and wider integers stay exact in CSV and NDJSON: BIGINT, HUGEINT or DECIMAL, never DOUBLE", async () => {
+  const { sub, byName } = await loadAll([["ids.csv", BIG_INTEGERS_CSV], ["ids.ndjson", BIG_INTEGERS_NDJSON]]);
+  const csv = byName["ids.csv"];
+  assert.ok(csv.ok, JSON.stringify(csv));
+  assert.deepEqual(csv.profile.columns.map((c) => [c.name, c.type]), [["id", "BIGINT"], ["huge", "HUGEINT"], ["mixed", "DECIMAL(38,2)"], ["price", "DOUBLE"]]);
+  assert.deepEqual(await readTable(sub, "SELECT id, huge, mixed, price FROM ids ORDER BY id"), [
+    ["9007199254740993", "123456789012345678901234", "9007199254740993.00", "1.5"],
+    ["9007199254740995", "5", "1.25", "2.5"],
+  ]);
+  // The preview keeps the digits too (as text where a JavaScript number cannot hold them).
+  assert.deepEqual(csv.profile.preview.rows[0].slice(0, 3), ["9007199254740993", "123456789012345678901234", "9007199254740993.00"]);
+  const json = byName["ids.ndjson"];
+  assert.ok(json.ok, JSON.stringify(json));
+  assert.deepEqual(json.profile.columns.map((c) => [c.name, c.type]), [["id", "BIGINT"], ["huge", "HUGEINT"], ["price", "DOUBLE"]]);
+  assert.deepEqual(await readTable(sub, "SELECT id, huge FROM ids_2 ORDER BY id"), [["1", "5"], ["9007199254740993", "123456789012345678901234"]]);
+});
+
+test("a load error names the cause: line, column, what was expected — and no server path", async () => {
+  const { sub, byName } = await loadAll([["unclosed.csv", UNCLOSED_QUOTE_CSV], ["quote.csv", AFTER_QUOTE_CSV], ["broken.ndjson", MALFORMED_NDJSON]]);
+  const error = (name: string) => {
+    const r = byName[name];
+    assert.ok(!r.ok, `${name} must fail`);
+    assert.ok(!r.error.includes(sub) && !r.error.includes(os.tmpdir()), `no server path: ${r.error}`);
+    return r.error;
+  };
+  assert.match(error("unclosed.csv"), /^unclosed\.csv: line 3, column "note" \(field 2\): a quoted field is never closed \(expected a closing quote/);
+  assert.match(error("quote.csv"), /^quote\.csv: line 3, column "note" \(field 2\): text after a closing quote \(expected ',' or the end of the line\)/);
+  assert.match(error("broken.ndjson"), /^broken\.ndjson: the file could not be loaded \(.*Malformed JSON in file "broken\.ndjson".*line 3/);
+});
+
+test("the delimiter sniffed: the name's own first, decimal commas and quoted delimiters not taken for one, a ragged file by its majority", () => {
+  assert.equal(sniffDelimiter("a,b\n1,2\n", ","), ",");
+  assert.equal(sniffDelimiter("a;b;c\n1,5;2,5;3\n4;5;6\n", ","), ";");
+  assert.equal(sniffDelimiter('name,note\n"Smith; J.",x\n"Doe; A.",y\n', ","), ",");
+  assert.equal(sniffDelimiter("a\tb\n1\t2\n", ","), "\t");
+  assert.equal(sniffDelimiter("a|b\n1|2\n", "\t"), "|");
+  assert.equal(sniffDelimiter("only\n1\n2\n", ","), ",");
+  assert.equal(sniffDelimiter("a;b;c\n1;2;3\n4;5\n6;7;8\n", ","), ";");
+  // A head cut inside a record is read up to its last whole line.
+  assert.equal(sniffDelimiter("a;b\n1;2\n3;", ","), ";");
 });

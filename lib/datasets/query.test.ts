@@ -1,6 +1,7 @@
-// The query sandbox: a SELECT returns its rows (capped), count and duration; every forbidden form is
-// refused (by the guard, by DuckDB's parser, or by the read-only instance with external access off),
-// a query that runs forever or explodes is stopped within the time limit, and nothing is written.
+// The query sandbox: a SELECT returns its rows (capped), its exact count and duration; every forbidden
+// form is refused (by DuckDB's parse tree, or by the read-only instance with external access off), a
+// query that runs forever or explodes is an error within the time limit — never rows with a partial
+// count —, no error or cell names the server's directories, and nothing is written.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
@@ -9,12 +10,14 @@ import { after, before, test } from "node:test";
 import { salesCsv, salesRows } from "../../test/fixtures/datasets";
 import { databasePath, loadDatasets } from "./load";
 import { DatasetSandbox } from "./query";
-import { refusalOf } from "./sql-guard";
+import type { DuckDBConnection } from "@duckdb/node-api";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-sandbox-"));
 const outside = path.join(dir, "outside.csv");
 const rows = salesRows();
 const LIMITS = { timeoutMs: 1_000, maxRows: 10, memoryLimitMb: 128, threads: 1 };
+/** Rows of the table whose self-join (BIG² rows) cannot be counted within the time limit. */
+const BIG = 20_000;
 let sandbox: DatasetSandbox;
 
 // Every file under the directory with its size and time. DuckDB may create its (empty) temporary
@@ -29,9 +32,10 @@ let before_: string;
 
 before(async () => {
   fs.writeFileSync(path.join(dir, "sales.csv"), salesCsv());
+  fs.writeFileSync(path.join(dir, "big.csv"), salesCsv(salesRows(BIG)));
   fs.writeFileSync(outside, "secret\nvalue\n");
-  const [r] = await loadDatasets({ dbPath: databasePath(dir), files: [{ filename: "sales.csv", path: path.join(dir, "sales.csv") }], maxBytes: 1e6, memoryLimitMb: 128, keepTables: [] });
-  assert.ok(r.ok);
+  const loaded = await loadDatasets({ dbPath: databasePath(dir), files: ["sales.csv", "big.csv"].map((f) => ({ filename: f, path: path.join(dir, f) })), maxBytes: 1e7, memoryLimitMb: 128, keepTables: [] });
+  assert.ok(loaded.every((r) => r.ok), JSON.stringify(loaded));
   before_ = listing();
   sandbox = await DatasetSandbox.open(databasePath(dir), LIMITS);
 });
@@ -73,19 +77,33 @@ test("the rows kept are capped; the row count is the result's", async () => {
 
 const HOSTILE: [string, string, RegExp][] = [
   ["file read by a table function", `SELECT * FROM read_csv('${outside}')`, /read_csv\(\) is not allowed/],
-  ["file read by a quoted function name (past the guard)", `SELECT * FROM "read_csv"('${outside}')`, /Permission Error|file system operations are disabled/],
+  ["file read by a quoted function name", `SELECT * FROM "read_csv"('${outside}')`, /read_csv\(\) is not allowed/],
+  ["read_text by a quoted name", `SELECT * FROM "read_text"('${outside}')`, /read_text\(\) is not allowed/],
+  ["a schema-qualified reader", `SELECT * FROM system.main.read_text('${outside}')`, /read_text\(\) is not allowed/],
+  ["a reader as a scalar call", `SELECT lower("read_blob"('${outside}')::VARCHAR)`, /read_blob\(\) is not allowed/],
+  ["a reader in a subquery of a filter", `SELECT * FROM sales WHERE region IN (SELECT content FROM read_text('${outside}'))`, /read_text\(\) is not allowed/],
   ["file read by its path", `SELECT * FROM '${outside}'`, /Reading a file by its path/],
+  ["file read by a double-quoted path", `SELECT * FROM "${outside}"`, /Reading a file by its path/],
+  ["file read by a relative name", `SELECT * FROM 'outside.csv'`, /Reading a file by its path/],
   ["file read by a path in a join", `SELECT * FROM sales JOIN '${outside}' ON true`, /Reading a file by its path/],
   ["read_text", `SELECT * FROM read_text('/etc/hostname')`, /read_text\(\) is not allowed/],
   ["glob", "SELECT * FROM glob('/*')", /glob\(\) is not allowed/],
   ["SQL given as text", "SELECT * FROM query('SELECT 1')", /query\(\) is not allowed/],
-  ["COPY", `COPY sales TO '${path.join(dir, "out.csv")}'`, /starts with COPY/],
-  ["COPY inside a CTE-looking prefix", `WITH x AS (SELECT 1) COPY sales TO '${path.join(dir, "out.csv")}'`, /Only SELECT|Parser Error|syntax error/i],
+  ["serialized SQL run", "SELECT * FROM json_execute_serialized_sql('{}')", /json_execute_serialized_sql\(\) is not allowed/],
+  ["the database files", "SELECT * FROM duckdb_databases()", /duckdb_databases\(\) is not allowed/],
+  ["the database files as a view", "SELECT * FROM duckdb_databases", /system table duckdb_databases is not allowed/],
+  ["the settings (paths)", "SELECT * FROM duckdb_settings()", /duckdb_settings\(\) is not allowed/],
+  ["a setting", "SELECT current_setting('secret_directory')", /current_setting\(\) is not allowed/],
+  ["the database list", "SELECT * FROM pragma_database_list", /system table pragma_database_list is not allowed/],
+  ["COPY", `COPY sales TO '${path.join(dir, "out.csv")}'`, /another kind of statement \(it starts with COPY\)/],
+  ["COPY inside a CTE-looking prefix", `WITH x AS (SELECT 1) COPY sales TO '${path.join(dir, "out.csv")}'`, /Only one SELECT|Parser Error/],
+  ["an INSERT after a CTE", "WITH x AS (SELECT 1) INSERT INTO sales SELECT * FROM sales", /another kind of statement \(it starts with WITH\)/],
   ["ATTACH", `ATTACH '${path.join(dir, "other.db")}' AS o`, /starts with ATTACH/],
   ["INSTALL", "INSTALL httpfs", /starts with INSTALL/],
   ["LOAD", "LOAD httpfs", /starts with LOAD/],
   ["PRAGMA", "PRAGMA table_info('sales')", /starts with PRAGMA/],
   ["SET", "SET threads = 8", /starts with SET/],
+  ["SET after a comment", "/* harmless */ -- really\nSET threads = 8", /starts with SET/],
   ["RESET", "RESET memory_limit", /starts with RESET/],
   ["CALL", "CALL pragma_version()", /starts with CALL/],
   ["EXPLAIN", "EXPLAIN SELECT 1", /starts with EXPLAIN/],
@@ -95,8 +113,10 @@ const HOSTILE: [string, string, RegExp][] = [
   ["DROP", "DROP TABLE sales", /starts with DROP/],
   ["EXPORT DATABASE", `EXPORT DATABASE '${path.join(dir, "dump")}'`, /starts with EXPORT/],
   ["two statements", "SELECT 1; SELECT 2", /Exactly one statement is allowed per query; this SQL has 2/],
-  ["a write after a select", "SELECT 1; DROP TABLE sales", /Exactly one statement is allowed per query; this SQL has 2/],
-  ["a second statement hidden after a comment", "SELECT 1 -- harmless\n; COPY sales TO '/tmp/x.csv'", /Exactly one statement is allowed/],
+  ["a write after a select", "SELECT 1; DROP TABLE sales", /another kind of statement|Exactly one statement/],
+  ["a second statement hidden after a comment", "SELECT 1 -- harmless\n; COPY sales TO '/tmp/x.csv'", /another kind of statement|Exactly one statement/],
+  ["a syntax error", "SELEC region FROM sales", /Parser Error: syntax error/],
+  ["nothing", "  -- only a comment", /The query is empty/],
 ];
 
 for (const [name, sql, expected] of HOSTILE) {
@@ -104,21 +124,42 @@ for (const [name, sql, expected] of HOSTILE) {
     const r = await sandbox.query(sql);
     assert.equal(r.ok, false, `${name} must be refused: ${JSON.stringify(r)}`);
     assert.match(r.error, expected);
+    assert.ok(!r.error.includes(dir), `no server path in the error: ${r.error}`);
   });
 }
 
-test("DuckDB's own statement type check refuses what the guard lets through", async () => {
-  // A SELECT-looking first word is not enough: the parser decides the statement's type.
-  assert.equal(refusalOf("WITH x AS (SELECT 1) INSERT INTO sales SELECT * FROM sales"), null);
-  const r = await sandbox.query("WITH x AS (SELECT 1) INSERT INTO sales SELECT * FROM sales");
-  assert.equal(r.ok, false);
-  assert.match(r.error, /Only SELECT statements are allowed; this one is INSERT/);
+test("SQL words inside literals, comments and quoted names are the parser's, not a pattern's", async () => {
+  // A '--' literal is a string, not a comment that hides the rest; a column named "read_csv" is a column.
+  const dashes = await sandbox.query("SELECT count(*) AS n FROM sales WHERE region <> '--' AND product <> 'read_csv(''x'')' -- a real comment");
+  assert.ok(dashes.ok, JSON.stringify(dashes));
+  assert.equal(dashes.rows[0][0], rows.length);
+  const named = await sandbox.query(`SELECT region AS "read_text", 'COPY x TO y' AS "from '/etc/passwd'" FROM sales LIMIT 1`);
+  assert.ok(named.ok, JSON.stringify(named));
+  assert.deepEqual(named.columns, ["read_text", "from '/etc/passwd'"]);
+  // PIVOT with its values, DESCRIBE and SUMMARIZE parse as SELECTs and run.
+  const pivot = await sandbox.query("PIVOT sales ON region IN ('north', 'south') USING sum(units)");
+  assert.ok(pivot.ok, JSON.stringify(pivot));
+  const described = await sandbox.query("DESCRIBE sales");
+  assert.ok(described.ok, JSON.stringify(described));
+  const tables = await sandbox.query("SELECT table_name FROM duckdb_tables() ORDER BY 1");
+  assert.ok(tables.ok, JSON.stringify(tables));
+  assert.deepEqual(tables.rows, [["big"], ["sales"]]);
 });
 
-test("the configuration is locked: a setting cannot be changed from inside a query", async () => {
-  const r = await sandbox.query("SELECT current_setting('enable_external_access') AS v, current_setting('lock_configuration') AS l");
-  assert.ok(r.ok, JSON.stringify(r));
-  assert.deepEqual(r.rows[0], [false, true]);
+test("no error or result names the server's directories", async () => {
+  const missing = await sandbox.query("SELECT * FROM no_such_table");
+  assert.equal(missing.ok, false);
+  assert.match(missing.error, /no_such_table does not exist/);
+  const info = await sandbox.query("SELECT database_name, schema_name, table_name FROM duckdb_tables()");
+  assert.ok(info.ok);
+  assert.ok(!JSON.stringify(info).includes(dir), JSON.stringify(info));
+});
+
+test("the configuration is locked: a setting cannot be changed even on the connection itself", async () => {
+  const conn = (sandbox as unknown as { conn: DuckDBConnection }).conn;
+  await assert.rejects(conn.run("SET enable_external_access = true"), /locked/i);
+  const settings = await conn.runAndReadAll("SELECT current_setting('enable_external_access'), current_setting('lock_configuration')");
+  assert.deepEqual(settings.getRows()[0], [false, true]);
 });
 
 test("a query that runs forever is stopped within the time limit, and the sandbox goes on", async () => {
@@ -138,6 +179,40 @@ test("a cross join that explodes is stopped by the time or memory limit", async 
   assert.equal(r.ok, false, JSON.stringify(r).slice(0, 200));
   assert.match(r.error, /time limit|memory/i);
   assert.ok(Date.now() - started < LIMITS.timeoutMs + 1_500);
+});
+
+// The targets of issue 53: a result the time limit cut is an error, never a partial count stored as ok.
+const INTERRUPTED: [string, string][] = [
+  ["a self-join of a big table (400,000,000 rows)", "SELECT a.units FROM big a, big b"],
+  ["a billion rows streamed", "SELECT * FROM range(1000000000)"],
+  ["a billion rows, counted by the client", "SELECT range % 7 AS r FROM range(1000000000)"],
+];
+
+for (const [name, sql] of INTERRUPTED) {
+  test(`interrupted, so an error with no row count: ${name}`, async () => {
+    const started = Date.now();
+    const r = await sandbox.query(sql);
+    assert.equal(r.ok, false, `must not be stored as a result: ${JSON.stringify({ ...r, rows: undefined })}`);
+    assert.match(r.error, /stopped after the time limit of 1000 ms.*incomplete/);
+    assert.ok(!("rowCount" in r));
+    assert.ok(Date.now() - started < LIMITS.timeoutMs + 2_000, `stopped in ${Date.now() - started} ms`);
+    const again = await sandbox.query("SELECT count(*) FROM sales");
+    assert.ok(again.ok && again.rows[0][0] === rows.length, "the sandbox goes on");
+  });
+}
+
+test("a result that finishes has its exact row count, whatever rows are kept", async () => {
+  const r = await sandbox.query("SELECT a.units FROM big a, sales b");
+  assert.ok(r.ok, JSON.stringify(r).slice(0, 300));
+  assert.equal(r.rowCount, BIG * rows.length);
+  assert.equal(r.rows.length, LIMITS.maxRows);
+  assert.equal(r.truncated, true);
+});
+
+test("64-bit and 128-bit integers and wide decimals come back exact", async () => {
+  const r = await sandbox.query("SELECT 9007199254740993::BIGINT AS b, 123456789012345678901234::HUGEINT AS h, 12345678901234567.25::DECIMAL(38,2) AS d, 12.50::DECIMAL(10,2) AS small, sum(units)::HUGEINT AS s FROM sales");
+  assert.ok(r.ok, JSON.stringify(r));
+  assert.deepEqual(r.rows[0], ["9007199254740993", "123456789012345678901234", "12345678901234567.25", 12.5, rows.reduce((s, x) => s + x.units, 0)]);
 });
 
 test("nothing was written: the directory and the table are as they were", async () => {

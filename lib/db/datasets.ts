@@ -25,6 +25,8 @@ export interface DatasetEntry {
   description?: string | null;
   error?: string;
   loadMs?: number;
+  /** How a text file was read when not plain UTF-8 with its name's delimiter ("Latin-1 (Windows-1252) text, semicolon-separated"). */
+  readAs?: string | null;
 }
 
 export function datasetEntries(uploadedDatasets: string | null | undefined): DatasetEntry[] {

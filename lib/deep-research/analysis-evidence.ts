@@ -34,7 +34,7 @@ export function analysisItems(tasks: { taskKey: string; type: string; status: st
     if (t.type !== "ANALYSIS" || t.status !== "completed") return [];
     const a = analysisArtifacts(t.artifacts);
     return (a?.queries ?? []).filter((q) => q.ok).map((q) => ({
-      id: `${t.taskKey}:${q.id}`, taskKey: t.taskKey, content: resultText(q), url: "", result: { rows: q.rows, rowCount: q.rowCount },
+      id: `${t.taskKey}:${q.id}`, taskKey: t.taskKey, content: resultText(q), url: "", result: { rows: q.rows, rowCount: q.rowCount, columns: q.columns, sql: q.sql },
     }));
   });
 }

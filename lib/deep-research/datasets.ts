@@ -1,13 +1,14 @@
 // Before a start plans, its uploaded files are loaded into the conversation's DuckDB database and
-// profiled, each with a description; a file that cannot be loaded keeps its error (naming it and the
-// problem) and the conversation goes on without it. Done once per file: a resumed run skips files
-// that have an outcome. The database lives beside the uploads, so analysis tasks query it read-only.
+// profiled, each with a description and, for text not in UTF-8 or with another delimiter, how it was
+// read; a file that cannot be loaded keeps its error (naming it and the cause) and the conversation
+// goes on without it. Done once per file: a resumed run skips files that have an outcome. The
+// database lives beside the uploads, so analysis tasks query it read-only.
 import path from "node:path";
 import { describeDataset } from "./agents/dataset-description";
 import { getConversation } from "../db/conversations";
 import { datasetEntries, saveDatasetOutcomes, type DatasetEntry } from "../db/datasets";
 import { databasePath, loadDatasets } from "../datasets/load";
-import { DatasetSandbox } from "../datasets/query";
+import { SandboxProcess, type QuerySandbox } from "../datasets/sandbox-process";
 import type { DrContext } from "./context";
 
 export function datasetDir(uploadsDir: string, conversationId: string): string {
@@ -41,17 +42,20 @@ export async function prepareDatasets(ctx: DrContext): Promise<void> {
       if (ctx.signal.aborted) throw error;
     }
     const { table, rowCount, columns, preview } = r.profile;
-    outcomes.push({ filename: r.filename, status: "loaded", table, rowCount, columns, previewRows: preview, description, loadMs: r.loadMs });
+    outcomes.push({ filename: r.filename, status: "loaded", table, rowCount, columns, previewRows: preview, description, loadMs: r.loadMs, readAs: r.readAs });
   }
   ctx.check();
   await saveDatasetOutcomes(ctx.conversationId, outcomes);
   await ctx.emitState();
 }
 
-/** The conversation's query sandbox, with the limits of the settings. */
-export function openSandbox(ctx: DrContext): Promise<DatasetSandbox> {
+/**
+ * The conversation's query sandbox, with the limits of the settings, in a process of its own under
+ * an OS memory limit (lib/datasets/sandbox-process.ts): no query can take the server past its budget.
+ */
+export function openSandbox(ctx: DrContext): Promise<QuerySandbox> {
   const env = ctx.env;
-  return DatasetSandbox.open(databasePath(datasetDir(env.UPLOADS_DIR, ctx.conversationId)), {
+  return SandboxProcess.open(databasePath(datasetDir(env.UPLOADS_DIR, ctx.conversationId)), {
     timeoutMs: env.ANALYSIS_QUERY_TIMEOUT_MS, maxRows: env.ANALYSIS_MAX_ROWS, memoryLimitMb: env.ANALYSIS_MEMORY_LIMIT_MB, threads: env.ANALYSIS_THREADS,
   });
 }

@@ -13,7 +13,7 @@ import { runRegistry } from "../runs/engines";
 import { parseJson } from "../db/json";
 import type { ResearchMode, StartInput } from "./schema";
 import { conversationSnapshot } from "./snapshot";
-import { checkDatasetLimits, checkUploadNames, removeUploads, storeUploads, type CheckedUpload, type UploadedDataset } from "./uploads";
+import { checkDatasetLimits, checkUploadNames, filesNotTaken, removeUploads, storeUploads, type CheckedUpload, type UploadedDataset } from "./uploads";
 import { conversationStatus, listView, statusView } from "./views";
 
 const DEFAULT_MODE: ResearchMode = "semi-autonomous";
@@ -67,9 +67,11 @@ export async function startDeepResearch({ userId, input, files = [] }: { userId:
   if (input.conversationId) {
     const existing = await getConversation({ id: input.conversationId, userId });
     if (!existing) throw new AppError("bad_request:deep_research", `Unknown conversation: ${input.conversationId}`, { field: "conversationId" });
-    // One loop per conversation: a second start returns the active one and stores nothing.
+    // One loop per conversation: a second start returns the active one and stores nothing; one
+    // with files says they were not taken.
     if (existing.active) {
       await reviveIfOrphaned(existing.id, userId, existing.researchMode);
+      if (files.length > 0) throw filesNotTaken(files.length);
       return startReply({ messageId: existing.rootMessageId!, conversationId: existing.id, userId, deduplicated: true });
     }
   }
@@ -114,6 +116,7 @@ async function storeStart({ userId, input, clarificationContext, uploads }: { us
   }
   if ("deduplicated" in claimed) {
     await removeUploads(env.UPLOADS_DIR, conversationId, stored);
+    if (stored.length > 0) throw filesNotTaken(stored.length);
     return claimed;
   }
   try {

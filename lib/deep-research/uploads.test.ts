@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { AppError } from "../errors";
-import { checkDatasetLimits, checkUploadNames, removeUploads, storeUploads } from "./uploads";
+import { checkDatasetLimits, checkUploadNames, filesNotTaken, removeUploads, storeUploads } from "./uploads";
 
 const file = (name: string, content = "a,b\n1,2\n") => new File([content], name);
 const refused = (fn: () => unknown, pattern: RegExp) =>
@@ -40,7 +40,7 @@ test("files of one name are stored apart; a failed write removes what the start 
     assert.deepEqual(fs.readdirSync(path.join(dir, "c1")).map((f) => fs.readFileSync(path.join(dir, "c1", f), "utf8")).sort(), ["2020", "2021"]);
 
     // The second file cannot be read: the first, already written, is removed and the error thrown.
-    const broken = Object.assign(file("b.csv"), { arrayBuffer: () => Promise.reject(new Error("disk gone")) });
+    const broken = Object.assign(file("b.csv"), { stream: () => new ReadableStream({ pull: (c) => c.error(new Error("disk gone")) }) });
     await assert.rejects(storeUploads(dir, "c2", [{ file: file("a.csv"), filename: "a.csv" }, { file: broken, filename: "b.csv" }]), /disk gone/);
     assert.equal(fs.existsSync(path.join(dir, "c2")), false, "nothing left of the start");
     await removeUploads(dir, "c1", [...first, ...second]);
@@ -48,4 +48,28 @@ test("files of one name are stored apart; a failed write removes what the start 
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a large file is streamed to disk whole, its preview from its first bytes", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-uploads-big-"));
+  try {
+    const row = "north,anvil,12,3.5\n";
+    const big = new File(["region,product,units,price\n", row.repeat(600_000)], "big.csv");
+    const [stored] = await storeUploads(dir, "c3", checkUploadNames([big], { maxFiles: 5 }));
+    assert.equal(stored.size, big.size);
+    assert.ok(big.size > 10 * 1024 * 1024, "more than the old 8 MiB");
+    assert.equal(fs.statSync(path.join(dir, "c3", stored.storedName)).size, big.size);
+    assert.ok(stored.preview.startsWith("region,product,units,price\nnorth,anvil"));
+    assert.ok(stored.preview.length <= 500);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a start that cannot take its files says so: a 409 naming them, not a silent drop", () => {
+  const one = filesNotTaken(1);
+  assert.equal(one.code, "conflict:conversation");
+  assert.equal(one.field, "files");
+  assert.match(one.message, /still running, so the attached file was not taken. Attach it again/);
+  assert.match(filesNotTaken(3).message, /the 3 attached files were not taken. Attach them again/);
 });

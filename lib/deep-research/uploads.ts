@@ -3,8 +3,12 @@
 // Each file is stored under a name of its own (a short random prefix and the sanitised name), so no
 // upload overwrites another; the checks below run before anything is stored or claimed.
 import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { formatBytes } from "../scrape/errors";
 import { AppError } from "../errors";
 import { storable } from "../validation/text";
@@ -67,6 +71,19 @@ export function checkUploadNames(files: File[], { maxFiles }: { maxFiles: number
   });
 }
 
+/**
+ * A start with files for a conversation whose research is running cannot take them (one loop per
+ * conversation; its datasets are loaded when a start begins): a 409 that says so, rather than the
+ * running start's reply with the files dropped silently.
+ */
+export function filesNotTaken(count: number): AppError {
+  return new AppError(
+    "conflict:conversation",
+    `This conversation's research is still running, so the ${count === 1 ? "attached file was" : `${count} attached files were`} not taken. Attach ${count === 1 ? "it" : "them"} again with a start once the research has finished or been stopped.`,
+    { field: "files" },
+  );
+}
+
 /** Checks that the conversation, with the start's files added, stays within its number and total size of datasets. */
 export function checkDatasetLimits({ existing, uploads, maxFiles, maxTotalBytes }: { existing: UploadedDataset[]; uploads: CheckedUpload[]; maxFiles: number; maxTotalBytes: number }): void {
   if (existing.length + uploads.length > maxFiles) {
@@ -90,17 +107,37 @@ export async function storeUploads(uploadsDir: string, conversationId: string, u
   const out: UploadedDataset[] = [];
   try {
     for (const { file, filename } of uploads) {
-      const bytes = Buffer.from(await file.arrayBuffer());
       const storedName = `${randomBytes(6).toString("hex")}-${safeName(filename)}`;
-      await fs.writeFile(path.join(dir, storedName), bytes, { flag: "wx" });
-      const preview = storable(bytes.subarray(0, PREVIEW_CHARS * 4).toString("utf8")).slice(0, PREVIEW_CHARS);
-      out.push({ filename, storedName, size: bytes.byteLength, preview, uploadedAt: new Date().toISOString() });
+      const target = path.join(dir, storedName);
+      // Streamed to disk: a file of DATASET_MAX_BYTES is never held in memory whole. A write that
+      // fails part-way leaves no part behind (one that found the name taken touched nothing).
+      try {
+        await pipeline(Readable.fromWeb(file.stream() as WebReadableStream<Uint8Array>), createWriteStream(target, { flags: "wx" }));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") await fs.rm(target, { force: true });
+        throw error;
+      }
+      const head = await readStart(target, PREVIEW_CHARS * 4);
+      const preview = storable(head.toString("utf8")).slice(0, PREVIEW_CHARS);
+      out.push({ filename, storedName, size: file.size, preview, uploadedAt: new Date().toISOString() });
     }
   } catch (error) {
     await removeUploads(uploadsDir, conversationId, out);
     throw error;
   }
   return out;
+}
+
+/** The first `bytes` bytes of a file. */
+async function readStart(filePath: string, bytes: number): Promise<Buffer> {
+  const handle = await fs.open(filePath);
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Removes stored files of a start that did not go ahead. */

@@ -1,14 +1,15 @@
 // The analysis agent: for an ANALYSIS task it writes one SELECT at a time, reads the result the
 // engine's sandbox returns (or the error, to fix), and after at most `maxSteps` queries writes its
-// output, citing each query it draws on as [q1]. Every number it writes must be a value of a stored
-// result (lib/datasets/numbers.ts): output citing other numbers is sent back with the list to repair,
-// and what is still unsupported after the repairs is cut, sentence by sentence — never kept.
+// output, citing each query it draws on as [q1]. Every number it writes must be a value of the stored
+// result it cites, written with that value's row and column (lib/datasets/numbers.ts): output citing
+// other numbers is sent back with the list and the reasons to repair, and what is still unsupported
+// after the repairs is cut, sentence by sentence — never kept.
 import { z } from "zod";
 import { generateStructured } from "../../ai/call";
 import { agentHeader, escapeAttr, estimateTokens, tag, trimToTokens } from "../../ai/prompts";
 import type { ColumnProfile } from "../../datasets/profile";
 import type { QueryResult } from "../../datasets/query";
-import { unsupportedNumbers } from "../../datasets/numbers";
+import { figureProblems, sentencesOf, type FigureProblem } from "../../datasets/numbers";
 import type { Cell } from "../../datasets/values";
 import { chartSpec, type ChartChoice, type StoredChart } from "./analysis-chart";
 import { handleField, resolveCitations } from "./choices";
@@ -94,13 +95,18 @@ function renderQueries(queries: StoredQuery[], budgetTokens: number): string {
   return kept.join("\n") || "(no queries yet)";
 }
 
-/** Sentences (or list lines) holding any of the figures, cut from the text. */
-function cutSentences(text: string, figures: string[]): { text: string; removed: string[] } {
+/** The figures no cited result holds, each with why, for the model to repair. */
+function problemList(problems: FigureProblem[]): string {
+  return [...new Set(problems.map((p) => p.reason))].join("; ");
+}
+
+/** Sentences (or list lines) holding an unsupported figure, cut from the text. */
+function cutSentences(text: string, problems: FigureProblem[]): { text: string; removed: string[] } {
   const removed: string[] = [];
-  const kept = text.split(/\n/).map((line) => line.split(/(?<=[.!?])\s+/).filter((s) => {
-    const bad = unsupportedNumbers(s, [], "").some((n) => figures.includes(n));
-    if (bad) removed.push(s.trim());
-    return !bad;
+  const bad = new Set(problems.map((p) => p.sentence));
+  const kept = text.split(/\n/).map((line) => sentencesOf(line).filter((s) => {
+    if (bad.has(s)) removed.push(s.trim());
+    return !bad.has(s);
   }).join(" "));
   return { text: kept.filter((l, i, all) => l.trim() || (i > 0 && all[i - 1].trim())).join("\n").trim(), removed };
 }
@@ -126,12 +132,14 @@ export async function analyseDatasets({ objective, context, datasets, runQuery, 
 Analyse the uploaded datasets for the task's objective with DuckDB SQL. Each turn, either run one query (sql) or, when the
 results answer the objective, write the output (sql null). Only one SELECT (or WITH … SELECT) per query, over the tables
 listed; file reads, COPY, ATTACH, PRAGMA, SET and the like are refused. A failed query comes back with its error: fix it.
-Compute every figure you report in SQL: each number in the output must appear in a result shown, cited as [q1].`;
+Compute every figure you report in SQL: each number in the output must appear in the result of the query its sentence
+cites, as [q1], and be written with its own row's label and column (the region, product … of that row).`;
   const queries: StoredQuery[] = [];
   const repairs: { unsupported: string[] }[] = [];
   let problem: string | null = null;
   let lastOutput: { output: string; chart: ChartChoice | null } | null = null;
   const okResults = () => queries.filter((q) => q.ok);
+  const check = (output: string) => figureProblems(output, okResults(), { allowedText: objective, inlineCitations: true });
   const calls = maxSteps + MAX_NUMBER_REPAIRS + 1;
   // The tables take at most a quarter of the budget (a wide dataset's columns are trimmed), the
   // queries' results the rest, newest first.
@@ -162,14 +170,14 @@ Compute every figure you report in SQL: each number in the output must appear in
       continue;
     }
     lastOutput = { output: out.output.trim(), chart: out.chart };
-    const unsupported = unsupportedNumbers(lastOutput.output, okResults(), objective);
-    if (unsupported.length === 0) break;
+    const problems = check(lastOutput.output);
+    if (problems.length === 0) break;
     if (repairs.length >= MAX_NUMBER_REPAIRS) break;
-    repairs.push({ unsupported });
-    problem = `Your output cites numbers that no query result holds: ${unsupported.join(", ")}. Every number must appear in a result above. ${left > 0 ? "Run a query that computes them, or rewrite" : "Rewrite"} the output using only numbers from the results.`;
+    repairs.push({ unsupported: [...new Set(problems.map((p) => p.figure))] });
+    problem = `Your output states numbers that the results it cites do not hold: ${problemList(problems)}. Every number must appear in the result of the query its sentence cites, with that row's label. ${left > 0 ? "Run a query that computes them, or rewrite" : "Rewrite"} the output using only numbers from the results.`;
   }
   if (!lastOutput) return { output: null, queries, chart: null, repairs, removedSentences: [] };
-  const still = unsupportedNumbers(lastOutput.output, okResults(), objective);
+  const still = check(lastOutput.output);
   const { text, removed } = still.length ? cutSentences(lastOutput.output, still) : { text: lastOutput.output, removed: [] };
   const output = citeQueries(text, okResults());
   const chart = lastOutput.chart ? chartSpec(lastOutput.chart, okResults()) : null;
