@@ -304,6 +304,11 @@ export interface ChatCallOptions {
   maxOutputTokens?: number;
   temperature?: number;
   topP?: number;
+  /** A client's own sampling settings, passed on as it gave them (OpenAI's stop, seed and penalties). */
+  stopSequences?: string[];
+  seed?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
   onUsage?: UsageSink;
   signal?: AbortSignal;
   schedule?: WaitOptions;
@@ -334,6 +339,10 @@ export async function generateChat(options: ChatCallOptions): Promise<{ text: st
       maxOutputTokens: options.maxOutputTokens,
       temperature: options.temperature,
       topP: options.topP,
+      stopSequences: options.stopSequences,
+      seed: options.seed,
+      frequencyPenalty: options.frequencyPenalty,
+      presencePenalty: options.presencePenalty,
     });
     settled = true;
     await onUsage?.(toTokenCount(result.usage));

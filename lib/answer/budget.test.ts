@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BudgetExhaustedError, TokenBudget, worstCaseTokens } from "./budget";
+import { BudgetExhaustedError, estimatedPromptTokens, TokenBudget, worstCaseTokens } from "./budget";
 import { zeroUsage } from "./types";
 
 test("the worst-case estimate is above the usual 4 characters a token, and counts non-ASCII characters one each", () => {
@@ -54,4 +54,25 @@ test("with a recorder, a call is recorded before it is sent and settled with the
   await budget.sink("read")({ promptTokens: 1, completionTokens: 0, calls: 1 });
   assert.equal(writes.length, 4);
   assert.equal(budget.used, 36);
+});
+
+test("a call the run's abort cut off is stored with its prompt's estimate: every call sent is in the usage", async () => {
+  const controller = new AbortController();
+  const settled: number[] = [];
+  const budget = new TokenBudget(100_000, zeroUsage(), { begin: async () => {}, settle: async (_usage, total) => void settled.push(total) }, controller.signal);
+  const sink = budget.sink("agent");
+  const prompt = "p".repeat(4_000);
+  budget.guard("loop")(prompt);
+  await sink.begin!();
+  await sink({ promptTokens: 100, completionTokens: 10, calls: 1 });
+  budget.guard("loop")(prompt);
+  await sink.begin!();
+  // A failure that is not an abort spent nothing (a 500, a refused connection): zero, as the provider said.
+  await sink({ promptTokens: 0, completionTokens: 0, calls: 0 });
+  budget.guard("loop")(prompt);
+  await sink.begin!();
+  controller.abort();
+  await sink({ promptTokens: 0, completionTokens: 0, calls: 0 });
+  assert.deepEqual(budget.usage.agent, { promptTokens: 100 + estimatedPromptTokens(prompt), completionTokens: 10, calls: 2 });
+  assert.equal(settled.at(-1), budget.used);
 });

@@ -37,15 +37,26 @@ export interface UsageRecorder {
   settle(usage: UsageByPurpose, totalTokens: number): Promise<void>;
 }
 
+/** An aborted call's prompt, as counted: its tokens are unknown (no reply, no usage), about 4 characters a token. */
+export const estimatedPromptTokens = (text: string) => Math.ceil(text.length / 4);
+
 export class TokenBudget {
   // The recorder's writes, one after another: each stores the usage as it is when it runs, so a
   // later write never holds less than an earlier one.
   private writes: Promise<void> = Promise.resolve();
+  /** The text the last guard was asked about: the next call to begin sends it. */
+  private outgoing: string | undefined;
 
+  /**
+   * `signal`: the run's. A call it aborted was sent and its prompt paid for, but has no usage: it is
+   * counted with its prompt's estimate (the text its guard saw), so that the stored usage holds
+   * every call made, aborted or not.
+   */
   constructor(
     readonly total: number,
     readonly usage: UsageByPurpose,
     private readonly recorder?: UsageRecorder,
+    private readonly signal?: AbortSignal,
   ) {}
 
   get used(): number {
@@ -64,6 +75,7 @@ export class TokenBudget {
   /** The guard for lib/ai/call.ts: the capped max output tokens of the next exchange, or throws. */
   guard(phase: "loop" | "beast", maxOutput = DEFAULT_MAX_OUTPUT): (text: string) => number {
     return (text) => {
+      this.outgoing = text;
       const room = this.room(phase, text);
       if (room < Math.min(MIN_OUTPUT_TOKENS, maxOutput)) throw new BudgetExhaustedError(phase);
       return Math.min(maxOutput, room);
@@ -81,17 +93,21 @@ export class TokenBudget {
     };
     const recorder = this.recorder;
     if (!recorder) return add;
-    let begun = 0;
+    // The prompts of the calls begun and not settled, oldest first (a settle settles the oldest).
+    const sent: (string | undefined)[] = [];
     const sink = async (t: TokenCount) => {
-      add(t);
-      if (begun === 0) return;
-      begun--;
+      const prompt = sent.shift();
+      const aborted = t.calls === 0 && this.signal?.aborted && prompt !== undefined;
+      add(aborted ? { promptTokens: estimatedPromptTokens(prompt), completionTokens: 0, calls: 1 } : t);
+      // A call never begun (no begin) is only counted in memory: nothing to settle.
+      if (prompt === undefined) return;
       await this.serially(() => recorder.settle(this.usage, this.used));
     };
     return Object.assign(sink, {
       begin: async () => {
+        sent.push(this.outgoing ?? "");
+        this.outgoing = undefined;
         await this.serially(() => recorder.begin());
-        begun++;
       },
     });
   }

@@ -1,145 +1,217 @@
-// POST /v1/chat/completions as the answer agent: a chat UI's background task (a title, tags: see
-// isBackgroundTask) is answered with one plain call; a question starts a run (or joins the run a
-// retry repeats), then its steps stream as reasoning_content and its answer as content (ending
-// `data: [DONE]`), or the reply waits for one chat.completion. A client that goes away cancels its run.
-import { randomUUID } from "node:crypto";
-import { generateChat } from "../ai/call";
-import type { TokenCount } from "../ai/usage";
+// POST /v1/chat/completions. Model quarry-chat: one plain call (plain.ts). Model quarry-answer: a
+// chat UI's housekeeping (a title, tags: see task.ts) gets one plain call; a question starts a run
+// (or joins the run a retry repeats), then its steps stream as reasoning_content and its answer as
+// content (ending `data: [DONE]`), or the reply waits for one chat.completion. A client that goes
+// away leaves its run going for a grace period, for a retry to join (followers.ts).
+import { addTokens, ZERO_TOKENS, type TokenCount } from "../ai/usage";
 import { openAiErrorResponse } from "../api/openai-error";
 import { AppError } from "../errors";
-import { runRegistry } from "../runs/engines";
+import { classifierPrompt, classifyRequest, CLASSIFIER_SYSTEM } from "./agents/classifier";
+import { recordChatUsage } from "./chat-limits";
 import type { FinalAnswer } from "./events";
+import { follow } from "./followers";
 import {
   ANSWER_MODEL,
   annotationsOf,
   assertHonourable,
+  CHAT_MODEL,
   chunk,
   completionBody,
-  isBackgroundTask,
   reasoningOf,
   sourcesOf,
-  replySettings,
-  taskMessages,
   toAnswerInput,
   usageOf,
   type ChatRequest,
+  type HistoryCut,
+  type ModelId,
 } from "./openai";
-import { startAnswer } from "./service";
+import { chatUsage, plainReply, RETRY_AFTER_SECONDS } from "./plain";
+import { findRepeatedRun, startAnswer, type StartAnswer } from "./service";
 import { followAnswer, SSE_HEADERS, sseStream, type NumberedEvent } from "./stream";
+import { classifyDecision, structuralDecision, type Classifier, type TaskDecision } from "./task";
 
-/** How long a client should wait before retrying a run that failed for a passing reason (a provider outage). */
-const RETRY_AFTER_SECONDS = 10;
-/** A background task's conversation is sent whole to the model: at most this much text. */
-const MAX_TASK_CHARS = 100_000;
+/** A question's start, with where its conversation was cut (reported to the client). */
+export type QuestionStart = StartAnswer & { historyCut?: HistoryCut };
 
+export interface ChatCall {
+  body: ChatRequest;
+  userId: string | null;
+  signal: AbortSignal;
+  idempotencyKey?: string;
+  /** The client says this is a retry (x-stainless-retry-count above 0). */
+  retry?: boolean;
+  /** The conversation before the messages, as text (a Responses request's previous response). */
+  earlier?: string;
+}
 
-export async function chatCompletion({ body, userId, signal, idempotencyKey }: { body: ChatRequest; userId: string | null; signal: AbortSignal; idempotencyKey?: string }): Promise<Response> {
-  assertHonourable(body);
-  if (isBackgroundTask(body)) return backgroundTask(body, signal);
-  const input = toAnswerInput(body);
-  // A retry (the same Idempotency-Key, or the same request again within seconds) joins the run it repeats.
-  const { requestId, runId } = await startAnswer({ userId, ...input, idempotencyKey, joinIdentical: true });
-  const id = `chatcmpl-${requestId}`;
-  const created = Math.floor(Date.now() / 1000);
-  const { events } = await followAnswer({ requestId, userId, signal });
-  let ended = false;
-  const cancelIfOpen = () => {
-    if (!ended) void runRegistry.cancel("answer", runId).catch(() => {});
+/** The classifier as the product runs it: one small call, its tokens counted for the request. */
+export function productClassifier(signal: AbortSignal): Classifier {
+  return async (outline) => {
+    let usage: TokenCount = ZERO_TOKENS;
+    // With `begin`, a failed call settles too (zero usage): one the client's going away cut off is
+    // counted with its prompt's estimate, about 4 characters a token.
+    const estimate = () => ({ promptTokens: Math.ceil((CLASSIFIER_SYSTEM.length + classifierPrompt(outline).length) / 4), completionTokens: 0, calls: 1 });
+    const onUsage = Object.assign((t: TokenCount) => void (usage = addTokens(usage, t.calls === 0 && signal.aborted ? estimate() : t)), { begin: () => {} });
+    try {
+      const kind = await classifyRequest({ outline, signal, onUsage });
+      return { kind, usage };
+    } catch (error) {
+      throw Object.assign(error instanceof Error ? error : new Error(String(error)), { usage });
+    }
   };
-  signal.addEventListener("abort", cancelIfOpen, { once: true });
-  const includeUsage = body.stream_options?.include_usage === true;
-  if (!body.stream) {
-    let reasoning = "";
-    for await (const { event } of events) {
-      if (event.type === "progress") reasoning += reasoningOf(event.data.trackers);
-      else if (event.type === "paused") continue;
-      else {
-        ended = true;
-        if (event.type === "error") return openAiErrorResponse(runFailure(event.data), { "x-request-id": requestId });
-        return Response.json(completionBody({ id, created, final: event.data, reasoning }), { headers: { "x-request-id": requestId } });
-      }
-    }
-    return openAiErrorResponse(new AppError("unavailable:answer", "The answer run ended without an answer", { retryAfterSeconds: RETRY_AFTER_SECONDS }), { "x-request-id": requestId });
+}
+
+/**
+ * A request to quarry-answer: housekeeping or question. Settled by its shape where it can be; a
+ * retry of a running question joins its run before any classification; otherwise one small
+ * classification call decides. `research` starts (or joins) the question's run.
+ */
+export async function routeAnswerRequest<T>(
+  call: ChatCall,
+  handlers: { plain: (decision: TaskDecision) => Promise<T>; research: (start: QuestionStart) => Promise<T> },
+): Promise<T> {
+  const { body, userId, signal } = call;
+  const settled = structuralDecision(body);
+  if (settled?.kind === "housekeeping") return handlers.plain(settled);
+  // A question's input, if the request makes one (an unknown client's housekeeping may not: no user message, a long chat).
+  let start: QuestionStart | undefined;
+  try {
+    start = { userId, ...toAnswerInput(body, settled?.provided, call.earlier), idempotencyKey: call.idempotencyKey, joinIdentical: true, retry: call.retry };
+  } catch (error) {
+    if (settled || !(error instanceof AppError && error.type === "bad_request")) throw error;
   }
-  // As OpenAI's: with include_usage every chunk has usage null, and one last chunk with no choices has it.
-  const usageField = includeUsage ? { usage: null } : {};
-  const stream = sseStream({
-    signal,
-    ping: ": keep-alive\n\n",
-    run: async (send) => {
-      send(chunk(id, created, { role: "assistant", content: "" }, null, usageField));
-      for await (const e of events) sendEvent(e, send);
-    },
-    failed: (message, send) => send(`data: ${JSON.stringify({ error: { message, type: "server_error", param: null, code: null } })}\n\n`),
-    end: (send) => {
-      ended = true;
-      send("data: [DONE]\n\n");
-    },
-    cancel: () => {
-      cancelIfOpen();
-      void events.return(undefined);
-    },
+  if (start && !settled && (await findRepeatedRun(start))) return handlers.research(start);
+  const decision = settled ?? (await classifyDecision(body, productClassifier(signal)));
+  if (signal.aborted) {
+    // The client left while it was classified: the request ends here, with what the classification spent on record.
+    await recordChatUsage({ userId, kind: "chat-classify", usage: decision.usage });
+    signal.throwIfAborted();
+  }
+  if (decision.kind === "housekeeping") {
+    await recordChatUsage({ userId, kind: "chat-classify", usage: decision.usage });
+    return handlers.plain(decision);
+  }
+  start ??= { userId, ...toAnswerInput(body, undefined, call.earlier), idempotencyKey: call.idempotencyKey, joinIdentical: true, retry: call.retry };
+  return handlers.research({ ...start, initialUsage: decision.usage.calls ? { classify: decision.usage } : undefined });
+}
+
+export async function chatCompletion(call: ChatCall): Promise<Response> {
+  assertHonourable(call.body);
+  if (call.body.model === CHAT_MODEL) return plainCompletion(call, ZERO_TOKENS);
+  return routeAnswerRequest(call, {
+    plain: (decision) => plainCompletion(call, decision.usage),
+    research: (start) => researchCompletion(call, start),
   });
-
-  function sendEvent({ event }: NumberedEvent, send: (text: string) => void) {
-    if (event.type === "progress") return send(chunk(id, created, { reasoning_content: reasoningOf(event.data.trackers) }, null, usageField));
-    // OpenAI's chunks have no place for it; the wait shows as a longer pause between chunks.
-    if (event.type === "paused") return;
-    ended = true;
-    if (event.type === "error") {
-      const e = runFailure(event.data);
-      return send(`data: ${JSON.stringify({ error: { message: e.message, type: e.type === "bad_request" ? "invalid_request_error" : "server_error", param: e.field ?? null, code: event.data.code ?? "answer_failed" } })}\n\n`);
-    }
-    const final: FinalAnswer = event.data;
-    send(chunk(id, created, { content: final.answer }, null, usageField));
-    send(chunk(id, created, { annotations: annotationsOf(final) }, final.finishReason ?? "stop", { ...usageField, ...sourcesOf(final) }));
-    if (includeUsage) send(usageChunk(id, created, usageOf(final)));
-  }
-
-  return new Response(stream, { headers: { ...SSE_HEADERS, "x-request-id": requestId } });
 }
 
 /** A failed run as an error: the request's own fault (4xx, retrying fails again) or a passing one (503 with Retry-After). */
-function runFailure({ message, code }: { message: string; code?: string }): AppError {
+export function runFailure({ message, code }: { message: string; code?: string }): AppError {
   if (code === "budget_too_small") return new AppError("bad_request:budget_tokens", `${message}: raise budget_tokens (or reasoning_effort)`, { field: "budget_tokens" });
   return new AppError("unavailable:answer", message, { retryAfterSeconds: RETRY_AFTER_SECONDS });
 }
 
-function usageChunk(id: string, created: number, usage: ReturnType<typeof usageOf>): string {
-  return `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: ANSWER_MODEL, choices: [], usage })}\n\n`;
+/** Starts or joins the question's run; a start that joined (or was refused) records the request's classification on its own. */
+export async function startOrJoin(start: StartAnswer) {
+  const classified = start.initialUsage?.classify;
+  let started;
+  try {
+    started = await startAnswer(start);
+  } catch (error) {
+    // Refused (a 429, a collection not readable): the classification was still made.
+    if (classified) await recordChatUsage({ userId: start.userId, kind: "chat-classify", usage: classified });
+    throw error;
+  }
+  if (started.joined && classified) await recordChatUsage({ userId: start.userId, kind: "chat-classify", usage: classified });
+  return started;
 }
 
-const usageOfCall = (t: TokenCount) => ({ prompt_tokens: t.promptTokens, completion_tokens: t.completionTokens, total_tokens: t.promptTokens + t.completionTokens });
-
-/**
- * A chat UI's background task (a title, tags, follow-up suggestions over the conversation it sends):
- * one plain call with the client's messages and settings, no research, no run, no start counted.
- */
-async function backgroundTask(body: ChatRequest, signal: AbortSignal): Promise<Response> {
-  const messages = taskMessages(body);
-  if (!messages.some((m) => m.role === "user")) throw new AppError("bad_request:messages", "The messages must include a user message with text", { field: "messages" });
-  const chars = messages.reduce((n, m) => n + (typeof m.content === "string" ? m.content.length : 0), 0);
-  if (chars > MAX_TASK_CHARS) throw new AppError("bad_request:messages", `The messages must be at most ${MAX_TASK_CHARS.toLocaleString("en-US")} characters in all; they have ${chars.toLocaleString("en-US")}`, { field: "messages" });
-  const requestId = randomUUID();
+async function researchCompletion({ body, userId, signal }: ChatCall, start: QuestionStart): Promise<Response> {
+  const { requestId, runId } = await startOrJoin(start);
+  const { historyCut } = start;
   const id = `chatcmpl-${requestId}`;
   const created = Math.floor(Date.now() / 1000);
-  let used: TokenCount = { promptTokens: 0, completionTokens: 0, calls: 0 };
-  let reply: Awaited<ReturnType<typeof generateChat>>;
+  const leave = follow(runId);
+  let ended = false;
   try {
-    reply = await generateChat({ messages, ...replySettings(body), signal, onUsage: (t) => void (used = t) });
+    const { events } = await followAnswer({ requestId, userId, signal });
+    signal.addEventListener("abort", () => leave({ done: ended }), { once: true });
+    const includeUsage = body.stream_options?.include_usage === true;
+    if (!body.stream) {
+      try {
+        let reasoning = "";
+        for await (const { event } of events) {
+          if (event.type === "progress") reasoning += reasoningOf(event.data.trackers);
+          else if (event.type === "paused") continue;
+          else {
+            ended = true;
+            if (event.type === "error") return openAiErrorResponse(runFailure(event.data), { "x-request-id": requestId });
+            return Response.json(completionBody({ id, created, final: event.data, reasoning, historyCut }), { headers: { "x-request-id": requestId } });
+          }
+        }
+        return openAiErrorResponse(new AppError("unavailable:answer", "The answer run ended without an answer", { retryAfterSeconds: RETRY_AFTER_SECONDS }), { "x-request-id": requestId });
+      } finally {
+        leave({ done: ended });
+      }
+    }
+    // As OpenAI's: with include_usage every chunk has usage null, and one last chunk with no choices has it.
+    const usageField = includeUsage ? { usage: null } : {};
+    const sendEvent = ({ event }: NumberedEvent, send: (text: string) => void) => {
+      if (event.type === "progress") return send(chunk(id, created, { reasoning_content: reasoningOf(event.data.trackers) }, null, usageField));
+      // OpenAI's chunks have no place for it; the wait shows as a longer pause between chunks.
+      if (event.type === "paused") return;
+      ended = true;
+      if (event.type === "error") {
+        const e = runFailure(event.data);
+        return send(`data: ${JSON.stringify({ error: { message: e.message, type: e.type === "bad_request" ? "invalid_request_error" : "server_error", param: e.field ?? null, code: event.data.code ?? "answer_failed" } })}\n\n`);
+      }
+      const final: FinalAnswer = event.data;
+      send(chunk(id, created, { content: final.answer }, null, usageField));
+      send(chunk(id, created, { annotations: annotationsOf(final) }, final.finishReason ?? "stop", { ...usageField, ...sourcesOf(final) }));
+      if (includeUsage) send(usageChunk(id, created, usageOf(final)));
+    };
+    const stream = sseStream({
+      signal,
+      ping: ": keep-alive\n\n",
+      run: async (send) => {
+        send(chunk(id, created, { role: "assistant", content: "" }, null, { ...usageField, ...(historyCut ? { history_truncated: historyCut } : {}) }));
+        for await (const e of events) sendEvent(e, send);
+      },
+      failed: (message, send) => send(`data: ${JSON.stringify({ error: { message, type: "server_error", param: null, code: null } })}\n\n`),
+      end: (send) => {
+        send("data: [DONE]\n\n");
+        leave({ done: ended });
+      },
+      cancel: () => {
+        leave({ done: ended });
+        void events.return(undefined);
+      },
+    });
+    return new Response(stream, { headers: { ...SSE_HEADERS, "x-request-id": requestId } });
   } catch (error) {
-    if (signal.aborted) throw error;
-    return openAiErrorResponse(new AppError("unavailable:answer", "The model could not answer; try again", { cause: error, retryAfterSeconds: RETRY_AFTER_SECONDS }), { "x-request-id": requestId });
+    leave({ done: ended });
+    throw error;
   }
-  const usage = usageOfCall(used);
-  const headers = { "x-request-id": requestId };
+}
+
+function usageChunk(id: string, created: number, usage: object, model: ModelId = ANSWER_MODEL): string {
+  return `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage })}\n\n`;
+}
+
+/** One plain call as a chat completion (quarry-chat, or housekeeping sent to quarry-answer); `spent`: the classification's tokens. */
+async function plainCompletion({ body, userId, signal }: ChatCall, spent: TokenCount): Promise<Response> {
+  const model = body.model as ModelId;
+  const reply = await plainReply({ body, userId, signal, spent });
+  const id = `chatcmpl-${reply.requestId}`;
+  const created = Math.floor(Date.now() / 1000);
+  const usage = chatUsage(reply.usage);
+  const headers = { "x-request-id": reply.requestId };
   if (!body.stream) {
     return Response.json(
       {
         id,
         object: "chat.completion",
         created,
-        model: ANSWER_MODEL,
+        model,
         choices: [{ index: 0, message: { role: "assistant", content: reply.text, refusal: null, annotations: [] }, logprobs: null, finish_reason: reply.finishReason }],
         usage,
       },
@@ -149,10 +221,10 @@ async function backgroundTask(body: ChatRequest, signal: AbortSignal): Promise<R
   const includeUsage = body.stream_options?.include_usage === true;
   const usageField = includeUsage ? { usage: null } : {};
   const text =
-    chunk(id, created, { role: "assistant", content: "" }, null, usageField) +
-    chunk(id, created, { content: reply.text }, null, usageField) +
-    chunk(id, created, {}, reply.finishReason, usageField) +
-    (includeUsage ? usageChunk(id, created, usage) : "") +
+    chunk(id, created, { role: "assistant", content: "" }, null, usageField, model) +
+    chunk(id, created, { content: reply.text }, null, usageField, model) +
+    chunk(id, created, {}, reply.finishReason, usageField, model) +
+    (includeUsage ? usageChunk(id, created, usage, model) : "") +
     "data: [DONE]\n\n";
   return new Response(text, { headers: { ...SSE_HEADERS, ...headers } });
 }

@@ -13,6 +13,7 @@ import { emitOutsideRun } from "../runs/events";
 import { getRun, pausedOf } from "../db/runs";
 import { checkReferences } from "./attribution";
 import { NO_SOURCES_NOTE, withCitationMarkers } from "./citations";
+import { cutAtStop, toSentenceEnd } from "./cut";
 import { BudgetExhaustedError, DEFAULT_MAX_OUTPUT, TokenBudget } from "./budget";
 import { writeFinalAnswer } from "./agents/final";
 import { budgetedEmbed } from "./embed";
@@ -45,7 +46,7 @@ export const answerEngine: Engine = {
     const budget = new TokenBudget(row.budget, parseUsage(row.usage), {
       begin: () => store.beginAnswerUsage(row.id),
       settle: (usage, totalTokens) => store.settleAnswerUsage({ id: row.id, usage, totalTokens }),
-    });
+    }, run.signal);
     const ctx: LoopContext = {
       runId: row.id,
       question: row.question,
@@ -187,7 +188,9 @@ async function beastMode(row: Row, ctx: LoopContext, reason: string): Promise<{ 
  */
 async function clientAnswer(ctx: LoopContext, final: { answer: string; references: Reference[] }): Promise<{ answer: string; finishReason: "stop" | "length" }> {
   const o = ctx.state.options ?? {};
-  if (o.maxAnswerTokens === undefined && !o.format && o.temperature === undefined && o.topP === undefined) return { answer: final.answer, finishReason: "stop" };
+  // A stop sequence alone needs no rewrite: the answer is cut where it occurs (finish).
+  const sampling = [o.temperature, o.topP, o.seed, o.frequencyPenalty, o.presencePenalty].some((v) => v !== undefined);
+  if (o.maxAnswerTokens === undefined && !o.format && !sampling) return { answer: final.answer, finishReason: "stop" };
   try {
     return await writeFinalAnswer({
       question: ctx.question,
@@ -197,6 +200,10 @@ async function clientAnswer(ctx: LoopContext, final: { answer: string; reference
       format: o.format,
       temperature: o.temperature,
       topP: o.topP,
+      stop: o.stop,
+      seed: o.seed,
+      frequencyPenalty: o.frequencyPenalty,
+      presencePenalty: o.presencePenalty,
       budget: ctx.budget.guard("beast", o.maxAnswerTokens ?? DEFAULT_MAX_OUTPUT),
       onUsage: ctx.budget.sink("final"),
       signal: ctx.signal,
@@ -204,6 +211,7 @@ async function clientAnswer(ctx: LoopContext, final: { answer: string; reference
   } catch (error) {
     if (!(error instanceof BudgetExhaustedError) || o.format) throw error;
     const limit = (o.maxAnswerTokens ?? Infinity) * 4;
+    // Cut at the limit here; finish takes a "length" answer back to its last whole sentence.
     return final.answer.length > limit ? { answer: final.answer.slice(0, limit), finishReason: "length" } : { answer: final.answer, finishReason: "stop" };
   }
 }
@@ -211,19 +219,26 @@ async function clientAnswer(ctx: LoopContext, final: { answer: string; reference
 async function finish(row: Row, ctx: LoopContext, research: { answer: string; references: Reference[] }, beast: string | null): Promise<RunOutcome> {
   const { budget, state } = ctx;
   const written = await clientAnswer(ctx, research);
-  const final = { answer: written.answer, references: research.references };
+  const format = state.options?.format;
+  // The client's stop sequences end the answer where they occur; a text the length limit cut ends
+  // with its last whole sentence (a JSON reply stays as the model wrote it, as OpenAI's API gives it).
+  const stopped = cutAtStop(written.answer, state.options?.stop);
+  const cut = !stopped.stopped && written.finishReason === "length" && !format;
+  const final = { answer: cut ? toSentenceEnd(stopped.text) : stopped.text, references: research.references };
+  const finishReason = stopped.stopped ? "stop" : written.finishReason;
   const usage = budget.usage;
   const noSources = beast !== null && final.references.length === 0;
-  // One citation style, [^n] after the sentence a reference supports; a forced answer without any says so.
-  // An answer in the client's format (JSON) stays exactly that: its sources are in the references alone.
-  const answer = state.options?.format
+  // One citation style, [^n] after the sentence a reference supports; a forced answer without any says
+  // so (not one cut to the client's length: noSources says it there). An answer in the client's
+  // format (JSON) stays exactly that: its sources are in the references alone.
+  const answer = format
     ? final.answer
     : noSources
-      ? `${final.answer}\n\n${NO_SOURCES_NOTE}`
+      ? finishReason === "length" ? final.answer : `${final.answer}\n\n${NO_SOURCES_NOTE}`
       : withCitationMarkers(final.answer, final.references);
   const data: FinalAnswer = {
     requestId: row.requestId,
-    ...(written.finishReason === "length" ? { finishReason: "length" as const } : {}),
+    ...(finishReason === "length" ? { finishReason: "length" as const } : {}),
     answer,
     references: final.references,
     visitedURLs: state.visited,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { AppError } from "../errors";
-import { assertHonourable, chatRequestSchema, completionBody, isBackgroundTask, toAnswerInput } from "./openai";
+import { assertHonourable, chatRequestSchema, completionBody, replySettings, retryOf, taskMessages, toAnswerInput } from "./openai";
 import { responsesRequestSchema, toChat } from "./responses";
 import type { FinalAnswer } from "./events";
 
@@ -39,17 +39,44 @@ test("the question is at most 10,000 characters, as on /api/v1/query", () => {
   assert.doesNotThrow(() => toAnswerInput(body({ messages: [{ role: "user", content: "x".repeat(10_000) }] })));
 });
 
-test("background tasks: chat-history templates, JSON or a short limit with a system prompt; research parameters mean research", () => {
-  const title = { messages: [{ role: "user", content: "### Task:\nGenerate a concise, 3-5 word title.\n### Chat History:\n<chat_history>\nUSER: Why is the sky blue?\n</chat_history>" }] };
-  assert.equal(isBackgroundTask(body(title)), true);
-  assert.equal(isBackgroundTask(body({ messages: [{ role: "system", content: "Suggest 3 tags." }, { role: "user", content: "chat..." }], response_format: { type: "json_object" } })), true);
-  assert.equal(isBackgroundTask(body({ messages: [{ role: "system", content: "Title this chat." }, { role: "user", content: "chat..." }], max_tokens: 50 })), true);
-  assert.equal(isBackgroundTask(body({ response_format: { type: "json_object" }, max_tokens: 200 })), true);
-  // A question with a short answer, a system prompt alone, or JSON alone is research.
-  assert.equal(isBackgroundTask(body({ max_tokens: 50 })), false);
-  assert.equal(isBackgroundTask(body({ messages: [{ role: "system", content: "Be helpful." }, { role: "user", content: "Q?" }] })), false);
-  assert.equal(isBackgroundTask(body({ response_format: { type: "json_object" } })), false);
-  assert.equal(isBackgroundTask(body({ ...title, budget_tokens: 50_000 })), false);
+test("every chat parameter is honoured or a 400 naming it: logprobs, top_logprobs, logit_bias, audio, research parameters on quarry-chat", () => {
+  const refused = (extra: Record<string, unknown>, field: string) => assert.throws(() => assertHonourable(body(extra)), (e: AppError) => e.type === "bad_request" && e.field === field && e.message.includes(field));
+  refused({ logprobs: true }, "logprobs");
+  refused({ top_logprobs: 3 }, "top_logprobs");
+  refused({ logit_bias: { "50256": -100 } }, "logit_bias");
+  refused({ modalities: ["text", "audio"] }, "modalities");
+  refused({ audio: { voice: "alloy", format: "wav" } }, "audio");
+  refused({ model: "quarry-chat", budget_tokens: 20_000 }, "budget_tokens");
+  refused({ model: "quarry-chat", reasoning_effort: "low" }, "reasoning_effort");
+  assert.doesNotThrow(() => assertHonourable(body({ logprobs: false, modalities: ["text"], logit_bias: {}, user: "u1", metadata: { a: 1 }, store: false, service_tier: "auto", parallel_tool_calls: false })));
+  assert.throws(() => assertHonourable(body({ model: "gpt-4o" })), (e: AppError) => e.type === "not_found" && e.field === "model" && /quarry-chat/.test(e.message));
+  assert.equal(chatRequestSchema.safeParse({ model: "quarry-chat", messages: [{ role: "user", content: "x" }], stop: ["a", "b", "c", "d", "e"] }).success, false);
+});
+
+test("stop, seed and penalties go to the call that writes the reply; on a research they are the answer's options", () => {
+  const settings = replySettings(body({ stop: "END", seed: 7, frequency_penalty: 0.5, presence_penalty: -0.5, temperature: 0.3 }));
+  assert.deepEqual([settings.stopSequences, settings.seed, settings.frequencyPenalty, settings.presencePenalty, settings.temperature], [["END"], 7, 0.5, -0.5, 0.3]);
+  assert.deepEqual(toAnswerInput(body({ stop: ["\n\n", "END"], seed: 7 })).options, { stop: ["\n\n", "END"], seed: 7 });
+});
+
+test("a plain call's messages: roles kept; system messages alone (LibreChat's legacy title) give the last as the user's", () => {
+  assert.deepEqual(taskMessages(body({ messages: [{ role: "system", content: "Title this: ||>Title:" }] })), [{ role: "user", content: "Title this: ||>Title:" }]);
+  assert.deepEqual(taskMessages(body({ messages: [{ role: "developer", content: "S" }, { role: "user", content: "Q" }] })).map((m) => m.role), ["system", "user"]);
+});
+
+test("a conversation over 20,000 characters is cut from its start, and the cut reported", () => {
+  const long = "x".repeat(15_000);
+  const input = toAnswerInput(body({ messages: [{ role: "user", content: long }, { role: "assistant", content: long }, { role: "user", content: "And now?" }] }));
+  assert.equal(input.context.length, 20_000);
+  assert.deepEqual(input.historyCut, { kept_chars: 20_000, total_chars: 30_018 });
+  assert.equal(toAnswerInput(body({})).historyCut, undefined);
+});
+
+test("a retry is told by its Idempotency-Key or by x-stainless-retry-count above 0", () => {
+  const req = (headers: Record<string, string>) => new Request("http://x/v1/chat/completions", { method: "POST", headers });
+  assert.deepEqual(retryOf(req({ "idempotency-key": " k1 " })), { idempotencyKey: "k1", retry: false });
+  assert.deepEqual(retryOf(req({ "x-stainless-retry-count": "0" })), { idempotencyKey: undefined, retry: false });
+  assert.deepEqual(retryOf(req({ "x-stainless-retry-count": "2" })), { idempotencyKey: undefined, retry: true });
 });
 
 test("the last user message is the question; earlier ones are context", () => {

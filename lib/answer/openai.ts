@@ -1,5 +1,7 @@
 // The OpenAI-compatible face of the answer agent (POST /v1/chat/completions): the request schema,
 // how a chat becomes a question with a budget, and the response and chunk shapes, exactly OpenAI's.
+// Two models: quarry-answer researches a question (a chat UI's housekeeping is answered plainly, see
+// task.ts); quarry-chat is one plain call through Quarry's LLM, for a chat UI's task-model setting.
 import { z } from "zod";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
@@ -11,7 +13,13 @@ import type { FinalAnswer, Trackers } from "./events";
 import type { AnswerOptions } from "./types";
 
 export const ANSWER_MODEL = "quarry-answer";
-export const MODEL_INFO = { id: ANSWER_MODEL, object: "model", created: 1_767_225_600, owned_by: "quarry" };
+export const CHAT_MODEL = "quarry-chat";
+export const MODELS = [ANSWER_MODEL, CHAT_MODEL] as const;
+export type ModelId = (typeof MODELS)[number];
+export const isModel = (id: string): id is ModelId => (MODELS as readonly string[]).includes(id);
+export const modelInfo = (id: ModelId) => ({ id, object: "model", created: 1_767_225_600, owned_by: "quarry" });
+/** 404 naming the model, for an id this API does not serve. */
+export const unknownModel = (id: string) => new AppError("not_found:model", `The model '${id}' does not exist; use ${ANSWER_MODEL} (research) or ${CHAT_MODEL} (one plain call)`, { field: "model" });
 
 /** reasoning_effort → token budget and bad attempts allowed. */
 export const EFFORT = {
@@ -27,6 +35,9 @@ const content = z.union([text(), z.array(part), z.null()]);
 
 const positiveInt = (name: string) =>
   z.number({ error: `${name} must be a positive integer` }).int({ error: `${name} must be a positive integer` }).positive({ error: `${name} must be a positive integer` });
+
+const number = (name: string, min: number, max: number) =>
+  z.number({ error: `${name} must be a number from ${min} to ${max}` }).min(min, { error: `${name} must be a number from ${min} to ${max}` }).max(max, { error: `${name} must be a number from ${min} to ${max}` });
 
 const hostnames = (name: string) =>
   z
@@ -77,10 +88,30 @@ export const chatRequestSchema = z.object({
   boost_hostnames: hostnames("boost_hostnames"),
   bad_hostnames: hostnames("bad_hostnames"),
   response_format: responseFormat.nullish(),
-  temperature: z.number({ error: "temperature must be a number from 0 to 2" }).min(0, { error: "temperature must be a number from 0 to 2" }).max(2, { error: "temperature must be a number from 0 to 2" }).nullish(),
-  top_p: z.number({ error: "top_p must be a number from 0 to 1" }).min(0, { error: "top_p must be a number from 0 to 1" }).max(1, { error: "top_p must be a number from 0 to 1" }).nullish(),
+  temperature: number("temperature", 0, 2).nullish(),
+  top_p: number("top_p", 0, 1).nullish(),
+  // Passed on to the call that writes the reply (stop also ends a researched answer where it occurs).
+  stop: z
+    .union([text().pipe(z.string().min(1, { error: "stop must not be empty" })), z.array(text().pipe(z.string().min(1, { error: "stop must not hold an empty sequence" }))).max(4, { error: "stop takes at most 4 sequences" })], {
+      error: "stop must be a text or a list of at most 4 texts",
+    })
+    .nullish(),
+  seed: z.number({ error: "seed must be an integer" }).int({ error: "seed must be an integer" }).nullish(),
+  frequency_penalty: number("frequency_penalty", -2, 2).nullish(),
+  presence_penalty: number("presence_penalty", -2, 2).nullish(),
   // Accepted only where they change nothing; anything else is refused by name (assertHonourable).
   n: z.number({ error: "n must be 1" }).int({ error: "n must be 1" }).nullish(),
+  logprobs: z.boolean({ error: "logprobs must be a boolean" }).nullish(),
+  top_logprobs: z.number({ error: "top_logprobs must be an integer" }).int({ error: "top_logprobs must be an integer" }).nullish(),
+  logit_bias: z.record(z.string(), z.number(), { error: "logit_bias must map token ids to numbers" }).nullish(),
+  modalities: z.array(z.string({ error: "modalities must be a list of texts" }), { error: "modalities must be a list" }).nullish(),
+  audio: z.unknown().optional(),
+  // Bookkeeping fields clients send (OpenAI's): they change no reply.
+  user: z.string({ error: "user must be a text" }).nullish(),
+  metadata: z.record(z.string(), z.unknown(), { error: "metadata must be an object" }).nullish(),
+  store: z.boolean({ error: "store must be a boolean" }).nullish(),
+  service_tier: z.string({ error: "service_tier must be a text" }).nullish(),
+  parallel_tool_calls: z.boolean({ error: "parallel_tool_calls must be a boolean" }).nullish(),
   tools: z.array(z.unknown(), { error: "tools must be a list" }).nullish(),
   functions: z.array(z.unknown(), { error: "functions must be a list" }).nullish(),
   tool_choice: z.unknown().optional(),
@@ -96,14 +127,22 @@ export const MIN_BUDGET_TOKENS = 2_000;
 
 type Message = ChatRequest["messages"][number];
 
-const textOf = (c: Message["content"]) => (typeof c === "string" ? c : Array.isArray(c) ? c.map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("") : "");
+export const textOf = (c: Message["content"]) => (typeof c === "string" ? c : Array.isArray(c) ? c.map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("") : "");
 
 const IMAGE_PARTS = new Set(["image_url", "input_image", "image"]);
 
 /** 400 naming the parameter for whatever this endpoint cannot do, instead of ignoring it. */
 export function assertHonourable(body: ChatRequest): void {
-  if (body.model !== ANSWER_MODEL) throw new AppError("not_found:model", `The model '${body.model}' does not exist; use ${ANSWER_MODEL}`, { field: "model" });
+  if (!isModel(body.model)) throw unknownModel(body.model);
+  if (body.model === CHAT_MODEL)
+    for (const field of RESEARCH_PARAMETERS)
+      if (body[field] != null) throw new AppError(`bad_request:${field}`, `${field} is a research parameter: use the model ${ANSWER_MODEL}, or leave it out for ${CHAT_MODEL}`, { field });
   if (body.n != null && body.n !== 1) throw new AppError("bad_request:n", "n must be 1: the answer agent gives one answer per request", { field: "n" });
+  if (body.logprobs) throw new AppError("bad_request:logprobs", "logprobs are not supported: the model's token probabilities are not available through this API", { field: "logprobs" });
+  if (body.top_logprobs) throw new AppError("bad_request:top_logprobs", "top_logprobs is not supported: the model's token probabilities are not available through this API", { field: "top_logprobs" });
+  if (body.logit_bias && Object.keys(body.logit_bias).length) throw new AppError("bad_request:logit_bias", "logit_bias is not supported: token ids differ between the models behind this API", { field: "logit_bias" });
+  if (body.modalities?.some((m) => m !== "text")) throw new AppError("bad_request:modalities", "modalities other than text are not supported: the answer agent neither hears nor speaks", { field: "modalities" });
+  if (body.audio != null) throw new AppError("bad_request:audio", "audio output is not supported: the answer agent writes text only", { field: "audio" });
   if (body.tools?.length) throw new AppError("bad_request:tools", "tools are not supported: the answer agent calls no client tools", { field: "tools" });
   if (body.functions?.length) throw new AppError("bad_request:functions", "functions are not supported: the answer agent calls no client functions", { field: "functions" });
   if (body.tool_choice != null && body.tool_choice !== "none" && body.tool_choice !== "auto")
@@ -130,31 +169,12 @@ const formatOf = (body: ChatRequest): ReplyFormat | undefined => {
   return { type: "json_schema", name: f.json_schema.name, schema: f.json_schema.schema ?? { type: "object" } };
 };
 
-/** Limits at or below this are a chat UI's short task (a title, tags), not an answer's. */
-export const TASK_MAX_TOKENS = 1_000;
+/** Parameters only a research takes: they mean research on quarry-answer, and are refused by name on quarry-chat. */
+export const RESEARCH_PARAMETERS = ["budget_tokens", "reasoning_effort", "max_attempts", "no_direct_answer", "only_hostnames", "boost_hostnames", "bad_hostnames"] as const;
 
-/**
- * Whether the request is a chat UI's background task over the conversation (a title, tags,
- * follow-up suggestions) rather than a research question: the last user message quotes the chat
- * for a task (`<chat_history>`, `### Task:`), or JSON is asked for with a system prompt or a short
- * limit, or a system prompt comes with a short limit (≤ 1,000 tokens). A research parameter
- * (budget_tokens, reasoning_effort, max_attempts, no_direct_answer, *_hostnames) always means research.
- */
-export function isBackgroundTask(body: ChatRequest): boolean {
-  if (body.budget_tokens != null || body.reasoning_effort != null || body.max_attempts != null || body.no_direct_answer != null) return false;
-  if (body.only_hostnames != null || body.boost_hostnames != null || body.bad_hostnames != null) return false;
-  const lastUser = body.messages.findLast((m) => m.role === "user");
-  if (lastUser && /<chat_history>|^\s*#{2,3}\s*Task:/im.test(textOf(lastUser.content))) return true;
-  const system = body.messages.some((m) => m.role === "system" || m.role === "developer");
-  const json = formatOf(body) !== undefined;
-  const limit = answerLimit(body);
-  const short = limit !== undefined && limit <= TASK_MAX_TOKENS;
-  return (json && (system || short)) || (system && short);
-}
-
-/** A background task's messages as the model takes them: roles kept, text only. */
+/** A plain call's messages as the model takes them: roles kept, text only; a request of system messages alone (LibreChat's legacy title) gets its last as the user's. */
 export function taskMessages(body: ChatRequest): ModelMessage[] {
-  return body.messages.flatMap((m): ModelMessage[] => {
+  const out = body.messages.flatMap((m): ModelMessage[] => {
     const t = textOf(m.content);
     if (!t.trim()) return [];
     if (m.role === "system" || m.role === "developer") return [{ role: "system", content: t }];
@@ -162,27 +182,67 @@ export function taskMessages(body: ChatRequest): ModelMessage[] {
     if (m.role === "user") return [{ role: "user", content: t }];
     return [];
   });
+  const lastSystem = out.findLastIndex((m) => m.role === "system");
+  if (!out.some((m) => m.role === "user") && lastSystem >= 0) out[lastSystem] = { role: "user", content: out[lastSystem].content as string };
+  return out;
 }
 
-/** The client's sampling and format settings, for a background task's call or the final answer. */
+const stopOf = (body: ChatRequest): string[] | undefined => (body.stop == null ? undefined : typeof body.stop === "string" ? [body.stop] : body.stop.length ? body.stop : undefined);
+
+/** The client's sampling and format settings, for a plain call or the final answer. */
 export function replySettings(body: ChatRequest) {
-  return { maxOutputTokens: answerLimit(body), format: formatOf(body), temperature: body.temperature ?? undefined, topP: body.top_p ?? undefined };
+  return {
+    maxOutputTokens: answerLimit(body),
+    format: formatOf(body),
+    temperature: body.temperature ?? undefined,
+    topP: body.top_p ?? undefined,
+    stopSequences: stopOf(body),
+    seed: body.seed ?? undefined,
+    frequencyPenalty: body.frequency_penalty ?? undefined,
+    presencePenalty: body.presence_penalty ?? undefined,
+  };
 }
 
-/** The last user message is the question; earlier messages are context. */
-export function toAnswerInput(body: ChatRequest) {
+/** The conversation before the question is kept up to this many characters (its end). */
+export const MAX_CONTEXT_CHARS = 20_000;
+
+/** What a question's request told beyond its messages: a context block a chat client attached (its RAG template's), in place of its template. */
+export interface Provided {
+  /** The question inside the client's template (its user query). */
+  question: string;
+  /** The context the client attached (retrieved passages, search results). */
+  context: string;
+  /** The message the template was in: it stands in the conversation as its context only. */
+  messageIndex: number;
+}
+
+/** Where a conversation had to be cut to fit MAX_CONTEXT_CHARS: its characters kept and in all. */
+export interface HistoryCut {
+  kept_chars: number;
+  total_chars: number;
+}
+
+/**
+ * The last user message is the question; earlier messages are context (at most MAX_CONTEXT_CHARS,
+ * the oldest cut first, and the cut reported). With `provided`, the question is the one inside the
+ * client's RAG template and its context block comes first in the context.
+ */
+export function toAnswerInput(body: ChatRequest, provided?: Provided, earlier?: string) {
   assertHonourable(body);
   const lastUser = body.messages.findLastIndex((m) => m.role === "user");
-  const q = lastUser >= 0 ? textOf(body.messages[lastUser].content).trim() : "";
+  const q = provided?.question.trim() ?? (lastUser >= 0 ? textOf(body.messages[lastUser].content).trim() : "");
   if (!q) throw new AppError("bad_request:messages", "The last user message must have text: it is the question", { field: "messages" });
   if (q.length > MAX_QUESTION_CHARS)
     throw new AppError("bad_request:messages", `The question (the last user message) must be at most ${MAX_QUESTION_CHARS.toLocaleString("en-US")} characters; it has ${q.length.toLocaleString("en-US")}`, { field: "messages" });
-  const context = body.messages
+  const conversation = body.messages
     .slice(0, lastUser)
-    .map((m) => `${m.role}: ${textOf(m.content).trim()}`)
-    .filter((line) => !line.endsWith(": "))
-    .join("\n")
-    .slice(-20_000);
+    .map((m, i) => (provided?.messageIndex === i ? "" : `${m.role}: ${textOf(m.content).trim()}`))
+    .filter((line) => line && !line.endsWith(": "))
+    .join("\n");
+  // `earlier`: the conversation before these messages (a Responses request's previous response's).
+  const whole = [provided?.context.trim() ? `Context the client attached:\n${provided.context.trim()}` : "", [earlier?.trim(), conversation].filter(Boolean).join("\n")].filter(Boolean).join("\n\n");
+  const context = whole.length > MAX_CONTEXT_CHARS ? whole.slice(-MAX_CONTEXT_CHARS) : whole;
+  const historyCut: HistoryCut | undefined = whole.length > MAX_CONTEXT_CHARS ? { kept_chars: context.length, total_chars: whole.length } : undefined;
   const effort = EFFORT[body.reasoning_effort === "minimal" ? "low" : (body.reasoning_effort ?? "medium")];
   const max = getEnv().ANSWER_MAX_BUDGET;
   if (body.budget_tokens != null && body.budget_tokens > max) throw new AppError("bad_request:budget_tokens", `budget_tokens cannot exceed ${max} (ANSWER_MAX_BUDGET)`, { field: "budget_tokens" });
@@ -195,12 +255,16 @@ export function toAnswerInput(body: ChatRequest) {
     ...(settings.format ? { format: settings.format } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     ...(settings.topP !== undefined ? { topP: settings.topP } : {}),
+    ...(settings.stopSequences ? { stop: settings.stopSequences } : {}),
+    ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+    ...(settings.frequencyPenalty !== undefined ? { frequencyPenalty: settings.frequencyPenalty } : {}),
+    ...(settings.presencePenalty !== undefined ? { presencePenalty: settings.presencePenalty } : {}),
     ...(body.no_direct_answer ? { noDirectAnswer: true } : {}),
     ...(body.only_hostnames?.length ? { onlyHostnames: body.only_hostnames } : {}),
     ...(body.boost_hostnames?.length ? { boostHostnames: body.boost_hostnames } : {}),
     ...(body.bad_hostnames?.length ? { badHostnames: body.bad_hostnames } : {}),
   };
-  return { q, context, budget, maxBadAttempt: body.max_attempts ?? effort.maxBadAttempt, options };
+  return { q, context, budget, maxBadAttempt: body.max_attempts ?? effort.maxBadAttempt, options, historyCut };
 }
 
 /** One progress step as reasoning text. */
@@ -226,7 +290,7 @@ export function usageOf(final: FinalAnswer) {
   return { prompt_tokens: final.usage.promptTokens, completion_tokens: final.usage.completionTokens, total_tokens: final.usage.totalTokens };
 }
 
-export function completionBody({ id, created, final, reasoning }: { id: string; created: number; final: FinalAnswer; reasoning: string }) {
+export function completionBody({ id, created, final, reasoning, historyCut }: { id: string; created: number; final: FinalAnswer; reasoning: string; historyCut?: HistoryCut }) {
   return {
     id,
     object: "chat.completion",
@@ -235,9 +299,20 @@ export function completionBody({ id, created, final, reasoning }: { id: string; 
     choices: [{ index: 0, message: { role: "assistant", content: final.answer, reasoning_content: reasoning, refusal: null, annotations: annotationsOf(final) }, logprobs: null, finish_reason: final.finishReason ?? "stop" }],
     usage: usageOf(final),
     ...sourcesOf(final),
+    ...(historyCut ? { history_truncated: historyCut } : {}),
   };
 }
 
-export function chunk(id: string, created: number, delta: object, finishReason: string | null = null, extra: object = {}): string {
-  return `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: ANSWER_MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...extra })}\n\n`;
+export function chunk(id: string, created: number, delta: object, finishReason: string | null = null, extra: object = {}, model: ModelId = ANSWER_MODEL): string {
+  return `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...extra })}\n\n`;
+}
+
+/**
+ * How a client marks a retry, so that it joins the run it repeats: an Idempotency-Key (the same on
+ * every attempt), or the openai clients' x-stainless-retry-count (above 0 on a retry, with the same body).
+ */
+export function retryOf(request: Request): { idempotencyKey?: string; retry: boolean } {
+  const idempotencyKey = request.headers.get("idempotency-key")?.trim().slice(0, 500) || undefined;
+  const count = Number(request.headers.get("x-stainless-retry-count") ?? "0");
+  return { idempotencyKey, retry: Number.isFinite(count) && count > 0 };
 }

@@ -8,7 +8,8 @@ import { assertResearchConfigured, getEnv } from "../env";
 import { AppError } from "../errors";
 import { runRegistry } from "../runs/engines";
 import type { FinalAnswer } from "./events";
-import { initialState, zeroUsage, type AnswerOptions } from "./types";
+import { isAbandoned } from "./followers";
+import { initialState, zeroUsage, type AnswerOptions, type UsageByPurpose } from "./types";
 import { toAnswerView } from "./view";
 
 export const DEFAULT_MAX_BAD_ATTEMPT = 3;
@@ -30,9 +31,17 @@ export interface StartAnswer {
    */
   idempotencyKey?: string;
   joinIdentical?: boolean;
+  /**
+   * The client says this is a retry of the same request (the openai clients' x-stainless-retry-count
+   * above 0): the user's run of the same question, conversation, budget and options joins, running or
+   * ended within the grace period (ANSWER_DISCONNECT_GRACE_MS), however long ago it started.
+   */
+  retry?: boolean;
+  /** Usage spent for the request before its run (the classification of a chat request). */
+  initialUsage?: Partial<UsageByPurpose>;
 }
 
-/** How long an identical request counts as a retry of a running one. */
+/** How long an identical request counts as a retry of a running one (any time while its clients are gone, see followers.ts). */
 export const IDENTICAL_WINDOW_MS = 10_000;
 
 /** The request id of an Idempotency-Key: the key itself is never stored (a client may put anything in it). */
@@ -82,16 +91,40 @@ async function repeatedRun(request: StartAnswer): Promise<Started | null> {
     }
     if (row && (row.status === "failed" || row.status === "cancelled"))
       throw new AppError("conflict:idempotency_key", `This Idempotency-Key was tried ${MAX_KEY_ATTEMPTS} times; use a new key`, { field: "Idempotency-Key" });
-  } else if (request.joinIdentical) {
-    row = await store.findRecentAnswerRun({
-      userId: request.userId,
-      question: request.q,
-      context: request.context ?? "",
-      budget: request.budget ?? getEnv().ANSWER_DEFAULT_BUDGET,
-      since: new Date(Date.now() - IDENTICAL_WINDOW_MS),
-    });
+  } else if (request.joinIdentical || request.retry) {
+    row = await identicalRun(request);
   }
   return row ? { requestId: row.requestId, runId: row.id, streamUrl: `/api/v1/stream/${encodeURIComponent(row.requestId)}`, joined: true } : null;
+}
+
+/**
+ * The user's run this identical request repeats: the same question, conversation, budget and
+ * options, running and started within IDENTICAL_WINDOW_MS or left by its clients (in its grace
+ * period); for a declared retry, any such run running, or completed within the grace period.
+ */
+async function identicalRun(request: StartAnswer) {
+  const grace = getEnv().ANSWER_DISCONNECT_GRACE_MS;
+  const now = Date.now();
+  const rows = await store.findAnswerRunsLike({
+    userId: request.userId,
+    question: request.q,
+    context: request.context ?? "",
+    budget: request.budget ?? getEnv().ANSWER_DEFAULT_BUDGET,
+    statuses: request.retry ? ["queued", "running", "completed"] : ["queued", "running"],
+  });
+  const options = JSON.stringify(request.options ?? {});
+  return (
+    rows.find((row) => {
+      if (JSON.stringify(JSON.parse(row.state || "{}").options ?? {}) !== options) return false;
+      if (row.status === "completed") return row.completedAt !== null && now - row.completedAt.getTime() <= grace;
+      return request.retry || now - row.createdAt.getTime() <= IDENTICAL_WINDOW_MS || isAbandoned(row.id);
+    }) ?? null
+  );
+}
+
+/** The run this request would join (a retry's), without starting anything: a retry need not be classified again. */
+export async function findRepeatedRun(input: StartAnswer): Promise<Started | null> {
+  return repeatedRun({ ...input });
 }
 
 async function createAndOpen(input: StartAnswer): Promise<Started> {
@@ -106,7 +139,7 @@ async function createAndOpen(input: StartAnswer): Promise<Started> {
     budget: input.budget ?? env.ANSWER_DEFAULT_BUDGET,
     maxBadAttempt: input.maxBadAttempt ?? DEFAULT_MAX_BAD_ATTEMPT,
     state: initialState(input.q, input.options),
-    usage: zeroUsage(),
+    usage: { ...zeroUsage(), ...input.initialUsage },
   });
   if (!row) throw new AppError("bad_request:query", `You used the requestId ${requestId} already`, { field: "requestId" });
   await openRun({ kind: "answer", subjectId: row.id, userId: input.userId, mode: "answer" });

@@ -6,7 +6,8 @@ import type { TokenCount } from "../ai/usage";
 export const ACTIONS = ["search", "visit", "reflect", "answer"] as const;
 export type ActionName = (typeof ACTIONS)[number];
 
-export const PURPOSES = ["agent", "read", "evaluate", "dedup", "beast", "final"] as const;
+// classify: the small call that told a chat client's question from its housekeeping (lib/answer/task.ts).
+export const PURPOSES = ["agent", "read", "evaluate", "dedup", "beast", "final", "classify"] as const;
 export type Purpose = (typeof PURPOSES)[number];
 export type UsageByPurpose = Record<Purpose, TokenCount>;
 
@@ -65,6 +66,11 @@ export interface AnswerOptions {
   format?: ReplyFormat;
   temperature?: number;
   topP?: number;
+  /** The answer ends before the first of these (OpenAI's stop); the call writing it is given them too. */
+  stop?: string[];
+  seed?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
   noDirectAnswer?: boolean;
   onlyHostnames?: string[];
   boostHostnames?: string[];

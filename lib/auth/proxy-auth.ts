@@ -9,12 +9,15 @@ import { dropSessionRefresh } from "./session-refresh";
 const { auth } = NextAuth(() => baseAuthConfig());
 
 const PUBLIC_PAGES = [/^\/sign-in\/?$/, /^\/sign-up\/?$/, /^\/share\/[^/]+\/?$/];
-// /api/config/status carries variable names only and is the readiness probe of the test helper.
-const PUBLIC_API = [/^\/api\/auth(\/|$)/, /^\/api\/share\/[^/]+(\/export)?\/?$/, /^\/api\/config\/status\/?$/];
+// /api/config/status carries variable names only and is the readiness probe of the test helper;
+// /api/openapi.json describes the API and holds no data.
+const PUBLIC_API = [/^\/api\/auth(\/|$)/, /^\/api\/share\/[^/]+(\/export)?\/?$/, /^\/api\/config\/status\/?$/, /^\/api\/openapi\.json$/];
 
 export function isPublicPath(pathname: string): boolean {
   return (pathname.startsWith("/api/") || pathname === "/api" ? PUBLIC_API : PUBLIC_PAGES).some((r) => r.test(pathname));
 }
+
+const STREAM_WITH_TOKEN = /^\/api\/v1\/stream\/[^/]+\/?$/;
 
 type Handler = (request: NextRequest & { auth: Session | null }) => Response;
 type Wrapped = (request: NextRequest, event: NextFetchEvent) => Promise<Response>;
@@ -28,8 +31,11 @@ const decide = (unauthorized: Unauthorized): Handler => (request) => {
   if (isPublicPath(pathname) || request.auth?.user) return NextResponse.next();
   // The OpenAI-compatible API (/v1) is an API too, with OpenAI's error shape.
   const openAi = pathname === "/v1" || pathname.startsWith("/v1/");
-  if (openAi || pathname === "/api" || pathname.startsWith("/api/")) {
+  // The MCP server (/mcp) is an API too: its route checks the bearer token (lib/mcp/http.ts).
+  if (openAi || pathname === "/mcp" || pathname === "/api" || pathname.startsWith("/api/")) {
     if (request.headers.get("authorization")) return NextResponse.next();
+    // An answer run's stream with its stream token (EventSource sends no header): the route checks the token.
+    if (STREAM_WITH_TOKEN.test(pathname) && request.nextUrl.searchParams.has("token")) return NextResponse.next();
     const error = new AppError("unauthorized:auth", "Sign in, or send a valid API token as Authorization: Bearer <token>.");
     return unauthorized(error, openAi ? "openai" : "api");
   }

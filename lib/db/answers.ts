@@ -153,10 +153,8 @@ export async function recentAnswerDurations({ userId, limit }: { userId: string;
   return rows.map((r) => r.completedAt!.getTime() - r.startedAt!.getTime());
 }
 
-/**
- * The user's run of this question and conversation started since `since` and not ended: an identical
- * request sent again (a client's retry) joins it.
- */
-export async function findRecentAnswerRun({ userId, question, context, budget, since }: { userId: string | null; question: string; context: string; budget: number; since: Date }) {
-  return db.answerRun.findFirst({ where: { userId, question, context, budget, status: { in: ["queued", "running"] }, createdAt: { gte: since } }, orderBy: { createdAt: "desc" } });
+/** The user's latest runs of this question, conversation and budget in these statuses (an identical request's candidates to join). */
+export async function findAnswerRunsLike({ userId, question, context, budget, statuses }: { userId: string | null; question: string; context: string; budget: number; statuses: string[] }) {
+  return db.answerRun.findMany({ where: { userId, question, context, budget, status: { in: statuses } }, orderBy: { createdAt: "desc" }, take: 5 });
 }
+

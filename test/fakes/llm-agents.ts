@@ -3,6 +3,7 @@
 import { schemaInstance, type JsonSchema } from "./json-schema-instance";
 import { firstWords, intTag, sentencesOf, tagContent, tagOf, taskText, type ChatMessage } from "./llm-parse";
 import { answerAgentReply, answerBeastReply, answerEvaluatorReply, answerFinalReply } from "./llm-answer";
+import { chatClassifierReply } from "./llm-chat-classifier";
 import { deepResearchReply } from "./llm-deep-research";
 import { peerReply } from "./llm-peer";
 import { writeBranchSummary, writeReport } from "./llm-report";
@@ -62,6 +63,8 @@ export function agentReply(ctx: AgentContext): AgentReply {
       return json(answerEvaluatorReply(task));
     case "answer-beast":
       return json(answerBeastReply(task));
+    case "chat-classifier":
+      return json(chatClassifierReply(task));
     case "answer-final":
       return answerFinalReply(task, ctx.responseFormat, (schema) => schemaInstance(schema as JsonSchema));
     case "peer-planner":

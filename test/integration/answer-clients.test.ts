@@ -11,6 +11,8 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, generateText, streamText } from "ai";
 import { ChatOpenAI } from "@langchain/openai";
 import type { AIMessageChunk } from "@langchain/core/messages";
+import fs from "node:fs";
+import path from "node:path";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
 import { ask, askAndWait, getAnswer, readSse } from "../helpers/answer";
@@ -237,6 +239,105 @@ describe("chat clients of the answer agent", () => {
       const targets = (step.data.trackers as { actionState: { URLTargets: string[] } }).actionState.URLTargets;
       assert.deepEqual(targets, visit.payload.read, "the pages read, not the URLs asked for");
       assert.ok(targets.every((u) => stored.readURLs.includes(u)));
+    });
+  });
+
+  describe("chat clients' own requests (test/fixtures/chat-clients)", () => {
+    const fixtures = fs
+      .readdirSync(path.resolve(import.meta.dirname, "../fixtures/chat-clients"))
+      .flatMap((f) => (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../fixtures/chat-clients", f), "utf8")) as { client: string; fixtures: { name: string; expect: string; body: Record<string, unknown> }[] }).fixtures.map((x) => ({ ...x, file: f })));
+    const runCount = async () => ((await (await app.fetch("/api/v1/answers?limit=100")).json()) as { answers: unknown[] }).answers.length;
+
+    test("quarry-chat is listed and answers with one plain call, through the official client on both APIs", async () => {
+      assert.equal((await client.models.retrieve("quarry-chat")).id, "quarry-chat");
+      const runs = await runCount();
+      fakes.reset();
+      const r = await client.chat.completions.create({ model: "quarry-chat", messages: [{ role: "user", content: "Say hello." }], max_tokens: 30, stop: ["\n\n"] });
+      assert.equal(r.model, "quarry-chat");
+      assert.ok(r.choices[0].message.content!.length > 0);
+      const resp = await client.responses.create({ model: "quarry-chat", input: "Say hello." });
+      assert.deepEqual([resp.model, resp.status, resp.output_text.length > 0], ["quarry-chat", "completed", true]);
+      assert.equal(fakes.llm.log.length, 2);
+      assert.equal(await runCount(), runs, "no run");
+    });
+
+    test("every housekeeping body (6 clients, their current and earlier templates) is a plain reply: 0 research runs", async () => {
+      const runs = await runCount();
+      fakes.reset();
+      for (const f of fixtures.filter((x) => x.expect === "housekeeping")) {
+        const res = await app.postJson("/v1/chat/completions", f.body);
+        assert.equal(res.status, 200, `${f.file}: ${f.name}: ${await res.clone().text()}`);
+        await res.text();
+      }
+      assert.equal(await runCount(), runs, "no research started");
+      assert.equal(fakes.llm.calls("answer-agent"), 0);
+      assert.equal(fakes.search.log.length, 0);
+    });
+
+    test("a question with a RAG context block (Open WebUI's web search, Page Assist's) is researched", async () => {
+      for (const name of ["question with web search (RAG template before the query)", "question with web search results"]) {
+        const f = fixtures.find((x) => x.name === name)!;
+        const runs = await runCount();
+        const res = await app.postJson("/v1/chat/completions", { ...f.body, stream: false });
+        assert.equal(res.status, 200, name);
+        const stored = (await getAnswer(app, res.headers.get("x-request-id")!)) as Awaited<ReturnType<typeof getAnswer>> & { question: string };
+        assert.equal(await runCount(), runs + 1, name);
+        assert.equal(stored.status, "completed");
+        assert.doesNotMatch(stored.question, /### Task|<context>|search-results/, "the question is the user's query, not the template");
+      }
+    });
+
+    test("the openai client with a short timeout and retries starts one run, which goes on and completes", async () => {
+      const runs = await runCount();
+      fakes.llm.configure({ latencyMs: 700 });
+      try {
+        const impatient = new OpenAI({ baseURL: `${app.url}/v1`, apiKey: app.user.token, timeout: 2_500, maxRetries: 2 });
+        await assert.rejects(impatient.chat.completions.create({ model: "quarry-answer", messages: [{ role: "user", content: "Which storage technology grew fastest in 2024?" }] }), (e: unknown) => e instanceof OpenAI.APIConnectionTimeoutError);
+        assert.equal(await runCount(), runs + 1, "its retries joined the one run");
+        const list = (await (await app.fetch("/api/v1/answers?limit=1")).json()) as { answers: { requestId: string }[] };
+        let status = "";
+        for (let i = 0; i < 200 && status !== "completed"; i++) {
+          status = (await getAnswer(app, list.answers[0].requestId)).status;
+          if (status === "cancelled" || status === "failed") break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        assert.equal(status, "completed", "not cancelled by the client going away");
+      } finally {
+        fakes.llm.configure({ latencyMs: 0 });
+      }
+    });
+
+    test("Responses parity: tools a 400, previous_response_id continues a stored response, a max_output_tokens cut is incomplete", async () => {
+      await assert.rejects(
+        client.responses.create({ model: "quarry-answer", input: QUESTION, tools: [{ type: "function", name: "lookup", parameters: { type: "object", properties: {} }, strict: false }] }),
+        (e: unknown) => e instanceof OpenAI.BadRequestError && e.param === "tools",
+      );
+      await assert.rejects(client.responses.create({ model: "quarry-answer", input: QUESTION, previous_response_id: "resp_unknown" }), (e: unknown) => e instanceof OpenAI.BadRequestError && e.param === "previous_response_id");
+      const first = await client.responses.create({ model: "quarry-answer", input: QUESTION, reasoning: { effort: "low" } });
+      const next = await client.responses.create({ model: "quarry-answer", input: "And how much in Europe?", previous_response_id: first.id, reasoning: { effort: "low" } });
+      assert.equal(next.previous_response_id, first.id);
+      const stored = (await getAnswer(app, next.id.slice("resp_".length))) as Awaited<ReturnType<typeof getAnswer>> & { conversation?: string };
+      assert.match(stored.conversation ?? "", /^user: How much storage/);
+      const cut = await client.responses.create({ model: "quarry-answer", input: `Answer in sentences: ${QUESTION}`, reasoning: { effort: "low" }, max_output_tokens: 40 });
+      assert.equal(cut.status, "incomplete");
+      assert.equal(cut.incomplete_details?.reason, "max_output_tokens");
+      assert.doesNotMatch(cut.output_text, /\p{L}\[\^/u, "no marker glued to a cut word");
+    });
+
+    test("a browser app on another origin follows a run with EventSource: the stream token in the query, no header", async () => {
+      const res = await app.postJson("/api/v1/query", { q: QUESTION });
+      const { requestId, streamUrl, streamToken } = (await res.json()) as { requestId: string; streamUrl: string; streamToken: string };
+      assert.ok(streamToken);
+      const follow = (token: string) => fetch(`${app.url}${streamUrl}?token=${encodeURIComponent(token)}`, { headers: { origin: ALLOWED_ORIGIN, accept: "text/event-stream" } });
+      const ok = await follow(streamToken);
+      assert.equal(ok.status, 200);
+      assert.match(ok.headers.get("content-type") ?? "", /^text\/event-stream/);
+      assert.equal(ok.headers.get("access-control-allow-origin"), ALLOWED_ORIGIN);
+      assert.match(await ok.text(), /"type":"answer"/);
+      assert.equal((await follow(`${streamToken}x`)).status, 401);
+      const other = (await (await app.postJson("/api/v1/query", { q: "What is 1+1=?" })).json()) as { requestId: string; streamToken: string };
+      assert.equal((await fetch(`${app.url}/api/v1/stream/${requestId}?token=${encodeURIComponent(other.streamToken)}`)).status, 401, "a token reads its own run only");
+      assert.equal((await fetch(`${app.url}${streamUrl}`)).status, 401, "no token, no header: signed out");
     });
   });
 

@@ -22,8 +22,8 @@ describe("the official openai client", () => {
     await fakes?.stop();
   });
 
-  test("lists the model", async () => {
-    assert.deepEqual((await client.models.list()).data.map((m) => m.id), ["quarry-answer"]);
+  test("lists the models", async () => {
+    assert.deepEqual((await client.models.list()).data.map((m) => m.id), ["quarry-answer", "quarry-chat"]);
   });
 
   test("non-streaming: the answer, its url_citation annotations and usage", async () => {

@@ -131,12 +131,12 @@ describe("OpenAI-compatible API", () => {
     }
   });
 
-  test("GET /v1/models lists the answer model", async () => {
+  test("GET /v1/models lists the answer model and the plain chat model", async () => {
     const res = await app.fetch("/v1/models");
     assert.equal(res.status, 200);
     const body = (await res.json()) as { object: string; data: { id: string; object: string }[] };
     assert.equal(body.object, "list");
-    assert.deepEqual(body.data.map((m) => [m.id, m.object]), [["quarry-answer", "model"]]);
+    assert.deepEqual(body.data.map((m) => [m.id, m.object]), [["quarry-answer", "model"], ["quarry-chat", "model"]]);
   });
 
   test("over the per-user limit of running answers: 429, OpenAI-shaped on /v1", async () => {

@@ -69,7 +69,7 @@ describe("chat clients' parameters and errors", () => {
     assert.equal(r.usage!.total_tokens, fakes.llm.log[0].promptTokens + fakes.llm.log[0].completionTokens);
     assert.equal(await runCount(), runs, "no run row");
 
-    // Tags with a system prompt and JSON asked for: JSON back, again one call.
+    // Tags in no client's known template: one small classification call says housekeeping, then one plain call, JSON back.
     fakes.reset();
     const tags = await client.chat.completions.create({
       model: MODEL,
@@ -80,10 +80,11 @@ describe("chat clients' parameters and errors", () => {
         { role: "user", content: "USER: How much storage did grid batteries add in 2024?" },
       ],
     });
-    assert.equal(fakes.llm.calls(), 1);
+    assert.deepEqual(fakes.llm.log.map((e) => e.agent), ["chat-classifier", "unknown"]);
     assert.equal(typeof JSON.parse(tags.choices[0].message.content!), "object");
-    assert.equal(fakes.llm.log[0].response_format_name, "json_object");
-    assert.equal(fakes.llm.log[0].temperature, 0.1);
+    assert.equal(fakes.llm.log[1].response_format_name, "json_object");
+    assert.equal(fakes.llm.log[1].temperature, 0.1);
+    assert.equal(tags.usage!.total_tokens, fakes.llm.log.reduce((n, e) => n + e.promptTokens + e.completionTokens, 0), "the classification's tokens are in the usage");
     assert.equal(await runCount(), runs);
   });
 

@@ -1,7 +1,7 @@
 // The final answer in the client's terms: when a client asks for a length limit (max_tokens), a
-// format (response_format) or sampling settings (temperature, top_p), the research's answer is
-// written once more under them, from the answer and its quotes, in one call. Without them the
-// research's answer goes out as it is and this agent is not called.
+// format (response_format) or sampling settings (temperature, top_p, seed, penalties; stop goes
+// along), the research's answer is written once more under them, from the answer and its quotes,
+// in one call. Without them the research's answer goes out as it is and this agent is not called.
 import type { ReplyFormat } from "../../ai/call";
 import { generateChat } from "../../ai/call";
 import { agentHeader, tag } from "../../ai/prompts";
@@ -16,6 +16,10 @@ export async function writeFinalAnswer({
   format,
   temperature,
   topP,
+  stop,
+  seed,
+  frequencyPenalty,
+  presencePenalty,
   budget,
   onUsage,
   signal,
@@ -27,6 +31,10 @@ export async function writeFinalAnswer({
   format?: ReplyFormat;
   temperature?: number;
   topP?: number;
+  stop?: string[];
+  seed?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
   budget: (text: string) => number;
   onUsage?: UsageSink;
   signal?: AbortSignal;
@@ -52,6 +60,10 @@ Restate the researched answer to the question for the reader, keeping its facts 
     maxOutputTokens: maxTokens ? Math.min(maxTokens, cap) : cap,
     temperature,
     topP,
+    stopSequences: stop,
+    seed,
+    frequencyPenalty,
+    presencePenalty,
     onUsage,
     signal,
   });
