@@ -56,7 +56,7 @@ export function TokenManager({ tokens, defaultDays, maxDays }: { tokens: ApiToke
       <div>
         <h2 id="tokens-heading" className="text-lg font-semibold">API tokens</h2>
         <p className="text-sm text-muted">
-          Use a token from scripts: <code>Authorization: Bearer &lt;token&gt;</code>. A token acts as you; revoke it when you no longer need it.
+          Use a token from scripts: <code>Authorization: Bearer &lt;token&gt;</code>. A token acts as you; revoke it when you no longer need it. See the <a href="/api-reference" className="underline" data-testid="api-reference-link">API reference</a>; MCP clients connect to <code>/mcp</code> with a token.
         </p>
       </div>
       <form onSubmit={create} className="flex flex-wrap items-end gap-2">

@@ -68,3 +68,16 @@ export const listQuerySchema = z.object({
   limit: z.coerce.number({ error: "limit must be an integer from 1 to 100" }).int().min(1).max(100).default(20),
   cursor: z.string().max(100).optional(),
 });
+
+/** GET /api/research/:id: the full view, or (`status`) the lean one for pollers. */
+export const researchViewQuerySchema = z.object({ view: z.enum(["full", "status"]).default("full") });
+
+const itemId = z.string().min(1).max(200);
+
+/** GET /api/research/:id/items: a page of extracted items, all of them or one query's or one website's. */
+export const researchItemsQuerySchema = z.object({
+  query_id: itemId.optional(),
+  website_id: itemId.regex(/^[^:]+:[^:]+$/, "website_id is `query_id:page_id`").optional(),
+  after: itemId.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(500),
+});

@@ -136,6 +136,7 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   "/api/share/[token]": { GET: { kind: "public", call: (ids) => ({ path: `/api/share/${ids.shareToken}` }) } },
   "/api/share/[token]/export": { GET: { kind: "public", call: (ids) => ({ path: `/api/share/${ids.shareToken}/export?format=md` }) } },
   "/api/config/status": { GET: { kind: "public", call: () => ({ path: "/api/config/status" }) } },
+  "/api/openapi.json": { GET: { kind: "public", call: () => ({ path: "/api/openapi.json" }) } },
   // The JSON 404 of every /api path no route matches: nothing there to authorise.
   "/api/[...path]": {},
   "/api/auth/[...nextauth]": { GET: { kind: "public", call: () => ({ path: "/api/auth/session" }) }, POST: { kind: "public", call: () => ({ path: "/api/auth/signout" }) } },

@@ -70,7 +70,7 @@ function discoverApiRoutes(): ApiRoute[] {
       source,
       allowed,
       // The paths lib/auth/proxy-auth.ts lets through signed out.
-      isPublic: /^\/api\/(auth|share|config\/status)(\/|$)/.test(template),
+      isPublic: /^\/api\/(auth|share|config\/status|openapi\.json)(\/|$)/.test(template),
       fallback: template === "/api/[...path]",
     };
   });

@@ -1,25 +1,17 @@
 // GET /api/research/:id/items – the research's extracted items, a page at a time (`after`, `limit`),
 // all of them or one query's (`query_id`) or one website's (`website_id`): what the lean views leave out
-import { z } from "zod";
 import { parseQuery } from "@/lib/api/body";
 import { requireCaller } from "@/lib/auth/caller";
 import { otherMethods, route } from "@/lib/http";
+import { researchItemsQuerySchema } from "@/lib/research/schema";
 import { getResearchItems } from "@/lib/research/service";
 
 type Context = { params: Promise<{ id: string }> };
 
-const id = z.string().min(1).max(200);
-const itemsQuery = z.object({
-  query_id: id.optional(),
-  website_id: id.regex(/^[^:]+:[^:]+$/, "website_id is `query_id:page_id`").optional(),
-  after: id.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(500),
-});
-
 export const GET = route(async (request: Request, { params }: Context) => {
   const { userId } = await requireCaller(request);
   const { id: researchId } = await params;
-  const q = parseQuery(request, itemsQuery, "research");
+  const q = parseQuery(request, researchItemsQuerySchema, "research");
   return Response.json(await getResearchItems({ id: researchId, userId, queryId: q.query_id, websiteId: q.website_id, after: q.after, limit: q.limit }));
 });
 
