@@ -116,3 +116,18 @@ test("a body that trickles is cut off with a 408 after API_BODY_TIMEOUT_MS; one 
   assert.doesNotMatch(fine.text, /408/);
   assert.deepEqual(handled, [{ path: "/api/research/start", bytes: 4 }]);
 });
+
+test("a refused body of a few megabytes that the client goes on sending gets its 413, not a reset connection", async () => {
+  handled.length = 0;
+  const started = performance.now();
+  const res = await fetch(`http://127.0.0.1:${port}/api/research/start`, { method: "POST", headers: { "content-type": "application/json" }, body: new Uint8Array(6 * 1024 * 1024) });
+  assert.equal(res.status, 413);
+  assert.equal(((await res.json()) as { code: string }).code, "payload_too_large:body");
+  assert.ok(performance.now() - started < 3_000);
+  // A multipart upload, sent as a stream of parts.
+  const form = new FormData();
+  form.append("files", new Blob([new Uint8Array(12 * 1024 * 1024)]), "big.bin");
+  const upload = await fetch(`http://127.0.0.1:${port}/api/deep-research/start`, { method: "POST", body: form });
+  assert.equal(upload.status, 413);
+  assert.deepEqual(handled, [], "the handler never saw the request");
+});

@@ -7,7 +7,10 @@
 // unsupported-methods.ts):
 // - a declared Content-Length over the path's limit (body-limits.ts) is a 413 at once, nothing read;
 // - a body that has not all arrived API_BODY_TIMEOUT_MS after its headers is a 408.
-// Either answer closes the connection: the rest of the body is never read.
+// A 408, and a 413 for a declaration over LINGER_BYTES, close the connection: the rest of the body is
+// never read. A smaller refused body is read after its answer and discarded, for LINGER_MS at most (a
+// server's lingering close): a client still sending it gets the answer instead of a reset connection
+// (Node's fetch reports a write to a closed connection as "fetch failed", answer or not).
 import http from "node:http";
 import { getEnv, type Env } from "../env";
 import { AppError } from "../errors";
@@ -18,21 +21,32 @@ import { isApiPath, withRequestId } from "./request-id";
 import { send } from "./unsupported-methods";
 
 /** The answer to a request refused before Next: JSON `{ error, code }` (OpenAI's shape under /v1). */
-function refusal(error: AppError, pathname: string): Response {
-  const headers = { Connection: "close" };
+function refusal(error: AppError, pathname: string, close: boolean): Response {
+  const headers: Record<string, string> = close ? { Connection: "close" } : {};
   if (pathname === "/v1" || pathname.startsWith("/v1/")) return openAiErrorResponse(error, headers);
   // Answered before the proxy: the API's id is made here.
   return isApiPath(pathname) ? withRequestId(toErrorResponse(error, headers)) : toErrorResponse(error, headers);
 }
 
-function refuse(req: http.IncomingMessage, res: http.ServerResponse, error: AppError, pathname: string): void {
+/** A refused body up to this size is read and discarded after the answer, for LINGER_MS at most. */
+const LINGER_BYTES = 64 * 1024 * 1024;
+const LINGER_MS = 10_000;
+
+function refuse(req: http.IncomingMessage, res: http.ServerResponse, error: AppError, pathname: string, linger = false): void {
   // Already answered (a route that did not wait for its body): only the connection is left to end.
   if (res.headersSent) {
     req.socket.destroy();
     return;
   }
+  if (linger) {
+    // Node discards the unread body once the answer is out (and keeps the connection); a body still
+    // arriving after LINGER_MS ends with its connection.
+    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    req.once("end", () => clearTimeout(timer));
+    req.socket.once("close", () => clearTimeout(timer));
+  }
   // Sent with Connection: close, Node ends the connection once it is out, whatever of the body is left.
-  void send(refusal(error, pathname), res).catch(() => req.socket.destroy());
+  void send(refusal(error, pathname, !linger), res).catch(() => req.socket.destroy());
 }
 
 /**
@@ -46,7 +60,7 @@ export function guardBody(req: http.IncomingMessage, res: http.ServerResponse, e
   const pathname = (req.url ?? "/").split("?")[0];
   const limit = bodyLimitOf(pathname, env);
   if (declared !== undefined && declared > limit.maxBytes) {
-    refuse(req, res, limit.tooLarge(), pathname);
+    refuse(req, res, limit.tooLarge(), pathname, declared <= LINGER_BYTES);
     return true;
   }
   const ms = env.API_BODY_TIMEOUT_MS;
