@@ -1,12 +1,14 @@
 // A Deep Research conversation as an export document (lib/exports) and a paper: the final
-// write-up (the last reply) and the discoveries with their evidence, cited to the pages the
-// evidence was extracted from. Built from the conversation's public view, so an owner's export
-// and a share link's hold the same things and nothing else.
+// write-up (the last reply), its analyses, and the discoveries with their evidence, cited to the
+// pages the evidence was extracted from. Built from the conversation's public view, so an owner's
+// export and a share link's hold the same things and nothing else — but for the analyses' SQL and
+// result rows, which come from the owner's datasets and only the owner's export carries.
 import { pageReferenceFacts } from "../db/tree";
 import { tasksOf } from "../db/research-tasks";
 import { fileStem, percent, type ExportDocument } from "../exports/document";
 import type { PaperInput } from "../exports/latex/paper";
 import { numberCitations, splitNumberedSources } from "../report-citations";
+import { analysesMarkdown } from "./export-analyses";
 import { conversationSnapshot } from "./snapshot";
 import { toSharedConversation, withWriteUpVerification, type SharedConversation } from "./shared-view";
 import { unverifiedNote, type VerificationView } from "../verification/view";
@@ -26,12 +28,15 @@ const host = (url: string) => {
 };
 const line = (text: string) => text.replace(/\s+/g, " ").trim();
 
-/** The write-up: the last reply, then every current discovery with its evidence quotes, cited. */
-function writeUp(c: SharedConversation): string {
+/**
+ * The write-up: the last reply, the analyses (Markdown from export-analyses.ts; a share link's
+ * without their SQL and rows), then every current discovery with its evidence quotes, cited.
+ */
+function writeUp(c: SharedConversation, analyses: string): string {
   const reply = [...c.messages].reverse().find((m) => m.role === "assistant")?.content ?? "";
   const discoveries = c.discoveries.filter((d) => d.status !== "rejected");
   // The write-up's own numbered source list goes: the export numbers its citations anew, discoveries included.
-  const parts = [splitNumberedSources(reply).body.replace(/^\s*#\s+.+\n+/, "").trim()];
+  const parts = [splitNumberedSources(reply).body.replace(/^\s*#\s+.+\n+/, "").trim(), analyses];
   if (discoveries.length) {
     parts.push("## Discoveries");
     for (const d of discoveries) {
@@ -55,13 +60,17 @@ function writeUp(c: SharedConversation): string {
 /** The verification of the conversation's write-up, when its last reply is the one verified. */
 export type WriteUpVerification = VerificationView | null;
 
-export function conversationDocument(c: SharedConversation, verification: WriteUpVerification = c.writeUpVerification): { doc: ExportDocument; shared: SharedConversation } {
+export function conversationDocument(
+  c: SharedConversation,
+  verification: WriteUpVerification = c.writeUpVerification,
+  analyses = "",
+): { doc: ExportDocument; shared: SharedConversation } {
   const titles = new Map<string, string | null>();
   for (const d of c.discoveries) for (const e of d.evidenceItems) if (e.url) titles.set(e.url, host(e.url));
   // The write-up's source list names its pages by their titles.
   const reply = [...c.messages].reverse().find((m) => m.role === "assistant")?.content ?? "";
   for (const s of splitNumberedSources(reply).sources) titles.set(s.url, s.title);
-  const { body, sources } = splitNumberedSources(numberCitations(writeUp(c), titles).markdown);
+  const { body, sources } = splitNumberedSources(numberCitations(writeUp(c, analyses), titles).markdown);
   const last = c.messages.at(-1)?.createdAt ?? c.createdAt;
   const date = last.slice(0, 10);
   const iterations = Math.max(0, ...c.messages.map((m) => m.iteration));
@@ -130,6 +139,7 @@ export function conversationPaper(doc: ExportDocument, c: SharedConversation, fa
       v?.status === "done" && v.support_rate !== null
         ? [`Of the write-up's ${plural(v.counts.claims, "claim")}, ${v.counts.supported} (${percent(v.support_rate)}) are fully supported by the stored text of their cited sources, ${v.counts.partial} partly supported and ${v.counts.uncited} uncited${v.repair.removed + v.repair.rewritten ? `; the check removed ${v.repair.removed} and rewrote ${v.repair.rewritten} unsupported sentences` : ""}.`]
         : [],
+    check: v ? { status: v.status, claims: v.claims } : null,
     sources: doc.sources.map((s) => {
       const page = facts.get(s.url);
       const at = page?.fetchedAt;
@@ -144,7 +154,10 @@ export async function conversationExport({ id, userId }: { id: string; userId?: 
   if (!snapshot) return null;
   // Nothing to export before the first reply.
   if (!snapshot.messages.some((m) => m.role === "assistant")) return null;
-  const { doc, shared } = conversationDocument(await withWriteUpVerification(toSharedConversation(snapshot), id, snapshot));
+  const shared = await withWriteUpVerification(toSharedConversation(snapshot), id, snapshot);
+  // The analyses' queries and rows come from the owner's datasets: a share link's export (no userId) leaves them out, saying so.
+  const analyses = analysesMarkdown(snapshot.plan, { data: userId !== undefined });
+  const { doc } = conversationDocument(shared, shared.writeUpVerification, analyses);
   return { doc, paper: async () => conversationPaper(doc, shared, await conversationPageFacts(id)) };
 }
 

@@ -1,6 +1,8 @@
 // A report's Markdown as the few kinds of block every typeset export draws (PDF, DOCX, LaTeX):
 // parsed with mdast (GitHub-flavoured: tables, strikethrough, autolinks), so that each writer
-// renders structure, not Markdown syntax.
+// renders structure, not Markdown syntax. Nothing a reader would see is dropped: raw HTML is kept as
+// its text, footnotes as numbered notes, a list nested in another keeps its own kind; and only
+// http(s) links stay links (a `javascript:` or `data:` target is no place to send a reader).
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
@@ -11,18 +13,74 @@ export interface Inline {
   bold?: boolean;
   italic?: boolean;
   code?: boolean;
-  /** A link's target: a citation "[n](url)" arrives as text "n" with its URL. */
+  /** A link's target, http(s) only: a citation "[n](url)" arrives as text "n" with its URL. */
   href?: string;
+}
+
+export interface ListItem {
+  depth: number;
+  /** Numbered (its number is `n`) or bulleted: each nesting level has its own kind. */
+  ordered: boolean;
+  n: number;
+  inlines: Inline[];
 }
 
 export type Block =
   | { kind: "heading"; level: number; inlines: Inline[] }
   | { kind: "paragraph"; inlines: Inline[] }
-  | { kind: "list"; ordered: boolean; items: { depth: number; n: number; inlines: Inline[] }[] }
+  | { kind: "list"; ordered: boolean; items: ListItem[] }
   | { kind: "quote"; inlines: Inline[] }
   | { kind: "code"; text: string }
   | { kind: "table"; header: Inline[][]; rows: Inline[][][] }
+  | { kind: "chart"; chart: Chart }
   | { kind: "rule" };
+
+/** A chart of an analysis (a ```vega-lite block of the write-up): its marks over x and y. */
+export interface Chart {
+  title: string;
+  mark: string;
+  x: string;
+  y: string;
+  points: { x: string; y: number }[];
+}
+
+/** The Vega-Lite spec the analysis agent writes (lib/deep-research/agents/analysis-chart.ts), or null for anything else. */
+export function chartOf(json: string): Chart | null {
+  try {
+    const spec = JSON.parse(json) as { title?: unknown; mark?: unknown; data?: { values?: unknown }; encoding?: { x?: { field?: unknown }; y?: { field?: unknown } } };
+    const x = spec.encoding?.x?.field;
+    const y = spec.encoding?.y?.field;
+    const values = spec.data?.values;
+    if (typeof x !== "string" || typeof y !== "string" || !Array.isArray(values)) return null;
+    const points = values
+      .map((v: Record<string, unknown>) => ({ x: v?.[x] === null || v?.[x] === undefined ? "∅" : String(v[x]), y: Number(v?.[y]) }))
+      .filter((p) => Number.isFinite(p.y))
+      .slice(0, 200);
+    const mark = typeof spec.mark === "string" ? spec.mark : "bar";
+    return points.length ? { title: typeof spec.title === "string" && spec.title.trim() ? spec.title : `${y} by ${x}`, mark, x, y, points } : null;
+  } catch {
+    return null;
+  }
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", mdash: "—", ndash: "–", hellip: "…", copy: "©", reg: "®", euro: "€" };
+
+/** Raw HTML as the text a browser would show: tags (and scripts, styles, comments) out, entities decoded. */
+export function htmlText(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?(-->|$)/g, "")
+    .replace(/<(script|style)\b[\s\S]*?(<\/\1\s*>|$)/gi, "")
+    .replace(/<\/?(p|div|br|li|tr|h[1-6]|summary|details|blockquote|pre|table|section|article)\b[^>]*>/gi, "\n")
+    .replace(/<\/?[A-Za-z][^>]*>/g, "")
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+      if (name[0] !== "#") return ENTITIES[name.toLowerCase()] ?? entity;
+      const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "";
+    });
+}
+
+/** Whether a link target may be followed from a document: the web only. */
+export const isWebLink = (url: string) => /^https?:\/\/[^\s]/i.test(url.trim());
 
 function inlinesOf(nodes: PhrasingContent[] | Nodes[], style: Omit<Inline, "text"> = {}): Inline[] {
   const out: Inline[] = [];
@@ -41,10 +99,19 @@ function inlinesOf(nodes: PhrasingContent[] | Nodes[], style: Omit<Inline, "text
       case "delete":
         out.push(...inlinesOf(node.children, { ...style, italic: true }));
         break;
-      case "link":
+      case "link": {
+        if (!isWebLink(node.url)) {
+          // Not a web link: its text stays, and an e-mail address or phone number is shown.
+          const text = inlinesOf(node.children, style);
+          const target = /^(mailto|tel):(.+)$/i.exec(node.url.trim())?.[2];
+          out.push(...text);
+          if (target && !plainOf(text).includes(target)) out.push({ ...style, text: text.length ? ` (${target})` : target });
+          break;
+        }
         out.push(...inlinesOf(node.children, { ...style, href: node.url }).map((i) => (i.text ? i : { ...i, text: node.url })));
         if (node.children.length === 0) out.push({ ...style, href: node.url, text: node.url });
         break;
+      }
       case "break":
         out.push({ ...style, text: " " });
         break;
@@ -52,6 +119,10 @@ function inlinesOf(nodes: PhrasingContent[] | Nodes[], style: Omit<Inline, "text
         out.push({ ...style, text: node.alt ?? "" });
         break;
       case "html":
+        out.push({ ...style, text: htmlText(node.value).replace(/\s+/g, " ") });
+        break;
+      case "footnoteReference":
+        out.push({ ...style, text: `[^${node.label ?? node.identifier}]` });
         break;
       default:
         if ("children" in node) out.push(...inlinesOf(node.children as PhrasingContent[], style));
@@ -64,19 +135,23 @@ function inlinesOf(nodes: PhrasingContent[] | Nodes[], style: Omit<Inline, "text
 /** The plain text of inlines (headings as bookmarks, LaTeX section titles). */
 export const plainOf = (inlines: Inline[]) => inlines.map((i) => i.text).join("").replace(/\s+/g, " ").trim();
 
-function listItems(node: Extract<RootContent, { type: "list" }>, depth: number): { depth: number; n: number; inlines: Inline[] }[] {
-  const out: { depth: number; n: number; inlines: Inline[] }[] = [];
+function listItems(node: Extract<RootContent, { type: "list" }>, depth: number): ListItem[] {
+  const out: ListItem[] = [];
   node.children.forEach((item, i) => {
     const inlines: Inline[] = [];
-    const nested: { depth: number; n: number; inlines: Inline[] }[] = [];
+    const nested: ListItem[] = [];
+    const add = (more: Inline[]) => {
+      if (inlines.length && more.length) inlines.push({ text: " " });
+      inlines.push(...more);
+    };
     for (const child of item.children) {
       if (child.type === "list") nested.push(...listItems(child, depth + 1));
-      else if ("children" in child) {
-        if (inlines.length) inlines.push({ text: " " });
-        inlines.push(...inlinesOf(child.children as PhrasingContent[]));
-      }
+      // A code block or HTML inside an item: its text, on the item's line.
+      else if (child.type === "code") add([{ code: true, text: child.value.replace(/\s*\n\s*/g, " ") }]);
+      else if (child.type === "html") add([{ text: htmlText(child.value).replace(/\s+/g, " ").trim() }].filter((i) => i.text));
+      else if ("children" in child) add(inlinesOf(child.children as PhrasingContent[]));
     }
-    out.push({ depth, n: (node.start ?? 1) + i, inlines }, ...nested);
+    out.push({ depth, ordered: node.ordered === true, n: (node.start ?? 1) + i, inlines }, ...nested);
   });
   return out;
 }
@@ -97,9 +172,11 @@ function blocksOf(nodes: RootContent[]): Block[] {
       case "blockquote":
         for (const b of blocksOf(node.children)) out.push(b.kind === "paragraph" ? { kind: "quote", inlines: b.inlines } : b);
         break;
-      case "code":
-        out.push({ kind: "code", text: node.value });
+      case "code": {
+        const chart = node.lang === "vega-lite" ? chartOf(node.value) : null;
+        out.push(chart ? { kind: "chart", chart } : { kind: "code", text: node.value });
         break;
+      }
       case "table": {
         const [head, ...rows] = node.children.map((row) => row.children.map((cell) => inlinesOf(cell.children)));
         out.push({ kind: "table", header: head ?? [], rows });
@@ -108,7 +185,18 @@ function blocksOf(nodes: RootContent[]): Block[] {
       case "thematicBreak":
         out.push({ kind: "rule" });
         break;
+      case "html":
+        // <details>, <div> …: each line of text a paragraph (Markdown inside them arrives as its own blocks).
+        for (const text of htmlText(node.value).split(/\n\s*/)) if (text.trim()) out.push({ kind: "paragraph", inlines: [{ text: text.trim() }] });
+        break;
+      case "footnoteDefinition":
+        for (const [k, b] of blocksOf(node.children).entries()) {
+          out.push(k === 0 && b.kind === "paragraph" ? { kind: "paragraph", inlines: [{ text: `[^${node.label ?? node.identifier}] ` }, ...b.inlines] } : b);
+        }
+        break;
       default:
+        // Definitions (link references) carry nothing to show; anything else with children keeps their text.
+        if (node.type !== "definition" && "children" in node) out.push(...blocksOf(node.children as RootContent[]));
         break;
     }
   }

@@ -1,5 +1,7 @@
 // The DOCX export (the `docx` package, pure JavaScript): Word headings (so the navigation pane
-// and a table of contents work), citations that jump to the numbered source list, page numbers.
+// and a table of contents work), citations that jump to the numbered source list (in tables too),
+// lists nested as the report has them, page numbers. Only web links are link targets. Word shows
+// every script with the reader's own fonts, so the text goes in as it is.
 import {
   AlignmentType,
   Bookmark,
@@ -19,13 +21,14 @@ import {
   WidthType,
   type ParagraphChild,
 } from "docx";
-import { markdownBlocks, plainOf, type Block, type Inline } from "./blocks";
+import { isWebLink, markdownBlocks, plainOf, type Block, type Inline } from "./blocks";
 import { percent, type ExportDocument } from "./document";
+import { clean } from "./latin";
 
 const HEADINGS = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5];
 
-// XML 1.0 forbids most control characters; a page's text can carry them.
-const xmlSafe = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "");
+// XML 1.0 forbids most control characters and lone surrogates; a page's text can carry them.
+const xmlSafe = clean;
 
 function runsOf(inlines: Inline[], numberOf: Map<string, number>): ParagraphChild[] {
   return inlines.flatMap((i): ParagraphChild[] => {
@@ -33,8 +36,9 @@ function runsOf(inlines: Inline[], numberOf: Map<string, number>): ParagraphChil
     if (n !== undefined && /^\d+$/.test(i.text.trim())) {
       return [new InternalHyperlink({ anchor: `source_${n}`, children: [new TextRun({ text: `[${n}]`, style: "Hyperlink" })] })];
     }
-    const run = new TextRun({ text: xmlSafe(i.text), bold: i.bold, italics: i.italic, font: i.code ? "Courier New" : undefined, style: i.href ? "Hyperlink" : undefined });
-    return [i.href ? new ExternalHyperlink({ link: i.href, children: [run] }) : run];
+    const web = i.href && isWebLink(i.href) ? i.href : undefined;
+    const run = new TextRun({ text: xmlSafe(i.text), bold: i.bold, italics: i.italic, font: i.code ? "Courier New" : undefined, style: web ? "Hyperlink" : undefined });
+    return [web ? new ExternalHyperlink({ link: web, children: [run] }) : run];
   });
 }
 
@@ -48,7 +52,7 @@ function blockOf(b: Block, numberOf: Map<string, number>): (Paragraph | Table)[]
       return [new Paragraph({ children: runsOf(b.inlines, numberOf), indent: { left: 480 }, spacing: { after: 120 } })];
     case "list":
       return b.items.map((item) =>
-        b.ordered
+        item.ordered
           ? new Paragraph({ children: [new TextRun(`${item.n}. `), ...runsOf(item.inlines, numberOf)], indent: { left: 360 + item.depth * 360, hanging: 360 }, spacing: { after: 60 } })
           : new Paragraph({ children: runsOf(item.inlines, numberOf), bullet: { level: Math.min(item.depth, 8) }, spacing: { after: 60 } }),
       );
@@ -62,6 +66,13 @@ function blockOf(b: Block, numberOf: Map<string, number>): (Paragraph | Table)[]
           children: Array.from({ length: columns }, (_, c) => new TableCell({ children: [new Paragraph({ children: runsOf((cells[c] ?? []).map((i) => ({ ...i, bold: i.bold || header })), numberOf) })] })),
         });
       return [new Table({ width: { size: 100, type: WidthType.PERCENTAGE }, rows: [row(b.header, true), ...b.rows.map((r) => row(r, false))] }), new Paragraph({})];
+    }
+    case "chart": {
+      // Word draws no Vega-Lite: the chart's values as a table under its title.
+      const { chart } = b;
+      const header = [[{ text: chart.x }], [{ text: chart.y }]];
+      const rows = chart.points.map((p) => [[{ text: p.x }], [{ text: p.y.toLocaleString("en", { maximumFractionDigits: 6 }) }]]);
+      return [new Paragraph({ children: [new TextRun({ text: xmlSafe(`Chart (${chart.mark}): ${chart.title}`), italics: true })], spacing: { before: 120, after: 60 } }), ...blockOf({ kind: "table", header, rows }, numberOf)];
     }
     case "rule":
       return [new Paragraph({ border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: "D0D7DE", space: 1 } } })];
@@ -92,7 +103,7 @@ export async function docxExport(doc: ExportDocument): Promise<Buffer> {
             new Bookmark({ id: `source_${s.n}`, children: [new TextRun({ text: `${s.n}. `, bold: true })] }),
             new TextRun(xmlSafe(s.title)),
             new TextRun({ text: " — " }),
-            new ExternalHyperlink({ link: s.url, children: [new TextRun({ text: xmlSafe(s.url), style: "Hyperlink" })] }),
+            isWebLink(s.url) ? new ExternalHyperlink({ link: s.url, children: [new TextRun({ text: xmlSafe(s.url), style: "Hyperlink" })] }) : new TextRun(xmlSafe(s.url)),
           ],
         }),
       );

@@ -12,6 +12,7 @@ import { extractLinks, extractText, getDocumentProxy } from "unpdf";
 import { docxExport } from "./docx";
 import { markdownExport } from "./markdown";
 import { pdfExport, winAnsi } from "./pdf";
+import { fontStack } from "./fonts";
 import { A, B, DOC } from "./test-document";
 
 test("the Markdown export has the header (question, date, settings, support rate), the report and the numbered sources", () => {
@@ -96,4 +97,75 @@ test("the DOCX unzips to valid XML with the title, headings, citations linked to
   assert.ok(rels.includes(A) && rels.includes(B.replace(/&/g, "&amp;")));
   const footer = Object.keys(files).find((f) => /^word\/footer\d*\.xml$/.test(f));
   assert.ok(footer && strFromU8(files[footer]).includes("PAGE"), "a page number field in the footer");
+});
+
+// Content that used to vanish (issue 54), in every typeset format.
+const KEPT = `<details><summary>Method notes</summary>\n\nThe survey covered 40 firms [1](${A}).\n\n</details>\n\n<div>A note in a div &amp; an entity</div>\n\n1. First step\n   - a bullet inside\n2. Second step\n\n| Claim | Source |\n|---|---|\n| Prices fell | [2](${B}) |\n\nLinks: [run me](javascript:alert(1)), [write](mailto:someone@example.org) and [web](https://web.example/page).\n`;
+
+test("nothing is dropped: HTML blocks as text, bullets inside a numbered list, table citations as [n] links; only web links are targets", async () => {
+  const doc = { ...DOC, body: KEPT };
+  const bytes = new Uint8Array(await pdfExport(doc));
+  const text = (await extractText(await getDocumentProxy(bytes.slice()), { mergePages: true })).text.replace(/\s+/g, " ");
+  assert.ok(text.includes("Method notes") && text.includes("The survey covered 40 firms [1]") && text.includes("A note in a div & an entity"), "HTML blocks' text");
+  assert.match(text, /1\. First step • a bullet inside 2\. Second step/, "the nested bullet stays a bullet");
+  assert.match(text, /Prices fell \[2\]/, "the table cell's citation");
+  assert.ok(text.includes("write (someone@example.org)"), "a mailto: link's address as text");
+  const { links } = await extractLinks(bytes.slice());
+  assert.ok(links.includes("https://web.example/page"));
+  assert.ok(!links.some((l) => /^(javascript|mailto):/i.test(l)), `no javascript: or mailto: target: ${links}`);
+  // The table's [2] jumps to source 2: a GoTo link annotation to the named destination.
+  assert.match(Buffer.from(bytes).toString("latin1"), /\/S \/GoTo\s*\/D \(source-2\)/, "the table citation is an internal link");
+
+  const files = unzipSync(new Uint8Array(await docxExport(doc)));
+  const xml = strFromU8(files["word/document.xml"]);
+  const rels = strFromU8(files["word/_rels/document.xml.rels"]);
+  assert.ok(xml.includes("Method notes") && xml.includes("A note in a div &amp; an entity"));
+  assert.ok(!/javascript:|mailto:/.test(rels), "no javascript: or mailto: relationship");
+  assert.ok(rels.includes("https://web.example/page"));
+  assert.ok(/w:anchor="source_2"[\s\S]*?\[2\]/.test(xml), "the table cell's citation links to source 2");
+  const doc2 = new new JSDOM("").window.DOMParser().parseFromString(xml, "application/xml");
+  const inside = [...doc2.getElementsByTagName("w:p")].find((p) => p.textContent === "a bullet inside");
+  assert.ok(inside?.getElementsByTagName("w:numPr").length, "the nested bullet is a Word bullet, not a number");
+});
+
+const CHINESE = `北京是中国的首都，人口超过两千万。${"长江是中国最长的河流。".repeat(15)} [1](${A})`;
+const ARABIC = `القاهرة هي عاصمة مصر وأكبر مدنها. في عام 2023 انخفضت أسعار البطاريات [1](${A}).`;
+
+function poppler(file: string, args: string[]): string | null {
+  try {
+    return execFileSync(file, args, { encoding: "utf8" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+test("a Chinese and an Arabic report keep their scripts in the PDF, in embedded fonts that have them", async (t) => {
+  if (fontStack().length === 0) return t.skip("no fonts beyond Latin here (apt-get install fonts-noto-core fonts-noto-cjk): only the fallback is tested");
+  const out = path.resolve("test-results");
+  fs.mkdirSync(out, { recursive: true });
+  for (const [name, body, sample, font] of [
+    ["chinese", CHINESE, "北京是中国的首都长江是中国最长的河流", /CJK|Droid|WenQuanYi/],
+    ["arabic", `## الخلاصة\n\n${ARABIC}`, "القاهرةهيعاصمةمصروأكبرمدنها", /Arabic|Naskh|DejaVu/],
+  ] as const) {
+    const file = path.join(out, `export-${name}.pdf`);
+    fs.writeFileSync(file, await pdfExport({ ...DOC, title: body.replace(/^## /, "").slice(0, 10), body }));
+    const text = poppler("pdftotext", [file, "-"]);
+    if (text === null) return t.skip("poppler-utils is not installed: the PDF's text is not read back");
+    poppler("pdftoppm", ["-png", "-r", "60", "-f", "1", "-l", "1", file, path.join(out, `export-${name}`)]);
+    // Letters, in any order (pdftotext reads right-to-left words in its own order), NFKC for shared glyphs.
+    const found = new Set(text.normalize("NFKC"));
+    const letters = [...sample];
+    assert.ok(letters.filter((c) => found.has(c)).length / letters.length > 0.95, `${name}: its letters are in the PDF's text`);
+    assert.doesNotMatch(text, /\?{2,}/, `${name}: no "?" in place of letters`);
+    assert.ok(!text.includes("are shown as"), `${name}: no note of replaced characters`);
+    assert.match(poppler("pdffonts", [file]) ?? "", font, `${name}: a font for the script is embedded`);
+  }
+});
+
+test("without fonts for a script, the PDF shows '?' and says so", async () => {
+  const bytes = new Uint8Array(await pdfExport({ ...DOC, body: CHINESE }, []));
+  const text = (await extractText(await getDocumentProxy(bytes), { mergePages: true })).text.replace(/\s+/g, " ");
+  assert.match(text, /Note: \d+ distinct characters \(U\+5317, .*\) are shown as "\?": this server has no fonts beyond Latin \(on Debian: apt-get install fonts-noto-core fonts-noto-cjk fonts-dejavu-core\)/);
+  assert.ok(text.includes("????"));
 });

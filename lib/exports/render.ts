@@ -1,5 +1,7 @@
 // One export path for every surface (the report page, the shared page, the API, the CLI): a
-// document and a format in, the file's bytes, type and name out.
+// document and a format in, the file's bytes, type and name out. The typeset formats are built once
+// per report version (cache.ts); Markdown costs nothing to make again.
+import { cachedExport, exportKey } from "./cache";
 import { docxExport } from "./docx";
 import type { ExportDocument, ExportFormat } from "./document";
 import { markdownExport } from "./markdown";
@@ -16,8 +18,12 @@ export async function renderExport(doc: ExportDocument, format: Exclude<ExportFo
     case "md":
       return { body: new TextEncoder().encode(markdownExport(doc)), contentType: "text/markdown; charset=utf-8", fileName: `${doc.fileStem}.md` };
     case "pdf":
-      return { body: await pdfExport(doc), contentType: "application/pdf", fileName: `${doc.fileStem}.pdf` };
+      return cachedExport(exportKey("pdf", doc), async () => ({ body: await pdfExport(doc), contentType: "application/pdf", fileName: `${doc.fileStem}.pdf` }));
     case "docx":
-      return { body: await docxExport(doc), contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", fileName: `${doc.fileStem}.docx` };
+      return cachedExport(exportKey("docx", doc), async () => ({
+        body: await docxExport(doc),
+        contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        fileName: `${doc.fileStem}.docx`,
+      }));
   }
 }

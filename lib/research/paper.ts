@@ -52,6 +52,7 @@ export async function researchPaper({ doc, research, verification }: ResearchExp
     results: { paragraphs: [], tables: [] },
     limitations,
     verification: verificationText,
+    check: verification ? { status: verification.status, claims: verification.claims } : null,
     sources: doc.sources.map((s) => {
       const page = facts.get(s.url);
       const at = page?.fetchedAt;

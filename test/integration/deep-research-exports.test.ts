@@ -1,6 +1,7 @@
 // A Deep Research conversation's write-up exported through the API: Markdown with the reply and
 // the discoveries, a PDF with its title, a DOCX, and the LaTeX paper whose methods list the tasks
-// and whose every \cite is in the .bib; read-only through a share link; another user's is 404.
+// and whose every \cite is in the .bib; read-only through a share link, whose downloads are limited
+// per hour; another user's is 404.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { strFromU8, unzipSync } from "fflate";
@@ -15,7 +16,7 @@ let app: TestApp;
 
 before(async () => {
   fakes = await startFakes();
-  app = await TestApp.start({ name: "dr-exports", env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000" } });
+  app = await TestApp.start({ name: "dr-exports", env: { ...fakes.env, SCRAPE_TIMEOUT_MS: "2000", RATE_LIMIT_SHARE_EXPORTS_PER_HOUR: "4" } });
 });
 after(async () => {
   await app?.stop();
@@ -61,6 +62,14 @@ test("a conversation's write-up exports in every format, through its owner and i
   const viaLink = await fetch(`${app.url}/api/share/${token}/export?format=md`);
   assert.equal(viaLink.status, 200);
   assert.equal(await viaLink.text(), md, "the share link exports the same document");
+  // Signed out, a link's downloads are limited per hour (4 here): then 429 with a Retry-After.
+  const statuses: number[] = [];
+  for (let i = 0; i < 4; i++) statuses.push((await fetch(`${app.url}/api/share/${token}/export?format=md`)).status);
+  assert.deepEqual(statuses, [200, 200, 200, 429]);
+  const limited = await fetch(`${app.url}/api/share/${token}/export?format=md`);
+  assert.equal(limited.status, 429);
+  assert.ok(Number(limited.headers.get("retry-after")) > 0);
+  assert.equal(((await limited.json()) as { code: string }).code, "rate_limit:share_export");
 
   const bob = await createTestUser(app.db, { email: "bob@test.local" });
   const res = await fetch(`${app.url}${base}?format=md`, { headers: { authorization: `Bearer ${bob.token}` } });

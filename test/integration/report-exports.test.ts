@@ -1,6 +1,7 @@
 // A finished research's exports through the API, read back: Markdown with the header and the
 // verification's support rate, a PDF whose text has the title, a heading and the numbered sources,
-// a DOCX whose XML carries the citations, the LaTeX paper's zip with every \cite in its .bib. Another user's research exports nothing (404).
+// a DOCX whose XML carries the citations, the LaTeX paper's zip with every \cite in its .bib, compiled,
+// in citation order, and served from the cache the second time. Another user's research exports nothing (404).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { strFromU8, unzipSync } from "fflate";
@@ -63,10 +64,24 @@ test("a research's report exports as Markdown, PDF and DOCX, each parsed back; a
   assert.ok(xml.includes(heading.replace(/&/g, "&amp;")));
 
   // The LaTeX paper: .tex and .bib (and the PDF when the server has a LaTeX engine), every \cite defined.
+  let started = performance.now();
   const paper = unzipSync(await get("tex").catch(() => assert.fail("tex")));
+  const built = performance.now() - started;
   const tex = strFromU8(paper["paper.tex"]);
   const bib = strFromU8(paper["references.bib"]);
   assert.ok(tex.includes("\\bibliography{references}") && tex.includes("\\section{Methods}"));
+  // It compiled (or the server has no engine, which the README says); no failure's log.
+  assert.ok(paper["paper.pdf"] || /no LaTeX engine/.test(strFromU8(paper["README.txt"] ?? new Uint8Array())), Object.keys(paper).join(", "));
+  assert.ok(!paper["paper.log"], strFromU8(paper["README.txt"] ?? new Uint8Array()));
+  // The report's numbers are the paper's (references in citation order), and it says how the check went.
+  assert.ok(tex.includes("\\bibliographystyle{unsrtnat}"));
+  if (verification.status === "done") assert.ok(tex.includes("every cited sentence was then checked"));
+  // The same report version a second time: from the cache, no compile.
+  started = performance.now();
+  const again = await get("tex");
+  const cached = performance.now() - started;
+  assert.deepEqual(unzipSync(again)["paper.tex"], paper["paper.tex"]);
+  if (paper["paper.pdf"]) assert.ok(cached < built / 3, `cached ${cached.toFixed(0)} ms vs built ${built.toFixed(0)} ms`);
   const keys = new Set([...tex.matchAll(/\\cite\{([^}]+)\}/g)].flatMap((m) => m[1].split(",")));
   assert.ok(keys.size >= 1);
   for (const key of keys) assert.ok(bib.includes(`@misc{${key},`), `${key} is in references.bib`);

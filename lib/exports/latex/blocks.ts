@@ -1,15 +1,17 @@
 // Report blocks (lib/exports/blocks.ts) as LaTeX: citations "[n](url)" become \cite{key}, other
-// links \href, headings subsections (the paper's sections are its own), lists, tables and quotes.
-import type { Block, Inline } from "../blocks";
+// links \href, headings subsections (the paper's sections are its own), lists (each level its own
+// kind), tables and quotes. Text goes through escape.ts for the engine the paper is built for.
+import type { Block, Inline, ListItem } from "../blocks";
 import { plainOf } from "../blocks";
-import { latex, latexUrl } from "./escape";
+import { latex, latexUrl, readsRtl, verbatim, type Typeset } from "./escape";
 
 export interface CiteContext {
   /** Cited URL → BibTeX key. */
   keyOf: Map<string, string>;
+  typeset: Typeset;
 }
 
-function inlines(items: Inline[], ctx: CiteContext): string {
+function inlines(items: Inline[], ctx: CiteContext, t: Typeset = ctx.typeset): string {
   let out = "";
   for (const i of items) {
     const key = i.href ? ctx.keyOf.get(i.href) : undefined;
@@ -18,14 +20,24 @@ function inlines(items: Inline[], ctx: CiteContext): string {
       out = out.endsWith("}") && /\\cite\{[^}]*\}$/.test(out) ? `${out.slice(0, -1)},${key}}` : `${out.replace(/ $/, "~")}\\cite{${key}}`;
       continue;
     }
-    let text = latex(i.text);
+    let text = latex(i.text, t);
+    if (!text) continue;
     if (i.code) text = `\\texttt{${text}}`;
     if (i.bold) text = `\\textbf{${text}}`;
     if (i.italic) text = `\\emph{${text}}`;
-    if (i.href) text = key ? `${text}~\\cite{${key}}` : `\\href{${latexUrl(i.href)}}{${text}}`;
+    const url = i.href && !key ? latexUrl(i.href) : null;
+    if (i.href) text = key ? `${text}~\\cite{${key}}` : url ? `\\href{${url}}{${text}}` : text;
     out += text;
   }
   return out.trim();
+}
+
+/** A paragraph that reads right to left is set so (LuaLaTeX); its left-to-right runs are wrapped. */
+function paragraph(items: Inline[], ctx: CiteContext): string {
+  if (!ctx.typeset.unicode || !readsRtl(plainOf(items))) return inlines(items, ctx);
+  // Citations keep their left-to-right "[1, 2]".
+  const text = inlines(items, ctx, { ...ctx.typeset, rtl: true }).replace(/~?\\cite\{[^}]*\}/g, (cite) => `{\\textdir TLT ${cite}}`);
+  return `{\\pardir TRT\\textdir TRT ${text}\\par}`;
 }
 
 function table(b: Extract<Block, { kind: "table" }>, ctx: CiteContext): string {
@@ -37,7 +49,7 @@ function table(b: Extract<Block, { kind: "table" }>, ctx: CiteContext): string {
     `\\begin{longtable}{${Array.from({ length: columns }, () => `p{${width}\\linewidth}`).join("")}}`,
     "\\hline",
     row(b.header.map((cell) => cell.map((i) => ({ ...i, bold: true })))),
-    "\\hline",
+    "\\hline\\endhead",
     ...b.rows.map(row),
     "\\hline",
     "\\end{longtable}",
@@ -45,17 +57,26 @@ function table(b: Extract<Block, { kind: "table" }>, ctx: CiteContext): string {
   ].join("\n");
 }
 
-function list(b: Extract<Block, { kind: "list" }>, ctx: CiteContext): string {
-  const env = b.ordered ? "enumerate" : "itemize";
+/** Items with their depths as nested environments, each level numbered or bulleted as the report has it. */
+function list(items: ListItem[], ctx: CiteContext): string {
   const lines: string[] = [];
-  let depth = -1;
-  for (const item of b.items) {
-    const d = Math.min(item.depth, 3);
-    while (depth < d) (lines.push(`\\begin{${env}}`), depth++);
-    while (depth > d) (lines.push(`\\end{${env}}`), depth--);
-    lines.push(`\\item ${inlines(item.inlines, ctx)}`);
+  const open: string[] = [];
+  for (const item of items) {
+    // LaTeX nests lists four deep; deeper items stay at the fourth level.
+    const depth = Math.min(item.depth, 3);
+    const env = item.ordered ? "enumerate" : "itemize";
+    while (open.length > depth + 1) lines.push(`\\end{${open.pop()}}`);
+    if (open.length === depth + 1 && open[depth] !== env) lines.push(`\\end{${open.pop()}}`);
+    while (open.length < depth + 1) {
+      const kind = open.length === depth ? env : "itemize";
+      lines.push(`\\begin{${kind}}`);
+      open.push(kind);
+    }
+    // An item's own number, as the report has it (a list may start at 3).
+    const number = item.ordered ? `\\setcounter{enum${"i".repeat(open.filter((e) => e === "enumerate").length)}}{${item.n - 1}}` : "";
+    lines.push(`${number}\\item ${inlines(item.inlines, ctx) || "{}"}`);
   }
-  while (depth >= 0) (lines.push(`\\end{${env}}`), depth--);
+  while (open.length) lines.push(`\\end{${open.pop()}}`);
   return lines.join("\n");
 }
 
@@ -65,23 +86,30 @@ export function blocksToLatex(blocks: Block[], ctx: CiteContext): string {
   for (const b of blocks) {
     switch (b.kind) {
       case "heading":
-        out.push(`\\${b.level <= 2 ? "subsection" : "subsubsection"}{${latex(plainOf(b.inlines))}}`);
+        out.push(`\\${b.level <= 2 ? "subsection" : "subsubsection"}{${latex(plainOf(b.inlines), ctx.typeset)}}`);
         break;
       case "paragraph":
-        out.push(inlines(b.inlines, ctx));
+        out.push(paragraph(b.inlines, ctx));
         break;
       case "quote":
-        out.push(`\\begin{quote}\n${inlines(b.inlines, ctx)}\n\\end{quote}`);
+        out.push(`\\begin{quote}\n${paragraph(b.inlines, ctx)}\n\\end{quote}`);
         break;
       case "list":
-        out.push(list(b, ctx));
+        out.push(list(b.items, ctx));
         break;
       case "code":
-        out.push(`\\begin{verbatim}\n${b.text.replace(/\\end\{verbatim\}/g, "\\end {verbatim}")}\n\\end{verbatim}`);
+        out.push(`\\begin{verbatim}\n${verbatim(b.text, ctx.typeset)}\n\\end{verbatim}`);
         break;
       case "table":
         out.push(table(b, ctx));
         break;
+      case "chart": {
+        // The chart's values as a table under its title (the PDF export draws it).
+        const { chart } = b;
+        const rows = chart.points.map((p) => [[{ text: p.x }], [{ text: p.y.toLocaleString("en", { maximumFractionDigits: 6 }) }]]);
+        out.push(`\\emph{${latex(`Chart (${chart.mark}): ${chart.title}`, ctx.typeset)}}`, table({ kind: "table", header: [[{ text: chart.x }], [{ text: chart.y }]], rows }, ctx));
+        break;
+      }
       case "rule":
         break;
     }
