@@ -5,6 +5,8 @@
 //   npm run bench -- --only datasets    a 100 MB CSV's load time and the analysis queries' p95 (in process)
 //   npm run bench -- --only knowledge   the knowledge base: indexing pages/s and search p50/p95 on 1,000
 //                                       documents, on each --database (smoke: 50 documents)
+//   npm run bench -- --only exports     each export format of one report built, then the same version requested
+//                                       again: served from the cache, no compile (issue 54)
 //   npm run bench -- --only misbehave   the misbehaving model (issue 51): every engine in process under each mode of
 //                                       the fake's misbehaving model, a row per mode (--misbehave-modes think,generic:
 //                                       which; --misbehave-config 2x2: the tree's size; smoke: think and generic, 1x2)
@@ -52,6 +54,7 @@ import { formatDatasetsMarkdown, runDatasetsBench, type DatasetsBenchResult } fr
 import { formatQueueMarkdown, runQueueBench, type QueueBenchResult, type SingleTreeMode } from "./queue/run";
 import { formatKnowledgeMarkdown, runKnowledgeBench, type KnowledgeBenchResult } from "./knowledge/run";
 import { formatMisbehaveMarkdown, runMisbehaveBench, type MisbehaveBenchResult } from "./misbehave/run";
+import { formatExportsMarkdown, runExportsBench, type ExportsBenchResult } from "./exports/run";
 import { MISBEHAVE_MODES, type MisbehaveMode } from "../test/fakes/llm-misbehave";
 import { WARM_UP } from "./tree/warm-up";
 import { calibrateMachine } from "./machine";
@@ -150,8 +153,8 @@ const peerRuns = positive("peer-runs", values["peer-runs"], smoke ? 1 : 3);
 const peerConcurrency = positive("peer-concurrency", values["peer-concurrency"], 16);
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
-if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge", "queue", "misbehave"].includes(values.only)) {
-  throw new Error(`--only takes tree, faults, large-web, extraction, answer, deep-research, datasets, knowledge, queue or misbehave, got "${values.only}"`);
+if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge", "queue", "misbehave", "exports"].includes(values.only)) {
+  throw new Error(`--only takes tree, faults, large-web, extraction, answer, deep-research, datasets, knowledge, queue, misbehave or exports, got "${values.only}"`);
 }
 // --only tree runs the tree rows and the faults row; --only faults the faults row alone.
 const runTreePart = !values.only || values.only === "tree";
@@ -175,6 +178,8 @@ function misbehaveModes(raw: string | undefined): (MisbehaveMode | null)[] {
   return modes.map((m) => (m === "none" ? null : (m as MisbehaveMode)));
 }
 const misbehaveRequest = { modes: misbehaveModes(values["misbehave-modes"]), ...config(values["misbehave-config"] ?? (smoke ? "1x2" : "2x2")) };
+// In process: each export format of one report, built and then requested again (the cache's row).
+const runExports = !values.only || values.only === "exports";
 // Needs Redis (and PostgreSQL): only when asked for.
 const runQueue = values.only === "queue";
 if (!["sqlite", "postgres", "both"].includes(values.database)) throw new Error(`--database takes sqlite, postgres or both, got "${values.database}"`);
@@ -313,6 +318,9 @@ async function main(): Promise<void> {
     misbehave = await runMisbehaveBench(misbehaveRequest, { log });
   }
 
+  let exportsRow: ExportsBenchResult | undefined;
+  if (runExports) exportsRow = await runExportsBench({ log });
+
   const knowledge: KnowledgeBenchResult[] = [];
   if (runKnowledge) {
     for (const database of databases) {
@@ -379,6 +387,7 @@ async function main(): Promise<void> {
     knowledge,
     queue,
     misbehave,
+    exports: exportsRow,
   };
   const markdown =
     formatBenchMarkdown({ ...result, extractionMarkdown: extraction && `${extraction.markdown}\n${extractionQuality?.markdown ?? ""}` }) +
@@ -389,7 +398,8 @@ async function main(): Promise<void> {
     (datasets ? `\n${formatDatasetsMarkdown(datasets)}` : "") +
     (knowledge.length ? `\n${formatKnowledgeMarkdown(knowledge)}` : "") +
     (queue ? `\n${formatQueueMarkdown(queue)}` : "") +
-    (misbehave ? `\n${formatMisbehaveMarkdown(misbehave)}` : "");
+    (misbehave ? `\n${formatMisbehaveMarkdown(misbehave)}` : "") +
+    (exportsRow ? `\n${formatExportsMarkdown(exportsRow)}` : "");
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(outDir, "latest.md"), markdown);
