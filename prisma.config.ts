@@ -1,5 +1,5 @@
 // Prisma CLI configuration. `engine: "js"` makes the CLI use its bundled Wasm schema engine
-// with our driver adapter, so migrations need no downloaded binary (see README, "Database").
+// with our driver adapter, so migrations need no downloaded binary (see docs/development.md, "Database schema changes").
 // DATABASE_URL picks the schema, its migrations and the adapter: `file:` → prisma/schema.prisma
 // (SQLite), `postgres://` → prisma/postgres/schema.prisma (generated from it, PostgreSQL).
 import fs from "node:fs";

@@ -62,7 +62,7 @@ async function apiProxy(request: NextRequest, event: NextFetchEvent): Promise<Re
   // /api and /v1 themselves have no route (the catch-alls need a segment): their 404 is answered here,
   // in the API's shape and with the request's id, not as Next's HTML page.
   if (BARE_API.test(pathname) && response.headers.has("x-middleware-next")) {
-    const error = new AppError("not_found:api", `No API endpoint at ${pathname}. See the HTTP API section of the README.`);
+    const error = new AppError("not_found:api", `No API endpoint at ${pathname}. See /api-reference (or /api/openapi.json).`);
     return pathname.startsWith("/v1") ? openAiErrorResponse(error) : toErrorResponse(error);
   }
   if (isCorsPath(pathname)) for (const [name, value] of Object.entries(corsHeaders(request))) response.headers.set(name, value);

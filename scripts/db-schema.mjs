@@ -49,7 +49,7 @@ function main() {
   const current = fs.existsSync(POSTGRES_SCHEMA) ? fs.readFileSync(POSTGRES_SCHEMA, "utf8") : "";
   if (process.argv.includes("--check")) {
     if (current !== expected) {
-      console.error("prisma/postgres/schema.prisma is stale: run `npm run db:schema` and add a PostgreSQL migration (README, Database).");
+      console.error("prisma/postgres/schema.prisma is stale: run `npm run db:schema` and add a PostgreSQL migration (docs/development.md, Database schema changes).");
       process.exit(1);
     }
     return;

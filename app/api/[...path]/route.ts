@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { route } from "@/lib/http";
 
 const notFound = route(async () => {
-  throw new AppError("not_found:api", "No API endpoint at this path. See the HTTP API section of the README.");
+  throw new AppError("not_found:api", "No API endpoint at this path. See /api-reference (or /api/openapi.json).");
 });
 
 export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
