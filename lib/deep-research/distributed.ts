@@ -75,7 +75,7 @@ export async function stopTasksOnWorkers(conversationId: string): Promise<void> 
  * start no longer runs; "stopped" when the run was cancelled or ended meanwhile (the task stays
  * running and is resumed with the run). A task's own failure is recorded on it, not thrown.
  */
-export async function runDrTask({ conversationId, taskId }: { conversationId: string; taskId: string }): Promise<"done" | "skipped" | "stopped"> {
+export async function runDrTask({ conversationId, taskId, lock }: { conversationId: string; taskId: string; lock?: AbortSignal }): Promise<"done" | "skipped" | "stopped"> {
   const read = () => Promise.all([getRun({ kind: "deep-research", subjectId: conversationId }), getConversation({ id: conversationId })]);
   const over = ([run, c]: Awaited<ReturnType<typeof read>>) => !run || run.status !== "running" || run.cancelRequestedAt !== null || !c?.active;
   const [[run, c], task] = await Promise.all([read(), getTask(taskId)]);
@@ -84,13 +84,18 @@ export async function runDrTask({ conversationId, taskId }: { conversationId: st
   const sink = sharedSeqSink(run.id);
   const handle = {
     id: run.id, kind: "deep-research" as const, subjectId: conversationId, userId: run.userId, mode: run.mode,
-    signal: stop.signal, leaseLost: false, phased: false, continued: false,
+    signal: lock ? AbortSignal.any([stop.signal, lock]) : stop.signal, leaseLost: false, phased: false, continued: false,
   };
   let ended = true;
   try {
     await runTask(new DrContext(conversationId, c.userId, handle, sink), task);
     return stop.signal.aborted ? "stopped" : "done";
   } catch (error) {
+    // Its job's lock lost (lib/queue/job-lock.ts): the worker that took the job ends the part, not this one.
+    if (lock?.aborted) {
+      ended = false;
+      throw lock.reason;
+    }
     if (stop.signal.aborted) return "stopped";
     console.error(`[quarry] task ${taskId} of conversation ${conversationId}: ${errorMessage(error)}`);
     // Retried: this job has not ended yet.

@@ -73,7 +73,7 @@ export async function settleOnWorkers({ scope, sink, nodes }: { scope: TreeScope
  * "skipped" when the research no longer runs; "stopped" when it was cancelled or ended meanwhile
  * (the coordinator settles what is unfinished). Other failures are thrown: the job is retried.
  */
-export async function runTreeNode({ researchId, queryId, nodes }: { researchId: string; queryId: string; nodes: PartJobs }): Promise<"done" | "skipped" | "stopped"> {
+export async function runTreeNode({ researchId, queryId, nodes, lock }: { researchId: string; queryId: string; nodes: PartJobs; lock?: AbortSignal }): Promise<"done" | "skipped" | "stopped"> {
   const node = await store.loadNode(researchId, queryId);
   const chain = node?.chain ?? [];
   const query = chain.at(-1);
@@ -82,7 +82,7 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
   if (!run || !research || !query || run.cancelRequestedAt !== null || research.status !== "running") return "skipped";
   const stop = sharedStopWhen(`tree:${researchId}`, async () => !(await store.treeGoesOn(researchId)), PART_STOP_POLL_MS, `the nodes of research ${researchId}`);
   const sink = sharedSeqSink(run.id);
-  const ctx = new RunContext(scopeOfResearch(research), getEnv(), sink, stop.signal, () => false, true);
+  const ctx = new RunContext(scopeOfResearch(research), getEnv(), sink, lock ? AbortSignal.any([stop.signal, lock]) : stop.signal, () => false, true);
   // The run's job is parked while its nodes work: they show the research paused while the LLM provider
   // is down (their calls wait for it), and running again when it is back.
   const unwatch = ctx.watchProvider(limiters().llmHealth, { pausedNow: research.pausedAt !== null });
@@ -99,6 +99,11 @@ export async function runTreeNode({ researchId, queryId, nodes }: { researchId: 
     done = true;
     return "done";
   } catch (error) {
+    // Its job's lock lost (lib/queue/job-lock.ts): the worker that took the job ends the part, not this one.
+    if (lock?.aborted) {
+      ended = false;
+      throw lock.reason;
+    }
     if (stop.signal.aborted) return "stopped";
     // Retried: the query still has its job.
     ended = false;

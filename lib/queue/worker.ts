@@ -18,6 +18,7 @@ import { bullTreeNodes } from "./part-jobs";
 import { runDrTask } from "../deep-research/distributed";
 import { PART_PARK_MS } from "../runs/part-jobs";
 import { clearWake, takeWake } from "./enqueue";
+import { watchJobLock } from "./job-lock";
 
 /** Stalls a job may have (its worker died) before it fails; the sweep queues a failed job's run again anyway. */
 const MAX_STALLS = 5;
@@ -85,14 +86,22 @@ export function startRunWorker(registry: RunRegistry): Worker<RunJobData> {
  * for its parts, so parts must never wait for a run slot): a tree's query nodes, a Deep Research level's tasks. A dead
  * worker's part job is taken by another after QUEUE_LOCK_MS and resumes the part from the database.
  */
-function startPartWorker<T>(queue: string, owner: string, part: string, of: (data: T) => string, work: (data: T) => Promise<string>): Worker<T> {
-  const worker = new Worker<T>(
+function startPartWorker<T>(queue: string, owner: string, part: string, of: (data: T) => string, work: (data: T, lock: AbortSignal) => Promise<string>): Worker<T> {
+  const worker: Worker<T> = new Worker<T>(
     queue,
     async (job) => {
       console.log(`[quarry] worker ${owner}: ${part} job ${job.id} (${of(job.data)}) started, attempt ${job.attemptsMade + 1}`);
-      const how = await work(job.data);
-      console.log(`[quarry] worker ${owner}: ${part} job ${job.id} (${of(job.data)}) ${how}`);
-      return how;
+      // The part stops before its next LLM call or write once another worker may have its job (job-lock.ts).
+      const lock = watchJobLock(worker as Worker, job, getEnv().QUEUE_LOCK_MS);
+      try {
+        const how = await work(job.data, lock.signal);
+        // A part that stopped for its lost lock has not ended: the worker that took its job runs it.
+        lock.signal.throwIfAborted();
+        console.log(`[quarry] worker ${owner}: ${part} job ${job.id} (${of(job.data)}) ${how}`);
+        return how;
+      } finally {
+        lock.dispose();
+      }
     },
     workerOptions(owner, getEnv().QUEUE_PART_CONCURRENCY),
   );
@@ -102,7 +111,7 @@ function startPartWorker<T>(queue: string, owner: string, part: string, of: (dat
 }
 
 export const startTreeNodeWorker = (owner: string) =>
-  startPartWorker<TreeNodeJobData>(TREE_NODES_QUEUE, owner, "node", (d) => `research ${d.researchId}`, (d) => runTreeNode({ ...d, nodes: bullTreeNodes }));
+  startPartWorker<TreeNodeJobData>(TREE_NODES_QUEUE, owner, "node", (d) => `research ${d.researchId}`, (d, lock) => runTreeNode({ ...d, nodes: bullTreeNodes, lock }));
 
 export const startDrTaskWorker = (owner: string) =>
-  startPartWorker<DrTaskJobData>(DR_TASKS_QUEUE, owner, "task", (d) => `conversation ${d.conversationId}`, runDrTask);
+  startPartWorker<DrTaskJobData>(DR_TASKS_QUEUE, owner, "task", (d) => `conversation ${d.conversationId}`, (d, lock) => runDrTask({ ...d, lock }));

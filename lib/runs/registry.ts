@@ -24,6 +24,8 @@ export type Dispatcher = (kind: RunKind, subjectId: string) => Promise<{ jobId: 
 interface ActiveRun {
   handle: RunHandle & { leaseLost: boolean };
   controller: AbortController;
+  /** When the lease ends unless renewed (this process's clock, as it asked for the claim or beat). */
+  leaseEnds: number;
 }
 
 const key = (kind: RunKind, subjectId: string) => `${kind}:${subjectId}`;
@@ -167,6 +169,7 @@ export class RunRegistry {
   private async claimAndExecute(kind: RunKind, subjectId: string, phased: boolean, onClaim?: (claimed: boolean) => void): Promise<RunOutcome | null> {
     const engine = this.engine(kind);
     const row = await getRun({ kind, subjectId });
+    const claimedAt = Date.now();
     const claimed = Boolean(row && (await claimRun({ id: row.id, owner: this.owner, leaseMs: this.leaseMs() })));
     onClaim?.(claimed);
     if (!row || !claimed) return null;
@@ -188,7 +191,7 @@ export class RunRegistry {
     const handle = { id: row.id, kind, subjectId, userId: row.userId, mode: row.mode, signal: controller.signal, leaseLost: false, phased, continued: row.handoffAt !== null };
     // A run cancelled while no process held it (between two of its queue jobs) stops at once.
     if (row.cancelRequestedAt) controller.abort(new Error("Cancelled by the user"));
-    const entry: ActiveRun = { handle, controller };
+    const entry: ActiveRun = { handle, controller, leaseEnds: claimedAt + this.leaseMs() };
     const k = key(kind, subjectId);
     this.runs.set(k, entry);
     this.pollCancels();
@@ -196,6 +199,7 @@ export class RunRegistry {
     // Started during an outage: it waits like the others, so it shows paused like them.
     if (limiters().llmHealth.state.down) this.showPause([entry], limiters().llmHealth.state);
     const beat = setInterval(() => void this.heartbeat(entry), this.beatMs());
+    const deadline = this.watchLease(entry);
     let outcome: RunOutcome = "failed";
     let error: string | null = null;
     try {
@@ -214,6 +218,7 @@ export class RunRegistry {
       else console.error(`[quarry] ${kind} run ${row.id} crashed:`, e);
     } finally {
       clearInterval(beat);
+      clearTimeout(deadline.timer);
       this.runs.delete(k);
       if (!shared) eventBus.close(topic);
       tracking.forget();
@@ -260,9 +265,32 @@ export class RunRegistry {
     this.cancelPoll.unref();
   }
 
+  /**
+   * Stops the run when its lease ends with no beat renewing it: a process that was stopped or stalled
+   * past its lease (SIGSTOP, a long pause) may find another owner, and must make no LLM call or write
+   * before its next beat says so. The timer fires, late, as the process resumes: before the database
+   * round trip that precedes every LLM call (its usage `begin`) has come back.
+   */
+  private watchLease(entry: ActiveRun): { timer?: ReturnType<typeof setTimeout> } {
+    const deadline: { timer?: ReturnType<typeof setTimeout> } = {};
+    const arm = () => {
+      deadline.timer = setTimeout(() => {
+        if (Date.now() < entry.leaseEnds) return arm();
+        console.warn(`[quarry] ${entry.handle.kind} run ${entry.handle.id}: its lease ended ${Date.now() - entry.leaseEnds} ms ago unrenewed: stopping it here`);
+        entry.handle.leaseLost = true;
+        entry.controller.abort(new Error("This process's lease on the run ended (it was stalled): another may own it"));
+      }, Math.max(0, entry.leaseEnds - Date.now()));
+      deadline.timer.unref();
+    };
+    arm();
+    return deadline;
+  }
+
   private async heartbeat(entry: ActiveRun): Promise<void> {
     try {
+      const sentAt = Date.now();
       const { held } = await heartbeatRun({ id: entry.handle.id, owner: this.owner, leaseMs: this.leaseMs() });
+      if (held) entry.leaseEnds = Math.max(entry.leaseEnds, sentAt + this.leaseMs());
       if (!held) {
         entry.handle.leaseLost = true;
         entry.controller.abort(new Error("Another process took this run over"));
