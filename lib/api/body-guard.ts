@@ -18,7 +18,7 @@ import { bodyLimitOf, declaredLength } from "./body-limits";
 import { toErrorResponse } from "./errors";
 import { openAiErrorResponse } from "./openai-error";
 import { isApiPath, withRequestId } from "./request-id";
-import { send } from "./unsupported-methods";
+import { addRequestGuard, send } from "./server-gate";
 
 /** The answer to a request refused before Next: JSON `{ error, code }` (OpenAI's shape under /v1). */
 function refusal(error: AppError, pathname: string, close: boolean): Response {
@@ -76,27 +76,7 @@ export function guardBody(req: http.IncomingMessage, res: http.ServerResponse, e
   return false;
 }
 
-const INSTALLED = Symbol.for("quarry.bodyGuard");
-
 /** Guards the bodies of every request on every HTTP server of this process. */
 export function guardRequestBodies(): void {
-  const proto = http.Server.prototype as http.Server & { [INSTALLED]?: true };
-  if (proto[INSTALLED]) return;
-  proto[INSTALLED] = true;
-  // Next creates its server before instrumentation runs, so the guard wraps the prototype's emit.
-  const emit = proto.emit;
-  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === "request") {
-      const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-      let answered = false;
-      try {
-        answered = guardBody(req, res);
-      } catch (error) {
-        // A broken guard must not take every request down with it.
-        console.error("[quarry] request body guard failed:", error);
-      }
-      if (answered) return true;
-    }
-    return Reflect.apply(emit, this, [event, ...args]) as boolean;
-  } as typeof proto.emit;
+  addRequestGuard("request bodies", (req, res) => guardBody(req, res));
 }

@@ -5,11 +5,11 @@
 // unsupported") before proxy.ts runs, a bare 500, and the others end as Next's empty 400. So the
 // check sits on the HTTP server itself, installed once by instrumentation.ts. Methods Node's parser
 // does not know (FOO) are a 400 from Node; CONNECT closes the connection (no server here tunnels).
-import http from "node:http";
 import { AppError } from "../errors";
 import { toErrorResponse } from "./errors";
 import { openAiErrorResponse } from "./openai-error";
 import { isApiPath, withRequestId } from "./request-id";
+import { addRequestGuard, send } from "./server-gate";
 
 const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const SERVED = new Set(SERVED_METHODS);
@@ -24,31 +24,12 @@ function unsupportedMethodResponse(method: string, pathname: string): Response {
   return isApiPath(pathname) ? withRequestId(toErrorResponse(error, headers)) : toErrorResponse(error, headers);
 }
 
-/** Writes a fetch Response on a Node response (a small, whole body). */
-export async function send(response: Response, res: http.ServerResponse): Promise<void> {
-  const body = Buffer.from(await response.arrayBuffer());
-  res.writeHead(response.status, { ...Object.fromEntries(response.headers), "content-length": body.length });
-  res.end(body);
-}
-
-const INSTALLED = Symbol.for("quarry.unsupportedMethods");
-
 /** Answers every request with a method Next does not serve, on every HTTP server of this process. */
 export function refuseUnsupportedMethods(): void {
-  const proto = http.Server.prototype as http.Server & { [INSTALLED]?: true };
-  if (proto[INSTALLED]) return;
-  proto[INSTALLED] = true;
-  // Next creates its server before instrumentation runs, so the check wraps the prototype's emit.
-  const emit = proto.emit;
-  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === "request") {
-      const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-      if (!SERVED.has(req.method ?? "")) {
-        const pathname = (req.url ?? "/").split("?")[0];
-        void send(unsupportedMethodResponse(req.method ?? "", pathname), res).catch(() => res.destroy());
-        return true;
-      }
-    }
-    return Reflect.apply(emit, this, [event, ...args]) as boolean;
-  } as typeof proto.emit;
+  addRequestGuard("unsupported methods", (req, res) => {
+    if (SERVED.has(req.method ?? "")) return false;
+    const pathname = (req.url ?? "/").split("?")[0];
+    void send(unsupportedMethodResponse(req.method ?? "", pathname), res).catch(() => res.destroy());
+    return true;
+  });
 }
