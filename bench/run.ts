@@ -7,6 +7,8 @@
 //                                       documents, on each --database (smoke: 50 documents)
 //   npm run bench -- --only exports     each export format of one report built, then the same version requested
 //                                       again: served from the cache, no compile (issue 54)
+//   npm run bench -- --only chat-clients  every captured chat-client request decided (housekeeping or question):
+//                                       the classification calls' tokens per request (issue 55)
 //   npm run bench -- --only misbehave   the misbehaving model (issue 51): every engine in process under each mode of
 //                                       the fake's misbehaving model, a row per mode (--misbehave-modes think,generic:
 //                                       which; --misbehave-config 2x2: the tree's size; smoke: think and generic, 1x2)
@@ -55,6 +57,7 @@ import { formatQueueMarkdown, runQueueBench, type QueueBenchResult, type SingleT
 import { formatKnowledgeMarkdown, runKnowledgeBench, type KnowledgeBenchResult } from "./knowledge/run";
 import { formatMisbehaveMarkdown, runMisbehaveBench, type MisbehaveBenchResult } from "./misbehave/run";
 import { formatExportsMarkdown, runExportsBench, type ExportsBenchResult } from "./exports/run";
+import { formatChatClientsMarkdown, runChatClientsBench, type ChatClientsBenchResult } from "./chat-clients/run";
 import { MISBEHAVE_MODES, type MisbehaveMode } from "../test/fakes/llm-misbehave";
 import { WARM_UP } from "./tree/warm-up";
 import { calibrateMachine } from "./machine";
@@ -153,8 +156,8 @@ const peerRuns = positive("peer-runs", values["peer-runs"], smoke ? 1 : 3);
 const peerConcurrency = positive("peer-concurrency", values["peer-concurrency"], 16);
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
-if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge", "queue", "misbehave", "exports"].includes(values.only)) {
-  throw new Error(`--only takes tree, faults, large-web, extraction, answer, deep-research, datasets, knowledge, queue, misbehave or exports, got "${values.only}"`);
+if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge", "queue", "misbehave", "exports", "chat-clients"].includes(values.only)) {
+  throw new Error(`--only takes tree, faults, large-web, extraction, answer, deep-research, datasets, knowledge, queue, misbehave, exports or chat-clients, got "${values.only}"`);
 }
 // --only tree runs the tree rows and the faults row; --only faults the faults row alone.
 const runTreePart = !values.only || values.only === "tree";
@@ -180,6 +183,8 @@ function misbehaveModes(raw: string | undefined): (MisbehaveMode | null)[] {
 const misbehaveRequest = { modes: misbehaveModes(values["misbehave-modes"]), ...config(values["misbehave-config"] ?? (smoke ? "1x2" : "2x2")) };
 // In process: each export format of one report, built and then requested again (the cache's row).
 const runExports = !values.only || values.only === "exports";
+// In a child process: every captured chat-client request decided, the classification calls' tokens.
+const runChatClients = !values.only || values.only === "chat-clients";
 // Needs Redis (and PostgreSQL): only when asked for.
 const runQueue = values.only === "queue";
 if (!["sqlite", "postgres", "both"].includes(values.database)) throw new Error(`--database takes sqlite, postgres or both, got "${values.database}"`);
@@ -320,6 +325,7 @@ async function main(): Promise<void> {
 
   let exportsRow: ExportsBenchResult | undefined;
   if (runExports) exportsRow = await runExportsBench({ log });
+  const chatClients: ChatClientsBenchResult | undefined = runChatClients ? await runChatClientsBench({ log }) : undefined;
 
   const knowledge: KnowledgeBenchResult[] = [];
   if (runKnowledge) {
@@ -388,6 +394,7 @@ async function main(): Promise<void> {
     queue,
     misbehave,
     exports: exportsRow,
+    chatClients,
   };
   const markdown =
     formatBenchMarkdown({ ...result, extractionMarkdown: extraction && `${extraction.markdown}\n${extractionQuality?.markdown ?? ""}` }) +
@@ -399,7 +406,8 @@ async function main(): Promise<void> {
     (knowledge.length ? `\n${formatKnowledgeMarkdown(knowledge)}` : "") +
     (queue ? `\n${formatQueueMarkdown(queue)}` : "") +
     (misbehave ? `\n${formatMisbehaveMarkdown(misbehave)}` : "") +
-    (exportsRow ? `\n${formatExportsMarkdown(exportsRow)}` : "");
+    (exportsRow ? `\n${formatExportsMarkdown(exportsRow)}` : "") +
+    (chatClients ? `\n${formatChatClientsMarkdown(chatClients)}` : "");
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "latest.json"), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(outDir, "latest.md"), markdown);
