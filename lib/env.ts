@@ -179,6 +179,13 @@ const schema = z.object({
   KNOWLEDGE_DOCS_PATH: z.string().trim().optional().transform((v) => v || undefined),
   KNOWLEDGE_MAX_FILE_BYTES: int(8 * 1024 * 1024, 1024, 8 * 1024 * 1024),
   KNOWLEDGE_MAX_PAGES: int(2_000, 1, 100_000),
+  // Bounds on reading one document (issue 52: a 300 KB DOCX inflating to 300 MB held the server for
+  // 963 s): the bytes a DOCX's parts may inflate to together, the ratio one part may inflate by (past
+  // its first MiB), the passages (chunks) a document may make, and the time reading it may take.
+  KNOWLEDGE_MAX_INFLATED_BYTES: int(32 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
+  KNOWLEDGE_MAX_INFLATE_RATIO: int(100, 2, 10_000),
+  KNOWLEDGE_MAX_CHUNKS: int(20_000, 1, 1_000_000),
+  KNOWLEDGE_PARSE_TIMEOUT_MS: int(60_000, 1_000, 3_600_000),
   // PostgreSQL only: "auto" ranks chunk vectors with pgvector when the server has the extension
   // (enabled at first use; a side table beside the migrations), else in process; "off" always in process.
   KNOWLEDGE_PGVECTOR: z.enum(["auto", "off"]).default("auto"),

@@ -5,6 +5,7 @@ import { getEnv } from "../env";
 import type { ChunkInput, DocumentMeta } from "../db/knowledge";
 import { errorMessage } from "../errors";
 import { chunkSections } from "./chunk";
+import { documentError } from "./errors";
 import { embeddingsEnabled, embedTexts } from "../ai/embed";
 import type { UsageSink } from "../ai/usage";
 import { toBlob } from "./embeddings";
@@ -13,8 +14,18 @@ import { parseDocument } from "./parse";
 /** `onUsage`: whom the embedding requests are recorded against (the uploading user). */
 export async function prepareDocument(name: string, bytes: Uint8Array, { onUsage }: { onUsage?: UsageSink } = {}): Promise<{ meta: DocumentMeta; chunks: ChunkInput[] }> {
   const env = getEnv();
-  const parsed = await parseDocument(name, bytes, { maxBytes: env.KNOWLEDGE_MAX_FILE_BYTES, maxPages: env.KNOWLEDGE_MAX_PAGES });
+  const parsed = await parseDocument(name, bytes, {
+    maxBytes: env.KNOWLEDGE_MAX_FILE_BYTES,
+    maxPages: env.KNOWLEDGE_MAX_PAGES,
+    maxInflatedBytes: env.KNOWLEDGE_MAX_INFLATED_BYTES,
+    maxInflateRatio: env.KNOWLEDGE_MAX_INFLATE_RATIO,
+    timeoutMs: env.KNOWLEDGE_PARSE_TIMEOUT_MS,
+  });
   const chunks = chunkSections(parsed.sections);
+  // Refused whole, before any embedding is paid for or row written: a bomb once stored 262,144 chunks.
+  if (chunks.length > env.KNOWLEDGE_MAX_CHUNKS) {
+    throw documentError("too_large", name, `the document makes ${chunks.length} passages, more than the limit of ${env.KNOWLEDGE_MAX_CHUNKS} (KNOWLEDGE_MAX_CHUNKS).`);
+  }
   const meta: DocumentMeta = {
     name,
     format: parsed.format,

@@ -9,7 +9,7 @@ import { cleanFileName } from "./formats";
 import { parseDocument } from "./parse";
 import { queryTerms } from "./query-terms";
 
-const limits = { maxBytes: 1024 * 1024, maxPages: 50 };
+const limits = { maxBytes: 1024 * 1024, maxPages: 50, maxInflatedBytes: 64 * 1024 * 1024, maxInflateRatio: 100, timeoutMs: 60_000 };
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 async function rejects(promise: Promise<unknown>, code: string, name: string) {
