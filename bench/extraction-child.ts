@@ -4,6 +4,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { resolveImplementation } from "./extraction-implementations";
 import { exposeGc, loadFixtures, measure, type Implementation, type ImplementationResult } from "./extraction-measure";
+import { loaderArgs } from "./child-loader";
 
 export type Outcome = { row: ImplementationResult } | { skipped: string };
 
@@ -22,21 +23,10 @@ export async function measureInProcess(req: MeasureRequest): Promise<Outcome> {
   return { row: await measure(impl, loadFixtures(req.paths), req.iterations, req.warmup, exposeGc()) };
 }
 
-// The child needs the parent's TypeScript loader (tsx's --import/--require), and nothing else of its flags.
-function loaderArgs(): string[] {
-  const out: string[] = [];
-  const argv = process.execArgv;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (/^--(import|require|loader|experimental-loader)=/.test(a)) out.push(a);
-    else if (/^(--import|--require|-r|--loader|--experimental-loader)$/.test(a) && i + 1 < argv.length) out.push(a, argv[++i]);
-  }
-  return [...out, "--expose-gc"];
-}
 
 export function measureInChild(req: MeasureRequest, timeoutMs = 15 * 60_000): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], { execArgv: loaderArgs(), stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], { execArgv: [...loaderArgs(), "--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
     const timer = setTimeout(() => {
       child.kill();
       reject(new Error(`extraction child for ${req.id} timed out after ${timeoutMs / 1000} s`));

@@ -7,6 +7,7 @@ import { fork } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { loaderArgs } from "../child-loader";
 
 export interface ChatClientsBenchResult {
   requests: number;
@@ -61,15 +62,6 @@ async function runInProcess(): Promise<ChatClientsBenchResult> {
   }
 }
 
-function loaderArgs(): string[] {
-  const out: string[] = [];
-  const argv = process.execArgv;
-  for (let i = 0; i < argv.length; i++) {
-    if (/^--(import|require|loader)=/.test(argv[i])) out.push(argv[i]);
-    else if (/^(--import|--require|-r|--loader)$/.test(argv[i]) && i + 1 < argv.length) out.push(argv[i], argv[++i]);
-  }
-  return out;
-}
 
 export function runChatClientsBench({ log = console.error }: { log?: (line: string) => void } = {}): Promise<ChatClientsBenchResult> {
   return new Promise((resolve, reject) => {

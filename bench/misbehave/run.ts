@@ -10,6 +10,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { MisbehaveMode } from "../../test/fakes/llm-misbehave";
 import type { EngineRun, ModeRun } from "../../test/helpers/misbehaving-runs";
+import { loaderArgs } from "../child-loader";
 
 export interface MisbehaveRequest {
   /** null: the well-behaved scenario fake, as the reference row. */
@@ -38,17 +39,6 @@ async function runInProcess(req: MisbehaveRequest): Promise<ModeRun[]> {
   }
 }
 
-// The child needs the parent's TypeScript loader (tsx's --import/--require), and nothing else of its flags.
-function loaderArgs(): string[] {
-  const out: string[] = [];
-  const argv = process.execArgv;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (/^--(import|require|loader|experimental-loader)=/.test(a)) out.push(a);
-    else if (/^(--import|--require|-r|--loader|--experimental-loader)$/.test(a) && i + 1 < argv.length) out.push(a, argv[++i]);
-  }
-  return out;
-}
 
 export function runMisbehaveBench(req: MisbehaveRequest, { log = console.error, timeoutMs = 20 * 60_000 }: { log?: (line: string) => void; timeoutMs?: number } = {}): Promise<MisbehaveBenchResult> {
   return new Promise((resolve, reject) => {
