@@ -174,7 +174,13 @@ const slowRank = (file) => {
 };
 const slowFirst = (files) => [...files].sort((a, b) => slowRank(a) - slowRank(b));
 
+/** Minutes since `since` (a Date.now()), for the parts' closing lines. */
+const minutes = (since) => ((Date.now() - since) / 60_000).toFixed(1);
+/** "part: N min" per part, printed with the closing line (where CI's time goes). */
+const timings = [];
+
 function runNodeTests(files, tapName, env = {}) {
+  const started = Date.now();
   const tap = path.join(root, "test-results", tapName);
   fs.rmSync(tap, { force: true });
   run(process.execPath, [
@@ -193,6 +199,7 @@ function runNodeTests(files, tapName, env = {}) {
     failed += 1;
     failures.push(`${tapName}: the test runner wrote no report`);
   }
+  timings.push(`${tapName.replace(/\.tap$/, "")}: ${minutes(started)} min`);
 }
 
 /** Why PostgreSQL cannot be used, or null when it answers. */
@@ -233,6 +240,7 @@ if (only("unit") || only("integration")) {
 
 if (only("e2e") && fs.existsSync(path.join(root, "playwright.config.ts"))) {
   ensureChromium();
+  const e2eStarted = Date.now();
   const report = path.join(root, "test-results", "playwright.json");
   fs.rmSync(report, { force: true });
   const status = run("npx", ["playwright", "test", "--reporter=list,json"], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
@@ -263,8 +271,10 @@ if (only("e2e") && fs.existsSync(path.join(root, "playwright.config.ts"))) {
     failed += 1;
     failures.push("playwright: no report was written");
   }
+  timings.push(`playwright: ${minutes(e2eStarted)} min`);
 }
 
+if (timings.length > 0) console.log(`\nTime per part: ${timings.join("; ")}`);
 if (failures.length > 0) console.log(`\nFailed:\n  ${failures.join("\n  ")}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
