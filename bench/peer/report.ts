@@ -19,6 +19,8 @@ export interface QuarryTreeFigures {
   wallMs: number;
   ratio: number;
   llm: { calls: number; promptTokens: number; completionTokens: number };
+  pages?: { distinctUrls: number };
+  quality?: { plantedFacts: number; inItems: number; inReport: number };
 }
 
 export function peerRow(depth: number, breadth: number, concurrency: number, latencies: { llmMs: number; searchMs: number; webMs: number }, runs: PeerResult[]): PeerRow {
@@ -55,5 +57,44 @@ export function formatPeerMarkdown(rows: PeerRow[], tree: QuarryTreeFigures[]): 
   }
   const failed = rows.flatMap((r) => r.runs).reduce((n, r) => n + r.failedQueries, 0);
   lines.push("", `Peer runs' queries that failed (dropped, as the peer does): ${failed}.`, "");
+  return lines.join("\n");
+}
+
+/**
+ * Both fixture webs side by side with the peer (issue 57): per web and size, Quarry's span, prompt tokens and
+ * LLM calls against the peer's (the median span of its runs, its last run's counts), and the planted facts
+ * that reached Quarry's items and report. Targets on the overlapping web: (5, 5) prompt tokens ≤ the peer's,
+ * span ≤ the peer's at every size.
+ */
+export function formatWebsMarkdown(webs: { name: string; overlap: boolean; tree: QuarryTreeFigures[]; peer: PeerRow[] }[]): string {
+  const shown = webs.filter((w) => w.tree.length > 0);
+  if (shown.length === 0) return "";
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const lines = [
+    "## Both webs side by side with the lean peer",
+    "",
+    "The distinct web: the tree rows' fixture web (each query's results drawn from 26 short pages). The overlapping web",
+    "(`test/fakes/web-overlap.ts`, `--overlap-pages`): 22 pages by default, three of them long reads, drawn by popularity so that",
+    "a (5, 5)'s 110 queries share them, each read by many queries, as on the real web. Peer: median span of its runs, its last run's counts.",
+    "Targets on the overlapping web: (5, 5) prompt tokens ≤ the peer's; span ≤ the peer's at every size.",
+    "",
+    "| web | depth × breadth | span Quarry / peer | Quarry ÷ peer | prompt tokens Quarry / peer | LLM calls Quarry / peer | distinct pages | planted facts in items / report |",
+    "| --- | --- | --- | ---: | --- | --- | ---: | --- |",
+  ];
+  for (const web of shown) {
+    for (const q of web.tree) {
+      const row = web.peer.find((p) => p.depth === q.depth && p.breadth === q.breadth);
+      const span = row ? median(row.runs.map((r) => r.wallMs)) : undefined;
+      const last = row?.runs.at(-1);
+      const spanMark = web.overlap && span !== undefined ? (q.wallMs <= span ? " ✓" : " ✗") : "";
+      const tokenMark = web.overlap && last && q.depth === 5 && q.breadth === 5 ? (q.llm.promptTokens <= last.promptTokens ? " ✓" : " ✗") : "";
+      lines.push(
+        `| ${web.name} | ${q.depth} × ${q.breadth}${q.database && q.database !== "sqlite" ? ` (${q.database})` : ""} | ${s(q.wallMs)} / ${span !== undefined ? s(span) : "—"} | ${span !== undefined ? `${(q.wallMs / span).toFixed(2)}${spanMark}` : "—"} | ` +
+          `${k(q.llm.promptTokens)} / ${last ? k(last.promptTokens) : "—"}${tokenMark} | ${q.llm.calls} / ${last ? last.llmCalls : "—"} | ${q.pages?.distinctUrls ?? "—"} | ` +
+          `${q.quality ? `${pct(q.quality.inItems)} / ${pct(q.quality.inReport)} of ${q.quality.plantedFacts}` : "—"} |`,
+      );
+    }
+  }
+  lines.push("");
   return lines.join("\n");
 }

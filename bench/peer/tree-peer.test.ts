@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { startFakes, type Fakes } from "../../test/fakes";
-import { formatPeerMarkdown, peerRow } from "./report";
+import { formatPeerMarkdown, formatWebsMarkdown, peerRow } from "./report";
 import { pageText, peerBoundMs, runTreePeer } from "./tree-peer";
 
 let fakes: Fakes;
@@ -60,4 +60,17 @@ test("the side-by-side table holds Quarry's span against the peer's median", () 
   );
   assert.match(md, /\| 5 × 5 \| Quarry \(sqlite\) \| 1 \| 4\.20 s \| 1\.500 \| 860 \| 380k \/ 46k \| \*\*1\.50\*\* ✗ \|/);
   assert.match(md, /\| 5 × 5 \| peer, concurrency 16 \| 3 \| 2\.80 s \(3\.00, 2\.60, 2\.80\) \| 1\.191 \|/);
+});
+
+test("both webs side by side: span, prompt tokens and calls against the peer's, targets marked on the overlapping web", () => {
+  const peer = (wallMs: number, promptTokens: number) => ({ wallMs, llmCalls: 192, promptTokens, completionTokens: 21_000, queries: 110, searches: 110, pagesRead: 550, learnings: 70, reportChars: 100, failedQueries: 0 });
+  const latencies = { llmMs: 150, searchMs: 80, webMs: 60 };
+  const quarry = (wallMs: number, promptTokens: number) => ({ depth: 5, breadth: 5, database: "sqlite", wallMs, ratio: 1.1, llm: { calls: 228, promptTokens, completionTokens: 15_000 }, pages: { distinctUrls: 22 }, quality: { plantedFacts: 70, inItems: 0.8, inReport: 0.33 } });
+  const md = formatWebsMarkdown([
+    { name: "distinct", overlap: false, tree: [quarry(3000, 310_000)], peer: [peerRow(5, 5, 16, latencies, [peer(2800, 292_000)])] },
+    { name: "overlapping", overlap: true, tree: [quarry(2600, 339_000)], peer: [peerRow(5, 5, 16, latencies, [peer(2700, 656_000), peer(2900, 656_000), peer(2800, 656_000)])] },
+  ]);
+  assert.match(md, /\| distinct \| 5 × 5 \| 3\.00 s \/ 2\.80 s \| 1\.07 \| 310k \/ 292k \| 228 \/ 192 \| 22 \| 80\.0% \/ 33\.0% of 70 \|/);
+  assert.match(md, /\| overlapping \| 5 × 5 \| 2\.60 s \/ 2\.80 s \| 0\.93 ✓ \| 339k \/ 656k ✓ \| 228 \/ 192 \|/);
+  assert.equal(formatWebsMarkdown([{ name: "overlapping", overlap: true, tree: [], peer: [] }]), "");
 });

@@ -13,6 +13,8 @@ export interface FakesProcess {
   pid?: number;
   /** Pages of the large fixture web the search results come from (`--web-pages`); 0: the 26 small pages. */
   webPages: number;
+  /** Pages of the overlapping fixture web the search results come from (`--overlap-pages`; test/fakes/web-overlap.ts); 0: not that web. */
+  overlapWeb: number;
   /** Points the product at the fake LLM directly. */
   env: Record<string, string>;
   /** The fault proxy's base URL, for OPENAI_BASE_URL in fault runs (started with `faults: true`). */
@@ -32,7 +34,7 @@ async function getJson<T>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-export async function startFakesProcess(latencies: BoundLatencies, { failingPageShare = 0, faults = false, webPages = 0 } = {}): Promise<FakesProcess> {
+export async function startFakesProcess(latencies: BoundLatencies, { failingPageShare = 0, faults = false, webPages = 0, overlapWeb = 0 } = {}): Promise<FakesProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -42,6 +44,7 @@ export async function startFakesProcess(latencies: BoundLatencies, { failingPage
       "--web-latency", String(latencies.webMs),
       "--failing-page-share", String(failingPageShare),
       "--web-pages", String(webPages),
+      "--overlap-web", String(overlapWeb),
       ...(faults ? ["--faults"] : []),
     ],
     { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
@@ -60,6 +63,7 @@ export async function startFakesProcess(latencies: BoundLatencies, { failingPage
   return {
     pid: child.pid,
     webPages,
+    overlapWeb,
     env: {
       OPENAI_BASE_URL: urls.llm,
       OPENAI_API_KEY: "bench-key",

@@ -47,7 +47,8 @@ export function timelineHops(t: TimelineCalls, latencies: { llmMs: number; searc
   for (const e of t.llm) {
     if (!e.q) continue;
     if (e.agent === "query-generator") planning.set(e.q, e.at);
-    if (e.agent === "website-analyzer") {
+    // A query's analyses: the page reads it took part in, and its selection from pages read before.
+    if (e.agent === "website-analyzer" || e.agent === "item-selector") {
       const ats = analyses.get(e.q);
       if (ats) ats.push(e.at);
       else analyses.set(e.q, [e.at]);
@@ -77,7 +78,7 @@ export function timelineHops(t: TimelineCalls, latencies: { llmMs: number; searc
     const ats = t.llm.filter((e) => e.agent === agent).map((e) => e.at);
     return ats.length ? { first: Math.min(...ats), last: Math.max(...ats) } : undefined;
   };
-  const lastAnalysis = callsOf("website-analyzer")?.last ?? t.t0;
+  const lastAnalysis = Math.max(callsOf("website-analyzer")?.last ?? t.t0, callsOf("item-selector")?.last ?? t.t0);
   const report = callsOf("report-writer");
   const verification = callsOf("citation-verifier");
   return {

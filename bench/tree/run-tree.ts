@@ -177,13 +177,16 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function writeTimeline(file: string, r: { t0: number; wallMs: number; hrStartUs: number; hrEndUs: number; fakes: FakesProcess; llmLog: LlmLogEntry[]; webLog: WebLogEntry[] }): Promise<void> {
   const searches = (await (await fetch(`${new URL(r.fakes.env.SEARXNG_URL).origin}/__log`)).json()) as { entries: { at: number; q: string }[] };
-  const llm = r.llmLog.map((e) => {
+  const llm = r.llmLog.flatMap((e) => {
     const text = promptText(e);
-    // The first URL of the prompt (an analysis's page), and the query the call serves: an analysis's
-    // search query, or the parent whose children a planning call plans (the chain's last).
+    // The first URL of the prompt (an analysis's page), and the query the call serves: an item
+    // selection's search query, or the parent whose children a planning call plans (the chain's last).
+    // A page read serves every query it names (<query search="…">): an entry for each.
     const url = /https?:\/\/[^\s"<>)]+/.exec(text)?.[0];
+    const read = [...text.matchAll(/<query id="[^"]*" search="([^"]*)">/g)].map((m) => m[1].replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&amp;/g, "&"));
+    if (read.length > 0) return read.map((q) => ({ at: e.at, agent: e.agent, status: e.status, url, q }));
     const q = /<search_query>\s*([\s\S]*?)\s*<\/search_query>/.exec(text)?.[1] ?? [...text.matchAll(/Query: (.*)/g)].at(-1)?.[1];
-    return { at: e.at, agent: e.agent, status: e.status, url, q };
+    return [{ at: e.at, agent: e.agent, status: e.status, url, q }];
   });
   const timeline: Timeline = {
     t0: r.t0,

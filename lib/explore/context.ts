@@ -14,6 +14,7 @@ import * as store from "../db/tree";
 import { parseStringArray, toRunStatus } from "./public-shape";
 import { llmPriority } from "./tree";
 import { parseSources, type Sources } from "../knowledge/sources";
+import { PageReads } from "./page-reads";
 
 /** A page whose fetch has finished (in this run or before it), with its text. */
 export interface FetchedPage {
@@ -75,18 +76,18 @@ export interface EventSink {
   emit(topic: RunTopic, event: TreeEvent): void;
 }
 
-/** Queue mode: the pages read in full by this process's node jobs, per research (the latest 64 researches). */
-const readInFullHere = new BoundedMap<string, Set<string>>(64);
+/** Queue mode: the pages read by this process's node jobs, and what their reads extracted, per research (the latest 64 researches). */
+const readsHere = new BoundedMap<string, PageReads>(64);
 
 export class RunContext {
   /** Page fetches by page id: a URL is fetched at most once per research, and read once. */
   readonly pageFetches = new Map<string, Promise<FetchedPage>>();
   /**
-   * Pages one query of this run has sent to the analyser in full: any other query reading them sends
-   * only the passages that match its own objective (lib/agents/passages.ts). In queue mode, shared by
-   * the research's node jobs in this process (others' reads are found in the database).
+   * The run's page reads: a page goes to the analyser once, for every query waiting for it then, and a
+   * later query chooses from what that read extracted (./page-reads.ts). In queue mode, shared by the
+   * research's node jobs in this process (a page another process read is read here in passages).
    */
-  readonly pagesReadInFull: Set<string>;
+  readonly pageReads: PageReads;
   reportDraft = "";
   /** Pause and warning writes, in order. */
   private writes: Promise<void> = Promise.resolve();
@@ -108,7 +109,7 @@ export class RunContext {
      */
     readonly distributed = false,
   ) {
-    this.pagesReadInFull = distributed ? readInFullHere.getOrAdd(scope.researchId, () => new Set()) : new Set();
+    this.pageReads = distributed ? readsHere.getOrAdd(scope.researchId, () => new PageReads()) : new PageReads();
     this.signal = AbortSignal.any([cancelSignal, this.fatalController.signal]);
     // Every queued limiter waiter and in-flight fetch of the run listens to this one signal.
     setMaxListeners(0, this.signal);
@@ -170,6 +171,23 @@ export class RunContext {
       pending.promptTokens += t.promptTokens;
       pending.completionTokens += t.completionTokens;
       this.queryTokens.set(queryId, pending);
+    }, (spent) => store.settleCalls(this.id, spent));
+  }
+
+  /**
+   * A page read's usage (one call for several queries): each call counted unsettled before it is sent,
+   * its tokens shared by the queries it served (written with each one's completion, as analysisUsage's)
+   * and settled on the research when the read ends (`flush`).
+   */
+  sharedAnalysisUsage(queryIds: string[]): { sink: UsageSink; take(): store.SettledCalls | undefined; flush(): Promise<void> } {
+    const share = (total: number, i: number) => Math.floor(total / queryIds.length) + (i < total % queryIds.length ? 1 : 0);
+    return this.heldUsage((t) => {
+      queryIds.forEach((queryId, i) => {
+        const pending = this.queryTokens.get(queryId) ?? { promptTokens: 0, completionTokens: 0 };
+        pending.promptTokens += share(t.promptTokens, i);
+        pending.completionTokens += share(t.completionTokens, i);
+        this.queryTokens.set(queryId, pending);
+      });
     }, (spent) => store.settleCalls(this.id, spent));
   }
 

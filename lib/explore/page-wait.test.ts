@@ -80,6 +80,6 @@ test("pages another worker fetched and one of its queries read in full: this nod
   const analyses = fakes.llm.log.filter((e) => e.agent === "website-analyzer");
   assert.equal(analyses.length, urls.length);
   const prompts = analyses.map((e) => e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" "));
-  assert.ok(prompts.every((p) => p.includes('excerpt="passages matching the objective"')), "each page sent as its matching passages");
+  assert.ok(prompts.every((p) => p.includes('excerpt="passages matching the objectives"')), "each page sent as its matching passages");
   assert.ok(prompts.every((p) => !p.includes("Unrelated filler about sports results and weather. ".repeat(100))), "not in full");
 });

@@ -1,8 +1,7 @@
-// One query node: search → save ≤7 URLs → scrape each (once per research) → analyse each scraped
-// page against this query's objective → completed. A failed page never stops its query.
-import { analyzeWebsite } from "../agents/analyze-website";
-import { matchingPassages, rereadBudget } from "../agents/passages";
-import { trimToTokens } from "../ai/prompts";
+// One query node: search → save ≤7 URLs → scrape each (once per research) → read each scraped page
+// (once per research, for every query waiting for it: ./page-reads.ts) → for the pages another query's
+// read went out for, one call choosing from what they extracted → completed. A failed page never stops its query.
+import { selectItems } from "../agents/analyze-website";
 import { isLostCall } from "../ai/errors";
 import { BoundedMap } from "../bounded-map";
 import { allOrFirstError, Semaphore } from "../concurrency";
@@ -73,8 +72,14 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{
   let analyzing = query.status === "analyzing";
   /** The `analyzing` status, written while the query's first analysis goes on. */
   let analyzingWritten: Promise<unknown> | undefined;
-  // Pages of this query still to analyse: its LLM calls' scheduling priority.
-  let analysesLeft = pending.length;
+  const startAnalyzing = () => {
+    if (analyzing) return;
+    analyzing = true;
+    // Not awaited here: a round trip less between the page's fetch and its analysis's call.
+    analyzingWritten = underWay(setStatus(ctx, query, "analyzing"));
+  };
+  /** Pages another query's read went out for: this query chooses from what it extracted, in one call for them all. */
+  const reused: { page: FetchedPage; items: string[]; record: (items: string[], spent?: store.SettledCalls) => Promise<void>; fail: (error: string) => Promise<void> }[] = [];
   // Every page's analysis ends before the query does, even when one fails: a sibling still saving
   // its items after the run had settled its unfinished rows as stopped would leave them unmarked.
   await allOrFirstError(
@@ -93,73 +98,59 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{
         await page.recorded;
         if (await store.saveAnalysis(row.id, ctx.id, page.url, items, { exclusive: ctx.distributed, spent })) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
       };
-      if (row.items.length > 0) {
-        // Analysed before a crash, between saving the items and marking the row (see store.saveAnalysis).
-        analysesLeft--;
-        return recordAnalysis([...row.items].sort((a, b) => a.position - b.position).map((i) => i.content));
-      }
-      if (page.status !== "scraped") {
-        analysesLeft--;
-        const error = page.error ?? "The page could not be fetched";
+      const fail = async (error: string) => {
         await page.recorded;
         if (await store.failQueryPage(row.id, error)) emitWebsite(ctx, written("failed", error));
-        return;
+      };
+      if (row.items.length > 0) {
+        // Analysed before a crash, between saving the items and marking the row (see store.saveAnalysis).
+        return recordAnalysis([...row.items].sort((a, b) => a.position - b.position).map((i) => i.content));
       }
+      if (page.status !== "scraped") return fail(page.error ?? "The page could not be fetched");
       await analyses.run(async () => {
-        const schedule = ctx.schedule({ kind: "analysis", depth: query.depth, analysesLeft: analysesLeft-- });
-        if (!analyzing) {
-          analyzing = true;
-          // Not awaited here: a round trip less between the page's fetch and its analysis's call.
-          analyzingWritten = underWay(setStatus(ctx, query, "analyzing"));
-        }
-        let items: string[];
-        // The first query of the research to analyse a page reads it in full; the others reuse its
-        // fetch and extraction and send only the passages that match their own objective.
-        const text = page.content ?? "";
-        let excerpt: string | null = null;
-        // Queue mode: another worker's query may have read it. Not a page whose end this worker saw:
-        // nobody read one it fetched before the fetch ended here, and the claim that found one ended
-        // said whether a query had read it (the analysis here follows at once).
-        if (ctx.distributed && !ctx.pagesReadInFull.has(row.pageId) && !endSeenHere.get(row.pageId) && (await store.pageAnalyzedElsewhere(row.pageId, row.id))) {
-          ctx.pagesReadInFull.add(row.pageId);
-        }
-        if (ctx.pagesReadInFull.has(row.pageId)) {
-          const budget = rereadBudget(ctx.env.PAGE_TOKEN_BUDGET);
-          // Nothing matching: the page's opening within the same budget (one call per analysed page still).
-          const passages = matchingPassages(text, `${query.objective}\n${query.text}`, budget) || trimToTokens(text, budget);
-          if (passages.length < text.length) excerpt = passages;
-        } else ctx.pagesReadInFull.add(row.pageId);
-        // The analysis's calls are settled with its save, or on their own when it ends without one.
-        const usage = ctx.analysisUsage(query.id);
+        startAnalyzing();
+        // Queue mode: another worker's query may have read it: read here, its passages matching the objectives.
+        // Not a page whose end this worker saw: nobody read one it fetched before the fetch ended here.
+        const excerpt = ctx.distributed && !ctx.pageReads.known(row.pageId) && (ctx.pageReads.readElsewhere.has(row.pageId) || (!endSeenHere.get(row.pageId) && (await store.pageAnalyzedElsewhere(row.pageId, row.id))));
+        let outcome;
         try {
-          items = await analyzeWebsite({
-            objective: query.objective,
-            query: query.text,
-            url: page.url,
-            title: page.title,
-            text: excerpt ?? text,
-            excerpt: excerpt !== null,
-            pageBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
-            onUsage: usage.sink,
-            signal: ctx.signal,
-            schedule,
-          });
+          outcome = await ctx.pageReads.serve(row.pageId, page, { queryId: query.id, objective: query.objective, query: query.text, depth: query.depth, ctx }, { excerpt });
         } catch (error) {
-          // The page was not read after all: the next query to reach it reads it in full.
-          if (excerpt === null) ctx.pagesReadInFull.delete(row.pageId);
-          // Its calls that returned (a reply that could not be parsed) are settled; one that fails here stays unsettled.
-          await usage.flush().catch((settleError: unknown) => console.error(`[quarry] research ${ctx.id}: could not settle an analysis's calls:`, settleError));
           // A lost call costs this page's analysis (a resume retries it), never the query.
           if (!isLostCall(error)) throw error;
-          if (await store.failQueryPage(row.id, error.message)) emitWebsite(ctx, written("failed", error.message));
-          return;
+          return fail(error.message);
         }
-        // A save that fails (the database does) leaves the calls unsettled: counted, as at a crash.
-        await recordAnalysis(items, usage.take());
+        if (outcome.kind === "read" || outcome.items.length === 0) return recordAnalysis(outcome.items);
+        reused.push({ page, items: outcome.items, record: recordAnalysis, fail });
       }, ctx.signal);
     }),
     // Nothing of this query is written after it ends.
   ).finally(() => analyzingWritten?.catch(() => {}));
+  if (reused.length > 0) {
+    // One call for every page whose read went out for other queries: only what those reads extracted is sent.
+    const usage = ctx.analysisUsage(query.id);
+    let chosen: number[][];
+    try {
+      chosen = await selectItems({
+        objective: query.objective,
+        query: query.text,
+        pages: reused.map((r) => ({ url: r.page.url, title: r.page.title, items: r.items })),
+        onUsage: usage.sink,
+        signal: ctx.signal,
+        schedule: ctx.schedule({ kind: "analysis", depth: query.depth, analysesLeft: 1 }),
+      });
+    } catch (error) {
+      await usage.flush().catch((settleError: unknown) => console.error(`[quarry] research ${ctx.id}: could not settle an item selection's calls:`, settleError));
+      if (!isLostCall(error)) throw error;
+      await Promise.all(reused.map((r) => r.fail(error.message)));
+      chosen = [];
+    }
+    if (chosen.length > 0) {
+      // The selection's calls are settled with the first save (a save that fails leaves them unsettled: counted, as at a crash).
+      const spent = usage.take();
+      await Promise.all(reused.map((r, i) => r.record(chosen[i].map((index) => r.items[index]), i === 0 ? spent : undefined)));
+    }
+  }
   await analyzingWritten;
   return { completed: underWay(setStatus(ctx, query, "completed", { completedAt: new Date(), tokens: ctx.takeQueryTokens(query.id) })) };
 }
@@ -302,7 +293,7 @@ async function fetchPageOnce(ctx: RunContext, pageId: string): Promise<FetchedPa
       page = claim.page;
       if (claim.claimed) break;
       if (hasEnded(page)) {
-        if (claim.analyzedElsewhere) ctx.pagesReadInFull.add(pageId);
+        if (claim.analyzedElsewhere) ctx.pageReads.readElsewhere.add(pageId);
         endSeenHere.getOrAdd(pageId, () => true);
         return page;
       }

@@ -49,6 +49,8 @@ export function agentReply(ctx: AgentContext): AgentReply {
       return json(queries(task, ctx));
     case "website-analyzer":
       return json(extractItems(task));
+    case "item-selector":
+      return json(selectItems(task));
     case "report-writer":
       return { text: writeReport(task, ctx.hallucinateCitation, ctx.verify), json: false };
     case "branch-summarizer":
@@ -148,26 +150,65 @@ function repeated(task: string, parentQuery: string) {
   }));
 }
 
-function extractItems(task: string) {
+/** The sentences of a page's text (an excerpt's "[…]" separators dropped). */
+function pageSentences(task: string): { text: string; url: string; candidates: string[] } {
   const page = tagOf(task, "page");
   // An excerpt's passages are separated by "[…]" lines (lib/agents/passages.ts).
   const text = (page?.content ?? "").replace(/\s*\[…\]$/, "").replace(/\n\[…\]\n/g, "\n");
-  const candidates = sentencesOf(text);
+  return { text, url: page?.attrs.url ?? text, candidates: sentencesOf(text) };
+}
+
+const wordsOf = (text: string) => new Set(firstWords(text, 40).split(" ").filter((w) => w.length > 3));
+
+/** How well a sentence serves an objective: figures, length, and the objective's words. */
+function score(sentence: string, objectiveWords: Set<string>): number {
+  return (/\d/.test(sentence) ? 2 : 0) + (sentence.split(/\s+/).length >= 12 ? 1 : 0) + sentence.toLowerCase().split(/\W+/).filter((w) => objectiveWords.has(w)).length;
+}
+
+/**
+ * A page read for several queries (lib/agents/analyze-website.ts): per query (<query id="Q1">objective</query>)
+ * the 1–3 sentences that serve its objective best, tagged with its id; then the page's other sentences with a
+ * figure, tagged with no query (what later queries choose from), 12 items at most.
+ */
+function extractItems(task: string) {
+  const { text, url, candidates } = pageSentences(task);
   if (!text.trim()) return { items: [] };
-  if (candidates.length === 0) return { items: [{ content: text.trim().split("\n")[0].slice(0, 300) }] };
-  const objectiveWords = new Set(
-    firstWords(tagContent(task, "objective") ?? "", 40)
-      .split(" ")
-      .filter((w) => w.length > 3),
-  );
-  const scored = candidates.map((sentence, index) => ({
-    sentence,
-    index,
-    score: (/\d/.test(sentence) ? 2 : 0) + (sentence.split(/\s+/).length >= 12 ? 1 : 0) + sentence.toLowerCase().split(/\W+/).filter((w) => objectiveWords.has(w)).length,
-  }));
-  const wanted = 1 + (hashString(page?.attrs.url ?? text) % 3);
-  const picked = [...scored].sort((a, b) => b.score - a.score || a.index - b.index).slice(0, wanted);
-  return { items: picked.sort((a, b) => a.index - b.index).map((p) => ({ content: p.sentence })) };
+  const queries = [...(tagContent(task, "queries") ?? "").matchAll(/<query id="([^"]+)"[^>]*>([\s\S]*?)<\s?\/query>/g)].map((m) => ({ id: m[1], objective: m[2].trim() }));
+  if (candidates.length === 0) return { items: [{ content: text.trim().split("\n")[0].slice(0, 300), queries: queries.map((q) => q.id) }] };
+  const wanted = 1 + (hashString(url) % 3);
+  const tags = new Map<number, string[]>();
+  for (const q of queries) {
+    const objectiveWords = wordsOf(q.objective);
+    const picked = candidates.map((sentence, index) => ({ index, score: score(sentence, objectiveWords) })).sort((a, b) => b.score - a.score || a.index - b.index).slice(0, wanted);
+    for (const p of picked) tags.set(p.index, [...(tags.get(p.index) ?? []), q.id]);
+  }
+  const others = candidates.map((sentence, index) => ({ sentence, index })).filter((c) => !tags.has(c.index) && /\d/.test(c.sentence));
+  const notes = others.slice(0, Math.max(0, 12 - tags.size)).map((c) => c.index);
+  return {
+    items: [...tags.keys(), ...notes].sort((a, b) => a - b).map((index) => ({ content: candidates[index], queries: tags.get(index) ?? [] })),
+  };
+}
+
+/**
+ * A later query choosing from what earlier reads extracted (lib/agents/analyze-website.ts): per page, the
+ * 1–3 items that serve its objective best (ties broken by the objective, so that queries differ as their
+ * objectives do), by their ids.
+ */
+function selectItems(task: string) {
+  const objective = tagContent(task, "objective") ?? "";
+  const objectiveWords = wordsOf(objective);
+  const chosen: string[] = [];
+  for (const page of (tagContent(task, "items") ?? "").matchAll(/<page((?:\s+[\w-]+="[^"]*")*)\s*>([\s\S]*?)<\s?\/page>/g)) {
+    const url = /url="([^"]*)"/.exec(page[1])?.[1] ?? "";
+    const items = [...page[2].matchAll(/^(N\d+): (.*)$/gm)].map((m) => ({ id: m[1], content: m[2] }));
+    const wanted = 1 + (hashString(url) % 3);
+    const picked = items
+      .map((item, index) => ({ id: item.id, index, score: score(item.content, objectiveWords) * 8 + (hashString(`${objective}|${item.content}`) % 8) }))
+      .sort((a, b) => b.score - a.score || a.index - b.index)
+      .slice(0, wanted);
+    chosen.push(...picked.sort((a, b) => a.index - b.index).map((p) => p.id));
+  }
+  return { items: chosen };
 }
 
 function fallback(task: string, ctx: AgentContext): AgentReply {

@@ -6,6 +6,13 @@ import { clientGone, FakeServer, hang, latencyFor, readBody, regex, sendJson, sl
 import { hashString, seededRandom } from "./random";
 import { largeWebPages, type LargeWebPage } from "./web-large";
 import { CONTENT_PAGES, FAILING_PAGES } from "./web-pages";
+import { overlapWebPages, pickOverlapPages, type OverlapPage } from "./web-overlap";
+
+let overlapCache: { count: number; pages: OverlapPage[] } | null = null;
+function overlapPages(count: number): OverlapPage[] {
+  if (overlapCache?.count !== count) overlapCache = { count, pages: overlapWebPages(count) };
+  return overlapCache.pages;
+}
 
 let largeCache: { count: number; pages: LargeWebPage[] } | null = null;
 /** A fresh copy of the large web's page list (the picker removes what it picks). */
@@ -32,6 +39,11 @@ export interface SearchOptions {
   inject: string;
   /** Draw results from the large fixture web of this many pages (test/fakes/web-large.ts) instead of the 26 content pages. */
   largeWeb: number;
+  /**
+   * Draw results from the overlapping fixture web of this many pages (test/fakes/web-overlap.ts), the
+   * most popular pages most often: a tree's queries share most of their results, as on the real web.
+   */
+  overlapWeb: number;
 }
 
 export interface SearchResult {
@@ -79,6 +91,7 @@ const DEFAULTS: SearchOptions = {
   includeDuplicate: true,
   inject: "",
   largeWeb: 0,
+  overlapWeb: 0,
 };
 
 const ENGINES = ["google", "bing", "duckduckgo", "brave", "qwant", "startpage", "mojeek"];
@@ -105,7 +118,13 @@ export class FakeSearch extends FakeServer<SearchOptions, SearchLogEntry> {
     const { resultsPerQuery, failingPageShare, includeDuplicate } = this.options;
     const next = seededRandom(hashString(pageno > 1 ? `${q}#${pageno}` : q));
     const unique = Math.max(0, resultsPerQuery - (includeDuplicate && resultsPerQuery > 1 ? 1 : 0));
-    const content: { path: string; title: string; snippet: string }[] = this.options.largeWeb > 0 ? largePages(this.options.largeWeb) : [...CONTENT_PAGES];
+    const overlap = this.options.overlapWeb > 0;
+    // The overlapping web: the query's draw by popularity, taken in order.
+    const content: { path: string; title: string; snippet: string }[] = overlap
+      ? pickOverlapPages(overlapPages(this.options.overlapWeb), unique, next)
+      : this.options.largeWeb > 0
+        ? largePages(this.options.largeWeb)
+        : [...CONTENT_PAGES];
     // Never the SSRF bait: the product runs against the fakes with SCRAPE_ALLOW_PRIVATE=1 and would
     // follow the redirect to a real private address.
     const contentPaths = new Set(content.map((p) => p.path));
@@ -114,7 +133,7 @@ export class FakeSearch extends FakeServer<SearchOptions, SearchLogEntry> {
     for (let i = 0; i < unique && (content.length || failing.length); i++) {
       const fromFailing = failing.length > 0 && (next() < failingPageShare || content.length === 0);
       const pool = fromFailing ? failing : content;
-      const [page] = pool.splice(Math.floor(next() * pool.length), 1);
+      const [page] = pool.splice(overlap && !fromFailing ? 0 : Math.floor(next() * pool.length), 1);
       const snippet = "snippet" in page ? page.snippet : `${page.title}. Read the full document for details.`;
       picks.push({ path: page.path, title: page.title, snippet });
     }

@@ -3,6 +3,7 @@
 //   tsx test/fakes/serve.ts --llm-port 4101 --search-port 4102 --web-port 4103 \
 //     [--llm-latency 150 --search-latency 80 --web-latency 60] [--failing-page-share 0]
 //     [--web-pages 800]   search results from the large fixture web of that many pages (web-large.ts)
+//     [--overlap-web 30]  search results from the overlapping fixture web of that many pages (web-overlap.ts)
 //     [--faults [--faults-port 4104]]   the fault proxy in front of the LLM (no faults until
 //                                       configured over POST /__control); its URL is printed as "faults"
 import { parseArgs } from "node:util";
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     "web-latency": { type: "string", default: "0" },
     "failing-page-share": { type: "string" },
     "web-pages": { type: "string", default: "0" },
+    "overlap-web": { type: "string", default: "0" },
     faults: { type: "boolean", default: false },
     "faults-port": { type: "string", default: "0" },
   },
@@ -38,8 +40,8 @@ const fakes = await startFakes({
   ports: { llm: num("llm-port"), search: num("search-port"), web: num("web-port"), faults: num("faults-port") },
   faults: values.faults || undefined,
   llm: { latencyMs: num("llm-latency") },
-  search: { latencyMs: num("search-latency"), failingPageShare: num("failing-page-share"), largeWeb: num("web-pages") },
-  web: { latencyMs: num("web-latency"), largeWeb: num("web-pages") },
+  search: { latencyMs: num("search-latency"), failingPageShare: num("failing-page-share"), largeWeb: num("web-pages"), overlapWeb: num("overlap-web") },
+  web: { latencyMs: num("web-latency"), largeWeb: num("web-pages"), overlapWeb: num("overlap-web") },
 });
 
 console.log(JSON.stringify({ llm: fakes.llm.url, searxng: fakes.search.url, web: fakes.web.url, ...(fakes.faults ? { faults: fakes.faults.url } : {}) }));

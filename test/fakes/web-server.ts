@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientGone, FakeServer, hang, latencyFor, sleep, type LatencyRule } from "./fake-server";
 import { seededBytes } from "./random";
 import { largeWebPages, renderLargePage, type LargeWebPage } from "./web-large";
+import { overlapWebPages, renderOverlapPage, type OverlapPage } from "./web-overlap";
 import { ARTICLES, CONTENT_PAGES, EMPTY_HTML, FAILING_PAGES, NOTES_TXT, PNG_1X1, REPORT_PDF } from "./web-pages";
 import { escapeHtml } from "./web-templates";
 
@@ -21,6 +22,8 @@ export interface WebOptions {
   inject: string;
   /** Serve the large fixture web too: this many generated pages at /web/<n>-<slug> (test/fakes/web-large.ts). */
   largeWeb: number;
+  /** Serve the overlapping fixture web too: this many pages at /overlap/<n>-<slug> (test/fakes/web-overlap.ts). */
+  overlapWeb: number;
 }
 
 export interface WebLogEntry {
@@ -33,7 +36,7 @@ export interface WebLogEntry {
   userAgent: string | null;
 }
 
-const DEFAULTS: WebOptions = { latencyMs: 0, latencyRules: [], hugeBytes: 20 * 1024 * 1024, inject: "", largeWeb: 0 };
+const DEFAULTS: WebOptions = { latencyMs: 0, latencyRules: [], hugeBytes: 20 * 1024 * 1024, inject: "", largeWeb: 0, overlapWeb: 0 };
 const HTML = "text/html; charset=utf-8";
 const BINARY = seededBytes(7, 64 * 1024);
 
@@ -58,6 +61,15 @@ export class FakeWeb extends FakeServer<WebOptions, WebLogEntry> {
     const count = this.options.largeWeb;
     if (this.large?.count !== count) this.large = { count, pages: largeWebPages(count) };
     return this.large.pages;
+  }
+
+  private overlap: { count: number; pages: OverlapPage[] } | null = null;
+
+  /** The overlapping web's pages (empty unless `overlapWeb`). */
+  overlapPages(): OverlapPage[] {
+    const count = this.options.overlapWeb;
+    if (this.overlap?.count !== count) this.overlap = { count, pages: overlapWebPages(count) };
+    return this.overlap.pages;
   }
 
   /**
@@ -96,6 +108,8 @@ export class FakeWeb extends FakeServer<WebOptions, WebLogEntry> {
       await sleep(large.slowMs, ...signals);
       return send(200, HTML, renderLargePage(large, this.largePages()));
     }
+    const overlapPage = url.pathname.startsWith("/overlap/") ? this.overlapPages().find((p) => p.path === url.pathname) : undefined;
+    if (overlapPage) return send(200, HTML, renderOverlapPage(overlapPage, this.overlapPages()));
     const article = ARTICLES.find((a) => a.path === url.pathname);
     if (article) return send(200, HTML, inject ? article.html.replaceAll("<p>", `<p>${inject}`) : article.html);
     switch (url.pathname) {

@@ -117,9 +117,13 @@ describe("tree research", () => {
   });
 
   test("children start while a slow sibling is still running", async () => {
-    // Every LLM call that mentions branch 2 is slow; branch 1 must not wait for it. Slow enough that
-    // the branch's page analyses, all at once (ANALYZE_CONCURRENCY_PER_QUERY 7), outlast the fast branch.
-    fakes.llm.configure({ latencyRules: [{ match: "aspect 2(\\.|\\b)", latencyMs: 3_000 }] });
+    // Branch 2's search and every LLM call of branch 2 alone are slow; branch 1 must not wait for them.
+    // A page read shared by both branches (one call for the queries waiting for the page) is both
+    // branches' call, not branch 2's alone (lib/explore/page-reads.ts): with its search late, branch 2
+    // finds its pages read by branch 1 and chooses from their items in a call of its own, slow enough to
+    // outlast the fast branch.
+    fakes.llm.configure({ latencyRules: [{ match: "^(?![\\s\\S]*aspect 1(\\.|\\b))[\\s\\S]*aspect 2(\\.|\\b)", latencyMs: 3_000 }] });
+    fakes.search.configure({ latencyRules: [{ match: "aspect 2(\\.|\\b)", latencyMs: 1_000 }] });
     fakes.search.configure({ failingPageShare: 0 });
     const id = await createAndStart(app, { depth: 2, breadth: 2 });
     const view = await waitForStatus(app, id, ["completed", "failed"]);

@@ -1,0 +1,135 @@
+// A page goes to the model once per research (issue 57): the queries waiting for it share one read, each
+// getting the items tagged with its own handle; a query that reaches it later chooses from what that read
+// extracted, without the page being sent again; a reply's handles that name no query are resolved or dropped.
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+import { useTestDatabase } from "../db/test-support";
+import { startFakes, type Fakes } from "../../test/fakes";
+
+await useTestDatabase();
+const fakes: Fakes = await startFakes();
+Object.assign(process.env, fakes.env, { SCRAPE_TIMEOUT_MS: "5000", LLM_RETRY_BUDGET_MS: "0" });
+const { db } = await import("../db/client");
+const { getEnv } = await import("../env");
+const { RunContext } = await import("./context");
+const { exploreTree } = await import("./explore");
+const { readSchema, selectItems } = await import("../agents/analyze-website");
+
+after(async () => {
+  await db.$disconnect();
+  await fakes.stop();
+});
+
+const sink = { emit: () => {} };
+const PAGE = [
+  "Installed battery capacity in the region reached 4.2 GW in 2024, more than double the 1.9 GW of a year earlier.",
+  "The average price of a four-hour system fell to 238 dollars per kilowatt-hour, a drop of 19 percent in one year.",
+  "Round-trip efficiency of the surveyed fleet averaged 86 percent, with auxiliary cooling the main loss in 41 sites.",
+  "A unique filler line that only the page itself carries, about lighthouses and tides, never an item.",
+  "Developers report that grid connection queues delay the typical project by 22 months across 12 countries.",
+].join("\n");
+const page = { url: "https://w.example/batteries", status: "scraped" as const, title: "Batteries", content: PAGE, error: null };
+
+async function newContext(prompt: string) {
+  const research = await db.research.create({ data: { initialPrompt: prompt, status: "running", depth: 1, breadth: 3 } });
+  return new RunContext({ researchId: research.id, prompt, qa: [], depth: 1, breadth: 3 }, getEnv(), sink, new AbortController().signal);
+}
+
+const request = (ctx: InstanceType<typeof RunContext>, n: number, objective: string) => ({ queryId: `q${n}`, objective, query: `battery query ${n}`, depth: 1, ctx });
+const calls = (from: number, agent: string) => fakes.llm.log.slice(from).filter((e) => e.agent === agent);
+const sent = (e: { messages: { content: unknown }[] }) => e.messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
+
+test("the queries waiting for a page share one read: one call for several objectives, each item attributed to the queries it serves", async () => {
+  const ctx = await newContext("Grid batteries");
+  const from = fakes.llm.log.length;
+  const outcomes = await Promise.all([
+    ctx.pageReads.serve("p1", page, request(ctx, 1, "Installed capacity in GW")),
+    ctx.pageReads.serve("p1", page, request(ctx, 2, "Prices per kilowatt-hour")),
+    ctx.pageReads.serve("p1", page, request(ctx, 3, "Efficiency of the fleet")),
+  ]);
+  const reads = calls(from, "website-analyzer");
+  assert.equal(reads.length, 1, "one call for the three queries");
+  assert.match(sent(reads[0]), /<query id="Q1"[^>]*>\s*Installed capacity in GW/);
+  assert.match(sent(reads[0]), /<query id="Q3"[^>]*>\s*Efficiency of the fleet/);
+  const reply = JSON.parse(reads[0].reply!) as { items: { content: string; queries: string[] }[] };
+  outcomes.forEach((outcome, i) => {
+    assert.equal(outcome.kind, "read");
+    const mine = reply.items.filter((item) => item.queries.includes(`Q${i + 1}`)).map((item) => item.content);
+    assert.deepEqual(outcome.items, mine, `query ${i + 1} gets the items tagged with its handle`);
+    assert.ok(outcome.items.length > 0);
+    for (const item of outcome.items) assert.ok(PAGE.includes(item));
+  });
+  // The read's tokens are shared by the queries it served, and its call is settled.
+  const shares = [1, 2, 3].map((n) => ctx.takeQueryTokens(`q${n}`)?.promptTokens ?? 0);
+  assert.ok(shares.every((t) => t > 0));
+  assert.equal(shares.reduce((a, b) => a + b, 0), reads[0].promptTokens);
+  const research = await db.research.findUniqueOrThrow({ where: { id: ctx.id } });
+  assert.equal(research.llmCalls, 1);
+  assert.equal(research.llmCallsUnsettled, 0);
+});
+
+test("a query that reaches the page after its read gets what the read extracted, and chooses from it without the page being sent again", async () => {
+  const ctx = await newContext("Grid batteries again");
+  const from = fakes.llm.log.length;
+  const first = await ctx.pageReads.serve("p1", page, request(ctx, 1, "Installed capacity in GW"));
+  assert.equal(first.kind, "read");
+  const later = await ctx.pageReads.serve("p1", page, request(ctx, 2, "Connection queues and delays"));
+  assert.equal(later.kind, "reuse");
+  assert.equal(calls(from, "website-analyzer").length, 1, "the page is not read again");
+  const reply = JSON.parse(calls(from, "website-analyzer")[0].reply!) as { items: { content: string }[] };
+  assert.deepEqual(later.items, reply.items.map((i) => i.content), "every item the read extracted, those tagged with no query too");
+  const chosen = await selectItems({ objective: "Connection queues and delays", query: "battery query 2", pages: [{ url: page.url, title: page.title, items: later.items }] });
+  const selections = calls(from, "item-selector");
+  assert.equal(selections.length, 1);
+  assert.ok(!sent(selections[0]).includes("lighthouses and tides"), "the page is not in the selection's prompt");
+  assert.ok(selections[0].promptTokens < calls(from, "website-analyzer")[0].promptTokens, "the selection costs less than the read");
+  assert.equal(chosen.length, 1);
+  assert.ok(chosen[0].length > 0 && chosen[0].every((i) => i >= 0 && i < later.items.length));
+});
+
+test("a reply's query handles: near-misses resolved to the query, a handle that names none dropped", () => {
+  const parsed = readSchema(2).parse({
+    items: [
+      { content: "Capacity reached 4.2 GW.", queries: ["q1", "Query 2", "Q9"] },
+      { content: "Prices fell 19 percent.", queries: "[Q2]" },
+      { content: "Efficiency averaged 86 percent.", queries: ["Q7"] },
+    ],
+  });
+  assert.deepEqual(parsed.items.map((i) => i.queries), [["Q1", "Q2"], ["Q2"], []]);
+});
+
+test("a misbehaving model retyping the handles: the items still reach their queries", async () => {
+  const ctx = await newContext("Grid batteries, retyped");
+  fakes.llm.configure({ misbehave: "retyped" });
+  try {
+    const from = fakes.llm.log.length;
+    const outcomes = await Promise.all([
+      ctx.pageReads.serve("p1", page, request(ctx, 1, "Installed capacity in GW")),
+      ctx.pageReads.serve("p1", page, request(ctx, 2, "Prices per kilowatt-hour")),
+    ]);
+    const [read] = calls(from, "website-analyzer");
+    assert.ok(read.misbehaved, "the reply was retyped");
+    assert.ok(outcomes.every((o) => o.kind === "read" && o.items.length > 0), "each query got its items");
+  } finally {
+    fakes.llm.configure({ misbehave: null });
+  }
+});
+
+test("in a tree, each page is read once, later queries choose from its items, and every item is attributed to its query and page", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "Heat pumps in cold climates", status: "running", depth: 2, breadth: 3 } });
+  const from = fakes.llm.log.length;
+  await exploreTree({ scope: { researchId: research.id, prompt: research.initialPrompt, qa: [], depth: 2, breadth: 3 }, sink, signal: new AbortController().signal });
+  const scraped = await db.page.count({ where: { researchId: research.id, status: "scraped" } });
+  const queries = await db.serpQuery.count({ where: { researchId: research.id } });
+  assert.equal(calls(from, "website-analyzer").length, scraped, "one read per page");
+  assert.ok(calls(from, "item-selector").length <= queries, "at most one selection per query");
+  const links = await db.queryPage.findMany({ where: { query: { researchId: research.id } }, include: { page: true, items: true } });
+  assert.ok(links.filter((l) => l.page.status === "scraped").every((l) => l.status === "analyzed"));
+  const items = links.flatMap((l) => l.items.map((i) => ({ item: i, link: l })));
+  assert.ok(items.length >= queries, `${items.length} items`);
+  for (const { item, link } of items) {
+    assert.equal(item.url, link.page.url, "the item's URL is its page's");
+    assert.ok((link.page.content ?? "").replace(/\s+/g, " ").includes(item.content.replace(/\s+/g, " ")), "the item is on its own page");
+  }
+  assert.ok(new Set(items.map((i) => i.link.queryId)).size > 1, "items on several queries");
+});

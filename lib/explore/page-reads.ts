@@ -1,0 +1,131 @@
+// A page goes to the model once per research, for every query waiting for it then: the queries whose
+// rows reach a fetched page in the same turn of the event loop (they waited for its one fetch) share one
+// read (lib/agents/analyze-website.ts), each getting the items tagged with its own handle. A query that
+// reaches the page once its read has gone out does not send the page again: it gets what the read
+// extracted (the page's items), to choose from in its own small selection call (query-step.ts).
+import { analyzeWebsite, type PageReadItem } from "../agents/analyze-website";
+import { matchingPassages, rereadBudget } from "../agents/passages";
+import { trimToTokens } from "../ai/prompts";
+import type { RunContext, FetchedPage } from "./context";
+
+export interface ReadRequest {
+  queryId: string;
+  objective: string;
+  query: string;
+  depth: number;
+  /** The asking query's run (in queue mode, each node job has its own). */
+  ctx: RunContext;
+}
+
+/** A page's items for the asking query (`read`: it took part in the read), or every item the page's read extracted, to choose from (`reuse`). */
+export type ReadOutcome = { kind: "read"; items: string[] } | { kind: "reuse"; items: string[] };
+
+/** A read that another run's stop ended: the request tries again. */
+const AGAIN = Symbol("again");
+
+interface Waiting {
+  request: ReadRequest;
+  resolve: (outcome: ReadOutcome | typeof AGAIN) => void;
+  reject: (error: unknown) => void;
+}
+
+interface PageState {
+  /** Requests gathering for the next read (it goes out at the end of the turn). */
+  batch?: { waiting: Waiting[]; excerpt: boolean };
+  /** The read under way. */
+  reading?: { done: Promise<void> };
+  /** What the page's read extracted: every later query chooses from it. */
+  items?: string[];
+}
+
+export class PageReads {
+  private readonly pages = new Map<string, PageState>();
+  /** Queue mode: pages a query of another process read (found with their fetch's claim). */
+  readonly readElsewhere = new Set<string>();
+
+  /** Whether the page was read here, or its read is under way. */
+  known(pageId: string): boolean {
+    const state = this.pages.get(pageId);
+    return Boolean(state?.items || state?.reading || state?.batch);
+  }
+
+  /**
+   * The page's items for the request: from the read it joins (one call for every query waiting for the
+   * page), or — the read having gone out before — what that read extracted. `excerpt`: another process
+   * read the page in full, so a read here sends only its passages matching the objectives.
+   */
+  async serve(pageId: string, page: FetchedPage, request: ReadRequest, { excerpt = false } = {}): Promise<ReadOutcome> {
+    for (;;) {
+      const state = this.pages.get(pageId) ?? {};
+      this.pages.set(pageId, state);
+      if (state.items) return { kind: "reuse", items: state.items };
+      if (state.reading) {
+        await state.reading.done.catch(() => {});
+        if (state.items) return { kind: "reuse", items: state.items };
+        // The read failed (its error went to the queries that took part in it): this query reads the page itself.
+        if (request.ctx.signal.aborted) throw request.ctx.signal.reason;
+        continue;
+      }
+      const outcome = await new Promise<ReadOutcome | typeof AGAIN>((resolve, reject) => {
+        if (state.batch) return void state.batch.waiting.push({ request, resolve, reject });
+        state.batch = { waiting: [{ request, resolve, reject }], excerpt };
+        // Every row waiting for the page's fetch resumes in this turn: they join before the read goes out.
+        setImmediate(() => this.read(page, state));
+      });
+      if (outcome !== AGAIN) return outcome;
+    }
+  }
+
+  private read(page: FetchedPage, state: PageState): void {
+    const batch = state.batch!;
+    state.batch = undefined;
+    const { waiting } = batch;
+    const ctx = waiting[0].request.ctx;
+    const done = this.readFor(ctx, page, waiting, batch.excerpt).then(
+      (items) => {
+        state.items = [...new Set(items.map((i) => i.content))];
+        state.reading = undefined;
+        waiting.forEach((w, index) => w.resolve({ kind: "read", items: items.filter((i) => i.serves.includes(index)).map((i) => i.content) }));
+      },
+      (error: unknown) => {
+        state.reading = undefined;
+        // Queue mode: another node job's run stopped under the read; a query of a run going on reads the page again.
+        waiting.forEach((w) => (w.request.ctx !== ctx && ctx.signal.aborted && !w.request.ctx.signal.aborted ? w.resolve(AGAIN) : w.reject(error)));
+        throw error;
+      },
+    );
+    state.reading = { done };
+    done.catch(() => {});
+  }
+
+  private async readFor(ctx: RunContext, page: FetchedPage, waiting: Waiting[], excerpt: boolean): Promise<PageReadItem[]> {
+    const requests = waiting.map((w) => w.request);
+    const text = page.content ?? "";
+    let sent = text;
+    let isExcerpt = false;
+    if (excerpt) {
+      const budget = rereadBudget(ctx.env.PAGE_TOKEN_BUDGET);
+      const passages = matchingPassages(text, requests.map((r) => `${r.objective}\n${r.query}`).join("\n"), budget * Math.min(requests.length, 4)) || trimToTokens(text, budget);
+      if (passages.length < text.length) [sent, isExcerpt] = [passages, true];
+    }
+    const depth = Math.min(...requests.map((r) => r.depth));
+    // The read's calls are settled when it ends, their tokens shared by the queries it served.
+    const usage = ctx.sharedAnalysisUsage(requests.map((r) => r.queryId));
+    try {
+      return await analyzeWebsite({
+        prompt: ctx.prompt,
+        objectives: requests.map((r) => ({ objective: r.objective, query: r.query })),
+        url: page.url,
+        title: page.title,
+        text: sent,
+        excerpt: isExcerpt,
+        pageBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
+        onUsage: usage.sink,
+        signal: ctx.signal,
+        schedule: ctx.schedule({ kind: "analysis", depth, analysesLeft: 1 }),
+      });
+    } finally {
+      await usage.flush().catch((error: unknown) => console.error(`[quarry] research ${ctx.id}: could not settle a page read's calls:`, error));
+    }
+  }
+}
