@@ -15,7 +15,8 @@ export const Composer = memo(function Composer({ conversationId, mode, running, 
   const box = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
-    if (mode === "steering" && !running && iterationsDone > 0) box.current?.focus();
+    // Without scrolling: the page opens at its top (the title), not at the reply box far below it.
+    if (mode === "steering" && !running && iterationsDone > 0) box.current?.focus({ preventScroll: true });
   }, [mode, running, iterationsDone]);
 
   const send = async (e: React.FormEvent) => {

@@ -13,6 +13,7 @@ import { Composer } from "./composer";
 import { DiscoveriesPanel } from "./discoveries-panel";
 import { PlanPanel, useTaskFocus } from "./plan-panel";
 import { DatasetsPanel } from "./datasets-panel";
+import { AnalysisNotebook } from "./notebook";
 import { datasetsOf } from "@/lib/client/deep-research-state";
 import { useVerification } from "@/hooks/use-verification";
 import type { VerificationView } from "@/lib/verification/view";
@@ -36,6 +37,8 @@ export function ConversationView({ id, semiCap }: { id: string; semiCap: number 
   const [focus, cite] = useTaskFocus();
   const plan = live?.plan;
   const taskIds = useMemo(() => new Set((plan ?? []).map((t) => t.id)), [plan]);
+  const uploaded = live?.state.uploadedDatasets;
+  const datasets = useMemo(() => datasetsOf(uploaded ?? []), [uploaded]);
   const loaded = live !== null;
   // The write-up's citation check, once the start has ended (it runs before the start ends).
   const checked = useVerification(`/api/deep-research/conversations/${encodeURIComponent(id)}/verification`, loaded && !live.deepResearchRun.isRunning).data as (VerificationView & { message_id: string }) | null | undefined;
@@ -60,13 +63,14 @@ export function ConversationView({ id, semiCap }: { id: string; semiCap: number 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,24rem)]">
         <div className="grid min-w-0 content-start gap-6">
           <HypothesisPanel state={live.state} taskIds={taskIds} onCite={cite} />
+          <AnalysisNotebook plan={live.plan} datasets={datasets} />
           <Timeline messages={live.messages} verification={checked ? { messageId: checked.message_id, view: checked } : null} />
           <Composer conversationId={id} mode={live.state.researchMode} running={running} steps={live.state.suggestedNextSteps} iterationsDone={replies} onStarted={reconnect} />
         </div>
         <aside className="grid min-w-0 content-start gap-6" aria-label="Discoveries, plan and datasets">
           <DiscoveriesPanel discoveries={live.discoveries} />
           <PlanPanel plan={live.plan} focus={focus} />
-          <DatasetsPanel datasets={datasetsOf(live.state.uploadedDatasets)} />
+          <DatasetsPanel datasets={datasets} />
         </aside>
       </div>
     </div>

@@ -1,10 +1,12 @@
 "use client";
-// The conversation's datasets: each loaded file with its table, row count, columns (type, nulls), its
-// first rows and description; a file that could not be loaded with its error.
+// The conversation's datasets: each loaded file with its table, row count, columns (type, nulls), how
+// it was read (format, delimiter, encoding when not UTF-8), its first rows and description; a file that
+// could not be loaded with its error.
 import { memo } from "react";
 import type { DrDataset } from "@/lib/client/deep-research-state";
 import { formatBytes } from "@/lib/client/deep-research-files";
 import { ResultTable } from "./query-result";
+import { datasetReadAs } from "@/lib/client/dataset-read-as";
 
 const DatasetItem = memo(function DatasetItem({ d }: { d: DrDataset }) {
   return (
@@ -13,7 +15,7 @@ const DatasetItem = memo(function DatasetItem({ d }: { d: DrDataset }) {
         <summary className="cursor-pointer">
           <span className="font-medium">{d.filename}</span>{" "}
           <span className="text-xs text-muted">
-            {d.status === "loaded" ? <>table <span className="font-mono">{d.table}</span> · {(d.rowCount ?? 0).toLocaleString("en")} rows · {d.columns?.length ?? 0} columns</> : d.status === "failed" ? <span className="text-danger">not loaded</span> : `${formatBytes(d.size)} · loading with the next step`}
+            {d.status === "loaded" ? <>table <span className="font-mono">{d.table}</span> · {(d.rowCount ?? 0).toLocaleString("en")} rows · {d.columns?.length ?? 0} columns · <span data-testid="dr-dataset-read-as">read as {datasetReadAs(d.filename, d.readAs)}</span></> : d.status === "failed" ? <span className="text-danger">not loaded</span> : `${formatBytes(d.size)} · loading with the next step`}
           </span>
         </summary>
         {d.status === "failed" ? <p className="mt-1 text-danger" data-testid="dr-dataset-error">{d.error}</p> : null}
@@ -25,7 +27,7 @@ const DatasetItem = memo(function DatasetItem({ d }: { d: DrDataset }) {
             ))}
           </ul>
         ) : null}
-        {d.previewRows?.rows.length ? <div className="mt-2"><ResultTable columns={d.previewRows.columns} rows={d.previewRows.rows} /></div> : null}
+        {d.previewRows?.rows.length ? <div className="mt-2"><ResultTable columns={d.previewRows.columns} rows={d.previewRows.rows} label={`First rows of ${d.filename}`} /></div> : null}
       </details>
     </li>
   );

@@ -8,6 +8,7 @@ import { Icon } from "../icons";
 import { orderDiscoveries, type DrDiscovery } from "@/lib/client/deep-research-state";
 import { hostname } from "@/lib/client/format";
 import { QueryResult } from "./query-result";
+import { queryCellId, showCell } from "./notebook";
 
 const CONF: Record<string, string> = {
   high: "border-[color:var(--st-completed)] text-[color:var(--st-completed-text)]",
@@ -29,7 +30,10 @@ function Evidence({ d }: { d: DrDiscovery }) {
               {items.length === 0 ? <li className="text-xs text-muted">No stored quote.</li> : null}
               {items.map((e) => e.query ? (
                 <li key={e.itemId} data-testid="dr-query-evidence" className="border-l-2 border-accent/50 pl-2 text-sm">
-                  <QueryResult q={e.query} chart={e.query.chart} />
+                  <QueryResult q={e.query} chart={e.query.chart} label={`Evidence: result of query ${e.query.queryId} of ${taskId}`} />
+                  <a href={`#${queryCellId(taskId, e.query.queryId)}`} onClick={(ev) => { ev.preventDefault(); showCell(queryCellId(taskId, e.query!.queryId)); }} data-testid="dr-evidence-cell" className="mt-1 inline-block text-xs text-accent hover:underline">
+                    Show query {e.query.queryId} in the analyses<span className="sr-only"> ({taskId})</span>
+                  </a>
                 </li>
               ) : (
                 <li key={e.itemId} data-testid="dr-quote" className="border-l-2 border-accent/50 pl-2 text-sm">

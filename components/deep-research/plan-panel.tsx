@@ -1,12 +1,11 @@
 "use client";
 // The plan: tasks by level (newest first) with type, objective, status and timings. A literature
-// task links to its child tree research; an analysis task shows its output or why it was skipped,
-// and every query it ran with its result and chart.
+// task links to its child tree research; an analysis task that ran queries links to its place in the
+// notebook (main column), one that did not shows its output or why it was skipped.
 // A task cited by the hypothesis is scrolled to, opened and highlighted (`focus`).
 import Link from "next/link";
 import { memo, useCallback, useEffect, useRef, useState } from "react";
 import { analysisArtifactsOf, tasksByLevel, type DrTask } from "@/lib/client/deep-research-state";
-import { QueryResult } from "./query-result";
 import { formatDuration } from "@/lib/client/format";
 
 const STATUS_STYLE: Record<string, string> = {
@@ -40,6 +39,8 @@ const TaskRow = memo(function TaskRow({ t, focusSeq }: { t: DrTask; focusSeq: nu
     ref.current.focus({ preventScroll: true });
   }, [focusSeq]);
   const focused = focusSeq !== null;
+  // An analysis that ran queries is read in the notebook (notebook.tsx); the plan links to it.
+  const inNotebook = t.type === "ANALYSIS" && (analysisArtifactsOf(t)?.queries.length ?? 0) > 0;
   return (
     <li
       ref={ref}
@@ -63,26 +64,25 @@ const TaskRow = memo(function TaskRow({ t, focusSeq }: { t: DrTask; focusSeq: nu
           Open its research tree<span className="sr-only"> for {t.id}</span>
         </Link>
       ) : null}
-      {t.type !== "LITERATURE" && (t.output || t.error) ? (
+      {inNotebook ? (
+        <a href={`#dr-analysis-${t.id}`} onClick={(e) => { e.preventDefault(); showAnalysis(t.id); }} data-testid="dr-task-notebook" className="mt-1 inline-block text-sm text-accent underline-offset-2 hover:underline">
+          Show in the analyses<span className="sr-only"> ({t.id}: its write-up, queries, results and chart)</span>
+        </a>
+      ) : t.type !== "LITERATURE" && (t.output || t.error) ? (
         <details className="mt-1 text-sm">
           <summary className="cursor-pointer text-accent">Output{t.status === "skipped" ? " (skipped)" : ""}</summary>
           <p className="mt-1 whitespace-pre-wrap break-words text-muted" data-testid="dr-task-output">{t.output ?? t.error}</p>
-          <AnalysisQueries t={t} />
         </details>
       ) : t.error ? <p className="mt-1 text-sm text-danger">{t.error}</p> : null}
     </li>
   );
 });
 
-/** Every query an analysis task ran (refused and failed ones too), with its result, and its chart. */
-function AnalysisQueries({ t }: { t: DrTask }) {
-  const a = analysisArtifactsOf(t);
-  if (!a || a.queries.length === 0) return null;
-  return (
-    <div className="mt-2 grid gap-3" data-testid="dr-task-queries">
-      {a.queries.map((q) => <QueryResult key={q.id} q={q} chart={a.chart?.queryId === q.id ? a.chart.spec : null} />)}
-    </div>
-  );
+/** Scrolls to an analysis in the notebook (the main column) and focuses it. */
+function showAnalysis(taskId: string) {
+  const el = document.getElementById(`dr-analysis-${taskId}`);
+  el?.scrollIntoView({ block: "start" });
+  el?.focus({ preventScroll: true });
 }
 
 /** One level; folded levels render their tasks only when opened, so a long plan stays cheap. */

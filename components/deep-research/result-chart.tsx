@@ -1,52 +1,78 @@
-// A chart from the analysis agent's Vega-Lite spec, drawn as plain SVG: bar, line or point over the
-// spec's inline data and its x/y encoding. A full Vega renderer (vega + vega-lite, several hundred
-// kB) is more than the conversation page's weight budget allows for the few marks the agent uses;
-// the stored spec stays standard Vega-Lite, so any Vega viewer shows the same chart.
-import type { DrCell, DrChartSpec } from "@/lib/client/deep-research-state";
+"use client";
+// A chart from the analysis agent's Vega-Lite spec, drawn as plain SVG from the geometry every
+// export draws too (lib/exports/chart-layout.ts): its title, a y axis of nice ticks with grid lines
+// that always holds zero, the zero baseline, bars, a line or points, thinned x labels and both
+// axis titles. A full Vega renderer (vega + vega-lite, several hundred kB) is more than the page's
+// weight budget allows for the few marks the agent uses; the stored spec stays standard Vega-Lite.
+// For a screen reader the figure is one image named by its title and described by a sentence of
+// what it shows (its values are the result table's, next to it).
+import { useEffect, useId, useRef, useState, type RefObject } from "react";
+import type { DrChartSpec } from "@/lib/client/deep-research-state";
+import { chartFromSpec, chartLayout, valueLabel } from "@/lib/exports/chart-layout";
 
-const W = 480;
-const H = 220;
-const PAD = { left: 56, right: 12, top: 12, bottom: 44 };
+const W = 640;
 
-const label = (v: DrCell) => (v === null ? "∅" : typeof v === "number" ? v.toLocaleString("en") : String(v));
+/** The figure's width in CSS pixels, so that the chart is laid out at its size (its text stays 12 px on a phone). */
+function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(W);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(([entry]) => {
+      const w = Math.round(entry.contentRect.width);
+      if (w > 0) setWidth(Math.max(280, Math.min(W, w)));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
 
 export function ResultChart({ spec }: { spec: DrChartSpec }) {
-  const { x, y } = spec.encoding;
-  const points = spec.data.values.map((row) => ({ x: row[x.field], y: Number(row[y.field]) })).filter((p) => Number.isFinite(p.y)).slice(0, 200);
-  if (points.length === 0) return null;
-  const max = Math.max(0, ...points.map((p) => p.y));
-  const min = Math.min(0, ...points.map((p) => p.y));
-  const span = max - min || 1;
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
-  const step = plotW / points.length;
-  const px = (i: number) => PAD.left + step * i + step / 2;
-  const py = (v: number) => PAD.top + plotH - ((v - min) / span) * plotH;
-  const title = spec.title ?? `${y.field} by ${x.field}`;
+  const id = useId();
+  const figure = useRef<HTMLElement>(null);
+  const width = useWidth(figure);
+  const chart = chartFromSpec(spec);
+  if (!chart) return null;
+  const H = Math.round(Math.max(220, Math.min(300, width * 0.5)));
+  const l = chartLayout(chart, { width, height: H, fontSize: 12 });
+  const { plot } = l;
   return (
-    <figure className="mt-2" data-testid="dr-chart" data-mark={spec.mark}>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={title} className="h-auto w-full max-w-lg text-accent">
-        <line x1={PAD.left} x2={W - PAD.right} y1={py(0)} y2={py(0)} className="stroke-border" />
-        <text x={PAD.left - 6} y={py(max) + 4} textAnchor="end" className="fill-current text-[10px] text-muted">{label(max)}</text>
-        {min < 0 ? <text x={PAD.left - 6} y={py(min) + 4} textAnchor="end" className="fill-current text-[10px] text-muted">{label(min)}</text> : null}
-        {spec.mark === "line" ? (
-          <polyline fill="none" stroke="currentColor" strokeWidth={2} points={points.map((p, i) => `${px(i)},${py(p.y)}`).join(" ")} />
-        ) : null}
-        {points.map((p, i) => (
+    <figure ref={figure} className="mt-1 min-w-0 max-w-2xl" data-testid="dr-chart" data-mark={chart.mark}>
+      <svg viewBox={`0 0 ${width} ${H}`} role="img" aria-labelledby={`${id}-t`} aria-describedby={`${id}-d`} className="h-auto w-full text-accent" data-testid="dr-chart-svg">
+        <title id={`${id}-t`}>{chart.title}</title>
+        <desc id={`${id}-d`}>{l.summary}</desc>
+        <text x={l.title.x} y={l.title.y} textAnchor="middle" className="fill-fg text-[14px] font-semibold" data-testid="dr-chart-title">{l.title.text}</text>
+        <g data-testid="dr-chart-yticks">
+          {l.yTicks.map((t) => (
+            <g key={t.value} data-value={t.value}>
+              <line x1={plot.x} x2={plot.x + plot.w} y1={t.y} y2={t.y} className="stroke-border" strokeWidth={0.8} />
+              <line x1={plot.x - 4} x2={plot.x} y1={t.y} y2={t.y} className="stroke-muted" />
+              <text x={plot.x - 7} y={t.y + 4} textAnchor="end" className="fill-muted text-[12px] tabular-nums">{t.label}</text>
+            </g>
+          ))}
+        </g>
+        <line x1={plot.x} x2={plot.x} y1={plot.y} y2={plot.y + plot.h} className="stroke-muted" />
+        {l.bars.map((b, i) => (
+          <rect key={i} x={b.x} y={b.y} width={b.w} height={Math.max(b.h, 0.5)} fill="currentColor" opacity={0.85}>
+            <title>{`${b.label}: ${valueLabel(b.value)}`}</title>
+          </rect>
+        ))}
+        {l.mark === "line" && l.points.length > 1 ? <polyline fill="none" stroke="currentColor" strokeWidth={2} points={l.points.map((p) => `${p.x},${p.y}`).join(" ")} /> : null}
+        {l.points.map((p, i) => (
+          <circle key={i} cx={p.x} cy={p.y} r={3.5} fill="currentColor"><title>{`${p.label}: ${valueLabel(p.value)}`}</title></circle>
+        ))}
+        <line x1={plot.x} x2={plot.x + plot.w} y1={l.zeroY} y2={l.zeroY} className="stroke-fg" strokeWidth={1.2} data-testid="dr-chart-zero" />
+        {l.xLabels.map((x, i) => (
           <g key={i}>
-            {spec.mark === "bar" ? (
-              <rect x={px(i) - step * 0.35} width={step * 0.7} y={Math.min(py(p.y), py(0))} height={Math.abs(py(0) - py(p.y))} fill="currentColor" opacity={0.8}>
-                <title>{`${label(p.x)}: ${label(p.y)}`}</title>
-              </rect>
-            ) : (
-              <circle cx={px(i)} cy={py(p.y)} r={3} fill="currentColor"><title>{`${label(p.x)}: ${label(p.y)}`}</title></circle>
-            )}
-            {points.length <= 24 ? <text x={px(i)} y={H - PAD.bottom + 14} textAnchor="middle" className="fill-current text-[10px] text-muted">{label(p.x).slice(0, 10)}</text> : null}
+            <line x1={x.x} x2={x.x} y1={plot.y + plot.h} y2={plot.y + plot.h + 4} className="stroke-muted" />
+            <text x={x.x} y={plot.y + plot.h + 18} textAnchor="middle" className="fill-muted text-[12px]">{x.text}{x.text !== x.full ? <title>{x.full}</title> : null}</text>
           </g>
         ))}
-        <text x={PAD.left + plotW / 2} y={H - 6} textAnchor="middle" className="fill-current text-[11px] text-muted">{x.field}</text>
+        <text x={l.xTitle.x} y={l.xTitle.y} textAnchor="middle" className="fill-fg text-[12px] font-semibold" data-testid="dr-chart-xtitle">{l.xTitle.text}</text>
+        <text transform={`translate(${l.yTitle.x} ${l.yTitle.y}) rotate(-90)`} textAnchor="middle" className="fill-fg text-[12px] font-semibold" data-testid="dr-chart-ytitle">{l.yTitle.text}</text>
       </svg>
-      <figcaption className="text-xs text-muted">{title}</figcaption>
+      <figcaption className="text-xs text-muted">Chart: {chart.title}</figcaption>
     </figure>
   );
 }

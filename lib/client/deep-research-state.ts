@@ -79,6 +79,8 @@ export interface DrDataset {
   previewRows?: { columns: string[]; rows: DrCell[][] };
   description?: string | null;
   error?: string;
+  /** How a text file was read when not UTF-8 with its name's delimiter ("Latin-1 (Windows-1252) text, semicolon-separated"). */
+  readAs?: string | null;
 }
 /** An analysis task's artifacts: every query it ran with its result or error, and its chart. */
 export interface DrAnalysisArtifacts {

@@ -8,7 +8,7 @@ import { tasksOf } from "../db/research-tasks";
 import { fileStem, percent, type ExportDocument } from "../exports/document";
 import type { PaperInput } from "../exports/latex/paper";
 import { numberCitations, splitNumberedSources } from "../report-citations";
-import { analysesMarkdown } from "./export-analyses";
+import { analysesMarkdown, queryAnchor } from "./export-analyses";
 import { conversationSnapshot } from "./snapshot";
 import { toSharedConversation, withWriteUpVerification, type SharedConversation } from "./shared-view";
 import { unverifiedNote, type VerificationView } from "../verification/view";
@@ -28,15 +28,22 @@ const host = (url: string) => {
 };
 const line = (text: string) => text.replace(/\s+/g, " ").trim();
 
+/** Where the analyses go in the write-up: after the reply, before the discoveries (an HTML comment: no URL in it). */
+const ANALYSES_HERE = "<!-- quarry:analyses -->";
+
+/** A discovery's evidence that is an analysis query: the task and the query (q1). */
+export type QueryRefs = ReadonlyMap<string, { taskId: string; queryId: string }[]>;
+
 /**
  * The write-up: the last reply, the analyses (Markdown from export-analyses.ts; a share link's
- * without their SQL and rows), then every current discovery with its evidence quotes, cited.
+ * without their SQL and rows), then every current discovery with its evidence quotes, cited, and
+ * its evidence queries linked to their place under Analyses (`linked`: the owner's export, which has them).
  */
-function writeUp(c: SharedConversation, analyses: string): string {
+function writeUp(c: SharedConversation, analyses: string, queryRefs: QueryRefs, linked: boolean): string {
   const reply = [...c.messages].reverse().find((m) => m.role === "assistant")?.content ?? "";
   const discoveries = c.discoveries.filter((d) => d.status !== "rejected");
   // The write-up's own numbered source list goes: the export numbers its citations anew, discoveries included.
-  const parts = [splitNumberedSources(reply).body.replace(/^\s*#\s+.+\n+/, "").trim(), analyses];
+  const parts = [splitNumberedSources(reply).body.replace(/^\s*#\s+.+\n+/, "").trim(), analyses ? ANALYSES_HERE : ""];
   if (discoveries.length) {
     parts.push("## Discoveries");
     for (const d of discoveries) {
@@ -50,6 +57,10 @@ function writeUp(c: SharedConversation, analyses: string): string {
           line(d.evidence),
           ...(d.linkedEvidence ? [] : ["", "_No linked evidence: the discovery's evidence named no stored source or query._"]),
           ...evidence.map((e) => `\n> ${line(e.quote ?? "")} [source](${e.url})`),
+          // Evidence that is an analysis query points at its SQL, table and figure under "Analyses".
+          ...(queryRefs.get(d.id) ?? []).map((r) =>
+            linked ? `\n> Evidence: [query ${r.queryId} of analysis ${r.taskId}](#${queryAnchor(r.taskId, r.queryId)}) (its SQL, result and chart under Analyses).` : `\n> Evidence: query ${r.queryId} of analysis ${r.taskId}.`,
+          ),
         ].join("\n"),
       );
     }
@@ -64,13 +75,17 @@ export function conversationDocument(
   c: SharedConversation,
   verification: WriteUpVerification = c.writeUpVerification,
   analyses = "",
+  queryRefs: QueryRefs = new Map(),
 ): { doc: ExportDocument; shared: SharedConversation } {
   const titles = new Map<string, string | null>();
   for (const d of c.discoveries) for (const e of d.evidenceItems) if (e.url) titles.set(e.url, host(e.url));
   // The write-up's source list names its pages by their titles.
   const reply = [...c.messages].reverse().find((m) => m.role === "assistant")?.content ?? "";
   for (const s of splitNumberedSources(reply).sources) titles.set(s.url, s.title);
-  const { body, sources } = splitNumberedSources(numberCitations(writeUp(c, analyses), titles).markdown);
+  // The citations are numbered before the analyses go in: a URL in a query's SQL or result is no source.
+  const numbered = splitNumberedSources(numberCitations(writeUp(c, analyses, queryRefs, analyses.includes('<a id="query-')), titles).markdown);
+  const body = numbered.body.replace(ANALYSES_HERE, () => analyses);
+  const { sources } = numbered;
   const last = c.messages.at(-1)?.createdAt ?? c.createdAt;
   const date = last.slice(0, 10);
   const iterations = Math.max(0, ...c.messages.map((m) => m.iteration));
@@ -156,8 +171,11 @@ export async function conversationExport({ id, userId }: { id: string; userId?: 
   if (!snapshot.messages.some((m) => m.role === "assistant")) return null;
   const shared = await withWriteUpVerification(toSharedConversation(snapshot), id, snapshot);
   // The analyses' queries and rows come from the owner's datasets: a share link's export (no userId) leaves them out, saying so.
-  const analyses = analysesMarkdown(snapshot.plan, { data: userId !== undefined });
-  const { doc } = conversationDocument(shared, shared.writeUpVerification, analyses);
+  const data = userId !== undefined;
+  const readAs = new Map(datasetsReadAs(snapshot.state.uploadedDatasets));
+  const analyses = analysesMarkdown(snapshot.plan, { data, readAs });
+  const queryRefs = new Map(snapshot.discoveries.map((d) => [d.id, d.evidenceItems.flatMap((e) => (e.query ? [{ taskId: e.taskId, queryId: e.query.queryId }] : []))]));
+  const { doc } = conversationDocument(shared, shared.writeUpVerification, analyses, queryRefs);
   return { doc, paper: async () => conversationPaper(doc, shared, await conversationPageFacts(id)) };
 }
 
@@ -171,3 +189,10 @@ async function conversationPageFacts(conversationId: string): Promise<PageFacts>
   return facts;
 }
 
+/** Each loaded dataset's file name with how it was read, when that was worth saying. */
+function datasetsReadAs(datasets: unknown[]): [string, string | null][] {
+  return datasets.flatMap((d) => {
+    const e = d as { filename?: unknown; readAs?: unknown };
+    return typeof e?.filename === "string" ? [[e.filename, typeof e.readAs === "string" ? e.readAs : null] as [string, string | null]] : [];
+  });
+}

@@ -7,6 +7,7 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import type { Nodes, PhrasingContent, RootContent } from "mdast";
+import { chartFromSpec, type Chart } from "./chart-layout";
 
 export interface Inline {
   text: string;
@@ -15,7 +16,14 @@ export interface Inline {
   code?: boolean;
   /** A link's target, http(s) only: a citation "[n](url)" arrives as text "n" with its URL. */
   href?: string;
+  /** A link to a place in the document ("[query q1](#query-ana-1-1-q1)"): the anchor's name. */
+  goTo?: string;
+  /** A place links may point at (an HTML anchor `<a id="…"></a>`), its text empty: its name. */
+  anchor?: string;
 }
+
+/** An in-document link's or anchor's name: letters, digits, "-" and "_". */
+const ANCHOR = /^[A-Za-z][\w-]{0,80}$/;
 
 export interface ListItem {
   depth: number;
@@ -35,29 +43,13 @@ export type Block =
   | { kind: "chart"; chart: Chart }
   | { kind: "rule" };
 
-/** A chart of an analysis (a ```vega-lite block of the write-up): its marks over x and y. */
-export interface Chart {
-  title: string;
-  mark: string;
-  x: string;
-  y: string;
-  points: { x: string; y: number }[];
-}
+/** A chart of an analysis (a ```vega-lite block of the write-up): its marks over x and y (chart-layout.ts). */
+export type { Chart };
 
 /** The Vega-Lite spec the analysis agent writes (lib/deep-research/agents/analysis-chart.ts), or null for anything else. */
 export function chartOf(json: string): Chart | null {
   try {
-    const spec = JSON.parse(json) as { title?: unknown; mark?: unknown; data?: { values?: unknown }; encoding?: { x?: { field?: unknown }; y?: { field?: unknown } } };
-    const x = spec.encoding?.x?.field;
-    const y = spec.encoding?.y?.field;
-    const values = spec.data?.values;
-    if (typeof x !== "string" || typeof y !== "string" || !Array.isArray(values)) return null;
-    const points = values
-      .map((v: Record<string, unknown>) => ({ x: v?.[x] === null || v?.[x] === undefined ? "∅" : String(v[x]), y: Number(v?.[y]) }))
-      .filter((p) => Number.isFinite(p.y))
-      .slice(0, 200);
-    const mark = typeof spec.mark === "string" ? spec.mark : "bar";
-    return points.length ? { title: typeof spec.title === "string" && spec.title.trim() ? spec.title : `${y} by ${x}`, mark, x, y, points } : null;
+    return chartFromSpec(JSON.parse(json));
   } catch {
     return null;
   }
@@ -100,6 +92,11 @@ function inlinesOf(nodes: PhrasingContent[] | Nodes[], style: Omit<Inline, "text
         out.push(...inlinesOf(node.children, { ...style, italic: true }));
         break;
       case "link": {
+        const local = /^#(.+)$/.exec(node.url.trim())?.[1];
+        if (local && ANCHOR.test(local)) {
+          out.push(...inlinesOf(node.children, { ...style, goTo: local }));
+          break;
+        }
         if (!isWebLink(node.url)) {
           // Not a web link: its text stays, and an e-mail address or phone number is shown.
           const text = inlinesOf(node.children, style);
@@ -118,9 +115,12 @@ function inlinesOf(nodes: PhrasingContent[] | Nodes[], style: Omit<Inline, "text
       case "image":
         out.push({ ...style, text: node.alt ?? "" });
         break;
-      case "html":
-        out.push({ ...style, text: htmlText(node.value).replace(/\s+/g, " ") });
+      case "html": {
+        const anchor = /^<a\s+(?:id|name)="([^"]+)"\s*>$/i.exec(node.value.trim())?.[1];
+        if (anchor && ANCHOR.test(anchor)) out.push({ text: "", anchor });
+        else out.push({ ...style, text: htmlText(node.value).replace(/\s+/g, " ") });
         break;
+      }
       case "footnoteReference":
         out.push({ ...style, text: `[^${node.label ?? node.identifier}]` });
         break;

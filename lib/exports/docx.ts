@@ -10,6 +10,7 @@ import {
   ExternalHyperlink,
   Footer,
   HeadingLevel,
+  ImageRun,
   InternalHyperlink,
   Packer,
   PageNumber,
@@ -24,14 +25,22 @@ import {
 import { isWebLink, markdownBlocks, plainOf, type Block, type Inline } from "./blocks";
 import { percent, type ExportDocument } from "./document";
 import { clean } from "./latin";
+import { chartLayout } from "./chart-layout";
+import { chartPng } from "./chart-png";
+import { chartSvg } from "./chart-svg";
 
 const HEADINGS = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5];
 
 // XML 1.0 forbids most control characters and lone surrogates; a page's text can carry them.
 const xmlSafe = clean;
 
+/** A Word bookmark's name: letters, digits and "_" only. */
+const bookmarkName = (anchor: string) => `a_${anchor.replace(/[^A-Za-z0-9_]/g, "_")}`.slice(0, 40);
+
 function runsOf(inlines: Inline[], numberOf: Map<string, number>): ParagraphChild[] {
   return inlines.flatMap((i): ParagraphChild[] => {
+    if (i.anchor) return [new Bookmark({ id: bookmarkName(i.anchor), children: [new TextRun("")] })];
+    if (i.goTo) return [new InternalHyperlink({ anchor: bookmarkName(i.goTo), children: [new TextRun({ text: xmlSafe(i.text), bold: i.bold, italics: i.italic, style: "Hyperlink" })] })];
     const n = i.href ? numberOf.get(i.href) : undefined;
     if (n !== undefined && /^\d+$/.test(i.text.trim())) {
       return [new InternalHyperlink({ anchor: `source_${n}`, children: [new TextRun({ text: `[${n}]`, style: "Hyperlink" })] })];
@@ -42,7 +51,14 @@ function runsOf(inlines: Inline[], numberOf: Map<string, number>): ParagraphChil
   });
 }
 
-function blockOf(b: Block, numberOf: Map<string, number>): (Paragraph | Table)[] {
+interface Ctx {
+  numberOf: Map<string, number>;
+  /** Charts so far (each one's caption is "Figure n."). */
+  figures: number;
+}
+
+function blockOf(b: Block, ctx: Ctx): (Paragraph | Table)[] {
+  const { numberOf } = ctx;
   switch (b.kind) {
     case "heading":
       return [new Paragraph({ heading: HEADINGS[Math.min(b.level - 1, 5)], children: [new TextRun(xmlSafe(plainOf(b.inlines)))] })];
@@ -68,11 +84,27 @@ function blockOf(b: Block, numberOf: Map<string, number>): (Paragraph | Table)[]
       return [new Table({ width: { size: 100, type: WidthType.PERCENTAGE }, rows: [row(b.header, true), ...b.rows.map((r) => row(r, false))] }), new Paragraph({})];
     }
     case "chart": {
-      // Word draws no Vega-Lite: the chart's values as a table under its title.
+      // The chart as a drawing: its SVG (Word 2016 and later, LibreOffice) with a PNG for older readers, and its caption.
       const { chart } = b;
-      const header = [[{ text: chart.x }], [{ text: chart.y }]];
-      const rows = chart.points.map((p) => [[{ text: p.x }], [{ text: p.y.toLocaleString("en", { maximumFractionDigits: 6 }) }]]);
-      return [new Paragraph({ children: [new TextRun({ text: xmlSafe(`Chart (${chart.mark}): ${chart.title}`), italics: true })], spacing: { before: 120, after: 60 } }), ...blockOf({ kind: "table", header, rows }, numberOf)];
+      const width = 600;
+      const height = 300;
+      const summary = chartLayout(chart, { width, height }).summary;
+      return [
+        new Paragraph({
+          keepNext: true,
+          spacing: { before: 120 },
+          children: [
+            new ImageRun({
+              type: "svg",
+              data: Buffer.from(chartSvg(chart, { width, height }), "utf8"),
+              fallback: { type: "png", data: chartPng(chart, { width, height }) },
+              transformation: { width, height },
+              altText: { name: `Figure ${ctx.figures + 1}`, title: xmlSafe(chart.title), description: xmlSafe(summary) },
+            }),
+          ],
+        }),
+        new Paragraph({ children: [new TextRun({ text: xmlSafe(`Figure ${++ctx.figures}. ${chart.title}`), italics: true })], spacing: { after: 160 } }),
+      ];
     }
     case "rule":
       return [new Paragraph({ border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: "D0D7DE", space: 1 } } })];
@@ -81,6 +113,7 @@ function blockOf(b: Block, numberOf: Map<string, number>): (Paragraph | Table)[]
 
 export async function docxExport(doc: ExportDocument): Promise<Buffer> {
   const numberOf = new Map(doc.sources.map((s) => [s.url, s.n]));
+  const ctx: Ctx = { numberOf, figures: 0 };
   const meta = [
     `Date: ${doc.date}`,
     ...doc.settings.map((s) => `${s.label}: ${s.value}`),
@@ -91,7 +124,7 @@ export async function docxExport(doc: ExportDocument): Promise<Buffer> {
     new Paragraph({ children: [new TextRun({ text: xmlSafe(doc.question), italics: true })], spacing: { after: 120 } }),
     ...meta.map((line) => new Paragraph({ children: [new TextRun({ text: xmlSafe(line), color: "59636E", size: 18 })] })),
     new Paragraph({}),
-    ...markdownBlocks(doc.body).flatMap((b) => blockOf(b, numberOf)),
+    ...markdownBlocks(doc.body).flatMap((b) => blockOf(b, ctx)),
   ];
   if (doc.sources.length > 0) {
     children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun("Sources")] }));

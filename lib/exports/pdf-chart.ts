@@ -1,47 +1,54 @@
-// An analysis's chart in the PDF, drawn as vectors: bars, a line or points over its values, the
-// axis' extremes labelled, x labels when there are few points, and its title as the caption (as
-// components/deep-research/result-chart.tsx draws it on the page).
+// An analysis's chart in the PDF, drawn as vectors from chart-layout.ts's geometry (as the page and
+// the other exports draw it): its title, the y axis with nice ticks and grid lines, the zero baseline,
+// bars, a line or points, thinned x labels and both axis titles; the caption names it as a figure.
 import type PDFDocument from "pdfkit";
-import type { Chart } from "./blocks";
+import { chartLayout, type Chart } from "./chart-layout";
 import { winAnsi } from "./latin";
 
 type Pdf = InstanceType<typeof PDFDocument>;
 
-const HEIGHT = 170;
-const PAD = { left: 48, bottom: 26, top: 8 };
-const label = (v: number) => v.toLocaleString("en", { maximumFractionDigits: 2 });
+const HEIGHT = 210;
+const FONT = 7.5;
 
-/** Draws the chart at the current position, full width; `caption` writes its title (any script). */
-export function drawChart(pdf: Pdf, chart: Chart, options: { x: number; width: number; bottom: number; color: string; muted: string; caption: (text: string) => void }) {
+/** Draws the chart at the current position, full width; `caption` writes its caption (any script). */
+export function drawChart(pdf: Pdf, chart: Chart, options: { x: number; width: number; bottom: number; color: string; muted: string; ink?: string; caption: (text: string) => void; captionText?: string }) {
   if (pdf.y + HEIGHT + 30 > options.bottom) pdf.addPage();
   const top = pdf.y;
-  const plotX = options.x + PAD.left;
-  const plotW = options.width - PAD.left;
-  const plotH = HEIGHT - PAD.bottom - PAD.top;
-  const max = Math.max(0, ...chart.points.map((p) => p.y));
-  const min = Math.min(0, ...chart.points.map((p) => p.y));
-  const span = max - min || 1;
-  const step = plotW / chart.points.length;
-  const px = (i: number) => plotX + step * i + step / 2;
-  const py = (v: number) => top + PAD.top + plotH - ((v - min) / span) * plotH;
+  const ink = options.ink ?? "#1f2328";
+  const l = chartLayout(chart, { width: options.width, height: HEIGHT, fontSize: FONT });
+  const X = (x: number) => options.x + x;
+  const Y = (y: number) => top + y;
+  const { plot } = l;
+  const text = (s: string, x: number, y: number, width: number, align: "left" | "center" | "right", bold = false) =>
+    pdf.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(FONT).fillColor(bold ? ink : options.muted).text(winAnsi(s), x, y, { width, align, lineBreak: false, height: FONT * 1.4, ellipsis: true });
   pdf.save();
-  pdf.lineWidth(0.5).strokeColor(options.muted).moveTo(plotX, py(0)).lineTo(plotX + plotW, py(0)).stroke();
-  pdf.font("Helvetica").fontSize(7).fillColor(options.muted);
-  pdf.text(label(max), options.x, py(max) - 3, { width: PAD.left - 6, align: "right", lineBreak: false });
-  if (min < 0) pdf.text(label(min), options.x, py(min) - 3, { width: PAD.left - 6, align: "right", lineBreak: false });
-  if (chart.mark === "line") {
-    chart.points.forEach((p, i) => (i === 0 ? pdf.moveTo(px(i), py(p.y)) : pdf.lineTo(px(i), py(p.y))));
+  pdf.font("Helvetica-Bold").fontSize(FONT + 1.5).fillColor(ink).text(winAnsi(l.title.text), X(0), Y(2), { width: options.width, align: "center", lineBreak: false, height: FONT * 2, ellipsis: true });
+  for (const t of l.yTicks) {
+    pdf.lineWidth(0.4).strokeColor("#d0d7de").moveTo(X(plot.x), Y(t.y)).lineTo(X(plot.x + plot.w), Y(t.y)).stroke();
+    pdf.lineWidth(0.5).strokeColor(options.muted).moveTo(X(plot.x - 3), Y(t.y)).lineTo(X(plot.x), Y(t.y)).stroke();
+    text(t.label, X(0), Y(t.y) - FONT / 2, plot.x - 6, "right");
+  }
+  pdf.lineWidth(0.5).strokeColor(options.muted).moveTo(X(plot.x), Y(plot.y)).lineTo(X(plot.x), Y(plot.y + plot.h)).stroke();
+  for (const b of l.bars) pdf.rect(X(b.x), Y(b.y), b.w, Math.max(b.h, 0.4)).fillColor(options.color).fill();
+  if (l.mark === "line" && l.points.length > 1) {
+    l.points.forEach((p, i) => (i === 0 ? pdf.moveTo(X(p.x), Y(p.y)) : pdf.lineTo(X(p.x), Y(p.y))));
     pdf.lineWidth(1.5).strokeColor(options.color).stroke();
   }
-  chart.points.forEach((p, i) => {
-    if (chart.mark === "bar") pdf.rect(px(i) - step * 0.35, Math.min(py(p.y), py(0)), step * 0.7, Math.abs(py(0) - py(p.y))).fillColor(options.color).fill();
-    else pdf.circle(px(i), py(p.y), 2).fillColor(options.color).fill();
-  });
-  pdf.font("Helvetica").fontSize(7).fillColor(options.muted);
-  if (chart.points.length <= 24) chart.points.forEach((p, i) => pdf.text(winAnsi(p.x).slice(0, 10), px(i) - step / 2, top + PAD.top + plotH + 4, { width: step, align: "center", lineBreak: false }));
-  pdf.text(winAnsi(`${chart.y} by ${chart.x}`), plotX, top + HEIGHT - 10, { width: plotW, align: "center", lineBreak: false });
+  for (const p of l.points) pdf.circle(X(p.x), Y(p.y), 2).fillColor(options.color).fill();
+  pdf.lineWidth(0.8).strokeColor(ink).moveTo(X(plot.x), Y(l.zeroY)).lineTo(X(plot.x + plot.w), Y(l.zeroY)).stroke();
+  const band = l.xLabels.length > 1 ? l.xLabels[1].x - l.xLabels[0].x : plot.w;
+  for (const x of l.xLabels) {
+    pdf.lineWidth(0.5).strokeColor(options.muted).moveTo(X(x.x), Y(plot.y + plot.h)).lineTo(X(x.x), Y(plot.y + plot.h + 3)).stroke();
+    text(x.text, X(x.x - band / 2), Y(plot.y + plot.h + 5), band, "center");
+  }
+  text(l.xTitle.text, X(plot.x), Y(l.xTitle.y - FONT), plot.w, "center", true);
+  // The y axis' title, turned a quarter to read upwards.
+  pdf.save();
+  pdf.rotate(-90, { origin: [X(l.yTitle.x), Y(l.yTitle.y)] });
+  text(l.yTitle.text, X(l.yTitle.x) - plot.h / 2, Y(l.yTitle.y) - FONT / 2, plot.h, "center", true);
+  pdf.restore();
   pdf.restore();
   pdf.x = options.x;
   pdf.y = top + HEIGHT + 4;
-  options.caption(chart.title);
+  options.caption(options.captionText ?? chart.title);
 }

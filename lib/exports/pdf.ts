@@ -41,6 +41,8 @@ interface Ctx {
   stack: FontFace[];
   /** Fonts of the stack registered with this document, by name. */
   registered: Set<string>;
+  /** Charts drawn so far (each one's caption is "Figure n."). */
+  figures: number;
 }
 
 interface Run {
@@ -99,12 +101,24 @@ function inlineRuns(ctx: Ctx, inlines: Inline[], color = INK): Run[] {
   return inlines.flatMap((i) => {
     const n = i.href ? ctx.numberOf.get(i.href) : undefined;
     if (n !== undefined && /^\d+$/.test(i.text.trim())) return runsOf(ctx, `[${n}]`, i, LINK, { goTo: `source-${n}` });
+    // A link to a place in the document (an analysis query's table or figure) jumps to its anchor.
+    if (i.goTo) return runsOf(ctx, i.text, i, LINK, { goTo: `anchor-${i.goTo}` });
     const web = i.href && isWebLink(i.href) ? i.href : undefined;
     return runsOf(ctx, i.text, i, web ? LINK : color, web ? { link: web } : {});
   });
 }
 
+/** The anchors among inlines become named destinations here, where their paragraph starts. */
+function placeAnchors(ctx: Ctx, inlines: Inline[]) {
+  for (const i of inlines) if (i.anchor) ctx.pdf.addNamedDestination(`anchor-${i.anchor}`, "XYZ", MARGIN, ctx.pdf.page.height - ctx.pdf.y, null);
+}
+
 function writeInlines(ctx: Ctx, inlines: Inline[], options: { size?: number; indent?: number; color?: string; prefix?: string } = {}) {
+  if (inlines.some((i) => i.anchor)) {
+    // Not at the foot of a page, whose paragraph would start on the next.
+    if (ctx.pdf.y > ctx.pdf.page.height - MARGIN - 40) ctx.pdf.addPage();
+    placeAnchors(ctx, inlines);
+  }
   const runs = [...(options.prefix ? runsOf(ctx, options.prefix, {}, options.color ?? INK) : []), ...inlineRuns(ctx, inlines, options.color ?? INK)];
   writeRuns(ctx, runs, { ...options, rtl: !options.prefix && readsRtl(plainOf(inlines)) });
 }
@@ -176,7 +190,7 @@ function block(ctx: Ctx, b: Block, outline: { root: Outline; current: ReturnType
         bottom: pdf.page.height - MARGIN,
         color: LINK,
         muted: MUTED,
-        caption: (title) => writeRuns(ctx, runsOf(ctx, `Chart: ${title}`, { italic: true }, MUTED), { size: BODY - 1 }),
+        caption: (title) => writeRuns(ctx, runsOf(ctx, `Figure ${++ctx.figures}. ${title}`, { italic: true }, MUTED), { size: BODY - 1 }),
       });
       return pdf.moveDown(0.6);
     case "rule":
@@ -206,7 +220,7 @@ export function pdfExport(doc: ExportDocument, stack: FontFace[] = fontStack()):
     pdf.on("end", () => resolve(Buffer.concat(chunks)));
     pdf.on("error", reject);
   });
-  const ctx: Ctx = { pdf, numberOf: new Map(doc.sources.map((s) => [s.url, s.n])), width: pdf.page.width - 2 * MARGIN, stack, registered: new Set() };
+  const ctx: Ctx = { pdf, numberOf: new Map(doc.sources.map((s) => [s.url, s.n])), width: pdf.page.width - 2 * MARGIN, stack, registered: new Set(), figures: 0 };
   const outline = { root: pdf.outline, current: null as ReturnType<Outline["addItem"]> | null };
   const blocks = markdownBlocks(doc.body);
   const meta = [

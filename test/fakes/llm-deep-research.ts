@@ -3,6 +3,7 @@
 //   #stop-at-N   the continue agent stops at iteration N (else it always continues);
 //   #done-at-N   planning in "next" mode proposes nothing from level N on (objective met);
 //   #analysis    the initial plan adds an ANALYSIS task (its agent's scenarios: llm-analysis.ts);
+//   #analyses-2  with #analysis and #tasks-2 or more: a second one, counting records per category;
 //   #tasks-N     plans N tasks (default 2, at most <max_tasks>).
 // Snippets, datasets, tasks and discoveries are named by the handles the prompt offers (S1, D1,
 // lit-1-2, disc-1). The discovery agent cites real snippet handles from the prompt and always adds
@@ -50,6 +51,8 @@ function plan(task: string) {
   }));
   // The ANALYSIS task names every dataset offered, by handle.
   if (mode === "initial" && task.includes("#analysis") && drafts.length > 0) drafts[drafts.length - 1] = { type: "ANALYSIS", objective: `Analyse the uploaded data on ${topic}`, ...withDatasets(loaded) };
+  // #analyses-2: a second ANALYSIS task before it, counting records per category (llm-analysis.ts).
+  if (mode === "initial" && task.includes("#analyses-2") && drafts.length > 1) drafts[drafts.length - 2] = { type: "ANALYSIS", objective: `Count the uploaded records per category on ${topic}`, ...withDatasets(loaded) };
   return mode === "next" ? { suggestedNextSteps: drafts } : { tasks: drafts };
 }
 

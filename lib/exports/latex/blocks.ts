@@ -4,6 +4,7 @@
 import type { Block, Inline, ListItem } from "../blocks";
 import { plainOf } from "../blocks";
 import { latex, latexUrl, readsRtl, verbatim, type Typeset } from "./escape";
+import { chartLayout, type Chart } from "../chart-layout";
 
 export interface CiteContext {
   /** Cited URL → BibTeX key. */
@@ -14,6 +15,16 @@ export interface CiteContext {
 function inlines(items: Inline[], ctx: CiteContext, t: Typeset = ctx.typeset): string {
   let out = "";
   for (const i of items) {
+    // An anchor (an analysis query's place) and links to it: hyperref's targets.
+    if (i.anchor) {
+      out += `\\hypertarget{${i.anchor}}{}`;
+      continue;
+    }
+    if (i.goTo) {
+      const text = latex(i.text, t);
+      if (text) out += `\\hyperlink{${i.goTo}}{${i.bold ? `\\textbf{${text}}` : text}}`;
+      continue;
+    }
     const key = i.href ? ctx.keyOf.get(i.href) : undefined;
     if (key && /^\d+$/.test(i.text.trim())) {
       // Adjacent citations merge: \cite{a}\cite{b} → \cite{a,b}.
@@ -103,16 +114,59 @@ export function blocksToLatex(blocks: Block[], ctx: CiteContext): string {
       case "table":
         out.push(table(b, ctx));
         break;
-      case "chart": {
-        // The chart's values as a table under its title (the PDF export draws it).
-        const { chart } = b;
-        const rows = chart.points.map((p) => [[{ text: p.x }], [{ text: p.y.toLocaleString("en", { maximumFractionDigits: 6 }) }]]);
-        out.push(`\\emph{${latex(`Chart (${chart.mark}): ${chart.title}`, ctx.typeset)}}`, table({ kind: "table", header: [[{ text: chart.x }], [{ text: chart.y }]], rows }, ctx));
+      case "chart":
+        out.push(chartFigure(b.chart, ctx.typeset));
         break;
-      }
       case "rule":
         break;
     }
   }
   return out.filter(Boolean).join("\n\n");
+}
+
+const pt = (v: number) => (Math.round(v * 10) / 10).toString();
+
+/**
+ * A chart as a figure drawn with LaTeX's own picture environment (no package beyond graphicx for the
+ * turned axis title and color for the marks, both in every TeX installation): grid lines at the nice
+ * ticks, the zero baseline, bars as rules, a line as straight Bézier segments, points as discs.
+ */
+export function chartFigure(chart: Chart, t: Typeset): string {
+  const W = 400;
+  const H = 210;
+  const l = chartLayout(chart, { width: W, height: H, fontSize: 7 });
+  const Y = (y: number) => H - y; // the picture's y runs upwards
+  const { plot } = l;
+  const text = (s: string) => latex(s, t);
+  const lines = [
+    "\\begin{figure}[htbp]",
+    "\\centering",
+    "\\setlength{\\unitlength}{1pt}",
+    `\\begin{picture}(${W},${H})`,
+    "\\linethickness{0.2pt}",
+    "\\color[gray]{0.45}",
+    ...l.yTicks.flatMap((tick) => [
+      `\\put(${pt(plot.x - 3)},${pt(Y(tick.y))}){\\line(1,0){${pt(plot.w + 3)}}}`,
+      `\\put(${pt(plot.x - 5)},${pt(Y(tick.y))}){\\makebox(0,0)[r]{\\tiny ${text(tick.label)}}}`,
+    ]),
+    "\\color{black}",
+    `\\put(${pt(plot.x)},${pt(Y(plot.y + plot.h))}){\\line(0,1){${pt(plot.h)}}}`,
+    "\\color[rgb]{0.04,0.34,0.82}",
+    ...l.bars.map((b) => `\\put(${pt(b.x)},${pt(Y(b.y + b.h))}){\\rule{${pt(b.w)}pt}{${pt(Math.max(b.h, 0.4))}pt}}`),
+    ...(l.mark === "line" ? l.points.slice(1).map((p, i) => {
+      const a = l.points[i];
+      return `\\qbezier(${pt(a.x)},${pt(Y(a.y))})(${pt((a.x + p.x) / 2)},${pt(Y((a.y + p.y) / 2))})(${pt(p.x)},${pt(Y(p.y))})`;
+    }) : []),
+    ...l.points.map((p) => `\\put(${pt(p.x)},${pt(Y(p.y))}){\\circle*{3}}`),
+    "\\color{black}",
+    "\\linethickness{0.6pt}",
+    `\\put(${pt(plot.x)},${pt(Y(l.zeroY))}){\\line(1,0){${pt(plot.w)}}}`,
+    ...l.xLabels.map((x) => `\\put(${pt(x.x)},${pt(Y(plot.y + plot.h + 8))}){\\makebox(0,0){\\tiny ${text(x.text)}}}`),
+    `\\put(${pt(l.xTitle.x)},${pt(Y(l.xTitle.y) + 2)}){\\makebox(0,0){\\scriptsize\\bfseries ${text(l.xTitle.text)}}}`,
+    `\\put(${pt(l.yTitle.x)},${pt(Y(l.yTitle.y))}){\\makebox(0,0){\\rotatebox{90}{\\scriptsize\\bfseries ${text(l.yTitle.text)}}}}`,
+    "\\end{picture}",
+    `\\caption{${text(chart.title)}}`,
+    "\\end{figure}",
+  ];
+  return lines.join("\n");
 }

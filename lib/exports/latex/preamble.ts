@@ -59,6 +59,9 @@ export function preamble(engine: TexEngine, text: string): string[] {
     ...(lua ? unicodeFonts(text) : ["\\usepackage[utf8]{inputenc}", "\\usepackage[T1]{fontenc}"]),
     "\\usepackage[margin=2.5cm]{geometry}",
     "\\usepackage{longtable}",
+    // The analyses' charts: a picture environment with a turned axis title and coloured marks.
+    "\\usepackage{graphicx}",
+    "\\usepackage{color}",
     "\\usepackage{url}",
     URL_BREAKS,
     "\\usepackage[numbers]{natbib}",
