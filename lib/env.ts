@@ -90,10 +90,14 @@ const schema = z.object({
   SCRAPE_MAX_REDIRECTS: int(5, 0, 20),
   SCRAPE_CONCURRENCY: int(8, 1, 128),
   SCRAPE_ALLOW_PRIVATE: flag,
-  // Threads that turn fetched pages into text (HTML extraction, PDF parsing) off the event loop; 0: in process.
+  // Worker processes that turn fetched pages into text (HTML extraction, PDF parsing) off the event loop; 0: in process.
   // One core stays the event loop's: on 2 cores, 1 worker (2 starved the server and the browser
   // watching it: a 110-node research's longest main-thread task in the page went 199 → 248 ms).
   SCRAPE_WORKERS: int(Math.max(1, os.availableParallelism() - 1), 0, 32),
+  // Each extraction worker process's OS memory limit, and each page's wall-clock limit in it
+  // (lib/sandbox/pool.ts): a page past either kills its process and fails alone.
+  SCRAPE_WORKER_MEMORY_MB: int(512, 128, 16_384),
+  SCRAPE_EXTRACT_TIMEOUT_MS: int(30_000, 1_000, 600_000),
   SCRAPE_USER_AGENT: z
     .string()
     .default("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36 Quarry/0.1"),
@@ -126,6 +130,10 @@ const schema = z.object({
   // workers look for such jobs every quarter of it: a killed worker's jobs run again elsewhere within
   // 1.25 × QUEUE_LOCK_MS (bench/README.md, "recovery").
   QUEUE_LOCK_MS: int(QUEUE_LOCK_MS_DEFAULT, 1_000),
+  // How long a start waits for Redis to take its run's job (and, at a web process's start, for its
+  // first connection): past it, or at once while Redis is known to be down, the start is a 503 with
+  // Retry-After and stores nothing.
+  QUEUE_ENQUEUE_TIMEOUT_MS: int(2_000, 100, 60_000),
   // Runs one worker process executes at once (they wait on the shared LLM/search/fetch limits anyway).
   QUEUE_WORKER_CONCURRENCY: int(4, 1, 100),
   // Parts of runs (a tree's query nodes, a Deep Research level's tasks) one worker process executes at
@@ -186,6 +194,11 @@ const schema = z.object({
   KNOWLEDGE_MAX_INFLATE_RATIO: int(100, 2, 10_000),
   KNOWLEDGE_MAX_CHUNKS: int(20_000, 1, 1_000_000),
   KNOWLEDGE_PARSE_TIMEOUT_MS: int(60_000, 1_000, 3_600_000),
+  // Documents are parsed in worker processes (lib/sandbox/pool.ts): this many at once, each process
+  // under this OS memory limit; a document past it (or past KNOWLEDGE_PARSE_TIMEOUT_MS) kills its
+  // process and fails alone.
+  KNOWLEDGE_PARSE_WORKERS: int(1, 1, 16),
+  KNOWLEDGE_PARSE_MEMORY_MB: int(512, 128, 16_384),
   // PostgreSQL only: "auto" ranks chunk vectors with pgvector when the server has the extension
   // (enabled at first use; a side table beside the migrations), else in process; "off" always in process.
   KNOWLEDGE_PGVECTOR: z.enum(["auto", "off"]).default("auto"),

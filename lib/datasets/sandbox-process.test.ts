@@ -27,7 +27,7 @@ after(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const pidOf = (s: SandboxProcess) => (s as unknown as { child: { proc: { pid: number } } | null }).child?.proc.pid;
+const pidOf = (s: SandboxProcess) => s.pid;
 
 test("a query answers from the child process with the data's aggregates; a refusal is the same as in process", async () => {
   const r = await sandbox.query("SELECT count(*) AS n, sum(units) AS u FROM sales");
@@ -76,4 +76,5 @@ test("closing ends the process", async () => {
   assert.throws(() => process.kill(pid, 0), /ESRCH/);
   const r = await s.query("SELECT 1");
   assert.equal(r.ok, false);
+  assert.match(r.ok ? "" : r.error, /closed/);
 });

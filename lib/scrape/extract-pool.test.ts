@@ -5,7 +5,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, describe, it } from "node:test";
-import { closeExtractPool, extractInPool, extractWorkerFile } from "./extract-pool";
+import { closeExtractPool, extractInPool } from "./extract-pool";
+import { workerArgs } from "../sandbox/worker-file";
 import { ScrapeError } from "./errors";
 import { extractTask, type ExtractInput } from "./extract-task";
 import { ARTICLE_HTML, buildPdf } from "./test-fixtures";
@@ -30,11 +31,11 @@ async function assertSameAsInProcess(): Promise<void> {
   assert.ok(pooled.filter((p) => p.text.length > 200).length > 50, "the pages have text");
 }
 
-describe("extraction in worker threads", () => {
+describe("extraction in worker processes", () => {
   after(closeExtractPool);
 
   it("gives the same title, text and metadata as in process, page for page", async () => {
-    assert.equal(extractWorkerFile(), path.join(process.cwd(), "lib", "scrape", "extract-worker.mjs"), "from sources: the TypeScript through tsx");
+    assert.deepEqual(workerArgs("extract"), [path.join(process.cwd(), "lib", "sandbox", "source-worker.mjs"), path.join(process.cwd(), "lib", "scrape", "extract-child.ts")], "from sources: the TypeScript through tsx");
     await assertSameAsInProcess();
   });
 
@@ -64,7 +65,7 @@ describe("extraction in worker threads", () => {
     assert.match(pooled.text, /3\.4 millimetres/);
   });
 
-  it("a PDF it cannot read fails as a ScrapeError, across the thread", async () => {
+  it("a PDF it cannot read fails as a ScrapeError, across the process", async () => {
     await assert.rejects(
       extractInPool({ kind: "pdf", body: new TextEncoder().encode("%PDF-1.4 not really a pdf") }),
       (error: unknown) => error instanceof ScrapeError && error.reason === "empty" && /Could not extract text from the PDF/.test(error.message),
@@ -86,13 +87,13 @@ describe("the built server's worker: the bundle `npm run build` writes (scripts/
     else process.env.NEXT_RUNTIME = runtime;
   });
 
-  it("is what the built server's threads load, and extracts every page as the sources do", async () => {
+  it("is what the built server's worker processes run, and extracts every page as the sources do", async () => {
     execFileSync(process.execPath, [path.join("scripts", "build-extract-worker.mjs")], { stdio: "inherit" });
     const bundle = path.join(process.cwd(), ".next", "quarry", "extract-worker.mjs");
     assert.doesNotMatch(fs.readFileSync(bundle, "utf8"), /from "\.{1,2}\//, "one module: the project's files are in it, only packages are imported");
     await closeExtractPool();
     process.env.NEXT_RUNTIME = "nodejs";
-    assert.equal(extractWorkerFile(), bundle);
+    assert.deepEqual(workerArgs("extract"), [bundle]);
     await assertSameAsInProcess();
     const pdf = buildPdf("Tidal gauges recorded a rise of 3.4 millimetres a year.", "Sea level report");
     assert.match((await extractInPool({ kind: "pdf", body: new Uint8Array(pdf) })).text, /3\.4 millimetres/);

@@ -1,6 +1,6 @@
 // One fetched body → readable text: what an extraction worker runs (lib/scrape/extract-pool.ts), and
 // what runs in process when there are no workers. Errors come back as data: a ScrapeError does not
-// keep its class across threads.
+// keep its class across processes.
 import { decodeBody } from "./content";
 import { ScrapeError, type ScrapeFailure } from "./errors";
 import { extractHtml } from "./html";
@@ -16,7 +16,7 @@ export type ExtractOutput =
   | { ok: true; title: string | null; text: string; author: string | null; published: string | null }
   | { ok: false; reason: ScrapeFailure; message: string };
 
-/** `signal` is for the in-process path; in a worker, piscina ends the thread of an aborted task. */
+/** `signal` is for the in-process path; in a worker process the page runs to its end, within the pool's limits. */
 export async function extractTask(input: ExtractInput, signal?: AbortSignal): Promise<ExtractOutput> {
   try {
     if (input.kind === "html") {

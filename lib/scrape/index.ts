@@ -43,7 +43,7 @@ export interface ScrapeOptions {
   /**
    * Runs the download (every hop, the headers and the body) in the caller's slot of a concurrency
    * limit (SCRAPE_CONCURRENCY's): the extraction runs after it has left the slot, so the next page's
-   * download does not wait for this one's extraction (the pool's threads bound those).
+   * download does not wait for this one's extraction (the pool's worker processes bound those).
    */
   downloadSlot?: <T>(download: () => Promise<T>) => Promise<T>;
 }

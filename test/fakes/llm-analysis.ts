@@ -5,7 +5,8 @@
 //   #analysis-hostile  the first query is a COPY to a file (refused; the agent goes on);
 //   #analysis-invent   the first output cites a number no result holds (the engine sends it back);
 //   #analysis-stubborn every output cites that number (the engine cuts the sentence);
-//   #analysis-endless  one more query while any step is left (the engine's step limit ends it).
+//   #analysis-endless  one more query while any step is left (the engine's step limit ends it);
+//   #analysis-huge-string  the first query builds a 600 MB string (past the sandbox's memory; the agent goes on).
 import { tagContent, tagOf } from "./llm-parse";
 
 interface Dataset {
@@ -52,6 +53,12 @@ export function analysisReply(task: string): unknown {
   if (task.includes("#analysis-hostile") && seen.length === 0) {
     return { thought: "Export the table first.", sql: `COPY ${quote(d.table)} TO '/tmp/quarry-exfiltrated.csv'`, output: null, ...none };
   }
+  if (task.includes("#analysis-huge-string") && seen.length === 0) {
+    return { thought: "How long can a value be?", sql: "SELECT length(repeat('x', 600000000)) AS n", output: null, ...none };
+  }
+  // The second analysis of #analyses-2 ("Count the uploaded records per category"): records per
+  // value of the second text column, and the largest measure of each, with a line chart.
+  if (/records per category/.test(tagContent(task, "objective") ?? "")) return recordsPerCategory(d, seen);
   const good = seen.find((q) => q.ok);
   if (!good) {
     return { thought: `Total ${measure} per ${category}.`, sql: `SELECT ${quote(category)}, sum(${quote(measure)}) AS total, count(*) AS n FROM ${quote(d.table)} GROUP BY 1 ORDER BY 1`, output: null, ...none };
@@ -69,6 +76,23 @@ export function analysisReply(task: string): unknown {
     sql: null,
     output: `Total ${measure} by ${category}:\n${lines.join("\n")}`,
     chart: { queryId: good.id, mark: "bar", x: good.header[0], y: "total", color: null, title: `Total ${measure} by ${category}` },
+  };
+}
+
+function recordsPerCategory(d: Dataset, seen: SeenQuery[]): unknown {
+  const texts = d.columns.filter((c) => !NUMERIC.test(c.type)).map((c) => c.name);
+  const category = texts[1] ?? texts[0] ?? d.columns[0].name;
+  const measure = d.columns.find((c) => NUMERIC.test(c.type))?.name ?? d.columns[0].name;
+  const good = seen.find((q) => q.ok);
+  if (!good) {
+    return { thought: `Records per ${category}.`, sql: `SELECT ${quote(category)}, count(*) AS records, max(${quote(measure)}) AS largest FROM ${quote(d.table)} GROUP BY 1 ORDER BY 1`, output: null, chart: null };
+  }
+  const lines = good.rows.map((r) => `- ${r[0]}: ${r[1]} records [${good.id}].`);
+  return {
+    thought: "The counts answer the objective.",
+    sql: null,
+    output: `Records per ${category}:\n${lines.join("\n")}`,
+    chart: { queryId: good.id, mark: "line", x: good.header[0], y: "records", color: null, title: `Records per ${category}` },
   };
 }
 
