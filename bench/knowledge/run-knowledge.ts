@@ -1,9 +1,11 @@
 // npm run bench:knowledge – the knowledge base's figures, in process on a fresh database:
 // indexing throughput (PDF pages per second: parse, chunk, store, full-text index; no embeddings) and
 // search latency p50/p95 on a 1,000-document collection. Targets (issue 22): ≥ 20 pages/s on 2 cores,
-// p95 < 100 ms.
+// p95 < 100 ms. With --embeddings: hybrid, end to end against the fake LLM's /v1/embeddings
+// (test/fakes/llm-embeddings.ts, started in this process): every chunk embedded while indexing, every
+// search embedding its query and fusing the vector ranking with the full-text one.
 //   tsx bench/knowledge/run-knowledge.ts [--docs 1000] [--pages 3] [--queries 200] [--database sqlite|postgres]
-//     [--out bench/results/knowledge.json]
+//     [--embeddings] [--out bench/results/knowledge.json]
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,6 +18,7 @@ const { values } = parseArgs({
     pages: { type: "string", default: "3" },
     queries: { type: "string", default: "200" },
     database: { type: "string", default: "sqlite" },
+    embeddings: { type: "boolean", default: false },
     out: { type: "string" },
   },
 });
@@ -43,6 +46,14 @@ async function main() {
   const { useTestDatabase } = await import("../../lib/db/test-support");
   await useTestDatabase();
   delete process.env.EMBEDDING_MODEL;
+  let llm: import("../../test/fakes/llm-server").FakeLlm | undefined;
+  if (values.embeddings) {
+    const { FakeLlm } = await import("../../test/fakes/llm-server");
+    llm = new FakeLlm();
+    await llm.start();
+    Object.assign(process.env, { OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: "bench-key", EMBEDDING_MODEL: "fake-embedding" });
+    (await import("../../lib/env")).resetEnvCache();
+  }
   const { insertUser } = await import("../../lib/db/users");
   const { disconnectDatabase } = await import("../../lib/db/connection");
   const kb = await import("../../lib/knowledge/collections");
@@ -68,6 +79,8 @@ async function main() {
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
   const result = {
     database: values.database,
+    embeddings: values.embeddings,
+    textsEmbedded: llm?.embedded.length ?? 0,
     documents: DOCS,
     pages,
     chunks: (await kb.getCollection(user, collection.id)).documents.reduce((n, d) => n + d.chunkCount, 0),
@@ -87,6 +100,7 @@ async function main() {
     fs.writeFileSync(values.out, JSON.stringify(result, null, 2) + "\n");
   }
   await disconnectDatabase();
+  await llm?.stop();
 }
 
 await main();

@@ -1,24 +1,28 @@
 "use client";
 // The collections page: the caller's collections and the shared one; create, rename, re-index and
-// delete a collection, open its documents, add documents by drag and drop, remove one.
+// delete a collection, and open one: its Documents page (app/collections/[id]) lists, searches and
+// uploads its documents.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/button";
 import { knowledgeApi, type CollectionSummary } from "@/lib/client/knowledge-api";
-import { UploadDrop } from "./upload-drop";
 
 export function CollectionsManager() {
   const client = useQueryClient();
+  const router = useRouter();
   const { data: collections = [], isLoading } = useQuery({ queryKey: ["collections"], queryFn: knowledgeApi.list });
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: (n: string) => knowledgeApi.create(n),
-    onSuccess: () => {
+    onSuccess: (created) => {
       setName("");
       setError(null);
       void client.invalidateQueries({ queryKey: ["collections"] });
+      // A new collection is empty: open it, where its documents are dropped.
+      router.push(`/collections/${created.id}`);
     },
     onError: (e) => setError(e.message),
   });
@@ -46,7 +50,7 @@ export function CollectionsManager() {
       </form>
       {error ? <p className="text-sm text-danger" role="alert">{error}</p> : null}
       {isLoading ? <p className="text-sm text-muted">Loading…</p> : null}
-      {!isLoading && collections.length === 0 ? <p className="text-sm text-muted">No collections yet. Create one, then drop your documents into it.</p> : null}
+      {!isLoading && collections.length === 0 ? <p className="text-sm text-muted">No collections yet. Create one, then open it and drop your documents into it.</p> : null}
       <ul className="flex flex-col gap-4">
         {collections.map((c) => (
           <CollectionCard key={c.id} collection={c} />
@@ -58,13 +62,8 @@ export function CollectionsManager() {
 
 function CollectionCard({ collection }: { collection: CollectionSummary }) {
   const client = useQueryClient();
-  const [open, setOpen] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const detail = useQuery({ queryKey: ["collection", collection.id], queryFn: () => knowledgeApi.get(collection.id), enabled: open });
-  const refresh = () => {
-    void client.invalidateQueries({ queryKey: ["collections"] });
-    void client.invalidateQueries({ queryKey: ["collection", collection.id] });
-  };
+  const refresh = () => void client.invalidateQueries({ queryKey: ["collections"] });
   const act = (fn: () => Promise<unknown>, done: string) => () =>
     fn().then(
       () => {
@@ -73,16 +72,22 @@ function CollectionCard({ collection }: { collection: CollectionSummary }) {
       },
       (e: Error) => setMessage(e.message),
     );
+  // The name on its own line (it wraps, never hidden); the actions on the next, wrapping at 390 px.
   return (
-    <li className="rounded-lg border border-border p-4" data-testid="collection" data-id={collection.id}>
-      <div className="flex flex-wrap items-center gap-2">
-        <button type="button" className="min-w-0 flex-1 text-left font-medium" onClick={() => setOpen(!open)} aria-expanded={open}>
+    <li className="flex flex-col gap-2 rounded-lg border border-border p-4" data-testid="collection" data-id={collection.id}>
+      <div className="min-w-0">
+        <Link href={`/collections/${collection.id}`} className="break-words font-medium text-accent hover:underline" data-testid="collection-open">
           {collection.name}
-          <span className="ml-2 text-sm font-normal text-muted">
-            {collection.documentCount} document{collection.documentCount === 1 ? "" : "s"}
-            {collection.shared ? " · shared, read-only (KNOWLEDGE_DOCS_PATH)" : ""}
-          </span>
-        </button>
+        </Link>
+        <p className="text-sm text-muted">
+          {collection.documentCount.toLocaleString("en")} document{collection.documentCount === 1 ? "" : "s"}
+          {collection.shared ? " · shared, read-only (KNOWLEDGE_DOCS_PATH)" : ""}
+        </p>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Link href={`/collections/${collection.id}`} className={buttonClass("secondary", "sm")} aria-label={`Open ${collection.name}`}>
+          Open
+        </Link>
         {collection.shared ? null : (
           <>
             <button
@@ -110,29 +115,7 @@ function CollectionCard({ collection }: { collection: CollectionSummary }) {
           </>
         )}
       </div>
-      {message ? <p className="mt-1 text-sm text-muted" role="status">{message}</p> : null}
-      {open ? (
-        <div className="mt-3 flex flex-col gap-3">
-          {collection.shared ? null : <UploadDrop collectionId={collection.id} onUploaded={refresh} />}
-          <ul className="flex flex-col gap-1 text-sm" data-testid="document-list">
-            {(detail.data?.documents ?? []).map((d) => (
-              <li key={d.id} className="flex items-center gap-2" data-testid="document" data-status={d.status}>
-                <Link href={`/collections/${collection.id}/documents/${d.id}`} className="min-w-0 flex-1 truncate text-accent hover:underline">
-                  {d.name}
-                </Link>
-                <span className={d.status === "failed" ? "text-danger" : "text-muted"}>
-                  {d.status === "failed" ? d.error : `${d.pageCount ? `${d.pageCount} pages · ` : ""}${d.chunkCount} passages`}
-                </span>
-                {collection.shared ? null : (
-                  <button type="button" aria-label={`Remove ${d.name}`} className={buttonClass("secondary", "sm")} onClick={act(() => knowledgeApi.removeDocument(collection.id, d.id), `Removed ${d.name}.`)}>
-                    Remove
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {message ? <p className="text-sm text-muted" role="status">{message}</p> : null}
     </li>
   );
 }

@@ -19,6 +19,54 @@ export interface DocumentSummary {
   error: string | null;
   pageCount: number | null;
   chunkCount: number;
+  /** The encoding a text file was read in; null for PDF and DOCX. */
+  encoding?: string | null;
+  createdAt?: string;
+}
+
+export type DocumentSortKey = "name" | "type" | "size" | "added" | "status";
+
+export interface DocumentListParams {
+  page: number;
+  limit: number;
+  sort: DocumentSortKey;
+  order: "asc" | "desc";
+  type?: string;
+  status?: string;
+  name?: string;
+}
+
+export interface DocumentPage {
+  documents: (DocumentSummary & { createdAt: string })[];
+  total: number;
+  page: number;
+  limit: number;
+  pages: number;
+  sort: DocumentSortKey;
+  order: "asc" | "desc";
+  counts: { status: Record<string, number>; type: Record<string, number> };
+}
+
+export interface PassageHit {
+  id: string;
+  documentId: string;
+  collectionId: string;
+  documentName: string;
+  documentTitle: string | null;
+  format: string;
+  page: number | null;
+  section: string | null;
+  text: string;
+  score: number;
+}
+
+/** The list API's query string for `params` (empty filters left out). */
+export function documentListQuery(params: DocumentListParams): string {
+  const q = new URLSearchParams({ page: String(params.page), limit: String(params.limit), sort: params.sort, order: params.order });
+  if (params.type) q.set("type", params.type);
+  if (params.status) q.set("status", params.status);
+  if (params.name) q.set("name", params.name);
+  return q.toString();
 }
 
 export interface Sources {
@@ -44,6 +92,9 @@ export const knowledgeApi = {
   rename: async (id: string, name: string) => (await call<{ collection: CollectionSummary }>(base(id), { method: "PATCH", body: JSON.stringify({ name }) })).collection,
   remove: (id: string) => call<void>(base(id), { method: "DELETE" }),
   reindex: (id: string) => call<{ documents: DocumentSummary[] }>(`${base(id)}/reindex`, { method: "POST" }),
+  documents: (id: string, params: DocumentListParams) => call<DocumentPage>(`${base(id)}/documents?${documentListQuery(params)}`),
+  search: async (id: string, q: string, limit = 20) =>
+    (await call<{ results: PassageHit[] }>(`${base(id)}/search?${new URLSearchParams({ q, limit: String(limit) })}`)).results,
   removeDocument: (id: string, documentId: string) => call<void>(`${base(id)}/documents/${encodeURIComponent(documentId)}`, { method: "DELETE" }),
   /** One file; `onProgress` gets the share of the file sent (0–1). Rejects with the server's message (naming the file). */
   upload: (id: string, file: File, onProgress: (share: number) => void): Promise<DocumentSummary> =>

@@ -2,7 +2,9 @@
 // KNOWLEDGE_DOCS_PATH with userId null), their documents (the original bytes kept) and the chunks
 // that are searched. Every read of a user's object is scoped by owner; a collection another user owns
 // is simply not found.
+import { getEnv } from "../env";
 import { db } from "./client";
+import { databaseProvider } from "./database-url";
 import { vectorStore, writeChunkVectors } from "./knowledge-vectors";
 
 export interface ChunkInput {
@@ -22,6 +24,8 @@ export interface DocumentMeta {
   sha256: string;
   title: string | null;
   pageCount: number | null;
+  /** The encoding a text file was read in (lib/knowledge/encoding.ts); null or absent for PDF and DOCX. */
+  encoding?: string | null;
 }
 
 /** Where these chunks' vectors go: only embedded chunks need the store (and set it up, on PostgreSQL). */
@@ -83,6 +87,7 @@ const documentFields = {
   title: true,
   pageCount: true,
   chunkCount: true,
+  encoding: true,
   sourcePath: true,
   sourceMtime: true,
   createdAt: true,
@@ -151,6 +156,52 @@ export async function markDocumentFailed({ id, error }: { id: string; error: str
 
 export async function listDocuments({ collectionId }: { collectionId: string }) {
   return db.knowledgeDocument.findMany({ where: { collectionId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: documentFields });
+}
+
+/** The columns a documents list sorts by (the API's names → the table's). */
+export const DOCUMENT_SORTS = { name: "name", type: "format", size: "bytes", added: "createdAt", status: "status" } as const;
+export type DocumentSort = keyof typeof DOCUMENT_SORTS;
+
+export interface DocumentPageQuery {
+  collectionId: string;
+  sort: DocumentSort;
+  order: "asc" | "desc";
+  /** 0-based offset of the first row. */
+  skip: number;
+  take: number;
+  format?: string;
+  status?: string;
+  /** Part of the name (or title), case-insensitive on both databases for ASCII letters. */
+  name?: string;
+}
+
+/**
+ * One page of a collection's documents, sorted in the database (ties broken by id, so pages never
+ * overlap), with the total matching the filters and the counts by status and by format of the whole
+ * collection (for the filters' labels).
+ */
+const insensitive = () => (databaseProvider(getEnv().DATABASE_URL) === "postgresql" ? { mode: "insensitive" as const } : {});
+
+export async function listDocumentsPage({ collectionId, sort, order, skip, take, format, status, name }: DocumentPageQuery) {
+  const where = {
+    collectionId,
+    ...(format ? { format } : {}),
+    ...(status ? { status } : {}),
+    // SQLite's LIKE ignores ASCII case; PostgreSQL's needs to be told.
+    ...(name ? { OR: [{ name: { contains: name, ...insensitive() } }, { title: { contains: name, ...insensitive() } }] } : {}),
+  };
+  const [rows, total, byStatus, byFormat] = await Promise.all([
+    db.knowledgeDocument.findMany({ where, orderBy: [{ [DOCUMENT_SORTS[sort]]: order }, { id: order }], skip, take, select: documentFields }),
+    db.knowledgeDocument.count({ where }),
+    db.knowledgeDocument.groupBy({ by: ["status"], where: { collectionId }, _count: { _all: true } }),
+    db.knowledgeDocument.groupBy({ by: ["format"], where: { collectionId }, _count: { _all: true } }),
+  ]);
+  return {
+    rows,
+    total,
+    statusCounts: Object.fromEntries(byStatus.map((g) => [g.status, g._count._all])) as Record<string, number>,
+    formatCounts: Object.fromEntries(byFormat.map((g) => [g.format, g._count._all])) as Record<string, number>,
+  };
 }
 
 /** Ids and stored bytes of a collection's documents, one at a time for a re-index (bytes can be large). */

@@ -59,15 +59,18 @@ test("another user's collection is not found, not listed and not searched", asyn
   assert.equal((await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "zebra quokka" })).length, 1);
 });
 
-test("a file that cannot be read is refused and leaves the collection as it was", async () => {
+test("a file that cannot be read is refused, nothing of it indexed, and kept as a failed document until removed", async () => {
   const c = await kb.createCollection(alice, "Mixed");
   await kb.addDocument(alice, c.id, { name: "good.txt", bytes: text("A good document about kestrels.") });
   const locked = buildPdfPages({ title: "x", pages: [["kestrels"]], encrypted: true });
   await assert.rejects(kb.addDocument(alice, c.id, { name: "locked.pdf", bytes: locked }), /"locked.pdf": the PDF is password-protected/);
   await assert.rejects(kb.addDocument(alice, c.id, { name: "broken.pdf", bytes: text("%PDF-1.7 garbage") }), /"broken.pdf"/);
   const after = await kb.getCollection(alice, c.id);
-  assert.deepEqual(after.documents.map((d) => d.name), ["good.txt"]);
-  assert.equal((await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "kestrels" })).length, 1);
+  assert.deepEqual(after.documents.map((d) => [d.name, d.status, d.chunkCount]), [["good.txt", "ready", 1], ["locked.pdf", "failed", 0], ["broken.pdf", "failed", 0]]);
+  assert.match(after.documents[1].error ?? "", /"locked.pdf": the PDF is password-protected/);
+  assert.equal((await searchKnowledge({ userId: alice, collectionIds: [c.id], query: "kestrels" })).length, 1, "the locked PDF's kestrels are not indexed");
+  for (const d of after.documents.slice(1)) await kb.deleteDocument(alice, c.id, d.id);
+  assert.deepEqual((await kb.getCollection(alice, c.id)).documents.map((d) => d.name), ["good.txt"]);
 });
 
 test("deleting a document or a collection removes its chunks from the index; a re-index rebuilds them", async () => {

@@ -3,7 +3,7 @@
 // The entries are found as JSZip (mammoth's reader) finds them — the central directory, then each
 // local header — and the bytes actually inflated are counted as they come, since the sizes an archive
 // declares can lie. Nothing inflated is kept: this only proves the archive is within its limits.
-import { Inflate } from "fflate";
+import { Inflate, unzipSync } from "fflate";
 import { documentError } from "./errors";
 
 export interface ArchiveLimits {
@@ -139,4 +139,33 @@ export function checkArchive(name: string, bytes: Uint8Array, limits: ArchiveLim
       if (stop) throw stop;
     }
   }
+}
+
+const XML_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+/**
+ * The title Word keeps in the document's properties (docProps/core.xml, dc:title: File › Info ›
+ * Title), or null when it has none. Call after checkArchive: only that small part is inflated.
+ */
+export function docxCoreTitle(bytes: Uint8Array): string | null {
+  let xml: string;
+  try {
+    const part = unzipSync(bytes, { filter: (f) => f.name === "docProps/core.xml" })["docProps/core.xml"];
+    if (!part) return null;
+    xml = new TextDecoder().decode(part);
+  } catch {
+    return null; // a damaged properties part: the document's text decides its title
+  }
+  const raw = xml.match(/<dc:title(?:\s[^>]*)?>([\s\S]*?)<\/dc:title>/)?.[1];
+  if (!raw) return null;
+  const title = raw
+    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1")
+    .replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, entity: string) => {
+      if (entity[0] !== "#") return XML_ENTITIES[entity] ?? whole;
+      const code = entity[1] === "x" || entity[1] === "X" ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+  return title ? title.slice(0, 500) : null;
 }

@@ -63,7 +63,8 @@ test("corrupt, encrypted, empty, oversized and unsupported files each get their 
   await rejects(parseDocument("big.txt", new Uint8Array(limits.maxBytes + 1).fill(65), limits), "payload_too_large:document", "big.txt");
   const many = buildPdfPages({ title: "Long", pages: [["a"], ["b"], ["c"]] });
   await rejects(parseDocument("long.pdf", many, { ...limits, maxPages: 2 }), "payload_too_large:document", "long.pdf");
-  await rejects(parseDocument("binary.txt", new Uint8Array([0xff, 0xfe, 0x00, 0x41]), limits), "bad_request:document_corrupt", "binary.txt");
+  // A PNG's first bytes: no byte-order mark (FF FE would make it UTF-16 text), and NUL characters in any encoding.
+  await rejects(parseDocument("binary.txt", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]), limits), "bad_request:document_corrupt", "binary.txt");
   await rejects(parseDocument("sheet.xlsx", bytes("x"), limits), "unsupported_media_type:document", "sheet.xlsx");
 });
 

@@ -1,12 +1,13 @@
 // One entry point for every format: bytes → title and sections (page or heading kept), or an error
 // naming the file (corrupt, encrypted, empty, oversized, unsupported).
 import { AppError } from "../errors";
+import { decodeTextBytes } from "./encoding";
 import { documentError } from "./errors";
 import { detectFormat, type DocumentFormat } from "./formats";
 import { parseHtml } from "./parse-html";
 import { parseMarkdown, parsePlainText } from "./parse-markdown";
 import { parsePdf } from "./parse-pdf";
-import { checkArchive, type ArchiveLimits } from "./parse-zip";
+import { checkArchive, docxCoreTitle, type ArchiveLimits } from "./parse-zip";
 import type { ParsedSection } from "./sections";
 
 export interface ParsedDocument {
@@ -57,13 +58,9 @@ class Deadline {
   }
 }
 
-function decodeText(name: string, bytes: Uint8Array): string {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch (error) {
-    throw documentError("corrupt", name, "the file is not UTF-8 text.", error);
-  }
+/** The file's text in its own encoding (UTF-8, UTF-16 with or without a mark, a declared HTML charset, else Windows-1252 / Latin-1: see encoding.ts). */
+function decodeText(name: string, bytes: Uint8Array, html = false): string {
+  const { text } = decodeTextBytes(bytes, { html });
   if (text.includes("\u0000")) throw documentError("corrupt", name, "the file holds binary data, not text.");
   return text;
 }
@@ -84,7 +81,9 @@ async function parseDocx(name: string, bytes: Uint8Array, limits: ParseLimits, d
     throw documentError("corrupt", name, `the DOCX document is damaged and cannot be read (${detail}).`, error);
   }
   deadline.check();
-  return parseHtml(html);
+  const parsed = parseHtml(html);
+  // Word's own title (File › Info › Title) names the document; else its first heading.
+  return { ...parsed, title: docxCoreTitle(bytes) ?? parsed.title };
 }
 
 export async function parseDocument(name: string, bytes: Uint8Array, limits: ParseLimits): Promise<ParsedDocument> {
@@ -96,7 +95,7 @@ export async function parseDocument(name: string, bytes: Uint8Array, limits: Par
   let parsed: { title: string | null; pageCount?: number; sections: ParsedSection[] };
   if (format === "pdf") parsed = await deadline.race(parsePdf(name, bytes, limits.maxPages));
   else if (format === "docx") parsed = await parseDocx(name, bytes, limits, deadline);
-  else if (format === "html") parsed = parseHtml(decodeText(name, bytes));
+  else if (format === "html") parsed = parseHtml(decodeText(name, bytes, true));
   else if (format === "markdown") parsed = parseMarkdown(decodeText(name, bytes));
   else parsed = parsePlainText(decodeText(name, bytes));
   deadline.check();

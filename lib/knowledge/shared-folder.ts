@@ -8,6 +8,7 @@ import path from "node:path";
 import { errorMessage } from "../errors";
 import * as store from "../db/knowledge";
 import { ACCEPTED_EXTENSIONS } from "./formats";
+import { textEncodingOf } from "./encoding";
 import { prepareDocument } from "./index-document";
 
 const RESCAN_MS = 60_000;
@@ -83,6 +84,8 @@ export async function syncSharedFolder(folder: string): Promise<SyncResult> {
         result.failed.push(`${rel}: ${error}`);
       }
     }
+    // A text file's encoding is named on the document (UTF-8, Windows-1252 …).
+    if (prepared) prepared.meta.encoding = textEncodingOf(prepared.meta.format, bytes);
     const meta = prepared?.meta ?? { name, format: path.extname(rel).slice(1).toLowerCase(), bytes: bytes.length, sha256 };
     try {
       if (!row) {

@@ -92,8 +92,11 @@ export function buildDocxBomb({ inflatedBytes, declaredBytes }: { inflatedBytes:
   return zip([...PACKAGE_PARTS, { name: "word/document.xml", deflated, size: declaredBytes ?? size, crc }]);
 }
 
-/** `blocks`: a heading ({ heading, level }) or a paragraph ({ text }), in order. */
-export function buildDocx(blocks: Array<{ heading: string; level: number } | { text: string }>): Buffer {
+/**
+ * `blocks`: a heading ({ heading, level }) or a paragraph ({ text }), in order. `title`: the title Word
+ * keeps in the document's properties (docProps/core.xml dc:title), raw XML text (entities as written).
+ */
+export function buildDocx(blocks: Array<{ heading: string; level: number } | { text: string }>, { title }: { title?: string } = {}): Buffer {
   const body = blocks
     .map((b) =>
       "heading" in b
@@ -101,5 +104,17 @@ export function buildDocx(blocks: Array<{ heading: string; level: number } | { t
         : `<w:p><w:r><w:t xml:space="preserve">${escape(b.text)}</w:t></w:r></w:p>`,
     )
     .join("");
-  return zip([...PACKAGE_PARTS, { name: "word/document.xml", data: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${body}</w:body></w:document>`) }]);
+  const core =
+    title === undefined
+      ? []
+      : [
+          {
+            name: "docProps/core.xml",
+            data: Buffer.from(
+              '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" ' +
+                `xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/"><dc:title>${title}</dc:title><dc:creator>Quarry tests</dc:creator></cp:coreProperties>`,
+            ),
+          },
+        ];
+  return zip([...PACKAGE_PARTS, ...core, { name: "word/document.xml", data: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${body}</w:body></w:document>`) }]);
 }

@@ -16,6 +16,7 @@ export { FakeSearch, type SearchLogEntry, type SearchOptions, type SearchRespons
 export { FakeWeb, type WebLogEntry, type WebOptions } from "./web-server";
 export { CONTENT_PAGES, FAILING_PAGES, type FailingPage, type FixturePage } from "./web-pages";
 export { buildDocx } from "./docx";
+export { DIMENSIONS as FAKE_EMBEDDING_DIMENSIONS, fakeEmbedding } from "./llm-embeddings";
 export { buildPdf, buildPdfPages } from "./pdf";
 
 export interface StartFakesOptions {

@@ -117,7 +117,10 @@ const ROUTES: Record<string, Partial<Record<Method, RouteSpec>>> = {
   },
   "/api/collections/[id]/reindex": { POST: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/reindex` }) } },
   "/api/collections/[id]/search": { GET: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/search?q=alice` }) } },
-  "/api/collections/[id]/documents": { POST: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/documents`, body: {} }) } },
+  "/api/collections/[id]/documents": {
+    GET: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/documents?sort=name&status=ready` }) },
+    POST: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/documents`, body: {} }) },
+  },
   "/api/collections/[id]/documents/[documentId]": {
     GET: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/documents/${ids.document}` }) },
     DELETE: { kind: "object", call: (ids) => ({ path: `/api/collections/${ids.collection}/documents/${ids.document}` }) },

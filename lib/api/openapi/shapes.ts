@@ -162,6 +162,7 @@ export const SHAPES: Record<string, Schema> = {
     error: nullable(str()),
     pageCount: nullable(int()),
     chunkCount: int(),
+    encoding: nullable(str("The encoding a text, Markdown or HTML file was read in (UTF-8, UTF-16LE, Windows-1252, ISO-8859-1 …); null for PDF and DOCX")),
     createdAt: dateTime(),
     updatedAt: dateTime(),
   }),

@@ -1,10 +1,10 @@
 // Documents (collections, uploads, search), the account (who you are, password, API tokens), shared
 // reports (no sign-in), the configuration status and this description itself.
 import { changePasswordSchema, createTokenSchema } from "../../../auth/schema";
-import { collectionNameSchema, searchQuerySchema } from "../../../knowledge/schema";
+import { collectionNameSchema, documentListQuerySchema, searchQuerySchema } from "../../../knowledge/schema";
 import { exportQuery } from "../../export-response";
 import type { RouteFamily } from "../build";
-import { arr, obj, ref, str } from "../schema";
+import { arr, int, obj, ref, str } from "../schema";
 import { exportReplies } from "./research";
 
 export const documents = (): RouteFamily => ({
@@ -21,6 +21,25 @@ export const documents = (): RouteFamily => ({
       delete: { summary: "Delete a collection and its documents", responses: { 204: { description: "Deleted" } }, errors: [403] },
     },
     "/api/collections/{id}/documents": {
+      get: {
+        summary: "One page of the collection's documents, sorted and filtered by the server",
+        query: documentListQuerySchema,
+        responses: {
+          200: {
+            description: "The page, the total matching the filters, and the collection's documents counted by status and by type",
+            json: obj({
+              documents: arr(ref("Document")),
+              total: int(),
+              page: int(),
+              limit: int(),
+              pages: int(),
+              sort: str(),
+              order: str(),
+              counts: obj({ status: { type: "object", additionalProperties: int() }, type: { type: "object", additionalProperties: int() } }),
+            }),
+          },
+        },
+      },
       post: {
         summary: "Upload one document; parsed and indexed before the reply",
         body: { type: "multipart/form-data", schema: obj({ file: { type: "string", contentMediaType: "application/octet-stream", description: "The document" } }) },

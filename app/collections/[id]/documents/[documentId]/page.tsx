@@ -30,12 +30,13 @@ export default async function DocumentPage({ params, searchParams }: Props) {
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-8">
       <header className="flex flex-col gap-1">
-        <Link href="/collections" className="text-sm text-muted hover:underline">
+        <Link href={`/collections/${id}`} className="text-sm text-muted hover:underline">
           {doc.collection.name}
         </Link>
-        <h1 className="text-2xl font-semibold" data-testid="document-name">{doc.title ?? doc.name}</h1>
+        <h1 className="break-words text-2xl font-semibold" data-testid="document-name">{doc.title ?? doc.name}</h1>
         <p className="text-sm text-muted">
           {doc.name} · {doc.format.toUpperCase()}
+          {doc.encoding && doc.encoding !== "UTF-8" ? <span data-testid="document-encoding"> · read as {doc.encoding}</span> : null}
           {doc.pageCount ? ` · ${doc.pageCount} pages` : ""} ·{" "}
           <a href={doc.format === "pdf" ? `${fileUrl}#page=${citedChunk?.page ?? page ?? 1}` : fileUrl} target="_blank" rel="noreferrer noopener" className="text-accent hover:underline" data-testid="document-original">
             {doc.format === "pdf" ? `open the PDF${citedChunk?.page ? ` at page ${citedChunk.page}` : ""}` : "original file"}

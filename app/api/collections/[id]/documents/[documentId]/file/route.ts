@@ -13,10 +13,11 @@ const TYPES: Record<string, string> = {
 export const GET = route(async (request: Request, { params }: Context) => {
   const { userId } = await requireCaller(request);
   const { id, documentId } = await params;
-  const { name, content } = await getDocumentFile(userId, id, documentId);
+  const { name, content, encoding } = await getDocumentFile(userId, id, documentId);
   const extension = name.toLowerCase().split(".").pop() ?? "";
   // Markdown, text and HTML are sent as plain text: an uploaded HTML file must not run in Quarry's origin.
-  const type = TYPES[extension] ?? "text/plain; charset=utf-8";
+  // In the encoding the file was read in (a Windows-1252 file shown as UTF-8 would lose its accents).
+  const type = TYPES[extension] ?? `text/plain; charset=${(encoding ?? "UTF-8").toLowerCase()}`;
   return new Response(new Uint8Array(content), {
     headers: {
       "content-type": type,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "KnowledgeDocument" ADD COLUMN "encoding" TEXT;
