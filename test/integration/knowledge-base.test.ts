@@ -1,6 +1,7 @@
 // The knowledge base through the real HTTP API: collections created, renamed, re-indexed, deleted;
 // documents uploaded (multipart) and searched with their page or section; corrupt, encrypted and
-// oversized uploads refused with an error naming the file; another user gets 404 everywhere; and
+// oversized uploads refused with an error naming the file (a file read but not indexed kept as a failed
+// document until removed); another user gets 404 everywhere; and
 // KNOWLEDGE_DOCS_PATH indexed at start as the shared collection, a changed file re-indexed.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -102,8 +103,13 @@ test("corrupt, encrypted and oversized uploads each get their error naming the f
   assert.equal(bigBody.code, "payload_too_large:document");
   assert.match(bigBody.error, /"huge\.txt".*64 KiB.*KNOWLEDGE_MAX_FILE_BYTES/);
 
-  const names = ((await (await app.fetch(`/api/collections/${collectionId}`)).json()) as { collection: { documents: { name: string }[] } }).collection.documents.map((d) => d.name);
-  assert.deepEqual(names, ["moss.pdf", "notes.md"]);
+  // The files the server read and could not index stay listed, failed with their reasons, until removed
+  // (issue 53); the one over the size limit was never read, so nothing of it is kept.
+  const documents = ((await (await app.fetch(`/api/collections/${collectionId}`)).json()) as { collection: { documents: { id: string; name: string; status: string; error: string | null }[] } }).collection.documents;
+  assert.deepEqual(documents.map((d) => [d.name, d.status]), [["moss.pdf", "ready"], ["notes.md", "ready"], ["broken.pdf", "failed"], ["locked.pdf", "failed"]]);
+  assert.deepEqual(documents.slice(2).map((d) => d.error), [corruptBody.error, encryptedBody.error]);
+  assert.equal((await search(collectionId, "hidden")).length, 0, "nothing of a failed upload is searchable");
+  for (const d of documents.slice(2)) assert.equal((await app.fetch(`/api/collections/${collectionId}/documents/${d.id}`, { method: "DELETE" })).status, 204);
 });
 
 test("another user gets 404 from every collection route, and changes nothing", async () => {
@@ -115,6 +121,7 @@ test("another user gets 404 from every collection route, and changes nothing", a
     ["PATCH", base, { headers: json, body: JSON.stringify({ name: "Bob's now" }) }],
     ["POST", `${base}/reindex`],
     ["GET", `${base}/search?q=moss`],
+    ["GET", `${base}/documents?page=1&sort=name`],
     ["GET", `${base}/documents/${documentId}`],
     ["GET", `${base}/documents/${documentId}/file`],
     ["DELETE", `${base}/documents/${documentId}`],
