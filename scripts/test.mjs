@@ -2,7 +2,7 @@
 // npm test: builds the app, runs every unit and integration test (node:test via tsx), the storage
 // and engine tests a second time on PostgreSQL, and the Playwright specs (Debian's Chromium), and
 // prints one closing line "N passed, N failed".
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,6 +20,26 @@ function run(cmd, cmdArgs, { env, ...options } = {}) {
   console.log(`\n$ ${cmd} ${cmdArgs.join(" ")}`);
   // The child inherits the whole environment (PATH, HOME…), with `env` laid over it.
   return spawnSync(cmd, cmdArgs, { stdio: "inherit", ...options, env: { ...process.env, ...env } }).status ?? 1;
+}
+
+/**
+ * Runs a part of the suite with its output in test-results/<name>.log, printed whole when the part
+ * ends (parts run side by side, so their lines are not interleaved). Resolves to the exit status.
+ */
+function runPart(name, cmd, cmdArgs, env = {}) {
+  const log = path.join(root, "test-results", `${name}.log`);
+  const out = fs.openSync(log, "w");
+  console.log(`\n$ ${cmd} ${cmdArgs.join(" ")}\n  (${name}: its output goes to test-results/${name}.log and is printed when it ends)`);
+  const child = spawn(cmd, cmdArgs, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
+  return new Promise((resolve) => {
+    child.on("error", () => resolve(1));
+    child.on("exit", (code) => {
+      fs.closeSync(out);
+      console.log(`\n===== ${name} (test-results/${name}.log) =====`);
+      process.stdout.write(fs.readFileSync(log));
+      resolve(code ?? 1);
+    });
+  });
 }
 
 function findTests(dir, out = []) {
@@ -179,16 +199,16 @@ const minutes = (since) => ((Date.now() - since) / 60_000).toFixed(1);
 /** "part: N min" per part, printed with the closing line (where CI's time goes). */
 const timings = [];
 
-function runNodeTests(files, tapName, env = {}) {
+async function runNodeTests(files, tapName, env = {}) {
   const started = Date.now();
   const tap = path.join(root, "test-results", tapName);
   fs.rmSync(tap, { force: true });
-  run(process.execPath, [
+  await runPart(tapName.replace(/\.tap$/, ""), process.execPath, [
     "--import", "tsx", "--test", `--test-concurrency=${TEST_CONCURRENCY}`, "--test-timeout=300000",
     "--test-reporter=spec", "--test-reporter-destination=stdout",
     "--test-reporter=tap", `--test-reporter-destination=${tap}`,
     ...slowFirst(files),
-  ], { env: { NODE_ENV: "test", ...env } });
+  ], { NODE_ENV: "test", ...env });
   const text = fs.existsSync(tap) ? fs.readFileSync(tap, "utf8") : "";
   const count = (name) => Number(text.match(new RegExp(`^# ${name} (\\d+)$`, "m"))?.[1] ?? 0);
   passed += count("pass");
@@ -216,8 +236,22 @@ async function postgresUnavailable() {
   }
 }
 
+/** The parts of the suite, started side by side (see PARTS_SIDE_BY_SIDE). */
+const parts = [];
+/**
+ * The parts — the node tests on SQLite, the same storage and engine tests on PostgreSQL, and the
+ * Playwright specs — run side by side: most of a test's time is its fakes' latencies and its
+ * servers' start-up, not CPU, so on 2 cores the three together take little longer than the longest
+ * alone. TEST_PARTS_IN_TURN=1 runs them one after another (as CI did until 2026-12).
+ */
+const PARTS_SIDE_BY_SIDE = process.env.TEST_PARTS_IN_TURN !== "1";
+const startPart = async (part) => {
+  if (PARTS_SIDE_BY_SIDE) parts.push(part());
+  else await part();
+};
+
 if (only("unit") || only("integration")) {
-  runNodeTests(findTests(root).filter(inPickedParts), "node-tests.tap");
+  await startPart(() => runNodeTests(findTests(root).filter(inPickedParts), "node-tests.tap"));
 
   const onPostgres = POSTGRES_TESTS.filter(inPickedParts);
   if (onPostgres.length > 0) {
@@ -225,7 +259,7 @@ if (only("unit") || only("integration")) {
     const unavailable = await postgresUnavailable();
     if (unavailable === null) {
       console.log(`\nThe storage and engine tests again, on PostgreSQL at ${host}:`);
-      runNodeTests(onPostgres, "node-tests-postgres.tap", { TEST_DATABASE: "postgres" });
+      await startPart(() => runNodeTests(onPostgres, "node-tests-postgres.tap", { TEST_DATABASE: "postgres" }));
     } else if (process.env.CI === "true") {
       console.error(`\nPostgreSQL at ${host} does not answer (${unavailable}); CI requires it for:\n  ${onPostgres.join("\n  ")}`);
       failed += onPostgres.length;
@@ -238,12 +272,11 @@ if (only("unit") || only("integration")) {
   }
 }
 
-if (only("e2e") && fs.existsSync(path.join(root, "playwright.config.ts"))) {
-  ensureChromium();
+async function runPlaywright() {
   const e2eStarted = Date.now();
   const report = path.join(root, "test-results", "playwright.json");
   fs.rmSync(report, { force: true });
-  const status = run("npx", ["playwright", "test", "--reporter=list,json"], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
+  const status = await runPart("playwright", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
   if (fs.existsSync(report)) {
     const json = JSON.parse(fs.readFileSync(report, "utf8"));
     const stats = json.stats ?? {};
@@ -273,6 +306,12 @@ if (only("e2e") && fs.existsSync(path.join(root, "playwright.config.ts"))) {
   }
   timings.push(`playwright: ${minutes(e2eStarted)} min`);
 }
+
+if (only("e2e") && fs.existsSync(path.join(root, "playwright.config.ts"))) {
+  ensureChromium();
+  await startPart(runPlaywright);
+}
+await Promise.all(parts);
 
 if (timings.length > 0) console.log(`\nTime per part: ${timings.join("; ")}`);
 if (failures.length > 0) console.log(`\nFailed:\n  ${failures.join("\n  ")}`);
