@@ -154,6 +154,8 @@ const POSTGRES_TESTS = [
   // Two instances streaming each other's runs (PostgreSQL: LISTEN/NOTIFY; and with Redis).
   "test/integration/events-across-instances.test.ts",
   "test/integration/knowledge-hybrid.test.ts",
+  // Paging, sorting and filters of a collection's documents in SQL.
+  "test/integration/knowledge-documents.test.ts",
 ];
 const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 
