@@ -53,6 +53,28 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Why a run's (or a part job's) work stopped: another process owns it now (its lease or its job's lock
+ * was lost, or its rows were deleted). The work writes nothing more, and an LLM call in flight is left
+ * counted as unsettled (its reply may have reached the provider and been billed), as at a crash.
+ * Recognised by its `ownershipLost` mark, not `instanceof`: the server's bundles each have their own copy of a class.
+ */
+export class OwnershipLostError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "OwnershipLostError";
+  }
+
+  /** The mark `ownershipLost` looks for (subclasses keep it under their own names). */
+  readonly ownershipLost = true;
+}
+
+/** Whether a signal was aborted because its work's process no longer owns it (OwnershipLostError and its kinds). */
+export function ownershipLost(signal: AbortSignal | undefined): boolean {
+  const reason = signal?.aborted ? (signal.reason as { ownershipLost?: unknown } | undefined) : undefined;
+  return reason instanceof Error && (reason as { ownershipLost?: unknown }).ownershipLost === true;
+}
+
 /** An error's message, storable: runs store it, and a provider's or a server's reply may hold a NUL. */
 export function errorMessage(error: unknown): string {
   return storable(error instanceof Error ? error.message : String(error));

@@ -32,6 +32,33 @@ export function newRedisConnection(name: string): Redis {
   return connection;
 }
 
+/** ioredis statuses of a connection on its way to its first (or next) answer: worth a short wait. */
+const CONNECTING = new Set(["wait", "connecting", "connect"]);
+
+/**
+ * Whether `connection` can carry a command now: true when it is ready; while it makes its first
+ * connection, waits for it up to `waitMs`; false at once when it is reconnecting or closed (Redis
+ * down or unreachable: a command would wait in its offline queue until Redis came back).
+ */
+export async function redisReady(connection: Redis, waitMs: number): Promise<boolean> {
+  if (connection.status === "ready") return true;
+  if (!CONNECTING.has(connection.status)) return false;
+  if (connection.status === "wait") void connection.connect().catch(() => {});
+  return new Promise<boolean>((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      connection.off("ready", onReady);
+      connection.off("close", onClose);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => done(connection.status === "ready"), waitMs);
+    connection.once("ready", onReady);
+    connection.once("close", onClose);
+  });
+}
+
 /**
  * Calls `onMessage` with each message published on one of `channels`, over this process's shared
  * subscriber connection (a failed subscription is logged as `what`).

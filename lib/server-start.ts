@@ -23,8 +23,8 @@ export async function startServer(): Promise<void> {
   }
   if (env.REDIS_URL && env.QUEUE_RUNS) {
     // Queue mode: this process queues runs (lib/queue/) and `npm run worker` processes execute them.
-    const { enqueueRun, wakeRun } = await import("./queue/enqueue");
-    runRegistry.dispatchTo(enqueueRun, wakeRun);
+    const { enqueueRun, queueReachable, wakeRun } = await import("./queue/enqueue");
+    runRegistry.dispatchTo(enqueueRun, wakeRun, queueReachable);
     console.log(`[quarry] queue mode: runs are queued in Redis (prefix ${env.REDIS_KEY_PREFIX}) for workers (npm run worker)`);
   }
   if (env.RESUME_ON_START) {

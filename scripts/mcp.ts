@@ -50,8 +50,8 @@ async function main() {
   if (!(await verifyApiToken(token))) fail("QUARRY_API_TOKEN is not a valid token of this installation: revoked, expired, or signed with another AUTH_SECRET.");
   if (env.REDIS_URL && env.QUEUE_RUNS) {
     const { runRegistry } = await import("../lib/runs/engines");
-    const { enqueueRun, wakeRun } = await import("../lib/queue/enqueue");
-    runRegistry.dispatchTo(enqueueRun, wakeRun);
+    const { enqueueRun, queueReachable, wakeRun } = await import("../lib/queue/enqueue");
+    runRegistry.dispatchTo(enqueueRun, wakeRun, queueReachable);
   }
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
   const { createMcpServer } = await import("../lib/mcp/server");

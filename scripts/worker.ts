@@ -24,12 +24,12 @@ async function main() {
   }
   for (const problem of configProblems()) console.warn(`[quarry] configuration: ${problem.message}`);
   const { runRegistry } = await import("../lib/runs/engines");
-  const { enqueueRun, wakeRun } = await import("../lib/queue/enqueue");
+  const { enqueueRun, queueReachable, wakeRun } = await import("../lib/queue/enqueue");
   const { startDrTaskWorker, startRunWorker, startTreeNodeWorker } = await import("../lib/queue/worker");
   const { setPartJobs } = await import("../lib/runs/part-jobs");
   const { bullDrTasks, bullTreeNodes } = await import("../lib/queue/part-jobs");
   // Runs this worker finds orphaned (its sweep) go back to the queue, like the web process's.
-  runRegistry.dispatchTo(enqueueRun, wakeRun);
+  runRegistry.dispatchTo(enqueueRun, wakeRun, queueReachable);
   // A run's lease here lasts as long as its job's lock: a dead worker's run resumes on the worker that
   // takes its stalled job, without waiting for a longer lease to run out.
   runRegistry.holdLeasesFor(env.QUEUE_LOCK_MS);
@@ -37,7 +37,7 @@ async function main() {
   setPartJobs("tree-nodes", bullTreeNodes);
   // And a Deep Research run its level's tasks.
   setPartJobs("dr-tasks", bullDrTasks);
-  // The page extraction threads load before the first job: a worker's first pages must not spend
+  // The page extraction processes start before the first job: a worker's first pages must not spend
   // their scrape timeout waiting for them.
   const { warmExtractPool } = await import("../lib/scrape/extract-pool");
   await warmExtractPool();

@@ -19,6 +19,7 @@ import { conform, type JsonSchemaNode } from "./conform";
 import { extractJson } from "./json";
 import { reasoningFilter, stripReasoning } from "./reasoning";
 import { LlmUnavailableError, StructuredOutputError } from "./errors";
+import { ownershipLost } from "../errors";
 import { researchModel, type ChatModel } from "./providers";
 import { toTokenCount, type TokenCount, type UsageSink } from "./usage";
 
@@ -218,9 +219,14 @@ async function plainOnce(options: CallOptions): Promise<string> {
   }
 }
 
-/** A begun call that failed: settled with no usage (a sink that counted it unsettled uncounts it), then rethrown. */
+/**
+ * A begun call that failed: settled with no usage (a sink that counted it unsettled uncounts it), then
+ * rethrown. One stopped because its work's process no longer owns it (a lost lease or job lock) is left
+ * unsettled: counted, as at a crash, since its reply may have reached the provider (and been billed),
+ * and the process that lost the work writes nothing more.
+ */
 async function settleFailed(onUsage: UsageSink | undefined, error: unknown, signal: AbortSignal | undefined): Promise<never> {
-  if (onUsage?.begin) await onUsage({ promptTokens: 0, completionTokens: 0, calls: 0 });
+  if (onUsage?.begin && !ownershipLost(signal)) await onUsage({ promptTokens: 0, completionTokens: 0, calls: 0 });
   rethrow(error, signal);
 }
 

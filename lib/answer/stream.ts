@@ -9,6 +9,7 @@ import { getRun, pausedOf } from "../db/runs";
 import { usageSummary } from "./view";
 import { answerTopic, type AnswerEvent, type AnswerRunEvent, type FinalAnswer, type Trackers } from "./events";
 import { zeroUsage, type Reference, type UsageByPurpose } from "./types";
+import { credentialEndedMessage, releaseCredentialSignal } from "../auth/api-tokens-watch";
 
 /** The headers of every server-sent-events response of the answer agent (its own stream, /v1 chat and responses). */
 export const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive" };
@@ -166,7 +167,14 @@ export function sseBody(events: AsyncGenerator<NumberedEvent>, signal: AbortSign
   return sseStream({
     signal,
     run: async (write) => {
-      for await (const e of events) write(sseFrame(e));
+      try {
+        for await (const e of events) write(sseFrame(e));
+        // Its token revoked (or its session ended): the last frame says so.
+        const ended = credentialEndedMessage(signal);
+        if (ended) write(`data: ${JSON.stringify({ type: "error", message: ended })}\n\n`);
+      } finally {
+        releaseCredentialSignal(signal);
+      }
     },
     failed: (message, write) => write(`data: ${JSON.stringify({ type: "error", message })}\n\n`),
     cancel: () => void events.return(undefined),

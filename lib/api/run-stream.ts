@@ -10,6 +10,7 @@ import type { RunEvent } from "../events/bus";
 import type { RunSnapshot } from "../runs/engine";
 import { runRegistry } from "../runs/engines";
 import { followRun } from "../runs/live";
+import { credentialEndedMessage, releaseCredentialSignal } from "../auth/api-tokens-watch";
 
 export interface RunStreamOptions<M extends UIMessage, D, E extends RunEvent> {
   kind: RunKind;
@@ -32,21 +33,33 @@ export async function runStream<M extends UIMessage, D, E extends RunEvent>(o: R
   );
   if (!followed) throw new AppError(o.notFound.code, o.notFound.message);
   const { seq, snapshot } = followed;
+  const follow = async (writer: UIMessageStreamWriter<M>) => {
+    writer.write({ type: "start" });
+    o.writeSnapshot(writer, snapshot.data, seq);
+    let done = snapshot.final;
+    if (done) followed.stop();
+    for await (const event of followed.events(o.signal)) {
+      o.writeEvent(writer, event);
+      if (engine.isFinal(event)) {
+        done = true;
+        followed.stop();
+      }
+    }
+    // A client can tell a finished run from a dropped connection, and from a stream that its revoked
+    // token (or ended session) may no longer read.
+    if (done) writer.write({ type: "finish" });
+    else {
+      const ended = credentialEndedMessage(o.signal);
+      if (ended) writer.write({ type: "error", errorText: ended });
+    }
+  };
   const stream = createUIMessageStream<M>({
     execute: async ({ writer }) => {
-      writer.write({ type: "start" });
-      o.writeSnapshot(writer, snapshot.data, seq);
-      let done = snapshot.final;
-      if (done) followed.stop();
-      for await (const event of followed.events(o.signal)) {
-        o.writeEvent(writer, event);
-        if (engine.isFinal(event)) {
-          done = true;
-          followed.stop();
-        }
+      try {
+        await follow(writer);
+      } finally {
+        releaseCredentialSignal(o.signal);
       }
-      // A client can tell a finished run from a dropped connection.
-      if (done) writer.write({ type: "finish" });
     },
     onError: () => o.failureMessage,
   });

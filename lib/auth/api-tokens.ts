@@ -6,6 +6,7 @@ import { getEnv } from "../env";
 import { AppError } from "../errors";
 import { API_TOKEN_AUDIENCE as AUDIENCE, API_TOKEN_ISSUER as ISSUER, signApiToken } from "./api-token-jwt";
 import { apiTokenKey } from "./secret";
+import { endStreamsOfToken } from "./api-tokens-watch";
 
 export { signApiToken };
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -96,5 +97,8 @@ export async function revokeApiToken({ userId, id, now = new Date() }: { userId:
   const row = await getApiToken({ id, userId });
   if (!row) throw new AppError("not_found:token", "Token not found.");
   if (row.revokedAt) return toSummary(row);
-  return toSummary(await setApiTokenRevoked({ id, userId, now }));
+  const revoked = await setApiTokenRevoked({ id, userId, now });
+  // This process's streams opened with it end now; other processes' at their next check.
+  endStreamsOfToken(id);
+  return toSummary(revoked);
 }

@@ -9,6 +9,10 @@ import { auth } from "./next-auth";
 export interface Caller {
   userId: string;
   via: "session" | "token";
+  /** The API token's id (via "token"): a stream opened with it ends when it is revoked (api-tokens-watch.ts). */
+  tokenId?: string;
+  /** The session's version (via "session"): a stream opened with it ends when the user signs out. */
+  sessionVersion?: number;
 }
 
 function bearerToken(request: Request): string | null | undefined {
@@ -18,14 +22,18 @@ function bearerToken(request: Request): string | null | undefined {
   return match ? match[1] : null;
 }
 
-async function sessionUserId(): Promise<string | null> {
+async function sessionUser(): Promise<{ userId: string; sessionVersion: number } | null> {
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return null;
   // A session outlives nothing: if the account was deleted, or the user signed out or changed the
   // password since it signed in (the version moved on), the cookie stops working.
   const user = await getSessionUser({ id });
-  return user && user.sessionVersion === (session.sessionVersion ?? 0) ? user.id : null;
+  return user && user.sessionVersion === (session.sessionVersion ?? 0) ? { userId: user.id, sessionVersion: user.sessionVersion } : null;
+}
+
+async function sessionUserId(): Promise<string | null> {
+  return (await sessionUser())?.userId ?? null;
 }
 
 /**
@@ -37,10 +45,10 @@ export async function getCaller(request: Request): Promise<Caller | null> {
   if (bearer !== undefined) {
     if (!bearer) return null;
     const verified = await verifyApiToken(bearer);
-    return verified ? { userId: verified.userId, via: "token" } : null;
+    return verified ? { userId: verified.userId, via: "token", tokenId: verified.tokenId } : null;
   }
-  const userId = await sessionUserId();
-  return userId ? { userId, via: "session" } : null;
+  const session = await sessionUser();
+  return session ? { ...session, via: "session" } : null;
 }
 
 /** Throws 401 when signed out, 403 for a cross-site cookie-authenticated state change. */

@@ -31,3 +31,13 @@ export async function recordApiTokenUse({ id, now, intervalMs }: { id: string; n
     data: { lastUsedAt: now },
   });
 }
+
+/**
+ * Of `ids`, the tokens still usable at `now` (not revoked, not expired, not deleted): what the streams
+ * opened with them check every few seconds (lib/auth/api-tokens-watch.ts), one query for them all.
+ */
+export async function usableApiTokenIds({ ids, now }: { ids: string[]; now: Date }): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.apiToken.findMany({ where: { id: { in: ids }, revokedAt: null, expiresAt: { gt: now } }, select: { id: true } });
+  return new Set(rows.map((r) => r.id));
+}

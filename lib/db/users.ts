@@ -79,3 +79,10 @@ export async function soleUser() {
   const users = await db.user.findMany({ select: PUBLIC, take: 2, orderBy: { createdAt: "asc" } });
   return users.length === 1 ? users[0] : null;
 }
+
+/** The session versions of `ids` (a user missing from the map was deleted): one query for every watched session. */
+export async function sessionVersionsOf({ ids }: { ids: string[] }): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, sessionVersion: true } });
+  return new Map(rows.map((r) => [r.id, r.sessionVersion]));
+}

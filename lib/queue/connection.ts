@@ -2,6 +2,7 @@
 // connection), and one per worker (BullMQ's blocking reads need their own). Kept on globalThis: the server's start and its route handlers are
 // separate bundles with their own copies of this module (docs/architecture.md, Events).
 import { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import { getEnv } from "../env";
 import { newRedisConnection } from "../redis";
 import type { RunKind } from "../db/runs";
@@ -42,17 +43,25 @@ export interface DrTaskJobData {
 /** A task's job id: re-enqueueing a task whose job is waiting or running is a no-op. */
 export const drTaskJobId = (taskId: string) => `task-${taskId}`;
 
-const globalForQueue = globalThis as unknown as { quarryQueues?: Map<string, Queue> };
+const globalForQueue = globalThis as unknown as { quarryQueues?: Map<string, Queue>; quarryQueueConnections?: Map<string, Redis> };
 
 /** A queue by name (one per process, with its own connection). */
 function queueNamed<T>(name: string): Queue<T> {
   const queues = (globalForQueue.quarryQueues ??= new Map());
   let queue = queues.get(name);
   if (!queue) {
-    queue = new Queue(name, { connection: newRedisConnection(`${name} queue`), prefix: getEnv().REDIS_KEY_PREFIX });
+    const connection = newRedisConnection(`${name} queue`);
+    (globalForQueue.quarryQueueConnections ??= new Map()).set(name, connection);
+    queue = new Queue(name, { connection, prefix: getEnv().REDIS_KEY_PREFIX });
     queues.set(name, queue);
   }
   return queue as Queue<T>;
+}
+
+/** The connection a queue adds its jobs over (BullMQ uses a connection it is given as it is). */
+export function queueConnection(name: string): Redis {
+  queueNamed(name);
+  return globalForQueue.quarryQueueConnections!.get(name)!;
 }
 
 /** The runs queue. */

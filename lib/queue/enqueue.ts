@@ -1,10 +1,37 @@
 // Queueing a run: the web process's (and the orphan sweep's) side of queue mode. A job carries only
 // the run's kind and subject; a worker claims the Run row's lease before executing, so a duplicate or
 // retried job can never run an engine twice at once, and the engines resume from the database.
+// Redis down or unreachable: a start is refused at once with a 503 and Retry-After before anything is
+// stored (queueReachable, asked under the user's start lock: lib/runs/limits.ts), and an enqueue never
+// waits longer than QUEUE_ENQUEUE_TIMEOUT_MS. A run whose row was stored but whose job could not be
+// added (Redis went away in between) stays queued: the orphan sweep of any web process or worker adds
+// its job once Redis answers again (lib/runs/registry.ts, takeOverOrphans).
 import { liveRunsOfUser, type RunKind } from "../db/runs";
 import { getEnv } from "../env";
-import { redis, redisKey } from "../redis";
-import { runJobId, runsQueue } from "./connection";
+import { redis, redisKey, redisReady } from "../redis";
+import { queueConnection, RUNS_QUEUE, runJobId, runsQueue } from "./connection";
+
+/**
+ * Whether the runs queue's Redis can take a job now: false at once while its connection is
+ * reconnecting or closed; a connection still making its first one is waited for up to
+ * QUEUE_ENQUEUE_TIMEOUT_MS.
+ */
+export function queueReachable(): Promise<boolean> {
+  return redisReady(queueConnection(RUNS_QUEUE), getEnv().QUEUE_ENQUEUE_TIMEOUT_MS);
+}
+
+/** `work`, or an error once `ms` pass without its answer (its commands may still reach Redis later: adding a job is idempotent by its id). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the run queue (Redis) did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Attempts of a job whose processing throws (the database or Redis failing; an engine's failure is the run's, not the job's). */
 const ATTEMPTS = 5;
@@ -16,6 +43,18 @@ const MAX_RANK = 1_000;
  * ended (completed or failed) while its run was reopened is replaced.
  */
 export async function enqueueRun(kind: RunKind, subjectId: string): Promise<{ jobId: string; added: boolean }> {
+  // The error names the job id the run's job will have once Redis takes it (the sweep adds it then).
+  const jobId = runJobId(kind, subjectId);
+  if (!(await queueReachable())) throw Object.assign(new Error("the run queue (Redis) cannot be reached"), { jobId });
+  const added = addRunJob(kind, subjectId);
+  // A late failure after the timeout is the sweep's to repair, not an unhandled rejection.
+  added.catch(() => {});
+  return within(added, getEnv().QUEUE_ENQUEUE_TIMEOUT_MS).catch((error: unknown) => {
+    throw Object.assign(error instanceof Error ? error : new Error(String(error)), { jobId });
+  });
+}
+
+async function addRunJob(kind: RunKind, subjectId: string): Promise<{ jobId: string; added: boolean }> {
   const queue = runsQueue();
   const jobId = runJobId(kind, subjectId);
   const existing = await queue.getJob(jobId);

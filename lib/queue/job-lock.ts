@@ -7,6 +7,7 @@
 //   the job is certainly lost (no false alarm), and a stalled worker notices it at its first timer,
 //   before the database round trip that precedes every LLM call (its usage `begin`) has come back.
 import type { Job, Worker } from "bullmq";
+import { OwnershipLostError } from "../errors";
 
 export interface JobLock {
   /** Aborted once the lock is lost; every LLM call and write of the job's work takes it. */
@@ -17,7 +18,7 @@ export interface JobLock {
 }
 
 /** The error a job's work stops with when its lock is lost. */
-export class LockLostError extends Error {
+export class LockLostError extends OwnershipLostError {
   constructor(jobId: string, why: string) {
     super(`Job ${jobId} lost its lock (${why}): another worker runs it now`);
     this.name = "LockLostError";

@@ -19,8 +19,11 @@ import { addPlanningCallUsage, countPlanningCallsInFlight, endPlanningCall, inse
 import type { UsageSink } from "../ai/usage";
 import { getEnv } from "../env";
 import { AppError, type ErrorCode } from "../errors";
+import { runRegistry } from "./registry";
 
 const HOUR_MS = 60 * 60 * 1000;
+/** What a start refused for an unreachable run queue is told to wait before it tries again. */
+const QUEUE_RETRY_AFTER_SECONDS = 5;
 
 export type LimitPool = "research" | "answer";
 
@@ -208,6 +211,11 @@ export function startWithinLimits<T>({ userId, pool, start, existing }: { userId
     // A retry of a start already made joins it: no new start, so no limit applies.
     const joined = await existing?.();
     if (joined) return joined;
+    // Queue mode with Redis unreachable: a 503 now, with nothing stored (the error made here: the
+    // registry's code may be another bundle's, whose AppError the route would not recognise).
+    if (!(await runRegistry.canStartNow())) {
+      throw new AppError("unavailable:queue", "The run queue (Redis) cannot be reached: nothing was started. Try again in a few seconds.", { retryAfterSeconds: QUEUE_RETRY_AFTER_SECONDS });
+    }
     await assertWithinLimits({ userId, pool });
     return start();
   });

@@ -11,7 +11,7 @@ import { claimRun, finishRun, handOffRun, LEASE_BEATS, getRun, heartbeatRun, orp
 import { eventBus } from "../events/bus";
 import { eventLog } from "../events/log";
 import { trackOpening } from "./events";
-import { errorMessage } from "../errors";
+import { errorMessage, OwnershipLostError } from "../errors";
 import { getEnv } from "../env";
 import { limiters } from "../limits";
 import type { HealthState } from "../ai/provider-health";
@@ -56,6 +56,8 @@ export class RunRegistry {
   private dispatcher: Dispatcher | undefined;
   /** Queue mode: puts a parked run's job back in the queue at once. */
   private waker: ((kind: RunKind, subjectId: string) => Promise<void>) | undefined;
+  /** Queue mode: whether the queue can take a job now (false at once while Redis is down). */
+  private reachable: (() => Promise<boolean>) | undefined;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   /** The cancel poll: runs only while runs execute here. */
   private cancelPoll: ReturnType<typeof setInterval> | undefined;
@@ -99,11 +101,21 @@ export class RunRegistry {
 
   /**
    * Queue mode: from now on `start` (and the orphan sweep) enqueues runs with `dispatch`; a cancel
-   * wakes a parked run with `wake`, so that it stops at once.
+   * wakes a parked run with `wake`, so that it stops at once; `reachable` says at once whether the
+   * queue can take a job now (canStartNow).
    */
-  dispatchTo(dispatch: Dispatcher, wake?: (kind: RunKind, subjectId: string) => Promise<void>): void {
+  dispatchTo(dispatch: Dispatcher, wake?: (kind: RunKind, subjectId: string) => Promise<void>, reachable?: () => Promise<boolean>): void {
     this.dispatcher = dispatch;
     this.waker = wake;
+    this.reachable = reachable;
+  }
+
+  /**
+   * False when a run started now could not be queued (queue mode with Redis unreachable), so that the
+   * start is refused before it stores anything. Always true when runs execute here.
+   */
+  async canStartNow(): Promise<boolean> {
+    return !this.dispatcher || !this.reachable || (await this.reachable());
   }
 
   /** True when runs are queued for workers rather than executed by the process that starts them. */
@@ -114,21 +126,41 @@ export class RunRegistry {
   /**
    * Runs the subject's run here if its lease is free (open it with `openRun` first). Resolves when
    * the run ends in this process, or at once when another process holds it. In queue mode it
-   * resolves once the run's job is queued.
+   * resolves once the run's job is queued, or could not be (logged: the run stays queued, and the
+   * orphan sweep queues its job once Redis answers again).
    */
   start(kind: RunKind, subjectId: string): Promise<void> {
-    if (this.dispatcher) return this.dispatcher(kind, subjectId).then(() => undefined);
+    if (this.dispatcher) return this.queue(kind, subjectId).then(() => undefined);
     return this.execute(kind, subjectId, { phased: false }).then(() => undefined);
   }
 
   /**
    * Starts the subject's run: in queue mode queues its job and resolves with the job's id; else
-   * executes it in the background here (failures logged) and resolves with null at once.
+   * executes it in the background here (failures logged) and resolves with null at once. A job that
+   * Redis did not take now resolves with the id it will have (see `queue`).
    */
   async startOrQueue(kind: RunKind, subjectId: string): Promise<{ jobId: string } | null> {
-    if (this.dispatcher) return { jobId: (await this.dispatcher(kind, subjectId)).jobId };
+    if (this.dispatcher) {
+      const jobId = await this.queue(kind, subjectId);
+      return jobId === null ? null : { jobId };
+    }
     void this.execute(kind, subjectId, { phased: false }).catch((error: unknown) => console.error(`[quarry] ${kind} run ${subjectId} could not start:`, error));
     return null;
+  }
+
+  /**
+   * Queue mode: queues the run's job and returns its id. When Redis does not take it now (logged), the
+   * run stays queued and the run sweep adds its job once Redis answers: the id it will have then (a
+   * dispatcher's error names it), else null.
+   */
+  private async queue(kind: RunKind, subjectId: string): Promise<string | null> {
+    try {
+      return (await this.dispatcher!(kind, subjectId)).jobId;
+    } catch (error) {
+      console.error(`[quarry] ${kind} run ${subjectId} could not be queued now (${errorMessage(error)}): it stays queued, and the run sweep queues it once Redis answers`);
+      const jobId = (error as { jobId?: unknown }).jobId;
+      return typeof jobId === "string" ? jobId : null;
+    }
   }
 
   /**
@@ -256,7 +288,7 @@ export class RunRegistry {
             if (!entry) continue;
             console.warn(`[quarry] ${entry.handle.kind} run ${id} was deleted while it ran here: stopping it`);
             entry.handle.leaseLost = true;
-            entry.controller.abort(new Error("The run was deleted"));
+            entry.controller.abort(new OwnershipLostError("The run was deleted"));
           }
         })
         .catch((error: unknown) => console.error("[quarry] cancel poll failed:", error))
@@ -278,7 +310,7 @@ export class RunRegistry {
         if (Date.now() < entry.leaseEnds) return arm();
         console.warn(`[quarry] ${entry.handle.kind} run ${entry.handle.id}: its lease ended ${Date.now() - entry.leaseEnds} ms ago unrenewed: stopping it here`);
         entry.handle.leaseLost = true;
-        entry.controller.abort(new Error("This process's lease on the run ended (it was stalled): another may own it"));
+        entry.controller.abort(new OwnershipLostError("This process's lease on the run ended (it was stalled): another may own it"));
       }, Math.max(0, entry.leaseEnds - Date.now()));
       deadline.timer.unref();
     };
@@ -293,7 +325,7 @@ export class RunRegistry {
       if (held) entry.leaseEnds = Math.max(entry.leaseEnds, sentAt + this.leaseMs());
       if (!held) {
         entry.handle.leaseLost = true;
-        entry.controller.abort(new Error("Another process took this run over"));
+        entry.controller.abort(new OwnershipLostError("Another process took this run over"));
       }
     } catch (error) {
       // A missed beat is survivable: the lease outlives a few of them.

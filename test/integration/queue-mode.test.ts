@@ -9,6 +9,7 @@ import IORedis from "ioredis";
 import type { Fakes } from "../fakes";
 import { waitFor, type TestApp } from "../helpers/app-server";
 import { createAndStart, getView, waitForStatus } from "../helpers/research";
+import { readUiStream } from "../helpers/ui-stream";
 import { redisOrSkip, testRedisPrefix } from "../helpers/redis";
 import { assertTreeExactlyOnce, endedDrRun, endedDrStart, endedTreeRunOf, TEST_REDIS_URL, treeRunOf, startTwoWorkers, tearDownQueueMode, type TestWorker } from "../helpers/worker";
 
@@ -206,4 +207,30 @@ test("an LLM outage while a tree's nodes run on the workers (its run's job parke
   await assertExactlyOnce(id, 2, 3);
 });
 
+
+test("20 researches, four at a time over two workers: every stream delivers its run's events in seq order", async () => {
+  fakes.llm.configure({ latencyMs: 20 });
+  const inversions: string[] = [];
+  let events = 0;
+  for (let round = 0; round < 5; round++) {
+    await Promise.all(Array.from({ length: 4 }, async (_, i) => {
+      const id = await createAndStart(app, { prompt: `Community solar, round ${round} part ${i}`, depth: 2, breadth: 2 });
+      // Opened as a browser opens it right after the start: the snapshot, then every event after it.
+      const parts = await readUiStream(app, `/api/research/${id}/stream`, { timeoutMs: 120_000 });
+      assert.equal(parts.at(-1)?.type, "finish", `the stream of ${id} ended with the run`);
+      const snapshot = parts.find((p) => p.type === "data-snapshot")!;
+      let last = snapshot.data!.seq as number;
+      for (const p of parts) {
+        const seq = p.type === "data-snapshot" ? undefined : p.data?.seq;
+        if (seq === undefined) continue;
+        events++;
+        if (seq <= last) inversions.push(`${id}: ${p.type} ${seq} after ${last}`);
+        last = Math.max(last, seq);
+      }
+    }));
+  }
+  console.log(`20 queue-mode research streams: ${events} events, ${inversions.length} out of order`);
+  assert.ok(events > 200, `events were streamed (${events})`);
+  assert.deepEqual(inversions, [], "no event out of seq order");
+});
 }

@@ -6,10 +6,11 @@
 import { after, afterEach, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Fakes } from "../fakes";
+import { LlmFaultProxy } from "../fakes/llm-fault-proxy";
 import { waitFor, type TestApp } from "../helpers/app-server";
-import { createAndStart, waitForStatus } from "../helpers/research";
+import { createAndStart, getView, waitForStatus } from "../helpers/research";
 import { redisOrSkip, testRedisPrefix } from "../helpers/redis";
-import { assertTreeExactlyOnce, endedTreeRunOf, treeRunOf, startTwoWorkers, tearDownQueueMode, type TestWorker } from "../helpers/worker";
+import { assertTreeExactlyOnce, endedTreeRunOf, treeRunOf, startTwoWorkers, tearDownQueueMode, TestWorker } from "../helpers/worker";
 
 const PREFIX = testRedisPrefix("queue-recovery");
 
@@ -60,6 +61,8 @@ test("a worker killed with SIGKILL mid-run: another resumes it, and it completes
   const killedAt = Date.now();
   await waitFor(async () => ((await runOf(id)).leaseOwner?.includes(`:${survivor.pid}:`) ? true : undefined), 30_000, "the other worker to take the run");
   const recoveryMs = Date.now() - killedAt;
+  // docs/deployment.md's bound: 1.25 × QUEUE_LOCK_MS (5 s) and one claim retry (1 s), with 2 s for this test's polling and a loaded machine.
+  assert.ok(recoveryMs <= 1.25 * 5_000 + 1_000 + 2_000, `another worker owned the run ${recoveryMs} ms after the kill`);
   const view = await waitForStatus(app, id, ["completed", "failed"], 180_000);
   assert.equal(view.status, "completed", view.error ?? "");
   assert.ok(view.report, "the report was written");
@@ -106,4 +109,54 @@ test("a worker killed with SIGKILL while it works on tree nodes: the other redoe
   await victim.restart();
 });
 
+
+test("a worker stopped (SIGSTOP) past its lock while its LLM call is out: after SIGCONT it makes no call for the work it lost, and every call made is in the usage", async () => {
+  // Each worker of this test reaches the LLM through its own proxy: the provider's log tells whose a call is.
+  const proxies = [new LlmFaultProxy({ upstream: fakes.llm.url }), new LlmFaultProxy({ upstream: fakes.llm.url })];
+  for (const p of proxies) await p.start();
+  for (const w of workers) await w.stop();
+  const pair = [await TestWorker.start(app, "wa", { OPENAI_BASE_URL: proxies[0].url }), await TestWorker.start(app, "wb", { OPENAI_BASE_URL: proxies[1].url })];
+  try {
+    fakes.llm.configure({ latencyMs: 400 });
+    const id = await createAndStart(app, { prompt: "Geothermal district heating", depth: 2, breadth: 2 });
+    // The victim: a worker with a node job under way and an LLM call out (its reply comes while it is stopped).
+    const victimAt = await waitFor(async () => {
+      for (const [i, w] of pair.entries()) {
+        const finished = new Set(w.nodeJobs(id, "done"));
+        const job = w.nodeJobs(id, "started").find((j) => !finished.has(j));
+        if (job && proxies[i].log.some((e) => e.endedAt === null)) return i;
+      }
+      return undefined;
+    }, 120_000, "a worker with a node job and an LLM call under way");
+    const victim = pair[victimAt];
+    const victimProxy = proxies[victimAt];
+    process.kill(victim.pid!, "SIGSTOP");
+    const logAtStop = victim.logs().length;
+    // Past its 5 s lock, and the other worker's stalled check (every 1.25 s) has given its job to the other.
+    await new Promise((r) => setTimeout(r, 8_000));
+    const contAt = Date.now();
+    process.kill(victim.pid!, "SIGCONT");
+    // The victim notices the lost lock at its first timer after SIGCONT and stops the job there.
+    const lostAt = await waitFor(async () => (victim.logs().slice(logAtStop).includes("lost its lock") ? Date.now() : undefined), 10_000, "the victim to see its lock lost");
+    const view = await waitForStatus(app, id, ["completed", "failed"], 180_000);
+    assert.equal(view.status, "completed", view.error ?? "");
+    await assertTreeExactlyOnce(app, id, 2, 2);
+    // Between SIGCONT and its stop, the victim sent nothing for the job it no longer held.
+    const late = victimProxy.log.filter((e) => e.at >= contAt && e.at <= lostAt);
+    assert.deepEqual(late.map((e) => e.agent), [], `the victim's calls between SIGCONT and its stop (${lostAt - contAt} ms)`);
+    // Every call the provider received is in the research's usage: settled, or (a reply lost with the
+    // lock) unsettled. An unsettled call may also be one stopped by the lost lock before it was sent.
+    const final = await waitFor(async () => {
+      const v = await getView(app, id);
+      return v.tokens.llm_calls_unsettled === 0 || fakes.llm.log.every((e) => e.endedAt !== null) ? v : undefined;
+    }, 10_000, "the usage to settle");
+    const received = fakes.llm.log.length;
+    const { llm_calls: settled, llm_calls_unsettled: unsettled } = final.tokens;
+    assert.ok(settled <= received && received <= settled + unsettled, `recorded ${settled} + ${unsettled} unsettled, the provider received ${received}`);
+    console.log(`SIGSTOP for 8 s: the victim stopped its lost job ${lostAt - contAt} ms after SIGCONT; ${received} calls at the provider, ${final.tokens.llm_calls_unsettled} of them unsettled in the usage`);
+  } finally {
+    for (const w of pair) await w.stop();
+    for (const p of proxies) await p.stop();
+  }
+});
 }

@@ -10,6 +10,7 @@ import { TestApp, waitFor } from "../helpers/app-server";
 import { createAndStart, getView } from "../helpers/research";
 import { ask, getAnswer, readSse } from "../helpers/answer";
 import { readUiStream } from "../helpers/ui-stream";
+import { createTestToken, signInSession, signOutSession } from "../helpers/auth";
 
 /** The issue's bound: a cancel reaches the owner within this, wherever it was sent. */
 const STOP_WITHIN_MS = 2_000;
@@ -148,4 +149,67 @@ test("a research deleted through the other process while it runs: the owner stop
   assert.equal(await owner.db.page.count({ where: { researchId: id } }), 0);
   assert.equal(await owner.db.extractedItem.count({ where: { researchId: id } }), 0);
   assert.equal(await treeRun(id), null, "the run row is gone");
+});
+
+/** A UI message stream read as it comes: its parts, and when it ended (0 while open). */
+function openStream(url: string, headers: Record<string, string>) {
+  const parts: { type: string; errorText?: string; data?: Record<string, unknown> }[] = [];
+  const state = { endedAt: 0, parts };
+  const controller = new AbortController();
+  const done = (async () => {
+    const res = await fetch(url, { headers, signal: controller.signal });
+    // Not `await res.clone().text()` as the message: it would wait for the stream's end.
+    if (res.status !== 200) assert.fail(`${res.status}: ${await res.text()}`);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let i;
+      while ((i = buffer.indexOf("\n\n")) >= 0) {
+        const frame = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        if (frame.startsWith("data: ") && frame !== "data: [DONE]") parts.push(JSON.parse(frame.slice(6)));
+      }
+    }
+    state.endedAt = Date.now();
+  })().catch(() => undefined);
+  return { state, done, close: () => controller.abort() };
+}
+
+test("a revoked token's stream and a signed-out session's stream end within seconds, saying why, and the run goes on", async () => {
+  const id = await runningResearch();
+  // Slower calls from now on: the research cannot end (and its streams with it) while the test watches.
+  fakes.llm.configure({ latencyMs: 5_000 });
+  const second = await createTestToken(owner.db, owner.user.id, { name: "stream reader" });
+  const cookie = await signInSession(owner.url, owner.user.email, owner.user.password);
+  const url = `${owner.url}/api/research/${id}/stream`;
+  const byToken = openStream(url, { authorization: `Bearer ${second.token}` });
+  const bySession = openStream(url, { cookie });
+  const byOtherToken = openStream(url, { authorization: `Bearer ${owner.user.token}` });
+  try {
+    const streams = [byToken, bySession, byOtherToken];
+    await waitFor(async () => (streams.every((s) => s.state.parts.some((p) => p.type === "data-snapshot")) ? true : undefined), 15_000, "the streams' snapshots");
+    // Revoked and signed out through the other process: the owner hears of it at its next check.
+    const revoked = await other.fetch(`/api/tokens/${second.tokenId}`, { method: "DELETE" });
+    assert.equal(revoked.status, 200, await revoked.clone().text());
+    await signOutSession(other.url, cookie);
+    const at = Date.now();
+    await Promise.race([Promise.all([byToken.done, bySession.done]), new Promise((r) => setTimeout(r, 6_000))]);
+    for (const [what, s, reason] of [["token", byToken, /token .*revoked/], ["session", bySession, /signed out/]] as const) {
+      assert.ok(s.state.endedAt > 0, `the ${what}'s stream ended`);
+      assert.ok(s.state.endedAt - at < 4_000, `the ${what}'s stream ended ${s.state.endedAt - at} ms after`);
+      const last = s.state.parts.at(-1)!;
+      assert.equal(last.type, "error", `the ${what}'s stream ends with an error part: ${JSON.stringify(s.state.parts.slice(-3))}`);
+      assert.match(last.errorText ?? "", reason);
+    }
+    // Another token's stream and the run itself go on.
+    assert.equal(byOtherToken.state.endedAt, 0, "a stream opened with another token stays open");
+    assert.equal((await getView(owner, id)).status, "running");
+    assert.equal((await fetch(url, { headers: { authorization: `Bearer ${second.token}` } })).status, 401, "the revoked token opens no new stream");
+  } finally {
+    for (const s of [byToken, bySession, byOtherToken]) s.close();
+    await other.postJson(`/api/research/${id}/cancel`, {});
+  }
 });

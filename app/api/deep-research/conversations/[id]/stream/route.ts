@@ -1,15 +1,17 @@
 // GET /api/deep-research/conversations/:id/stream – snapshot, then live updates (AI SDK UI message stream)
 import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
+import { credentialSignal } from "@/lib/auth/api-tokens-watch";
 import { conversationStream } from "@/lib/api/deep-research-stream";
 import { runStreamResponse } from "@/lib/api/run-stream";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const { userId } = await requireCaller(request);
+  const caller = await requireCaller(request);
   const { id } = await params;
-  return runStreamResponse(await conversationStream({ id, userId, signal: request.signal }));
+  // It ends when the caller's token is revoked or session ends.
+  return runStreamResponse(await conversationStream({ id, userId: caller.userId, signal: credentialSignal(caller, request.signal) }));
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");
