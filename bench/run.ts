@@ -9,6 +9,9 @@
 //                                       again: served from the cache, no compile (issue 54)
 //   npm run bench -- --only chat-clients  every captured chat-client request decided (housekeeping or question):
 //                                       the classification calls' tokens per request (issue 55)
+//   npm run bench -- --only llm-tps     the fake LLM generating at 40 tokens/s (issue 57): a tree research's time to the
+//                                       report's first token and to its end against bounds with the generation time, and
+//                                       what the report's verification adds after it (--tps 40, --tps-config 2x3; smoke: 400, 1x2)
 //   npm run bench -- --only misbehave   the misbehaving model (issue 51): every engine in process under each mode of
 //                                       the fake's misbehaving model, a row per mode (--misbehave-modes think,generic:
 //                                       which; --misbehave-config 2x2: the tree's size; smoke: think and generic, 1x2)
@@ -28,6 +31,7 @@
 //              (the "faults" row: one research through the fault-injecting LLM proxy; smoke: 1x2)
 //            --profile DIR (the server's CPU profile of each tree run, and with --only queue the workers', for Chrome DevTools)
 //            --peer-runs 3 --peer-concurrency 16 (the lean peer's runs per tree size, after Quarry's; 0: none; smoke: 1)
+//            --overlap-pages 22 (the tree rows again on the overlapping fixture web of that many pages, with the peer; 0: not run)
 //            --server-node-args=--max-semi-space-size=64 (extra flags for the server's node; note the =)
 //            BENCH_WARM_UP_RESEARCHES=9 BENCH_WARM_UP_DEPTH=2 BENCH_WARM_UP_BREADTH=3: the warm-up before each
 //              measured run, per process doing the work (queue mode: 9 per worker; bench/tree/warm-up.ts;
@@ -60,6 +64,8 @@ import { formatExportsMarkdown, runExportsBench, type ExportsBenchResult } from 
 import { formatChatClientsMarkdown, runChatClientsBench, type ChatClientsBenchResult } from "./chat-clients/run";
 import { MISBEHAVE_MODES, type MisbehaveMode } from "../test/fakes/llm-misbehave";
 import { WARM_UP } from "./tree/warm-up";
+import { formatWebsMarkdown, runOverlapRows, type OverlapRows } from "./tree/overlap-rows";
+import { formatLlmTpsMarkdown, runLlmTpsBench, type LlmTpsResult } from "./llm-tps/run";
 import { calibrateMachine } from "./machine";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -100,9 +106,12 @@ const { values } = parseArgs({
     "server-node-args": { type: "string" },
     "peer-runs": { type: "string" },
     "peer-concurrency": { type: "string" },
+    "overlap-pages": { type: "string" },
     database: { type: "string", default: "sqlite" },
     "misbehave-modes": { type: "string" },
     "misbehave-config": { type: "string" },
+    tps: { type: "string" },
+    "tps-config": { type: "string" },
   },
 });
 
@@ -154,11 +163,16 @@ const limits: BoundLimits = {
 };
 const peerRuns = positive("peer-runs", values["peer-runs"], smoke ? 1 : 3);
 const peerConcurrency = positive("peer-concurrency", values["peer-concurrency"], 16);
+// The tree rows again on the overlapping web (issue 57): this many pages; 0: not run.
+const overlapPages = positive("overlap-pages", values["overlap-pages"], 22);
 const contextTokenBudget = positive("context-budget", values["context-budget"], 6000);
 const outDir = path.resolve(values.out ?? path.join(ROOT, "bench", "results", smoke ? "tmp" : ""));
-if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge", "queue", "misbehave", "exports", "chat-clients"].includes(values.only)) {
-  throw new Error(`--only takes tree, faults, large-web, extraction, answer, deep-research, datasets, knowledge, queue, misbehave, exports or chat-clients, got "${values.only}"`);
+if (values.only && !["tree", "faults", "large-web", "extraction", "answer", "deep-research", "datasets", "knowledge", "queue", "misbehave", "exports", "chat-clients", "llm-tps"].includes(values.only)) {
+  throw new Error(`--only takes tree, faults, large-web, extraction, answer, deep-research, datasets, knowledge, queue, misbehave, exports, chat-clients or llm-tps, got "${values.only}"`);
 }
+// The fake LLM at a realistic generation speed (issue 57): a tree research, its report's first token and end.
+const runLlmTps = !values.only || values.only === "llm-tps";
+const llmTpsRequest = { tokensPerSecond: positive("tps", values.tps, smoke ? 400 : 40), ...config(values["tps-config"] ?? (smoke ? "1x2" : "2x3")) };
 // --only tree runs the tree rows and the faults row; --only faults the faults row alone.
 const runTreePart = !values.only || values.only === "tree";
 const runFaults = !values["no-faults"] && (!values.only || values.only === "tree" || values.only === "faults");
@@ -192,7 +206,7 @@ const databases: readonly BenchDatabase[] = values.database === "both" ? BENCH_D
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 async function main(): Promise<void> {
-  if ((runTreePart || runFaults || runLargeWeb || runAnswer || runDeepResearch || runQueue) && !values["no-build"] && buildIsStale(ROOT)) {
+  if ((runTreePart || runFaults || runLargeWeb || runAnswer || runDeepResearch || runQueue || runLlmTps) && !values["no-build"] && buildIsStale(ROOT)) {
     log("building the app (npm run build)");
     const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
     if (build.status !== 0) throw new Error("npm run build failed");
@@ -257,6 +271,13 @@ async function main(): Promise<void> {
     }
   }
 
+  // The same tree sizes on the overlapping web, each with the peer's runs (issue 57; bench/tree/overlap-rows.ts).
+  let overlapWeb: OverlapRows | undefined;
+  if (runTreePart && overlapPages > 0) {
+    overlapWeb = await runOverlapRows({ configs, databases, latencies, limits, contextTokenBudget, pages: overlapPages, peerRuns, peerConcurrency, warmPeer: peer.length === 0,
+      serverNodeArgs: values["server-node-args"]?.split(/\s+/).filter(Boolean) ?? [], profileDir: values.profile && path.resolve(values.profile), log });
+  }
+
   const largeWeb: TreeRunResult[] = [];
   const largeWebLoad: number[] = [];
   if (runLargeWeb) {
@@ -277,6 +298,18 @@ async function main(): Promise<void> {
         );
         largeWeb.push(result);
       }
+    } finally {
+      await fakes.stop();
+    }
+  }
+
+  const llmTps: LlmTpsResult[] = [];
+  if (runLlmTps) {
+    if (llmTpsRequest.tokensPerSecond <= 0) throw new Error("--tps must be above 0");
+    const fakes = await startFakesProcess(latencies);
+    try {
+      log(`llm-tps ${llmTpsRequest.depth}x${llmTpsRequest.breadth} at ${llmTpsRequest.tokensPerSecond} tokens/s: running`);
+      llmTps.push(await runLlmTpsBench({ ...llmTpsRequest, latencies, limits, contextTokenBudget, fakes, log }));
     } finally {
       await fakes.stop();
     }
@@ -334,6 +367,10 @@ async function main(): Promise<void> {
       log(`knowledge (${database}): ${row.pagesPerSecond} pages/s; search p50 ${row.searchP50Ms} ms, p95 ${row.searchP95Ms} ms`);
       knowledge.push(row);
     }
+    // Hybrid, end to end against the fake LLM's /v1/embeddings (issue 53): 200 documents, on SQLite.
+    const hybrid = runKnowledgeBench({ database: "sqlite", embeddings: true, docs: smoke ? 20 : 200, queries: smoke ? 10 : 100, log });
+    log(`knowledge (sqlite, hybrid): ${hybrid.pagesPerSecond} pages/s; search p50 ${hybrid.searchP50Ms} ms, p95 ${hybrid.searchP95Ms} ms`);
+    knowledge.push(hybrid);
   }
 
   let queue: QueueBenchResult | undefined;
@@ -381,6 +418,7 @@ async function main(): Promise<void> {
     targets: TARGETS,
     tree,
     peer,
+    overlapWeb,
     faults,
     largeWeb,
     largeWebLoad,
@@ -395,11 +433,14 @@ async function main(): Promise<void> {
     misbehave,
     exports: exportsRow,
     chatClients,
+    llmTps,
   };
   const markdown =
     formatBenchMarkdown({ ...result, extractionMarkdown: extraction && `${extraction.markdown}\n${extractionQuality?.markdown ?? ""}` }) +
     (peer.length ? `\n${formatPeerMarkdown(peer, tree)}` : "") +
+    (overlapWeb ? `\n${formatWebsMarkdown([{ name: "distinct", overlap: false, tree, peer }, { name: `overlapping (${overlapWeb.pages} pages)`, overlap: true, tree: overlapWeb.tree, peer: overlapWeb.peer }])}` : "") +
     (largeWeb.length ? `\n${formatLargeWebMarkdown(largeWeb, largeWebLoad)}` : "") +
+    (llmTps.length ? `\n${formatLlmTpsMarkdown(llmTps)}` : "") +
     (answer.length ? `\n${formatAnswerMarkdown(answer)}` : "") +
     (deepResearch ? `\n${formatDeepResearchMarkdown(deepResearch)}` : "") +
     (datasets ? `\n${formatDatasetsMarkdown(datasets)}` : "") +

@@ -75,4 +75,6 @@ test("verification rounds: the longest chain of checks after the last report cal
   // Before the report (a deep research's trees, say) nothing counts; no report, no rounds.
   assert.equal(verificationRounds([call(1, 150, "citation-verifier"), call(2, 150, "report-writer")]), 0);
   assert.equal(verificationRounds([call(1, 150, "citation-verifier")]), 0);
+  // Checks of the report's parts made while it was written overlap it: only those begun after its end are rounds.
+  assert.equal(verificationRounds([call(0, 1000, "report-writer"), call(300, 450, "citation-verifier"), call(600, 750, "citation-verifier"), call(1000, 1150, "uncited-claim-finder")]), 1);
 });

@@ -118,17 +118,18 @@ export function computeBound(input: BoundInput): Bound {
 const VERIFY_AGENTS = new Set(["citation-verifier", "uncited-claim-finder"]);
 
 /**
- * The verification's rounds in sequence: the most of its calls (begun after the last report-writer
- * call) that ran one after another, each begun once the one before had ended (pass 1, then pass 2 on
+ * The verification's rounds in sequence: the most of its calls (begun once the last report-writer
+ * call had ended: the checks of the report's parts made while it was still being written overlap it,
+ * and add nothing to the path) that ran one after another, each begun once the one before had ended (pass 1, then pass 2 on
  * the rewrites; a batch asked again for the sentences it skipped). Calls side by side are one round,
  * so this never counts more rounds than there were.
  */
 export function verificationRounds(calls: { at: number; endedAt: number | null; agent: string }[]): number {
   const reports = calls.filter((c) => c.agent === "report-writer");
   if (reports.length === 0) return 0;
-  const lastReport = Math.max(...reports.map((c) => c.at));
+  const lastReport = Math.max(...reports.map((c) => c.endedAt ?? c.at));
   // The longest such chain, by its calls' ends (the earliest-ending call first: the greedy choice is optimal).
-  const checks = calls.filter((c) => VERIFY_AGENTS.has(c.agent) && c.at > lastReport).sort((a, b) => (a.endedAt ?? Infinity) - (b.endedAt ?? Infinity));
+  const checks = calls.filter((c) => VERIFY_AGENTS.has(c.agent) && c.at >= lastReport).sort((a, b) => (a.endedAt ?? Infinity) - (b.endedAt ?? Infinity));
   let rounds = 0;
   let free = -Infinity;
   for (const c of checks) {

@@ -1,5 +1,6 @@
 // The browser's calls to the collections API. Uploads go through XMLHttpRequest: fetch cannot report
 // upload progress, and the collections page shows it per file.
+import type { ChunkHit } from "@/lib/db/knowledge-search";
 import { ApiError, redirectToSignIn } from "./api";
 
 export interface CollectionSummary {
@@ -47,18 +48,8 @@ export interface DocumentPage {
   counts: { status: Record<string, number>; type: Record<string, number> };
 }
 
-export interface PassageHit {
-  id: string;
-  documentId: string;
-  collectionId: string;
-  documentName: string;
-  documentTitle: string | null;
-  format: string;
-  page: number | null;
-  section: string | null;
-  text: string;
-  score: number;
-}
+/** A ranked passage of a collection search, as GET /api/collections/:id/search answers it. */
+export type PassageHit = ChunkHit;
 
 /** The list API's query string for `params` (empty filters left out). */
 export function documentListQuery(params: DocumentListParams): string {

@@ -56,19 +56,25 @@ export async function verdictsOf(verificationId: string, pass: number): Promise<
   return rows.map(({ position, sentence, urls, verdict, quote, quoteUrl, note }) => ({ position, sentence, urls: parseStringArray(urls), verdict, quote, quoteUrl, note }));
 }
 
-/** Saves a pass's verdicts and counts and moves the status, at once (after pass 1 with the repaired report, when there was a repair). */
+/**
+ * Saves a pass's verdicts and counts and moves the status, at once (after pass 1 with the repaired
+ * report, when there was a repair). `pass1`: pass 1's verdicts saved in the same transaction, with
+ * pass 2's (a pass 2 that had nothing left to ask when pass 1 ended).
+ */
 export async function savePass(
   verificationId: string,
   pass: 1 | 2,
   verdicts: VerdictRow[],
   counts: PassCounts,
   next: { status: "rechecking" | "done"; repaired?: string; removed?: number; rewritten?: number },
+  pass1?: { verdicts: VerdictRow[] },
 ) {
   // The columns only: an unverified claim has no column of its own (the view counts the verdicts).
   const { claims, supported, partial, unsupported, uncited } = counts;
+  const passes = [...(pass1 && pass === 2 ? [{ pass: 1, verdicts: pass1.verdicts }] : []), { pass, verdicts }];
   return db.$transaction(async (tx) => {
-    await tx.claimVerdict.deleteMany({ where: { verificationId, pass } });
-    await tx.claimVerdict.createMany({ data: verdicts.map((v) => ({ ...v, urls: JSON.stringify(v.urls), verificationId, pass })) });
+    await tx.claimVerdict.deleteMany({ where: { verificationId, pass: { in: passes.map((p) => p.pass) } } });
+    await tx.claimVerdict.createMany({ data: passes.flatMap((p) => p.verdicts.map((v) => ({ ...v, urls: JSON.stringify(v.urls), verificationId, pass: p.pass }))) });
     return tx.reportVerification.update({
       where: { id: verificationId },
       data: { claims, supported, partial, unsupported, uncited, ...next, completedAt: next.status === "done" ? new Date() : null },

@@ -75,7 +75,7 @@ export const treeEngine: Engine = {
       }
       run.signal.throwIfAborted();
 
-      const report = await verifiedReport(ctx, begun ? begun.original : await buildReport(ctx));
+      const report = await verifiedReport(ctx, begun ? { markdown: begun.original } : await buildReport(ctx));
       await ctx.settled();
       const done = await store.finishResearch(ctx.id, { status: "completed", report, error: null });
       // Cancelled while the report was written (from any process): the cancel stands.

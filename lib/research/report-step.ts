@@ -1,19 +1,35 @@
 // The last step: a cited Markdown report from the extracted content only. When the content is too
 // large for one call, each branch is summarised first (keeping its URLs). Then every citation is
 // checked against the URLs that were actually analysed, and numbered with a titled source list.
+// Each part of the report is verified as soon as it is written, while the model writes the next
+// (lib/verification/streamed.ts): the verification of the whole then ends with its last part.
 import { renderSources, summarizeBranch, writeReport, type Learning } from "./agents/write-report";
 import { estimateTokens, tag } from "../ai/prompts";
 import type { RunContext } from "../explore/context";
 import { verifyCitations } from "./citations";
 import { numberCitations } from "../report-citations";
+import { PartSplitter, StreamedVerification } from "../verification/streamed";
+import type { SourceText } from "../verification/verify-report";
 import * as store from "../db/tree";
 
-export async function buildReport(ctx: RunContext): Promise<string> {
-  const learnings = distinctLearnings(await store.learningsByBranch(ctx.id));
-  if (learnings.length === 0) return noFindingsReport(ctx);
+export interface WrittenReport {
+  /** The report as written: citations checked and numbered, with its source list. */
+  markdown: string;
+  /** Its parts' verification, begun while it was written (absent: nothing verified yet). */
+  early?: StreamedVerification;
+  /** The stored text of the research's pages, as the early verification read it. */
+  sources?: ReadonlyMap<string, SourceText>;
+}
 
-  let sources = renderSources(learnings);
-  if (estimateTokens(sources) > ctx.env.REPORT_TOKEN_BUDGET) {
+export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
+  // What the report's end needs is read now, beside the learnings, not after the report is written.
+  const [byBranch, pages, titles] = await Promise.all([store.learningsByBranch(ctx.id), store.pageTexts(ctx.id), store.pageTitles(ctx.id)]);
+  const learnings = distinctLearnings(byBranch);
+  if (learnings.length === 0) return { markdown: await noFindingsReport(ctx) };
+  const analysed = new Set(learnings.map((l) => l.url));
+
+  let learningSources = renderSources(learnings);
+  if (estimateTokens(learningSources) > ctx.env.REPORT_TOKEN_BUDGET) {
     const branches = new Map<string, { query: string; learnings: Learning[] }>();
     for (const l of learnings) {
       const branch = branches.get(l.branchId) ?? { query: l.branchQuery, learnings: [] };
@@ -38,27 +54,48 @@ export async function buildReport(ctx: RunContext): Promise<string> {
         ),
       ),
     );
-    sources = summaries.join("\n");
+    learningSources = summaries.join("\n");
   }
 
-  const markdown = await writeReport({
-    prompt: ctx.prompt,
-    qa: ctx.qa,
-    sources,
-    onDelta: (delta) => {
-      ctx.reportDraft += delta;
-      ctx.emit({ type: "report.delta", data: { delta } });
-    },
+  const early = new StreamedVerification({
+    question: ctx.prompt,
+    sources: pages,
+    sourceBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
     onUsage: ctx.usage(),
     signal: ctx.signal,
     schedule: ctx.schedule({ kind: "report" }),
   });
-  const checked = verifyCitations(markdown, new Set(learnings.map((l) => l.url)));
+  // A finished part as the stored report will have it: its citations checked, the model's own source list dropped.
+  const parts = new PartSplitter(
+    (part) => early.add(numberCitations(verifyCitations(part, analysed).markdown, new Map()).markdown),
+    () => early.endSection(),
+  );
+  let markdown: string;
+  try {
+    markdown = await writeReport({
+      prompt: ctx.prompt,
+      qa: ctx.qa,
+      sources: learningSources,
+      onDelta: (delta) => {
+        ctx.reportDraft += delta;
+        ctx.emit({ type: "report.delta", data: { delta } });
+        parts.push(delta);
+      },
+      onUsage: ctx.usage(),
+      signal: ctx.signal,
+      schedule: ctx.schedule({ kind: "report" }),
+    });
+    parts.end();
+  } catch (error) {
+    early.cancel();
+    throw error;
+  }
+  const checked = verifyCitations(markdown, analysed);
   if (checked.removed.length > 0) {
     console.warn(`[quarry] research ${ctx.id}: removed ${checked.removed.length} citation(s) to URLs that were not analysed`);
   }
   // Numbers are assigned here, not trusted to the model: the stored report is what every view shows.
-  return numberCitations(checked.markdown, await store.pageTitles(ctx.id)).markdown;
+  return { markdown: numberCitations(checked.markdown, titles).markdown, early, sources: pages };
 }
 
 /**

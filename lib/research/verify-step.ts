@@ -9,17 +9,21 @@ import { errorMessage } from "../errors";
 import type { RunContext } from "../explore/context";
 import { failVerification } from "../db/verifications";
 import { verifyReport } from "../verification/verify-report";
+import type { WrittenReport } from "./report-step";
 import * as store from "../db/tree";
 
-export async function verifiedReport(ctx: RunContext, report: string): Promise<string> {
+/** The report verified (its parts verified while it was written are taken as they were judged). */
+export async function verifiedReport(ctx: RunContext, written: WrittenReport): Promise<string> {
+  const report = written.markdown;
   // No citations and no findings: the report is the program's note that nothing was found, no claim of a model's.
-  if (!/\]\(https?:\/\//.test(report) && (await store.learningsOf(ctx.id)).length === 0) return report;
+  if (!written.early && !/\]\(https?:\/\//.test(report) && (await store.learningsOf(ctx.id)).length === 0) return report;
   try {
     return await verifyReport({
       subject: { researchId: ctx.id },
       question: ctx.prompt,
       report,
-      sources: await store.pageTexts(ctx.id),
+      early: written.early,
+      sources: written.sources ?? (await store.pageTexts(ctx.id)),
       sourceBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
       onWarning: (message) => ctx.warn(message),
       onUsage: ctx.usage(),

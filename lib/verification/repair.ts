@@ -19,7 +19,7 @@ const UNSPACED_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
  * correction of several sentences has the citations on each, so that each is a cited claim judged
  * again; fragments of it that say nothing (fewer than three words) are left out.
  */
-function rewritten(claim: Claim, sentence: string): string {
+export function rewritten(claim: Claim, sentence: string): string {
   const words = sentence.replace(/\[[^\]\n]*\]\([^)\s]*\)/g, "").replace(/\s+/g, " ").replace(/\s+([.,;:!?])/g, "$1").trim();
   const pieces = sentencesOf(words).filter((s) => isClaimText(s));
   return (pieces.length > 0 ? pieces : [words])

@@ -44,29 +44,57 @@ export interface VerifyOptions {
   onUsage?: UsageSink;
   signal?: AbortSignal;
   schedule?: WaitOptions;
+  /**
+   * The report's parts verified while it was written (lib/verification/streamed.ts): their verdicts
+   * are taken instead of asking again; what they did not judge is judged here.
+   */
+  early?: { settled(): Promise<Prejudged> };
 }
 
-type Calls = Pick<VerifyOptions, "question" | "onUsage" | "signal" | "schedule" | "sourceBudgetTokens" | "sources">;
+export type Calls = Pick<VerifyOptions, "question" | "onUsage" | "signal" | "schedule" | "sourceBudgetTokens" | "sources">;
+
+/** One cited sentence's verdict (and an unsupported one's correction), judged before the whole report was there. */
+export interface PrejudgedCited {
+  result: CheckedVerdict;
+  correction: string;
+}
+
+/** Whether an uncited sentence states a fact, or why the finder could not say. */
+export type PrejudgedUncited = { factual: boolean } | { failure: string };
+
+/**
+ * Verdicts given to sentences before the report was whole: cited ones by their text and URLs
+ * (keyOf), uncited ones by their text. A sentence's verdict depends on it and its sources alone, so
+ * a verdict given to it in its section is the verdict the whole report's check would give it.
+ */
+export interface Prejudged {
+  cited: ReadonlyMap<string, PrejudgedCited>;
+  uncited: ReadonlyMap<string, PrejudgedUncited>;
+}
+
+const NOTHING_PREJUDGED: Prejudged = { cited: new Map(), uncited: new Map() };
 
 /** Sentences a verifier call judges at most: a long list dilutes its attention. */
 const BATCH = 12;
 
 /** Runs (or resumes) the verification; resolves with the report to store: repaired, or as written. */
 export async function verifyReport(options: VerifyOptions): Promise<string> {
-  let v = await store.openVerification(options.subject, options.report);
+  // The row is opened while the last parts' checks finish (neither waits for the other).
+  const [opened, prejudged] = await Promise.all([store.openVerification(options.subject, options.report), options.early?.settled() ?? NOTHING_PREJUDGED]);
+  let v = opened;
+  const calls: Calls & { prejudged: Prejudged } = { ...options, prejudged };
   const original = reportBody(v.original);
   const claims = claimsOf(original.body);
 
   // "repairing": a verification saved by an earlier version between its first pass and the repair
   // (whose corrections were not kept) is judged again.
   if (v.status === "checking" || v.status === "repairing") {
-    const { verdicts, corrections } = await judge(claims, options);
+    const { verdicts, corrections } = await judge(claims, calls);
     const edits = verdicts
       .filter((x) => x.verdict === "unsupported" && x.urls.length > 0)
       .map((x): RepairEdit => {
-        const sentence = corrections.get(x.position);
-        // A "correction" that says what the sentence said is no fix: the sentence goes.
-        return sentence && !sameWords(sentence, x.sentence) ? { position: x.position, action: "rewrite", sentence } : { position: x.position, action: "remove" };
+        const sentence = usableCorrection(corrections.get(x.position), x.sentence);
+        return sentence ? { position: x.position, action: "rewrite", sentence } : { position: x.position, action: "remove" };
       });
     const repair =
       edits.length === 0
@@ -77,16 +105,50 @@ export async function verifyReport(options: VerifyOptions): Promise<string> {
             removed: edits.filter((e) => e.action === "remove").length,
             rewritten: edits.filter((e) => e.action === "rewrite").length,
           };
-    v = await store.savePass(v.id, 1, verdicts, countVerdicts(verdicts), repair);
-    if (v.status === "done") await warnIfUnjudged(verdicts, options);
+    if (repair.status === "done") {
+      v = await store.savePass(v.id, 1, verdicts, countVerdicts(verdicts), repair);
+      await warnIfUnjudged(verdicts, options);
+      return v.repaired ?? v.original;
+    }
+    // Pass 2 takes pass 1 as judged here, not read back from the database: it does not wait for
+    // pass 1's write. When every rewrite was judged while the report was written (nothing left to
+    // ask), both passes are saved in one transaction; else pass 1 is saved while pass 2 asks (and a
+    // resumed run repeats only pass 2).
+    const pass1 = verdicts;
+    const whole = { status: "done" as const };
+    if (rewritesJudged(repair.repaired, pass1, prejudged)) {
+      const second = await recheck(repair.repaired, pass1, calls);
+      v = await store.savePass(v.id, 2, second.verdicts, countVerdicts(second.verdicts), { ...whole, repaired: second.report, removed: repair.removed + second.removed, rewritten: Math.max(0, repair.rewritten - second.removed) }, { verdicts: pass1 });
+      await warnIfUnjudged(second.verdicts, options);
+      return v.repaired ?? v.original;
+    }
+    const saved = store.savePass(v.id, 1, pass1, countVerdicts(pass1), repair);
+    // Awaited below; a failed write is not left unhandled while pass 2 asks.
+    saved.catch(() => undefined);
+    const second = await recheck(repair.repaired, pass1, calls);
+    v = await saved;
+    v = await store.savePass(v.id, 2, second.verdicts, countVerdicts(second.verdicts), { ...whole, repaired: second.report, removed: v.removed + second.removed, rewritten: Math.max(0, v.rewritten - second.removed) });
+    await warnIfUnjudged(second.verdicts, options);
+    return v.repaired ?? v.original;
   }
+  // Resumed after pass 1 and the repair were saved: pass 2 from the saved pass 1.
   if (v.status === "rechecking" && v.repaired !== null) {
-    const pass1 = await store.verdictsOf(v.id, 1);
-    const { report, verdicts, removed } = await recheck(v.repaired, pass1, options);
-    v = await store.savePass(v.id, 2, verdicts, countVerdicts(verdicts), { status: "done", repaired: report, removed: v.removed + removed, rewritten: Math.max(0, v.rewritten - removed) });
-    await warnIfUnjudged(verdicts, options);
+    const second = await recheck(v.repaired, await store.verdictsOf(v.id, 1), calls);
+    v = await store.savePass(v.id, 2, second.verdicts, countVerdicts(second.verdicts), { status: "done", repaired: second.report, removed: v.removed + second.removed, rewritten: Math.max(0, v.rewritten - second.removed) });
+    await warnIfUnjudged(second.verdicts, options);
   }
   return v.repaired ?? v.original;
+}
+
+/** Whether every sentence the repair wrote (cited, not in pass 1) has a verdict already: pass 2 then asks nothing. */
+function rewritesJudged(repaired: string, pass1: Pick<store.VerdictRow, "sentence" | "urls">[], prejudged: Prejudged): boolean {
+  const before = new Set(pass1.map((v) => keyOf(v.sentence, v.urls)));
+  return claimsOf(reportBody(repaired).body).every((c) => c.urls.length === 0 || before.has(keyOf(c.text, c.urls)) || prejudged.cited.has(keyOf(c.text, c.urls)));
+}
+
+/** The correction a repair rewrites the sentence with, or undefined: a "correction" that says what the sentence said is no fix (the sentence goes). */
+export function usableCorrection(correction: string | undefined, sentence: string): string | undefined {
+  return correction && !sameWords(correction, sentence) ? correction : undefined;
 }
 
 /** Two sentences that say the same words (case, punctuation and spacing aside). */
@@ -104,7 +166,7 @@ async function warnIfUnjudged(verdicts: ClaimVerdict[], options: VerifyOptions):
   );
 }
 
-const keyOf = (sentence: string, urls: string[]) => `${sentence}\u0000${urls.join(" ")}`;
+export const keyOf = (sentence: string, urls: string[]) => `${sentence}\u0000${urls.join(" ")}`;
 
 /**
  * Pass 2 on the repaired report: sentences the repair left alone keep their pass-1 verdicts; the
@@ -112,12 +174,12 @@ const keyOf = (sentence: string, urls: string[]) => `${sentence}\u0000${urls.joi
  * unsupported is removed. Every cited sentence of the final report has a verdict: the view's counts
  * are the stored report's.
  */
-async function recheck(repaired: string, pass1: store.VerdictRow[], calls: Calls) {
+async function recheck(repaired: string, pass1: store.VerdictRow[], calls: Calls & { prejudged: Prejudged }) {
   const before = new Map(pass1.map((v) => [keyOf(v.sentence, v.urls), v]));
   let { body, sourceTitles } = reportBody(repaired);
   let claims = claimsOf(body);
   const fresh = claims.filter((c) => c.urls.length > 0 && !before.has(keyOf(c.text, c.urls)));
-  const judged = new Map((await judgeCited(fresh, calls)).verdicts.map((v) => [v.position, v]));
+  const judged = new Map((await judgeCitedOrTaken(fresh, calls)).verdicts.map((v) => [v.position, v]));
   const failed = fresh.filter((c) => judged.get(c.position)?.verdict === "unsupported");
   let report = repaired;
   if (failed.length > 0) {
@@ -142,21 +204,39 @@ async function recheck(repaired: string, pass1: store.VerdictRow[], calls: Calls
 }
 
 /** Pass 1: every cited sentence judged, and the uncited sentences that state facts flagged. */
-async function judge(claims: Claim[], calls: Calls): Promise<Judged> {
+async function judge(claims: Claim[], calls: Calls & { prejudged: Prejudged }): Promise<Judged> {
   const uncited = claims.filter((c) => c.urls.length === 0);
-  const [cited, factual] = await Promise.all([judgeCited(claims.filter((c) => c.urls.length > 0), calls), findFactual(uncited, calls)]);
-  const flagged: ClaimVerdict[] =
-    "failure" in factual
-      ? // The finder's call failed: whether these sentences state facts is not known. They are kept and marked.
-        uncited.map((c) => ({ position: c.position, sentence: c.text, urls: [], ...unverified(`Not verified: the check for facts stated without a citation failed (${factual.failure}).`) }))
-      : uncited
-          .filter((c) => factual.ids.has(c.position))
-          .map((c) => ({ position: c.position, sentence: c.text, urls: [], verdict: "uncited", quote: null, quoteUrl: null, note: "States a fact without citing a source." }));
+  const [cited, factual] = await Promise.all([judgeCitedOrTaken(claims.filter((c) => c.urls.length > 0), calls), findFactualOrTaken(uncited, calls)]);
+  const flagged: ClaimVerdict[] = uncited.flatMap((c): ClaimVerdict[] => {
+    const found = factual.get(c.position);
+    // The finder's call failed: whether the sentence states a fact is not known. It is kept and marked.
+    if (found && "failure" in found) return [{ position: c.position, sentence: c.text, urls: [], ...unverified(`Not verified: the check for facts stated without a citation failed (${found.failure}).`) }];
+    return found?.factual ? [{ position: c.position, sentence: c.text, urls: [], verdict: "uncited", quote: null, quoteUrl: null, note: "States a fact without citing a source." }] : [];
+  });
   return { verdicts: [...cited.verdicts, ...flagged].sort((a, b) => a.position - b.position), corrections: cited.corrections };
 }
 
+/** Each uncited sentence's finding by position: prejudged ones taken, the others asked (one call). */
+async function findFactualOrTaken(uncited: Claim[], calls: Calls & { prejudged: Prejudged }): Promise<Map<number, PrejudgedUncited>> {
+  const out = new Map<number, PrejudgedUncited>();
+  const ask: Claim[] = [];
+  for (const c of uncited) {
+    const taken = calls.prejudged.uncited.get(c.text);
+    if (taken) out.set(c.position, taken);
+    else ask.push(c);
+  }
+  if (ask.length > 0) for (const [position, found] of await findFactual(ask, calls)) out.set(position, found);
+  return out;
+}
+
+/** Whether each of the uncited sentences states a fact (by position), or the reason the finder could not say for them. */
+export async function findFactual(uncited: Claim[], calls: Calls): Promise<Map<number, PrejudgedUncited>> {
+  const found = await findFactualIds(uncited, calls);
+  return new Map(uncited.map((c) => [c.position, "failure" in found ? { failure: found.failure } : { factual: found.ids.has(c.position) }]));
+}
+
 /** The uncited sentences that state facts, or the reason the finder could not say. */
-async function findFactual(uncited: Claim[], calls: Calls): Promise<{ ids: Set<number> } | { failure: string }> {
+async function findFactualIds(uncited: Claim[], calls: Calls): Promise<{ ids: Set<number> } | { failure: string }> {
   try {
     return { ids: await findUncitedClaims({ question: calls.question, sentences: uncited.map((c) => ({ id: c.position, text: c.text })), onUsage: calls.onUsage, signal: calls.signal, schedule: calls.schedule }) };
   } catch (error) {
@@ -165,14 +245,30 @@ async function findFactual(uncited: Claim[], calls: Calls): Promise<{ ids: Set<n
   }
 }
 
-interface Judged {
+export interface Judged {
   verdicts: ClaimVerdict[];
   /** An unsupported sentence's correction, by position: the first of its sources (in citation order) to give one. */
   corrections: Map<number, string>;
 }
 
+/** judgeCited, taking the verdicts given before (the report's sections as they were written) instead of asking again. */
+async function judgeCitedOrTaken(claims: Claim[], calls: Calls & { prejudged: Prejudged }): Promise<Judged> {
+  const ask = claims.filter((c) => !calls.prejudged.cited.has(keyOf(c.text, c.urls)));
+  const asked = await judgeCited(ask, calls);
+  const fresh = new Map(asked.verdicts.map((v) => [v.position, v]));
+  const corrections = asked.corrections;
+  const verdicts = claims.map((c): ClaimVerdict => {
+    const own = fresh.get(c.position);
+    if (own) return own;
+    const taken = calls.prejudged.cited.get(keyOf(c.text, c.urls)) as PrejudgedCited;
+    if (taken.correction) corrections.set(c.position, taken.correction);
+    return { position: c.position, sentence: c.text, urls: c.urls, ...taken.result };
+  });
+  return { verdicts, corrections };
+}
+
 /** Each cited sentence's verdict: one verifier call per source (in batches), the best source's verdict kept. */
-async function judgeCited(claims: Claim[], calls: Calls): Promise<Judged> {
+export async function judgeCited(claims: Claim[], calls: Calls): Promise<Judged> {
   const byUrl = new Map<string, Claim[]>();
   for (const c of claims) for (const url of c.urls) byUrl.set(url, [...(byUrl.get(url) ?? []), c]);
   const perSource = await Promise.all(

@@ -1,10 +1,12 @@
 // Fake OpenAI-compatible LLM: POST /v1/chat/completions (JSON and SSE streaming, the wire format
-// @ai-sdk/openai's chat model parses) and GET /v1/models. Replies per agent come from llm-agents.ts;
+// @ai-sdk/openai's chat model parses), POST /v1/embeddings (deterministic vectors by meaning, see
+// llm-embeddings.ts) and GET /v1/models. Replies per agent come from llm-agents.ts;
 // the options here inject latency, sloppy or broken JSON, failures, and a misbehaving model's habits
 // (llm-misbehave.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientGone, FakeServer, hang, latencyFor, readBody, sendJson, sleep, type LatencyRule } from "./fake-server";
 import { agentReply, type QueryCountOverride, type ResponseFormat } from "./llm-agents";
+import { embeddingsReply } from "./llm-embeddings";
 import { agentOf, messageText, type ChatMessage } from "./llm-parse";
 import { misbehave, sloppyJson, type MisbehaveMode } from "./llm-misbehave";
 import type { VerifyScenario } from "./llm-verify";
@@ -17,6 +19,12 @@ export interface LlmOptions {
   latencyMs: number;
   /** First match wins; `match` is a regex tested on the concatenated message text. */
   latencyRules: LatencyRule[];
+  /**
+   * Generation speed (0: off, the latency alone): after the latency, the reply is generated at this
+   * many tokens (estimateTokens) a second. A stream sends each chunk when its last token is
+   * generated; a reply that is not streamed is sent when its last token is.
+   */
+  tokensPerSecond: number;
   /** Wrap JSON replies in ```json fences with prose before and after. */
   sloppy: boolean;
   /** The next n JSON replies are truncated (invalid JSON); counts down. */
@@ -84,6 +92,7 @@ const DEFAULTS: LlmOptions = {
   model: "fake-model",
   latencyMs: 0,
   latencyRules: [],
+  tokensPerSecond: 0,
   sloppy: false,
   brokenJsonTimes: 0,
   failureRate: 0,
@@ -109,6 +118,8 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
   /** Chat completions being answered now, and the most at once since the last reset. */
   inFlight = 0;
   peakInFlight = 0;
+  /** Every text POST /v1/embeddings embedded since the last reset, in order (not in `log`, which is chat only). */
+  embedded: string[] = [];
 
   constructor(options: Partial<LlmOptions> = {}) {
     super(DEFAULTS, options);
@@ -128,6 +139,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     this.counters.clear();
     this.nextId = 0;
     this.peakInFlight = this.inFlight;
+    this.embedded = [];
   }
 
   configure(patch: Partial<LlmOptions>): void {
@@ -151,6 +163,21 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     const path = url.pathname.replace(/\/+$/, "");
     if (req.method === "GET" && path.endsWith("/models")) {
       return sendJson(res, 200, { object: "list", data: [{ id: this.options.model, object: "model", created: 1_735_689_600, owned_by: "quarry-fakes" }] });
+    }
+    if (req.method === "POST" && path.endsWith("/embeddings")) {
+      // failAll and hangAll hold for embeddings too: a provider that is down is down for both.
+      if (this.options.hangAll) return hang(this.stopSignal.signal, clientGone(req, res));
+      if (this.options.failAll) return sendJson(res, this.options.failAll, failureBody(this.options.failAll));
+      let body: unknown;
+      try {
+        body = JSON.parse(await readBody(req));
+      } catch {
+        return sendJson(res, 400, openAiError("Request body is not valid JSON", "invalid_request_error", null));
+      }
+      const reply = embeddingsReply(body, this.options.model);
+      if ("error" in reply) return sendJson(res, 400, openAiError(reply.error, "invalid_request_error", null));
+      this.embedded.push(...reply.texts);
+      return sendJson(res, 200, reply.body);
     }
     if (req.method !== "POST" || !path.endsWith("/chat/completions")) {
       return sendJson(res, 404, openAiError(`Unknown path ${url.pathname}`, "invalid_request_error", null));
@@ -255,8 +282,10 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     const created = Math.floor(Date.now() / 1000);
     const base = { id, created, model: entry.model, system_fingerprint: "fp_fake" };
 
+    // Generation time of `chars` characters of reply at tokensPerSecond (ms).
+    const generationMs = (chars: number) => (o.tokensPerSecond > 0 ? (chars / 4 / o.tokensPerSecond) * 1000 : 0);
     if (!entry.stream) {
-      await sleep(latency, ...signals);
+      await sleep(latency + generationMs((reasoning ?? "").length + text.length), ...signals);
       return sendJson(res, 200, {
         ...base,
         object: "chat.completion",
@@ -271,16 +300,24 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     const piecesOf = (t: string) => t.match(/(?:\S+\s*){1,3}|\s+/g) ?? [];
     // Reasoning streams first, in deltas of its own (as vLLM's and Ollama's reasoning parsers send it).
     const pieces = [...piecesOf(reasoning ?? "").map((p) => ({ reasoning_content: p })), ...piecesOf(text).map((p) => ({ content: p }))];
-    await sleep(latency / 2, ...signals);
+    const paced = o.tokensPerSecond > 0;
+    await sleep(paced ? latency : latency / 2, ...signals);
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
     res.write(chunk([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null }]));
     // Spread the second half of the latency over the chunks, against the clock so that coarse
     // timers do not add up: each chunk waits until its share of the time is due.
+    // At tokensPerSecond, each chunk is sent once its last token is generated.
     const perPiece = pieces.length ? latency / 2 / pieces.length : 0;
     const streamStart = Date.now();
+    let generated = 0;
     for (const [i, piece] of pieces.entries()) {
+      if (paced) {
+        generated += ("content" in piece ? piece.content : piece.reasoning_content).length;
+        const due = streamStart + generationMs(generated) - Date.now();
+        if (due >= 2) await sleep(due, ...signals);
+      }
       res.write(chunk([{ index: 0, delta: piece, logprobs: null, finish_reason: null }]));
-      const wait = streamStart + (i + 1) * perPiece - Date.now();
+      const wait = paced ? 0 : streamStart + (i + 1) * perPiece - Date.now();
       if (wait >= 2) await sleep(wait, ...signals);
     }
     res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]));
