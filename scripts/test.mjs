@@ -124,6 +124,8 @@ const POSTGRES_TESTS = [
   "lib/runs/registry.test.ts",
   "lib/runs/live.test.ts",
   "lib/verification/verify-report.test.ts",
+  // Verdicts taken while the report streams, both passes saved in one transaction.
+  "lib/verification/streamed.test.ts",
   "lib/knowledge/knowledge.test.ts",
   "lib/knowledge/shared-folder.test.ts",
   "lib/knowledge/hybrid-search.test.ts",
