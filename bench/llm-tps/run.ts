@@ -13,6 +13,8 @@ import type { FakesProcess } from "../tree/fakes-process";
 import { verificationRounds, type BoundLatencies, type BoundLimits, type BoundQuery } from "../tree/bound";
 import { sampleProcessTree } from "../tree/proc";
 import { warmUp } from "../tree/warm-up";
+import { serverEnv } from "../tree/run-tree";
+import { streamParts } from "../tree/stream-client";
 import { computeTpsBound, type TpsBound } from "./bound";
 
 export interface LlmTpsOptions {
@@ -60,25 +62,12 @@ const now = () => performance.timeOrigin + performance.now();
 
 /** Follows the research's stream: when the report's first delta and the terminal status arrived. */
 async function followReport(url: string, headers: Record<string, string>): Promise<{ firstDeltaAt?: number; endedAt?: number; status?: string }> {
-  const res = await fetch(url, { headers });
-  if (!res.ok || !res.body) throw new Error(`stream: HTTP ${res.status} ${await res.text()}`);
   const out: { firstDeltaAt?: number; endedAt?: number; status?: string } = {};
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    const arrived = now();
-    buffer += decoder.decode(chunk, { stream: true });
-    let newline: number;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, newline).trim();
-      buffer = buffer.slice(newline + 1);
-      if (!line.startsWith("data:") || line.includes("[DONE]")) continue;
-      const part = JSON.parse(line.slice(5)) as { type: string; data?: { status?: string } };
-      if (part.type === "data-report-delta") out.firstDeltaAt ??= arrived;
-      if (part.type === "data-run" && part.data?.status && part.data.status !== "running") {
-        out.status = part.data.status;
-        out.endedAt = arrived;
-      }
+  for await (const { part, arrived } of streamParts(url, headers)) {
+    if (part.type === "data-report-delta") out.firstDeltaAt ??= arrived;
+    if (part.type === "data-run" && part.data?.status && part.data.status !== "running") {
+      out.status = part.data.status;
+      out.endedAt = arrived;
     }
   }
   return out;
@@ -93,17 +82,7 @@ export async function runLlmTpsBench(o: LlmTpsOptions): Promise<LlmTpsResult> {
   const app = await TestApp.start({
     name: `bench-llm-tps-${o.depth}x${o.breadth}`,
     database: "sqlite",
-    env: {
-      ...o.fakes.env,
-      LLM_CONCURRENCY: String(o.limits.llmConcurrency),
-      SEARCH_CONCURRENCY: String(o.limits.searchConcurrency),
-      SCRAPE_CONCURRENCY: String(o.limits.fetchConcurrency),
-      ANALYZE_CONCURRENCY_PER_QUERY: String(o.limits.analyzeConcurrencyPerQuery),
-      CONTEXT_TOKEN_BUDGET: String(o.contextTokenBudget),
-      RATE_LIMIT_STARTS_PER_HOUR: "1000",
-      RATE_LIMIT_PLANNING_CALLS_PER_HOUR: "1000",
-      RESUME_ON_START: "0",
-    },
+    env: serverEnv(o),
   });
   try {
     // Warmed up at full speed (the fake's rate off), then measured at the rate.

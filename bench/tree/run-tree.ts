@@ -135,7 +135,8 @@ function largeWebFetched(count: number, paths: string[]): NonNullable<TreeRunRes
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
-function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fakes" | "faults">): Record<string, string> {
+/** The app's settings for a bench run: the fakes, the limits measured, no rate limit in the way. */
+export function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget" | "fakes" | "faults">): Record<string, string> {
   if (o.faults && !o.fakes.faultsUrl) throw new Error("a fault run needs the fakes started with the fault proxy");
   return {
     ...o.fakes.env,

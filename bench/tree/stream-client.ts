@@ -15,10 +15,10 @@ export interface StreamStats {
 
 const now = () => performance.timeOrigin + performance.now();
 
-export async function followStream(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<StreamStats> {
+/** Each `data:` part of a UI message stream with its arrival time (epoch ms), until the stream ends. */
+export async function* streamParts<Part = { type: string; data?: { at?: number; status?: string } }>(url: string, headers: Record<string, string>, signal?: AbortSignal): AsyncGenerator<{ part: Part; arrived: number }> {
   const res = await fetch(url, { headers, signal });
   if (!res.ok || !res.body) throw new Error(`stream: HTTP ${res.status} ${await res.text()}`);
-  const stats: StreamStats = { parts: 0, latenciesMs: [], byType: {}, finished: false };
   const decoder = new TextDecoder();
   let buffer = "";
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -31,16 +31,22 @@ export async function followStream(url: string, headers: Record<string, string>,
       if (!line.startsWith("data:")) continue;
       const payload = line.slice(5).trim();
       if (payload === "[DONE]") continue;
-      const part = JSON.parse(payload) as { type: string; data?: { at?: number; status?: string } };
-      if (part.type === "finish") stats.finished = true;
-      if (typeof part.data?.at !== "number") continue;
-      stats.parts++;
-      stats.byType[part.type] = (stats.byType[part.type] ?? 0) + 1;
-      stats.latenciesMs.push(arrived - part.data.at);
-      if (part.type === "data-run" && part.data.status && part.data.status !== "running") {
-        stats.terminalStatus = part.data.status;
-        stats.endedAt = arrived;
-      }
+      yield { part: JSON.parse(payload) as Part, arrived };
+    }
+  }
+}
+
+export async function followStream(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<StreamStats> {
+  const stats: StreamStats = { parts: 0, latenciesMs: [], byType: {}, finished: false };
+  for await (const { part, arrived } of streamParts(url, headers, signal)) {
+    if (part.type === "finish") stats.finished = true;
+    if (typeof part.data?.at !== "number") continue;
+    stats.parts++;
+    stats.byType[part.type] = (stats.byType[part.type] ?? 0) + 1;
+    stats.latenciesMs.push(arrived - part.data.at);
+    if (part.type === "data-run" && part.data.status && part.data.status !== "running") {
+      stats.terminalStatus = part.data.status;
+      stats.endedAt = arrived;
     }
   }
   return stats;
