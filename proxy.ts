@@ -84,6 +84,12 @@ function forwardRequestId(response: Response, request: NextRequest, id: string):
 }
 
 export const config = {
-  // Everything except build assets.
-  matcher: ["/((?!_next/static|_next/image|favicon\\.ico).*)"],
+  // Everything except build assets, and a Deep Research start with datasets (multipart): Next copies
+  // a body for the proxy into memory, and keeps only its first 10 MiB, before the route reads it; that
+  // route streams its files to disk itself (lib/api/deep-research-start.ts), checks the caller, and its
+  // wrapper gives the request its id; body-guard.ts has refused a declared length over its limit.
+  matcher: [
+    "/((?!_next/static|_next/image|favicon\\.ico|api/deep-research/start).*)",
+    { source: "/api/deep-research/start/:rest*", missing: [{ type: "header", key: "content-type", value: "multipart/form-data.*" }] },
+  ],
 };

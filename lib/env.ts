@@ -165,10 +165,12 @@ const schema = z.object({
   LITERATURE_SEARXNG_CATEGORIES: z.string().trim().default("general,science"),
   LITERATURE_ANALYZE_CONCURRENCY: int(2, 1, 16),
   // Datasets uploaded with a start: the size of one start's files (413 above), the files and total
-  // size a conversation may hold across its starts (400 above), and where they are kept.
-  DEEP_RESEARCH_MAX_UPLOAD_BYTES: int(5 * 1024 * 1024, 1024, 8 * 1024 * 1024),
+  // size a conversation may hold across its starts (400 above), and where they are kept. A start's
+  // files are streamed to disk as they arrive (lib/api/deep-research-start.ts), so one of
+  // DATASET_MAX_BYTES can be uploaded: the upload limit defaults to it (at most 2 GiB).
+  DEEP_RESEARCH_MAX_UPLOAD_BYTES: int(200 * 1024 * 1024, 1024, 2 * 1024 * 1024 * 1024),
   DATASET_MAX_FILES: int(20, 1, 1_000),
-  DATASET_MAX_TOTAL_BYTES: int(50 * 1024 * 1024, 1024),
+  DATASET_MAX_TOTAL_BYTES: int(500 * 1024 * 1024, 1024),
   UPLOADS_DIR: z.string().default("data/uploads"),
   // Datasets and analysis (lib/datasets): the largest file loaded into DuckDB (a bigger one is refused
   // with its name), the SQL-run-read iterations of one ANALYSIS task, and the sandbox's limits on each

@@ -4,7 +4,8 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "../button";
-import { drApi, type ClarifyQuestion } from "@/lib/client/deep-research-api";
+import { drApi, type ClarifyQuestion, type UploadProgress } from "@/lib/client/deep-research-api";
+import { formatBytes } from "@/lib/client/deep-research-files";
 import type { DrMode } from "@/lib/client/deep-research-state";
 import { ClarifyWizard } from "./clarify-wizard";
 import { DatasetDrop } from "./dataset-drop";
@@ -21,10 +22,17 @@ export function StartForm({ semiCap }: { semiCap: number }) {
   const [clarify, setClarify] = useState<{ sessionId: string; questions: ClarifyQuestion[] } | null>(null);
   const [busy, setBusy] = useState<"start" | "clarify" | null>(null);
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
+  // The datasets' upload while a start with files is sent (null otherwise).
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
 
   const start = async (clarificationSessionId?: string) => {
-    const r = await drApi.start({ message: question.trim(), researchMode: mode, files, sources, ...(clarificationSessionId ? { clarificationSessionId } : {}) });
-    router.push(`/deep-research/${r.conversationId}`);
+    if (files.length > 0) setProgress({ loaded: 0, total: files.reduce((sum, f) => sum + f.size, 0) });
+    try {
+      const r = await drApi.start({ message: question.trim(), researchMode: mode, files, sources, ...(clarificationSessionId ? { clarificationSessionId } : {}) }, setProgress);
+      router.push(`/deep-research/${r.conversationId}`);
+    } finally {
+      setProgress(null);
+    }
   };
   const act = async (kind: "start" | "clarify") => {
     if (!question.trim()) { setError({ message: "Write your research question first.", field: "message" }); return; }
@@ -49,6 +57,7 @@ export function StartForm({ semiCap }: { semiCap: number }) {
         <h1 className="text-2xl font-semibold tracking-tight">New deep research</h1>
         <p className="mt-1 text-sm text-muted">An agent that plans, reads the literature, forms hypotheses and records discoveries with their evidence — over many iterations, with you steering.</p>
       </div>
+      {progress ? <UploadBar progress={progress} /> : null}
       {clarify ? (
         <ClarifyWizard sessionId={clarify.sessionId} questions={clarify.questions} onApproved={(id) => start(id)} onCancel={() => setClarify(null)} />
       ) : (
@@ -72,5 +81,21 @@ export function StartForm({ semiCap }: { semiCap: number }) {
         </form>
       )}
     </div>
+  );
+}
+
+/** The datasets' upload: a progress bar with the share and bytes sent; "Starting…" once all is sent. */
+function UploadBar({ progress: { loaded, total } }: { progress: UploadProgress }) {
+  const percent = total > 0 ? Math.min(100, Math.floor((loaded / total) * 100)) : 0;
+  const sent = total > 0 && loaded >= total;
+  const label = sent ? "Uploaded; starting the research…" : `Uploading datasets: ${percent}% · ${formatBytes(loaded)} of ${formatBytes(total)}`;
+  return (
+    <section className="grid gap-1.5 rounded-lg border border-border p-3 text-sm" aria-label="Dataset upload" data-testid="dr-upload">
+      <p role="status" aria-live="polite" className="tabular-nums" data-testid="dr-upload-status">{label}</p>
+      <div role="progressbar" aria-label="Dataset upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={`${percent}%, ${formatBytes(loaded)} of ${formatBytes(total)}`}
+        className="h-2 w-full overflow-hidden rounded-full bg-border" data-testid="dr-upload-progress">
+        <div className="h-full bg-accent transition-[width]" style={{ width: `${percent}%` }} />
+      </div>
+    </section>
   );
 }

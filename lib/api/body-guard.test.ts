@@ -7,6 +7,8 @@ import net from "node:net";
 import { after, before, test } from "node:test";
 
 process.env.API_BODY_TIMEOUT_MS = "400";
+// The start's upload limit (200 MiB by default) held low here, so that a 12 MiB upload passes it.
+process.env.DEEP_RESEARCH_MAX_UPLOAD_BYTES = String(8 * 1024 * 1024);
 const { bodyLimitOf, declaredLength, MULTIPART_ALLOWANCE } = await import("./body-limits");
 const { guardRequestBodies } = await import("./body-guard");
 const { getEnv } = await import("../env");

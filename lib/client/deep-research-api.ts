@@ -26,6 +26,29 @@ async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}
   return body as T;
 }
 
+/** How much of an upload has been sent: bytes of the request's body (files and form framing). */
+export interface UploadProgress { loaded: number; total: number }
+
+/** A multipart POST through XMLHttpRequest, reporting its upload's progress; errors as `call`'s. */
+function upload<T>(path: string, form: FormData, onProgress?: (progress: UploadProgress) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    if (onProgress) xhr.upload.onprogress = (e) => e.lengthComputable && onProgress({ loaded: e.loaded, total: e.total });
+    xhr.onerror = () => reject(new ApiError("Could not reach the server. Check your connection and try again.", 0, "network:client"));
+    xhr.onabort = () => reject(new ApiError("The upload was cancelled.", 0, "network:client"));
+    xhr.onload = () => {
+      if (xhr.status === 401) redirectToSignIn();
+      let body: unknown;
+      try { body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined; } catch { body = undefined; }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(body as T);
+      const b = (body ?? {}) as { error?: string; code?: string; field?: string };
+      reject(new ApiError(b.error ?? `Request failed (${xhr.status})`, xhr.status, b.code ?? `http:${xhr.status}`, b.field));
+    };
+    xhr.send(form);
+  });
+}
+
 export interface StartReply { messageId: string; conversationId: string; status: string; pollUrl: string; deduplicated?: boolean }
 export interface ClarifyQuestion { category: string; question: string; priority: string | number; context?: string }
 export interface ProposedPlan { objective: string; initialTasks: { type: string; objective: string; datasetFilenames?: string[] }[] }
@@ -43,15 +66,18 @@ export interface ConversationSummary {
 
 export const drApi = {
   list: (params: ListParams) => call<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/api/deep-research/conversations?${listQuery(params)}`),
-  /** JSON, or multipart when dataset files are attached. */
-  start(input: { message: string; conversationId?: string; researchMode?: DrMode; clarificationSessionId?: string; files?: File[]; sources?: { web: boolean; collections: string[] } }) {
+  /**
+   * JSON, or multipart when dataset files are attached: sent with XMLHttpRequest (fetch cannot report
+   * upload progress), `onProgress` getting the bytes sent of the body's total as they go.
+   */
+  start(input: { message: string; conversationId?: string; researchMode?: DrMode; clarificationSessionId?: string; files?: File[]; sources?: { web: boolean; collections: string[] } }, onProgress?: (progress: UploadProgress) => void) {
     const { files, ...fields } = input;
     if (files && files.length > 0) {
       const form = new FormData();
       // sources travels as a JSON field in a form.
       for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.set(k, typeof v === "string" ? v : JSON.stringify(v));
       for (const f of files) form.append("files", f);
-      return call<StartReply>("/api/deep-research/start", { method: "POST", body: form });
+      return upload<StartReply>("/api/deep-research/start", form, onProgress);
     }
     return call<StartReply>("/api/deep-research/start", { method: "POST", json: fields });
   },
