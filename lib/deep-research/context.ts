@@ -23,11 +23,14 @@ export class DrContext {
     readonly userId: string,
     readonly run: RunHandle,
     private readonly sink: DrEventSink = eventBus,
-  ) {}
-
-  get signal(): AbortSignal {
-    return this.run.signal;
+    /** Aborts the work too (the user's stop, which ends the start without cancelling it); the run's own signal always does. */
+    stopSignal?: AbortSignal,
+  ) {
+    this.signal = stopSignal ? AbortSignal.any([run.signal, stopSignal]) : run.signal;
   }
+
+  /** Aborts when the run must stop now: cancelled, lease lost, or (with a stop signal) stopped by the user. */
+  readonly signal: AbortSignal;
 
   emit(type: DeepResearchEventType, data: unknown): void {
     this.sink.emit(drTopic(this.conversationId), { type, data });
@@ -56,7 +59,7 @@ export class DrContext {
     begin: () => beginConversationUsage(this.conversationId),
   });
 
-  /** Throws when the run must stop now (lease lost, or cancelled). */
+  /** Throws when the run must stop now (lease lost, cancelled, or stopped by the user). */
   check(): void {
     this.signal.throwIfAborted();
   }

@@ -6,7 +6,7 @@
 // tasks.ts: a LITERATURE task's tree goes on from what its child research holds; a task's end is a
 // compare-and-set), so a retried or duplicated job never records a task twice. The run's events are
 // numbered from the database by every process (lib/runs/shared-events.ts).
-import { getConversation } from "../db/conversations";
+import { getConversation, getMessage } from "../db/conversations";
 import { getTask, tasksOf, updateTask, type ResearchTask } from "../db/research-tasks";
 import { getRun } from "../db/runs";
 import { errorMessage } from "../errors";
@@ -53,17 +53,6 @@ async function openTasks(conversationId: string, level?: number): Promise<Resear
   return (await tasksOf(conversationId, level)).filter((t) => !TERMINAL.has(t.status));
 }
 
-/**
- * Queue mode: whether a task of the level has a job waiting or running. A stop asked for meanwhile
- * waits for them (the embedded loop, too, finishes the level it began); with none, nothing runs on.
- */
-export async function levelAtWorkOnWorkers(conversationId: string, level: number): Promise<boolean> {
-  const tasks = drTaskQueue();
-  if (!tasks) return false;
-  const open = await openTasks(conversationId, level);
-  return open.length > 0 && (await tasks.running(open.map((t) => t.id))) > 0;
-}
-
 /** Queue mode, a cancelled start: its task jobs see the cancel within a poll; the run ends once they have stopped writing. */
 export async function stopTasksOnWorkers(conversationId: string): Promise<void> {
   const tasks = drTaskQueue();
@@ -76,10 +65,15 @@ export async function stopTasksOnWorkers(conversationId: string): Promise<void> 
  * running and is resumed with the run). A task's own failure is recorded on it, not thrown.
  */
 export async function runDrTask({ conversationId, taskId, lock }: { conversationId: string; taskId: string; lock?: AbortSignal }): Promise<"done" | "skipped" | "stopped"> {
-  const read = () => Promise.all([getRun({ kind: "deep-research", subjectId: conversationId }), getConversation({ id: conversationId })]);
-  const over = ([run, c]: Awaited<ReturnType<typeof read>>) => !run || run.status !== "running" || run.cancelRequestedAt !== null || !c?.active;
-  const [[run, c], task] = await Promise.all([read(), getTask(taskId)]);
-  if (!run || !c || !task || task.conversationId !== conversationId || TERMINAL.has(task.status) || over([run, c])) return "skipped";
+  // Over: the run ended or was cancelled, or the user stopped the start (its message records it).
+  const read = async () => {
+    const [run, c] = await Promise.all([getRun({ kind: "deep-research", subjectId: conversationId }), getConversation({ id: conversationId })]);
+    const root = c?.rootMessageId ? await getMessage({ id: c.rootMessageId }) : null;
+    return [run, c, root] as const;
+  };
+  const over = ([run, c, root]: Awaited<ReturnType<typeof read>>) => !run || run.status !== "running" || run.cancelRequestedAt !== null || !c?.active || Boolean(root?.stopRequestedAt);
+  const [[run, c, root], task] = await Promise.all([read(), getTask(taskId)]);
+  if (!run || !c || !task || task.conversationId !== conversationId || TERMINAL.has(task.status) || over([run, c, root])) return "skipped";
   const stop = sharedStopWhen(`deep-research:${conversationId}`, async () => over(await read()), PART_STOP_POLL_MS, `the tasks of conversation ${conversationId}`);
   const sink = sharedSeqSink(run.id);
   const handle = {
@@ -105,6 +99,8 @@ export async function runDrTask({ conversationId, taskId, lock }: { conversation
     stop.dispose();
     await sink.flushed();
     // The last task of the level at work wakes the parked run: its level is done, or its cancel stopped it.
-    if (ended) await wakeParentIfIdle(drTaskQueue(), conversationId, async () => (await openTasks(conversationId, task.level)).length > 0, `task ${taskId}`);
+    // A stopped task wakes it in any case: the run settles the stopped tasks (a woken run that finds
+    // task jobs still at work waits for them).
+    if (ended) await wakeParentIfIdle(drTaskQueue(), conversationId, async () => !stop.signal.aborted && (await openTasks(conversationId, task.level)).length > 0, `task ${taskId}`);
   }
 }

@@ -2,7 +2,8 @@
 // keeps its lease (heartbeat every RUN_HEARTBEAT_MS, stale after three missed beats); this runs the
 // start's loop from what the database holds, phase after phase, until the message is done (in queue
 // mode one phase per job: the run's next job, on any worker, takes up the next). A stop asked for by
-// the user ends the loop between phases, so nothing finished is lost.
+// the user, wherever it was sent, aborts the phase at work within a poll and ends the loop; what the
+// earlier phases saved stays, and the unfinished tasks are recorded skipped.
 import { errorMessage } from "../errors";
 import { finishMessage, getConversation, getMessage, updateConversation, updateMessage } from "../db/conversations";
 import type { Engine, RunHandle, RunOutcome, RunSnapshot } from "../runs/engine";
@@ -13,11 +14,14 @@ import { drTopic } from "./events";
 import { runPhase } from "./iteration";
 import { conversationSnapshot, type ConversationSnapshot } from "./snapshot";
 import { isFinalDrEvent } from "./stream";
-import { messageView, runGuardView, stateView } from "./views";
+import { messageView, runGuardView, stateView, taskView } from "./views";
 import { messagesOf } from "../db/conversations";
 import { parseJson } from "../db/json";
 import { sharedSeqSink } from "../runs/shared-events";
-import { drTaskQueue, levelAtWorkOnWorkers, stopTasksOnWorkers } from "./distributed";
+import { drTaskQueue, stopTasksOnWorkers } from "./distributed";
+import { finishChildResearch, tasksOf, updateTask } from "../db/research-tasks";
+import { TERMINAL } from "./tasks";
+import { PART_STOP_POLL_MS } from "../runs/part-jobs";
 
 export const deepResearchEngine: Engine = {
   kind: "deep-research",
@@ -34,7 +38,9 @@ export const deepResearchEngine: Engine = {
     // Queue mode: the level's tasks run in jobs of their own, on several workers, so every process
     // numbers the run's events from the database (the registry opened no block of them here).
     const sink = drTaskQueue() ? sharedSeqSink(run.id) : undefined;
-    const ctx = new DrContext(c.id, c.userId, run, sink);
+    // The user's stop, wherever it was sent, aborts the phase at work (its LLM calls) within a poll.
+    const stop = watchForStop(root.id);
+    const ctx = new DrContext(c.id, c.userId, run, sink, stop.signal);
     // A queue job that takes the run up after the previous job's phase recovers nothing; whether an
     // earlier job of the start did is kept in the start's state.
     const recovered = run.continued ? parseJson<{ recovered?: boolean }>(root.state, {}).recovered === true : Boolean(root.startedAt);
@@ -52,9 +58,13 @@ export const deepResearchEngine: Engine = {
       for (let phases = 0; ; phases++) {
         const m = (await getMessage({ id: root.id }))!;
         if (m.phase === "done") break;
-        // A stop takes effect between phases; a level whose tasks are at work on the workers (its run's
-        // job parked) is finished first, as the embedded loop finishes the level it began.
-        if (m.stopRequestedAt && !(m.phase === "execute" && (await levelAtWorkOnWorkers(c.id, m.level)))) break;
+        // A stop ends the loop here (a phase it caught at work was aborted): what the earlier phases
+        // saved stands; the level's unfinished tasks stop (queue mode: their jobs see the stop within
+        // a poll) and are recorded skipped.
+        if (m.stopRequestedAt) {
+          await settleStopped(ctx);
+          break;
+        }
         ctx.check();
         // Queue mode: one phase per job; the next runs in the run's next job, on whichever worker is free.
         if (phases > 0 && run.phased) return "handed-off";
@@ -70,10 +80,16 @@ export const deepResearchEngine: Engine = {
         await finish(ctx, root.id, "failed", "Cancelled", recovered);
         return "cancelled";
       }
+      if (stop.signal.aborted) {
+        await settleStopped(ctx);
+        await finish(ctx, root.id, "completed", null, recovered);
+        return "completed";
+      }
       console.error(`[quarry] deep research ${c.id} failed:`, error);
       await finish(ctx, root.id, "failed", errorMessage(error), recovered);
       return "failed";
     } finally {
+      stop.dispose();
       // Every event is out before the registry hands the run on or ends it.
       await sink?.flushed();
     }
@@ -137,4 +153,41 @@ async function finish(ctx: DrContext, rootId: string, status: "completed" | "fai
   ctx.emit("message", messageView(message));
   ctx.emit("state", stateView(c));
   await ctx.emitRun();
+}
+
+/**
+ * The user's stop, seen within PART_STOP_POLL_MS wherever it was sent: its signal aborts once the
+ * start's message records it. `dispose` ends the polling.
+ */
+function watchForStop(messageId: string): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  let polling = false;
+  const timer = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    getMessage({ id: messageId })
+      .then((m) => {
+        if (!m?.stopRequestedAt) return;
+        controller.abort(new Error("Stopped at the user's request"));
+        clearInterval(timer);
+      })
+      .catch((error: unknown) => console.error(`[quarry] deep research: stop poll of message ${messageId} failed:`, error))
+      .finally(() => (polling = false));
+  }, PART_STOP_POLL_MS);
+  timer.unref();
+  return { signal: controller.signal, dispose: () => clearInterval(timer) };
+}
+
+/**
+ * A stopped start's unfinished tasks: once no job works on them (queue mode), each is recorded
+ * skipped, saying so, and its literature tree's research ends (what it found stays).
+ */
+async function settleStopped(ctx: DrContext): Promise<void> {
+  await stopTasksOnWorkers(ctx.conversationId);
+  for (const task of await tasksOf(ctx.conversationId)) {
+    if (TERMINAL.has(task.status)) continue;
+    const ended = await updateTask(task.id, (t) => (TERMINAL.has(t.status) ? null : { status: "skipped", error: "Stopped at the user's request", endedAt: new Date() }));
+    if (task.childResearchId && ended.status === "skipped") await finishChildResearch(task.childResearchId, "failed", "Stopped at the user's request");
+    ctx.emit("task", taskView(ended));
+  }
 }

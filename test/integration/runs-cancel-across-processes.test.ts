@@ -11,6 +11,7 @@ import { createAndStart, getView } from "../helpers/research";
 import { ask, getAnswer, readSse } from "../helpers/answer";
 import { readUiStream } from "../helpers/ui-stream";
 import { createTestToken, signInSession, signOutSession } from "../helpers/auth";
+import { startDr } from "../helpers/deep-research";
 
 /** The issue's bound: a cancel reaches the owner within this, wherever it was sent. */
 const STOP_WITHIN_MS = 2_000;
@@ -127,6 +128,65 @@ test("an answer run cancelled through the other process stops within 2 s, ends c
     return r.status !== "running" ? r : undefined;
   }, 15_000, "the run row to end");
   assert.equal(ended.status, "cancelled");
+});
+
+/** The issue's stop (52): after the cancel is recorded, at most the LLM calls already in flight finish; a new one starts only within this grace. */
+const STOP_GRACE_MS = 750;
+
+test("a cancel sent through the other process reaches the owner at once: the run ends cancelled within 2 s, and no LLM call starts after a short grace", async () => {
+  const id = await runningResearch();
+  const sentAt = Date.now();
+  const res = await other.postJson(`/api/research/${id}/cancel`, {});
+  assert.equal(res.status, 200, await res.clone().text());
+  const answeredAt = Date.now();
+  // The calls the run had in flight when the cancel was recorded (they may finish or be aborted).
+  const inFlight = fakes.llm.log.filter((e) => e.at <= answeredAt && (e.endedAt === null || e.endedAt > sentAt)).length;
+  const run = await waitFor(async () => {
+    const r = await treeRun(id);
+    return r && r.status !== "running" ? r : undefined;
+  }, 15_000, "the run row to end");
+  const endedAfterMs = Date.now() - answeredAt;
+  assert.equal(run.status, "cancelled");
+  // Watch long enough for a late call to show.
+  await new Promise((r) => setTimeout(r, 2_000));
+  const started = fakes.llm.log.filter((e) => e.at > answeredAt);
+  const late = started.filter((e) => e.at > answeredAt + STOP_GRACE_MS);
+  console.log(`cancel through the other process: run ended ${endedAfterMs} ms after the cancel; ${inFlight} LLM calls in flight, ${started.length} started after it (${late.length} after ${STOP_GRACE_MS} ms)`);
+  assert.ok(endedAfterMs < STOP_WITHIN_MS, `the run ended ${endedAfterMs} ms after the cancel`);
+  assert.deepEqual(late.map((e) => `${e.agent} +${e.at - answeredAt} ms`), [], `no LLM call starts more than ${STOP_GRACE_MS} ms after the cancel`);
+  assert.ok(started.length <= Math.max(1, inFlight), `${started.length} LLM calls started after the cancel, more than the ${inFlight} in flight`);
+});
+
+test("a Deep Research start stopped through the other process while its tasks work: the phase at work is aborted, no LLM call starts after a short grace", async () => {
+  fakes.llm.configure({ latencyMs: 300 });
+  const start = await startDr(owner, { message: "Flow batteries for grid storage", researchMode: "fully-autonomous" });
+  const { conversationId } = start;
+  await waitFor(async () => ((await owner.db.researchTask.count({ where: { conversationId, status: "running" } })) >= 1 ? true : undefined), 60_000, "a task at work");
+  const drRun = () => owner.db.run.findUnique({ where: { kind_subjectId: { kind: "deep-research", subjectId: conversationId } } });
+  assert.ok(ownedBy((await drRun())?.leaseOwner, owner), "the start runs in the owner process");
+  const sentAt = Date.now();
+  const res = await other.postJson(`/api/deep-research/conversations/${conversationId}/stop`, {});
+  assert.equal(res.status, 202, await res.clone().text());
+  const answeredAt = Date.now();
+  const inFlight = fakes.llm.log.filter((e) => e.at <= answeredAt && (e.endedAt === null || e.endedAt > sentAt)).length;
+  const run = await waitFor(async () => {
+    const r = await drRun();
+    return r && r.status !== "running" ? r : undefined;
+  }, 30_000, "the run row to end");
+  const endedAfterMs = Date.now() - answeredAt;
+  await new Promise((r) => setTimeout(r, 2_000));
+  const started = fakes.llm.log.filter((e) => e.at > answeredAt);
+  const late = started.filter((e) => e.at > answeredAt + STOP_GRACE_MS);
+  console.log(`Deep Research stop through the other process: run ended ${endedAfterMs} ms after the stop; ${inFlight} LLM calls in flight, ${started.length} started after it (${late.length} after ${STOP_GRACE_MS} ms)`);
+  assert.equal(run.status, "completed", "a stop ends the start (keeping what was done), it does not cancel it");
+  assert.ok(endedAfterMs < STOP_WITHIN_MS, `the run ended ${endedAfterMs} ms after the stop`);
+  // Within the grace (the owner's stop poll, 500 ms) a tree's nodes may still start a few calls; none after it.
+  assert.deepEqual(late.map((e) => `${e.agent} +${e.at - answeredAt} ms`), [], `no LLM call starts more than ${STOP_GRACE_MS} ms after the stop`);
+  const message = await owner.db.conversationMessage.findFirstOrThrow({ where: { conversationId, role: "user" }, orderBy: { createdAt: "asc" } });
+  assert.equal(message.status, "completed");
+  const tasks = await owner.db.researchTask.findMany({ where: { conversationId } });
+  assert.deepEqual(tasks.filter((t) => !["completed", "failed", "skipped"].includes(t.status)).map((t) => [t.taskKey, t.status]), [], "no task left running");
+  assert.ok(tasks.some((t) => t.status === "skipped" && t.error === "Stopped at the user's request"), "the stopped tasks say so");
 });
 
 test("a research deleted through the other process while it runs: the owner stops quietly and stays healthy, the rows are gone", async () => {

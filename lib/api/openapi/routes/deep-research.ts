@@ -48,7 +48,7 @@ export const deepResearch = (): RouteFamily => ({
       get: { summary: "The world state, messages, plan, discoveries and run guard", responses: { 200: { description: "The conversation", json: ref("Conversation") } } },
     },
     "/api/deep-research/conversations/{id}/stop": {
-      post: { summary: "End the loop after its current phase", responses: { 202: { description: "Stopping", json: obj({ conversationId: str(), messageId: str(), stopping: bool() }) } }, errors: [409] },
+      post: { summary: "End the loop now (the phase at work is aborted; what earlier phases saved stays)", responses: { 202: { description: "Stopping", json: obj({ conversationId: str(), messageId: str(), stopping: bool() }) } }, errors: [409] },
     },
     "/api/deep-research/conversations/{id}/stream": {
       get: { summary: "Live updates: snapshot, then state, message, task, phase, discovery and run parts", responses: { 200: uiMessageStream("The conversation") } },

@@ -1,4 +1,4 @@
-// POST /api/deep-research/conversations/:id/stop – end the loop after its current phase
+// POST /api/deep-research/conversations/:id/stop – end the loop now (the phase at work is aborted; saved phases stay)
 import { otherMethods, route } from "@/lib/http";
 import { requireCaller } from "@/lib/auth/caller";
 import { stopConversation } from "@/lib/deep-research/service";
