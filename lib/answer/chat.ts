@@ -2,7 +2,9 @@
 // chat UI's housekeeping (a title, tags: see task.ts) gets one plain call; a question starts a run
 // (or joins the run a retry repeats), then its steps stream as reasoning_content and its answer as
 // content (ending `data: [DONE]`), or the reply waits for one chat.completion. A client that goes
-// away leaves its run going for a grace period, for a retry to join (followers.ts).
+// away leaves its run going for a grace period, for a retry to join (followers.ts). A request made with
+// an API token ends when the token is revoked or expires (its signal: credentialSignal, from the route)
+// as when the client goes away, the stream's last chunk an error saying so.
 import { addTokens, ZERO_TOKENS, type TokenCount } from "../ai/usage";
 import { openAiErrorResponse } from "../api/openai-error";
 import { AppError } from "../errors";
@@ -28,6 +30,7 @@ import {
 import { chatUsage, plainReply, RETRY_AFTER_SECONDS } from "./plain";
 import { findRepeatedRun, startAnswer, type StartAnswer } from "./service";
 import { followAnswer, SSE_HEADERS, sseStream, type NumberedEvent } from "./stream";
+import { credentialEndedMessage, releaseCredentialSignal } from "../auth/api-tokens-watch";
 import { classifyDecision, structuralDecision, type Classifier, type TaskDecision } from "./task";
 
 /** A question's start, with where its conversation was cut (reported to the client). */
@@ -96,12 +99,35 @@ export async function routeAnswerRequest<T>(
 }
 
 export async function chatCompletion(call: ChatCall): Promise<Response> {
-  assertHonourable(call.body);
-  if (call.body.model === CHAT_MODEL) return plainCompletion(call, ZERO_TOKENS);
-  return routeAnswerRequest(call, {
-    plain: (decision) => plainCompletion(call, decision.usage),
-    research: (start) => researchCompletion(call, start),
-  });
+  // A research's stream, once returned, releases the request's credential signal when it ends.
+  let streaming = false;
+  try {
+    assertHonourable(call.body);
+    if (call.body.model === CHAT_MODEL) return await plainCompletion(call, ZERO_TOKENS);
+    return await routeAnswerRequest(call, {
+      plain: (decision) => plainCompletion(call, decision.usage),
+      research: async (start) => {
+        const response = await researchCompletion(call, start);
+        streaming = call.body.stream === true;
+        return response;
+      },
+    });
+  } catch (error) {
+    throw credentialFailure(call.signal) ?? error;
+  } finally {
+    if (!streaming) releaseCredentialSignal(call.signal);
+  }
+}
+
+/** A request whose token was revoked (or expired) while it was answered: a 401 saying so. */
+export function credentialFailure(signal: AbortSignal): AppError | undefined {
+  const ended = credentialEndedMessage(signal);
+  return ended ? new AppError("unauthorized:auth", ended) : undefined;
+}
+
+/** The last chunk of a chat completion stream whose token was revoked or expired, in OpenAI's error shape (then [DONE]). */
+export function credentialEndedChunk(message: string): string {
+  return `data: ${JSON.stringify({ error: { message, type: "authentication_error", param: null, code: "invalid_api_key" } })}\n\n`;
 }
 
 /** A failed run as an error: the request's own fault (4xx, retrying fails again) or a passing one (503 with Retry-After). */
@@ -148,7 +174,9 @@ async function researchCompletion({ body, userId, signal }: ChatCall, start: Que
             return Response.json(completionBody({ id, created, final: event.data, reasoning, historyCut }), { headers: { "x-request-id": requestId } });
           }
         }
-        return openAiErrorResponse(new AppError("unavailable:answer", "The answer run ended without an answer", { retryAfterSeconds: RETRY_AFTER_SECONDS }), { "x-request-id": requestId });
+        // Its token revoked or expired while it waited: a 401 saying so (the run goes on as when the client leaves).
+        const failure = credentialFailure(signal) ?? new AppError("unavailable:answer", "The answer run ended without an answer", { retryAfterSeconds: RETRY_AFTER_SECONDS });
+        return openAiErrorResponse(failure, { "x-request-id": requestId });
       } finally {
         leave({ done: ended });
       }
@@ -173,8 +201,15 @@ async function researchCompletion({ body, userId, signal }: ChatCall, start: Que
       signal,
       ping: ": keep-alive\n\n",
       run: async (send) => {
-        send(chunk(id, created, { role: "assistant", content: "" }, null, { ...usageField, ...(historyCut ? { history_truncated: historyCut } : {}) }));
-        for await (const e of events) sendEvent(e, send);
+        try {
+          send(chunk(id, created, { role: "assistant", content: "" }, null, { ...usageField, ...(historyCut ? { history_truncated: historyCut } : {}) }));
+          for await (const e of events) sendEvent(e, send);
+          // Its token revoked or expired: the run goes on as when the client leaves (leave, on the abort), the stream ends saying why.
+          const revoked = credentialEndedMessage(signal);
+          if (revoked && !ended) send(credentialEndedChunk(revoked));
+        } finally {
+          releaseCredentialSignal(signal);
+        }
       },
       failed: (message, send) => send(`data: ${JSON.stringify({ error: { message, type: "server_error", param: null, code: null } })}\n\n`),
       end: (send) => {

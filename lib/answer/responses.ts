@@ -13,7 +13,8 @@ import { ZERO_TOKENS, type TokenCount } from "../ai/usage";
 import * as store from "../db/answers";
 import { AppError } from "../errors";
 import { text } from "../validation/text";
-import { routeAnswerRequest, runFailure, startOrJoin, type QuestionStart } from "./chat";
+import { credentialEndedMessage, releaseCredentialSignal } from "../auth/api-tokens-watch";
+import { credentialFailure, routeAnswerRequest, runFailure, startOrJoin, type QuestionStart } from "./chat";
 import { citationSpans } from "./citations";
 import type { FinalAnswer } from "./events";
 import { follow } from "./followers";
@@ -132,18 +133,29 @@ async function previousTurn(id: string, userId: string | null): Promise<Previous
 }
 
 export async function createResponse({ body, userId, signal, idempotencyKey, retry }: { body: ResponsesRequest; userId: string | null; signal: AbortSignal; idempotencyKey?: string; retry?: boolean }): Promise<Response> {
-  if (body.background) throw new AppError("bad_request:background", "background is not supported: start the research with POST /api/v1/query and follow it on /api/v1/stream/:requestId", { field: "background" });
+  // A research's stream, once returned, releases the request's credential signal (credentialSignal, from the route) when it ends.
+  let streaming = false;
   try {
+    if (body.background) throw new AppError("bad_request:background", "background is not supported: start the research with POST /api/v1/query and follow it on /api/v1/stream/:requestId", { field: "background" });
     const previous = body.previous_response_id ? await previousTurn(body.previous_response_id, userId) : undefined;
     const chat = toChat(body, previous);
     assertHonourable(chat);
     if (chat.model === CHAT_MODEL) return await plainResponse(body, chat, userId, signal, ZERO_TOKENS);
     return await routeAnswerRequest(
       { body: chat, userId, signal, idempotencyKey, retry, earlier: previous?.context },
-      { plain: (decision) => plainResponse(body, chat, userId, signal, decision.usage), research: (start) => researchResponse(body, start, userId, signal) },
+      {
+        plain: (decision) => plainResponse(body, chat, userId, signal, decision.usage),
+        research: async (start) => {
+          const response = await researchResponse(body, start, userId, signal);
+          streaming = body.stream === true;
+          return response;
+        },
+      },
     );
   } catch (error) {
-    throw asResponsesError(error);
+    throw credentialFailure(signal) ?? asResponsesError(error);
+  } finally {
+    if (!streaming) releaseCredentialSignal(signal);
   }
 }
 
@@ -329,11 +341,16 @@ async function researchResponse(body: ResponsesRequest, start: QuestionStart, us
           const message = messageFrames(send, ids, 1, final.answer, annotationsOf(final), end.status === "incomplete" ? "incomplete" : "completed");
           send(`response.${end.status}`, { response: finalEnvelope(final, summary, message) });
         }
-        // Without its end: the client went away (the write is dropped, the run goes on for a retry) or the run vanished.
-        if (!ended) write(failure("The answer run ended without an answer"));
+        // Without its end: its token was revoked or expired, the client went away (the write is dropped, the run goes on for a
+        // retry) or the run vanished.
+        const revoked = credentialEndedMessage(signal);
+        if (!ended) write(revoked ? frame("response.failed", { response: envelope(ids, "failed", { error: { code: "invalid_api_key", message: revoked } }) }) : failure("The answer run ended without an answer"));
       },
       failed: (message, write) => write(failure(message)),
-      end: () => leave({ done: ended }),
+      end: () => {
+        releaseCredentialSignal(signal);
+        leave({ done: ended });
+      },
       cancel: () => {
         leave({ done: ended });
         void events.return(undefined);

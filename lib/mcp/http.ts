@@ -22,11 +22,11 @@ function rpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
 
-async function bearerUser(request: Request): Promise<{ userId: string; token: string }> {
+async function bearerUser(request: Request): Promise<{ userId: string; token: string; tokenId: string }> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
   const verified = match ? await verifyApiToken(match[1]) : null;
   if (!match || !verified) throw new AppError("unauthorized:auth", UNAUTHORIZED);
-  return { userId: verified.userId, token: match[1] };
+  return { userId: verified.userId, token: match[1], tokenId: verified.tokenId };
 }
 
 const hostOf = (url: string | undefined) => {
@@ -63,8 +63,13 @@ async function readJson(request: Request): Promise<unknown | Response> {
   }
 }
 
+/** What a request's handlers see of its token: its id, so that a tool call it made ends when the token is revoked (lib/mcp/context.ts). */
+function authInfo(userId: string, token: string, tokenId: string) {
+  return { token, clientId: userId, scopes: [], extra: { tokenId } };
+}
+
 /** A new session for `userId`, begun by this initialize request. */
-async function openSession(request: Request, userId: string, token: string, body: unknown): Promise<Response> {
+async function openSession(request: Request, userId: string, token: string, tokenId: string, body: unknown): Promise<Response> {
   const session: McpSession = { userId, busy: 0, lastSeen: Date.now(), closed: false } as McpSession;
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
@@ -90,27 +95,27 @@ async function openSession(request: Request, userId: string, token: string, body
     },
   });
   await session.server.connect(transport);
-  return transport.handleRequest(request, { parsedBody: body, authInfo: { token, clientId: userId, scopes: [] } });
+  return transport.handleRequest(request, { parsedBody: body, authInfo: authInfo(userId, token, tokenId) });
 }
 
 export async function handleMcpRequest(request: Request): Promise<Response> {
   try {
     if (!originAllowed(request)) throw new AppError("forbidden:origin", "Requests from this Origin are not accepted: MCP clients in a browser must be served from this server's own origin.");
-    const { userId, token } = await bearerUser(request);
+    const { userId, token, tokenId } = await bearerUser(request);
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) {
       const session = sessions.get(sessionId);
       // Another user's session is no session of this caller's.
       if (!session || session.userId !== userId) return rpcError(404, -32001, "Session not found");
       session.lastSeen = Date.now();
-      return await session.transport.handleRequest(request, { authInfo: { token, clientId: userId, scopes: [] } });
+      return await session.transport.handleRequest(request, { authInfo: authInfo(userId, token, tokenId) });
     }
     if (request.method !== "POST") return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
     const body = await readJson(request);
     if (body instanceof Response) return body;
     const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
     if (!messages.some((m) => isInitializeRequest(m))) return rpcError(400, -32000, "Bad Request: no session; begin with an initialize request");
-    return await openSession(request, userId, token, body);
+    return await openSession(request, userId, token, tokenId, body);
   } catch (error) {
     return toErrorResponse(error);
   }

@@ -43,11 +43,18 @@ function registerTool<I extends Shape, O extends Shape>(
 ): void {
   const callback = async (args: z.output<z.ZodObject<I>>, extra: Extra): Promise<CallToolResult> => {
     connection.onCall?.(1);
+    let ctx: ToolContext | undefined;
     try {
-      return await handler(args, await toolContext(connection, extra));
+      ctx = await toolContext(connection, extra);
+      const result = await handler(args, ctx);
+      // Its token revoked (or expired) mid-call: the call fails saying so, whatever the tool made of the abort.
+      const ended = ctx.credentialEnded();
+      return ended ? toolError(new AppError("unauthorized:auth", ended)) : result;
     } catch (error) {
-      return toolError(error);
+      const ended = ctx?.credentialEnded();
+      return toolError(ended ? new AppError("unauthorized:auth", ended) : error);
     } finally {
+      ctx?.release();
       connection.onCall?.(-1);
     }
   };

@@ -16,7 +16,7 @@ import path from "node:path";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
 import { ask, askAndWait, getAnswer, readSse } from "../helpers/answer";
-import { createTestUser } from "../helpers/auth";
+import { createTestToken, createTestUser } from "../helpers/auth";
 
 const QUESTION = "How much storage did grid batteries add in 2024?";
 const ALLOWED_ORIGIN = "https://chat.allowed.example";
@@ -396,6 +396,76 @@ describe("chat clients of the answer agent", () => {
       const mine = await app.postJson("/api/v1/query", { q: "What is 1+1?", requestId }, { headers: as });
       assert.equal(mine.status, 202, await mine.clone().text());
       assert.equal(((await getAnswer(app, requestId)) as unknown as { question: string }).question, QUESTION, "the owner's run is untouched");
+    });
+
+    // Issue 52: a stream opened with a token ends when that token is revoked, as the answer agent's own stream does.
+    /**
+     * Opens a streaming `pathname` request with a token of its own, revokes the token through the API once
+     * the stream has begun, and reads on: the text read after the revocation and how long the stream took to end.
+     */
+    async function revokedMidStream(pathname: string, body: object, begun: RegExp) {
+      const second = await createTestToken(app.db, app.user.id, { name: `revoked mid-stream ${pathname}` });
+      // Slow calls: the run cannot end while the test watches.
+      fakes.llm.configure({ latencyMs: 3_000 });
+      const controller = new AbortController();
+      try {
+        const res = await fetch(`${app.url}${pathname}`, { method: "POST", headers: { authorization: `Bearer ${second.token}`, "content-type": "application/json" }, body: JSON.stringify(body), signal: controller.signal });
+        // (Its body is not read for the message: it is the stream.)
+        assert.equal(res.status, 200);
+        const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+        let before = "";
+        while (!begun.test(before)) {
+          const { value, done } = await reader.read();
+          assert.ok(!done, `the stream ended before it began: ${before}`);
+          before += value;
+        }
+        const revoked = await app.fetch(`/api/tokens/${second.tokenId}`, { method: "DELETE" });
+        assert.equal(revoked.status, 200, await revoked.clone().text());
+        const at = Date.now();
+        const timer = setTimeout(() => controller.abort(), 10_000);
+        let after = "";
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            after += value;
+          }
+        } finally {
+          clearTimeout(timer);
+        }
+        const tookMs = Date.now() - at;
+        const requestId = res.headers.get("x-request-id")!;
+        assert.equal((await fetch(`${app.url}${pathname}`, { method: "POST", headers: { authorization: `Bearer ${second.token}`, "content-type": "application/json" }, body: JSON.stringify(body) })).status, 401, "the revoked token makes no new request");
+        return { after, tookMs, requestId };
+      } finally {
+        controller.abort();
+        fakes.llm.configure({ latencyMs: 0 });
+      }
+    }
+    const dataOf = (text: string) => text.split("\n\n").flatMap((f) => f.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice("data: ".length)));
+
+    test("a streaming chat completion whose token is revoked ends within seconds: an error chunk naming why, then [DONE]; the run is left as when the client goes away", async () => {
+      const { after, tookMs, requestId } = await revokedMidStream("/v1/chat/completions", { model: "quarry-answer", stream: true, messages: [{ role: "user", content: "Which grid battery projects were the largest commissioned in 2024?" }] }, /"role":"assistant"/);
+      assert.ok(tookMs < 4_000, `the stream ended ${tookMs} ms after the revocation`);
+      const data = dataOf(after);
+      assert.equal(data.at(-1), "[DONE]", after);
+      const error = JSON.parse(data.at(-2)!) as { error: { message: string; type: string; code: string } };
+      assert.equal(error.error.type, "authentication_error", after);
+      assert.equal(error.error.code, "invalid_api_key");
+      assert.match(error.error.message, /token .*revoked/);
+      assert.doesNotMatch(after, /"finish_reason":"stop"/, "no answer after the revocation");
+      assert.notEqual((await getAnswer(app, requestId)).status, "failed", "the run is not failed by the revocation");
+    });
+
+    test("a streaming response whose token is revoked ends within seconds with response.failed naming why", async () => {
+      const { after, tookMs, requestId } = await revokedMidStream("/v1/responses", { model: "quarry-answer", stream: true, input: "Which countries added the most grid battery storage in 2024?" }, /response\.in_progress/);
+      assert.ok(tookMs < 4_000, `the stream ended ${tookMs} ms after the revocation`);
+      const last = JSON.parse(dataOf(after).at(-1)!) as { type: string; response: { status: string; error: { code: string; message: string } } };
+      assert.equal(last.type, "response.failed", after);
+      assert.equal(last.response.status, "failed");
+      assert.equal(last.response.error.code, "invalid_api_key");
+      assert.match(last.response.error.message, /token .*revoked/);
+      assert.notEqual((await getAnswer(app, requestId)).status, "failed", "the run is not failed by the revocation");
     });
 
     test("/v1 sets no cookies", async () => {

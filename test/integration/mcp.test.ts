@@ -40,8 +40,9 @@ const TEST_ENV = {
 };
 Object.assign(process.env, TEST_ENV);
 const { db } = await import("../../lib/db/client");
-const { issueApiToken } = await import("../../lib/auth/api-tokens");
+const { issueApiToken, revokeApiToken } = await import("../../lib/auth/api-tokens");
 const { handleMcpRequest } = await import("../../lib/mcp/http");
+const { cancelResearch } = await import("../../lib/research/service");
 const { resetEnvCache } = await import("../../lib/env");
 const kb = await import("../../lib/knowledge/collections");
 
@@ -261,6 +262,36 @@ describe("over Streamable HTTP", () => {
       assert.equal(row.status, "completed");
     } finally {
       fakes.llm.configure({ latencyMs: 0 });
+    }
+  });
+
+  test("a research call whose token is revoked ends within seconds as a tool error saying why; the research goes on", async () => {
+    const { token, apiToken } = await issueApiToken({ userId: alice.id, name: "mcp revoked mid-call" });
+    const { client } = await httpClient(token);
+    // Slow calls: the research cannot end while the test watches.
+    fakes.llm.configure({ latencyMs: 3_000 });
+    const prompt = "Pumped hydro storage in Portugal";
+    try {
+      let begun!: () => void;
+      const started = new Promise<void>((resolve) => (begun = resolve));
+      const pending = call(client, "research", { prompt, depth: 2, breadth: 2 }, { onprogress: () => begun() });
+      await started;
+      await revokeApiToken({ userId: alice.id, id: apiToken.id });
+      const at = Date.now();
+      const { result } = await pending;
+      const tookMs = Date.now() - at;
+      assert.ok(tookMs < 4_000, `the call ended ${tookMs} ms after the revocation`);
+      const error = errorOf(result);
+      assert.equal(error.code, "unauthorized:auth");
+      assert.match(error.error, /token .*revoked/);
+      // As a closed connection: not a cancel, the research goes on.
+      const row = await db.research.findFirstOrThrow({ where: { userId: alice.id, initialPrompt: prompt } });
+      assert.equal(row.status, "running");
+      await assert.rejects(call(client, "get_report", { id: row.id }), "the revoked token makes no new call");
+      await cancelResearch({ id: row.id, userId: alice.id });
+    } finally {
+      fakes.llm.configure({ latencyMs: 0 });
+      await client.close().catch(() => undefined);
     }
   });
 
