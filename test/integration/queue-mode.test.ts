@@ -145,7 +145,7 @@ test("a Deep Research start: its phases and its tasks are jobs that any worker t
   console.log(`Deep Research on two workers: ${handOffs + 1} phase jobs, parked ${parked} times, task jobs per worker ${taskJobs.map((j) => j.length).join(" / ")}`);
 });
 
-test("a Deep Research start stopped while its tasks work on the workers (its run's job parked): the level finishes, then the loop ends", async () => {
+test("a Deep Research start stopped while its tasks work on the workers (its run's job parked): the task jobs stop and the loop ends at once", async () => {
   fakes.llm.configure({ latencyMs: 150 });
   const res = await app.postJson("/api/deep-research/start", { message: "Flow batteries for grid storage", researchMode: "steering" });
   const { conversationId, jobId } = (await res.json()) as { conversationId: string; jobId: string };
@@ -158,7 +158,7 @@ test("a Deep Research start stopped while its tasks work on the workers (its run
   assert.notEqual(message.phase, "done", "it stopped before its iteration's end");
   const tasks = await app.db.researchTask.findMany({ where: { conversationId } });
   assert.ok(tasks.length >= 1);
-  assert.deepEqual(tasks.filter((t) => !["completed", "failed", "skipped"].includes(t.status)).map((t) => [t.taskKey, t.status]), [], "the level's tasks all ended: none left running");
+  assert.deepEqual(tasks.filter((t) => !["completed", "failed", "skipped"].includes(t.status)).map((t) => [t.taskKey, t.status]), [], "the level's tasks all ended (done or stopped): none left running");
   assert.ok(workers.flatMap((w) => w.parked()).includes(jobId), "the run's job had parked");
   const run = await endedDrRun(app, conversationId);
   assert.equal(run.status, "completed");
