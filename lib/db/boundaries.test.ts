@@ -42,7 +42,7 @@ function target(file: string, specifier: string): string {
 const PRISMA = /^(lib\/db\/(client|create-client)(\.ts)?$|lib\/generated\/|@prisma\/|\.prisma\/)/;
 // prisma.config.ts configures the Prisma CLI (migrations) itself.
 const mayUsePrisma = (file: string) =>
-  file.startsWith("lib/db/") || file.startsWith("test/helpers/") || /\.test\.tsx?$/.test(file) || file === "prisma.config.ts";
+  file.startsWith("lib/db/") || file.startsWith("test/helpers/") || /\.(test|spec)\.tsx?$/.test(file) || file === "prisma.config.ts";
 
 function prismaImports(file: string): string[] {
   return importsOf(fs.readFileSync(path.join(ROOT, file), "utf8")).filter((s) => PRISMA.test(target(file, s)));

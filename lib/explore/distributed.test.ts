@@ -12,6 +12,9 @@ await useTestDatabase();
 const fakes: Fakes = await startFakes();
 Object.assign(process.env, fakes.env, { SCRAPE_TIMEOUT_MS: "2000", LLM_RETRY_BUDGET_MS: "0", PLAN_RETRY_DELAY_MS: "200" });
 const { db } = await import("../db/client");
+// The page extraction process started before the first page: its start-up (TypeScript compiled, from
+// sources) must not spend a page's SCRAPE_TIMEOUT_MS, as the server's start warms it too.
+await (await import("../scrape/extract-pool")).warmExtractPool();
 const { exploreOnWorkers, runTreeNode } = await import("./distributed");
 const { SharedSeqSink } = await import("../runs/shared-events");
 const { eventBus } = await import("../events/bus");
