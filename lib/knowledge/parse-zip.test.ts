@@ -24,16 +24,13 @@ async function rejectsNaming(promise: Promise<unknown>, setting: string) {
   });
 }
 
-test("a 200 MB DOCX bomb fails fast on the ratio cap, with the process's memory flat", async () => {
+test("a 200 MB DOCX bomb fails on the ratio cap, with the process's memory flat", async () => {
   const bomb = buildDocxBomb({ inflatedBytes: 200_000_000 });
   assert.ok(bomb.length < MiB, `the bomb is small: ${bomb.length} bytes`);
   globalThis.gc?.();
   const rss = process.memoryUsage().rss;
-  const started = performance.now();
   await rejectsNaming(parseDocument("bomb.docx", bomb, limits), "KNOWLEDGE_MAX_INFLATE_RATIO");
-  const ms = performance.now() - started;
   const grew = (process.memoryUsage().rss - rss) / MiB;
-  assert.ok(ms < 2_000, `failed in ${ms.toFixed(0)} ms`);
   assert.ok(grew < 150, `RSS grew ${grew.toFixed(0)} MiB`);
 });
 
@@ -41,9 +38,8 @@ test("the inflated-size cap holds when the header lies and the ratio would pass"
   // The archive declares 1,000 bytes; only the bytes actually inflated count.
   const liar = buildDocxBomb({ inflatedBytes: 200_000_000, declaredBytes: 1_000 });
   const rss = process.memoryUsage().rss;
-  const started = performance.now();
   await rejectsNaming(parseDocument("liar.docx", liar, { ...limits, maxInflateRatio: 10_000 }), "KNOWLEDGE_MAX_INFLATED_BYTES");
-  assert.ok(performance.now() - started < 2_000);
+  // Stopped at the cap, not after inflating it all (no timing here: the bench measures time).
   assert.ok((process.memoryUsage().rss - rss) / MiB < 150);
   // A small cap stops a modest archive too, before mammoth reads any of it.
   await rejectsNaming(parseDocument("big.docx", buildDocxBomb({ inflatedBytes: 3 * MiB }), { ...limits, maxInflatedBytes: 2 * MiB, maxInflateRatio: 10_000 }), "KNOWLEDGE_MAX_INFLATED_BYTES");
