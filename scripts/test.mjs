@@ -208,7 +208,7 @@ async function runNodeTests(files, tapName, env = {}) {
   const tap = path.join(root, "test-results", tapName);
   fs.rmSync(tap, { force: true });
   await runPart(tapName.replace(/\.tap$/, ""), process.execPath, [
-    "--import", "tsx", "--test", `--test-concurrency=${TEST_CONCURRENCY}`, "--test-timeout=300000",
+    "--import", "tsx", "--test", `--test-concurrency=${TEST_CONCURRENCY}`, "--test-timeout=600000",
     "--test-reporter=spec", "--test-reporter-destination=stdout",
     "--test-reporter=tap", `--test-reporter-destination=${tap}`,
     ...slowFirst(files),
