@@ -21,6 +21,9 @@ Object.assign(process.env, fakes.env, {
   RATE_LIMIT_CHAT_CALLS_PER_HOUR: "6",
 });
 const { db } = await import("../db/client");
+// The page extraction process started before the first page: its start-up (TypeScript compiled, from
+// sources) must not spend a page's SCRAPE_TIMEOUT_MS, as the server's start warms it too.
+await (await import("../scrape/extract-pool")).warmExtractPool();
 const { chatCompletion } = await import("./chat");
 const { chatRequestSchema } = await import("./openai");
 

@@ -42,6 +42,9 @@ await useTestDatabase();
 const fakes: Fakes = await startFakes({ search: { failingPageShare: 0 } });
 Object.assign(process.env, fakes.env, { OPENAI_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`, LLM_RETRY_BUDGET_MS: "0", SCRAPE_TIMEOUT_MS: "5000" });
 const { db } = await import("../db/client");
+// The page extraction process started before the first page: its start-up (TypeScript compiled, from
+// sources) must not spend a page's SCRAPE_TIMEOUT_MS, as the server's start warms it too.
+await (await import("../scrape/extract-pool")).warmExtractPool();
 const store = await import("../db/answers");
 const { answerAgentStep } = await import("./agents/agent");
 const { runStep } = await import("./step");

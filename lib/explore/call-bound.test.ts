@@ -10,6 +10,9 @@ await useTestDatabase();
 const fakes: Fakes = await startFakes();
 Object.assign(process.env, fakes.env, { SCRAPE_TIMEOUT_MS: "2000", LLM_RETRY_BUDGET_MS: "0", PLAN_RETRY_DELAY_MS: "50" });
 const { db } = await import("../db/client");
+// The page extraction process started before the first page: its start-up (TypeScript compiled, from
+// sources) must not spend a page's SCRAPE_TIMEOUT_MS, as the server's start warms it too.
+await (await import("../scrape/extract-pool")).warmExtractPool();
 const { getEnv } = await import("../env");
 const { exploreTree } = await import("./explore");
 const { planRetryDelays } = await import("./runner");

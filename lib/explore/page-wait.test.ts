@@ -11,6 +11,9 @@ await useTestDatabase();
 const fakes: Fakes = await startFakes();
 Object.assign(process.env, fakes.env, { SCRAPE_TIMEOUT_MS: "2000", LLM_RETRY_BUDGET_MS: "0", PAGE_CLAIM_POLL_MS: "60000" });
 const { db } = await import("../db/client");
+// The page extraction process started before the first page: its start-up (TypeScript compiled, from
+// sources) must not spend a page's SCRAPE_TIMEOUT_MS, as the server's start warms it too.
+await (await import("../scrape/extract-pool")).warmExtractPool();
 const { runTreeNode } = await import("./distributed");
 const { announcePageEnd } = await import("./page-ends");
 const store = await import("../db/tree");
