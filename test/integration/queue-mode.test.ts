@@ -32,7 +32,9 @@ let app: TestApp;
 let workers: TestWorker[] = [];
 before(async () => {
   // An LLM outage is declared after 3 s without a success (20 s by default): the outage test sees it soon.
-  ({ fakes, app, workers } = await startTwoWorkers("queue", PREFIX, { LLM_OUTAGE_AFTER_MS: "3000" }));
+  // Four researches are started at once (the ordering test): their planning may overlap on a loaded
+  // machine, so the user's planning limit (3 by default) is raised.
+  ({ fakes, app, workers } = await startTwoWorkers("queue", PREFIX, { LLM_OUTAGE_AFTER_MS: "3000", MAX_CONCURRENT_PLANNING_CALLS_PER_USER: "8" }));
 });
 after(() => tearDownQueueMode({ prefix: PREFIX, workers, apps: [app], fakes }));
 beforeEach(() => fakes.reset());
