@@ -10,10 +10,10 @@ import { loadavg } from "node:os";
 import { TestApp } from "../../test/helpers/app-server";
 import type { LlmLogEntry } from "../../test/fakes";
 import type { FakesProcess } from "../tree/fakes-process";
-import { verificationRounds, type BoundLatencies, type BoundLimits, type BoundQuery } from "../tree/bound";
+import { verificationRounds, type BoundLatencies, type BoundLimits } from "../tree/bound";
 import { sampleProcessTree } from "../tree/proc";
 import { warmUp } from "../tree/warm-up";
-import { serverEnv } from "../tree/run-tree";
+import { boundQueriesOf, serverEnv } from "../tree/run-tree";
 import { streamParts } from "../tree/stream-client";
 import { computeTpsBound, type TpsBound } from "./bound";
 
@@ -106,13 +106,7 @@ export async function runLlmTpsBench(o: LlmTpsOptions): Promise<LlmTpsResult> {
     const llmLog: LlmLogEntry[] = (await o.fakes.llmLog()).slice(llmCallsBefore);
     const research = await app.db.research.findUniqueOrThrow({ where: { id } });
     const queries = await app.db.serpQuery.findMany({ where: { researchId: id }, include: { queryPages: { include: { page: { select: { status: true } } } }, children: { select: { id: true } } } });
-    const boundQueries: BoundQuery[] = queries.map((sq) => ({
-      id: sq.id,
-      parentId: sq.parentId,
-      pages: sq.queryPages.length,
-      analyses: sq.queryPages.filter((qp) => qp.page.status === "scraped").length,
-      generatedChildren: sq.children.length > 0,
-    }));
+    const boundQueries = boundQueriesOf(queries);
     const rounds = verificationRounds(llmLog);
     const bound = computeTpsBound({ latencies: o.latencies, limits: o.limits, tokensPerSecond: o.tokensPerSecond, queries: boundQueries, calls: llmLog, verificationRounds: rounds });
     const report = llmLog.filter((e) => e.agent === "report-writer").at(-1);

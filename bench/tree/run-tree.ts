@@ -153,6 +153,18 @@ export function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget
   };
 }
 
+/** A research's queries as the bound counts them: pages found, pages read (fetched), children planned. */
+export function boundQueriesOf(queries: { id: string; parentId: string | null; queryPages: { page: { status: string } }[]; children: unknown[] }[]): BoundQuery[] {
+  return queries.map((sq) => ({
+    id: sq.id,
+    parentId: sq.parentId,
+    pages: sq.queryPages.length,
+    // Every page that was fetched got an analysis call, whatever its outcome.
+    analyses: sq.queryPages.filter((qp) => qp.page.status === "scraped").length,
+    generatedChildren: sq.children.length > 0,
+  }));
+}
+
 /** An LLM call's messages as one text (the fake LLM logs them as sent), for reading what a call was about. */
 export const promptText = (e: LlmLogEntry): string => e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join(" ");
 
@@ -291,14 +303,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     const callsByAgent: Record<string, number> = {};
     for (const e of llmLog) callsByAgent[e.agent] = (callsByAgent[e.agent] ?? 0) + 1;
 
-    const boundQueries: BoundQuery[] = queries.map((sq) => ({
-      id: sq.id,
-      parentId: sq.parentId,
-      pages: sq.queryPages.length,
-      // Every page that was fetched got an analysis call, whatever its outcome.
-      analyses: sq.queryPages.filter((qp) => qp.page.status === "scraped").length,
-      generatedChildren: sq.children.length > 0,
-    }));
+    const boundQueries = boundQueriesOf(queries);
     const bound = computeBound({
       latencies: o.latencies,
       limits: o.limits,

@@ -9,32 +9,15 @@ import assert from "node:assert/strict";
 import { buildDocx } from "../fakes";
 import { TestApp } from "../helpers/app-server";
 import { createTestUser, type TestUser } from "../helpers/auth";
+import type { DocumentPage } from "@/lib/client/knowledge-api";
 
 let app: TestApp;
 let bob: TestUser;
 let collectionId = "";
 
-interface Doc {
-  id: string;
-  name: string;
-  title: string | null;
-  format: string;
-  bytes: number;
-  status: string;
-  error: string | null;
-  encoding: string | null;
-  createdAt: string;
-}
-interface Page {
-  documents: Doc[];
-  total: number;
-  page: number;
-  limit: number;
-  pages: number;
-  sort: string;
-  order: string;
-  counts: { status: Record<string, number>; type: Record<string, number> };
-}
+/** A document and a page of the list, as the API answers them (the browser's types of them). */
+type Doc = DocumentPage["documents"][number];
+type Page = DocumentPage;
 
 before(async () => {
   app = await TestApp.start({ name: "knowledge-documents", env: {} });
