@@ -165,65 +165,98 @@ const isIntegration = (f) => f.startsWith("test/integration/");
 const inPickedParts = (f) => (isIntegration(f) ? only("integration") : only("unit"));
 
 /**
- * Test files run two at a time where there are two cores (each has its own databases, ports and Redis
- * prefix; much of a file's time is its servers' and fakes' latencies): on CI's 2 cores the unit and
- * integration tests on both databases took 12.6 minutes this way. TEST_CONCURRENCY=1 runs them one at a time.
+ * The node test files of every part (SQLite, and the storage and engine tests again on PostgreSQL) share
+ * one pool of lanes: each lane runs one file at a time, the longest first (scripts/test-durations.json,
+ * the seconds each file took in a full run), so the parts end together instead of one long part running
+ * alone at the end while the other lanes idle. Much of a file's time is its servers' and fakes'
+ * latencies, not CPU. With the Playwright specs beside them, 4 lanes; in turn, 2.
+ * TEST_CONCURRENCY sets the number of lanes.
  */
-const TEST_CONCURRENCY = Number(process.env.TEST_CONCURRENCY) || Math.min(2, os.availableParallelism());
-
-/**
- * The slowest files (the seconds of their tests on a CI machine of 2 cores, 2026-11-28, SQLite / PostgreSQL)
- * start first: the runner takes files in order, two at a time, and a long file started last runs alone
- * at the end while the other core idles (longest first packs the two lanes). The rest keep their order.
- */
-const SLOW_FIRST = [
-  "test/integration/fuzz.test.ts", // 140 / 206 s
-  "test/integration/fault-tolerance.test.ts", // 156 s
-  "test/integration/cli.test.ts", // 113 s
-  "test/integration/events-across-instances.test.ts", // 65 / 86 s
-  "test/integration/queue-mode.test.ts", // 82 s
-  "test/integration/queue-fleet.test.ts", // 67 s
-  "test/integration/deep-research.test.ts", // 44 / 58 s
-  "test/integration/event-sequence.test.ts", // 44 / 52 s
-  "test/integration/queue-recovery.test.ts", // 48 s
-  "lib/runs/limits.test.ts", // 44 / 48 s
-  "test/integration/resume-and-failure.test.ts", // 44 / 47 s
-  "test/integration/rate-limits.test.ts", // 35 s
-  "test/integration/authz.test.ts", // 34 s
-  "test/integration/runs-cancel-across-processes.test.ts", // 30 / 34 s
-];
-const slowRank = (file) => {
-  const i = SLOW_FIRST.indexOf(file);
-  return i < 0 ? SLOW_FIRST.length : i;
-};
-const slowFirst = (files) => [...files].sort((a, b) => slowRank(a) - slowRank(b));
+const PARTS_SIDE_BY_SIDE = process.env.TEST_PARTS_IN_TURN !== "1";
+const LANES = Number(process.env.TEST_CONCURRENCY) || (PARTS_SIDE_BY_SIDE ? 2 : 1) * Math.min(2, os.availableParallelism());
+const DURATIONS_FILE = path.join(root, "scripts", "test-durations.json");
+/** The seconds each file took ("sqlite:lib/x.test.ts" → s); a file not in it counts as 20 s. */
+const knownDurations = fs.existsSync(DURATIONS_FILE) ? JSON.parse(fs.readFileSync(DURATIONS_FILE, "utf8")) : {};
 
 /** Minutes since `since` (a Date.now()), for the parts' closing lines. */
 const minutes = (since) => ((Date.now() - since) / 60_000).toFixed(1);
 /** "part: N min" per part, printed with the closing line (where CI's time goes). */
 const timings = [];
 
-async function runNodeTests(files, tapName, env = {}) {
+/** A node test file to run on a database: `part` names it in the logs and in test-durations.json. */
+function nodeJob(file, part, env = {}) {
+  return { file, part, env, key: `${part}:${file}` };
+}
+
+/** Runs one file (its own `node --test`), its spec output and TAP report under test-results/files/. */
+function runNodeFile(job) {
+  const base = path.join(root, "test-results", "files", job.part, job.file.replace(/[\/]/g, "__"));
+  fs.mkdirSync(path.dirname(base), { recursive: true });
+  const out = fs.openSync(`${base}.log`, "w");
   const started = Date.now();
-  const tap = path.join(root, "test-results", tapName);
-  fs.rmSync(tap, { force: true });
-  await runPart(tapName.replace(/\.tap$/, ""), process.execPath, [
-    "--import", "tsx", "--test", `--test-concurrency=${TEST_CONCURRENCY}`, "--test-timeout=600000",
+  const child = spawn(process.execPath, [
+    "--import", "tsx", "--test", "--test-timeout=600000",
     "--test-reporter=spec", "--test-reporter-destination=stdout",
-    "--test-reporter=tap", `--test-reporter-destination=${tap}`,
-    ...slowFirst(files),
-  ], { NODE_ENV: "test", ...env });
-  const text = fs.existsSync(tap) ? fs.readFileSync(tap, "utf8") : "";
-  const count = (name) => Number(text.match(new RegExp(`^# ${name} (\\d+)$`, "m"))?.[1] ?? 0);
-  passed += count("pass");
-  failed += count("fail") + count("cancelled");
-  skipped += count("skipped");
-  failures.push(...tapFailures(text, tapName.replace(/\.tap$/, "")));
-  if (!text) {
-    failed += 1;
-    failures.push(`${tapName}: the test runner wrote no report`);
-  }
-  timings.push(`${tapName.replace(/\.tap$/, "")}: ${minutes(started)} min`);
+    "--test-reporter=tap", `--test-reporter-destination=${base}.tap`,
+    job.file,
+  ], { stdio: ["ignore", out, out], env: { ...process.env, NODE_ENV: "test", ...job.env } });
+  return new Promise((resolve) => {
+    const done = (code) => {
+      fs.closeSync(out);
+      const tap = fs.existsSync(`${base}.tap`) ? fs.readFileSync(`${base}.tap`, "utf8") : "";
+      resolve({ job, code, tap, log: fs.readFileSync(`${base}.log`, "utf8"), seconds: (Date.now() - started) / 1000 });
+    };
+    child.on("error", () => done(1));
+    child.on("exit", (code) => done(code ?? 1));
+  });
+}
+
+/**
+ * Runs the jobs on LANES lanes, longest first. Each file's result is counted as it ends; a file's whole
+ * output is printed when it failed, a line otherwise. Per part: its time, and its TAP reports joined in
+ * test-results/<part>.tap. Every file's seconds go to test-results/test-durations.json (copy it over
+ * scripts/test-durations.json to keep the order current).
+ */
+async function runNodeJobs(jobs) {
+  const started = Date.now();
+  const queue = [...jobs].sort((a, b) => (knownDurations[b.key] ?? 20) - (knownDurations[a.key] ?? 20));
+  const partEnds = new Map();
+  const partLeft = new Map();
+  for (const job of jobs) partLeft.set(job.part, (partLeft.get(job.part) ?? 0) + 1);
+  const durations = {};
+  const taps = new Map();
+  const lane = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      const result = await runNodeFile(job);
+      const count = (name) => Number(result.tap.match(new RegExp(`^# ${name} (\\d+)$`, "m"))?.[1] ?? 0);
+      passed += count("pass");
+      failed += count("fail") + count("cancelled");
+      skipped += count("skipped");
+      const fileFailures = tapFailures(result.tap, job.part);
+      failures.push(...fileFailures);
+      if (!result.tap) {
+        failed += 1;
+        failures.push(`${job.part}: ${job.file}: the test runner wrote no report (exit ${result.code})`);
+      }
+      durations[job.key] = Math.round(result.seconds);
+      taps.set(job.part, `${taps.get(job.part) ?? ""}${result.tap}`);
+      const ok = result.tap && result.code === 0 && fileFailures.length === 0;
+      if (ok) console.log(`✔ ${job.part}: ${job.file} (${result.seconds.toFixed(1)} s, ${count("pass")} passed${count("skipped") ? `, ${count("skipped")} skipped` : ""})`);
+      else console.log(`\n✖ ${job.part}: ${job.file} (${result.seconds.toFixed(1)} s, exit ${result.code})\n${result.log}`);
+      if (result.code !== 0 && result.tap && fileFailures.length === 0 && count("fail") + count("cancelled") === 0) {
+        // The file's process failed outside any test (it threw while loading, a handle kept it open…).
+        failed += 1;
+        failures.push(`${job.part}: ${job.file}: exited ${result.code} outside its tests`);
+      }
+      partLeft.set(job.part, partLeft.get(job.part) - 1);
+      if (partLeft.get(job.part) === 0) partEnds.set(job.part, Date.now());
+    }
+  };
+  console.log(`\n${jobs.length} node test files on ${LANES} lanes, the longest first (each file's output: test-results/files/<part>/)`);
+  await Promise.all(Array.from({ length: Math.min(LANES, jobs.length) }, lane));
+  for (const [part, tap] of taps) fs.writeFileSync(path.join(root, "test-results", `${part}.tap`), tap);
+  for (const [part, end] of partEnds) timings.push(`${part}: ${((end - started) / 60_000).toFixed(1)} min`);
+  fs.writeFileSync(path.join(root, "test-results", "test-durations.json"), `${JSON.stringify({ ...knownDurations, ...durations }, Object.keys({ ...knownDurations, ...durations }).sort(), 2)}\n`);
 }
 
 /** Why PostgreSQL cannot be used, or null when it answers. */
@@ -242,28 +275,20 @@ async function postgresUnavailable() {
 
 /** The parts of the suite, started side by side (see PARTS_SIDE_BY_SIDE). */
 const parts = [];
-/**
- * The parts — the node tests on SQLite, the same storage and engine tests on PostgreSQL, and the
- * Playwright specs — run side by side: most of a test's time is its fakes' latencies and its
- * servers' start-up, not CPU, so on 2 cores the three together take little longer than the longest
- * alone. TEST_PARTS_IN_TURN=1 runs them one after another (as CI did until 2026-12).
- */
-const PARTS_SIDE_BY_SIDE = process.env.TEST_PARTS_IN_TURN !== "1";
 const startPart = async (part) => {
   if (PARTS_SIDE_BY_SIDE) parts.push(part());
   else await part();
 };
 
 if (only("unit") || only("integration")) {
-  await startPart(() => runNodeTests(findTests(root).filter(inPickedParts), "node-tests.tap"));
-
+  const jobs = findTests(root).filter(inPickedParts).map((file) => nodeJob(file, "sqlite"));
   const onPostgres = POSTGRES_TESTS.filter(inPickedParts);
   if (onPostgres.length > 0) {
     const host = new URL(TEST_POSTGRES_URL).host;
     const unavailable = await postgresUnavailable();
     if (unavailable === null) {
-      console.log(`\nThe storage and engine tests again, on PostgreSQL at ${host}:`);
-      await startPart(() => runNodeTests(onPostgres, "node-tests-postgres.tap", { TEST_DATABASE: "postgres" }));
+      console.log(`\nThe storage and engine tests run again on PostgreSQL at ${host} (${onPostgres.length} files).`);
+      jobs.push(...onPostgres.map((file) => nodeJob(file, "postgres", { TEST_DATABASE: "postgres" })));
     } else if (process.env.CI === "true") {
       console.error(`\nPostgreSQL at ${host} does not answer (${unavailable}); CI requires it for:\n  ${onPostgres.join("\n  ")}`);
       failed += onPostgres.length;
@@ -274,6 +299,7 @@ if (only("unit") || only("integration")) {
       skipped += onPostgres.length;
     }
   }
+  await startPart(() => runNodeJobs(jobs));
 }
 
 async function runPlaywright() {
