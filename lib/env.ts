@@ -261,8 +261,11 @@ const schema = z.object({
   // first 10 MiB of a body, so a larger cap could not be enforced.
   API_MAX_BODY_BYTES: int(1024 * 1024, 1024, 8 * 1024 * 1024),
   // The time a request's body may take to arrive, from its headers (408 and the connection closed
-  // after it): a body sent a few bytes at a time holds a connection and Next's buffer of it.
+  // after it): a body sent a few bytes at a time holds a connection and Next's buffer of it. A body
+  // still arriving then goes on as long as it keeps coming at API_BODY_MIN_BYTES_PER_SECOND on average
+  // (a 200 MB dataset over a slow link), and nothing stalls for API_BODY_TIMEOUT_MS.
   API_BODY_TIMEOUT_MS: int(30_000, 100, 300_000),
+  API_BODY_MIN_BYTES_PER_SECOND: int(64 * 1024, 1, 1024 * 1024 * 1024),
 
   // Exports: LaTeX paper compiles at once in this process (each runs LuaLaTeX or pdflatex three
   // times and bibtex; more wait), and the exports one share link may download per hour (signed out).

@@ -1,6 +1,7 @@
 // Bodies refused early on the HTTP server: a declared length over the path's limit is a 413 before a
 // byte of the body is read (the route's handler never runs), a body that trickles is a 408 after
-// API_BODY_TIMEOUT_MS, and a body within its limit and its time reaches the handler whole.
+// API_BODY_TIMEOUT_MS (a large one still arriving at API_BODY_MIN_BYTES_PER_SECOND goes on), and a body
+// within its limit and its time reaches the handler whole.
 import assert from "node:assert/strict";
 import http from "node:http";
 import net from "node:net";
@@ -117,6 +118,21 @@ test("a body that trickles is cut off with a 408 after API_BODY_TIMEOUT_MS; one 
   assert.match(fine.text, /^HTTP\/1\.1 200 /);
   assert.doesNotMatch(fine.text, /408/);
   assert.deepEqual(handled, [{ path: "/api/research/start", bytes: 4 }]);
+});
+
+test("a large body still arriving at the minimum rate goes on past API_BODY_TIMEOUT_MS; one that stalls midway is a 408", async () => {
+  handled.length = 0;
+  // 1 MiB in 64 KiB pieces every 60 ms: about a second, well above 64 KiB/s, against a 400 ms timeout.
+  const piece = "x".repeat(64 * 1024);
+  const pieces = Array.from({ length: 16 }, () => piece);
+  const steady = await exchange(head("/api/collections/c1/documents", 16 * piece.length, "Connection: close\r\n"), pieces, 60);
+  assert.match(steady.text, /^HTTP\/1\.1 200 /);
+  assert.deepEqual(handled, [{ path: "/api/collections/c1/documents", bytes: 16 * piece.length }]);
+  // Half of it at once, then nothing: cut off once a timeout passes with no byte.
+  const stalled = await exchange(head("/api/collections/c1/documents", 16 * piece.length), [piece.repeat(8)], 0);
+  assert.match(stalled.text, /^HTTP\/1\.1 408 /);
+  assert.equal(bodyOf(stalled.text).code, "request_timeout:body");
+  assert.ok(stalled.ms < 1_500, `cut off after ${Math.round(stalled.ms)} ms`);
 });
 
 test("a refused body of a few megabytes that the client goes on sending gets its 413, not a reset connection", async () => {

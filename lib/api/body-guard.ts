@@ -6,7 +6,9 @@
 // at 312 s. Here, on the `request` event (installed once by instrumentation.ts, like
 // unsupported-methods.ts):
 // - a declared Content-Length over the path's limit (body-limits.ts) is a 413 at once, nothing read;
-// - a body that has not all arrived API_BODY_TIMEOUT_MS after its headers is a 408.
+// - a body that has not all arrived API_BODY_TIMEOUT_MS after its headers is a 408, unless it is still
+//   arriving at API_BODY_MIN_BYTES_PER_SECOND on average (a large upload over a slow link): it is then
+//   looked at again every API_BODY_TIMEOUT_MS, and is a 408 once it falls below that rate or stalls.
 // A 408, and a 413 for a declaration over LINGER_BYTES, close the connection: the rest of the body is
 // never read. A smaller refused body is read after its answer and discarded, for LINGER_MS at most (a
 // server's lingering close): a client still sending it gets the answer instead of a reset connection
@@ -64,17 +66,38 @@ export function guardBody(req: http.IncomingMessage, res: http.ServerResponse, e
     return true;
   }
   const ms = env.API_BODY_TIMEOUT_MS;
-  const timer = setTimeout(() => {
+  const minRate = env.API_BODY_MIN_BYTES_PER_SECOND;
+  // The bytes read from the connection (the body's, counted without reading the stream Next reads).
+  const socket = req.socket;
+  const startedAt = performance.now();
+  const firstByte = socket.bytesRead;
+  let lastSeen = firstByte;
+  let timer: ReturnType<typeof setTimeout>;
+  const look = () => {
     if (req.complete) return;
+    const received = socket.bytesRead - firstByte;
+    const rate = received / ((performance.now() - startedAt) / 1000);
+    const stalled = socket.bytesRead === lastSeen;
+    lastSeen = socket.bytesRead;
+    if (!stalled && rate >= minRate) {
+      timer = setTimeout(look, ms);
+      return;
+    }
     const seconds = Math.round(ms / 100) / 10;
-    refuse(req, res, new AppError("request_timeout:body", `The request body did not arrive within ${seconds} s (API_BODY_TIMEOUT_MS).`), pathname);
-  }, ms);
+    const message = stalled
+      ? `The request body did not arrive within ${seconds} s (API_BODY_TIMEOUT_MS).`
+      : `The request body arrived at ${formatRate(rate)}, below the ${formatRate(minRate)} a body taking over ${seconds} s must keep (API_BODY_MIN_BYTES_PER_SECOND, API_BODY_TIMEOUT_MS).`;
+    refuse(req, res, new AppError("request_timeout:body", message), pathname);
+  };
+  timer = setTimeout(look, ms);
   const clear = () => clearTimeout(timer);
   req.once("end", clear);
   // The response is over (sent, or the connection gone): a body left unread is Node's to discard.
   res.once("close", clear);
   return false;
 }
+
+const formatRate = (bytesPerSecond: number) => (bytesPerSecond >= 1024 * 1024 ? `${(bytesPerSecond / 1024 / 1024).toFixed(1)} MiB/s` : `${(bytesPerSecond / 1024).toFixed(1)} KiB/s`);
 
 /** Guards the bodies of every request on every HTTP server of this process. */
 export function guardRequestBodies(): void {
