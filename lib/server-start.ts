@@ -17,6 +17,11 @@ export async function startServer(): Promise<void> {
   // The page extraction workers load while the server finishes starting (lib/scrape/extract-pool.ts).
   const { warmExtractPool } = await import("./scrape/extract-pool");
   void warmExtractPool();
+  // Temporary files of uploads that a stopped process left behind (in the background).
+  const { sweepAbandonedUploads } = await import("./api/deep-research-start");
+  void sweepAbandonedUploads()
+    .then((removed) => removed > 0 && console.log(`[quarry] removed ${removed} abandoned upload(s) from ${env.UPLOADS_DIR}/.incoming`))
+    .catch((error: unknown) => console.error("[quarry] could not sweep abandoned uploads:", error));
   if (env.KNOWLEDGE_DOCS_PATH) {
     // In the background: a large folder must not hold up the server; searches see each file once it is indexed.
     void watchSharedFolder(env.KNOWLEDGE_DOCS_PATH);

@@ -10,7 +10,7 @@ import { after, test } from "node:test";
 const uploads = fs.mkdtempSync(path.join(os.tmpdir(), "quarry-start-read-"));
 process.env.UPLOADS_DIR = uploads;
 process.env.DEEP_RESEARCH_MAX_UPLOAD_BYTES = String(64 * 1024);
-const { readStartRequest } = await import("./deep-research-start");
+const { readStartRequest, sweepAbandonedUploads, ABANDONED_UPLOAD_MS } = await import("./deep-research-start");
 const { AppError } = await import("../errors");
 
 after(() => fs.rmSync(uploads, { recursive: true, force: true }));
@@ -64,4 +64,20 @@ test("files past the limit are a 413 naming DEEP_RESEARCH_MAX_UPLOAD_BYTES as th
   await assert.rejects(readStartRequest(post(stream, { "content-type": encoded.headers.get("content-type")! })), (e: unknown) =>
     e instanceof AppError && e.code === "payload_too_large:upload" && e.field === "files" && /DEEP_RESEARCH_MAX_UPLOAD_BYTES/.test(e.message));
   assert.deepEqual(incoming(), []);
+});
+
+test("the start-up sweep removes the temporary folders a stopped process left, not an upload under way", async () => {
+  const base = path.join(uploads, ".incoming");
+  fs.mkdirSync(path.join(base, "start-old"), { recursive: true });
+  fs.writeFileSync(path.join(base, "start-old", "0000-aa"), "left by a crash");
+  fs.mkdirSync(path.join(base, "start-new"), { recursive: true });
+  fs.writeFileSync(path.join(base, "start-new", "0000-bb"), "being written");
+  const past = new Date(Date.now() - ABANDONED_UPLOAD_MS - 60_000);
+  fs.utimesSync(path.join(base, "start-old", "0000-aa"), past, past);
+  fs.utimesSync(path.join(base, "start-old"), past, past);
+  // An old folder whose file was written a moment ago is an upload still under way.
+  fs.utimesSync(path.join(base, "start-new"), past, past);
+  assert.equal(await sweepAbandonedUploads(), 1);
+  assert.deepEqual(incoming(), ["start-new"]);
+  fs.rmSync(path.join(base, "start-new"), { recursive: true });
 });

@@ -76,6 +76,34 @@ interface Multipart {
 /** The most text fields a start's form may have (it has five). */
 const MAX_FIELDS = 50;
 
+/** A request's temporary folder untouched for this long was left by a process that stopped mid-upload (a body may take API_BODY_TIMEOUT_MS, 5 minutes at most, between its bytes). */
+export const ABANDONED_UPLOAD_MS = 60 * 60_000;
+
+/**
+ * Removes the temporary folders of starts that a stopped process left under UPLOADS_DIR/.incoming/ (a
+ * crash mid-upload never reaches `dispose`): those in which nothing was written for ABANDONED_UPLOAD_MS,
+ * so that another instance's upload under way is left alone. Run when the server starts; returns how
+ * many were removed.
+ */
+export async function sweepAbandonedUploads(now = Date.now()): Promise<number> {
+  const incoming = path.join(/*turbopackIgnore: true*/ getEnv().UPLOADS_DIR, ".incoming");
+  const entries = await fs.readdir(incoming).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of entries) {
+    const dir = path.join(incoming, name);
+    try {
+      const files = await fs.readdir(dir).catch(() => [] as string[]);
+      const times = await Promise.all([dir, ...files.map((f) => path.join(dir, f))].map((p) => fs.stat(p).then((s) => s.mtimeMs, () => 0)));
+      if (now - Math.max(...times) < ABANDONED_UPLOAD_MS) continue;
+      await fs.rm(dir, { recursive: true, force: true });
+      removed += 1;
+    } catch (error) {
+      console.error(`[quarry] could not remove the abandoned upload ${dir}:`, error);
+    }
+  }
+  return removed;
+}
+
 async function readMultipart(request: Request, contentType: string): Promise<Multipart> {
   const env = getEnv();
   const limit = startUploadLimit(env);
