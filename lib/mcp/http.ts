@@ -10,6 +10,7 @@ import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/
 import { randomUUID } from "node:crypto";
 import { toErrorResponse } from "../api/errors";
 import { verifyApiToken } from "../auth/api-tokens";
+import { credentialEndedMessage, credentialSignal, releaseCredentialSignal } from "../auth/api-tokens-watch";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
 import { createMcpServer } from "./server";
@@ -98,6 +99,54 @@ async function openSession(request: Request, userId: string, token: string, toke
   return transport.handleRequest(request, { parsedBody: body, authInfo: authInfo(userId, token, tokenId) });
 }
 
+/**
+ * The session's standalone stream (a GET: the server's notifications) ends when the token that opened it
+ * is revoked or expires, as every other stream does: its last event says why, and the transport's
+ * stream is cancelled (the client may open another with a valid token). Other responses pass as they are.
+ */
+function endWithToken(response: Response, request: Request, userId: string, tokenId: string): Response {
+  if (request.method !== "GET" || !response.body || !response.headers.get("content-type")?.includes("text/event-stream")) return response;
+  const signal = credentialSignal({ userId, via: "token", tokenId }, request.signal);
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      signal.addEventListener(
+        "abort",
+        () => {
+          const message = credentialEndedMessage(signal);
+          if (!message) return;
+          try {
+            controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "error", logger: "quarry", data: message } })}\n\n`));
+            controller.close();
+          } catch {
+            // Already closed.
+          }
+          void reader.cancel(message).catch(() => {});
+        },
+        { once: true },
+      );
+    },
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          releaseCredentialSignal(signal);
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        releaseCredentialSignal(signal);
+        // The stream was closed under the read (its token ended): nothing more to send.
+        if (!signal.aborted) controller.error(error);
+      }
+    },
+    cancel(reason) {
+      releaseCredentialSignal(signal);
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 export async function handleMcpRequest(request: Request): Promise<Response> {
   try {
     if (!originAllowed(request)) throw new AppError("forbidden:origin", "Requests from this Origin are not accepted: MCP clients in a browser must be served from this server's own origin.");
@@ -108,7 +157,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
       // Another user's session is no session of this caller's.
       if (!session || session.userId !== userId) return rpcError(404, -32001, "Session not found");
       session.lastSeen = Date.now();
-      return await session.transport.handleRequest(request, { authInfo: authInfo(userId, token, tokenId) });
+      return endWithToken(await session.transport.handleRequest(request, { authInfo: authInfo(userId, token, tokenId) }), request, userId, tokenId);
     }
     if (request.method !== "POST") return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
     const body = await readJson(request);

@@ -295,6 +295,31 @@ describe("over Streamable HTTP", () => {
     }
   });
 
+  test("the session's notification stream (a GET) ends when its token is revoked, saying why", async () => {
+    const { token, apiToken } = await issueApiToken({ userId: alice.id, name: "mcp revoked stream" });
+    const headers = { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
+    const init = await inProcessFetch(`${BASE}/mcp`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+    });
+    const sessionId = init.headers.get("mcp-session-id");
+    assert.ok(sessionId, "the initialize response names the session");
+    await init.text();
+    const sessionHeaders = { ...headers, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" };
+    const initialized = await inProcessFetch(`${BASE}/mcp`, { method: "POST", headers: sessionHeaders, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+    assert.equal(initialized.status, 202);
+    const stream = await inProcessFetch(`${BASE}/mcp`, { method: "GET", headers: { ...sessionHeaders, accept: "text/event-stream" } });
+    assert.equal(stream.status, 200);
+    assert.match(stream.headers.get("content-type") ?? "", /text\/event-stream/);
+    const text = stream.text();
+    await revokeApiToken({ userId: alice.id, id: apiToken.id });
+    const at = Date.now();
+    const body = await Promise.race([text, new Promise<string>((resolve) => setTimeout(() => resolve("(still open after 10 s)"), 10_000).unref())]);
+    assert.ok(Date.now() - at < 4_000, `the stream ended within seconds of the revocation: ${body}`);
+    assert.match(body, /token .*revoked/);
+  });
+
   test("a per-user limit is a tool error with the API's code and when to retry", async () => {
     const carol = await account("carol-mcp@test.local");
     const { client } = await httpClient(carol.token);
