@@ -94,6 +94,9 @@ const documentFields = {
   updatedAt: true,
 } as const;
 
+/** The key a documents list sorts names by (sortName): case folded, so that "apple" comes before "Banana". */
+export const sortNameOf = (name: string) => name.normalize("NFKC").toLowerCase();
+
 /** A document and its chunks, written together: a search never sees a document half indexed. */
 export async function createIndexedDocument({ collectionId, meta, content, chunks, sourcePath, sourceMtime }: {
   collectionId: string;
@@ -106,7 +109,7 @@ export async function createIndexedDocument({ collectionId, meta, content, chunk
   const store = await storeFor(chunks);
   return db.$transaction(async (tx) => {
     const doc = await tx.knowledgeDocument.create({
-      data: { collectionId, ...meta, content: Buffer.from(content), status: "ready", chunkCount: chunks.length, sourcePath, sourceMtime },
+      data: { collectionId, ...meta, sortName: sortNameOf(meta.name), content: Buffer.from(content), status: "ready", chunkCount: chunks.length, sourcePath, sourceMtime },
       select: documentFields,
     });
     await tx.knowledgeChunk.createMany({ data: chunks.map((c) => ({ ...c, documentId: doc.id, collectionId })) });
@@ -125,7 +128,7 @@ export async function recordFailedDocument({ collectionId, meta, content, error,
   sourceMtime?: Date;
 }) {
   return db.knowledgeDocument.create({
-    data: { collectionId, ...meta, content: Buffer.from(content), status: "failed", error, sourcePath, sourceMtime },
+    data: { collectionId, ...meta, sortName: sortNameOf(meta.name), content: Buffer.from(content), status: "failed", error, sourcePath, sourceMtime },
     select: documentFields,
   });
 }
@@ -159,7 +162,7 @@ export async function listDocuments({ collectionId }: { collectionId: string }) 
 }
 
 /** The columns a documents list sorts by (the API's names → the table's). */
-export const DOCUMENT_SORTS = { name: "name", type: "format", size: "bytes", added: "createdAt", status: "status" } as const;
+export const DOCUMENT_SORTS = { name: "sortName", type: "format", size: "bytes", added: "createdAt", status: "status" } as const;
 export type DocumentSort = keyof typeof DOCUMENT_SORTS;
 
 export interface DocumentPageQuery {
@@ -254,6 +257,7 @@ export async function replaceDocumentFile({ id, collectionId, meta, content, chu
       where: { id },
       data: {
         ...meta,
+        sortName: sortNameOf(meta.name),
         title: meta.title ?? null,
         pageCount: meta.pageCount ?? null,
         content: Buffer.from(content),

@@ -93,10 +93,13 @@ test("the list is paged, sorted and filtered by the server", async () => {
   // 60 more documents through the database (upload is tested above): names, types, sizes, times apart.
   const start = Date.UTC(2026, 0, 1);
   const formats = ["pdf", "markdown", "text", "html", "docx"];
+  const docName = (i: number) => `doc-${String(i).padStart(2, "0")}.${formats[i % 5] === "markdown" ? "md" : formats[i % 5] === "text" ? "txt" : formats[i % 5]}`;
   await app.db.knowledgeDocument.createMany({
     data: Array.from({ length: 60 }, (_, i) => ({
       collectionId,
-      name: `doc-${String(i).padStart(2, "0")}.${formats[i % 5] === "markdown" ? "md" : formats[i % 5] === "text" ? "txt" : formats[i % 5]}`,
+      name: docName(i),
+      // As the database layer writes it (lib/db/knowledge.ts: sortNameOf).
+      sortName: docName(i),
       format: formats[i % 5],
       bytes: 1000 + ((i * 37) % 60) * 10,
       sha256: `sha-${i}`,
@@ -158,6 +161,19 @@ test("the list is paged, sorted and filtered by the server", async () => {
   // The old listing still answers with every document.
   const old = (await (await app.fetch(`/api/collections/${collectionId}`)).json()) as { collection: { documents: Doc[]; documentCount: number } };
   assert.equal(old.collection.documents.length, 63);
+});
+
+test("names sort without regard to case, on both databases", async () => {
+  const created = await app.postJson("/api/collections", { name: "Cases" });
+  const other = ((await created.json()) as { collection: { id: string } }).collection.id;
+  for (const name of ["banana.md", "Zostera.md", "apple.md", "Cherry.md"]) {
+    const form = new FormData();
+    form.append("file", new Blob([`# ${name}\n\nMoss.`]), name);
+    assert.equal((await app.fetch(`/api/collections/${other}/documents`, { method: "POST", body: form })).status, 201);
+  }
+  const sorted = async (order: string) => ((await (await app.fetch(`/api/collections/${other}/documents?sort=name&order=${order}`)).json()) as Page).documents.map((d) => d.name);
+  assert.deepEqual(await sorted("asc"), ["apple.md", "banana.md", "Cherry.md", "Zostera.md"]);
+  assert.deepEqual(await sorted("desc"), ["Zostera.md", "Cherry.md", "banana.md", "apple.md"]);
 });
 
 test("a bad parameter is a 400 naming it", async () => {
