@@ -52,9 +52,10 @@ export class PageReads {
   /**
    * The page's items for the request: from the read it joins (one call for every query waiting for the
    * page), or — the read having gone out before — what that read extracted. `excerpt`: another process
-   * read the page in full, so a read here sends only its passages matching the objectives.
+   * read the page in full, so a read here sends only its passages matching the objectives. `onReading`:
+   * told when the request joins a read (its items will be that read's, with no selection to wait for).
    */
-  async serve(pageId: string, page: FetchedPage, request: ReadRequest, { excerpt = false } = {}): Promise<ReadOutcome> {
+  async serve(pageId: string, page: FetchedPage, request: ReadRequest, { excerpt = false, onReading }: { excerpt?: boolean; onReading?: () => void } = {}): Promise<ReadOutcome> {
     for (;;) {
       const state = this.pages.get(pageId) ?? {};
       this.pages.set(pageId, state);
@@ -66,6 +67,8 @@ export class PageReads {
         if (request.ctx.signal.aborted) throw request.ctx.signal.reason;
         continue;
       }
+      // The request takes part in a read: its items come from that read, not from a selection.
+      onReading?.();
       const outcome = await new Promise<ReadOutcome | typeof AGAIN>((resolve, reject) => {
         if (state.batch) return void state.batch.waiting.push({ request, resolve, reject });
         state.batch = { waiting: [{ request, resolve, reject }], excerpt };

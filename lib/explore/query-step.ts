@@ -78,63 +78,25 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{
     // Not awaited here: a round trip less between the page's fetch and its analysis's call.
     analyzingWritten = underWay(setStatus(ctx, query, "analyzing"));
   };
-  /** Pages another query's read went out for: this query chooses from what it extracted, in one call for them all. */
-  const reused: { page: FetchedPage; items: string[]; record: (items: string[], spent?: store.SettledCalls) => Promise<void>; fail: (error: string) => Promise<void> }[] = [];
-  // Every page's analysis ends before the query does, even when one fails: a sibling still saving
-  // its items after the run had settled its unfinished rows as stopped would leave them unmarked.
-  await allOrFirstError(
-    pending.map(async (row) => {
-      const page = await awaitPage(ctx, row);
-      // The event shows what was just written: no need to read it back.
-      const written = (status: "analyzed" | "failed", error: string | null, items: string[] = []): WebsiteRow => ({
-        ...row,
-        status,
-        error,
-        page: { ...row.page, status: page.status, title: page.title, error: page.error },
-        items: items.map((content, position) => ({ content, url: page.url, position })),
-      });
-      const recordAnalysis = async (items: string[], spent?: store.SettledCalls) => {
-        // The page's fetch is recorded before its analysis (it was written while the analysis went on).
-        await page.recorded;
-        if (await store.saveAnalysis(row.id, ctx.id, page.url, items, { exclusive: ctx.distributed, spent })) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
-      };
-      const fail = async (error: string) => {
-        await page.recorded;
-        if (await store.failQueryPage(row.id, error)) emitWebsite(ctx, written("failed", error));
-      };
-      if (row.items.length > 0) {
-        // Analysed before a crash, between saving the items and marking the row (see store.saveAnalysis).
-        return recordAnalysis([...row.items].sort((a, b) => a.position - b.position).map((i) => i.content));
-      }
-      if (page.status !== "scraped") return fail(page.error ?? "The page could not be fetched");
-      await analyses.run(async () => {
-        startAnalyzing();
-        // Queue mode: another worker's query may have read it: read here, its passages matching the objectives.
-        // Not a page whose end this worker saw: nobody read one it fetched before the fetch ended here.
-        const excerpt = ctx.distributed && !ctx.pageReads.known(row.pageId) && (ctx.pageReads.readElsewhere.has(row.pageId) || (!endSeenHere.get(row.pageId) && (await store.pageAnalyzedElsewhere(row.pageId, row.id))));
-        let outcome;
-        try {
-          outcome = await ctx.pageReads.serve(row.pageId, page, { queryId: query.id, objective: query.objective, query: query.text, depth: query.depth, ctx }, { excerpt });
-        } catch (error) {
-          // A lost call costs this page's analysis (a resume retries it), never the query.
-          if (!isLostCall(error)) throw error;
-          return fail(error.message);
-        }
-        if (outcome.kind === "read" || outcome.items.length === 0) return recordAnalysis(outcome.items);
-        reused.push({ page, items: outcome.items, record: recordAnalysis, fail });
-      }, ctx.signal);
-    }),
-    // Nothing of this query is written after it ends.
-  ).finally(() => analyzingWritten?.catch(() => {}));
-  if (reused.length > 0) {
-    // One call for every page whose read went out for other queries: only what those reads extracted is sent.
+  /**
+   * Pages another query's read went out for: this query chooses from what those reads extracted, in one
+   * call for them all, made as soon as every other page of the query is settled (read by a read it took
+   * part in, failed, or known to be another's) — not after this query's own reads: the selection goes on
+   * beside them. A page known to be another's only after that call went out (queue mode: a read that
+   * another run's stop ended) gets a call of its own.
+   */
+  type Reused = { page: FetchedPage; items: string[]; record: (items: string[], spent?: store.SettledCalls) => Promise<void>; fail: (error: string) => Promise<void> };
+  let batch: Reused[] = [];
+  let unsettled = pending.length;
+  const selections: Promise<void>[] = [];
+  const choose = async (pages: Reused[]): Promise<void> => {
     const usage = ctx.analysisUsage(query.id);
     let chosen: number[][];
     try {
       chosen = await selectItems({
         objective: query.objective,
         query: query.text,
-        pages: reused.map((r) => ({ url: r.page.url, title: r.page.title, items: r.items })),
+        pages: pages.map((r) => ({ url: r.page.url, title: r.page.title, items: r.items })),
         onUsage: usage.sink,
         signal: ctx.signal,
         schedule: ctx.schedule({ kind: "analysis", depth: query.depth, analysesLeft: 1 }),
@@ -142,15 +104,86 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{
     } catch (error) {
       await usage.flush().catch((settleError: unknown) => console.error(`[quarry] research ${ctx.id}: could not settle an item selection's calls:`, settleError));
       if (!isLostCall(error)) throw error;
-      await Promise.all(reused.map((r) => r.fail(error.message)));
-      chosen = [];
+      await Promise.all(pages.map((r) => r.fail(error.message)));
+      return;
     }
-    if (chosen.length > 0) {
-      // The selection's calls are settled with the first save (a save that fails leaves them unsettled: counted, as at a crash).
-      const spent = usage.take();
-      await Promise.all(reused.map((r, i) => r.record(chosen[i].map((index) => r.items[index]), i === 0 ? spent : undefined)));
-    }
-  }
+    // The selection's calls are settled with the first save (a save that fails leaves them unsettled: counted, as at a crash).
+    const spent = usage.take();
+    await Promise.all(pages.map((r, i) => r.record(chosen[i].map((index) => r.items[index]), i === 0 ? spent : undefined)));
+  };
+  const flush = () => {
+    if (unsettled > 0 || batch.length === 0) return;
+    const pages = batch;
+    batch = [];
+    selections.push(underWay(choose(pages)));
+  };
+  // Every page's analysis ends before the query does, even when one fails: a sibling still saving
+  // its items after the run had settled its unfinished rows as stopped would leave them unmarked.
+  await allOrFirstError(
+    pending.map(async (row) => {
+      let settledHere = false;
+      /** This page no longer holds back the query's selection. */
+      const settle = () => {
+        if (settledHere) return;
+        settledHere = true;
+        unsettled -= 1;
+        flush();
+      };
+      try {
+        const page = await awaitPage(ctx, row);
+        // The event shows what was just written: no need to read it back.
+        const written = (status: "analyzed" | "failed", error: string | null, items: string[] = []): WebsiteRow => ({
+          ...row,
+          status,
+          error,
+          page: { ...row.page, status: page.status, title: page.title, error: page.error },
+          items: items.map((content, position) => ({ content, url: page.url, position })),
+        });
+        const recordAnalysis = async (items: string[], spent?: store.SettledCalls) => {
+          // The page's fetch is recorded before its analysis (it was written while the analysis went on).
+          await page.recorded;
+          if (await store.saveAnalysis(row.id, ctx.id, page.url, items, { exclusive: ctx.distributed, spent })) emitWebsite(ctx, written("analyzed", null, items), "item.extracted");
+        };
+        const fail = async (error: string) => {
+          await page.recorded;
+          if (await store.failQueryPage(row.id, error)) emitWebsite(ctx, written("failed", error));
+        };
+        if (row.items.length > 0) {
+          settle();
+          // Analysed before a crash, between saving the items and marking the row (see store.saveAnalysis).
+          return await recordAnalysis([...row.items].sort((a, b) => a.position - b.position).map((i) => i.content));
+        }
+        if (page.status !== "scraped") {
+          settle();
+          return await fail(page.error ?? "The page could not be fetched");
+        }
+        await analyses.run(async () => {
+          startAnalyzing();
+          // Queue mode: another worker's query may have read it: read here, its passages matching the objectives.
+          // Not a page whose end this worker saw: nobody read one it fetched before the fetch ended here.
+          const excerpt = ctx.distributed && !ctx.pageReads.known(row.pageId) && (ctx.pageReads.readElsewhere.has(row.pageId) || (!endSeenHere.get(row.pageId) && (await store.pageAnalyzedElsewhere(row.pageId, row.id))));
+          let outcome;
+          try {
+            outcome = await ctx.pageReads.serve(row.pageId, page, { queryId: query.id, objective: query.objective, query: query.text, depth: query.depth, ctx }, { excerpt, onReading: settle });
+          } catch (error) {
+            // A lost call costs this page's analysis (a resume retries it), never the query.
+            if (!isLostCall(error)) throw error;
+            return fail(error.message);
+          }
+          if (outcome.kind === "read" || outcome.items.length === 0) return recordAnalysis(outcome.items);
+          batch.push({ page, items: outcome.items, record: recordAnalysis, fail });
+          // Known to be another's only now, after the query's selection went out: one of its own.
+          if (settledHere) flush();
+        }, ctx.signal);
+      } finally {
+        settle();
+      }
+    }),
+    // Nothing of this query is written after it ends: its selections included.
+  )
+    .finally(() => Promise.allSettled(selections))
+    .finally(() => analyzingWritten?.catch(() => {}));
+  await allOrFirstError(selections);
   await analyzingWritten;
   return { completed: underWay(setStatus(ctx, query, "completed", { completedAt: new Date(), tokens: ctx.takeQueryTokens(query.id) })) };
 }
