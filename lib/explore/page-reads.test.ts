@@ -1,10 +1,12 @@
 // A page goes to the model once per research (issue 57): the queries waiting for it share one read, each
 // getting the items tagged with its own handle; a query that reaches it later chooses from what that read
-// extracted, without the page being sent again; a reply's handles that name no query are resolved or dropped.
+// extracted, without the page being sent again (unless its read began a moment ago: it reads the page too, a
+// hedged read); a reply's handles that name no query are resolved or dropped.
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { useTestDatabase } from "../db/test-support";
 import { startFakes, type Fakes } from "../../test/fakes";
+import { pageAnalyses } from "../../test/helpers/research";
 
 await useTestDatabase();
 const fakes: Fakes = await startFakes();
@@ -101,6 +103,33 @@ test("a reply's query handles: near-misses resolved to the query, a handle that 
   assert.deepEqual(parsed.items.map((i) => i.queries), [["Q1", "Q2"], ["Q2"], []]);
 });
 
+test("a query reaching a page whose read began a moment ago reads it too (a hedged read); one reaching it late in the read waits and chooses", async () => {
+  const ctx = await newContext("Grid batteries, hedged");
+  fakes.llm.configure({ latencyMs: 400 });
+  try {
+    // One read measured first: how long a read takes here.
+    await ctx.pageReads.serve("h0", page, request(ctx, 1, "Installed capacity in GW"));
+    const from = fakes.llm.log.length;
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const first = ctx.pageReads.serve("h1", page, request(ctx, 1, "Installed capacity in GW"));
+    await sleep(30);
+    // 30 ms into a ~400 ms read: waiting and then choosing would take longer than reading.
+    const hedged = ctx.pageReads.serve("h1", page, request(ctx, 2, "Prices per kilowatt-hour"));
+    await sleep(300);
+    // Most of the reads are done: this one waits for them and chooses from their items.
+    const late = ctx.pageReads.serve("h1", page, request(ctx, 3, "Efficiency of the fleet"));
+    const [a, b, c] = await Promise.all([first, hedged, late]);
+    assert.equal(a.kind, "read");
+    assert.equal(b.kind, "read", "the second query read the page itself");
+    assert.equal(c.kind, "reuse", "the third chose from what the reads extracted");
+    assert.equal(calls(from, "website-analyzer").length, 2, "two reads of the page: the first and the hedged one");
+    // The late query chooses from both reads' items.
+    for (const item of [...a.items, ...b.items]) assert.ok(c.items.includes(item), `${item} offered to the later query`);
+  } finally {
+    fakes.llm.configure({ latencyMs: 0 });
+  }
+});
+
 test("a misbehaving model retyping the handles: the items still reach their queries", async () => {
   const ctx = await newContext("Grid batteries, retyped");
   fakes.llm.configure({ misbehave: "retyped" });
@@ -124,7 +153,11 @@ test("in a tree, each page is read once, later queries choose from its items, an
   await exploreTree({ scope: { researchId: research.id, prompt: research.initialPrompt, qa: [], depth: 2, breadth: 3 }, sink, signal: new AbortController().signal });
   const scraped = await db.page.count({ where: { researchId: research.id, status: "scraped" } });
   const queries = await db.serpQuery.count({ where: { researchId: research.id } });
-  assert.equal(calls(from, "website-analyzer").length, scraped, "one read per page");
+  // One read per page, or more for a page a query reached just after its read went out (a hedged read):
+  // never a page read twice for the same query.
+  assert.ok(calls(from, "website-analyzer").length >= scraped, "every scraped page read");
+  const analyses = pageAnalyses(fakes.llm.log.slice(from));
+  assert.equal(analyses.length, new Set(analyses).size, "no page analysed twice for a query");
   assert.ok(calls(from, "item-selector").length <= queries, "at most one selection per query");
   const links = await db.queryPage.findMany({ where: { query: { researchId: research.id } }, include: { page: true, items: true } });
   assert.ok(links.filter((l) => l.page.status === "scraped").every((l) => l.status === "analyzed"));

@@ -2,7 +2,9 @@
 // rows reach a fetched page in the same turn of the event loop (they waited for its one fetch) share one
 // read (lib/agents/analyze-website.ts), each getting the items tagged with its own handle. A query that
 // reaches the page once its read has gone out does not send the page again: it gets what the read
-// extracted (the page's items), to choose from in its own small selection call (query-step.ts).
+// extracted (the page's items), to choose from in its own small selection call (query-step.ts) — unless
+// that read went out a moment ago (less than half of a read's time): waiting for it and then choosing would
+// take longer than a read, so the query reads the page too (a hedged read; its items join the first's).
 import { analyzeWebsite, type PageReadItem } from "../agents/analyze-website";
 import { matchingPassages, rereadBudget } from "../agents/passages";
 import { trimToTokens } from "../ai/prompts";
@@ -32,14 +34,16 @@ interface Waiting {
 interface PageState {
   /** Requests gathering for the next read (it goes out at the end of the turn). */
   batch?: { waiting: Waiting[]; excerpt: boolean };
-  /** The read under way. */
-  reading?: { done: Promise<void> };
+  /** The read under way (the first, when a hedged read goes out beside it). */
+  reading?: { done: Promise<void>; startedAt: number };
   /** What the page's read extracted: every later query chooses from it. */
   items?: string[];
 }
 
 export class PageReads {
   private readonly pages = new Map<string, PageState>();
+  /** How long a read takes here (a moving average; none measured yet: no read is hedged). */
+  private readMs = 0;
   /** Queue mode: pages a query of another process read (found with their fetch's claim). */
   readonly readElsewhere = new Set<string>();
 
@@ -60,7 +64,13 @@ export class PageReads {
       const state = this.pages.get(pageId) ?? {};
       this.pages.set(pageId, state);
       if (state.items) return { kind: "reuse", items: state.items };
-      if (state.reading) {
+      // A read under way that began a moment ago: waiting for it, then choosing from what it extracted
+      // (a call of its own), would take longer than reading the page now; this query reads it too (a
+      // hedged read, with the others arriving in this turn). Waiting costs what is left of the read and
+      // a selection; reading, one read: it is worth it while less than half of a read has passed.
+      if (state.reading && !state.batch && performance.now() - state.reading.startedAt < this.readMs / 2) {
+        // Falls through to a read of its own.
+      } else if (state.reading && !state.batch) {
         await state.reading.done.catch(() => {});
         if (state.items) return { kind: "reuse", items: state.items };
         // The read failed (its error went to the queries that took part in it): this query reads the page itself.
@@ -84,20 +94,23 @@ export class PageReads {
     state.batch = undefined;
     const { waiting } = batch;
     const ctx = waiting[0].request.ctx;
+    const startedAt = performance.now();
     const done = this.readFor(ctx, page, waiting, batch.excerpt).then(
       (items) => {
-        state.items = [...new Set(items.map((i) => i.content))];
-        state.reading = undefined;
+        // A hedged read's items join the first's: later queries choose from all of them.
+        state.items = [...new Set([...(state.items ?? []), ...items.map((i) => i.content)])];
+        if (state.reading?.done === done) state.reading = undefined;
+        this.readMs = this.readMs === 0 ? performance.now() - startedAt : 0.8 * this.readMs + 0.2 * (performance.now() - startedAt);
         waiting.forEach((w, index) => w.resolve({ kind: "read", items: items.filter((i) => i.serves.includes(index)).map((i) => i.content) }));
       },
       (error: unknown) => {
-        state.reading = undefined;
+        if (state.reading?.done === done) state.reading = undefined;
         // Queue mode: another node job's run stopped under the read; a query of a run going on reads the page again.
         waiting.forEach((w) => (w.request.ctx !== ctx && ctx.signal.aborted && !w.request.ctx.signal.aborted ? w.resolve(AGAIN) : w.reject(error)));
         throw error;
       },
     );
-    state.reading = { done };
+    state.reading ??= { done, startedAt };
     done.catch(() => {});
   }
 

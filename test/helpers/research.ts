@@ -49,3 +49,28 @@ export function countByDepth(view: ResearchView): number[] {
 export function citedUrls(markdown: string): string[] {
   return [...new Set([...markdown.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1]))];
 }
+
+/**
+ * The page analyses in a fake LLM's log, as [page URL, search query] pairs: one for each query a page read
+ * served (`<query search="…">` in a website-analyzer prompt) and one for each page an item selection chose
+ * from for its query. A pair seen twice is a page analysed twice for a query: work redone. (A page may be
+ * read more than once: a query reaching it just after its read went out reads it too, a hedged read; never
+ * twice for the same query.)
+ */
+export function pageAnalyses(entries: { agent?: string | null; status?: number | null; messages: { content: unknown }[] }[]): string[] {
+  const unescape = (text: string) => text.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  const promptOf = (e: (typeof entries)[number]) => e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
+  const pairs: string[] = [];
+  for (const e of entries) {
+    if (e.status !== 200) continue;
+    const prompt = promptOf(e);
+    if (e.agent === "website-analyzer") {
+      const url = /<page url="([^"]*)"/.exec(prompt)?.[1] ?? "";
+      for (const m of prompt.matchAll(/<query id="Q\d+" search="([^"]*)"/g)) pairs.push(`${unescape(url)} ← ${unescape(m[1])}`);
+    } else if (e.agent === "item-selector") {
+      const query = /<search_query>\s*([\s\S]*?)\s*<\/search_query>/.exec(prompt)?.[1] ?? "";
+      for (const m of prompt.matchAll(/<page url="([^"]*)"/g)) pairs.push(`${unescape(m[1])} ← ${unescape(query)}`);
+    }
+  }
+  return pairs;
+}

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
 import { createTestUser } from "../helpers/auth";
-import { countByDepth, createAndStart, getView, waitForStatus } from "../helpers/research";
+import { countByDepth, createAndStart, getView, pageAnalyses, waitForStatus } from "../helpers/research";
 import { ask, getAnswer, readSse } from "../helpers/answer";
 import { conversation, pollUntilDone, startDr, type StatusReply } from "../helpers/deep-research";
 import { readUiStream } from "../helpers/ui-stream";
@@ -50,12 +50,12 @@ const recordedTotals = (view: ResearchView) => ({ prompt: view.tokens.prompt, co
  */
 async function assertNothingRedone(id: string, view: ResearchView, before = { from: 0, planAnswered: 0, planned: 0 }) {
   const rows = await app.db.queryPage.findMany({ where: { query: { researchId: id } } });
-  // A page goes to the model once per run (the queries waiting for it share the read), and a query
-  // chooses from the pages read before it in one call (lib/explore/page-reads.ts).
+  // A page goes to the model once per run for each query (the queries waiting for it share the read),
+  // and a query chooses from the pages read before it in one call (lib/explore/page-reads.ts).
   const since = fakes.llm.log.slice(before.from).filter((e) => e.status === 200);
   const prompt = (e: (typeof since)[number]) => e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
-  const reads = since.filter((e) => e.agent === "website-analyzer").map((e) => /<page url="([^"]*)"/.exec(prompt(e))?.[1]);
-  assert.equal(reads.length, new Set(reads).size, "every page read once");
+  const analyses = pageAnalyses(since);
+  assert.equal(analyses.length, new Set(analyses).size, "no page analysed twice for a query");
   const selections = since.filter((e) => e.agent === "item-selector").map((e) => /<search_query>\s*([\s\S]*?)\s*<\/search_query>/.exec(prompt(e))?.[1]);
   assert.equal(selections.length, new Set(selections).size, "each query chooses once");
   const expanded = view.serp_queries.filter((q) => q.depth < (view.depth ?? 1)).length;

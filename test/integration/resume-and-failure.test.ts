@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { startFakes, type Fakes } from "../fakes";
 import { TestApp, waitFor } from "../helpers/app-server";
-import { createAndStart, waitForStatus } from "../helpers/research";
+import { createAndStart, pageAnalyses, waitForStatus } from "../helpers/research";
 import { queriesPerLevel } from "@/lib/explore/tree";
 
 let fakes: Fakes;
@@ -109,12 +109,13 @@ test("a research whose LLM refuses every call is marked failed, writes error-out
   const itemsAfter = new Set((await app.db.extractedItem.findMany({ where: { researchId: id } })).map((i) => i.id));
   for (const item of itemsBefore) assert.ok(itemsAfter.has(item), "items found before the failure are kept");
   const analysedAfter = await app.db.queryPage.count({ where: { query: { researchId: id }, status: "analyzed" } });
-  // Only the analyses not done before are made: each page read once, for the queries waiting for it,
+  // Only the analyses not done before are made: each page read once for each query waiting for it,
   // and a query's choice from pages read before it in one call (lib/explore/page-reads.ts).
   const answeredCalls = fakes.llm.log.filter((e) => e.status === 200);
   const promptOf = (e: (typeof answeredCalls)[number]) => e.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
   const reads = answeredCalls.filter((e) => e.agent === "website-analyzer").map(promptOf);
-  assert.equal(new Set(reads.map((p) => /<page url="([^"]*)"/.exec(p)?.[1])).size, reads.length, "every page read once");
+  const analyses = pageAnalyses(answeredCalls);
+  assert.equal(new Set(analyses).size, analyses.length, "no page analysed twice for a query");
   const served = reads.reduce((n, p) => n + (p.match(/<query id="Q\d+"/g) ?? []).length, 0) + answeredCalls.filter((e) => e.agent === "item-selector").reduce((n, e) => n + (promptOf(e).match(/<page url=/g) ?? []).length, 0);
   assert.ok(served <= analysedAfter - analysedBefore, `${served} analyses for ${analysedAfter - analysedBefore} rows analysed after the resume`);
 
