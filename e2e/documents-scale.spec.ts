@@ -8,6 +8,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "./fixtures";
 import { AUTH_FILE, sameOrigin, shot } from "./helpers";
 import { createPrismaClient } from "../lib/db/create-client";
+import { sortNameOf } from "../lib/db/sort-name";
 
 const COUNT = 1_000;
 const FAILED_EVERY = 50; // 20 failed documents
@@ -37,6 +38,8 @@ test.beforeAll(async ({ request }) => {
         id: `scale-${collectionId}-${i}`,
         collectionId,
         name: `${String(i + 1).padStart(4, "0")} ${topic} ${2014 + (i % 12)}.${EXT[format]}`,
+        // As the database layer writes it (lib/db/knowledge.ts).
+        sortName: sortNameOf(`${String(i + 1).padStart(4, "0")} ${topic} ${2014 + (i % 12)}.${EXT[format]}`),
         title: format === "docx" || format === "pdf" ? `${topic[0].toUpperCase()}${topic.slice(1)}, season ${1 + (i % 12)}` : null,
         format,
         bytes: 2_000 + ((i * 7919) % 4_000_000),

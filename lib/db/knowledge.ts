@@ -3,6 +3,7 @@
 // that are searched. Every read of a user's object is scoped by owner; a collection another user owns
 // is simply not found.
 import { getEnv } from "../env";
+import { sortNameOf } from "./sort-name";
 import { db } from "./client";
 import { databaseProvider } from "./database-url";
 import { vectorStore, writeChunkVectors } from "./knowledge-vectors";
@@ -93,9 +94,6 @@ const documentFields = {
   createdAt: true,
   updatedAt: true,
 } as const;
-
-/** The key a documents list sorts names by (sortName): case folded, so that "apple" comes before "Banana". */
-export const sortNameOf = (name: string) => name.normalize("NFKC").toLowerCase();
 
 /** A document and its chunks, written together: a search never sees a document half indexed. */
 export async function createIndexedDocument({ collectionId, meta, content, chunks, sourcePath, sourceMtime }: {

@@ -10,6 +10,7 @@ import { buildDocx } from "../fakes";
 import { TestApp } from "../helpers/app-server";
 import { createTestUser, type TestUser } from "../helpers/auth";
 import type { DocumentPage } from "@/lib/client/knowledge-api";
+import { sortNameOf } from "@/lib/db/sort-name";
 
 let app: TestApp;
 let bob: TestUser;
@@ -98,8 +99,8 @@ test("the list is paged, sorted and filtered by the server", async () => {
     data: Array.from({ length: 60 }, (_, i) => ({
       collectionId,
       name: docName(i),
-      // As the database layer writes it (lib/db/knowledge.ts: sortNameOf).
-      sortName: docName(i),
+      // As the database layer writes it (lib/db/knowledge.ts).
+      sortName: sortNameOf(docName(i)),
       format: formats[i % 5],
       bytes: 1000 + ((i * 37) % 60) * 10,
       sha256: `sha-${i}`,
