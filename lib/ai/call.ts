@@ -20,6 +20,7 @@ import { extractJson } from "./json";
 import { reasoningFilter, stripReasoning } from "./reasoning";
 import { LlmUnavailableError, StructuredOutputError } from "./errors";
 import { ownershipLost } from "../errors";
+import { assertOwned } from "../ownership";
 import { researchModel, type ChatModel } from "./providers";
 import { toTokenCount, type TokenCount, type UsageSink } from "./usage";
 
@@ -109,6 +110,8 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     await onUsage?.begin?.();
     let settled = false;
     try {
+      // Its begin was a round trip: a worker stopped meanwhile past its job's lock must not send it (lib/ownership.ts).
+      assertOwned(signal);
       const reply = await exchange({ system, turns: messages, responseFormat, maxOutputTokens, signal, schedule });
       settled = true;
       await onUsage?.(reply.usage);
@@ -209,6 +212,8 @@ async function plainOnce(options: CallOptions): Promise<string> {
   await onUsage?.begin?.();
   let settled = false;
   try {
+    // Its begin was a round trip: a worker stopped meanwhile past its job's lock must not send it (lib/ownership.ts).
+    assertOwned(signal);
     const reply = await exchange({ system: options.system, turns: [{ role: "user", content: options.prompt }], maxOutputTokens, signal, schedule });
     settled = true;
     await onUsage?.(reply.usage);
@@ -248,6 +253,8 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
   await onUsage?.begin?.();
   let settled = false;
   try {
+    // Its begin was a round trip: a worker stopped meanwhile past its job's lock must not send it (lib/ownership.ts).
+    assertOwned(signal);
     let streamError: unknown;
     const result = streamText({
       model: researchModel(schedule),
@@ -335,6 +342,8 @@ export async function generateChat(options: ChatCallOptions): Promise<{ text: st
   await onUsage?.begin?.();
   let settled = false;
   try {
+    // Its begin was a round trip: a worker stopped meanwhile past its job's lock must not send it (lib/ownership.ts).
+    assertOwned(signal);
     const result = await generateText({
       model: researchModel(schedule),
       messages: options.messages,

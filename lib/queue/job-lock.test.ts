@@ -8,6 +8,7 @@ import { Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { redisOrSkip, testRedisPrefix, TEST_REDIS_URL } from "../../test/helpers/redis";
 import { LockLostError, watchJobLock } from "./job-lock";
+import { assertOwned, withOwnership } from "../ownership";
 
 const skip = await redisOrSkip();
 const prefix = testRedisPrefix("job-lock");
@@ -42,12 +43,15 @@ async function runJob(name: string, meanwhile: (job: Job, token: string) => Prom
     lock.signal.addEventListener("abort", () => (lostAt = Date.now()));
     try {
       void meanwhile(job, token!);
-      for (;;) {
-        await begin.ping();
-        lock.signal.throwIfAborted();
-        calls.push(Date.now());
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      // As the part worker runs its work (lib/queue/worker.ts), each call asking as lib/ai/call.ts does.
+      await withOwnership(() => lock.assertHeld(), async () => {
+        for (;;) {
+          await begin.ping();
+          assertOwned(lock.signal);
+          calls.push(Date.now());
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      });
     } catch (error) {
       ended(error);
       throw error;

@@ -5,7 +5,9 @@
 // - when a renewal fails (the lock was taken, or expired: BullMQ renews only a lock it still holds);
 // - when the lock's deadline passes without a renewal seen: the lock has expired in Redis by then, so
 //   the job is certainly lost (no false alarm), and a stalled worker notices it at its first timer,
-//   before the database round trip that precedes every LLM call (its usage `begin`) has come back.
+//   before the database round trip that precedes every LLM call (its usage `begin`) has come back;
+// - and, since a worker resumed from a stop runs the I/O that completed meanwhile before any timer, when
+//   an LLM call about to go out asks (assertHeld, through lib/ownership.ts), with a fresh clock.
 import type { Job, Worker } from "bullmq";
 import { OwnershipLostError } from "../errors";
 
@@ -14,6 +16,8 @@ export interface JobLock {
   readonly signal: AbortSignal;
   /** Whether the lock is still this worker's now (checks its deadline first); throws nothing. */
   held(): boolean;
+  /** Throws the LockLostError once the lock is no longer this worker's (checks its deadline first). */
+  assertHeld(): void;
   dispose(): void;
 }
 
@@ -62,6 +66,9 @@ export function watchJobLock(worker: Worker, job: Job, lockMs: number, now: () =
     held() {
       if (expired()) lose(`not renewed for ${now() - renewedAt} ms`);
       return !controller.signal.aborted;
+    },
+    assertHeld() {
+      if (!this.held()) throw controller.signal.reason;
     },
     dispose() {
       clearTimeout(timer);

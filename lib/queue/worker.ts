@@ -19,6 +19,7 @@ import { runDrTask } from "../deep-research/distributed";
 import { PART_PARK_MS } from "../runs/part-jobs";
 import { clearWake, takeWake } from "./enqueue";
 import { watchJobLock } from "./job-lock";
+import { withOwnership } from "../ownership";
 
 /** Stalls a job may have (its worker died) before it fails; the sweep queues a failed job's run again anyway. */
 const MAX_STALLS = 5;
@@ -94,7 +95,8 @@ function startPartWorker<T>(queue: string, owner: string, part: string, of: (dat
       // The part stops before its next LLM call or write once another worker may have its job (job-lock.ts).
       const lock = watchJobLock(worker as Worker, job, getEnv().QUEUE_LOCK_MS);
       try {
-        const how = await work(job.data, lock.signal);
+        // Each LLM call of the part asks the lock with a fresh clock before it goes out (lib/ownership.ts).
+        const how = await withOwnership(() => lock.assertHeld(), () => work(job.data, lock.signal));
         // A part that stopped for its lost lock has not ended: the worker that took its job runs it.
         lock.signal.throwIfAborted();
         console.log(`[quarry] worker ${owner}: ${part} job ${job.id} (${of(job.data)}) ${how}`);
