@@ -14,7 +14,9 @@ import { createPrismaClient } from "@/lib/db/create-client";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CLI = path.join(ROOT, "scripts", "research-cli.ts");
 const OUT_DIR = path.join(ROOT, "data", "test", `cli-${process.pid}`);
-const RUN_TIMEOUT_MS = 90_000;
+// Generous: each run starts the CLI from sources (tsx) on a fresh database, and a full test run's other
+// parts load the machine beside it (a start alone has taken over 30 s there).
+const RUN_TIMEOUT_MS = 180_000;
 
 type Db = ReturnType<typeof createPrismaClient>;
 
@@ -71,7 +73,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv, { stdin = "ignore" }: { 
   return { child, stdout: () => stdout, stderr: () => stderr, exit };
 }
 
-async function waitForOutput(run: CliRun, pattern: RegExp, what: string, timeoutMs = 30_000): Promise<RegExpMatchArray> {
+async function waitForOutput(run: CliRun, pattern: RegExp, what: string, timeoutMs = 120_000): Promise<RegExpMatchArray> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const match = run.stdout().match(pattern);
