@@ -155,3 +155,25 @@ test("enum values in another case are read, and a list item the schema refuses i
   });
   assert.equal(structured.length, before + 1, "no repair");
 });
+
+test("a call whose work was lost during its usage begin is never sent, whichever kind of call it is", async () => {
+  const { withOwnership } = await import("../ownership");
+  const sent = prompts.length;
+  let lost = false;
+  // The begin's round trip: while it is under way, another process takes the work (a queue job's lock).
+  const onUsage = Object.assign(async () => {}, { begin: async () => void (lost = true) });
+  const assertHeld = () => {
+    if (lost) throw new Error("the work is another process's now");
+  };
+  for (const call of [
+    () => generatePlainText({ agent: "test", system: "Test.", prompt: "owned-plain", onUsage }),
+    () => generateStructured({ agent: "test", system: "Test.", prompt: "owned-structured", schema: z.object({ n: z.number() }), onUsage }),
+    () => streamPlainText({ agent: "test", system: "Test.", prompt: "owned-stream", onUsage, onDelta: () => {} }),
+  ]) {
+    lost = false;
+    await assert.rejects(withOwnership(assertHeld, call), /another process's/);
+  }
+  assert.equal(prompts.length, sent, "no request reached the provider");
+  // Outside such work nothing is asked: the same call goes out.
+  assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "owned-free", onUsage }), "reply to owned-free");
+});
