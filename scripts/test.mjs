@@ -199,7 +199,7 @@ function runNodeFile(job) {
     "--test-reporter=spec", "--test-reporter-destination=stdout",
     "--test-reporter=tap", `--test-reporter-destination=${base}.tap`,
     job.file,
-  ], { stdio: ["ignore", out, out], env: { ...process.env, NODE_ENV: "test", ...job.env } });
+  ], { stdio: ["ignore", out, out], env: { ...process.env, NODE_ENV: "test", TEST_ECHO_SERVER_STDERR: "1", ...job.env } });
   return new Promise((resolve) => {
     const done = (code) => {
       fs.closeSync(out);

@@ -165,11 +165,12 @@ test("a call whose work was lost during its usage begin is never sent, whichever
   const assertHeld = () => {
     if (lost) throw new Error("the work is another process's now");
   };
-  for (const call of [
+  const calls: Array<() => Promise<unknown>> = [
     () => generatePlainText({ agent: "test", system: "Test.", prompt: "owned-plain", onUsage }),
     () => generateStructured({ agent: "test", system: "Test.", prompt: "owned-structured", schema: z.object({ n: z.number() }), onUsage }),
     () => streamPlainText({ agent: "test", system: "Test.", prompt: "owned-stream", onUsage, onDelta: () => {} }),
-  ]) {
+  ];
+  for (const call of calls) {
     lost = false;
     await assert.rejects(withOwnership(assertHeld, call), /another process's/);
   }

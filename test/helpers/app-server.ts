@@ -173,7 +173,12 @@ export class TestApp {
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stdout?.on("data", (d) => (this.output += d));
-    this.child.stderr?.on("data", (d) => (this.output += d));
+    this.child.stderr?.on("data", (d) => {
+      this.output += d;
+      // Under npm test each file's output is kept and printed whole when it fails: the servers' errors
+      // (a 500's cause, say) are then in the failure's log, not lost with the process.
+      if (process.env.TEST_ECHO_SERVER_STDERR === "1") process.stderr.write(`[server ${this.url}] ${d}`);
+    });
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`next start exited (${this.child.exitCode}):\n${this.output}`);
