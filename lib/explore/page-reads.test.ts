@@ -130,6 +130,34 @@ test("a query reaching a page whose read began a moment ago reads it too (a hedg
   }
 });
 
+test("a read that fails while a hedged read of the page is under way: its queries and those waiting for it join the hedged read, none reads again or loses the page", async () => {
+  const ctx = await newContext("Grid batteries, a failed read");
+  fakes.llm.configure({ latencyMs: 800 });
+  try {
+    await ctx.pageReads.serve("f0", page, request(ctx, 1, "Installed capacity in GW"));
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // The next read fails 600 ms after it went out (the hedged one, 30 ms later, does not).
+    fakes.llm.configure({ agentFailures: [{ agent: "website-analyzer", status: 400, skip: 0, times: 1, afterMs: 600 }] });
+    const from = fakes.llm.log.length;
+    const first = ctx.pageReads.serve("f1", page, request(ctx, 1, "Installed capacity in GW"));
+    await sleep(30);
+    const hedged = ctx.pageReads.serve("f1", page, request(ctx, 2, "Prices per kilowatt-hour"));
+    await sleep(470);
+    // Past half of a read: this one waits for the first read, which then fails.
+    const late = ctx.pageReads.serve("f1", page, request(ctx, 3, "Efficiency of the fleet"));
+    const [a, b, c] = await Promise.all([first, hedged, late]);
+    assert.equal(b.kind, "read", "the hedged read served its query");
+    assert.equal(a.kind, "reuse", "the failed read's query chose from the hedged read's items");
+    assert.equal(c.kind, "reuse", "the query waiting for the failed read chose from the hedged read's items");
+    assert.deepEqual(a.items, c.items);
+    for (const item of b.items) assert.ok(a.items.includes(item));
+    const reads = calls(from, "website-analyzer");
+    assert.deepEqual(reads.map((e) => e.status), [400, 200], "the failed read and the hedged one: no third read");
+  } finally {
+    fakes.llm.configure({ latencyMs: 0, agentFailures: [] });
+  }
+});
+
 test("a misbehaving model retyping the handles: the items still reach their queries", async () => {
   const ctx = await newContext("Grid batteries, retyped");
   fakes.llm.configure({ misbehave: "retyped" });

@@ -34,8 +34,8 @@ interface Waiting {
 interface PageState {
   /** Requests gathering for the next read (it goes out at the end of the turn). */
   batch?: { waiting: Waiting[]; excerpt: boolean };
-  /** The read under way (the first, when a hedged read goes out beside it). */
-  reading?: { done: Promise<void>; startedAt: number };
+  /** The reads under way, the oldest first (a hedged read goes out beside the first). */
+  reading: { done: Promise<void>; startedAt: number }[];
   /** What the page's read extracted: every later query chooses from it. */
   items?: string[];
 }
@@ -50,7 +50,7 @@ export class PageReads {
   /** Whether the page was read here, or its read is under way. */
   known(pageId: string): boolean {
     const state = this.pages.get(pageId);
-    return Boolean(state?.items || state?.reading || state?.batch);
+    return Boolean(state?.items || state?.reading.length || state?.batch);
   }
 
   /**
@@ -60,20 +60,25 @@ export class PageReads {
    * told when the request joins a read (its items will be that read's, with no selection to wait for).
    */
   async serve(pageId: string, page: FetchedPage, request: ReadRequest, { excerpt = false, onReading }: { excerpt?: boolean; onReading?: () => void } = {}): Promise<ReadOutcome> {
+    /** Whether this request waited for a read already: after a failed read it joins another under way, never hedges. */
+    let waited = false;
     for (;;) {
-      const state = this.pages.get(pageId) ?? {};
+      const state = this.pages.get(pageId) ?? { reading: [] };
       this.pages.set(pageId, state);
       if (state.items) return { kind: "reuse", items: state.items };
+      const reading = state.reading[0];
       // A read under way that began a moment ago: waiting for it, then choosing from what it extracted
       // (a call of its own), would take longer than reading the page now; this query reads it too (a
       // hedged read, with the others arriving in this turn). Waiting costs what is left of the read and
       // a selection; reading, one read: it is worth it while less than half of a read has passed.
-      if (state.reading && !state.batch && performance.now() - state.reading.startedAt < this.readMs / 2) {
+      if (reading && !state.batch && !waited && performance.now() - reading.startedAt < this.readMs / 2) {
         // Falls through to a read of its own.
-      } else if (state.reading && !state.batch) {
-        await state.reading.done.catch(() => {});
+      } else if (reading && !state.batch) {
+        waited = true;
+        await reading.done.catch(() => {});
         if (state.items) return { kind: "reuse", items: state.items };
-        // The read failed (its error went to the queries that took part in it): this query reads the page itself.
+        // The read failed (its error went to the queries that took part in it): this query joins another
+        // read of the page under way (a hedged one), or reads the page itself.
         if (request.ctx.signal.aborted) throw request.ctx.signal.reason;
         continue;
       }
@@ -86,6 +91,8 @@ export class PageReads {
         setImmediate(() => this.read(page, state));
       });
       if (outcome !== AGAIN) return outcome;
+      // Its read failed or stopped: a read of the page still under way is joined (waited for), else it reads again.
+      waited = true;
     }
   }
 
@@ -99,18 +106,21 @@ export class PageReads {
       (items) => {
         // A hedged read's items join the first's: later queries choose from all of them.
         state.items = [...new Set([...(state.items ?? []), ...items.map((i) => i.content)])];
-        if (state.reading?.done === done) state.reading = undefined;
+        state.reading = state.reading.filter((r) => r.done !== done);
         this.readMs = this.readMs === 0 ? performance.now() - startedAt : 0.8 * this.readMs + 0.2 * (performance.now() - startedAt);
         waiting.forEach((w, index) => w.resolve({ kind: "read", items: items.filter((i) => i.serves.includes(index)).map((i) => i.content) }));
       },
       (error: unknown) => {
-        if (state.reading?.done === done) state.reading = undefined;
-        // Queue mode: another node job's run stopped under the read; a query of a run going on reads the page again.
-        waiting.forEach((w) => (w.request.ctx !== ctx && ctx.signal.aborted && !w.request.ctx.signal.aborted ? w.resolve(AGAIN) : w.reject(error)));
+        state.reading = state.reading.filter((r) => r.done !== done);
+        // Another read of the page still under way (a hedged one, the first): the queries of this one wait
+        // for it and choose from its items, rather than losing the page. Queue mode: another node job's run
+        // stopped under the read; a query of a run going on reads the page again.
+        const another = state.reading.length > 0;
+        waiting.forEach((w) => (!w.request.ctx.signal.aborted && (another || (w.request.ctx !== ctx && ctx.signal.aborted)) ? w.resolve(AGAIN) : w.reject(error)));
         throw error;
       },
     );
-    state.reading ??= { done, startedAt };
+    state.reading.push({ done, startedAt });
     done.catch(() => {});
   }
 

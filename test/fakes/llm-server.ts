@@ -37,8 +37,8 @@ export interface LlmOptions {
   retryAfterSeconds: number;
   /** Every request fails with this status until reset (0 or null: off). */
   failAll: number | null;
-  /** Per agent: after `skip` answered requests, the next `times` get `status` (count down as they happen). */
-  agentFailures: { agent: string; status: number; skip: number; times: number }[];
+  /** Per agent: after `skip` answered requests, the next `times` get `status` (count down as they happen), `afterMs` after their arrival (default at once). */
+  agentFailures: { agent: string; status: number; skip: number; times: number; afterMs?: number }[];
   /** Every request hangs (never answered) until reset. */
   hangAll: boolean;
   /** The report writer also cites FABRICATED_URL once. */
@@ -227,6 +227,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     if (rule && rule.skip > 0) rule.skip--;
     else if (rule) {
       rule.times--;
+      if (rule.afterMs) await sleep(rule.afterMs, ...signals);
       return sendJson(res, rule.status, failureBody(rule.status));
     }
     if (o.fail429Times > 0) {
