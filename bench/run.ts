@@ -230,7 +230,8 @@ async function main(): Promise<void> {
           const st = result.statements;
           log(
             `tree ${depth}x${breadth} ${database}: ${(result.wallMs / 1000).toFixed(2)} s wall, bound ${(result.bound.boundMs / 1000).toFixed(2)} s ` +
-              `(${result.bound.limitedBy}), ratio ${result.ratio.toFixed(3)}, CPU ${result.server.cpuSeconds.toFixed(2)} s, ` +
+              `(${result.bound.limitedBy}), ratio ${result.ratio.toFixed(3)}, CPU ${result.server.cpuSeconds.toFixed(2)} s ` +
+              `(${result.server.byProcess.map((p) => `${p.name} ${p.cpuSeconds.toFixed(2)}`).join(", ")}), ` +
               `peak RSS ${result.server.peakRssMb.toFixed(0)} MB, rows ${result.rows.total}, ` +
               `statements ${st ? `${st.total} (${st.writes} writes)` : "n/a"}, stream p95 ${result.stream.p95Ms.toFixed(1)} ms`,
           );

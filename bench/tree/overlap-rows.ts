@@ -48,6 +48,7 @@ export async function runOverlapRows(o: OverlapRowsOptions): Promise<OverlapRows
         o.log(
           `tree ${depth}x${breadth} ${database} on the overlapping web: ${(result.wallMs / 1000).toFixed(2)} s wall, ratio ${result.ratio.toFixed(3)}, ` +
             `${result.llm.calls} LLM calls, ${result.llm.promptTokens} prompt tokens, ${result.pages.distinctUrls} distinct pages, ` +
+            `CPU ${((result.server.cpuSeconds * 1000) / Math.max(1, result.llm.calls)).toFixed(1)} ms per LLM call (${result.server.byProcess.map((p) => `${p.name} ${p.cpuSeconds.toFixed(2)} s`).join(", ")}), ` +
             `planted facts ${result.quality ? `${(result.quality.inItems * 100).toFixed(1)}% in items` : "n/a"}`,
         );
         tree.push(result);

@@ -41,8 +41,18 @@ export function rssBytes(pid: number): number {
   return statm ? Number(statm.split(" ")[1]) * PAGE_KB * 1024 : 0;
 }
 
+/** A short name for a process: its script's or executable's base name (e.g. "next-server", "extract-worker.mjs"). */
+export function processName(pid: number): string {
+  const args = (readText(`/proc/${pid}/cmdline`) ?? "").split("\0").filter(Boolean);
+  const script = args.slice(1).find((a) => !a.startsWith("-") && /\.(m?js|ts|cjs)$/.test(a));
+  const comm = readText(`/proc/${pid}/comm`)?.trim();
+  return (script ?? comm ?? args[0] ?? String(pid)).split("/").at(-1)!;
+}
+
 export interface ProcessUsage {
   cpuSeconds: number;
+  /** The CPU seconds by process name (the server, its extraction workers…), most first. */
+  byProcess: { name: string; cpuSeconds: number }[];
   peakRssBytes: number;
   samples: number;
 }
@@ -54,6 +64,7 @@ export interface ProcessUsage {
 export function sampleProcessTree(pid: number, intervalMs = 50): { stop(): ProcessUsage } {
   const cpuAtStart = new Map<number, number>();
   const cpuLatest = new Map<number, number>();
+  const names = new Map<number, string>();
   for (const p of processTree(pid)) cpuAtStart.set(p, cpuSeconds(p));
   let peakRssBytes = 0;
   let samples = 0;
@@ -63,6 +74,7 @@ export function sampleProcessTree(pid: number, intervalMs = 50): { stop(): Proce
       rss += rssBytes(p);
       const cpu = cpuSeconds(p);
       if (cpu > 0) cpuLatest.set(p, cpu);
+      if (!names.has(p)) names.set(p, processName(p));
     }
     peakRssBytes = Math.max(peakRssBytes, rss);
     samples++;
@@ -74,8 +86,15 @@ export function sampleProcessTree(pid: number, intervalMs = 50): { stop(): Proce
       clearInterval(timer);
       sample();
       let cpu = 0;
-      for (const [p, latest] of cpuLatest) cpu += latest - (cpuAtStart.get(p) ?? 0);
-      return { cpuSeconds: cpu, peakRssBytes, samples };
+      const byName = new Map<string, number>();
+      for (const [p, latest] of cpuLatest) {
+        const used = latest - (cpuAtStart.get(p) ?? 0);
+        cpu += used;
+        const name = names.get(p) ?? String(p);
+        byName.set(name, (byName.get(name) ?? 0) + used);
+      }
+      const byProcess = [...byName].map(([name, cpuSeconds]) => ({ name, cpuSeconds })).filter((p) => p.cpuSeconds > 0).sort((a, b) => b.cpuSeconds - a.cpuSeconds);
+      return { cpuSeconds: cpu, byProcess, peakRssBytes, samples };
     },
   };
 }

@@ -85,7 +85,7 @@ export interface TreeRunResult {
   wallMs: number;
   bound: Bound;
   ratio: number;
-  server: { cpuSeconds: number; cpuShareOfWall: number; peakRssMb: number };
+  server: { cpuSeconds: number; cpuShareOfWall: number; peakRssMb: number; byProcess: { name: string; cpuSeconds: number }[] };
   rows: { research: number; serpQueries: number; pages: number; queryPages: number; extractedItems: number; total: number };
   /**
    * SQL statements the server sent from the start request to the stream's end, counted in the
@@ -336,6 +336,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
       server: {
         cpuSeconds: usage.cpuSeconds,
         cpuShareOfWall: usage.cpuSeconds / (wallMs / 1000),
+        byProcess: usage.byProcess,
         peakRssMb: usage.peakRssBytes / 1024 / 1024,
       },
       rows,
