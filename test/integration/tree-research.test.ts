@@ -122,7 +122,8 @@ describe("tree research", () => {
     // branches' call, not branch 2's alone (lib/explore/page-reads.ts): with its search late, branch 2
     // finds its pages read by branch 1 and chooses from their items in a call of its own, slow enough to
     // outlast the fast branch.
-    fakes.llm.configure({ latencyRules: [{ match: "^(?![\\s\\S]*aspect 1(\\.|\\b))[\\s\\S]*aspect 2(\\.|\\b)", latencyMs: 3_000 }] });
+    // 6 s: the fast branch's child (planned, searched, read) must end before it even when a full test run loads the machine.
+    fakes.llm.configure({ latencyRules: [{ match: "^(?![\\s\\S]*aspect 1(\\.|\\b))[\\s\\S]*aspect 2(\\.|\\b)", latencyMs: 6_000 }] });
     fakes.search.configure({ latencyRules: [{ match: "aspect 2(\\.|\\b)", latencyMs: 1_000 }] });
     fakes.search.configure({ failingPageShare: 0 });
     const id = await createAndStart(app, { depth: 2, breadth: 2 });
