@@ -103,6 +103,17 @@ test("a reply's query handles: near-misses resolved to the query, a handle that 
   assert.deepEqual(parsed.items.map((i) => i.queries), [["Q1", "Q2"], ["Q2"], []]);
 });
 
+/** Three queries reaching the page: at once, 30 ms later (within a hedge's window), and `lateMs` after the first. */
+async function threeArrivals(ctx: InstanceType<typeof RunContext>, pageId: string, lateMs: number) {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const first = ctx.pageReads.serve(pageId, page, request(ctx, 1, "Installed capacity in GW"));
+  await sleep(30);
+  const hedged = ctx.pageReads.serve(pageId, page, request(ctx, 2, "Prices per kilowatt-hour"));
+  await sleep(lateMs - 30);
+  const late = ctx.pageReads.serve(pageId, page, request(ctx, 3, "Efficiency of the fleet"));
+  return Promise.all([first, hedged, late]);
+}
+
 test("a query reaching a page whose read began a moment ago reads it too (a hedged read); one reaching it late in the read waits and chooses", async () => {
   const ctx = await newContext("Grid batteries, hedged");
   fakes.llm.configure({ latencyMs: 400 });
@@ -110,15 +121,9 @@ test("a query reaching a page whose read began a moment ago reads it too (a hedg
     // One read measured first: how long a read takes here.
     await ctx.pageReads.serve("h0", page, request(ctx, 1, "Installed capacity in GW"));
     const from = fakes.llm.log.length;
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const first = ctx.pageReads.serve("h1", page, request(ctx, 1, "Installed capacity in GW"));
-    await sleep(30);
-    // 30 ms into a ~400 ms read: waiting and then choosing would take longer than reading.
-    const hedged = ctx.pageReads.serve("h1", page, request(ctx, 2, "Prices per kilowatt-hour"));
-    await sleep(300);
-    // Most of the reads are done: this one waits for them and chooses from their items.
-    const late = ctx.pageReads.serve("h1", page, request(ctx, 3, "Efficiency of the fleet"));
-    const [a, b, c] = await Promise.all([first, hedged, late]);
+    // The second 30 ms into a ~400 ms read: waiting and then choosing would take longer than reading.
+    // The third when most of the reads are done: it waits for them and chooses from their items.
+    const [a, b, c] = await threeArrivals(ctx, "h1", 330);
     assert.equal(a.kind, "read");
     assert.equal(b.kind, "read", "the second query read the page itself");
     assert.equal(c.kind, "reuse", "the third chose from what the reads extracted");
@@ -135,17 +140,11 @@ test("a read that fails while a hedged read of the page is under way: its querie
   fakes.llm.configure({ latencyMs: 800 });
   try {
     await ctx.pageReads.serve("f0", page, request(ctx, 1, "Installed capacity in GW"));
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     // The next read fails 600 ms after it went out (the hedged one, 30 ms later, does not).
     fakes.llm.configure({ agentFailures: [{ agent: "website-analyzer", status: 400, skip: 0, times: 1, afterMs: 600 }] });
     const from = fakes.llm.log.length;
-    const first = ctx.pageReads.serve("f1", page, request(ctx, 1, "Installed capacity in GW"));
-    await sleep(30);
-    const hedged = ctx.pageReads.serve("f1", page, request(ctx, 2, "Prices per kilowatt-hour"));
-    await sleep(470);
-    // Past half of a read: this one waits for the first read, which then fails.
-    const late = ctx.pageReads.serve("f1", page, request(ctx, 3, "Efficiency of the fleet"));
-    const [a, b, c] = await Promise.all([first, hedged, late]);
+    // The third past half of a read: it waits for the first read, which then fails.
+    const [a, b, c] = await threeArrivals(ctx, "f1", 500);
     assert.equal(b.kind, "read", "the hedged read served its query");
     assert.equal(a.kind, "reuse", "the failed read's query chose from the hedged read's items");
     assert.equal(c.kind, "reuse", "the query waiting for the failed read chose from the hedged read's items");
