@@ -196,3 +196,32 @@ test("in a tree, each page is read once, later queries choose from its items, an
   }
   assert.ok(new Set(items.map((i) => i.link.queryId)).size > 1, "items on several queries");
 });
+
+test("a query's children are planned beside its selection call, from every item it could choose from, not one LLM round after it", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "Heat pumps in cold climates, planned early", status: "running", depth: 3, breadth: 3 } });
+  const from = fakes.llm.log.length;
+  // Selections slow: a planning that waited for its query's selection would start after it ended.
+  fakes.llm.configure({ latencyRules: [{ match: "item-selector agent", latencyMs: 1_500 }] });
+  try {
+    await exploreTree({ scope: { researchId: research.id, prompt: research.initialPrompt, qa: [], depth: 3, breadth: 3 }, sink, signal: new AbortController().signal });
+  } finally {
+    fakes.llm.configure({ latencyRules: [] });
+  }
+  const queries = await db.serpQuery.findMany({ where: { researchId: research.id }, include: { children: { select: { id: true } } } });
+  const log = fakes.llm.log.slice(from);
+  const mentions = (e: (typeof log)[number], text: string) => sent(e).includes(text);
+  let checked = 0;
+  for (const q of queries.filter((x) => x.children.length > 0)) {
+    const selection = log.find((e) => e.agent === "item-selector" && mentions(e, `<search_query>\n${q.text}\n</search_query>`));
+    if (!selection) continue;
+    // Its children's planning: the call with it as the parent.
+    const planning = log.find((e) => e.agent === "query-generator" && mentions(e, `<query level="parent">\nQuery: ${q.text}\n`))!;
+    assert.ok(planning.at < selection.endedAt!, `"${q.text}": planned ${selection.endedAt! - planning.at} ms before its selection ended`);
+    // The candidates the selection chose from are in the planning's prompt.
+    const candidate = /N1: ([^\n<]{20,})/.exec(sent(selection))?.[1];
+    assert.ok(candidate, "the selection's first item");
+    assert.ok(mentions(planning, candidate!.slice(0, 40)), "the planning saw the items being chosen from");
+    checked++;
+  }
+  assert.ok(checked > 0, "some query with children chose from another query's read");
+});

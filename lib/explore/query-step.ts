@@ -43,7 +43,16 @@ function underWay<T>(write: Promise<T>): Promise<T> {
  * written (its children's planning may read the chain meanwhile: the caller awaits it before their
  * insert). Null when it failed.
  */
-export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{ completed: Promise<SerpQuery> } | null> {
+export async function processQuery(
+  ctx: RunContext,
+  query: SerpQuery,
+  /**
+   * Told once every page of the query is settled, with what the query learned from them: its own reads'
+   * items, and every item of the pages another query's read went out for (what its selection chooses
+   * from). Its children's planning starts there, beside that selection, not one LLM round after it.
+   */
+  onLearned?: (learned: { content: string; url: string }[]) => void,
+): Promise<{ completed: Promise<SerpQuery> } | null> {
   let rows: QueryPageRow[];
   if (query.status === "pending" || query.status === "searching") {
     // The status is written while the search goes out (a round trip less on every query's path): the
@@ -88,6 +97,9 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{
   type Reused = { page: FetchedPage; items: string[]; record: (items: string[], spent?: store.SettledCalls) => Promise<void>; fail: (error: string) => Promise<void> };
   let batch: Reused[] = [];
   let unsettled = pending.length;
+  /** What the query learned from its pages, in their order: told to onLearned once every page is settled. */
+  const learnedByRow = new Map<string, { content: string; url: string }[]>();
+  const learn = (rowId: string, url: string, items: string[]) => learnedByRow.set(rowId, items.map((content) => ({ content, url })));
   const selections: Promise<void>[] = [];
   const choose = async (pages: Reused[]): Promise<void> => {
     const usage = ctx.analysisUsage(query.id);
@@ -119,7 +131,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{
   };
   // Every page's analysis ends before the query does, even when one fails: a sibling still saving
   // its items after the run had settled its unfinished rows as stopped would leave them unmarked.
-  await allOrFirstError(
+  const pagesSettled = allOrFirstError(
     pending.map(async (row) => {
       let settledHere = false;
       /** This page no longer holds back the query's selection. */
@@ -151,7 +163,9 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{
         if (row.items.length > 0) {
           settle();
           // Analysed before a crash, between saving the items and marking the row (see store.saveAnalysis).
-          return await recordAnalysis([...row.items].sort((a, b) => a.position - b.position).map((i) => i.content));
+          const items = [...row.items].sort((a, b) => a.position - b.position).map((i) => i.content);
+          learn(row.id, page.url, items);
+          return await recordAnalysis(items);
         }
         if (page.status !== "scraped") {
           settle();
@@ -170,6 +184,7 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{
             if (!isLostCall(error)) throw error;
             return fail(error.message);
           }
+          learn(row.id, page.url, outcome.items);
           if (outcome.kind === "read" || outcome.items.length === 0) return recordAnalysis(outcome.items);
           batch.push({ page, items: outcome.items, record: recordAnalysis, fail });
           // Known to be another's only now, after the query's selection went out: one of its own.
@@ -179,10 +194,20 @@ export async function processQuery(ctx: RunContext, query: SerpQuery): Promise<{
         settle();
       }
     }),
+  );
+  try {
+    await pagesSettled;
+  } catch (error) {
     // Nothing of this query is written after it ends: its selections included.
-  )
-    .finally(() => Promise.allSettled(selections))
-    .finally(() => analyzingWritten?.catch(() => {}));
+    await Promise.allSettled(selections);
+    await analyzingWritten?.catch(() => {});
+    throw error;
+  }
+  // Its pages in their order: those analysed before this run's start (a resume) with their stored items.
+  const stored = (row: QueryPageRow) => [...row.items].sort((a, b) => a.position - b.position).map((i) => ({ content: i.content, url: i.url }));
+  onLearned?.(rows.flatMap((row) => learnedByRow.get(row.id) ?? stored(row)));
+  await Promise.allSettled(selections);
+  await analyzingWritten?.catch(() => {});
   await allOrFirstError(selections);
   await analyzingWritten;
   return { completed: underWay(setStatus(ctx, query, "completed", { completedAt: new Date(), tokens: ctx.takeQueryTokens(query.id) })) };

@@ -9,7 +9,7 @@
 import { generateSerpQueries, QueryShortfallError, type SerpQueryDraft } from "../agents/generate-serp-queries";
 import { isLostCall } from "../ai/errors";
 import { allOrFirstError, sleep } from "../concurrency";
-import type { SerpQuery } from "../db/types";
+import type { QueryLearnings, SerpQuery } from "../db/types";
 import type { RunContext } from "./context";
 import { toQueryView, toWebsiteView } from "./public-shape";
 import { processQuery } from "./query-step";
@@ -20,6 +20,12 @@ export const ACTIVE = new Set(["pending", "searching", "scraping", "analyzing"])
 /** Waits before planning queries again after the LLM call for it was lost: the delay, then 4× it. */
 /** Later tries of a planning whose call was lost (exported for the LLM-call bound test). */
 export const planRetryDelays = (base: number) => [base, base * 4];
+
+/** A query's children's planning under way: its drafts, and the sink its calls are counted by. */
+interface Planning {
+  usage: ReturnType<RunContext["planningUsage"]>;
+  drafts: Promise<SerpQueryDraft[] | null>;
+}
 
 export class TreeRunner {
   private readonly inflight = new Set<Promise<void>>();
@@ -157,9 +163,18 @@ export class TreeRunner {
   }
 
   private async runQuery(query: SerpQuery): Promise<void> {
-    const done = await processQuery(this.ctx, query);
-    if (!done) return;
-    if (query.depth < this.ctx.depth) await this.expand(query, done.completed);
+    const expands = query.depth < this.ctx.depth;
+    let planning: Planning | undefined;
+    let done;
+    try {
+      // The children's planning starts once the query's pages are settled, beside its selection call.
+      done = await processQuery(this.ctx, query, expands ? (learned) => void (planning = this.startPlanning(query, learned)) : undefined);
+    } catch (error) {
+      if (planning) await this.abandon(planning);
+      throw error;
+    }
+    if (!done) return planning && this.abandon(planning);
+    if (expands) await this.expand(query, done.completed, planning);
     else await done.completed;
   }
 
@@ -171,21 +186,18 @@ export class TreeRunner {
   }
 
   /**
-   * Generates a completed query's children from the whole parent chain, then schedules them.
-   * `completed`: the parent's completion, when it is still being written (its chain is read meanwhile).
+   * Plans a query's children from its whole parent chain: what the ancestors learned, as stored, and what
+   * the query learned (`learned`, while its selection is still being made; as stored when not given).
    */
-  private async expand(parent: SerpQuery, completed?: Promise<unknown>): Promise<void> {
+  private startPlanning(parent: SerpQuery, learned?: QueryLearnings["learnings"]): Planning {
     const { ctx } = this;
     const count = childCount(parent.levelBreadth);
-    const chainRead = store.chainLearnings(this.chainOf(parent));
-    // Both end before anything goes on: nothing of the node is written after it ends.
-    await allOrFirstError<unknown>([chainRead, completed ?? Promise.resolve()]);
-    const chain = await chainRead;
     // The planning's calls are settled with the children's insert, or on their own when there is none.
     const usage = ctx.planningUsage(parent.id);
-    let children: SerpQuery[];
-    try {
-      const drafts = await this.plan(`the follow-up queries of "${parent.text}"`, () =>
+    const drafts = (async () => {
+      const chain = await store.chainLearnings(this.chainOf(parent));
+      if (learned) chain[chain.length - 1] = { ...chain[chain.length - 1], learnings: learned };
+      return this.plan(`the follow-up queries of "${parent.text}"`, () =>
         generateSerpQueries({
           prompt: ctx.prompt,
           qa: ctx.qa,
@@ -197,13 +209,39 @@ export class TreeRunner {
           schedule: ctx.schedule({ kind: "children", depth: parent.depth }),
         }),
       );
+    })();
+    drafts.catch(() => {});
+    return { usage, drafts };
+  }
+
+  /** A planning whose query did not complete: it ends, and its calls are settled. */
+  private async abandon({ usage, drafts }: Planning): Promise<void> {
+    await drafts.catch(() => {});
+    await this.settleCalls(usage);
+  }
+
+  private settleCalls(usage: Planning["usage"]): Promise<void> {
+    return usage.flush().catch((error: unknown) => console.error(`[quarry] research ${this.ctx.id}: could not settle a planning's calls:`, error));
+  }
+
+  /**
+   * Inserts a completed query's planned children (planned here when no planning was started), then
+   * schedules them. `completed`: the parent's completion, when it is still being written.
+   */
+  private async expand(parent: SerpQuery, completed?: Promise<unknown>, planning = this.startPlanning(parent)): Promise<void> {
+    const { usage, drafts: planned } = planning;
+    let children: SerpQuery[];
+    try {
+      // Both end before anything goes on: nothing of the node is written after it ends.
+      const [drafts] = await allOrFirstError<unknown>([planned, completed ?? Promise.resolve()]);
       // Nothing planned: the branch ends here, and a resume tries again (children were not generated).
-      if (!drafts?.length) return;
+      if (!(drafts as SerpQueryDraft[] | null)?.length) return;
       // An insert that fails (the database does) leaves the calls unsettled: counted, as at a crash.
-      children = await store.createChildQueries(parent, drafts, count, usage.take());
+      children = await store.createChildQueries(parent, drafts as SerpQueryDraft[], childCount(parent.levelBreadth), usage.take());
     } finally {
-      await usage.flush().catch((error: unknown) => console.error(`[quarry] research ${ctx.id}: could not settle a planning's calls:`, error));
+      await this.settleCalls(usage);
     }
+    const { ctx } = this;
     for (const child of children) this.queries.set(child.id, child);
     for (const child of children) ctx.emit({ type: "query.created", data: toQueryView(child) });
     if (this.handOff) await this.handOff(children);
