@@ -88,7 +88,8 @@ const schema = z.object({
   SCRAPE_TIMEOUT_MS: int(15_000, 100),
   SCRAPE_MAX_BYTES: int(5 * 1024 * 1024, 1024),
   SCRAPE_MAX_REDIRECTS: int(5, 0, 20),
-  SCRAPE_CONCURRENCY: int(8, 1, 128),
+  // 16: a breadth-3 level's pages (up to 21) go out in one or two waves, not three (at most 16 × SCRAPE_MAX_BYTES in flight).
+  SCRAPE_CONCURRENCY: int(16, 1, 128),
   SCRAPE_ALLOW_PRIVATE: flag,
   // Worker processes that turn fetched pages into text (HTML extraction, PDF parsing) off the event loop; 0: in process.
   // One core stays the event loop's: on 2 cores, 1 worker (2 starved the server and the browser
