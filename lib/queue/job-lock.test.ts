@@ -31,7 +31,10 @@ after(async () => {
 /** Blocks this process as SIGSTOP would: no timer, no I/O, for `ms`. */
 const stall = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-/** A worker whose job makes fake LLM calls until its signal aborts; `calls` records when each was made. */
+/**
+ * A worker whose job makes fake LLM calls until its signal aborts; `calls` records when each was made
+ * (performance.now(): a call made just before the loss, in the same millisecond, is not counted after it).
+ */
 async function runJob(name: string, meanwhile: (job: Job, token: string) => Promise<void>) {
   const begin = connect();
   const calls: number[] = [];
@@ -40,7 +43,7 @@ async function runJob(name: string, meanwhile: (job: Job, token: string) => Prom
   const done = new Promise((resolve) => (ended = resolve));
   const worker = new Worker("locks", async (job, token) => {
     const lock = watchJobLock(worker, job, LOCK_MS);
-    lock.signal.addEventListener("abort", () => (lostAt = Date.now()));
+    lock.signal.addEventListener("abort", () => (lostAt = performance.now()));
     try {
       void meanwhile(job, token!);
       // As the part worker runs its work (lib/queue/worker.ts), each call asking as lib/ai/call.ts does.
@@ -48,7 +51,7 @@ async function runJob(name: string, meanwhile: (job: Job, token: string) => Prom
         for (;;) {
           await begin.ping();
           assertOwned(lock.signal);
-          calls.push(Date.now());
+          calls.push(performance.now());
           await new Promise((r) => setTimeout(r, 20));
         }
       });
@@ -73,7 +76,7 @@ test("a job whose lock another worker took makes no LLM call after its next rene
   let takenAt = 0;
   const { why, calls, lostAt } = await runJob("job-taken", async (job) => {
     await new Promise((r) => setTimeout(r, 300));
-    takenAt = Date.now();
+    takenAt = performance.now();
     await commands.set(`${prefix}:locks:${job.id}:lock`, "another worker's token", "PX", 60_000);
   });
   assert.ok(why instanceof LockLostError, `stopped by its lock: ${String(why)}`);
@@ -88,7 +91,7 @@ test("a worker stopped past its lock makes no further LLM call when it resumes",
     await new Promise((r) => setTimeout(r, 300));
     // A call's begin is in flight: its reply is the first thing the worker sees when it resumes.
     stall(LOCK_MS * 1.5);
-    resumedAt = Date.now();
+    resumedAt = performance.now();
   });
   assert.ok(why instanceof LockLostError, `stopped by its lock: ${String(why)}`);
   assert.ok(calls.length > 0, "it made calls before the stall");
