@@ -285,8 +285,7 @@ async function runNodeJobs(jobs) {
     // Counted as this run's result: a file that fails alone too fails the run.
     if (fileOk(job, result)) flaky.push(`${job.part}: ${job.file}: ${failedTests.length ? failedTests.map((f) => f.replace(`${job.part}: `, "")).join("; ") : "failed outside its tests"}`);
     account(job, result);
-    const ended = Date.now();
-    partEnds.set(job.part, ended);
+    partEnds.set(job.part, Date.now());
   }
   for (const [part, tap] of taps) fs.writeFileSync(path.join(root, "test-results", `${part}.tap`), tap);
   for (const [part, end] of partEnds) timings.push(`${part}: ${((end - started) / 60_000).toFixed(1)} min`);

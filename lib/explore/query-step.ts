@@ -28,6 +28,11 @@ async function setStatus(ctx: RunContext, query: SerpQuery, status: QueryStatus,
   return updated;
 }
 
+/** A row's stored items, in their order. */
+function storedItems(row: QueryPageRow): { content: string; url: string }[] {
+  return [...row.items].sort((a, b) => a.position - b.position).map((i) => ({ content: i.content, url: i.url }));
+}
+
 function emitWebsite(ctx: RunContext, row: WebsiteRow, type: "page.status" | "item.extracted" = "page.status") {
   ctx.emit({ type, data: toWebsiteView(row) });
 }
@@ -99,7 +104,6 @@ export async function processQuery(
   let unsettled = pending.length;
   /** What the query learned from its pages, in their order: told to onLearned once every page is settled. */
   const learnedByRow = new Map<string, { content: string; url: string }[]>();
-  const learn = (rowId: string, url: string, items: string[]) => learnedByRow.set(rowId, items.map((content) => ({ content, url })));
   const selections: Promise<void>[] = [];
   const choose = async (pages: Reused[]): Promise<void> => {
     const usage = ctx.analysisUsage(query.id);
@@ -163,9 +167,7 @@ export async function processQuery(
         if (row.items.length > 0) {
           settle();
           // Analysed before a crash, between saving the items and marking the row (see store.saveAnalysis).
-          const items = [...row.items].sort((a, b) => a.position - b.position).map((i) => i.content);
-          learn(row.id, page.url, items);
-          return await recordAnalysis(items);
+          return await recordAnalysis(storedItems(row).map((i) => i.content));
         }
         if (page.status !== "scraped") {
           settle();
@@ -184,7 +186,7 @@ export async function processQuery(
             if (!isLostCall(error)) throw error;
             return fail(error.message);
           }
-          learn(row.id, page.url, outcome.items);
+          learnedByRow.set(row.id, outcome.items.map((content) => ({ content, url: page.url })));
           if (outcome.kind === "read" || outcome.items.length === 0) return recordAnalysis(outcome.items);
           batch.push({ page, items: outcome.items, record: recordAnalysis, fail });
           // Known to be another's only now, after the query's selection went out: one of its own.
@@ -203,12 +205,10 @@ export async function processQuery(
     await analyzingWritten?.catch(() => {});
     throw error;
   }
-  // Its pages in their order: those analysed before this run's start (a resume) with their stored items.
-  const stored = (row: QueryPageRow) => [...row.items].sort((a, b) => a.position - b.position).map((i) => ({ content: i.content, url: i.url }));
-  onLearned?.(rows.flatMap((row) => learnedByRow.get(row.id) ?? stored(row)));
-  await Promise.allSettled(selections);
-  await analyzingWritten?.catch(() => {});
-  await allOrFirstError(selections);
+  // Its pages in their order: those analysed before (a resume) with their stored items.
+  onLearned?.(rows.flatMap((row) => learnedByRow.get(row.id) ?? storedItems(row)));
+  // Nothing of this query is written after it ends: its selections included.
+  await allOrFirstError(selections).finally(() => analyzingWritten?.catch(() => {}));
   await analyzingWritten;
   return { completed: underWay(setStatus(ctx, query, "completed", { completedAt: new Date(), tokens: ctx.takeQueryTokens(query.id) })) };
 }

@@ -233,11 +233,12 @@ export class TreeRunner {
     let children: SerpQuery[];
     try {
       // Both end before anything goes on: nothing of the node is written after it ends.
-      const [drafts] = await allOrFirstError<unknown>([planned, completed ?? Promise.resolve()]);
+      await allOrFirstError<unknown>([planned, completed ?? Promise.resolve()]);
+      const drafts = await planned;
       // Nothing planned: the branch ends here, and a resume tries again (children were not generated).
-      if (!(drafts as SerpQueryDraft[] | null)?.length) return;
+      if (!drafts?.length) return;
       // An insert that fails (the database does) leaves the calls unsettled: counted, as at a crash.
-      children = await store.createChildQueries(parent, drafts as SerpQueryDraft[], childCount(parent.levelBreadth), usage.take());
+      children = await store.createChildQueries(parent, drafts, childCount(parent.levelBreadth), usage.take());
     } finally {
       await this.settleCalls(usage);
     }
