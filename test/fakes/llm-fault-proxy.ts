@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { clientGone, FakeServer, readBody, sendJson, sleep } from "./fake-server";
-import { agentOf, type ChatMessage } from "./llm-parse";
+import { agentOf, messageText, type ChatMessage } from "./llm-parse";
 import { seededRandom } from "./random";
 
 export interface FaultOptions {
@@ -51,6 +51,8 @@ export interface FaultLogEntry {
   /** The same request body was seen before: a retry. */
   repeat: boolean;
   bodyHash: string;
+  /** The request's messages' text (whose work a call serves: the query or page it names). */
+  prompt: string;
   /** From the upstream's `usage` (JSON reply, or the final SSE chunk). */
   promptTokens: number;
   completionTokens: number;
@@ -186,7 +188,9 @@ export class LlmFaultProxy extends FakeServer<FaultOptions, FaultLogEntry> {
       at: Date.now(), endedAt: null, path: url.pathname,
       agent: Array.isArray(parsed.messages) ? agentOf(parsed.messages) : "unknown",
       stream: parsed.stream === true, outcome: "forwarded", upstreamStatus: null, completed: false, aborted: false,
-      delayMs: 0, repeat: this.seen.has(bodyHash), bodyHash, promptTokens: 0, completionTokens: 0,
+      delayMs: 0, repeat: this.seen.has(bodyHash), bodyHash,
+      prompt: Array.isArray(parsed.messages) ? parsed.messages.map(messageText).join("\n") : "",
+      promptTokens: 0, completionTokens: 0,
     };
     this.seen.add(bodyHash);
     this.log.push(entry);

@@ -64,6 +64,8 @@ export async function clearQueuePrefix(redisUrl: string, prefix: string): Promis
 export class TestWorker {
   private child?: ChildProcess;
   private output = "";
+  /** Lines awaited by `nextLine`, checked as each chunk of output arrives. */
+  private awaited: Array<{ pattern: RegExp; resolve: (seen: { at: number; line: string }) => void }> = [];
 
   private constructor(
     private readonly env: Record<string, string>,
@@ -89,6 +91,25 @@ export class TestWorker {
 
   logs(): string {
     return this.output;
+  }
+
+  /**
+   * The next line of output matching `pattern` (from now on), with the time its chunk arrived: a
+   * moment taken as the output comes, not at a later poll of the log.
+   */
+  nextLine(pattern: RegExp): Promise<{ at: number; line: string }> {
+    return new Promise((resolve) => this.awaited.push({ pattern, resolve }));
+  }
+
+  private take(chunk: string): void {
+    const at = Date.now();
+    this.output += chunk;
+    for (const line of chunk.split("\n")) {
+      for (const w of this.awaited.filter((a) => a.pattern.test(line))) {
+        this.awaited.splice(this.awaited.indexOf(w), 1);
+        w.resolve({ at, line });
+      }
+    }
   }
 
   /** The run jobs of this worker's log lines "job <id> (<kind> <subject>) <event>" (not its node or task jobs' lines), by job id. */
@@ -149,8 +170,12 @@ export class TestWorker {
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child = child;
-    child.stdout?.on("data", (d) => (this.output += d));
-    child.stderr?.on("data", (d) => (this.output += d));
+    child.stdout?.on("data", (d) => this.take(String(d)));
+    child.stderr?.on("data", (d) => {
+      this.take(String(d));
+      // As a TestApp's server: under npm test a failed file's log then holds the worker's errors.
+      if (process.env.TEST_ECHO_SERVER_STDERR === "1") process.stderr.write(`[worker ${this.name}] ${d}`);
+    });
     const deadline = Date.now() + 60_000;
     while (!/is taking jobs/.test(this.output)) {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`worker ${this.name} exited (${child.exitCode}):\n${this.output}`);

@@ -191,7 +191,12 @@ async function assertTree(db: TestApp["db"], researchId: string, depth: number, 
   const links = await db.queryPage.findMany({ where: { query: { researchId } } });
   assert.equal(links.length, new Set(links.map((l) => `${l.queryId}|${l.pageId}`)).size, "no page analysed twice for a query");
   const items = await db.extractedItem.findMany({ where: { researchId } });
-  assert.ok(items.length > 0, "findings");
+  // No findings at all: the pages' and analyses' ends say why (a fetch, an extraction or a model failure).
+  const why = () => JSON.stringify({
+    pages: pages.map((p) => `${p.status}${p.error ? `: ${p.error}` : ""}`),
+    analyses: links.map((l) => `${l.status}${l.error ? `: ${l.error}` : ""}`),
+  });
+  assert.ok(items.length > 0, `findings of ${researchId}: ${why()}`);
   assert.equal(items.length, new Set(items.map((i) => `${i.queryPageId}|${i.content}`)).size, "no item extracted twice");
 }
 

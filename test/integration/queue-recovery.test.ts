@@ -131,19 +131,25 @@ test("a worker stopped (SIGSTOP) past its lock while its LLM call is out: after 
     const victim = pair[victimAt];
     const victimProxy = proxies[victimAt];
     process.kill(victim.pid!, "SIGSTOP");
-    const logAtStop = victim.logs().length;
+    // The victim notices the lost lock at its first timer after SIGCONT and stops the job there: the
+    // moment its line arrives (a poll of the log would end the window later, when the victim, its slot
+    // free again, may already work on another job).
+    const lost = victim.nextLine(/job node-\S+ lost its lock/);
     // Past its 5 s lock, and the other worker's stalled check (every 1.25 s) has given its job to the other.
     await new Promise((r) => setTimeout(r, 8_000));
     const contAt = Date.now();
     process.kill(victim.pid!, "SIGCONT");
-    // The victim notices the lost lock at its first timer after SIGCONT and stops the job there.
-    const lostAt = await waitFor(async () => (victim.logs().slice(logAtStop).includes("lost its lock") ? Date.now() : undefined), 10_000, "the victim to see its lock lost");
+    const seen = await Promise.race([lost, new Promise<undefined>((r) => setTimeout(r, 10_000))]);
+    assert.ok(seen, "the victim saw its lock lost within 10 s of SIGCONT");
+    const lostAt = seen.at;
+    const lostQuery = await app.db.serpQuery.findUniqueOrThrow({ where: { id: /job node-(\S+) lost/.exec(seen.line)![1] } });
     const view = await waitForStatus(app, id, ["completed", "failed"], 180_000);
     assert.equal(view.status, "completed", view.error ?? "");
     await assertTreeExactlyOnce(app, id, 2, 2);
-    // Between SIGCONT and its stop, the victim sent nothing for the job it no longer held.
-    const late = victimProxy.log.filter((e) => e.at >= contAt && e.at <= lostAt);
-    assert.deepEqual(late.map((e) => e.agent), [], `the victim's calls between SIGCONT and its stop (${lostAt - contAt} ms)`);
+    // Between SIGCONT and its stop, the victim sent nothing for the job it no longer held (a call that
+    // names the lost job's query).
+    const late = victimProxy.log.filter((e) => e.at >= contAt && e.at <= lostAt && e.prompt.includes(lostQuery.objective));
+    assert.deepEqual(late.map((e) => e.agent), [], `the victim's calls for "${lostQuery.objective}" between SIGCONT and its stop (${lostAt - contAt} ms)`);
     // Every call the provider received is in the research's usage: settled, or (a reply lost with the
     // lock) unsettled. An unsettled call may also be one stopped by the lost lock before it was sent.
     const final = await waitFor(async () => {
