@@ -2,7 +2,7 @@
 // tasks, discoveries and evidence; a reload mid-run; steering; the clarification wizard; another
 // user's conversation is not found. Screenshots at 1440 and 390 px, light and dark.
 import { expect, test, type Browser, type Page } from "./fixtures";
-import { sameOrigin, shots as themedShots } from "./helpers";
+import { llmControl, sameOrigin, shots as themedShots } from "./helpers";
 
 const shots = (page: Page, name: string) => themedShots(page, `dr-${name}`);
 
@@ -88,7 +88,7 @@ test("a semi-autonomous run streams its tasks and discoveries; a reload shows th
   await expect(first.getByTestId("dr-evidence")).toHaveCount(0);
 });
 
-test("steering: one iteration, the box takes the focus, a steer runs the next", async ({ page }) => {
+test("steering: one iteration, the box takes the focus, a steer runs the next, its reply shown as it is written", async ({ page }) => {
   const id = await startViaApi(page, { message: "Which soils store the most carbon? #stop-at-9", researchMode: "steering" });
   await page.goto(`/deep-research/${id}`);
   await expect(page.getByTestId("dr-mode")).toHaveText("Steering");
@@ -96,11 +96,22 @@ test("steering: one iteration, the box takes the focus, a steer runs the next", 
   await expect(page.getByTestId("dr-reply")).toBeFocused();
   const replies = page.locator("[data-testid=dr-message][data-role=assistant]");
   await expect(replies).toHaveCount(1);
-  await page.getByTestId("dr-reply").fill("Focus on peatlands next.");
-  await page.keyboard.press("Control+Enter");
-  await expect(page.getByTestId("dr-message").filter({ hasText: "Focus on peatlands next." })).toHaveCount(1, { timeout: 30_000 });
-  // Each start counts from iteration 1: the steer's reply is the conversation's second.
-  await expect(replies).toHaveCount(2, { timeout: 120_000 });
+  // The next reply streams over a few seconds: it shows as a draft while it is written.
+  await llmControl(page.request, { latencyRules: [{ match: "dr-reply agent", latencyMs: 6_000 }] });
+  try {
+    await page.getByTestId("dr-reply").fill("Focus on peatlands next.");
+    await page.keyboard.press("Control+Enter");
+    await expect(page.getByTestId("dr-message").filter({ hasText: "Focus on peatlands next." })).toHaveCount(1, { timeout: 30_000 });
+    const draft = page.getByTestId("dr-draft");
+    await expect(draft).toContainText("Reply 2", { timeout: 120_000 });
+    await expect(draft).toContainText("writing…");
+    await expect(draft).toContainText("Iteration 1");
+    // Each start counts from iteration 1: the steer's reply is the conversation's second; saved, it replaces the draft.
+    await expect(replies).toHaveCount(2, { timeout: 60_000 });
+    await expect(draft).toHaveCount(0);
+  } finally {
+    await llmControl(page.request, { latencyRules: [] });
+  }
   await expect(replies.nth(1)).toContainText("Reply 2");
   await expect(page.getByTestId("dr-page")).toHaveAttribute("data-running", "false", { timeout: 60_000 });
   await expect(page.getByTestId("dr-reply")).toBeFocused();

@@ -210,6 +210,7 @@ async function writeTimeline(file: string, r: { t0: number; wallMs: number; hrSt
     llm,
     web: r.webLog,
   };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(timeline));
 }
 

@@ -64,7 +64,7 @@ export function ConversationView({ id, semiCap }: { id: string; semiCap: number 
         <div className="grid min-w-0 content-start gap-6">
           <HypothesisPanel state={live.state} taskIds={taskIds} onCite={cite} />
           <AnalysisNotebook plan={live.plan} datasets={datasets} />
-          <Timeline messages={live.messages} verification={checked ? { messageId: checked.message_id, view: checked } : null} />
+          <Timeline messages={live.messages} draft={live.draft} verification={checked ? { messageId: checked.message_id, view: checked } : null} />
           <Composer conversationId={id} mode={live.state.researchMode} running={running} steps={live.state.suggestedNextSteps} iterationsDone={replies} onStarted={reconnect} />
         </div>
         <aside className="grid min-w-0 content-start gap-6" aria-label="Discoveries, plan and datasets">

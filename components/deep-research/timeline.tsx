@@ -1,10 +1,11 @@
 "use client";
-// The timeline: the user's messages and each iteration's reply, with its level.
+// The timeline: the user's messages and each iteration's reply, with its level; the reply being
+// written shown as it streams.
 import { memo, useRef, useState } from "react";
 import { VerificationSummary } from "../report-verification";
 import type { VerificationView } from "@/lib/verification/view";
 import { Markdown } from "../markdown";
-import type { DrMessage } from "@/lib/client/deep-research-state";
+import type { DrDraft, DrMessage } from "@/lib/client/deep-research-state";
 import { formatDateTime } from "@/lib/client/format";
 
 /** The citation check of one reply (the write-up), by the reply's id. */
@@ -51,7 +52,20 @@ function withReplyNumbers(messages: DrMessage[]): [DrMessage, number][] {
 // A long conversation shows its latest entries; the earlier ones (each a Markdown render) on demand.
 const RECENT = 6;
 
-export const Timeline = memo(function Timeline({ messages, verification = null }: { messages: DrMessage[]; verification?: ReplyVerification | null }) {
+/** The reply being written: its text so far, not yet saved nor checked. */
+function DraftEntry({ draft, reply }: { draft: DrDraft; reply: number }) {
+  return (
+    <li data-testid="dr-draft" aria-busy="true" className="rounded-xl border border-dashed border-border bg-surface px-4 py-3">
+      <div className="flex items-center gap-2 text-xs text-muted">
+        <span className="font-medium text-fg">Reply {reply}</span>
+        <span>writing…</span>
+      </div>
+      <Markdown className="prose-report mt-1 text-sm">{draft.text}</Markdown>
+    </li>
+  );
+}
+
+export const Timeline = memo(function Timeline({ messages, verification = null, draft = null }: { messages: DrMessage[]; verification?: ReplyVerification | null; draft?: DrDraft | null }) {
   const [all, setAll] = useState(false);
   const numbered = withReplyNumbers(messages);
   const hidden = all ? 0 : Math.max(0, numbered.length - RECENT);
@@ -63,7 +77,10 @@ export const Timeline = memo(function Timeline({ messages, verification = null }
           Show {hidden} earlier {hidden === 1 ? "entry" : "entries"}
         </button>
       ) : null}
-      <ol className="mt-2 grid gap-2">{numbered.slice(hidden).map(([m, n]) => <Entry key={m.id} m={m} reply={n} verification={verification?.messageId === m.id ? verification.view : null} />)}</ol>
+      <ol className="mt-2 grid gap-2">
+        {numbered.slice(hidden).map(([m, n]) => <Entry key={m.id} m={m} reply={n} verification={verification?.messageId === m.id ? verification.view : null} />)}
+        {draft ? <DraftEntry draft={draft} reply={messages.filter((m) => m.role !== "user").length + 1} /> : null}
+      </ol>
     </section>
   );
 });

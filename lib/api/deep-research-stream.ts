@@ -15,7 +15,9 @@ export function conversationStream({ id, userId, signal }: { id: string; userId:
     writeSnapshot: (writer, conversation, seq) => writer.write({ type: "data-snapshot", id: "snapshot", data: { seq, conversation } }),
     writeEvent: (writer, e) => {
       const pid = partId(e);
-      writer.write({ type: `data-${e.type}`, ...(pid ? { id: pid } : {}), data: { ...e.data, seq: e.seq, at: e.at } } as never);
+      // A reply's text as it is written: appended by the client, never kept in its message history.
+      const transient = e.type === "reply-delta";
+      writer.write({ type: `data-${e.type}`, ...(pid ? { id: pid } : {}), data: { ...e.data, seq: e.seq, at: e.at }, ...(transient ? { transient } : {}) } as never);
     },
     failureMessage: "The conversation stream failed",
   });

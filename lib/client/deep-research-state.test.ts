@@ -36,6 +36,27 @@ test("tasks, discoveries and messages are upserted by id, without seq/at", () =>
   assert.deepEqual(c.discoveries.map((d) => d.status), ["retired"]);
 });
 
+test("a reply being written is a draft: pieces appended at their offsets, started over at 0, replaced by the saved reply", () => {
+  let c = applyDrChunk(null, snap())!;
+  const piece = (offset: number, delta: string, seq: number): DrChunk => ({ type: "data-reply-delta", data: { replyToId: "m1", offset, delta, seq, at: seq } });
+  c = applyDrChunk(c, piece(0, "Prices ", 4))!;
+  c = applyDrChunk(c, piece(7, "fell", 5))!;
+  assert.deepEqual(c.draft, { replyToId: "m1", text: "Prices fell" });
+  // The step tried again: its first piece starts the draft over.
+  c = applyDrChunk(c, piece(0, "Costs", 6))!;
+  assert.equal(c.draft?.text, "Costs");
+  // A piece after a gap (a client that joined mid-reply) is not shown as if it were the start.
+  const joined = applyDrChunk(applyDrChunk(null, snap())!, piece(120, "rose", 7))!;
+  assert.equal(joined.draft, null);
+  // The saved reply replaces the draft.
+  const saved = { id: "r1", role: "assistant", content: "Costs rose.", status: "completed", iteration: 1, level: 1, phase: null, researchMode: null, replyToId: "m1", suggestedNextSteps: [], error: null, createdAt: "", completedAt: null };
+  const done = applyDrChunk(c, { type: "data-message", data: { ...saved, seq: 8, at: 8 } })!;
+  assert.equal(done.draft, null);
+  assert.equal(done.messages.at(-1)?.content, "Costs rose.");
+  // The run's end clears a draft whose reply never came (a failed step).
+  assert.equal(applyDrChunk(c, { type: "data-run", data: { ...snapshot().deepResearchRun, isRunning: false, seq: 9, at: 9 } })!.draft, null);
+});
+
 test("a phase part is timed; the run ending clears it; a snapshot of the same running conversation keeps it", () => {
   let c = applyDrChunk(null, snap())!;
   c = applyDrChunk(c, { type: "data-phase", data: { messageId: "m1", iteration: 2, level: 2, phase: "execute", seq: 4, at: 500 } })!;

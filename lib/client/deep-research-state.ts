@@ -3,7 +3,8 @@
 // id (a later part with the same id wins); a phase part records what runs now and since when. Every
 // part is numbered: one the snapshot already holds is dropped, and so is one older than the part its
 // row (the state, the run, a message, task or discovery, the phase) was last set from, so that a part
-// that comes late never puts back an older state over a newer one.
+// that comes late never puts back an older state over a newer one. A reply being written is a draft,
+// appended from its transient pieces until the saved reply (or the run's end) replaces it.
 // Shapes mirror lib/deep-research/views.ts after JSON (dates are ISO strings).
 import type { PausedState } from "../types";
 
@@ -141,7 +142,12 @@ export interface DrSnapshot {
 /** The phase running now; `at`: when it started (the server's phaseStartedAt, else the part's time). */
 export interface DrPhase { messageId: string; iteration: number; level: number; phase: string; at: number }
 
+/** The reply being written: its text so far, for the start message it answers. */
+export interface DrDraft { replyToId: string; text: string }
+
 export interface LiveConversation extends DrSnapshot {
+  /** The reply being written, while it streams (null otherwise). */
+  draft: DrDraft | null;
   /** The phase running now, with the time its part was written (null until one arrives). */
   phase: DrPhase | null;
   /** The number of the snapshot this state was built from. */
@@ -158,7 +164,8 @@ export type DrChunk =
   | { type: "data-message"; data: DrMessage & Meta }
   | { type: "data-task"; data: DrTask & Meta }
   | { type: "data-discovery"; data: DrDiscovery & Meta }
-  | { type: "data-phase"; data: Omit<DrPhase, "at"> & { phaseStartedAt?: string | null } & Meta };
+  | { type: "data-phase"; data: Omit<DrPhase, "at"> & { phaseStartedAt?: string | null } & Meta }
+  | { type: "data-reply-delta"; data: { replyToId: string; offset: number; delta: string } & Meta };
 
 function upsert<T extends { id: string }>(list: T[], item: T): T[] {
   const i = list.findIndex((x) => x.id === item.id);
@@ -178,7 +185,7 @@ export function applyDrChunk(prev: LiveConversation | null, chunk: DrChunk): Liv
     // Keep the phase timer across a reconnect to the same conversation while it still runs.
     const c = chunk.data.conversation;
     const keep = prev && prev.conversationId === c.conversationId && c.deepResearchRun.isRunning ? prev.phase : null;
-    return { ...c, phase: keep, snapshotSeq: chunk.data.seq, rowSeq: {} };
+    return { ...c, phase: keep, draft: null, snapshotSeq: chunk.data.seq, rowSeq: {} };
   }
   // Parts before a snapshot cannot happen on one connection; parts it holds already are dropped.
   if (!prev || chunk.data.seq <= prev.snapshotSeq) return prev;
@@ -192,10 +199,23 @@ export function applyDrChunk(prev: LiveConversation | null, chunk: DrChunk): Liv
     case "data-run": {
       const run = strip(chunk.data) as DrRun;
       // A run that has ended has no phase: a phase part older than this one does not bring it back.
-      return run.isRunning ? { ...prev, rowSeq, deepResearchRun: run } : { ...prev, rowSeq: { ...rowSeq, phase: seq }, deepResearchRun: run, phase: null };
+      return run.isRunning ? { ...prev, rowSeq, deepResearchRun: run } : { ...prev, rowSeq: { ...rowSeq, phase: seq }, deepResearchRun: run, phase: null, draft: null };
     }
-    case "data-message":
-      return { ...prev, rowSeq, messages: upsert(prev.messages, strip(chunk.data) as DrMessage) };
+    case "data-message": {
+      const message = strip(chunk.data) as DrMessage;
+      // The saved reply takes its draft's place.
+      const done = prev.draft && message.role === "assistant" && message.replyToId === prev.draft.replyToId;
+      return { ...prev, rowSeq, messages: upsert(prev.messages, message), ...(done ? { draft: null } : {}) };
+    }
+    case "data-reply-delta": {
+      const { replyToId, offset, delta } = chunk.data;
+      // A run ended has no draft; a piece at offset 0 starts one (again: a step tried again starts over).
+      if (!prev.deepResearchRun.isRunning) return prev;
+      const text = offset === 0 ? "" : prev.draft?.replyToId === replyToId ? prev.draft.text : null;
+      // A piece after a gap (joined mid-reply): the draft waits for the saved reply.
+      if (text === null || text.length !== offset) return prev;
+      return { ...prev, draft: { replyToId, text: text + delta } };
+    }
     case "data-task":
       return { ...prev, rowSeq, plan: upsert(prev.plan, strip(chunk.data) as DrTask) };
     case "data-discovery":

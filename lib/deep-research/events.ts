@@ -4,4 +4,17 @@ import type { RunTopic } from "../events/bus";
 
 export const drTopic = (conversationId: string): RunTopic => ({ kind: "deep-research", subjectId: conversationId });
 
-export type DeepResearchEventType = "state" | "message" | "task" | "phase" | "discovery" | "run";
+/**
+ * `reply-delta`: text of the reply being written, as it streams ({ replyToId, offset, delta }: `offset`
+ * is the length of the reply before it, 0 for the first piece of an attempt, so that a client starts
+ * afresh when the step is tried again). Transient: the saved reply (a `message`) replaces it.
+ */
+export type DeepResearchEventType = "state" | "message" | "task" | "phase" | "discovery" | "run" | "reply-delta";
+
+/** The data of a `reply-delta` event. */
+export interface ReplyDelta {
+  /** The start message the reply answers. */
+  replyToId: string;
+  offset: number;
+  delta: string;
+}

@@ -20,7 +20,8 @@ import { prepareDatasets } from "./datasets";
 import { analysisItems } from "./analysis-evidence";
 import { discoveryViews } from "./snapshot";
 import { messageView, taskView } from "./views";
-import { citeSnippets, verifiedWriteUp, writeUpSources } from "./write-up";
+import { checkWhileWritten, citeSnippets, verifiedWriteUp, writeUpSources } from "./write-up";
+import type { ReplyDelta } from "./events";
 
 /** Fully-autonomous runs stop here whatever the continue agent says. */
 export const FULLY_AUTONOMOUS_CAP = 20;
@@ -168,12 +169,29 @@ const decide: Step = async (ctx, m) => {
 const reply: Step = async (ctx, m) => {
   const decision = parseJson<{ decision?: ContinueDecision }>(m.state, {}).decision;
   const continuing = Boolean(decision?.shouldContinue);
-  // The last reply of a start is its write-up: it cites the stored snippets, and is verified next.
+  // The last reply of a start is its write-up: it cites the stored snippets, and is verified next,
+  // its parts while it is written.
   const sources = continuing ? null : await writeUpSources(ctx.conversationId, Math.floor(ctx.env.CONTEXT_TOKEN_BUDGET / 2));
-  const text = await writeReply({ context: await ctx.context(m.level, sources ? Math.floor(ctx.env.CONTEXT_TOKEN_BUDGET / 2) : 0), iteration: m.iteration, continuing, snippets: sources?.text, signal: ctx.signal, onUsage: ctx.usage });
-  ctx.check();
-  const content = sources ? citeSnippets(text, sources.choices, sources.pages) : text;
   const c = (await getConversation({ id: ctx.conversationId }))!;
+  const checks = sources ? checkWhileWritten(ctx, m.id, sources, c.currentObjective ?? c.objective) : null;
+  let text: string;
+  try {
+    const context = await ctx.context(m.level, sources ? Math.floor(ctx.env.CONTEXT_TOKEN_BUDGET / 2) : 0);
+    // Shown as it is written; an attempt's first piece has offset 0 (a client drops what an earlier attempt sent).
+    let offset = 0;
+    const onDelta = (delta: string) => {
+      ctx.emit("reply-delta", { replyToId: m.id, offset, delta } satisfies ReplyDelta);
+      offset += delta.length;
+      checks?.push(delta);
+    };
+    text = await writeReply({ context, iteration: m.iteration, continuing, snippets: sources?.text, onDelta, signal: ctx.signal, onUsage: ctx.usage });
+    checks?.end();
+    ctx.check();
+  } catch (error) {
+    checks?.cancel();
+    throw error;
+  }
+  const content = sources ? citeSnippets(text, sources.choices, sources.pages) : text;
   const nextPatch = continuing ? { phase: "plan", iteration: m.iteration + 1 } : { phase: "verify" };
   const saved = await saveReply({ conversationId: ctx.conversationId, rootId: m.id, iteration: m.iteration, content, suggestedNextSteps: c.suggestedNextSteps, next: nextPatch });
   if (saved) ctx.emit("message", messageView(saved));

@@ -1,9 +1,10 @@
 // The write-up of a Deep Research start (its final reply) cites the stored snippets its sentences
 // come from, by the handles it was shown them under (S1, S2 …); here the handles become numbered
-// links to the snippets' pages, and after the reply
-// is saved its citations are verified against those pages' stored text and unsupported sentences
-// repaired (lib/verification, as for tree reports). A verification that cannot finish costs the
-// write-up nothing: it stays as written, and its verification reads "failed".
+// links to the snippets' pages, and its citations are verified against those pages' stored text and
+// unsupported sentences repaired (lib/verification, as for tree reports). Its parts are checked while
+// it streams (checkWhileWritten), so that the verification after it is saved takes their verdicts and
+// ends with its last part, not one full round of calls after it. A verification that cannot finish
+// costs the write-up nothing: it stays as written, and its verification reads "failed".
 import { isLostCall } from "../ai/errors";
 import { pageTexts } from "../db/tree";
 import { failVerification } from "../db/verifications";
@@ -12,6 +13,8 @@ import { errorMessage } from "../errors";
 import { numberCitations } from "../report-citations";
 import type { SourceText } from "../verification/verify-report";
 import { verifyReport } from "../verification/verify-report";
+import { PartSplitter, StreamedVerification } from "../verification/streamed";
+import { BoundedMap } from "../bounded-map";
 import type { Choice } from "../ai/resolve";
 import { resolveCitations } from "./agents/choices";
 import { renderItems, type EvidenceItem } from "./agents/snippets";
@@ -53,8 +56,56 @@ export function citeSnippets(reply: string, choices: readonly Choice<EvidenceIte
   return numberCitations(text, titles).markdown.trim();
 }
 
+/**
+ * The checks of write-ups being written or written in this process, by the start message they answer,
+ * until the verify step takes them (a verify step in another process, after a restart or a takeover,
+ * verifies the whole write-up).
+ */
+const written = new BoundedMap<string, StreamedVerification>(64);
+
+/** What the reply step feeds a write-up's text to as it streams. */
+export interface WriteUpChecks {
+  push(delta: string): void;
+  /** The reply ended: its last part is checked too. */
+  end(): void;
+  /** The reply was not written after all (its checks stop, and are not taken). */
+  cancel(): void;
+}
+
+/**
+ * Checks a write-up's parts while it streams: each finished line as the saved write-up will have it
+ * (its handles as numbered links), its cited sentences judged at once and its uncited ones with its
+ * section's (lib/verification/streamed.ts). The verify step of the same start takes their verdicts.
+ */
+export function checkWhileWritten(ctx: DrContext, replyToId: string, sources: WriteUpSources, question: string): WriteUpChecks {
+  const early = new StreamedVerification({
+    question,
+    sources: sources.pages,
+    sourceBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
+    onUsage: ctx.usage,
+    signal: ctx.signal,
+  });
+  written.delete(replyToId);
+  written.getOrAdd(replyToId, () => early);
+  const parts = new PartSplitter(
+    (part) => early.add(citeSnippets(part, sources.choices, sources.pages)),
+    () => early.endSection(),
+  );
+  return {
+    push: (delta) => parts.push(delta),
+    end: () => parts.end(),
+    cancel: () => {
+      early.cancel();
+      written.delete(replyToId);
+    },
+  };
+}
+
 /** Verifies (or resumes verifying) a saved write-up; resolves with the text to keep. */
-export async function verifiedWriteUp(ctx: DrContext, reply: { id: string; content: string }, question: string): Promise<string> {
+export async function verifiedWriteUp(ctx: DrContext, reply: { id: string; content: string; replyToId?: string | null }, question: string): Promise<string> {
+  // Its parts' checks, when they ran here while it was written.
+  const early = reply.replyToId ? written.get(reply.replyToId) : undefined;
+  if (reply.replyToId) written.delete(reply.replyToId);
   // A write-up without links is verified too: its factual sentences are uncited claims.
   try {
     const { pages } = await writeUpSources(ctx.conversationId, 0);
@@ -62,6 +113,7 @@ export async function verifiedWriteUp(ctx: DrContext, reply: { id: string; conte
       subject: { messageId: reply.id },
       question,
       report: reply.content,
+      early,
       sources: pages,
       sourceBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
       onUsage: ctx.usage,

@@ -75,7 +75,10 @@ export function agentReply(ctx: AgentContext): AgentReply {
       return json(peerReply(ctx.agent, task));
     default: {
       const dr = deepResearchReply(ctx.agent, ctx.messages, ctx.verify);
-      return dr === undefined ? fallback(task, ctx) : json(dr);
+      if (dr === undefined) return fallback(task, ctx);
+      // The reply agent writes Markdown, streamed (lib/deep-research/agents/reply.ts).
+      if (ctx.agent === "dr-reply") return { text: (dr as { reply: string }).reply, json: false };
+      return json(dr);
     }
   }
 }

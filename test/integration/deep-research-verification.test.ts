@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { PLANTED_UNCITED, PLANTED_UNSUPPORTED, startFakes, type Fakes } from "../fakes";
 import { TestApp } from "../helpers/app-server";
 import { createTestUser } from "../helpers/auth";
-import { conversation, pollUntilDone, startDr } from "../helpers/deep-research";
+import { conversation, pollUntilDone, readConversationStream, startDr } from "../helpers/deep-research";
+import { messageText } from "../fakes/llm-parse";
 import { createAndStart, waitForStatus } from "../helpers/research";
 import type { VerificationView } from "@/lib/verification/view";
 
@@ -84,6 +85,43 @@ test("a Deep Research write-up cites its pages and is verified: the planted clai
   assert.match(html, new RegExp(`data-testid="report-verification" data-status="done" data-support-rate="${Math.round(v.support_rate! * 100)}"`));
   assert.ok(html.includes('data-testid="dr-verified-reply"'));
   assert.ok(html.includes('data-testid="flagged-claim" data-verdict="uncited"'), "the uncited fact is listed");
+});
+
+test("the write-up streams into the conversation's stream, and its parts are checked while it is written: the verification after it asks no sentence again", async () => {
+  // No planted claims (no rewrite to judge after the reply), and a write-up whose pieces come over 2 s
+  // after a 2 s wait.
+  fakes.llm.configure({ verify: { plantUnsupported: false, plantPartial: false, plantUncited: false, forgeQuotes: false }, latencyRules: [{ match: "dr-reply agent[\\s\\S]*<snippets>", latencyMs: 4_000 }] });
+  try {
+    const from = fakes.llm.log.length;
+    const start = await startDr(app, { message: "Flow batteries for grid storage", researchMode: "steering" });
+    const streamed = readConversationStream(app, start.conversationId);
+    assert.equal((await pollUntilDone(app, start.pollUrl)).at(-1)?.status, "completed");
+    const log = fakes.llm.log.slice(from);
+    const writeUp = log.find((e) => e.agent === "dr-reply" && e.messages.some((m) => messageText(m).includes("<snippets>")));
+    assert.ok(writeUp?.endedAt, "the write-up was written");
+    const checks = log.filter((e) => e.agent === "citation-verifier" && e.at >= writeUp.at);
+    const during = checks.filter((e) => e.at < writeUp.endedAt!);
+    assert.ok(during.length >= 1, `citation checks began while the write-up was written (${checks.length} in all)`);
+    // Each cited sentence was asked about once: the verify step took the verdicts of the parts.
+    const asked = checks.flatMap((e) => [...e.messages.map(messageText).join("\n").matchAll(/<sentence id="[^"]+">\s*([\s\S]*?)\s*<\s?\/sentence>/g)].map((m) => m[1]));
+    assert.ok(asked.length >= 2);
+    assert.equal(new Set(asked).size, asked.length, `a sentence asked twice: ${asked.join(" | ")}`);
+    const v = (await (await app.fetch(`/api/deep-research/conversations/${start.conversationId}/verification`)).json()) as VerificationView;
+    assert.equal(v.status, "done");
+    assert.ok(v.counts.supported >= 1, "the write-up's sentences were judged");
+
+    // The stream carried the reply as it was written, in pieces whose offsets add up, before the saved reply.
+    const parts = await streamed;
+    const pieces = parts.filter((p) => p.type === "data-reply-delta").map((p) => p.data as { offset: number; delta: string; replyToId: string });
+    assert.ok(pieces.length >= 2, `the write-up came in pieces (${pieces.length})`);
+    const last = pieces.findLastIndex((p) => p.offset === 0);
+    const text = pieces.slice(last).reduce((t, p) => (assert.equal(p.offset, t.length, "pieces in order"), t + p.delta), "");
+    assert.ok(text.includes("## Findings"), "the pieces are the write-up's text");
+    assert.equal(pieces[last].replyToId, start.messageId, "the pieces name the start they answer");
+  } finally {
+    // The options given at construction (the planted claims of the other tests).
+    fakes.reset();
+  }
 });
 
 test("a shared tree report shows its verification read-only: the support rate and the flagged claims", async () => {
