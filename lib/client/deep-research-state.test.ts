@@ -53,6 +53,11 @@ test("a reply being written is a draft: pieces appended at their offsets, starte
   const done = applyDrChunk(c, { type: "data-message", data: { ...saved, seq: 8, at: 8 } })!;
   assert.equal(done.draft, null);
   assert.equal(done.messages.at(-1)?.content, "Costs rose.");
+  // A page loaded mid-reply: the snapshot's draft, then the pieces after it (one it already holds adds only its rest).
+  const mid = applyDrChunk(null, { type: "data-snapshot", data: { seq: 3, conversation: { ...snapshot(), draft: { replyToId: "m1", text: "Costs ro" } } } })!;
+  const on = applyDrChunk(applyDrChunk(mid, piece(5, " rose", 4))!, piece(10, ".", 5))!;
+  assert.equal(on.draft?.text, "Costs rose.");
+  assert.equal(applyDrChunk(null, { type: "data-snapshot", data: { seq: 3, conversation: { ...snapshot(false), draft: { replyToId: "m1", text: "x" } } } })!.draft, null, "an ended run's snapshot shows no draft");
   // The run's end clears a draft whose reply never came (a failed step).
   assert.equal(applyDrChunk(c, { type: "data-run", data: { ...snapshot().deepResearchRun, isRunning: false, seq: 9, at: 9 } })!.draft, null);
 });

@@ -132,6 +132,8 @@ export interface DrRun {
 
 export interface DrSnapshot {
   conversationId: string;
+  /** The reply being written when the snapshot was taken (where its process served it). */
+  draft?: DrDraft | null;
   state: DrState;
   messages: DrMessage[];
   plan: DrTask[];
@@ -185,7 +187,7 @@ export function applyDrChunk(prev: LiveConversation | null, chunk: DrChunk): Liv
     // Keep the phase timer across a reconnect to the same conversation while it still runs.
     const c = chunk.data.conversation;
     const keep = prev && prev.conversationId === c.conversationId && c.deepResearchRun.isRunning ? prev.phase : null;
-    return { ...c, phase: keep, draft: null, snapshotSeq: chunk.data.seq, rowSeq: {} };
+    return { ...c, phase: keep, draft: c.deepResearchRun.isRunning ? (c.draft ?? null) : null, snapshotSeq: chunk.data.seq, rowSeq: {} };
   }
   // Parts before a snapshot cannot happen on one connection; parts it holds already are dropped.
   if (!prev || chunk.data.seq <= prev.snapshotSeq) return prev;
@@ -212,9 +214,11 @@ export function applyDrChunk(prev: LiveConversation | null, chunk: DrChunk): Liv
       // A run ended has no draft; a piece at offset 0 starts one (again: a step tried again starts over).
       if (!prev.deepResearchRun.isRunning) return prev;
       const text = offset === 0 ? "" : prev.draft?.replyToId === replyToId ? prev.draft.text : null;
-      // A piece after a gap (joined mid-reply): the draft waits for the saved reply.
-      if (text === null || text.length !== offset) return prev;
-      return { ...prev, draft: { replyToId, text: text + delta } };
+      // A piece after a gap (joined mid-reply, the snapshot without the draft) is not shown: the saved
+      // reply comes. One the snapshot's draft already holds (taken while it was sent) adds its rest only.
+      if (text === null || offset > text.length) return prev;
+      const rest = delta.slice(text.length - offset);
+      return rest ? { ...prev, draft: { replyToId, text: text + rest } } : prev;
     }
     case "data-task":
       return { ...prev, rowSeq, plan: upsert(prev.plan, strip(chunk.data) as DrTask) };

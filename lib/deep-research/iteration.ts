@@ -22,6 +22,7 @@ import { discoveryViews } from "./snapshot";
 import { messageView, taskView } from "./views";
 import { checkWhileWritten, citeSnippets, verifiedWriteUp, writeUpSources } from "./write-up";
 import type { ReplyDelta } from "./events";
+import { endDraft, startDraft } from "./drafts";
 
 /** Fully-autonomous runs stop here whatever the continue agent says. */
 export const FULLY_AUTONOMOUS_CAP = 20;
@@ -178,10 +179,10 @@ const reply: Step = async (ctx, m) => {
   try {
     const context = await ctx.context(m.level, sources ? Math.floor(ctx.env.CONTEXT_TOKEN_BUDGET / 2) : 0);
     // Shown as it is written; an attempt's first piece has offset 0 (a client drops what an earlier attempt sent).
-    let offset = 0;
+    const draft = startDraft(ctx.conversationId, m.id);
     const onDelta = (delta: string) => {
-      ctx.emit("reply-delta", { replyToId: m.id, offset, delta } satisfies ReplyDelta);
-      offset += delta.length;
+      ctx.emit("reply-delta", { replyToId: m.id, offset: draft.text.length, delta } satisfies ReplyDelta);
+      draft.text += delta;
       checks?.push(delta);
     };
     text = await writeReply({ context, iteration: m.iteration, continuing, snippets: sources?.text, onDelta, signal: ctx.signal, onUsage: ctx.usage });
@@ -190,6 +191,8 @@ const reply: Step = async (ctx, m) => {
   } catch (error) {
     checks?.cancel();
     throw error;
+  } finally {
+    endDraft(ctx.conversationId);
   }
   const content = sources ? citeSnippets(text, sources.choices, sources.pages) : text;
   const nextPatch = continuing ? { phase: "plan", iteration: m.iteration + 1 } : { phase: "verify" };

@@ -6,6 +6,7 @@ import { discoveriesOf } from "../db/discoveries";
 import { itemsById, tasksOf } from "../db/research-tasks";
 import { getRun } from "../db/runs";
 import { queryEvidence } from "./analysis-evidence";
+import { replyDraft } from "./drafts";
 import { discoveryView, messageView, runGuardView, stateView, taskView, type Snippet } from "./views";
 
 export async function discoveryViews(conversationId: string) {
@@ -27,6 +28,8 @@ export async function conversationSnapshot({ id, userId }: { id: string; userId?
     plan: tasks.map(taskView),
     discoveries,
     deepResearchRun: runGuardView(c, run, messages.find((m) => m.id === c.rootMessageId)),
+    /** The reply being written in this process, its text so far (null otherwise). */
+    draft: replyDraft(id),
   };
 }
 

@@ -51,6 +51,7 @@ export async function conversation(app: TestApp, id: string) {
     plan: { id: string; level: number; type: string; status: string; output: string | null; childResearchId: string | null; error: string | null }[];
     discoveries: { id: string; status: string; evidenceItems: { taskId: string; itemId: string; quote: string | null; url: string | null; researchId: string | null }[] }[];
     deepResearchRun: { isRunning: boolean; lastResult: string | null; rootMessageId: string; phase: string | null; phaseStartedAt: string | null };
+    draft: { replyToId: string; text: string } | null;
   };
 }
 

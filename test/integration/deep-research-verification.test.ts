@@ -6,7 +6,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { PLANTED_UNCITED, PLANTED_UNSUPPORTED, startFakes, type Fakes } from "../fakes";
-import { TestApp } from "../helpers/app-server";
+import { TestApp, waitFor } from "../helpers/app-server";
 import { createTestUser } from "../helpers/auth";
 import { conversation, pollUntilDone, readConversationStream, startDr } from "../helpers/deep-research";
 import { messageText } from "../fakes/llm-parse";
@@ -95,7 +95,15 @@ test("the write-up streams into the conversation's stream, and its parts are che
     const from = fakes.llm.log.length;
     const start = await startDr(app, { message: "Flow batteries for grid storage", researchMode: "steering" });
     const streamed = readConversationStream(app, start.conversationId);
+    // A page loaded mid-reply: the conversation holds the text written so far.
+    const draft = await waitFor(async () => {
+      const d = (await conversation(app, start.conversationId)).draft;
+      return d?.text ? d : undefined;
+    }, 120_000, "a draft of the write-up");
+    assert.equal(draft.replyToId, start.messageId);
+    assert.ok(draft.text.startsWith("Iteration 1 on"), draft.text);
     assert.equal((await pollUntilDone(app, start.pollUrl)).at(-1)?.status, "completed");
+    assert.equal((await conversation(app, start.conversationId)).draft, null, "no draft once the reply is saved");
     const log = fakes.llm.log.slice(from);
     const writeUp = log.find((e) => e.agent === "dr-reply" && e.messages.some((m) => messageText(m).includes("<snippets>")));
     assert.ok(writeUp?.endedAt, "the write-up was written");

@@ -207,7 +207,7 @@ export const SHAPES: Record<string, Schema> = {
   ),
   Conversation: obj(
     {},
-    { description: "A Deep Research conversation: world state, messages, the plan with every task, discoveries with evidence, the run guard (`deepResearchRun`)" },
+    { description: "A Deep Research conversation: world state, messages, the plan with every task, discoveries with evidence, the run guard (`deepResearchRun`), and the reply being written (`draft`: `replyToId` and its text so far, or null)" },
   ),
   DeepResearchStarted: obj(
     {
