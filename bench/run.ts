@@ -232,7 +232,8 @@ async function main(): Promise<void> {
             `tree ${depth}x${breadth} ${database}: ${(result.wallMs / 1000).toFixed(2)} s wall, bound ${(result.bound.boundMs / 1000).toFixed(2)} s ` +
               `(${result.bound.limitedBy}), ratio ${result.ratio.toFixed(3)}, CPU ${result.server.cpuSeconds.toFixed(2)} s ` +
               `(${result.server.byProcess.map((p) => `${p.name} ${p.cpuSeconds.toFixed(2)}`).join(", ")}), ` +
-              `peak RSS ${result.server.peakRssMb.toFixed(0)} MB, rows ${result.rows.total}, ` +
+              `peak memory ${(result.server.peakPssMb ?? result.server.peakRssMb).toFixed(0)} MB (PSS: ${result.server.byProcess.map((p) => `${p.name} ${p.peakPssMb} MB`).join(", ")}; ` +
+              `summed RSS ${result.server.peakRssMb.toFixed(0)} MB), rows ${result.rows.total}, ` +
               `statements ${st ? `${st.total} (${st.writes} writes)` : "n/a"}, stream p95 ${result.stream.p95Ms.toFixed(1)} ms`,
           );
           tree.push(result);
@@ -295,7 +296,7 @@ async function main(): Promise<void> {
         log(
           `large web ${depth}x${breadth} ${database}: ${result.status}, ${(result.wallMs / 1000).toFixed(2)} s wall, ${result.web?.distinctFetched} distinct pages read ` +
             `(${((result.web?.bytesFetched ?? 0) / 1024 / 1024).toFixed(1)} MB), loop delay p99 ${ld ? ld.p99Ms : "n/a"} ms, stream p95 ${result.stream.p95Ms.toFixed(1)} ms, ` +
-            `peak RSS ${result.server.peakRssMb.toFixed(0)} MB, CPU ${result.cpuMsPerLlmCall?.toFixed(1)} ms per LLM call, status ${((result.statusLeanBytes ?? 0) / 1024).toFixed(1)} KB`,
+            `peak memory ${(result.server.peakPssMb ?? result.server.peakRssMb).toFixed(0)} MB (PSS; summed RSS ${result.server.peakRssMb.toFixed(0)} MB), CPU ${result.cpuMsPerLlmCall?.toFixed(1)} ms per LLM call, status ${((result.statusLeanBytes ?? 0) / 1024).toFixed(1)} KB`,
         );
         largeWeb.push(result);
       }

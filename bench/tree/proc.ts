@@ -41,6 +41,18 @@ export function rssBytes(pid: number): number {
   return statm ? Number(statm.split(" ")[1]) * PAGE_KB * 1024 : 0;
 }
 
+/**
+ * A process's proportional set size: its resident pages, each page it shares with other processes
+ * (the node binary's code, shared libraries) counted as its share. Summed over a process tree, this is
+ * the tree's memory; summed RSS counts every shared page once per process. Falls back to RSS where
+ * the kernel has no smaps_rollup.
+ */
+export function pssBytes(pid: number): number {
+  const rollup = readText(`/proc/${pid}/smaps_rollup`);
+  const kb = rollup && /^Pss:\s+(\d+) kB/m.exec(rollup)?.[1];
+  return kb ? Number(kb) * 1024 : rssBytes(pid);
+}
+
 /** A short name for a process: its script's or executable's base name (e.g. "next-server", "extract-worker.mjs"). */
 export function processName(pid: number): string {
   const args = (readText(`/proc/${pid}/cmdline`) ?? "").split("\0").filter(Boolean);
@@ -51,9 +63,12 @@ export function processName(pid: number): string {
 
 export interface ProcessUsage {
   cpuSeconds: number;
-  /** The CPU seconds by process name (the server, its extraction workers…), most first. */
-  byProcess: { name: string; cpuSeconds: number }[];
+  /** The CPU seconds by process name (the server, its extraction workers…), most first, and each name's peak memory (PSS, its processes summed). */
+  byProcess: { name: string; cpuSeconds: number; peakPssMb: number }[];
+  /** The peak of the tree's summed RSS (shared pages counted in each process that maps them). */
   peakRssBytes: number;
+  /** The peak of the tree's summed PSS: its memory, shared pages split among its processes. */
+  peakPssBytes: number;
   samples: number;
 }
 
@@ -67,16 +82,26 @@ export function sampleProcessTree(pid: number, intervalMs = 50): { stop(): Proce
   const names = new Map<number, string>();
   for (const p of processTree(pid)) cpuAtStart.set(p, cpuSeconds(p));
   let peakRssBytes = 0;
+  let peakPssBytes = 0;
+  const peakByName = new Map<string, number>();
   let samples = 0;
   const sample = () => {
     let rss = 0;
+    let pss = 0;
+    const byName = new Map<string, number>();
     for (const p of processTree(pid)) {
       rss += rssBytes(p);
+      const own = pssBytes(p);
+      pss += own;
+      const name = names.get(p) ?? processName(p);
+      byName.set(name, (byName.get(name) ?? 0) + own);
       const cpu = cpuSeconds(p);
       if (cpu > 0) cpuLatest.set(p, cpu);
       if (!names.has(p)) names.set(p, processName(p));
     }
     peakRssBytes = Math.max(peakRssBytes, rss);
+    peakPssBytes = Math.max(peakPssBytes, pss);
+    for (const [name, bytes] of byName) peakByName.set(name, Math.max(peakByName.get(name) ?? 0, bytes));
     samples++;
   };
   sample();
@@ -93,8 +118,11 @@ export function sampleProcessTree(pid: number, intervalMs = 50): { stop(): Proce
         const name = names.get(p) ?? String(p);
         byName.set(name, (byName.get(name) ?? 0) + used);
       }
-      const byProcess = [...byName].map(([name, cpuSeconds]) => ({ name, cpuSeconds })).filter((p) => p.cpuSeconds > 0).sort((a, b) => b.cpuSeconds - a.cpuSeconds);
-      return { cpuSeconds: cpu, byProcess, peakRssBytes, samples };
+      const byProcess = [...byName]
+        .map(([name, cpuSeconds]) => ({ name, cpuSeconds, peakPssMb: Math.round((peakByName.get(name) ?? 0) / 2 ** 20) }))
+        .filter((p) => p.cpuSeconds > 0)
+        .sort((a, b) => b.cpuSeconds - a.cpuSeconds);
+      return { cpuSeconds: cpu, byProcess, peakRssBytes, peakPssBytes, samples };
     },
   };
 }

@@ -85,7 +85,8 @@ export interface TreeRunResult {
   wallMs: number;
   bound: Bound;
   ratio: number;
-  server: { cpuSeconds: number; cpuShareOfWall: number; peakRssMb: number; byProcess: { name: string; cpuSeconds: number }[] };
+  /** peakRssMb: the process tree's summed RSS; peakPssMb: its memory, shared pages split (bench/tree/proc.ts). */
+  server: { cpuSeconds: number; cpuShareOfWall: number; peakRssMb: number; peakPssMb?: number; byProcess: { name: string; cpuSeconds: number; peakPssMb: number }[] };
   rows: { research: number; serpQueries: number; pages: number; queryPages: number; extractedItems: number; total: number };
   /**
    * SQL statements the server sent from the start request to the stream's end, counted in the
@@ -339,6 +340,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
         cpuShareOfWall: usage.cpuSeconds / (wallMs / 1000),
         byProcess: usage.byProcess,
         peakRssMb: usage.peakRssBytes / 1024 / 1024,
+        peakPssMb: usage.peakPssBytes / 1024 / 1024,
       },
       rows,
       statements,

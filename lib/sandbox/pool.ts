@@ -51,6 +51,12 @@ export function childEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * The young generation's semi-space (V8 grows it to 16 MB by default, kept mapped): an item's short-lived
+ * objects (a page's DOM) are scavenged more often instead, for a worker's resident memory about a
+ * third lower at the same CPU (bench: the (5, 5) tree's extraction worker).
+ */
+const SEMI_SPACE_MB = 2;
 /** Room in the data limit outside V8's old space: code, young space, buffers and native allocations. */
 const NATIVE_HEADROOM_MB = 96;
 /** Bytes of a process's stderr kept to tell why it ended. */
@@ -91,7 +97,7 @@ class Slot {
 
   constructor(private readonly options: SandboxPoolOptions, onExit: (slot: Slot) => void) {
     const heapMb = options.heapMb ?? Math.max(32, options.memoryMb - NATIVE_HEADROOM_MB);
-    const args = [`--max-old-space-size=${heapMb}`, ...workerArgs(options.worker)];
+    const args = [`--max-old-space-size=${heapMb}`, `--max-semi-space-size=${SEMI_SPACE_MB}`, ...workerArgs(options.worker)];
     const stdio: ["ignore", "inherit", "pipe", "ipc"] = ["ignore", "inherit", "pipe", "ipc"];
     const spawnOptions = { stdio, env: childEnv(), serialization: "advanced" as const };
     this.proc =
