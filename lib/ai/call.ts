@@ -18,6 +18,7 @@ import { storable, storableDeep } from "../validation/text";
 import { conform, type JsonSchemaNode } from "./conform";
 import { extractJson } from "./json";
 import { reasoningFilter, stripReasoning } from "./reasoning";
+import { fenceFilter, unwrapFence } from "./fence";
 import { LlmUnavailableError, StructuredOutputError } from "./errors";
 import { ownershipLost } from "../errors";
 import { assertOwned } from "../ownership";
@@ -217,7 +218,7 @@ async function plainOnce(options: CallOptions): Promise<string> {
     const reply = await exchange({ system: options.system, turns: [{ role: "user", content: options.prompt }], maxOutputTokens, signal, schedule });
     settled = true;
     await onUsage?.(reply.usage);
-    return storable(stripReasoning(reply.text));
+    return storable(unwrapFence(stripReasoning(reply.text)));
   } catch (error) {
     if (settled) rethrow(error, signal);
     return settleFailed(onUsage, error, signal);
@@ -266,8 +267,10 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
         streamError = error;
       },
     });
-    // Reasoning in the streamed text is held back and dropped (./reasoning.ts).
+    // Reasoning in the streamed text is held back and dropped (./reasoning.ts), and a fence around the
+    // whole reply taken off (./fence.ts).
     const reasoning = reasoningFilter();
+    const fence = fenceFilter();
     let text = "";
     let gathered = "";
     let handedOn = -Infinity;
@@ -281,7 +284,7 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
     };
     try {
       for await (const raw of result.textStream) {
-        const delta = reasoning.push(raw);
+        const delta = fence.push(reasoning.push(raw));
         if (!delta) continue;
         text += delta;
         gathered += delta;
@@ -289,7 +292,7 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
         if (since >= DELTA_INTERVAL_MS) handOn();
         else timer ??= setTimeout(handOn, DELTA_INTERVAL_MS - since);
       }
-      const rest = reasoning.end();
+      const rest = fence.push(reasoning.end()) + fence.end();
       text += rest;
       gathered += rest;
       handOn();

@@ -16,6 +16,8 @@
 //   count-off        arrays whose length was asked for (queries, questions, tasks) one longer or shorter
 //   truncated        every 3rd JSON reply cut mid-object with finish_reason "length" (a repair follows)
 //   empty            every 3rd reply empty (both count first attempts: a repair request is answered)
+//   fenced           every reply asked for as Markdown (not JSON) sent whole in a code fence: "```markdown"
+//                    and "```" in turn, as local models answer "write a report in Markdown"
 //   generic          every schema answered validly in the model's own words, repeating none of the ids
 //                    it was given: handle enums → their first value, integer ids → 0, 1, 2… by position,
 //                    string ids → "Task 1", URLs → path in lower case with a trailing slash, file names →
@@ -38,6 +40,7 @@ export const MISBEHAVE_MODES = [
   "count-off",
   "truncated",
   "empty",
+  "fenced",
   "generic",
 ] as const;
 export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
@@ -83,7 +86,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     default:
       break;
   }
-  if (!json) return out(input.text);
+  if (!json) return out(mode === "fenced" && input.text ? `${input.nextNumber("misbehave|fenced") % 2 === 1 ? "```markdown" : "```"}\n${input.text}\n\`\`\`\n` : input.text);
   const value = parseOrUndefined(input.text);
   if (value === undefined) return out(input.text);
   switch (mode) {

@@ -62,6 +62,8 @@ export interface ModeRun {
   runs: EngineRun[];
   /** Leaked reasoning anywhere in the database ("table.column"), new since the mode before. */
   storedLeaks: string[];
+  /** Stored reports and assistant messages that begin with a code fence (a reply's wrapping fence kept). */
+  fencedReplies: string[];
   llmCalls: number;
   /** Replies the mode changed (a mode that changed none tested nothing). */
   misbehaved: number;
@@ -255,6 +257,14 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
     return out;
   }
 
+  /** Reports and assistant messages stored as one code block. */
+  async function fencedReplies(): Promise<string[]> {
+    const fenced = (text: string | null) => Boolean(text && /^\s*(```|~~~)/.test(text));
+    const reports = await db.research.findMany({ select: { id: true, report: true } });
+    const messages = await db.conversationMessage.findMany({ where: { role: "assistant" }, select: { id: true, content: true } });
+    return [...reports.filter((r) => fenced(r.report)).map((r) => `research ${r.id}`), ...messages.filter((m) => fenced(m.content)).map((m) => `message ${m.id}`)];
+  }
+
   return {
     fakes,
     /** One mode's runs, engine after engine (null: the well-behaved scenario fake). */
@@ -266,7 +276,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       if (engines.includes("tree")) runs.push(await runTree());
       if (engines.includes("deep-research")) runs.push(await runDeepResearch());
       if (engines.includes("answer")) runs.push(await runAnswer());
-      return { mode, runs, storedLeaks: await storedLeaks(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, ms: Math.round(performance.now() - t0) };
+      return { mode, runs, storedLeaks: await storedLeaks(), fencedReplies: await fencedReplies(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, ms: Math.round(performance.now() - t0) };
     },
     async stop(): Promise<void> {
       await db.$disconnect();

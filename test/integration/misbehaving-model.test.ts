@@ -5,6 +5,8 @@
 //   Under every mode: every run completes, and no reasoning ("<think", "</think>", the marker planted in
 //   the fake's reasoning) is in anything a user sees: report, answer, messages, write-up, the views the
 //   API serves, the Markdown export, nor anywhere in the database.
+//   Under the fenced model (every Markdown reply in a code fence): the report and the write-up keep their
+//   citations and are verified; no reply is stored in a fence.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
 //   report keeps every citation not judged unsupported, ANALYSIS tasks run when the dataset loaded, and
 //   the verification view shows exactly the cited sentences of the stored report.
@@ -50,6 +52,22 @@ for (const mode of MISBEHAVE_MODES) {
     test("no reasoning stored anywhere in the database", () => {
       assert.deepEqual(result.storedLeaks, []);
     });
+
+    if (mode === "fenced") {
+      // A report or write-up sent whole in a code fence is no code block: its citations stay, and are judged.
+      for (const engine of ["tree", "deep-research"] as const) {
+        test(`${engine}: the fence around the reply is taken off, its citations kept and judged`, () => {
+          const c = runOf(engine).citations;
+          assert.ok(c, `${engine} wrote nothing cited`);
+          assert.ok(c.writtenCited > 0, "as written, it cites nothing");
+          assert.deepEqual(c.lost, []);
+          assert.ok(c.status !== null, "it was verified");
+        });
+      }
+      test("deep-research: no reply is stored in a fence", () => {
+        assert.deepEqual(result.fencedReplies, []);
+      });
+    }
 
     if (mode !== "generic") return;
 
