@@ -1,7 +1,7 @@
 "use client";
 // The timeline: the user's messages and each iteration's reply, with its level; the reply being
 // written shown as it streams.
-import { memo, useRef, useState } from "react";
+import { memo, useDeferredValue, useRef, useState } from "react";
 import { VerificationSummary } from "../report-verification";
 import type { VerificationView } from "@/lib/verification/view";
 import { Markdown } from "../markdown";
@@ -54,13 +54,15 @@ const RECENT = 6;
 
 /** The reply being written: its text so far, not yet saved nor checked. */
 function DraftEntry({ draft, reply }: { draft: DrDraft; reply: number }) {
+  // A long draft's Markdown is rendered again for each piece: behind the page's other updates.
+  const text = useDeferredValue(draft.text);
   return (
     <li data-testid="dr-draft" aria-busy="true" className="rounded-xl border border-dashed border-border bg-surface px-4 py-3">
       <div className="flex items-center gap-2 text-xs text-muted">
         <span className="font-medium text-fg">Reply {reply}</span>
         <span>writing…</span>
       </div>
-      <Markdown className="prose-report mt-1 text-sm">{draft.text}</Markdown>
+      <Markdown className="prose-report mt-1 text-sm">{text}</Markdown>
     </li>
   );
 }
