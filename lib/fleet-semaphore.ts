@@ -157,8 +157,10 @@ export class FleetSemaphore extends Semaphore {
       if (released) return;
       released = true;
       releaseLocal();
-      // A lease Redis no longer has (see renew) is not kept: it is no slot of the fleet's.
-      if (this.held.has(id) && Date.now() >= this.contendedUntil && this.held.size <= this.shared) this.keepIdle(id);
+      // A lease Redis no longer has (see renew) is not kept: it is no slot of the fleet's. Nor is one kept
+      // for no time (idleMs 0): it goes back with the other releases of this turn, in their script, not
+      // from a timer of its own (which a loaded machine may run a turn after the others').
+      if (this.idleMs > 0 && this.held.has(id) && Date.now() >= this.contendedUntil && this.held.size <= this.shared) this.keepIdle(id);
       else this.releaseFleet(id);
     };
   }

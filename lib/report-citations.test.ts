@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { citedSourceCount, numberCitations, splitNumberedSources, stripSourcesSection } from "./report-citations";
+import { citedSourceCount, linkReferenceMarkers, numberCitations, splitNumberedSources, stripSourcesSection } from "./report-citations";
 
 const titles = new Map<string, string | null>([
   ["https://example.org/a", "Heat pumps [2024] *review*"],
@@ -58,4 +58,39 @@ test("sources cited: the numbered list, or an old report's distinct linked URLs"
   assert.equal(citedSourceCount(numberCitations("A [x](https://example.org/a) B <https://news.example.com/story?id=4>", titles).markdown), 2);
   assert.equal(citedSourceCount("Old ([source](https://a.example/1)), ([source](https://a.example/1)), [s](https://b.example/2)."), 2);
   assert.equal(citedSourceCount("# Nothing cited"), 0);
+});
+
+test("a report citing by number with its own reference list gets each marker linked to its entry's URL", () => {
+  const md = [
+    "# Report",
+    "",
+    "Growth was 12% [1]. Sales fell [2, 3]. Both [1][3]. A figure [Figure 2] and [sic] stay, as does [9] (no entry).",
+    "",
+    "## References",
+    "",
+    "1. Heat pumps review — https://example.org/a",
+    "[2] https://news.example.com/story?id=4.",
+    "- [3] Another source (<https://c.example/p>)",
+  ].join("\n");
+  const linked = linkReferenceMarkers(md);
+  assert.match(linked, /Growth was 12% \[source\]\(https:\/\/example\.org\/a\)\./);
+  assert.match(linked, /Sales fell \[source\]\(https:\/\/news\.example\.com\/story\?id=4\)\[source\]\(https:\/\/c\.example\/p\)\./);
+  assert.match(linked, /Both \[source\]\(https:\/\/example\.org\/a\)\[source\]\(https:\/\/c\.example\/p\)\./);
+  assert.match(linked, /\[Figure 2\] and \[sic\] stay, as does \[9\] \(no entry\)/);
+  // Numbered as any citation, the model's list replaced by the generated one.
+  const r = numberCitations(linked, titles);
+  assert.deepEqual(r.sources.map((s) => s.url), ["https://example.org/a", "https://news.example.com/story?id=4", "https://c.example/p"]);
+  assert.match(r.markdown, /Growth was 12% \[1\]\(https:\/\/example\.org\/a\)\. Sales fell \[2\]/);
+  assert.equal(r.markdown.match(/## /g)?.length, 1, "one list: the generated one");
+});
+
+test("Markdown reference definitions and footnotes name their URLs too, and go", () => {
+  const md = "Growth was 12% [^1]. Sales fell [b].\n\n[^1]: The survey, https://example.org/a\n[B]: <https://news.example.com/story?id=4> \"News\"\n";
+  const linked = linkReferenceMarkers(md);
+  assert.equal(linked.trim(), "Growth was 12% [source](https://example.org/a). Sales fell [source](https://news.example.com/story?id=4).");
+});
+
+test("a report without its own reference list is unchanged", () => {
+  const md = "Growth was 12% [1](https://example.org/a). See [1] and [Table 1].\n\n## Open questions\n\n1. Which https://example.org/a?";
+  assert.equal(linkReferenceMarkers(md), md);
 });

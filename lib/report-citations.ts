@@ -37,6 +37,47 @@ export function stripSourcesSection(markdown: string): string {
   return out.join("\n").replace(/\s+$/, "");
 }
 
+/** An entry of a model's reference list: "1. Title — https://…", "[1] https://…", "- [2] Title (https://…)". */
+const LIST_ENTRY = /^\s*(?:[-*+]\s+)?(?:\[\^?(\d{1,3})\]|(\d{1,3})[.)])\s*:?\s+.*?<?(https?:\/\/[^\s<>()\]]+)/;
+/** A Markdown link reference definition or footnote whose target is a URL: "[1]: https://…", "[^1]: Title, https://…". */
+const DEFINITION = /^\s*\[\^?([^\]\s]{1,12})\]:\s.*?<?(https?:\/\/[^\s<>()\]]+)/;
+/** A citation by number or footnote in the text, not already a link nor a definition: "[1]", "[1, 3]", "[^2]", "[1][3]". */
+const NUMBER_MARKER = /\[\^?(\w{1,12}(?:\s*[,;]\s*\^?\w{1,12})*)\](?!\(|:)/g;
+
+/**
+ * A report that cites by number with the model's own list of references ("… grew 12% [1]." with "1. Title —
+ * https://…" under "## References", or Markdown's "[1]: https://…" and footnotes "[^1]: …"), as a model writing
+ * in its own words often does: each marker whose every number names an entry becomes a link to that entry's
+ * URL, so that the citation is kept, numbered and checked like any other. The definitions go; the list
+ * goes with stripSourcesSection. A report without such a list is returned unchanged.
+ */
+export function linkReferenceMarkers(markdown: string): string {
+  const targets = new Map<string, string>();
+  const lines = markdown.split("\n");
+  let listLevel = 0;
+  const kept = lines.filter((line) => {
+    const heading = /^(#{1,6})\s/.exec(line);
+    if (listLevel && heading && heading[1].length <= listLevel) listLevel = 0;
+    const sources = MODEL_SOURCES.exec(line.trim());
+    if (sources) listLevel = sources[1].length;
+    const definition = DEFINITION.exec(line);
+    if (definition) {
+      targets.set(definition[1].toLowerCase(), definition[2].replace(/[.,;:]+$/, ""));
+      return false;
+    }
+    const entry = listLevel ? LIST_ENTRY.exec(line) : null;
+    if (entry) targets.set(entry[1] ?? entry[2], entry[3].replace(/[.,;:]+$/, ""));
+    return true;
+  });
+  if (targets.size === 0) return markdown;
+  return kept
+    .join("\n")
+    .replace(NUMBER_MARKER, (whole, list: string) => {
+      const urls = list.split(/[,;]/).map((key) => targets.get(key.trim().replace(/^\^/, "").toLowerCase()));
+      return urls.every(Boolean) ? urls.map((url) => `[source](${url})`).join("") : whole;
+    });
+}
+
 function fallbackTitle(url: string): string {
   try {
     const u = new URL(url);

@@ -7,7 +7,7 @@ import { renderSources, summarizeBranch, writeReport, type Learning } from "./ag
 import { estimateTokens, tag } from "../ai/prompts";
 import type { RunContext } from "../explore/context";
 import { verifyCitations } from "./citations";
-import { numberCitations } from "../report-citations";
+import { linkReferenceMarkers, numberCitations } from "../report-citations";
 import { PartSplitter, StreamedVerification } from "../verification/streamed";
 import type { SourceText } from "../verification/verify-report";
 import * as store from "../db/tree";
@@ -90,7 +90,8 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
     early.cancel();
     throw error;
   }
-  const checked = verifyCitations(markdown, analysed);
+  // Citations by number to the model's own reference list become links first (lib/report-citations.ts).
+  const checked = verifyCitations(linkReferenceMarkers(markdown), analysed);
   if (checked.removed.length > 0) {
     console.warn(`[quarry] research ${ctx.id}: removed ${checked.removed.length} citation(s) to URLs that were not analysed`);
   }

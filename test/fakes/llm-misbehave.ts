@@ -18,6 +18,9 @@
 //   empty            every 3rd reply empty (both count first attempts: a repair request is answered)
 //   fenced           every reply asked for as Markdown (not JSON) sent whole in a code fence: "```markdown"
 //                    and "```" in turn, as local models answer "write a report in Markdown"
+//   references       the report cites by number with its own reference list: "… [1]." and, at its end,
+//                    "## References" with "1. https://…" (an academic habit), or Markdown definitions
+//                    "[1]: https://…", in turn
 //   generic          every schema answered validly in the model's own words, repeating none of the ids
 //                    it was given: handle enums → their first value, integer ids → 0, 1, 2… by position,
 //                    string ids → "Task 1", URLs → path in lower case with a trailing slash, file names →
@@ -41,6 +44,7 @@ export const MISBEHAVE_MODES = [
   "truncated",
   "empty",
   "fenced",
+  "references",
   "generic",
 ] as const;
 export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
@@ -86,6 +90,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     default:
       break;
   }
+  if (!json && mode === "references" && input.agent === "report-writer") return out(numberedReferences(input.text, input.nextNumber("misbehave|references") % 2 === 1));
   if (!json) return out(mode === "fenced" && input.text ? `${input.nextNumber("misbehave|fenced") % 2 === 1 ? "```markdown" : "```"}\n${input.text}\n\`\`\`\n` : input.text);
   const value = parseOrUndefined(input.text);
   if (value === undefined) return out(input.text);
@@ -112,6 +117,18 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     default:
       return out(input.text);
   }
+}
+
+/** A report's links as numbers into a reference list at its end (a "## References" list, or Markdown definitions). */
+function numberedReferences(text: string, asList: boolean): string {
+  const urls: string[] = [];
+  const body = text.replace(/\[[^\]\n]*\]\((https?:\/\/[^)\s]+)\)/g, (_, url: string) => {
+    if (!urls.includes(url)) urls.push(url);
+    return `[${urls.indexOf(url) + 1}]`;
+  });
+  if (urls.length === 0) return text;
+  const entries = urls.map((url, i) => (asList ? `${i + 1}. ${url}` : `[${i + 1}]: ${url}`));
+  return `${body.trimEnd()}\n\n${asList ? "## References\n\n" : ""}${entries.join("\n")}\n`;
 }
 
 /** The `sloppy` option's text: the JSON in ```json fences with prose before and after. */

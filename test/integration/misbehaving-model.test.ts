@@ -7,6 +7,8 @@
 //   API serves, the Markdown export, nor anywhere in the database.
 //   Under the fenced model (every Markdown reply in a code fence): the report and the write-up keep their
 //   citations and are verified; no reply is stored in a fence.
+//   Under the references model (the report cites by number into its own reference list): its citations
+//   are kept and judged.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
 //   report keeps every citation not judged unsupported, ANALYSIS tasks run when the dataset loaded, and
 //   the verification view shows exactly the cited sentences of the stored report.
@@ -52,6 +54,16 @@ for (const mode of MISBEHAVE_MODES) {
     test("no reasoning stored anywhere in the database", () => {
       assert.deepEqual(result.storedLeaks, []);
     });
+
+    if (mode === "references") {
+      test("tree: the report's numbered citations to its own reference list are kept and judged", () => {
+        const c = runOf("tree").citations;
+        assert.ok(c, "the tree wrote no report");
+        assert.ok(c.writtenCited > 0, "as written, it cites nothing");
+        assert.deepEqual(c.lost, []);
+        assert.ok(c.judged > 0, "its citations were judged");
+      });
+    }
 
     if (mode === "fenced") {
       // A report or write-up sent whole in a code fence is no code block: its citations stay, and are judged.
