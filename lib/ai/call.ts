@@ -18,7 +18,7 @@ import { storable, storableDeep } from "../validation/text";
 import { conform, type JsonSchemaNode } from "./conform";
 import { extractJson } from "./json";
 import { reasoningFilter, stripReasoning } from "./reasoning";
-import { fenceFilter, unwrapFence } from "./fence";
+import { fenceFilter, unwrapReport } from "./fence";
 import { LlmUnavailableError, StructuredOutputError } from "./errors";
 import { ownershipLost } from "../errors";
 import { assertOwned } from "../ownership";
@@ -218,7 +218,7 @@ async function plainOnce(options: CallOptions): Promise<string> {
     const reply = await exchange({ system: options.system, turns: [{ role: "user", content: options.prompt }], maxOutputTokens, signal, schedule });
     settled = true;
     await onUsage?.(reply.usage);
-    return storable(unwrapFence(stripReasoning(reply.text)));
+    return storable(unwrapReport(stripReasoning(reply.text)));
   } catch (error) {
     if (settled) rethrow(error, signal);
     return settleFailed(onUsage, error, signal);
@@ -303,7 +303,8 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
     const usage = toTokenCount(await result.usage);
     settled = true;
     await onUsage?.(usage);
-    return storable(text);
+    // What streamed kept the chat around a reply that was not fenced whole ("Here's the report: ```…```").
+    return storable(unwrapReport(text));
   } catch (error) {
     if (settled) rethrow(error, signal);
     return settleFailed(onUsage, error, signal);

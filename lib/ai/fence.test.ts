@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fenceFilter, unwrapFence } from "./fence";
+import { fenceFilter, unwrapFence, unwrapReport } from "./fence";
 
 const REPORT = "# Grid storage\n\nPrices fell [1](https://a.example/p).\n\n```python\nprint(1)\n```\n\n## Open questions\n\n- Which?";
 
@@ -38,4 +38,20 @@ test("streamed, a wrapped reply is handed on as it comes: only its first line an
   assert.equal(f.push("`python\nx\n```\nmore"), "\n```python\nx\n```\nmore");
   assert.equal(f.push("\n```\n"), "");
   assert.equal(f.end(), "");
+});
+
+test("a report's chat around it goes: an opening line before its title or fence, a closing line after it, then the fence", () => {
+  const chatty = [
+    `Sure! Here is the research report you asked for:\n\n${REPORT}\n\nLet me know if you need anything else!`,
+    `Here's the report:\n\n\`\`\`markdown\n${REPORT}\n\`\`\`\n\nI hope this helps.`,
+    `Below is the report.\n# Grid storage\n\nPrices fell [1](https://a.example/p).\n\n\`\`\`python\nprint(1)\n\`\`\`\n\n## Open questions\n\n- Which?`,
+  ];
+  for (const text of chatty) assert.equal(unwrapReport(text).trim(), REPORT, JSON.stringify(text.slice(0, 20)));
+  // What is the report's stays: a first paragraph that is content, a last line that cites, a closing question of the report's own.
+  const own = [
+    `Grid storage grew fastest in 2024 [1](https://a.example/p):\n\n${REPORT}`,
+    `${REPORT}\n\nFeel free to compare [1](https://a.example/p).`,
+    "# Title\n\nText.\n\n## Open questions\n\n- Would you like a cheaper grid?",
+  ];
+  for (const text of own) assert.equal(unwrapReport(text), text, JSON.stringify(text.slice(0, 20)));
 });

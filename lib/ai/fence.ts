@@ -20,6 +20,35 @@ export function unwrapFence(text: string): string {
   return lines.slice(1, closed ? -1 : undefined).join("\n").trim();
 }
 
+/** A line a model puts before its Markdown ("Sure! Here is the report:"): chatty, or one that announces what follows. */
+const OPENER = /^(sure|certainly|of course|absolutely|okay|ok|great)\b|^(here('s| is| are)|below (is|are)|i('ve| have) (written|prepared|compiled))\b/i;
+/** A closing line after it ("Let me know if you need anything else!"). */
+const CLOSER = /^(let me know|i hope|hope this|feel free|if you('d| would)? (like|want|need)|would you like|do you want|happy to help|please let me know)\b/i;
+const LINK = /\]\(https?:\/\/|https?:\/\//i;
+
+/**
+ * A report as the model meant it, without what a chat model puts around it: a short opening line before
+ * its title ("Sure! Here is the report:"), a short closing line after it ("Let me know if …"), and then a
+ * fence around the whole of it. The opening line goes only when a heading or a fence follows it and it
+ * cites nothing; the closing one only when it cites nothing. Anything else is the report's.
+ */
+export function unwrapReport(text: string): string {
+  const lines = text.split("\n");
+  const nonBlank = (i: number, step: 1 | -1) => {
+    while (i >= 0 && i < lines.length && !lines[i].trim()) i += step;
+    return i;
+  };
+  let start = nonBlank(0, 1);
+  const next = nonBlank(start + 1, 1);
+  const opener = lines[start]?.trim() ?? "";
+  if (next < lines.length && /^\s*(#{1,6}\s|`{3,}|~{3,})/.test(lines[next]) && !/^(#|`{3,}|~{3,})/.test(opener) && opener.length <= 200 && !LINK.test(opener) && (OPENER.test(opener) || opener.endsWith(":"))) start = next;
+  let end = nonBlank(lines.length - 1, -1);
+  const closer = lines[end]?.trim() ?? "";
+  if (end > start && closer.length <= 200 && !LINK.test(closer) && CLOSER.test(closer)) end = nonBlank(end - 1, -1);
+  if (start === nonBlank(0, 1) && end === nonBlank(lines.length - 1, -1)) return unwrapFence(text);
+  return unwrapFence(lines.slice(start, end + 1).join("\n"));
+}
+
 /** The same for a streamed reply: push each delta, then end(); each returns the text to hand on. */
 export function fenceFilter(): { push(delta: string): string; end(): string } {
   /** Text not yet handed on: the first line until it is known, then a tail that may be the closing fence. */

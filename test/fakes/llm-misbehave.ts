@@ -16,8 +16,9 @@
 //   count-off        arrays whose length was asked for (queries, questions, tasks) one longer or shorter
 //   truncated        every 3rd JSON reply cut mid-object with finish_reason "length" (a repair follows)
 //   empty            every 3rd reply empty (both count first attempts: a repair request is answered)
-//   fenced           every reply asked for as Markdown (not JSON) sent whole in a code fence: "```markdown"
-//                    and "```" in turn, as local models answer "write a report in Markdown"
+//   fenced           every reply asked for as Markdown (not JSON) sent whole in a code fence: "```markdown",
+//                    "```", and "```markdown" with a chatty line before and after it, in turn, as local
+//                    models answer "write a report in Markdown"
 //   references       the report cites by number with its own reference list: "… [1]." and, at its end,
 //                    "## References" with "1. https://…" (an academic habit), or Markdown definitions
 //                    "[1]: https://…", in turn
@@ -91,7 +92,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       break;
   }
   if (!json && mode === "references" && input.agent === "report-writer") return out(numberedReferences(input.text, input.nextNumber("misbehave|references") % 2 === 1));
-  if (!json) return out(mode === "fenced" && input.text ? `${input.nextNumber("misbehave|fenced") % 2 === 1 ? "```markdown" : "```"}\n${input.text}\n\`\`\`\n` : input.text);
+  if (!json) return out(mode === "fenced" && input.text ? fenced(input.text, (input.nextNumber("misbehave|fenced") - 1) % 3) : input.text);
   const value = parseOrUndefined(input.text);
   if (value === undefined) return out(input.text);
   switch (mode) {
@@ -117,6 +118,12 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     default:
       return out(input.text);
   }
+}
+
+/** Markdown sent whole in a fence: in turn ```markdown inside a chat line before and after, ```markdown, a bare one. */
+function fenced(text: string, variant: number): string {
+  const block = `${variant === 2 ? "```" : "```markdown"}\n${text}\n\`\`\`\n`;
+  return variant === 0 ? `Sure! Here is what you asked for:\n\n${block}\nLet me know if you need anything else!` : block;
 }
 
 /** A report's links as numbers into a reference list at its end (a "## References" list, or Markdown definitions). */

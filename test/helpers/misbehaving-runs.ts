@@ -62,7 +62,7 @@ export interface ModeRun {
   runs: EngineRun[];
   /** Leaked reasoning anywhere in the database ("table.column"), new since the mode before. */
   storedLeaks: string[];
-  /** Stored reports and assistant messages that begin with a code fence (a reply's wrapping fence kept). */
+  /** Stored reports and assistant messages with a code fence or the fake's chat around it (what wrapped a reply, kept; the scenario's replies have no code). */
   fencedReplies: string[];
   llmCalls: number;
   /** Replies the mode changed (a mode that changed none tested nothing). */
@@ -257,9 +257,9 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
     return out;
   }
 
-  /** Reports and assistant messages stored as one code block. */
+  /** Reports and assistant messages stored with what wrapped them. */
   async function fencedReplies(): Promise<string[]> {
-    const fenced = (text: string | null) => Boolean(text && /^\s*(```|~~~)/.test(text));
+    const fenced = (text: string | null) => Boolean(text && (/^\s*(```|~~~)/m.test(text) || /^(Sure! Here is|Let me know)/m.test(text)));
     const reports = await db.research.findMany({ select: { id: true, report: true } });
     const messages = await db.conversationMessage.findMany({ where: { role: "assistant" }, select: { id: true, content: true } });
     return [...reports.filter((r) => fenced(r.report)).map((r) => `research ${r.id}`), ...messages.filter((m) => fenced(m.content)).map((m) => `message ${m.id}`)];
