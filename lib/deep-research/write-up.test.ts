@@ -27,6 +27,18 @@ test("snippet handles become numbered links to their pages, one per page; invent
   assert.match(list, /2\. .* — <https:\/\/b\.example\/grid>/);
 });
 
+test("links the model wrote itself: to a snippet's page kept (repaired when named in other words), to any other page removed", () => {
+  const out = citeSnippets(`Prices fell [source](https://evil.example/x). Rose [2](https://A.example/prices/). Also https://evil.example/y here.`, shown, pages);
+  const [body, list] = out.split("## Sources");
+  assert.equal(body.trim().replace(/\s+/g, " "), `Prices fell. Rose [1](${A}). Also here.`);
+  assert.ok(!list.includes("evil.example"));
+});
+
+test("a write-up citing by number into its own reference list links its pages", () => {
+  const out = citeSnippets(`Prices fell [1]. Capacity doubled [2].\n\n## References\n\n1. ${A}\n2. ${B}`, shown, pages);
+  assert.equal(out.split("## Sources")[0].trim(), `Prices fell [1](${A}). Capacity doubled [2](${B}).`);
+});
+
 test("a citation by a snippet's stored id, as a task summary shows it, still links its page", () => {
   const out = citeSnippets("Capacity doubled [cmitem-b].", shown, pages);
   assert.equal(out.split("## Sources")[0].trim(), `Capacity doubled [1](${B}).`);

@@ -10,7 +10,11 @@ export interface CitationCheck {
   repaired: string[];
 }
 
-export function verifyCitations(markdown: string, analysedUrls: Iterable<string>): CitationCheck {
+/**
+ * `handles`: whether "[S3]" names the third analysed URL (a tree report's sources are listed so); off where
+ * handles name something else (a Deep Research write-up's snippets, resolved before).
+ */
+export function verifyCitations(markdown: string, analysedUrls: Iterable<string>, { handles = true }: { handles?: boolean } = {}): CitationCheck {
   const allowed = new Set(analysedUrls);
   // The handles the report writer was shown (renderSources: S1 is the first analysed URL).
   const choices = choicesOf("S", [...allowed], (url) => [url]);
@@ -29,7 +33,7 @@ export function verifyCitations(markdown: string, analysedUrls: Iterable<string>
   };
 
   // A citation by handle ("[S3]", "[S1, S4]", "【S2】") becomes a link to its source.
-  let out = markdown.replace(/[[【]\s*(S\d+(?:\s*[,;]\s*S\d+)*)\s*[\]】](?!\()/gi, (whole, list: string) => {
+  let out = !handles ? markdown : markdown.replace(/[[【]\s*(S\d+(?:\s*[,;]\s*S\d+)*)\s*[\]】](?!\()/gi, (whole, list: string) => {
     const urls = list.split(/[,;]/).map((h) => resolveChoice(h, choices, { only: false })?.value);
     if (urls.some((u) => !u)) return whole;
     return urls.map((url) => `[source](${url})`).join("");
