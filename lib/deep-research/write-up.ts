@@ -11,7 +11,7 @@ import { failVerification } from "../db/verifications";
 import { itemsOfResearches, tasksOf } from "../db/research-tasks";
 import { errorMessage } from "../errors";
 import { linkReferenceMarkers, numberCitations } from "../report-citations";
-import { verifyCitations } from "../research/citations";
+import { verifyCitations } from "../verification/cited-urls";
 import type { SourceText } from "../verification/verify-report";
 import { verifyReport } from "../verification/verify-report";
 import { PartSplitter, StreamedVerification } from "../verification/streamed";

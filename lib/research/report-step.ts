@@ -6,7 +6,7 @@
 import { renderSources, summarizeBranch, writeReport, type Learning } from "./agents/write-report";
 import { estimateTokens, tag } from "../ai/prompts";
 import type { RunContext } from "../explore/context";
-import { verifyCitations } from "./citations";
+import { verifyCitations } from "../verification/cited-urls";
 import { linkReferenceMarkers, numberCitations } from "../report-citations";
 import { PartSplitter, StreamedVerification } from "../verification/streamed";
 import type { SourceText } from "../verification/verify-report";

@@ -10,7 +10,7 @@ export interface Learning {
 
 /**
  * Groups learnings by URL into <source> elements: the model cites the exact url attribute, or the
- * source's id (S1 is the first URL) when it cannot copy a URL exactly (lib/research/citations.ts).
+ * source's id (S1 is the first URL) when it cannot copy a URL exactly (lib/verification/cited-urls.ts).
  */
 export function renderSources(learnings: Learning[]): string {
   const byUrl = new Map<string, string[]>();

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { citedUrls, verifyCitations } from "./citations";
+import { citedUrls, verifyCitations } from "./cited-urls";
 
 const analysed = ["https://example.org/a", "https://news.example.com/story?id=4"];
 
