@@ -13,6 +13,11 @@ export function withOwnership<T>(assertHeld: () => void, work: () => Promise<T>)
   return owner.run(assertHeld, work);
 }
 
+/** The ownership check of the work running now (none outside withOwnership): asked later for work another call serves. */
+export function currentOwnership(): (() => void) | undefined {
+  return owner.getStore();
+}
+
 /** Right before an LLM call is sent: throws when the work's process no longer owns it, or when its signal aborted. */
 export function assertOwned(signal?: AbortSignal): void {
   owner.getStore()?.();

@@ -73,6 +73,25 @@ test("the queries waiting for a page share one read: one call for several object
   assert.equal(research.llmCallsUnsettled, 0);
 });
 
+test("queue mode: a query whose work is no longer this process's (its job's lock lost) is not served by a read that goes out: it is told, the others read", async () => {
+  const { withOwnership } = await import("../ownership");
+  const ctx = await newContext("Grid batteries");
+  const from = fakes.llm.log.length;
+  const lost = new Error("Job node-q2 lost its lock");
+  const [kept, dropped] = await Promise.allSettled([
+    withOwnership(() => {}, () => ctx.pageReads.serve("p1", page, request(ctx, 1, "Installed capacity in GW"))),
+    withOwnership(() => {
+      throw lost;
+    }, () => ctx.pageReads.serve("p1", page, request(ctx, 2, "Prices per kilowatt-hour"))),
+  ]);
+  assert.equal(kept.status, "fulfilled");
+  assert.deepEqual(dropped, { status: "rejected", reason: lost });
+  const reads = calls(from, "website-analyzer");
+  assert.equal(reads.length, 1);
+  assert.match(sent(reads[0]), /Installed capacity in GW/);
+  assert.ok(!sent(reads[0]).includes("Prices per kilowatt-hour"), "the lost query's objective is not sent");
+});
+
 test("a query that reaches the page after its read gets what the read extracted, and chooses from it without the page being sent again", async () => {
   const ctx = await newContext("Grid batteries again");
   const from = fakes.llm.log.length;

@@ -9,6 +9,7 @@ import { analyzeWebsite, type PageReadItem } from "../agents/analyze-website";
 import { matchingPassages, rereadBudget } from "../agents/passages";
 import { trimToTokens } from "../ai/prompts";
 import type { RunContext, FetchedPage } from "./context";
+import { currentOwnership, withOwnership } from "../ownership";
 
 export interface ReadRequest {
   queryId: string;
@@ -27,6 +28,8 @@ const AGAIN = Symbol("again");
 
 interface Waiting {
   request: ReadRequest;
+  /** Queue mode: whether its node job is still this process's (lib/ownership.ts), asked when its read goes out. */
+  held?: () => void;
   resolve: (outcome: ReadOutcome | typeof AGAIN) => void;
   reject: (error: unknown) => void;
 }
@@ -84,9 +87,10 @@ export class PageReads {
       }
       // The request takes part in a read: its items come from that read, not from a selection.
       onReading?.();
+      const held = currentOwnership();
       const outcome = await new Promise<ReadOutcome | typeof AGAIN>((resolve, reject) => {
-        if (state.batch) return void state.batch.waiting.push({ request, resolve, reject });
-        state.batch = { waiting: [{ request, resolve, reject }], excerpt };
+        if (state.batch) return void state.batch.waiting.push({ request, held, resolve, reject });
+        state.batch = { waiting: [{ request, held, resolve, reject }], excerpt };
         // Every row waiting for the page's fetch resumes in this turn: they join before the read goes out.
         setImmediate(() => this.read(page, state));
       });
@@ -99,10 +103,25 @@ export class PageReads {
   private read(page: FetchedPage, state: PageState): void {
     const batch = state.batch!;
     state.batch = undefined;
-    const { waiting } = batch;
+    // Only queries whose work is still this process's take part: in queue mode, a node job whose lock
+    // expired while the worker was stopped learns it here (its objective is not sent in another job's call).
+    const waiting = batch.waiting.filter((w) => {
+      try {
+        w.held?.();
+        w.request.ctx.signal.throwIfAborted();
+        return true;
+      } catch (error) {
+        w.reject(error);
+        return false;
+      }
+    });
+    if (waiting.length === 0) return;
     const ctx = waiting[0].request.ctx;
     const startedAt = performance.now();
-    const done = this.readFor(ctx, page, waiting, batch.excerpt).then(
+    // The call goes out as the first query's work (its ownership asked before it is sent, lib/ai/call.ts).
+    const held = waiting[0].held;
+    const read = () => this.readFor(ctx, page, waiting, batch.excerpt);
+    const done = (held ? withOwnership(held, read) : read()).then(
       (items) => {
         // A hedged read's items join the first's: later queries choose from all of them.
         state.items = [...new Set([...(state.items ?? []), ...items.map((i) => i.content)])];
