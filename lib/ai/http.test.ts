@@ -91,3 +91,19 @@ test("requests wait for a slot in the lane and at the priority of their fetch's 
   await Promise.all([low, high]);
   assert.deepEqual(order, ["/root", "/leaf"]);
 });
+
+test("a retry goes out only while its work is still this process's: a lock lost during the backoff stops it", async () => {
+  const { withOwnership } = await import("../ownership");
+  const { fetchImpl, calls } = scripted([503, 200]);
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 1000, fetchImpl });
+  let held = true;
+  const lost = new Error("Job node-q1 lost its lock");
+  const call = withOwnership(() => {
+    if (!held) throw lost;
+  }, () => f("http://llm.test/v1/chat/completions", { method: "POST", body: "{}" }));
+  // The lock is lost after the first attempt went out, before its retry.
+  while (calls.length === 0) await new Promise((r) => setImmediate(r));
+  held = false;
+  await assert.rejects(call, lost);
+  assert.equal(calls.length, 1, "the retry was not sent");
+});

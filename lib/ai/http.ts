@@ -9,6 +9,7 @@
 // Which run's lane the request waits in, and at what priority, is the fetch's own `schedule`: the
 // provider hands each model its fetch (lib/ai/providers.ts), so a call's model carries its schedule.
 // (Not an AsyncLocalStorage: one in a process turns on promise hooks for every promise it makes.)
+import { assertOwned } from "../ownership";
 import { backoffDelay, parseRetryAfter, sleep, type Semaphore, type WaitOptions } from "../concurrency";
 import { isReadWhole, leanFetch } from "../lean-fetch";
 import { describeLlmError } from "./errors";
@@ -84,6 +85,15 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
       try {
         release = options.limiter ? await options.limiter.acquire(callerSignal, options.schedule) : () => {};
       } catch (error) {
+        if (probe) health?.releaseProbe();
+        throw error;
+      }
+      try {
+        // Each attempt goes out only while its work is still this process's: a wait for the limit or a
+        // retry's backoff may outlast a queue job's lock (lib/ownership.ts).
+        assertOwned(callerSignal);
+      } catch (error) {
+        release();
         if (probe) health?.releaseProbe();
         throw error;
       }
