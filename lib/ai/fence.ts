@@ -38,15 +38,17 @@ export function unwrapReport(text: string): string {
     while (i >= 0 && i < lines.length && !lines[i].trim()) i += step;
     return i;
   };
-  let start = nonBlank(0, 1);
+  const first = nonBlank(0, 1);
+  const last = nonBlank(lines.length - 1, -1);
+  let start = first;
   const next = nonBlank(start + 1, 1);
   const opener = lines[start]?.trim() ?? "";
   if (next < lines.length && /^\s*(#{1,6}\s|`{3,}|~{3,})/.test(lines[next]) && !/^(#|`{3,}|~{3,})/.test(opener) && opener.length <= 200 && !LINK.test(opener) && (OPENER.test(opener) || opener.endsWith(":"))) start = next;
-  let end = nonBlank(lines.length - 1, -1);
+  let end = last;
   const closer = lines[end]?.trim() ?? "";
   if (end > start && closer.length <= 200 && !LINK.test(closer) && CLOSER.test(closer)) end = nonBlank(end - 1, -1);
-  if (start === nonBlank(0, 1) && end === nonBlank(lines.length - 1, -1)) return unwrapFence(text);
-  return unwrapFence(lines.slice(start, end + 1).join("\n"));
+  // Nothing around it: the reply as it came (its own leading and trailing space kept unless fenced).
+  return unwrapFence(start === first && end === last ? text : lines.slice(start, end + 1).join("\n"));
 }
 
 /** The same for a streamed reply: push each delta, then end(); each returns the text to hand on. */
@@ -70,15 +72,11 @@ export function fenceFilter(): { push(delta: string): string; end(): string } {
       const couldOpen = /^(`{1,}|~{1,})[ \t]*[a-z]*[ \t]*$/i.test(first) || first === "";
       if (lineEnd === -1 && couldOpen && !final) return "";
       const open = lineEnd !== -1 ? OPENING.exec(first) : null;
-      if (!open) {
-        state = "plain";
-        const out = pending;
-        pending = "";
-        return out;
-      }
-      state = "wrapped";
-      marker = open[1];
-      pending = text.slice(lineEnd + 1);
+      if (open) {
+        state = "wrapped";
+        marker = open[1];
+        pending = text.slice(lineEnd + 1);
+      } else state = "plain";
     }
     if (state === "plain") {
       const out = pending;
