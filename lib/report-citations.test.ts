@@ -94,3 +94,33 @@ test("a report without its own reference list is unchanged", () => {
   const md = "Growth was 12% [1](https://example.org/a). See [1] and [Table 1].\n\n## Open questions\n\n1. Which https://example.org/a?";
   assert.equal(linkReferenceMarkers(md), md);
 });
+
+test("a reference list under a bold or plain label line, ranges and 'Source n' markers are linked too", () => {
+  const md = [
+    "# Report",
+    "",
+    "Growth was 12% [1–3]. Sales fell [Source 2]. Costs rose [1, 3-4]. Too wide [1-30] and backwards [3-1] stay.",
+    "",
+    "**References**",
+    "",
+    "1. Heat pumps review — https://example.org/a",
+    "2. News — https://news.example.com/story",
+    "3. Third — https://c.example/p",
+    "4. Fourth — https://d.example/q",
+  ].join("\n");
+  const linked = linkReferenceMarkers(md);
+  assert.match(linked, /Growth was 12% \[source\]\(https:\/\/example\.org\/a\)\[source\]\(https:\/\/news\.example\.com\/story\)\[source\]\(https:\/\/c\.example\/p\)\./);
+  assert.match(linked, /Sales fell \[source\]\(https:\/\/news\.example\.com\/story\)\./);
+  assert.match(linked, /Costs rose \[source\]\(https:\/\/example\.org\/a\)\[source\]\(https:\/\/c\.example\/p\)\[source\]\(https:\/\/d\.example\/q\)\./);
+  assert.match(linked, /Too wide \[1-30\] and backwards \[3-1\] stay\./);
+  const r = numberCitations(linked, titles);
+  assert.equal(r.sources.length, 4);
+  assert.doesNotMatch(r.markdown, /\*\*References\*\*/, "the model's list goes with its label");
+  assert.equal(r.markdown.match(/Heat pumps review/g), null, "the model's entries are not left in the text");
+});
+
+test("a source list under a label ends at the first line that is no entry", () => {
+  const md = ["Intro [1](https://example.org/a).", "", "Sources:", "- https://example.org/a", "", "A closing remark stays."].join("\n");
+  assert.equal(stripSourcesSection(md), "Intro [1](https://example.org/a).\n\nA closing remark stays.");
+  assert.equal(stripSourcesSection("## Sources that matter to farmers\n\nText."), "## Sources that matter to farmers\n\nText.", "a heading that only begins with the word stays");
+});

@@ -12,29 +12,45 @@ export interface NumberedSource {
 
 export const SOURCES_HEADING = "## Sources";
 
-const MARKER = /^(source|sources|link|ref|here|\d+|\[\d+\]|https?:\/\/\S+)?$/i;
-// A model-written list of sources or references: replaced by the generated one.
-const MODEL_SOURCES = /^(#{1,6})\s*(sources|references|bibliography|works cited|citations|sources cited)\s*:?\s*$/i;
+const MARKER = /^(source|sources|link|ref|here|\d+|\[\d+\])?$/i;
+const SOURCE_WORDS = "sources|references|bibliography|works cited|citations|sources cited|reference list";
+// A model-written list of sources or references, replaced by the generated one: under a heading ("## References"),
+// or under a line of its own that names it ("**References**", "__Sources:__", "References:").
+const MODEL_SOURCES = new RegExp(`^(#{1,6})\\s*(?:\\*\\*|__)?\\s*(?:${SOURCE_WORDS})\\s*:?\\s*(?:\\*\\*|__)?\\s*:?\\s*$`, "i");
+const SOURCES_LABEL = new RegExp(`^(?:\\*\\*|__)?\\s*(?:${SOURCE_WORDS})\\s*:?\\s*(?:\\*\\*|__)?\\s*:?\\s*$`, "i");
+/** A line a source list under a label is made of: an entry (a bullet, a number, "[n]"), or a line with a URL. */
+const LIST_LINE_OF_SOURCES = /^(?:[-*+]\s|\d{1,3}[.)]\s|\[\^?\w{1,12}\])|https?:\/\//;
 // A Markdown link (optionally wrapped in parentheses), an autolink, or a bare URL not inside a link.
 const CITATION = /(\(\s*)?\[([^\]\n]*)\]\((https?:\/\/[^)\s]+)(?:\s+"[^"]*")?\)(\s*\))?|<(https?:\/\/[^>\s]+)>|(?<!\]\()(?<![\w/])(https?:\/\/[^\s)<>\]]+)/g;
 
-/** Removes a model-written "Sources"/"References" section (up to the next heading of its level or above). */
+/**
+ * Which lines are a model-written source list: under a "Sources"/"References" heading, up to the next heading of
+ * its level or above; under such a label line, as long as its lines are entries (or blank).
+ */
+function modelSourceLines(lines: readonly string[]): boolean[] {
+  // The open list's heading level; LABEL for a list under a label line; 0 outside a list.
+  const LABEL = 7;
+  let level = 0;
+  return lines.map((line) => {
+    const text = line.trim();
+    const heading = /^(#{1,6})\s/.exec(text);
+    if (level === LABEL ? heading || (text !== "" && !LIST_LINE_OF_SOURCES.test(text)) : level && heading && heading[1].length <= level) level = 0;
+    if (level) return true;
+    const titled = MODEL_SOURCES.exec(text);
+    if (titled) level = titled[1].length;
+    else if (SOURCES_LABEL.test(text)) level = LABEL;
+    return level > 0;
+  });
+}
+
+/** Removes a model-written "Sources"/"References" section (see modelSourceLines). */
 export function stripSourcesSection(markdown: string): string {
   const lines = markdown.split("\n");
-  const out: string[] = [];
-  let skipLevel = 0;
-  for (const line of lines) {
-    const heading = /^(#{1,6})\s/.exec(line);
-    if (skipLevel && heading && heading[1].length <= skipLevel) skipLevel = 0;
-    if (skipLevel) continue;
-    const m = MODEL_SOURCES.exec(line.trim());
-    if (m) {
-      skipLevel = m[1].length;
-      continue;
-    }
-    out.push(line);
-  }
-  return out.join("\n").replace(/\s+$/, "");
+  const inList = modelSourceLines(lines);
+  return lines
+    .filter((_, i) => !inList[i])
+    .join("\n")
+    .replace(/\s+$/, "");
 }
 
 /** An entry of a model's reference list: "1. Title — https://…", "[1] https://…", "- [2] Title (https://…)". */
@@ -42,7 +58,7 @@ const LIST_ENTRY = /^\s*(?:[-*+]\s+)?(?:\[\^?(\d{1,3})\]|(\d{1,3})[.)])\s*:?\s+.
 /** A Markdown link reference definition or footnote whose target is a URL: "[1]: https://…", "[^1]: Title, https://…". */
 const DEFINITION = /^\s*\[\^?([^\]\s]{1,12})\]:\s.*?<?(https?:\/\/[^\s<>()\]]+)/;
 /** A citation by number or footnote in the text, not already a link nor a definition: "[1]", "[1, 3]", "[^2]", "[1][3]". */
-const NUMBER_MARKER = /\[\^?(\w{1,12}(?:\s*[,;]\s*\^?\w{1,12})*)\](?!\(|:)/g;
+const NUMBER_MARKER = /\[([^\[\]\n]{1,60})\](?!\(|:)/g;
 
 /**
  * A report that cites by number with the model's own list of references ("… grew 12% [1]." with "1. Title —
@@ -54,28 +70,42 @@ const NUMBER_MARKER = /\[\^?(\w{1,12}(?:\s*[,;]\s*\^?\w{1,12})*)\](?!\(|:)/g;
 export function linkReferenceMarkers(markdown: string): string {
   const targets = new Map<string, string>();
   const lines = markdown.split("\n");
-  let listLevel = 0;
-  const kept = lines.filter((line) => {
-    const heading = /^(#{1,6})\s/.exec(line);
-    if (listLevel && heading && heading[1].length <= listLevel) listLevel = 0;
-    const sources = MODEL_SOURCES.exec(line.trim());
-    if (sources) listLevel = sources[1].length;
+  const inList = modelSourceLines(lines);
+  const kept = lines.filter((line, i) => {
     const definition = DEFINITION.exec(line);
     if (definition) {
       targets.set(definition[1].toLowerCase(), definition[2].replace(/[.,;:]+$/, ""));
       return false;
     }
-    const entry = listLevel ? LIST_ENTRY.exec(line) : null;
+    const entry = inList[i] ? LIST_ENTRY.exec(line) : null;
     if (entry) targets.set(entry[1] ?? entry[2], entry[3].replace(/[.,;:]+$/, ""));
     return true;
   });
   if (targets.size === 0) return markdown;
-  return kept
-    .join("\n")
-    .replace(NUMBER_MARKER, (whole, list: string) => {
-      const urls = list.split(/[,;]/).map((key) => targets.get(key.trim().replace(/^\^/, "").toLowerCase()));
-      return urls.every(Boolean) ? urls.map((url) => `[source](${url})`).join("") : whole;
-    });
+  return kept.join("\n").replace(NUMBER_MARKER, (whole, list: string) => {
+    const keys = markerKeys(list);
+    const urls = keys?.map((key) => targets.get(key));
+    return urls?.every(Boolean) ? [...new Set(urls)].map((url) => `[source](${url})`).join("") : whole;
+  });
+}
+
+/** Most numbers one range in a marker names ("[1–30]" is no citation of thirty entries). */
+const MAX_RANGE = 10;
+
+/** The entries a marker names: "1, 3", "^2", "1–3" (any dash), "Source 2", "ref. 4"; undefined when a part is no key. */
+function markerKeys(list: string): string[] | undefined {
+  const keys: string[] = [];
+  for (const raw of list.split(/[,;]/)) {
+    const part = raw.trim().replace(/^(?:sources?|refs?\.?|references?|citations?)\s*/i, "").replace(/^\^/, "").toLowerCase();
+    const range = /^(\d{1,3})\s*[-–—]\s*(\d{1,3})$/.exec(part);
+    if (range) {
+      const [from, to] = [Number(range[1]), Number(range[2])];
+      if (to < from || to - from >= MAX_RANGE) return undefined;
+      for (let n = from; n <= to; n++) keys.push(String(n));
+    } else if (/^\w{1,12}$/.test(part)) keys.push(part);
+    else return undefined;
+  }
+  return keys;
 }
 
 function fallbackTitle(url: string): string {

@@ -91,7 +91,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     default:
       break;
   }
-  if (!json && mode === "references" && input.agent === "report-writer") return out(numberedReferences(input.text, input.nextNumber("misbehave|references") % 2 === 1));
+  if (!json && mode === "references" && input.agent === "report-writer") return out(numberedReferences(input.text, (input.nextNumber("misbehave|references") + 1) % 3));
   if (!json) return out(mode === "fenced" && input.text ? fenced(input.text, (input.nextNumber("misbehave|fenced") - 1) % 3) : input.text);
   const value = parseOrUndefined(input.text);
   if (value === undefined) return out(input.text);
@@ -126,16 +126,21 @@ function fenced(text: string, variant: number): string {
   return variant === 0 ? `Sure! Here is what you asked for:\n\n${block}\nLet me know if you need anything else!` : block;
 }
 
-/** A report's links as numbers into a reference list at its end (a "## References" list, or Markdown definitions). */
-function numberedReferences(text: string, asList: boolean): string {
+/**
+ * A report's links as numbers into a reference list at its end, in turn from the third (the counter starts at 1): a "## References" list, Markdown
+ * definitions, or a list under a bold "**References**" line with "[Source n]" markers (adjacent ones as a range, "[1–2]").
+ */
+function numberedReferences(text: string, variant: number): string {
   const urls: string[] = [];
-  const body = text.replace(/\[[^\]\n]*\]\((https?:\/\/[^)\s]+)\)/g, (_, url: string) => {
+  let body = text.replace(/\[[^\]\n]*\]\((https?:\/\/[^)\s]+)\)/g, (_, url: string) => {
     if (!urls.includes(url)) urls.push(url);
     return `[${urls.indexOf(url) + 1}]`;
   });
   if (urls.length === 0) return text;
-  const entries = urls.map((url, i) => (asList ? `${i + 1}. ${url}` : `[${i + 1}]: ${url}`));
-  return `${body.trimEnd()}\n\n${asList ? "## References\n\n" : ""}${entries.join("\n")}\n`;
+  if (variant === 2) body = body.replace(/\[(\d+)\]\[(\d+)\]/g, (whole, a: string, b: string) => (Number(b) === Number(a) + 1 ? `[${a}–${b}]` : whole)).replace(/\[(\d+)\](?![–\d])/g, "[Source $1]");
+  const entries = urls.map((url, i) => (variant === 1 ? `[${i + 1}]: ${url}` : `${i + 1}. ${url}`));
+  const heading = ["## References\n\n", "", "**References**\n\n"][variant];
+  return `${body.trimEnd()}\n\n${heading}${entries.join("\n")}\n`;
 }
 
 /** The `sloppy` option's text: the JSON in ```json fences with prose before and after. */

@@ -33,6 +33,8 @@ export interface CitationAudit {
   /** Cited sentences of the stored text that the verification view does not show, and view claims that are not in the stored text. */
   missingFromView: string[];
   notInStored: string[];
+  /** Citations by number left in the stored text as written, not made links ("[2]", "[Source 2]", "[1–3]"), and lines of a model's own source list left in it. */
+  unlinked: string[];
 }
 
 export interface EngineRun {
@@ -152,6 +154,10 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       uncited,
       missingFromView: view ? storedCited.filter((c) => !viewKeys.has(key(c.text, c.urls))).map((c) => c.text) : [],
       notInStored: view ? viewCited.filter((c) => !storedKeys.has(key(c.sentence, c.cited_urls))).map((c) => c.sentence) : [],
+      unlinked: [
+        ...[...reportBody(stored).body.matchAll(/\[(?:source\s*)?\d+(?:\s*[-–,]\s*\d+)*\](?![(:])/gi)].map((m) => m[0]),
+        ...reportBody(stored).body.split("\n").filter((line) => /^\s*(?:\*\*|#+\s*)?references\b/i.test(line)),
+      ],
     };
   }
 

@@ -61,6 +61,7 @@ for (const mode of MISBEHAVE_MODES) {
         assert.ok(c, "the tree wrote no report");
         assert.ok(c.writtenCited > 0, "as written, it cites nothing");
         assert.deepEqual(c.lost, []);
+        assert.deepEqual(c.unlinked, [], "every marker made a link, the model's list gone");
         assert.ok(c.judged > 0, "its citations were judged");
       });
     }
