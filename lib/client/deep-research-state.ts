@@ -132,7 +132,7 @@ export interface DrRun {
 
 export interface DrSnapshot {
   conversationId: string;
-  /** The reply being written when the snapshot was taken (where its process served it). */
+  /** The reply being written when the snapshot was taken (in any process: a worker's is shared through Redis). */
   draft?: DrDraft | null;
   state: DrState;
   messages: DrMessage[];

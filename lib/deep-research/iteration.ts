@@ -22,7 +22,7 @@ import { discoveryViews } from "./snapshot";
 import { messageView, taskView } from "./views";
 import { checkWhileWritten, citeSnippets, verifiedWriteUp, writeUpSources } from "./write-up";
 import type { ReplyDelta } from "./events";
-import { endDraft, startDraft } from "./drafts";
+import { appendDraft, endDraft, startDraft } from "./drafts";
 
 /** Fully-autonomous runs stop here whatever the continue agent says. */
 export const FULLY_AUTONOMOUS_CAP = 20;
@@ -181,8 +181,9 @@ const reply: Step = async (ctx, m) => {
     // Shown as it is written; an attempt's first piece has offset 0 (a client drops what an earlier attempt sent).
     const draft = startDraft(ctx.conversationId, m.id);
     const onDelta = (delta: string) => {
-      ctx.emit("reply-delta", { replyToId: m.id, offset: draft.text.length, delta } satisfies ReplyDelta);
-      draft.text += delta;
+      const offset = draft.text.length;
+      appendDraft(ctx.conversationId, draft, delta);
+      ctx.emit("reply-delta", { replyToId: m.id, offset, delta } satisfies ReplyDelta);
       checks?.push(delta);
     };
     text = await writeReply({ context, iteration: m.iteration, continuing, snippets: sources?.text, onDelta, signal: ctx.signal, onUsage: ctx.usage });

@@ -20,7 +20,7 @@ export async function discoveryViews(conversationId: string) {
 export async function conversationSnapshot({ id, userId }: { id: string; userId?: string }) {
   const c = await getConversation({ id, userId });
   if (!c) return null;
-  const [messages, tasks, discoveries, run] = await Promise.all([messagesOf(id), tasksOf(id), discoveryViews(id), getRun({ kind: "deep-research", subjectId: id })]);
+  const [messages, tasks, discoveries, run, draft] = await Promise.all([messagesOf(id), tasksOf(id), discoveryViews(id), getRun({ kind: "deep-research", subjectId: id }), replyDraft(id)]);
   return {
     conversationId: c.id,
     state: stateView(c),
@@ -28,8 +28,8 @@ export async function conversationSnapshot({ id, userId }: { id: string; userId?
     plan: tasks.map(taskView),
     discoveries,
     deepResearchRun: runGuardView(c, run, messages.find((m) => m.id === c.rootMessageId)),
-    /** The reply being written in this process, its text so far (null otherwise). */
-    draft: replyDraft(id),
+    /** The reply being written (in this process or, in queue mode, a worker), its text so far (null otherwise). */
+    draft,
   };
 }
 

@@ -10,6 +10,7 @@ import type { Fakes } from "../fakes";
 import { waitFor, type TestApp } from "../helpers/app-server";
 import { createAndStart, getView, waitForStatus } from "../helpers/research";
 import { readUiStream } from "../helpers/ui-stream";
+import { conversation } from "../helpers/deep-research";
 import { redisOrSkip, testRedisPrefix } from "../helpers/redis";
 import { assertTreeExactlyOnce, endedDrRun, endedDrStart, endedTreeRunOf, TEST_REDIS_URL, treeRunOf, startTwoWorkers, tearDownQueueMode, type TestWorker } from "../helpers/worker";
 
@@ -113,12 +114,21 @@ test("one depth-3 tree: its query nodes are jobs, both workers do node work, eac
 });
 
 test("a Deep Research start: its phases and its tasks are jobs that any worker takes, each task once, its events numbered once", async () => {
-  fakes.llm.configure({ latencyMs: 60 });
+  // The write-up's pieces come over 1.5 s after a 1.5 s wait: a page loaded meanwhile is served its draft.
+  fakes.llm.configure({ latencyMs: 60, latencyRules: [{ match: "dr-reply agent[\\s\\S]*<snippets>", latencyMs: 3_000 }] });
   const res = await app.postJson("/api/deep-research/start", { message: "Long-duration energy storage technologies", researchMode: "steering" });
   const { conversationId, jobId } = (await res.json()) as { conversationId: string; jobId: string };
   assert.equal(res.status, 202);
+  // The web process serves the text a worker is writing (the draft is shared through Redis).
+  const draft = await waitFor(async () => {
+    const d = (await conversation(app, conversationId)).draft;
+    return d?.text ? d : undefined;
+  }, 180_000, "a draft of the write-up written by a worker");
+  assert.ok(draft.text.startsWith("Iteration 1 on"), draft.text);
   const message = await endedDrStart(app, conversationId);
   assert.equal(message.status, "completed", message.error ?? "");
+  assert.equal(draft.replyToId, message.id, "the draft names the start it answers");
+  assert.equal((await conversation(app, conversationId)).draft, null, "no draft once the reply is saved");
   const tasks = await app.db.researchTask.findMany({ where: { conversationId } });
   assert.ok(tasks.length >= 2, `a level of several tasks (${tasks.length})`);
   assert.ok(tasks.every((t) => t.status === "completed"), JSON.stringify(tasks.map((t) => [t.taskKey, t.status, t.error])));
