@@ -19,3 +19,21 @@ test("throws on text with no JSON", () => {
   assert.throws(() => extractJson("I cannot help with that."), SyntaxError);
   assert.throws(() => extractJson('{"truncated": ['), SyntaxError);
 });
+
+test("JSON written loosely, as models without a grammar write it, is read", () => {
+  // Line breaks and tabs inside strings, a comment, trailing commas.
+  assert.deepEqual(extractJson('{\n  // the queries\n  "queries": [\n    {"query": "heat pumps", "researchGoal": "Costs\n\tand savings",},\n  ],\n}'), {
+    queries: [{ query: "heat pumps", researchGoal: "Costs\n\tand savings" }],
+  });
+  // Bare keys, single-quoted strings (with a double quote and an escaped apostrophe inside), a block comment.
+  assert.deepEqual(extractJson("{questions: ['Which \"region\"?', 'What\\'s the budget?'], /* two */ count: 2}"), { questions: ['Which "region"?', "What's the budget?"], count: 2 });
+  // Python's literals, in a fence marked python.
+  assert.deepEqual(extractJson('```python\n{"factual": True, "note": None, "done": False}\n```'), { factual: true, note: null, done: false });
+  // What looks like markup inside a string stays as written.
+  assert.deepEqual(extractJson('{"a": "x // not a comment, ]", "b": "it\'s True",}'), { a: "x // not a comment, ]", b: "it's True" });
+});
+
+test("strictJson leaves what it cannot read for JSON.parse to reject", () => {
+  assert.throws(() => extractJson('{"a": maybe}'), SyntaxError);
+  assert.throws(() => extractJson('{"a": "never closed'), SyntaxError);
+});

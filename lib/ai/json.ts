@@ -1,8 +1,10 @@
 // Lenient JSON recovery for models that ignore response_format: code fences, prose around the
-// object, a trailing comma. Pure; unit-tested.
+// object, and JSON written loosely, as models without a grammar write it — trailing commas, comments,
+// line breaks and tabs inside strings, single-quoted strings, unquoted keys, Python's True, False and
+// None. Pure; unit-tested.
 export function extractJson(text: string): unknown {
   const candidates: string[] = [];
-  const fence = /```(?:json|JSON)?\s*([\s\S]*?)```/g;
+  const fence = /```(?:json|JSON|json5|javascript|js|python)?\s*([\s\S]*?)```/g;
   for (const match of text.matchAll(fence)) candidates.push(match[1]);
   const firstBrace = text.search(/[[{]/);
   if (firstBrace >= 0) {
@@ -25,9 +27,70 @@ function tryParse(text: string): unknown {
     return JSON.parse(text);
   } catch {
     try {
-      return JSON.parse(text.replace(/,\s*([}\]])/g, "$1"));
+      return JSON.parse(strictJson(text));
     } catch {
       return undefined;
     }
   }
+}
+
+const LITERALS: Record<string, string> = { true: "true", false: "false", null: "null", True: "true", False: "false", None: "null", undefined: "null" };
+const CONTROL_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
+
+/**
+ * Loosely written JSON made strict, in one pass that knows where strings are: comments dropped, a
+ * comma before a closing bracket dropped, control characters in strings escaped, single-quoted strings
+ * double-quoted, bare keys quoted, Python's literals made JSON's. What it cannot read (a string never
+ * closed, a bare word that is no key) is left for JSON.parse to reject.
+ */
+export function strictJson(text: string): string {
+  let out = "";
+  let i = 0;
+  const n = text.length;
+  /** A string from its opening quote (double or single) on, written double-quoted. */
+  const string = (quote: string) => {
+    out += '"';
+    i++;
+    while (i < n && text[i] !== quote) {
+      const c = text[i];
+      if (c === "\\" && i + 1 < n) {
+        // In a single-quoted string \' is a quote; any other escape stays as written.
+        out += quote === "'" && text[i + 1] === "'" ? "'" : c + text[i + 1];
+        i += 2;
+        continue;
+      }
+      if (c === '"') out += '\\"';
+      else if (c < " ") out += CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+      else out += c;
+      i++;
+    }
+    out += '"';
+    i++;
+  };
+  while (i < n) {
+    const c = text[i];
+    if (c === '"' || c === "'") string(c);
+    else if (c === "/" && text[i + 1] === "/") {
+      while (i < n && text[i] !== "\n") i++;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end === -1 ? n : end + 2;
+    } else if (c === "}" || c === "]") {
+      let j = out.length - 1;
+      while (j >= 0 && /\s/.test(out[j])) j--;
+      if (out[j] === ",") out = out.slice(0, j) + out.slice(j + 1);
+      out += c;
+      i++;
+    } else if (/[A-Za-z_$]/.test(c)) {
+      const word = /^[A-Za-z_$][\w$]*/.exec(text.slice(i, i + 64))?.[0] ?? c;
+      i += word.length;
+      const literal = LITERALS[word];
+      // A bare key ("{queries: …}") is quoted; a literal is JSON's; any other word stays (and fails).
+      out += /^\s*:/.test(text.slice(i, i + 16)) && !literal ? `"${word}"` : (literal ?? word);
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
 }

@@ -20,8 +20,12 @@
 //                    "```", and "```markdown" with a chatty line before and after it, in turn, as local
 //                    models answer "write a report in Markdown"
 //   references       the report cites by number with its own reference list: "… [1]." and, at its end,
-//                    "## References" with "1. https://…" (an academic habit), or Markdown definitions
-//                    "[1]: https://…", in turn
+//                    "## References" with "1. https://…" (an academic habit), Markdown definitions
+//                    "[1]: https://…", or a list under a bold "**References**" line cited as "[Source 1]" and
+//                    "[1–2]", in turn (the last first)
+//   loose-json       JSON as models without a grammar write it, in turn: JavaScript's (bare keys, single-quoted
+//                    strings, a // comment), Python's (True, False, None; line breaks and tabs raw inside strings),
+//                    and JSON with a /* comment */ and raw line breaks; trailing commas in all three
 //   generic          every schema answered validly in the model's own words, repeating none of the ids
 //                    it was given: handle enums → their first value, integer ids → 0, 1, 2… by position,
 //                    string ids → "Task 1", URLs → path in lower case with a trailing slash, file names →
@@ -46,6 +50,7 @@ export const MISBEHAVE_MODES = [
   "empty",
   "fenced",
   "references",
+  "loose-json",
   "generic",
 ] as const;
 export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
@@ -96,6 +101,8 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
   const value = parseOrUndefined(input.text);
   if (value === undefined) return out(input.text);
   switch (mode) {
+    case "loose-json":
+      return out(looseJson(value, input.nextNumber("misbehave|loose-json") % 3));
     case "prose":
       return out(input.nextNumber("misbehave|prose") % 2 === 1 ? sloppyJson(input.text) : `The result follows. ${input.text} I hope this helps!`);
     case "wrapper":
@@ -141,6 +148,26 @@ function numberedReferences(text: string, variant: number): string {
   const entries = urls.map((url, i) => (variant === 1 ? `[${i + 1}]: ${url}` : `${i + 1}. ${url}`));
   const heading = ["## References\n\n", "", "**References**\n\n"][variant];
   return `${body.trimEnd()}\n\n${heading}${entries.join("\n")}\n`;
+}
+
+/** A value written as loose JSON (see the mode): 0 JavaScript's, 1 Python's, 2 JSON with a block comment. */
+function looseJson(value: unknown, variant: number, indent = ""): string {
+  const inner = `${indent}  `;
+  if (value === null) return variant === 1 ? "None" : "null";
+  if (typeof value === "boolean") return variant === 1 ? (value ? "True" : "False") : String(value);
+  if (typeof value === "string") {
+    if (variant === 0) return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n")}'`;
+    // Line breaks and tabs raw inside the string.
+    return JSON.stringify(value).replace(/\\(.)/g, (escape, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : escape));
+  }
+  if (Array.isArray(value)) return value.length === 0 ? "[]" : `[\n${value.map((v) => `${inner}${looseJson(v, variant, inner)},`).join("\n")}\n${indent}]`;
+  if (typeof value === "object") {
+    const key = (k: string) => (variant === 0 && /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
+    const comment = indent || variant === 1 ? [] : [variant === 0 ? `${inner}// the reply` : `${inner}/* the reply */`];
+    const lines = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${inner}${key(k)}: ${looseJson(v, variant, inner)},`);
+    return `{\n${[...comment, ...lines].join("\n")}\n${indent}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /** The `sloppy` option's text: the JSON in ```json fences with prose before and after. */

@@ -13,6 +13,10 @@ import path from "node:path";
 import { useTestDatabase, testingOnPostgres } from "../../lib/db/test-support";
 import { REASONING_LEAKS, startFakes, type Fakes, type MisbehaveMode } from "../fakes";
 import { salesCsv } from "../fixtures/datasets";
+import { messageText } from "../fakes/llm-parse";
+
+/** A request of the product's repair: the model asked again after a reply that could not be read. */
+const isRepair = (e: { messages: unknown[] }) => messageText(e.messages.at(-1) as Parameters<typeof messageText>[0]).startsWith("Your previous reply was not valid");
 
 export type Engine = "tree" | "deep-research" | "answer";
 
@@ -69,6 +73,8 @@ export interface ModeRun {
   llmCalls: number;
   /** Replies the mode changed (a mode that changed none tested nothing). */
   misbehaved: number;
+  /** Requests that asked the model again for a reply it could not read (lib/ai/call.ts's repair). */
+  repairs: number;
   ms: number;
 }
 
@@ -282,7 +288,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       if (engines.includes("tree")) runs.push(await runTree());
       if (engines.includes("deep-research")) runs.push(await runDeepResearch());
       if (engines.includes("answer")) runs.push(await runAnswer());
-      return { mode, runs, storedLeaks: await storedLeaks(), fencedReplies: await fencedReplies(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, ms: Math.round(performance.now() - t0) };
+      return { mode, runs, storedLeaks: await storedLeaks(), fencedReplies: await fencedReplies(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, repairs: fakes.llm.log.filter(isRepair).length, ms: Math.round(performance.now() - t0) };
     },
     async stop(): Promise<void> {
       await db.$disconnect();

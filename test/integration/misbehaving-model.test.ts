@@ -7,6 +7,8 @@
 //   API serves, the Markdown export, nor anywhere in the database.
 //   Under the fenced model (every Markdown reply in a code fence): the report and the write-up keep their
 //   citations and are verified; no reply is stored in a fence.
+//   Under the loose-json model (trailing commas, comments, raw line breaks in strings, bare keys, Python's
+//   literals): every reply is read without a repair request.
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
@@ -63,6 +65,14 @@ for (const mode of MISBEHAVE_MODES) {
         assert.deepEqual(c.lost, []);
         assert.deepEqual(c.unlinked, [], "every marker made a link, the model's list gone");
         assert.ok(c.judged > 0, "its citations were judged");
+      });
+    }
+
+    if (mode === "loose-json") {
+      // Loose JSON is read as it is: no call is asked again (each repair is a call more, and a model that
+      // writes so may write so again).
+      test("every loosely written JSON reply is read without a repair", () => {
+        assert.equal(result.repairs, 0, `${result.repairs} repair requests`);
       });
     }
 
