@@ -23,3 +23,29 @@ test("a streamed reply's reasoning is held back even when its tags are split acr
     assert.equal(out, "# Title\nBody with a < sign and <b>bold</b>.", `delta size ${size}`);
   }
 });
+
+const HARMONY = '<|channel|>analysis<|message|>The user wants JSON like {"a": 1}. quokka<|end|><|start|>assistant<|channel|>final <|constrain|>json<|message|>{"a": 2}<|return|>';
+
+test("a harmony reply (gpt-oss without its parser) is its final channel; end-of-turn tokens end a reply", () => {
+  assert.equal(stripReasoning(HARMONY), '{"a": 2}');
+  assert.equal(stripReasoning("<|start|>assistant<|channel|>final<|message|>Plain report.<|end|>"), "Plain report.");
+  assert.equal(stripReasoning("<|channel|>analysis<|message|>Still thinking about {braces"), "", "only the analysis channel: no reply yet");
+  assert.equal(stripReasoning("The report.<|im_end|>\n<|im_start|>user"), "The report.");
+  assert.equal(stripReasoning("The report.</s>"), "The report.");
+  assert.equal(stripReasoning("Text that names <|channel|> in passing stays."), "Text that names <|channel|> in passing stays.");
+});
+
+test("a streamed harmony reply is held back until its final channel, whatever the deltas' boundaries", () => {
+  const text = `${HARMONY.replace('{"a": 2}', "# Report\n\nGrowth was 12%.")}`;
+  for (const size of [1, 2, 3, 5, 7, 13, 64]) {
+    const filter = reasoningFilter();
+    let out = "";
+    for (let i = 0; i < text.length; i += size) out += filter.push(text.slice(i, i + size));
+    out += filter.end();
+    assert.equal(out, "# Report\n\nGrowth was 12%.", `deltas of ${size}`);
+  }
+  const plain = reasoningFilter();
+  let out = "";
+  for (const delta of ["<", "b>Bold</b> text", " and <|eot", "_id|> dropped"]) out += plain.push(delta);
+  assert.equal(out + plain.end(), "<b>Bold</b> text and ");
+});

@@ -4,6 +4,12 @@
 // reach a report, an answer, a message or an export, and a brace in it must not be taken for the
 // reply's JSON. (Reasoning in its own field, `reasoning_content`, never becomes text here: only the
 // reply's text parts are read.)
+//
+// A model served without its chat format's parser also leaks the format's special tokens: gpt-oss's
+// "harmony" channels (`<|channel|>analysis<|message|>…<|end|><|start|>assistant<|channel|>final<|message|>…
+// <|return|>`: the reasoning is the analysis channel, the reply the final one), and end-of-turn tokens
+// after a reply (`<|im_end|>`, `<|eot_id|>`, `</s>`, `<end_of_turn>`…): the reply is the final channel's
+// text, up to its first end token.
 
 const TAGS = "think|thinking|reasoning|reflection";
 const BLOCK = new RegExp(`<(${TAGS})\\b[^>]*>[\\s\\S]*?<\\/\\1\\s*>`, "gi");
@@ -16,7 +22,9 @@ const CLOSE = new RegExp(`<\\/(${TAGS})\\s*>`, "i");
  * (templates that put `<think>` in the prompt, so the reply starts inside the block).
  */
 export function stripReasoning(text: string): string {
-  if (!text.includes("<") || !/<\/?(think|thinking|reasoning|reflection)\b/i.test(text)) return text;
+  if (!text.includes("<")) return text;
+  text = finalChannel(text);
+  if (!/<\/?(think|thinking|reasoning|reflection)\b/i.test(text)) return text;
   let out = text.replace(BLOCK, "");
   const open = OPEN.exec(out);
   if (open) out = out.slice(0, open.index);
@@ -25,11 +33,97 @@ export function stripReasoning(text: string): string {
   return out.replace(/^\s+/, "");
 }
 
+/** The start of a harmony reply's final channel (its header may name a format: `<|constrain|>json`). */
+const HARMONY_FINAL = /<\|channel\|>\s*final\b[^<]*(?:<\|constrain\|>[^<]*)?<\|message\|>/i;
+/** A reply that opens with a harmony header: it is in a channel until its final one begins. */
+const HARMONY_START = /^\s*(?:<\|start\|>\s*assistant\s*)?<\|channel\|>/i;
+const HARMONY_HEADERS = ["<|start|>assistant<|channel|>", "<|channel|>"];
+/** A token that ends the reply (what follows it is no part of it). */
+const END_TOKEN = /<\|(?:return|end|call|im_end|eot_id|endoftext|end_of_text|eom_id)\|>|<\/s>|<end_of_turn>/i;
+/** The longest end token or harmony marker, for holding back a part of one split across deltas. */
+const MAX_SPECIAL = 48;
+
+/** The reply of a text that leaked its chat format: the final channel's text (if any), up to its first end token. */
+function finalChannel(text: string): string {
+  if (!text.includes("<|") && !/<\/s>|<end_of_turn>/i.test(text)) return text;
+  let out = text;
+  let at = -1;
+  for (let from = 0, m: RegExpExecArray | null; (m = HARMONY_FINAL.exec(out.slice(from))); from += m.index + m[0].length) at = from + m.index + m[0].length;
+  if (at >= 0) out = out.slice(at);
+  // Only other channels (a reply cut while it reasoned): no reply yet.
+  else if (HARMONY_START.test(out)) return "";
+  const end = END_TOKEN.exec(out);
+  return end ? out.slice(0, end.index) : out;
+}
+
 /**
- * The same for a stream of deltas: text inside a reasoning block is held back and dropped, a tag split
- * across deltas is recognised, and the white space that follows a block is not handed on.
+ * finalChannel for a stream of deltas: a reply that opens with a harmony header is held back until its
+ * final channel begins; the reply ends at an end token; a marker or token split across deltas is
+ * recognised.
+ */
+function finalChannelFilter(): { push(delta: string): string; end(): string } {
+  let pending = "";
+  let state: "detect" | "analysis" | "reply" | "done" = "detect";
+  const take = (final: boolean): string => {
+    if (state === "detect") {
+      const head = pending.trimStart();
+      // Undecided while what came is the start of a harmony header.
+      if (!final && !HARMONY_START.test(head) && HARMONY_HEADERS.some((h) => h.startsWith(head))) return "";
+      state = HARMONY_START.test(head) ? "analysis" : "reply";
+    }
+    if (state === "analysis") {
+      const m = HARMONY_FINAL.exec(pending);
+      if (!m) {
+        pending = final ? "" : pending.slice(Math.max(0, pending.length - MAX_SPECIAL));
+        return "";
+      }
+      pending = pending.slice(m.index + m[0].length);
+      state = "reply";
+    }
+    if (state === "reply") {
+      const end = END_TOKEN.exec(pending);
+      if (end) {
+        const out = pending.slice(0, end.index);
+        pending = "";
+        state = "done";
+        return out;
+      }
+      // Hand on all but a tail that could be the start of an end token.
+      const lt = pending.lastIndexOf("<");
+      const hold = !final && lt >= 0 && pending.length - lt < MAX_SPECIAL && /^<[|/]?[a-z_]*\|?$/i.test(pending.slice(lt)) ? pending.length - lt : 0;
+      const out = pending.slice(0, pending.length - hold);
+      pending = pending.slice(pending.length - hold);
+      return out;
+    }
+    pending = "";
+    return "";
+  };
+  return {
+    push(delta) {
+      pending += delta;
+      return take(false);
+    },
+    end() {
+      return take(true);
+    },
+  };
+}
+
+/**
+ * The same for a stream of deltas: text inside a reasoning block (or a harmony channel other than the
+ * final one) is held back and dropped, a tag split across deltas is recognised, and the white space
+ * that follows a block is not handed on.
  */
 export function reasoningFilter(): { push(delta: string): string; end(): string } {
+  const channel = finalChannelFilter();
+  const tags = tagFilter();
+  return {
+    push: (delta) => tags.push(channel.push(delta)),
+    end: () => tags.push(channel.end()) + tags.end(),
+  };
+}
+
+function tagFilter(): { push(delta: string): string; end(): string } {
   let pending = "";
   let inside: string | null = null;
   let started = false;

@@ -5,6 +5,8 @@
 //                    draft JSON object, as a model planning a JSON reply does
 //   think-plain      the same reasoning without a brace
 //   reasoning-field  the reasoning in `reasoning_content` (message and stream deltas), not in content
+//   harmony          gpt-oss's chat format leaked, as served without its parser: the reasoning in an analysis
+//                    channel, the reply in the final one ("<|constrain|>json" for JSON), "<|return|>" after it
 //   prose            JSON in prose, in ```json fences or bare (the `sloppy` option's text, and without fences)
 //   wrapper          the object wrapped in another: {"response": {…}} or {"data": {…}}
 //   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "
@@ -40,6 +42,7 @@ export const MISBEHAVE_MODES = [
   "think",
   "think-plain",
   "reasoning-field",
+  "harmony",
   "prose",
   "wrapper",
   "enum-case",
@@ -91,6 +94,8 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       return out(`<think>\n${reasoningText(input, mode === "think")}\n</think>\n\n${input.text}`);
     case "reasoning-field":
       return out(input.text, { reasoning: reasoningText(input, true) });
+    case "harmony":
+      return out(`<|channel|>analysis<|message|>${reasoningText(input, true)}<|end|><|start|>assistant<|channel|>final${json ? " <|constrain|>json" : ""}<|message|>${input.text}<|return|>`);
     case "empty":
       return out(firstAttempt && input.nextNumber("misbehave|empty") % 3 === 0 ? "" : input.text);
     default:
