@@ -94,12 +94,56 @@ async function exchange(o: { system: string; turns: Turn[]; responseFormat?: Res
   };
 }
 
+/**
+ * How the configured LLM server takes a structured reply's format: response_format json_schema (the
+ * schema sent once, there), json_object (the schema in the system prompt), or no response_format (the
+ * schema in the system prompt). Every server starts at the first; one that rejects a format (an HTTP
+ * 400 naming it: DeepSeek's API takes only json_object, some local servers and hosted models no
+ * response_format) is asked in the next from then on, for the life of the process.
+ */
+type FormatSupport = "schema" | "object" | "none";
+const formatSupport = new Map<string, FormatSupport>();
+const serverKey = () => `${getEnv().OPENAI_BASE_URL ?? ""}|${getEnv().RESEARCH_MODEL}`;
+
+/** A 400 (or 422) whose message names the response format: the server does not take it. */
+export function rejectsResponseFormat(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const e = error as Error & { statusCode?: number; responseBody?: string };
+  if (e.statusCode !== 400 && e.statusCode !== 422) return false;
+  return /response[_ ]?format|json[_ ]?schema|json[_ ]?object|structured[_ ]?output/i.test(`${e.message} ${e.responseBody ?? ""}`);
+}
+
+/** The exchange of a structured call in the format the server takes, stepping down when it rejects one. */
+async function exchangeStructured(o: Parameters<typeof exchange>[0], spec: StructuredSpec): Promise<Awaited<ReturnType<typeof exchange>>> {
+  const key = serverKey();
+  for (;;) {
+    const support = formatSupport.get(key) ?? "schema";
+    try {
+      if (support === "schema") return await exchange({ ...o, responseFormat: spec.responseFormat });
+      const system = `${o.system}\nThe response format's JSON Schema:\n${spec.jsonSchema}`;
+      return await exchange({ ...o, system, responseFormat: support === "object" ? { type: "json" } : undefined });
+    } catch (error) {
+      if (support === "none" || o.signal?.aborted || !rejectsResponseFormat(error)) throw error;
+      const next = support === "schema" ? "object" : "none";
+      // Another call may have stepped down meanwhile: only the first says so.
+      if ((formatSupport.get(key) ?? "schema") === support) {
+        formatSupport.set(key, next);
+        console.warn(`[quarry] the LLM server rejected response_format ${support === "schema" ? "json_schema" : "json_object"} (${errorText(error)}): structured replies are asked ${next === "object" ? "as json_object" : "without a response_format"}, with the JSON Schema in the prompt.`);
+      }
+    }
+  }
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
+
 export async function generateStructured<T>(options: CallOptions & { schema: z.ZodType<T> }): Promise<T> {
   const { agent, schema, onUsage, signal, schedule } = options;
   const env = getEnv();
-  const { jsonSchema, responseFormat, shape } = await structuredSpec(schema, agent);
+  const spec = await structuredSpec(schema, agent);
+  const { jsonSchema, shape } = spec;
   // The JSON Schema goes out once, as response_format (it used to be in the system prompt too: ~300
-  // tokens per call). A model that ignores response_format is shown the schema in the repair request.
+  // tokens per call), or in the system prompt where the server does not take it there. A model that
+  // ignores response_format is shown the schema in the repair request.
   const system = `${options.system}\n\nReply with one JSON object only, matching the response format's JSON Schema.`;
   const messages: Turn[] = [{ role: "user", content: options.prompt }];
   let lastProblem = "";
@@ -113,7 +157,7 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     try {
       // Its begin was a round trip: a worker stopped meanwhile past its job's lock must not send it (lib/ownership.ts).
       assertOwned(signal);
-      const reply = await exchange({ system, turns: messages, responseFormat, maxOutputTokens, signal, schedule });
+      const reply = await exchangeStructured({ system, turns: messages, maxOutputTokens, signal, schedule }, spec);
       settled = true;
       await onUsage?.(reply.usage);
       text = reply.text;

@@ -30,11 +30,24 @@ export class StructuredOutputError extends Error {
 /** A failed LLM exchange (an SDK error with a status, a timeout, a network error) in a few words. */
 export function describeLlmError(error: unknown): string {
   const e = error as { name?: string; statusCode?: number; cause?: unknown };
-  if (typeof e?.statusCode === "number") return `HTTP ${e.statusCode} from the LLM server`;
+  if (typeof e?.statusCode === "number") {
+    // A refused key says nothing more (a provider's message may show part of the key).
+    if (e.statusCode === 401 || e.statusCode === 403) return `HTTP ${e.statusCode} from the LLM server (check OPENAI_API_KEY)`;
+    // The server's own words ("model 'x' not found", "maximum context length is 8192 tokens") say what to fix.
+    const said = serverMessage(error);
+    return `HTTP ${e.statusCode} from the LLM server${said ? `: ${said}` : ""}`;
+  }
   if (e?.name === "TimeoutError") return "the LLM server did not answer in time";
   const message = errorMessage(error);
   const cause = e?.cause ? ` (${errorMessage(e.cause)})` : "";
   return `${message}${cause}`.slice(0, 300);
+}
+
+/** The server's error message as the SDK read it from the response, on one line, with anything like a key masked; "" when it said nothing more than its status. */
+function serverMessage(error: unknown): string {
+  const message = errorMessage(error).replace(/\s+/g, " ").trim();
+  if (!message || /^(bad request|not found|internal server error|service unavailable|too many requests|unprocessable entity|bad gateway|gateway timeout)$/i.test(message)) return "";
+  return message.replace(/\b(?:sk|pk|rk|api|key|token)[-_][A-Za-z0-9_*.-]{6,}/gi, "[masked]").replace(/\bBearer\s+\S+/gi, "Bearer [masked]").slice(0, 200);
 }
 
 /** An LLM call that was lost (past its retries, or unusable output), as opposed to one that can never succeed. */

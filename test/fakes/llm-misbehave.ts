@@ -33,6 +33,8 @@
 //                    string ids → "Task 1", URLs → path in lower case with a trailing slash, file names →
 //                    "Sales data", quotes → paraphrased (words reordered). Semantic enums (a task's type,
 //                    a verdict) keep the scenario's value: they are judgements, not ids.
+//   no-schema        the server rejects response_format json_schema with a 400, as DeepSeek's API does (it
+//                    takes json_object): llm-server.ts answers so; the replies are the scenario's
 // The value is walked alongside the request's JSON Schema (response_format, llm-schema-leaves.ts), so
 // that each leaf is known for what it is: an enum value, a handle, an id, a URL, a file name, a quote or
 // free text.
@@ -55,6 +57,8 @@ export const MISBEHAVE_MODES = [
   "references",
   "loose-json",
   "generic",
+  // Last: the product remembers, for the life of the process, that the server takes no json_schema.
+  "no-schema",
 ] as const;
 export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
 

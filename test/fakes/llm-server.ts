@@ -235,6 +235,11 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       return sendJson(res, 429, failureBody(429), { "retry-after": String(o.retryAfterSeconds) });
     }
     if (o.failureRate > 0 && this.random() < o.failureRate) return sendJson(res, 500, failureBody(500));
+    // As DeepSeek's API answers a format it does not take.
+    if (o.misbehave === "no-schema" && body.response_format?.type === "json_schema") {
+      entry.misbehaved = true;
+      return sendJson(res, 400, openAiError("This response_format type is unavailable now", "invalid_request_error", null));
+    }
 
     const reply = agentReply({
       agent: entry.agent,

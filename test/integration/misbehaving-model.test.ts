@@ -9,6 +9,8 @@
 //   citations and are verified; no reply is stored in a fence.
 //   Under the loose-json model (trailing commas, comments, raw line breaks in strings, bare keys, Python's
 //   literals): every reply is read without a repair request.
+//   Under the no-schema server (a 400 to response_format json_schema, as DeepSeek's API): one request is
+//   rejected, every later structured call goes as json_object, every engine completes.
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
@@ -73,6 +75,14 @@ for (const mode of MISBEHAVE_MODES) {
       // writes so may write so again).
       test("every loosely written JSON reply is read without a repair", () => {
         assert.equal(result.repairs, 0, `${result.repairs} repair requests`);
+      });
+    }
+
+    if (mode === "no-schema") {
+      // The server's 400 to json_schema is taken once: every later structured call goes as json_object.
+      test("one json_schema request rejected, then every structured call goes as json_object", () => {
+        assert.equal(result.misbehaved, 1, `${result.misbehaved} requests rejected`);
+        assert.equal(result.repairs, 0);
       });
     }
 
