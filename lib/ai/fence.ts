@@ -4,6 +4,7 @@
 // (unwrapFence) or streamed (fenceFilter: the opening line is held until it is known, and a closing
 // fence at the end held until more text follows it). A fence of another language (```python) is content,
 // as are the fences inside the reply.
+import { bufferedFilter, type StreamFilter } from "./stream-filter";
 
 /** An opening line that wraps a Markdown reply: a bare fence or one of Markdown's info strings. */
 const OPENING = /^\s*(`{3,}|~{3,})[ \t]*(?:markdown|md|mdx|gfm)?[ \t]*$/i;
@@ -52,20 +53,19 @@ export function unwrapReport(text: string): string {
 }
 
 /** The same for a streamed reply: push each delta, then end(); each returns the text to hand on. */
-export function fenceFilter(): { push(delta: string): string; end(): string } {
-  /** Text not yet handed on: the first line until it is known, then a tail that may be the closing fence. */
-  let pending = "";
+export function fenceFilter(): StreamFilter {
+  // What is held back: the first line until it is known, then a tail that may be the closing fence.
   let state: "first-line" | "wrapped" | "plain" = "first-line";
   let marker = "";
-  /** The end of what is pending that could still be the closing fence (its line, the break before it, blank lines after it). */
-  const closingTail = (): { text: string; complete: boolean } => {
-    const m = /(^|\n)[ \t]*([`~]*)[ \t]*(\n[ \t\n]*)?$/.exec(pending);
+  /** The end of what is held that could still be the closing fence (its line, the break before it, blank lines after it). */
+  const closingTail = (held: string): { text: string; complete: boolean } => {
+    const m = /(^|\n)[ \t]*([`~]*)[ \t]*(\n[ \t\n]*)?$/.exec(held);
     if (!m || !marker.startsWith(m[2])) return { text: "", complete: false };
-    return { text: pending.slice(m.index), complete: m[2] === marker };
+    return { text: held.slice(m.index), complete: m[2] === marker };
   };
-  const take = (final: boolean): string => {
+  const take = (held: { text: string }, final: boolean): string => {
     if (state === "first-line") {
-      const text = pending.replace(/^\s+/, "");
+      const text = held.text.replace(/^\s+/, "");
       const lineEnd = text.indexOf("\n");
       const first = lineEnd === -1 ? text : text.slice(0, lineEnd);
       // Until its first line is over, a reply that may open with a fence is held.
@@ -75,31 +75,23 @@ export function fenceFilter(): { push(delta: string): string; end(): string } {
       if (open) {
         state = "wrapped";
         marker = open[1];
-        pending = text.slice(lineEnd + 1);
+        held.text = text.slice(lineEnd + 1);
       } else state = "plain";
     }
     if (state === "plain") {
-      const out = pending;
-      pending = "";
+      const out = held.text;
+      held.text = "";
       return out;
     }
-    const tail = closingTail();
+    const tail = closingTail(held.text);
     if (final) {
-      const out = tail.complete ? pending.slice(0, pending.length - tail.text.length) : pending;
-      pending = "";
+      const out = tail.complete ? held.text.slice(0, held.text.length - tail.text.length) : held.text;
+      held.text = "";
       return out;
     }
-    const out = pending.slice(0, pending.length - tail.text.length);
-    pending = tail.text;
+    const out = held.text.slice(0, held.text.length - tail.text.length);
+    held.text = tail.text;
     return out;
   };
-  return {
-    push(delta) {
-      pending += delta;
-      return take(false);
-    },
-    end() {
-      return take(true);
-    },
-  };
+  return bufferedFilter(take);
 }

@@ -10,6 +10,7 @@
 // <|return|>`: the reasoning is the analysis channel, the reply the final one), and end-of-turn tokens
 // after a reply (`<|im_end|>`, `<|eot_id|>`, `</s>`, `<end_of_turn>`…): the reply is the final channel's
 // text, up to its first end token.
+import { bufferedFilter, handOnBeforeTag, type StreamFilter } from "./stream-filter";
 
 const TAGS = "think|thinking|reasoning|reflection";
 const BLOCK = new RegExp(`<(${TAGS})\\b[^>]*>[\\s\\S]*?<\\/\\1\\s*>`, "gi");
@@ -61,52 +62,38 @@ function finalChannel(text: string): string {
  * final channel begins; the reply ends at an end token; a marker or token split across deltas is
  * recognised.
  */
-function finalChannelFilter(): { push(delta: string): string; end(): string } {
-  let pending = "";
+function finalChannelFilter(): StreamFilter {
   let state: "detect" | "analysis" | "reply" | "done" = "detect";
-  const take = (final: boolean): string => {
+  const take = (held: { text: string }, final: boolean): string => {
     if (state === "detect") {
-      const head = pending.trimStart();
+      const head = held.text.trimStart();
       // Undecided while what came is the start of a harmony header.
       if (!final && !HARMONY_START.test(head) && HARMONY_HEADERS.some((h) => h.startsWith(head))) return "";
       state = HARMONY_START.test(head) ? "analysis" : "reply";
     }
     if (state === "analysis") {
-      const m = HARMONY_FINAL.exec(pending);
+      const m = HARMONY_FINAL.exec(held.text);
       if (!m) {
-        pending = final ? "" : pending.slice(Math.max(0, pending.length - MAX_SPECIAL));
+        held.text = final ? "" : held.text.slice(Math.max(0, held.text.length - MAX_SPECIAL));
         return "";
       }
-      pending = pending.slice(m.index + m[0].length);
+      held.text = held.text.slice(m.index + m[0].length);
       state = "reply";
     }
     if (state === "reply") {
-      const end = END_TOKEN.exec(pending);
+      const end = END_TOKEN.exec(held.text);
       if (end) {
-        const out = pending.slice(0, end.index);
-        pending = "";
+        const out = held.text.slice(0, end.index);
+        held.text = "";
         state = "done";
         return out;
       }
-      // Hand on all but a tail that could be the start of an end token.
-      const lt = pending.lastIndexOf("<");
-      const hold = !final && lt >= 0 && pending.length - lt < MAX_SPECIAL && /^<[|/]?[a-z_]*\|?$/i.test(pending.slice(lt)) ? pending.length - lt : 0;
-      const out = pending.slice(0, pending.length - hold);
-      pending = pending.slice(pending.length - hold);
-      return out;
+      return handOnBeforeTag(held, final, MAX_SPECIAL, /^<[|/]?[a-z_]*\|?$/i);
     }
-    pending = "";
+    held.text = "";
     return "";
   };
-  return {
-    push(delta) {
-      pending += delta;
-      return take(false);
-    },
-    end() {
-      return take(true);
-    },
-  };
+  return bufferedFilter(take);
 }
 
 /**
@@ -114,7 +101,7 @@ function finalChannelFilter(): { push(delta: string): string; end(): string } {
  * final one) is held back and dropped, a tag split across deltas is recognised, and the white space
  * that follows a block is not handed on.
  */
-export function reasoningFilter(): { push(delta: string): string; end(): string } {
+export function reasoningFilter(): StreamFilter {
   const channel = finalChannelFilter();
   const tags = tagFilter();
   return {
@@ -123,38 +110,33 @@ export function reasoningFilter(): { push(delta: string): string; end(): string 
   };
 }
 
-function tagFilter(): { push(delta: string): string; end(): string } {
-  let pending = "";
+function tagFilter(): StreamFilter {
   let inside: string | null = null;
   let started = false;
   const MAX_TAG = 16;
-  const take = (final: boolean): string => {
+  const take = (held: { text: string }, final: boolean): string => {
     let out = "";
     for (;;) {
       if (inside) {
-        const close = new RegExp(`<\\/${inside}\\s*>`, "i").exec(pending);
+        const close = new RegExp(`<\\/${inside}\\s*>`, "i").exec(held.text);
         if (!close) {
           // Keep only what could be the start of the closing tag.
-          pending = final ? "" : pending.slice(Math.max(0, pending.length - MAX_TAG));
+          held.text = final ? "" : held.text.slice(Math.max(0, held.text.length - MAX_TAG));
           return out;
         }
-        pending = pending.slice(close.index + close[0].length).replace(/^\s+/, "");
+        held.text = held.text.slice(close.index + close[0].length).replace(/^\s+/, "");
         inside = null;
         continue;
       }
-      const open = OPEN.exec(pending);
+      const open = OPEN.exec(held.text);
       if (open) {
-        out += pending.slice(0, open.index);
+        out += held.text.slice(0, open.index);
         inside = open[1];
-        pending = pending.slice(open.index + open[0].length);
+        held.text = held.text.slice(open.index + open[0].length);
         continue;
       }
       // No opening tag yet: hand on all but a tail that could be the start of one.
-      const lt = pending.lastIndexOf("<");
-      const hold = !final && lt >= 0 && pending.length - lt < MAX_TAG && /^<\/?[a-z]*$/i.test(pending.slice(lt)) ? pending.length - lt : 0;
-      out += pending.slice(0, pending.length - hold);
-      pending = pending.slice(pending.length - hold);
-      return out;
+      return out + handOnBeforeTag(held, final, MAX_TAG, /^<\/?[a-z]*$/i);
     }
   };
   const emit = (text: string) => {
@@ -164,13 +146,5 @@ function tagFilter(): { push(delta: string): string; end(): string } {
     }
     return text;
   };
-  return {
-    push(delta) {
-      pending += delta;
-      return emit(take(false));
-    },
-    end() {
-      return emit(take(true));
-    },
-  };
+  return bufferedFilter((held, final) => emit(take(held, final)));
 }
