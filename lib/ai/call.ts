@@ -24,6 +24,7 @@ import { ownershipLost } from "../errors";
 import { assertOwned } from "../ownership";
 import { researchModel, type ChatModel } from "./providers";
 import { toTokenCount, type TokenCount, type UsageSink } from "./usage";
+import { notePromptTokens } from "./context-window";
 
 export interface CallOptions {
   /** Agent name, also the first line of its system prompt. */
@@ -88,6 +89,7 @@ async function exchange(o: { system: string; turns: Turn[]; responseFormat?: Res
   const prompt: CallSettings["prompt"] = [{ role: "system", content: o.system }];
   for (const turn of o.turns) prompt.push({ role: turn.role, content: [{ type: "text", text: turn.content }] });
   const result = await researchModel(o.schedule).doGenerate({ prompt, responseFormat: o.responseFormat, maxOutputTokens: o.maxOutputTokens, abortSignal: o.signal });
+  notePromptTokens(o.turns.reduce((n, turn) => n + turn.content.length, o.system.length), result.usage.inputTokens.total);
   return {
     text: result.content.map((part) => (part.type === "text" ? part.text : "")).join(""),
     usage: { promptTokens: result.usage.inputTokens.total ?? 0, completionTokens: result.usage.outputTokens.total ?? 0, calls: 1 },
@@ -345,6 +347,7 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
     }
     if (streamError) throw streamError;
     const usage = toTokenCount(await result.usage);
+    notePromptTokens(options.system.length + options.prompt.length, usage.promptTokens);
     settled = true;
     await onUsage?.(usage);
     // What streamed kept the chat around a reply that was not fenced whole ("Here's the report: ```…```").

@@ -49,6 +49,8 @@ export interface LlmOptions {
   queryCountOverride: QueryCountOverride;
   /** A misbehaving model: the scenario's replies transformed as real models and servers answer (llm-misbehave.ts); null: off. */
   misbehave: MisbehaveMode | null;
+  /** Prompt tokens counted at most this many (0: off), as a server that cuts prompts to its context window reports them (Ollama's num_ctx). */
+  contextWindow: number;
 }
 
 export interface LlmLogEntry {
@@ -106,6 +108,7 @@ const DEFAULTS: LlmOptions = {
   verify: { plantUnsupported: false, plantPartial: false, plantUncited: false, forgeQuotes: false },
   queryCountOverride: "exact",
   misbehave: null,
+  contextWindow: 0,
 };
 
 /** The token estimate the product uses too: ceil(characters / 4). */
@@ -282,6 +285,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     entry.reply = text;
     entry.reasoning = reasoning;
     entry.completionTokens = estimateTokens(text + (reasoning ?? ""));
+    if (o.contextWindow > 0) entry.promptTokens = Math.min(entry.promptTokens, o.contextWindow);
     const usage = { prompt_tokens: entry.promptTokens, completion_tokens: entry.completionTokens, total_tokens: entry.promptTokens + entry.completionTokens };
     const latency = latencyFor(allText, o.latencyRules, o.latencyMs);
     const id = `chatcmpl-fake${++this.nextId}`;

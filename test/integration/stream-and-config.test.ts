@@ -107,6 +107,29 @@ describe("stream", () => {
     assert.ok(sites.some((w) => w.item_count > 0));
     assert.ok(sites.every((w) => w.items === null && w.content === undefined));
   });
+  test("an LLM server that cuts long prompts (Ollama's num_ctx) is named to signed-in users, until a longer prompt is counted whole", async () => {
+    const notice = /data-testid="llm-context-notice"/;
+    const cookie = await signInSession(app.url, app.user.email, app.user.password);
+    const home = async () => (await fetch(`${app.url}/`, { headers: { cookie } })).text();
+    assert.doesNotMatch(await home(), notice);
+    // A 9,600-character prompt (about 2,400 tokens) counted as 1,000: cut.
+    const long = `How do heat pumps perform in cold climates? ${"Consider insulation, defrost cycles and grid load. ".repeat(190)}`.slice(0, 9_600);
+    fakes.llm.configure({ contextWindow: 1_000 });
+    try {
+      assert.equal((await app.postJson("/api/research/questions", { initial_prompt: long, num_questions: 2 })).status, 200);
+    } finally {
+      fakes.llm.configure({ contextWindow: 0 });
+    }
+    const page = await home();
+    assert.match(page, notice);
+    assert.match(page, /counted 1,000 tokens for a prompt of about 2,\d{3}/);
+    assert.match(page, /OLLAMA_CONTEXT_LENGTH/);
+    assert.match(app.logs(), /the LLM server counted 1000 prompt tokens/);
+    assert.doesNotMatch(await (await fetch(`${app.url}/sign-in`)).text(), notice, "a visitor sees nothing of it");
+    // The same prompt counted whole: the server's context was made larger.
+    assert.equal((await app.postJson("/api/research/questions", { initial_prompt: long, num_questions: 2 })).status, 200);
+    assert.doesNotMatch(await home(), notice);
+  });
 });
 
 describe("no LLM or search configured", () => {
