@@ -19,7 +19,7 @@ import { conform, type JsonSchemaNode } from "./conform";
 import { extractJson } from "./json";
 import { reasoningFilter, stripReasoning } from "./reasoning";
 import { fenceFilter, unwrapReport } from "./fence";
-import { LlmUnavailableError, StructuredOutputError } from "./errors";
+import { describeLlmError, LlmUnavailableError, StructuredOutputError } from "./errors";
 import { ownershipLost } from "../errors";
 import { assertOwned } from "../ownership";
 import { researchModel, type ChatModel } from "./providers";
@@ -108,7 +108,7 @@ const formatSupport = new Map<string, FormatSupport>();
 const serverKey = () => `${getEnv().OPENAI_BASE_URL ?? ""}|${getEnv().RESEARCH_MODEL}`;
 
 /** A 400 (or 422) whose message names the response format: the server does not take it. */
-export function rejectsResponseFormat(error: unknown): boolean {
+function rejectsResponseFormat(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const e = error as Error & { statusCode?: number; responseBody?: string };
   if (e.statusCode !== 400 && e.statusCode !== 422) return false;
@@ -130,13 +130,11 @@ async function exchangeStructured(o: Parameters<typeof exchange>[0], spec: Struc
       // Another call may have stepped down meanwhile: only the first says so.
       if ((formatSupport.get(key) ?? "schema") === support) {
         formatSupport.set(key, next);
-        console.warn(`[quarry] the LLM server rejected response_format ${support === "schema" ? "json_schema" : "json_object"} (${errorText(error)}): structured replies are asked ${next === "object" ? "as json_object" : "without a response_format"}, with the JSON Schema in the prompt.`);
+        console.warn(`[quarry] the LLM server rejected response_format ${support === "schema" ? "json_schema" : "json_object"} (${describeLlmError(error)}): structured replies are asked ${next === "object" ? "as json_object" : "without a response_format"}, with the JSON Schema in the prompt.`);
       }
     }
   }
 }
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
 
 export async function generateStructured<T>(options: CallOptions & { schema: z.ZodType<T> }): Promise<T> {
   const { agent, schema, onUsage, signal, schedule } = options;
