@@ -14,7 +14,6 @@ export interface PromptCut {
   estimated: number;
   /** A context that would hold that prompt and a reply. */
   suggested: number;
-  at: Date;
 }
 
 /** Prompts shorter than this (estimated tokens) are never judged: their counts are too close to call. */
@@ -40,7 +39,7 @@ export function notePromptTokens(sentChars: number, counted: number | undefined)
   const first = !state.warned;
   state.warned = true;
   const largest = Math.max(estimated, state.cut?.estimated ?? 0);
-  const cut = { counted: Math.max(counted, state.cut?.counted ?? 0), estimated: largest, suggested: Math.max(8_192, 2 ** Math.ceil(Math.log2(largest + REPLY_ROOM))), at: new Date() };
+  const cut = { counted: Math.max(counted, state.cut?.counted ?? 0), estimated: largest, suggested: Math.max(8_192, 2 ** Math.ceil(Math.log2(largest + REPLY_ROOM))) };
   state.cut = cut;
   if (first) {
     console.warn(
