@@ -115,17 +115,18 @@ function rejectsResponseFormat(error: unknown): boolean {
   return /response[_ ]?format|json[_ ]?schema|json[_ ]?object|structured[_ ]?output/i.test(`${e.message} ${e.responseBody ?? ""}`);
 }
 
-/** The exchange of a structured call in the format the server takes, stepping down when it rejects one. */
-async function exchangeStructured(o: Parameters<typeof exchange>[0], spec: StructuredSpec): Promise<Awaited<ReturnType<typeof exchange>>> {
+/**
+ * `send` in the richest format the server takes (see formatSupport): a refusal that names the format
+ * steps the server down and sends again; any other failure is the call's.
+ */
+async function inFormatTaken<T>(signal: AbortSignal | undefined, send: (support: FormatSupport) => Promise<T>): Promise<T> {
   const key = serverKey();
   for (;;) {
     const support = formatSupport.get(key) ?? "schema";
     try {
-      if (support === "schema") return await exchange({ ...o, responseFormat: spec.responseFormat });
-      const system = `${o.system}\nThe response format's JSON Schema:\n${spec.jsonSchema}`;
-      return await exchange({ ...o, system, responseFormat: support === "object" ? { type: "json" } : undefined });
+      return await send(support);
     } catch (error) {
-      if (support === "none" || o.signal?.aborted || !rejectsResponseFormat(error)) throw error;
+      if (support === "none" || signal?.aborted || !rejectsResponseFormat(error)) throw error;
       const next = support === "schema" ? "object" : "none";
       // Another call may have stepped down meanwhile: only the first says so.
       if ((formatSupport.get(key) ?? "schema") === support) {
@@ -134,6 +135,15 @@ async function exchangeStructured(o: Parameters<typeof exchange>[0], spec: Struc
       }
     }
   }
+}
+
+/** The exchange of a structured call in the format the server takes. */
+function exchangeStructured(o: Parameters<typeof exchange>[0], spec: StructuredSpec): Promise<Awaited<ReturnType<typeof exchange>>> {
+  return inFormatTaken(o.signal, (support) => {
+    if (support === "schema") return exchange({ ...o, responseFormat: spec.responseFormat });
+    const system = `${o.system}\nThe response format's JSON Schema:\n${spec.jsonSchema}`;
+    return exchange({ ...o, system, responseFormat: support === "object" ? { type: "json" } : undefined });
+  });
 }
 
 export async function generateStructured<T>(options: CallOptions & { schema: z.ZodType<T> }): Promise<T> {
@@ -356,6 +366,15 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
   }
 }
 
+/** The JSON of a reply asked for JSON with no response_format (in prose, a fence, written loosely), as JSON text; else the reply as it came. */
+function jsonText(text: string): string {
+  try {
+    return JSON.stringify(extractJson(text));
+  } catch {
+    return text;
+  }
+}
+
 /** What a client asked the reply to be (OpenAI's response_format): free text, any JSON object, or JSON matching a schema. */
 export type ReplyFormat = { type: "text" } | { type: "json_object" } | { type: "json_schema"; name: string; schema: Record<string, unknown> };
 
@@ -382,20 +401,25 @@ export interface ChatCallOptions {
  */
 export async function generateChat(options: ChatCallOptions): Promise<{ text: string; finishReason: "stop" | "length" }> {
   const { onUsage, signal, schedule, format } = options;
-  const output =
-    format?.type === "json_schema"
+  // The client's format as the server takes it (inFormatTaken): a JSON Schema the server does not take as
+  // the format goes in a system message, and JSON asked with no format is read out of the reply.
+  const send = (support: FormatSupport) => {
+    const json = format?.type === "json_schema" || format?.type === "json_object";
+    const schemaAsFormat = format?.type === "json_schema" && support === "schema";
+    const output = schemaAsFormat
       ? Output.object({ schema: jsonSchema(format.schema), name: format.name.replace(/[^a-zA-Z0-9_-]/g, "_") })
-      : format?.type === "json_object"
+      : json && support !== "none"
         ? Output.json()
         : undefined;
-  await onUsage?.begin?.();
-  let settled = false;
-  try {
-    // Its begin was a round trip: a worker stopped meanwhile past its job's lock must not send it (lib/ownership.ts).
-    assertOwned(signal);
-    const result = await generateText({
+    const instruction =
+      format?.type === "json_schema" && !schemaAsFormat
+        ? `Reply with one JSON object only, matching this JSON Schema:\n${JSON.stringify(format.schema)}`
+        : json && support === "none"
+          ? "Reply with one JSON object only."
+          : undefined;
+    const reply = generateText({
       model: researchModel(schedule),
-      messages: options.messages,
+      messages: instruction ? [...options.messages, { role: "system", content: instruction }] : options.messages,
       allowSystemInMessages: true,
       ...(output ? { output } : {}),
       maxRetries: 0,
@@ -408,9 +432,18 @@ export async function generateChat(options: ChatCallOptions): Promise<{ text: st
       frequencyPenalty: options.frequencyPenalty,
       presencePenalty: options.presencePenalty,
     });
+    return reply.then((result) => ({ result, readJson: json && !output }));
+  };
+  await onUsage?.begin?.();
+  let settled = false;
+  try {
+    // Its begin was a round trip: a worker stopped meanwhile past its job's lock must not send it (lib/ownership.ts).
+    assertOwned(signal);
+    const { result, readJson } = format && format.type !== "text" ? await inFormatTaken(signal, send) : await send("schema");
     settled = true;
     await onUsage?.(toTokenCount(result.usage));
-    return { text: storable(stripReasoning(result.text)), finishReason: result.finishReason === "length" ? "length" : "stop" };
+    const text = stripReasoning(result.text);
+    return { text: storable(readJson ? jsonText(text) : text), finishReason: result.finishReason === "length" ? "length" : "stop" };
   } catch (error) {
     // A JSON reply cut at the length limit does not parse: the client gets it as it is, as OpenAI's API gives it.
     if (!settled && NoObjectGeneratedError.isInstance(error) && error.text !== undefined) {

@@ -78,3 +78,18 @@ test("a call refused for another reason says the server's own words, a refused k
   assert.equal(describeLlmError(error(401, "Incorrect API key provided: sk-abc123xyz789")), "HTTP 401 from the LLM server (check OPENAI_API_KEY)");
   assert.equal(describeLlmError(error(400, "Invalid token sk-proj-abcdef123456 in header")), "HTTP 400 from the LLM server: Invalid token [masked] in header");
 });
+
+test("a client's own JSON format goes as the server takes it: its schema in a system message, its JSON read out of the reply", async () => {
+  // The server takes no response_format (the test before stepped it down to none).
+  rejected = new Set(["json_schema", "json_object"]);
+  requests.length = 0;
+  const { generateChat } = await import("./call");
+  const reply = await generateChat({
+    messages: [{ role: "user", content: "Is it?" }],
+    format: { type: "json_schema", name: "verdict", schema: { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] } },
+  });
+  assert.deepEqual(JSON.parse(reply.text), { answer: "yes" });
+  assert.equal(requests.length, 1, "sent once, in the format the server takes");
+  assert.equal(requests[0].response_format, undefined);
+  assert.match(requests[0].messages.at(-1)?.content ?? "", /^Reply with one JSON object only, matching this JSON Schema:\n\{"type":"object"/);
+});
