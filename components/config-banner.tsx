@@ -1,10 +1,10 @@
 // Server component: tells signed-in users which variables to set before research can run, and that
-// the LLM server cuts long prompts when this process saw it do so (lib/ai/context-window.ts). A
+// the LLM server cuts long prompts when it was seen doing so (lib/ai/context-window.ts). A
 // visitor who is not signed in learns nothing of the server's configuration.
 import type { ReactNode } from "react";
 import { connection } from "next/server";
 import { getSessionUserId } from "@/lib/auth/caller";
-import { promptCut } from "@/lib/ai/context-window";
+import { promptCutAnywhere } from "@/lib/ai/context-window";
 import { configProblems, type ConfigProblem } from "@/lib/env";
 import { Icon } from "./icons";
 
@@ -17,7 +17,7 @@ export async function ConfigBanner() {
   } catch (error) {
     problems = [{ variable: "environment", message: error instanceof Error ? error.message : String(error) }];
   }
-  const cut = promptCut();
+  const cut = await promptCutAnywhere();
   if (problems.length === 0 && !cut) return null;
   const code = (text: string) => <code className="rounded bg-surface-2 px-1 py-0.5 font-mono text-[0.8rem] text-fg">{text}</code>;
   return (

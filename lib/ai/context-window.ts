@@ -4,9 +4,12 @@
 // instructions. The only trace is the usage the server reports: far fewer prompt tokens than were sent.
 // Each reply's count is compared with an estimate of what was sent (about 4 characters a token, which
 // tokenizers rarely beat by much; CJK text and code cost more tokens, never fewer): a prompt of at least
-// 2,000 estimated tokens counted at under half of them was cut. Noted per process: the log says so
-// once, and the banner tells signed-in users what to set, until a prompt longer than the cut ones is
-// counted whole.
+// 2,000 estimated tokens counted at under half of them was cut. The log says so once per process, and
+// the banner tells signed-in users what to set, until a prompt longer than the cut ones is counted
+// whole. With Redis (queue mode: the workers make the calls, the web process renders the banner) the
+// notice is shared there, for a day after the last cut.
+import { errorMessage } from "../errors";
+import { redis, redisEnabled, redisKey, redisReady } from "../redis";
 
 export interface PromptCut {
   /** The most tokens the server counted for a cut prompt, and the largest prompt (estimated) it cut. */
@@ -27,13 +30,41 @@ const REPLY_ROOM = 4_096;
 // banner is rendered by the pages' (Next.js bundles each layer on its own).
 const state = ((globalThis as { quarryPromptCut?: { cut: PromptCut | null; warned: boolean } }).quarryPromptCut ??= { cut: null, warned: false });
 
+const SHARED_TTL_S = 86_400;
+const sharedKey = () => redisKey("llm:prompt-cut");
+
+/** The notice, shared with the fleet (never in a call's way). */
+function share(cut: PromptCut | null): void {
+  if (!redisEnabled()) return;
+  const write = cut ? redis().set(sharedKey(), JSON.stringify(cut), "EX", SHARED_TTL_S) : redis().del(sharedKey());
+  write.catch((error: unknown) => console.error(`[quarry] could not share the prompt-cut notice: ${errorMessage(error)}`));
+}
+
+/** How often a process that saw no cut looks whether a whole count clears another's notice. */
+const CLEAR_CHECK_MS = 60_000;
+let lastClearCheck = 0;
+
+/** A prompt counted whole at more than the fleet's notice says the server counts: the notice goes (another process saw the cut). */
+function clearShared(counted: number): void {
+  if (!redisEnabled() || Date.now() - lastClearCheck < CLEAR_CHECK_MS) return;
+  lastClearCheck = Date.now();
+  const check = async () => {
+    const raw = await redis().get(sharedKey());
+    if (raw && counted > (JSON.parse(raw) as PromptCut).counted * 1.2) await redis().del(sharedKey());
+  };
+  check().catch((error: unknown) => console.error(`[quarry] could not check the prompt-cut notice: ${errorMessage(error)}`));
+}
+
 /** A reply's prompt tokens as the server counted them, against the characters that were sent. */
 export function notePromptTokens(sentChars: number, counted: number | undefined): void {
   const estimated = Math.round(sentChars / 4);
   if (!counted || estimated < MIN_ESTIMATED) return;
   if (counted >= CUT_SHARE * estimated) {
     // A prompt longer than the cut ones were counted at, counted whole: the server's context was made larger.
-    if (state.cut && counted > state.cut.counted * 1.2) state.cut = null;
+    if (state.cut && counted > state.cut.counted * 1.2) {
+      state.cut = null;
+      share(null);
+    } else clearShared(counted);
     return;
   }
   const first = !state.warned;
@@ -41,6 +72,7 @@ export function notePromptTokens(sentChars: number, counted: number | undefined)
   const largest = Math.max(estimated, state.cut?.estimated ?? 0);
   const cut = { counted: Math.max(counted, state.cut?.counted ?? 0), estimated: largest, suggested: Math.max(8_192, 2 ** Math.ceil(Math.log2(largest + REPLY_ROOM))) };
   state.cut = cut;
+  share(cut);
   if (first) {
     console.warn(
       `[quarry] the LLM server counted ${counted} prompt tokens for a prompt of about ${estimated}: it cuts prompts to its context window, and what it cuts is never read (Ollama: set OLLAMA_CONTEXT_LENGTH or the model's num_ctx to at least ${cut.suggested}).`,
@@ -48,7 +80,12 @@ export function notePromptTokens(sentChars: number, counted: number | undefined)
   }
 }
 
-/** The prompts this process saw cut, if any. */
-export function promptCut(): PromptCut | null {
-  return state.cut;
+/** The prompts any process saw cut (with Redis, the fleet's notice; else this process's), if any. */
+export async function promptCutAnywhere(): Promise<PromptCut | null> {
+  if (!redisEnabled()) return state.cut;
+  const connection = redis();
+  // A Redis that does not answer keeps no page waiting: this process's own notice then.
+  if (!(await redisReady(connection, 200))) return state.cut;
+  const raw = await connection.get(sharedKey()).catch(() => null);
+  return raw ? (JSON.parse(raw) as PromptCut) : null;
 }
