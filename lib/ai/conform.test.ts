@@ -40,3 +40,11 @@ test("a discriminated union's variant is chosen by its fixed value, in any case,
   assert.deepEqual(schema.parse(conform({ step: { action: " VISIT ", Targets: ["U1"] } }, shapeOf(schema))), { step: { action: "visit", targets: ["U1"] } });
   assert.deepEqual(schema.parse(conform({ step: { action: "Search", queries: ["a"] } }, shapeOf(schema))), { step: { action: "search", queries: ["a"] } });
 });
+
+test("an object or a list sent as a string of JSON is parsed where the schema wants one", () => {
+  const schema: JsonSchemaNode = { type: "object", properties: { queries: { type: "array", items: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } }, note: { type: "string" } }, required: ["queries"] };
+  assert.deepEqual(conform({ queries: '[{"query": "heat pumps"},]', note: "[not json" }, schema), { queries: [{ query: "heat pumps" }], note: "[not json" });
+  assert.deepEqual(conform({ response: '{"queries": [{"query": "a"}]}' }, schema), { queries: [{ query: "a" }] });
+  assert.deepEqual(conform('{"queries": []}', schema), { queries: [] });
+  assert.equal(conform("{ not json", schema), "{ not json", "what does not parse is left for validation");
+});

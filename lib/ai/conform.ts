@@ -2,8 +2,10 @@
 // thing in a slightly different shape is brought to the JSON Schema the call asked for before it is
 // validated. Real models wrap the object in another ({"response": {...}}), write an enum value in
 // another case or with padding ("Search", " supported "), a number as a string ("3"), a key in another
-// case, or one object where a list was asked for. What cannot be brought to the schema is left as it
-// is, for validation to report.
+// case, one object where a list was asked for, or an object or a list sent as a string of JSON
+// ("queries": "[{\"query\": …}]", {"response": "{…}"}). What cannot be brought to the schema is left
+// as it is, for validation to report.
+import { strictJson } from "./json";
 import { resolveEnumValue } from "./resolve";
 
 export interface JsonSchemaNode {
@@ -58,6 +60,10 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
   }
   const types = typesOf(schema);
   if (value === null || value === undefined) return value;
+  if ((types.includes("object") || types.includes("array")) && typeof value === "string") {
+    const parsed = parsedJson(value);
+    if (parsed !== undefined) return conform(parsed, schema, root, depth + 1);
+  }
   if (types.includes("object")) return conformObject(value, schema, root, depth);
   if (types.includes("array")) {
     const list = Array.isArray(value) ? value : isObject(value) && schema.items && fits(value, deref(schema.items, root)) ? [value] : value;
@@ -89,6 +95,20 @@ function discriminated(value: Record<string, Json>, variant: JsonSchemaNode, roo
   });
 }
 
+/** An object or a list sent as a string of JSON, parsed; undefined for any other string. */
+function parsedJson(text: string): Json | undefined {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  for (const candidate of [text, strictJson(text)]) {
+    try {
+      const value = JSON.parse(candidate) as Json;
+      if (typeof value === "object" && value !== null) return value;
+    } catch {
+      // not JSON as it stands
+    }
+  }
+  return undefined;
+}
+
 /** Whether a value is of one of the schema's types (objects: has one of its required keys). */
 function fits(value: Json, schema: JsonSchemaNode): boolean {
   const types = typesOf(schema);
@@ -111,7 +131,7 @@ function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode
   // guessed. But a wrapper around the wanted object is taken off: {"response": {...}}.
   let object = value;
   for (let i = 0; i < 2 && isObject(object) && ownKeys(object, schema).length === 0; i++) {
-    const inner = Object.values(object);
+    const inner = Object.values(object).map((v) => (typeof v === "string" ? (parsedJson(v) ?? v) : v));
     if (inner.length !== 1) break;
     if (isObject(inner[0])) object = inner[0];
     else if (Array.isArray(inner[0]) && Object.keys(schema.properties ?? {}).length === 1) {

@@ -105,7 +105,7 @@ describe("reasoning modes", () => {
 });
 
 describe("shape modes", () => {
-  test("prose: fenced, then bare JSON in prose; wrapper: {response}, then {data}", () => {
+  test("prose: fenced, then bare JSON in prose; wrapper: {response}, then {data}, then the object as a string of JSON", () => {
     const prose = model("prose");
     const fenced = prose(plan).text;
     assert.match(fenced, /```json\n\{"tasks"/);
@@ -115,6 +115,7 @@ describe("shape modes", () => {
     const wrapper = model("wrapper");
     assert.deepEqual(JSON.parse(wrapper(plan).text), { response: plan });
     assert.deepEqual(JSON.parse(wrapper(plan).text), { data: plan });
+    assert.deepEqual(JSON.parse(JSON.parse(wrapper(plan).text).response), plan);
     assert.equal(wrapper("plain text").text, "plain text", "a plain-text reply is left alone");
   });
 

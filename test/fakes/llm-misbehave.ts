@@ -8,7 +8,8 @@
 //   harmony          gpt-oss's chat format leaked, as served without its parser: the reasoning in an analysis
 //                    channel, the reply in the final one ("<|constrain|>json" for JSON), "<|return|>" after it
 //   prose            JSON in prose, in ```json fences or bare (the `sloppy` option's text, and without fences)
-//   wrapper          the object wrapped in another: {"response": {…}} or {"data": {…}}
+//   wrapper          the object wrapped in another: {"response": {…}}, {"data": {…}}, or {"response": "{…}"}
+//                    (the object as a string of JSON), in turn
 //   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "
 //   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
@@ -114,8 +115,11 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       return out(looseJson(value, input.nextNumber("misbehave|loose-json") % 3));
     case "prose":
       return out(input.nextNumber("misbehave|prose") % 2 === 1 ? sloppyJson(input.text) : `The result follows. ${input.text} I hope this helps!`);
-    case "wrapper":
-      return out(JSON.stringify({ [input.nextNumber("misbehave|wrapper") % 2 === 1 ? "response" : "data"]: value }));
+    case "wrapper": {
+      // In turn: {"response": {…}}, {"data": {…}}, and {"response": "{…}"} (the object as a string of JSON).
+      const n = input.nextNumber("misbehave|wrapper") % 3;
+      return out(JSON.stringify(n === 0 ? { response: JSON.stringify(value) } : { [n === 1 ? "response" : "data"]: value }));
+    }
     case "truncated":
       if (!firstAttempt || input.nextNumber("misbehave|truncated") % 3 !== 0) return out(input.text);
       // A prefix of the object: its outer brace never closes, as at a server's max_tokens.
