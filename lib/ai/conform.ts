@@ -5,7 +5,7 @@
 // case, one object where a list was asked for, or an object or a list sent as a string of JSON
 // ("queries": "[{\"query\": …}]", {"response": "{…}"}). What cannot be brought to the schema is left
 // as it is, for validation to report.
-import { strictJson } from "./json";
+import { tryParse } from "./json";
 import { resolveEnumValue } from "./resolve";
 
 export interface JsonSchemaNode {
@@ -97,16 +97,8 @@ function discriminated(value: Record<string, Json>, variant: JsonSchemaNode, roo
 
 /** An object or a list sent as a string of JSON, parsed; undefined for any other string. */
 function parsedJson(text: string): Json | undefined {
-  if (!/^\s*[[{]/.test(text)) return undefined;
-  for (const candidate of [text, strictJson(text)]) {
-    try {
-      const value = JSON.parse(candidate) as Json;
-      if (typeof value === "object" && value !== null) return value;
-    } catch {
-      // not JSON as it stands
-    }
-  }
-  return undefined;
+  const value = /^\s*[[{]/.test(text) ? tryParse(text.trim()) : undefined;
+  return typeof value === "object" && value !== null ? value : undefined;
 }
 
 /** Whether a value is of one of the schema's types (objects: has one of its required keys). */

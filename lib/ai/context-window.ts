@@ -25,12 +25,16 @@ const MIN_ESTIMATED = 2_000;
 const CUT_SHARE = 0.5;
 /** Room for a reply in the suggested context. */
 const REPLY_ROOM = 4_096;
+/** A prompt counted whole at this much more than a cut one was counted at: the context was made larger. */
+const GROWN = 1.2;
 
 // On globalThis: the calls are made by the route handlers' and the runs' copies of this module, the
 // banner is rendered by the pages' (Next.js bundles each layer on its own).
-const state = ((globalThis as { quarryPromptCut?: { cut: PromptCut | null; warned: boolean } }).quarryPromptCut ??= { cut: null, warned: false });
+const state = ((globalThis as { quarryPromptCut?: { cut: PromptCut | null; warned: boolean; sharedAt: number } }).quarryPromptCut ??= { cut: null, warned: false, sharedAt: 0 });
 
 const SHARED_TTL_S = 86_400;
+/** A notice unchanged is shared again this often, so that it lasts as long as the cuts do. */
+const RESHARE_MS = 3_600_000;
 const sharedKey = () => redisKey("llm:prompt-cut");
 
 /** The notice, shared with the fleet (never in a call's way). */
@@ -50,7 +54,7 @@ function clearShared(counted: number): void {
   lastClearCheck = Date.now();
   const check = async () => {
     const raw = await redis().get(sharedKey());
-    if (raw && counted > (JSON.parse(raw) as PromptCut).counted * 1.2) await redis().del(sharedKey());
+    if (raw && counted > (JSON.parse(raw) as PromptCut).counted * GROWN) await redis().del(sharedKey());
   };
   check().catch((error: unknown) => console.error(`[quarry] could not check the prompt-cut notice: ${errorMessage(error)}`));
 }
@@ -61,7 +65,7 @@ export function notePromptTokens(sentChars: number, counted: number | undefined)
   if (!counted || estimated < MIN_ESTIMATED) return;
   if (counted >= CUT_SHARE * estimated) {
     // A prompt longer than the cut ones were counted at, counted whole: the server's context was made larger.
-    if (state.cut && counted > state.cut.counted * 1.2) {
+    if (state.cut && counted > state.cut.counted * GROWN) {
       state.cut = null;
       share(null);
     } else clearShared(counted);
@@ -69,10 +73,15 @@ export function notePromptTokens(sentChars: number, counted: number | undefined)
   }
   const first = !state.warned;
   state.warned = true;
-  const largest = Math.max(estimated, state.cut?.estimated ?? 0);
-  const cut = { counted: Math.max(counted, state.cut?.counted ?? 0), estimated: largest, suggested: Math.max(8_192, 2 ** Math.ceil(Math.log2(largest + REPLY_ROOM))) };
+  const before = state.cut;
+  const largest = Math.max(estimated, before?.estimated ?? 0);
+  const cut = { counted: Math.max(counted, before?.counted ?? 0), estimated: largest, suggested: Math.max(8_192, 2 ** Math.ceil(Math.log2(largest + REPLY_ROOM))) };
   state.cut = cut;
-  share(cut);
+  // Every call is cut while the server stays as it is: the fleet is told what is new, and now and then that it goes on.
+  if (cut.counted !== before?.counted || cut.estimated !== before.estimated || Date.now() - state.sharedAt > RESHARE_MS) {
+    state.sharedAt = Date.now();
+    share(cut);
+  }
   if (first) {
     console.warn(
       `[quarry] the LLM server counted ${counted} prompt tokens for a prompt of about ${estimated}: it cuts prompts to its context window, and what it cuts is never read (Ollama: set OLLAMA_CONTEXT_LENGTH or the model's num_ctx to at least ${cut.suggested}).`,

@@ -21,7 +21,8 @@ export function extractJson(text: string): unknown {
   throw new SyntaxError("The reply contains no parseable JSON");
 }
 
-function tryParse(text: string): unknown {
+/** The text as JSON, strict or written loosely (strictJson); undefined when it is neither. */
+export function tryParse(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);

@@ -32,6 +32,7 @@ test("a harmony reply (gpt-oss without its parser) is its final channel; end-of-
   assert.equal(stripReasoning("<|channel|>analysis<|message|>Still thinking about {braces"), "", "only the analysis channel: no reply yet");
   assert.equal(stripReasoning("The report.<|im_end|>\n<|im_start|>user"), "The report.");
   assert.equal(stripReasoning("The report.</s>"), "The report.");
+  assert.equal(stripReasoning("Prices <s>rose</s> fell 3%.</s>\n"), "Prices <s>rose</s> fell 3%.", "only a last </s> ends the reply");
   assert.equal(stripReasoning("Text that names <|channel|> in passing stays."), "Text that names <|channel|> in passing stays.");
 });
 
@@ -48,4 +49,11 @@ test("a streamed harmony reply is held back until its final channel, whatever th
   let out = "";
   for (const delta of ["<", "b>Bold</b> text", " and <|eot", "_id|> dropped"]) out += plain.push(delta);
   assert.equal(out + plain.end(), "<b>Bold</b> text and ");
+  for (const size of [1, 2, 3, 7]) {
+    const text = "Prices <s>rose</s> fell 3%.</s>";
+    const filter = reasoningFilter();
+    let streamed = "";
+    for (let i = 0; i < text.length; i += size) streamed += filter.push(text.slice(i, i + size));
+    assert.equal(streamed + filter.end(), "Prices <s>rose</s> fell 3%.", `strikethrough kept, the last </s> dropped (deltas of ${size})`);
+  }
 });

@@ -40,7 +40,9 @@ const HARMONY_FINAL = /<\|channel\|>\s*final\b[^<]*(?:<\|constrain\|>[^<]*)?<\|m
 const HARMONY_START = /^\s*(?:<\|start\|>\s*assistant\s*)?<\|channel\|>/i;
 const HARMONY_HEADERS = ["<|start|>assistant<|channel|>", "<|channel|>"];
 /** A token that ends the reply (what follows it is no part of it). */
-const END_TOKEN = /<\|(?:return|end|call|im_end|eot_id|endoftext|end_of_text|eom_id)\|>|<\/s>|<end_of_turn>/i;
+const END_TOKEN = /<\|(?:return|end|call|im_end|eot_id|endoftext|end_of_text|eom_id)\|>|<end_of_turn>/i;
+/** Llama 2's and Mistral's end of text, at the reply's end only: elsewhere "</s>" closes Markdown's strikethrough "<s>". */
+const TRAILING_EOS = /<\/s>\s*$/;
 /** The longest end token or harmony marker, for holding back a part of one split across deltas. */
 const MAX_SPECIAL = 48;
 
@@ -48,13 +50,12 @@ const MAX_SPECIAL = 48;
 function finalChannel(text: string): string {
   if (!text.includes("<|") && !/<\/s>|<end_of_turn>/i.test(text)) return text;
   let out = text;
-  let at = -1;
-  for (let from = 0, m: RegExpExecArray | null; (m = HARMONY_FINAL.exec(out.slice(from))); from += m.index + m[0].length) at = from + m.index + m[0].length;
-  if (at >= 0) out = out.slice(at);
+  const last = [...text.matchAll(new RegExp(HARMONY_FINAL.source, "gi"))].at(-1);
+  if (last) out = out.slice(last.index + last[0].length);
   // Only other channels (a reply cut while it reasoned): no reply yet.
   else if (HARMONY_START.test(out)) return "";
   const end = END_TOKEN.exec(out);
-  return end ? out.slice(0, end.index) : out;
+  return end ? out.slice(0, end.index) : out.replace(TRAILING_EOS, "");
 }
 
 /**
@@ -86,6 +87,13 @@ function finalChannelFilter(): StreamFilter {
         const out = held.text.slice(0, end.index);
         held.text = "";
         state = "done";
+        return out;
+      }
+      // A "</s>" is held while nothing follows it: the reply's end, or strikethrough if text comes after.
+      const eos = TRAILING_EOS.exec(held.text);
+      if (eos) {
+        const out = held.text.slice(0, eos.index);
+        held.text = final ? "" : held.text.slice(eos.index);
         return out;
       }
       return handOnBeforeTag(held, final, MAX_SPECIAL, /^<[|/]?[a-z_]*\|?$/i);

@@ -11,12 +11,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { useTestDatabase, testingOnPostgres } from "../../lib/db/test-support";
-import { REASONING_LEAKS, startFakes, type Fakes, type MisbehaveMode } from "../fakes";
+import { REASONING_LEAKS, startFakes, type Fakes, type LlmLogEntry, type MisbehaveMode } from "../fakes";
 import { salesCsv } from "../fixtures/datasets";
-import { messageText } from "../fakes/llm-parse";
-
-/** A request of the product's repair: the model asked again after a reply that could not be read. */
-const isRepair = (e: { messages: unknown[] }) => messageText(e.messages.at(-1) as Parameters<typeof messageText>[0]).startsWith("Your previous reply was not valid");
+/** A request of the product's repair: the model asked again, its earlier reply in the conversation (as the fake tells a first attempt). */
+const isRepair = (e: LlmLogEntry) => e.messages.some((m) => m.role === "assistant");
 
 export type Engine = "tree" | "deep-research" | "answer";
 

@@ -70,6 +70,13 @@ for (const mode of MISBEHAVE_MODES) {
       });
     }
 
+    if (mode === "truncated") {
+      // The counter of repairs counts: a reply cut mid-object is asked again.
+      test("replies cut mid-object are repaired", () => {
+        assert.ok(result.repairs > 0, `${result.repairs} repair requests`);
+      });
+    }
+
     if (mode === "loose-json" || mode === "wrapper") {
       // Loose JSON, and an object in a wrapper (as an object or a string of JSON), is read as it is: no
       // call is asked again (each repair is a call more, and a model that writes so may write so again).
