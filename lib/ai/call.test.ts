@@ -58,7 +58,8 @@ const server = http.createServer((req, res) => {
     res.end(JSON.stringify({
       id: "chatcmpl-test", object: "chat.completion", created: 0, model: "test-model",
       choices: [{ index: 0, message: { role: "assistant", content, ...reasoning }, finish_reason: "stop" }],
-      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+      // "uncounted": a server that reports no usage.
+      ...(prompt === "uncounted" ? {} : { usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } }),
     }));
   });
 });
@@ -177,4 +178,20 @@ test("a call whose work was lost during its usage begin is never sent, whichever
   assert.equal(prompts.length, sent, "no request reached the provider");
   // Outside such work nothing is asked: the same call goes out.
   assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "owned-free", onUsage }), "reply to owned-free");
+});
+
+test("a call's tokens are the server's count; where it reports none (a stream without its usage chunk, a reply without usage) they are estimated", async () => {
+  const { estimatedTokens } = await import("./usage");
+  const told: unknown[] = [];
+  const onUsage = (t: unknown) => void told.push(t);
+  const system = "Test.";
+  await generatePlainText({ agent: "test", system, prompt: "counted", onUsage });
+  await generatePlainText({ agent: "test", system, prompt: "uncounted", onUsage });
+  // The test server's streams end with no usage chunk, as llama.cpp's server's do.
+  await streamPlainText({ agent: "test", system, prompt: "stream", onUsage, onDelta: () => {} });
+  assert.deepEqual(told, [
+    { promptTokens: 3, completionTokens: 2, calls: 1 },
+    { promptTokens: estimatedTokens(system.length + "uncounted".length), completionTokens: estimatedTokens("reply to uncounted".length), calls: 1 },
+    { promptTokens: estimatedTokens(system.length + "stream".length), completionTokens: estimatedTokens(STREAMED.join("").length), calls: 1 },
+  ]);
 });

@@ -23,7 +23,7 @@ import { describeLlmError, LlmUnavailableError, StructuredOutputError } from "./
 import { ownershipLost } from "../errors";
 import { assertOwned } from "../ownership";
 import { researchModel, type ChatModel } from "./providers";
-import { toTokenCount, type TokenCount, type UsageSink } from "./usage";
+import { callTokens, toTokenCount, type TokenCount, type UsageSink } from "./usage";
 import { notePromptTokens } from "./context-window";
 
 export interface CallOptions {
@@ -89,11 +89,11 @@ async function exchange(o: { system: string; turns: Turn[]; responseFormat?: Res
   const prompt: CallSettings["prompt"] = [{ role: "system", content: o.system }];
   for (const turn of o.turns) prompt.push({ role: turn.role, content: [{ type: "text", text: turn.content }] });
   const result = await researchModel(o.schedule).doGenerate({ prompt, responseFormat: o.responseFormat, maxOutputTokens: o.maxOutputTokens, abortSignal: o.signal });
-  notePromptTokens(o.turns.reduce((n, turn) => n + turn.content.length, o.system.length), result.usage.inputTokens.total);
-  return {
-    text: result.content.map((part) => (part.type === "text" ? part.text : "")).join(""),
-    usage: { promptTokens: result.usage.inputTokens.total ?? 0, completionTokens: result.usage.outputTokens.total ?? 0, calls: 1 },
-  };
+  const sentChars = o.turns.reduce((n, turn) => n + turn.content.length, o.system.length);
+  notePromptTokens(sentChars, result.usage.inputTokens.total);
+  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  const reasoningChars = result.content.reduce((n, part) => n + (part.type === "reasoning" ? part.text.length : 0), 0);
+  return { text, usage: callTokens({ input: result.usage.inputTokens.total, output: result.usage.outputTokens.total }, sentChars, text.length + reasoningChars) };
 }
 
 /**
@@ -326,6 +326,7 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
     const reasoning = reasoningFilter();
     const fence = fenceFilter();
     let text = "";
+    let receivedChars = 0;
     let gathered = "";
     let handedOn = -Infinity;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -338,6 +339,7 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
     };
     try {
       for await (const raw of result.textStream) {
+        receivedChars += raw.length;
         const delta = fence.push(reasoning.push(raw));
         if (!delta) continue;
         text += delta;
@@ -354,8 +356,10 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
       clearTimeout(timer);
     }
     if (streamError) throw streamError;
-    const usage = toTokenCount(await result.usage);
-    notePromptTokens(options.system.length + options.prompt.length, usage.promptTokens);
+    const reported = await result.usage;
+    const sentChars = options.system.length + options.prompt.length;
+    notePromptTokens(sentChars, reported.inputTokens);
+    const usage = toTokenCount(reported, sentChars, receivedChars + ((await result.finalStep).reasoningText?.length ?? 0));
     settled = true;
     await onUsage?.(usage);
     // What streamed kept the chat around a reply that was not fenced whole ("Here's the report: ```…```").
@@ -373,6 +377,16 @@ function jsonText(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** The characters of a conversation's text, for a token estimate. */
+function chatChars(messages: ModelMessage[]): number {
+  let chars = 0;
+  for (const m of messages) {
+    if (typeof m.content === "string") chars += m.content.length;
+    else for (const part of m.content) if (part.type === "text" || part.type === "reasoning") chars += part.text.length;
+  }
+  return chars;
 }
 
 /** What a client asked the reply to be (OpenAI's response_format): free text, any JSON object, or JSON matching a schema. */
@@ -441,14 +455,14 @@ export async function generateChat(options: ChatCallOptions): Promise<{ text: st
     assertOwned(signal);
     const { result, readJson } = format && format.type !== "text" ? await inFormatTaken(signal, send) : await send("schema");
     settled = true;
-    await onUsage?.(toTokenCount(result.usage));
+    await onUsage?.(toTokenCount(result.usage, chatChars(options.messages), result.text.length + (result.finalStep.reasoningText?.length ?? 0)));
     const text = stripReasoning(result.text);
     return { text: storable(readJson ? jsonText(text) : text), finishReason: result.finishReason === "length" ? "length" : "stop" };
   } catch (error) {
     // A JSON reply cut at the length limit does not parse: the client gets it as it is, as OpenAI's API gives it.
     if (!settled && NoObjectGeneratedError.isInstance(error) && error.text !== undefined) {
       settled = true;
-      await onUsage?.(toTokenCount(error.usage));
+      await onUsage?.(toTokenCount(error.usage, chatChars(options.messages), error.text.length));
       return { text: storable(stripReasoning(error.text)), finishReason: error.finishReason === "length" ? "length" : "stop" };
     }
     if (settled) rethrow(error, signal);

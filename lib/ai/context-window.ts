@@ -10,6 +10,7 @@
 // notice is shared there, for a day after the last cut.
 import { errorMessage } from "../errors";
 import { redis, redisEnabled, redisKey, redisReady } from "../redis";
+import { estimatedTokens } from "./usage";
 
 export interface PromptCut {
   /** The most tokens the server counted for a cut prompt, and the largest prompt (estimated) it cut. */
@@ -61,7 +62,7 @@ function clearShared(counted: number): void {
 
 /** A reply's prompt tokens as the server counted them, against the characters that were sent. */
 export function notePromptTokens(sentChars: number, counted: number | undefined): void {
-  const estimated = Math.round(sentChars / 4);
+  const estimated = estimatedTokens(sentChars);
   if (!counted || estimated < MIN_ESTIMATED) return;
   if (counted >= CUT_SHARE * estimated) {
     // A prompt longer than the cut ones were counted at, counted whole: the server's context was made larger.

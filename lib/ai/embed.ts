@@ -5,7 +5,7 @@
 import { embedMany } from "ai";
 import { getEnv } from "../env";
 import { embeddingModel } from "./providers";
-import type { UsageSink } from "./usage";
+import { estimatedTokens, type UsageSink } from "./usage";
 
 // Texts per request: well under every OpenAI-compatible server's input limit.
 export const EMBED_BATCH = 64;
@@ -21,16 +21,18 @@ export async function embedTexts(texts: string[], { signal, onUsage }: { signal?
   if (!model) return null;
   const out: Float32Array[] = [];
   for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+    const batch = texts.slice(i, i + EMBED_BATCH);
     await onUsage?.begin?.();
     let result: Awaited<ReturnType<typeof embedMany>>;
     try {
-      result = await embedMany({ model, values: texts.slice(i, i + EMBED_BATCH), abortSignal: signal, maxRetries: 2 });
+      result = await embedMany({ model, values: batch, abortSignal: signal, maxRetries: 2 });
     } catch (error) {
       // A begun call that failed is settled with no usage.
       if (onUsage?.begin) await onUsage({ promptTokens: 0, completionTokens: 0, calls: 0 });
       throw error;
     }
-    await onUsage?.({ promptTokens: result.usage?.tokens ?? 0, completionTokens: 0, calls: 1 });
+    // A server that reports no usage has its tokens estimated from the texts (./usage.ts).
+    await onUsage?.({ promptTokens: result.usage?.tokens ?? estimatedTokens(batch.reduce((n, t) => n + t.length, 0)), completionTokens: 0, calls: 1 });
     out.push(...result.embeddings.map((e) => Float32Array.from(e)));
   }
   return out;

@@ -1,13 +1,15 @@
 // Prompt helpers: token estimates, trimming to a budget, and XML-style tags around user and
 // scraped content so that the model can tell instructions from data.
 
+import { CHARS_PER_TOKEN, estimatedTokens } from "./usage";
+
 /** A conservative estimate (≈4 characters per token for English); good enough for budgets. */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return estimatedTokens(text.length);
 }
 
 export function trimToTokens(text: string, maxTokens: number): string {
-  const maxChars = maxTokens * 4;
+  const maxChars = maxTokens * CHARS_PER_TOKEN;
   if (text.length <= maxChars) return text;
   const cut = text.slice(0, maxChars);
   const lastBreak = Math.max(cut.lastIndexOf("\n"), cut.lastIndexOf(". "));

@@ -18,12 +18,31 @@ export interface TokenCount {
  */
 export type UsageSink = ((usage: TokenCount) => void | Promise<void>) & { begin?: () => void | Promise<void> };
 
-export function toTokenCount(usage: LanguageModelUsage | undefined, calls = 1): TokenCount {
+/** Characters per token, for estimates: the usual rule for English under the common tokenizers. */
+export const CHARS_PER_TOKEN = 4;
+
+export function estimatedTokens(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/**
+ * One call's tokens as its server counted them. A count the server did not report is estimated from
+ * the characters sent (prompt) or received (reply and reasoning): llama.cpp's server, LM Studio and
+ * older vLLM end a stream without its usage chunk whatever stream_options asks, and some proxies drop
+ * `usage` altogether. Counted as 0, such calls would leave a research's totals and an answer's token
+ * budget untouched, and the budget would never end the agent's loop.
+ */
+export function callTokens(reported: { input: number | undefined; output: number | undefined } | undefined, sentChars: number, receivedChars: number): TokenCount {
   return {
-    promptTokens: usage?.inputTokens ?? 0,
-    completionTokens: usage?.outputTokens ?? 0,
-    calls,
+    promptTokens: reported?.input ?? estimatedTokens(sentChars),
+    completionTokens: reported?.output ?? estimatedTokens(receivedChars),
+    calls: 1,
   };
+}
+
+/** The AI SDK's usage of a call, counted as callTokens does. */
+export function toTokenCount(usage: LanguageModelUsage | undefined, sentChars: number, receivedChars: number): TokenCount {
+  return callTokens(usage && { input: usage.inputTokens, output: usage.outputTokens }, sentChars, receivedChars);
 }
 
 export function addTokens(a: TokenCount, b: TokenCount): TokenCount {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BudgetExhaustedError, estimatedPromptTokens, TokenBudget, worstCaseTokens } from "./budget";
+import { estimateTokens } from "../ai/prompts";
+import { BudgetExhaustedError, TokenBudget, worstCaseTokens } from "./budget";
 import { zeroUsage } from "./types";
 
 test("the worst-case estimate is above the usual 4 characters a token, and counts non-ASCII characters one each", () => {
@@ -73,6 +74,6 @@ test("a call the run's abort cut off is stored with its prompt's estimate: every
   await sink.begin!();
   controller.abort();
   await sink({ promptTokens: 0, completionTokens: 0, calls: 0 });
-  assert.deepEqual(budget.usage.agent, { promptTokens: 100 + estimatedPromptTokens(prompt), completionTokens: 10, calls: 2 });
+  assert.deepEqual(budget.usage.agent, { promptTokens: 100 + estimateTokens(prompt), completionTokens: 10, calls: 2 });
   assert.equal(settled.at(-1), budget.used);
 });

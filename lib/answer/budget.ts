@@ -2,6 +2,7 @@
 // loop, the rest is kept for beast mode. Before every call the worst case (the prompt estimated
 // high, plus the reply's max output tokens, which the call is capped to) must fit in what is left,
 // so the total can never pass the budget.
+import { estimateTokens } from "../ai/prompts";
 import type { TokenCount, UsageSink } from "../ai/usage";
 import { totalOf, type Purpose, type UsageByPurpose } from "./types";
 
@@ -38,7 +39,6 @@ export interface UsageRecorder {
 }
 
 /** An aborted call's prompt, as counted: its tokens are unknown (no reply, no usage), about 4 characters a token. */
-export const estimatedPromptTokens = (text: string) => Math.ceil(text.length / 4);
 
 export class TokenBudget {
   // The recorder's writes, one after another: each stores the usage as it is when it runs, so a
@@ -98,7 +98,7 @@ export class TokenBudget {
     const sink = async (t: TokenCount) => {
       const prompt = sent.shift();
       const aborted = t.calls === 0 && this.signal?.aborted && prompt !== undefined;
-      add(aborted ? { promptTokens: estimatedPromptTokens(prompt), completionTokens: 0, calls: 1 } : t);
+      add(aborted ? { promptTokens: estimateTokens(prompt), completionTokens: 0, calls: 1 } : t);
       // A call never begun (no begin) is only counted in memory: nothing to settle.
       if (prompt === undefined) return;
       await this.serially(() => recorder.settle(this.usage, this.used));

@@ -4,7 +4,7 @@
 // calls (lib/db/planning-calls.ts) carrying its tokens, written before the first request is sent, so
 // a call aborted or crashed midway stays on the user's record.
 import { randomUUID } from "node:crypto";
-import type { TokenCount, UsageSink } from "../ai/usage";
+import { estimatedTokens, type TokenCount, type UsageSink } from "../ai/usage";
 import { sleep } from "../concurrency";
 import { countChatCallsInFlight, listChatCallStartTimes } from "../db/chat-calls";
 import { addPlanningCallUsage, endPlanningCall, insertPlanningCall, type ChatCallKind } from "../db/planning-calls";
@@ -67,7 +67,7 @@ export async function withChatCall<T>(
   let used: TokenCount = { promptTokens: 0, completionTokens: 0, calls: 0 };
   // A call the client's going away cut off was sent and its prompt paid for, with no usage told:
   // counted with its prompt's estimate (about 4 characters a token), as a run's are (budget.ts).
-  const counted = (t: TokenCount): TokenCount => (t.calls === 0 && signal?.aborted ? { promptTokens: Math.ceil(promptChars / 4), completionTokens: 0, calls: 1 } : t);
+  const counted = (t: TokenCount): TokenCount => (t.calls === 0 && signal?.aborted ? { promptTokens: estimatedTokens(promptChars), completionTokens: 0, calls: 1 } : t);
   const count = (t: TokenCount) => void (used = { promptTokens: used.promptTokens + t.promptTokens, completionTokens: used.completionTokens + t.completionTokens, calls: used.calls + t.calls });
   // With `begin`, a failed call settles too (with zero usage): the aborted one is then counted.
   const begin = () => {};

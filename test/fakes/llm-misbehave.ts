@@ -34,6 +34,9 @@
 //                    string ids → "Task 1", URLs → path in lower case with a trailing slash, file names →
 //                    "Sales data", quotes → paraphrased (words reordered). Semantic enums (a task's type,
 //                    a verdict) keep the scenario's value: they are judgements, not ids.
+//   no-usage         the server reports no token usage: no `usage` in a reply, no usage chunk ending a stream
+//                    whatever stream_options asks (llama.cpp's server, LM Studio, older vLLM, some proxies);
+//                    llm-server.ts answers so; the replies are the scenario's
 //   no-schema        the server rejects response_format json_schema with a 400, as DeepSeek's API does (it
 //                    takes json_object): llm-server.ts answers so; the replies are the scenario's
 // The value is walked alongside the request's JSON Schema (response_format, llm-schema-leaves.ts), so
@@ -58,6 +61,7 @@ export const MISBEHAVE_MODES = [
   "references",
   "loose-json",
   "generic",
+  "no-usage",
   // Last: the product remembers, for the life of the process, that the server takes no json_schema.
   "no-schema",
 ] as const;
@@ -101,6 +105,10 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       return out(input.text, { reasoning: reasoningText(input, true) });
     case "harmony":
       return out(`<|channel|>analysis<|message|>${reasoningText(input, true)}<|end|><|start|>assistant<|channel|>final${json ? " <|constrain|>json" : ""}<|message|>${input.text}<|return|>`);
+    case "no-usage":
+    case "no-schema":
+      // The server's habits, not the model's: llm-server.ts answers so.
+      return out(input.text);
     case "empty":
       return out(firstAttempt && input.nextNumber("misbehave|empty") % 3 === 0 ? "" : input.text);
     default:

@@ -287,6 +287,9 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     entry.completionTokens = estimateTokens(text + (reasoning ?? ""));
     if (o.contextWindow > 0) entry.promptTokens = Math.min(entry.promptTokens, o.contextWindow);
     const usage = { prompt_tokens: entry.promptTokens, completion_tokens: entry.completionTokens, total_tokens: entry.promptTokens + entry.completionTokens };
+    // A server that counts nothing (misbehave "no-usage") sends no usage, whatever stream_options asks.
+    const sendsUsage = o.misbehave !== "no-usage";
+    if (!sendsUsage) entry.misbehaved = true;
     const latency = latencyFor(allText, o.latencyRules, o.latencyMs);
     const id = `chatcmpl-fake${++this.nextId}`;
     const created = Math.floor(Date.now() / 1000);
@@ -300,11 +303,11 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
         ...base,
         object: "chat.completion",
         choices: [{ index: 0, message: { role: "assistant", content: text, ...(reasoning !== null ? { reasoning_content: reasoning } : {}), refusal: null }, logprobs: null, finish_reason: finishReason }],
-        usage,
+        ...(sendsUsage ? { usage } : {}),
       });
     }
 
-    const includeUsage = body.stream_options?.include_usage === true;
+    const includeUsage = sendsUsage && body.stream_options?.include_usage === true;
     const chunk = (choices: unknown[], extra: object = {}) =>
       `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices, ...(includeUsage ? { usage: null } : {}), ...extra })}\n\n`;
     const piecesOf = (t: string) => t.match(/(?:\S+\s*){1,3}|\s+/g) ?? [];

@@ -59,6 +59,8 @@ export interface EngineRun {
   discoveriesWithEvidence?: number;
   /** Answer: its references. */
   references?: number;
+  /** The tokens recorded for the run (the research's, the conversation's, the answer's). */
+  tokens?: { prompt: number; completion: number };
 }
 
 export interface ModeRun {
@@ -73,6 +75,8 @@ export interface ModeRun {
   misbehaved: number;
   /** Requests that asked the model again for a reply it could not read (lib/ai/call.ts's repair). */
   repairs: number;
+  /** The prompt tokens of every request, as the fake counted them (sent or not). */
+  promptTokens: number;
   ms: number;
 }
 
@@ -191,6 +195,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       run.status = row.status;
       run.completed = row.status === "completed";
       run.error = row.error;
+      run.tokens = { prompt: row.promptTokens, completion: row.completionTokens };
       const view = await research.getResearchView({ id: row.id, userId });
       const exported = await researchExport({ id: row.id, userId });
       run.leaks = leaksOf({
@@ -213,6 +218,8 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       run.completed = status.status === "completed";
       run.error = status.status === "failed" ? status.error : null;
       const view = await dr.getConversationView({ id: conversationId, userId });
+      const conversation = await db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+      run.tokens = { prompt: conversation.promptTokens, completion: conversation.completionTokens };
       const exported = await conversationExport({ id: conversationId, userId });
       run.leaks = leaksOf({
         status: JSON.stringify(status),
@@ -241,6 +248,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       run.completed = view.status === "completed";
       run.error = view.error ?? null;
       run.references = view.references?.length ?? 0;
+      run.tokens = view.usage && { prompt: view.usage.promptTokens, completion: view.usage.completionTokens };
       run.leaks = leaksOf({ answer: view.answer, "answer view": JSON.stringify(view) });
     });
 
@@ -286,7 +294,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       if (engines.includes("tree")) runs.push(await runTree());
       if (engines.includes("deep-research")) runs.push(await runDeepResearch());
       if (engines.includes("answer")) runs.push(await runAnswer());
-      return { mode, runs, storedLeaks: await storedLeaks(), fencedReplies: await fencedReplies(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, repairs: fakes.llm.log.filter(isRepair).length, ms: Math.round(performance.now() - t0) };
+      return { mode, runs, storedLeaks: await storedLeaks(), fencedReplies: await fencedReplies(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, repairs: fakes.llm.log.filter(isRepair).length, promptTokens: fakes.llm.log.reduce((n, e) => n + e.promptTokens, 0), ms: Math.round(performance.now() - t0) };
     },
     async stop(): Promise<void> {
       await db.$disconnect();

@@ -11,6 +11,7 @@
 //   literals): every reply is read without a repair request.
 //   Under the no-schema server (a 400 to response_format json_schema, as DeepSeek's API): one request is
 //   rejected, every later structured call goes as json_object, every engine completes.
+//   Under the no-usage server (no token counts, in replies or streams): every engine's tokens are estimated.
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
@@ -90,6 +91,21 @@ for (const mode of MISBEHAVE_MODES) {
       test("one json_schema request rejected, then every structured call goes as json_object", () => {
         assert.equal(result.misbehaved, 1, `${result.misbehaved} requests rejected`);
         assert.equal(result.repairs, 0);
+      });
+    }
+
+    if (mode === "no-usage") {
+      // A server that counts nothing: each call's tokens are estimated from what was sent and received, so
+      // every engine's totals (and the answer's token budget) count, as they do when the server counts.
+      for (const engine of ENGINES) {
+        test(`${engine}: its tokens are counted though the server reports none`, () => {
+          const { tokens } = runOf(engine);
+          assert.ok(tokens && tokens.prompt > 0 && tokens.completion > 0, `${engine} recorded ${JSON.stringify(tokens)}`);
+        });
+      }
+      test("the estimates are within a factor of two of the fake's own count", () => {
+        const recorded = result.runs.reduce((n, r) => n + (r.tokens?.prompt ?? 0), 0);
+        assert.ok(recorded > result.promptTokens / 2 && recorded < result.promptTokens * 2, `${recorded} estimated against ${result.promptTokens} counted by the fake`);
       });
     }
 
