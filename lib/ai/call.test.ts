@@ -29,6 +29,13 @@ const server = http.createServer((req, res) => {
         setTimeout(() => res.end(chunk({ content: "C" }) + end), 310);
         return;
       }
+      if (prompt === "cut-stream") {
+        // Cut at the output limit; asked to go on, the model restarts the cut sentence.
+        const going = request.messages.some((m) => m.role === "assistant");
+        const text = going ? "Second sentence goes on to the end." : "<think>Plan.</think>First sentence. Second sent";
+        res.end([chunk({ role: "assistant", content: "" }), ...text.match(/.{1,4}/gs)!.map((piece) => chunk({ content: piece })), chunk({}, going ? "stop" : "length"), "data: [DONE]\n\n"].join(""));
+        return;
+      }
       if (prompt === "stream-thinking") {
         const text = '<think>Draft: {"title": 1}</think>\n\n# Report\nBody.';
         res.end([chunk({ role: "assistant", content: "" }), ...text.match(/.{1,3}/gs)!.map((piece) => chunk({ content: piece })), end].join(""));
@@ -54,10 +61,16 @@ const server = http.createServer((req, res) => {
     if (prompt === "plain-thinking") content = "<think>Let me see {</think>\nThe answer.";
     // Blank the first time it is asked (only reasoning), an answer the second.
     if (prompt === "blank-once") content = prompts.filter((p) => p === "blank-once").length === 1 ? "<think>Hmm.</think>\n" : "Second answer.";
+    let finish = "stop";
+    if (prompt === "cut-plain") {
+      const going = request.messages.some((m) => m.role === "assistant");
+      content = going ? "ond half." : "First half, then the sec";
+      finish = going ? "stop" : "length";
+    }
     const reasoning = prompt === "reasoning-field" ? { reasoning_content: 'I think {"n": 7}' } : {};
     res.end(JSON.stringify({
       id: "chatcmpl-test", object: "chat.completion", created: 0, model: "test-model",
-      choices: [{ index: 0, message: { role: "assistant", content, ...reasoning }, finish_reason: "stop" }],
+      choices: [{ index: 0, message: { role: "assistant", content, ...reasoning }, finish_reason: finish }],
       // "uncounted": a server that reports no usage.
       ...(prompt === "uncounted" ? {} : { usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } }),
     }));
@@ -194,4 +207,16 @@ test("a call's tokens are the server's count; where it reports none (a stream wi
     { promptTokens: estimatedTokens(system.length + "uncounted".length), completionTokens: estimatedTokens("reply to uncounted".length), calls: 1 },
     { promptTokens: estimatedTokens(system.length + "stream".length), completionTokens: estimatedTokens(STREAMED.join("").length), calls: 1 },
   ]);
+});
+
+test("a text reply cut at the server's output limit is continued, streamed or not; one cut at Quarry's own budget is not", async () => {
+  const sent = prompts.length;
+  const deltas: string[] = [];
+  const streamed = await streamPlainText({ agent: "test", system: "Test.", prompt: "cut-stream", onDelta: (d) => deltas.push(d) });
+  assert.equal(streamed, "First sentence. Second sentence goes on to the end.");
+  assert.equal(deltas.join(""), streamed, "the restarted sentence is not streamed twice");
+  assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "cut-plain" }), "First half, then the second half.");
+  assert.equal(prompts.length - sent, 4, "each cut reply continued once");
+  assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "cut-plain", budget: () => 50 }), "First half, then the sec");
+  assert.equal(prompts.length - sent, 5);
 });

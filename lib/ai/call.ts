@@ -85,7 +85,7 @@ type Turn = { role: "user" | "assistant"; content: string };
  * One request and its reply through the AI SDK provider's model (see the header): the reply's text
  * (its text parts) and its token usage. Errors are the provider's own (APICallError and the like).
  */
-async function exchange(o: { system: string; turns: Turn[]; responseFormat?: ResponseFormat; maxOutputTokens?: number; signal?: AbortSignal; schedule?: WaitOptions }): Promise<{ text: string; usage: TokenCount }> {
+async function exchange(o: { system: string; turns: Turn[]; responseFormat?: ResponseFormat; maxOutputTokens?: number; signal?: AbortSignal; schedule?: WaitOptions }): Promise<{ text: string; finishReason: string; usage: TokenCount }> {
   const prompt: CallSettings["prompt"] = [{ role: "system", content: o.system }];
   for (const turn of o.turns) prompt.push({ role: turn.role, content: [{ type: "text", text: turn.content }] });
   const result = await researchModel(o.schedule).doGenerate({ prompt, responseFormat: o.responseFormat, maxOutputTokens: o.maxOutputTokens, abortSignal: o.signal });
@@ -93,7 +93,7 @@ async function exchange(o: { system: string; turns: Turn[]; responseFormat?: Res
   notePromptTokens(sentChars, result.usage.inputTokens.total);
   const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
   const reasoningChars = result.content.reduce((n, part) => n + (part.type === "reasoning" ? part.text.length : 0), 0);
-  return { text, usage: callTokens({ input: result.usage.inputTokens.total, output: result.usage.outputTokens.total }, sentChars, text.length + reasoningChars) };
+  return { text, finishReason: result.finishReason.unified, usage: callTokens({ input: result.usage.inputTokens.total, output: result.usage.outputTokens.total }, sentChars, text.length + reasoningChars) };
 }
 
 /**
@@ -147,7 +147,7 @@ function exchangeStructured(o: Parameters<typeof exchange>[0], spec: StructuredS
 }
 
 export async function generateStructured<T>(options: CallOptions & { schema: z.ZodType<T> }): Promise<T> {
-  const { agent, schema, onUsage, signal, schedule } = options;
+  const { agent, schema, signal, schedule } = options;
   const env = getEnv();
   const spec = await structuredSpec(schema, agent);
   const { jsonSchema, shape } = spec;
@@ -159,22 +159,9 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
   let lastProblem = "";
 
   for (let attempt = 0; attempt <= env.LLM_REPAIR_ATTEMPTS; attempt++) {
-    let text: string;
-    // Outside the try: a budget that says no ends the call as it is, not as an LLM failure.
+    // Before the exchange: a budget that says no ends the call as it is, not as an LLM failure.
     const maxOutputTokens = options.budget?.(outgoing(system, messages, jsonSchema));
-    await onUsage?.begin?.();
-    let settled = false;
-    try {
-      // Its begin was a round trip: a worker stopped meanwhile past its job's lock must not send it (lib/ownership.ts).
-      assertOwned(signal);
-      const reply = await exchangeStructured({ system, turns: messages, maxOutputTokens, signal, schedule }, spec);
-      settled = true;
-      await onUsage?.(reply.usage);
-      text = reply.text;
-    } catch (error) {
-      if (settled) rethrow(error, signal);
-      return settleFailed(onUsage, error, signal);
-    }
+    const { text } = await settledExchange(options, () => exchangeStructured({ system, turns: messages, maxOutputTokens, signal, schedule }, spec));
     // Parsed and validated here (what the SDK's structured output did, and more): reasoning blocks
     // are removed, a reply in code fences or with prose around its JSON is recovered and brought to
     // the schema's shape (./conform.ts); else a repair is asked for. A reply is outside text: a
@@ -261,18 +248,70 @@ export function generatePlainText(options: CallOptions): Promise<string> {
   return untilNotBlank(() => plainOnce(options));
 }
 
+/**
+ * A plain reply (a report, a summary, a write-up) that the server cut at its output limit (finish
+ * reason "length": TGI's and some hosted models' low default max_tokens, a provider's cap) is
+ * continued: the model is shown what it wrote and asked to go on, up to MAX_CONTINUATIONS times, and
+ * the pieces are joined (joinContinued). Not where Quarry set the limit itself (an answer's token
+ * budget): that cut is the budget's.
+ */
+const MAX_CONTINUATIONS = 4;
+const CONTINUE_PROMPT = "Your reply was cut off by the output limit. Continue it exactly where it stops, mid-sentence if need be: no preamble, and nothing repeated.";
+
+/** The turns of a plain call: the prompt, then, for a continuation, what the model wrote so far and the request to go on. */
+function plainTurns(prompt: string, written: string): Turn[] {
+  const turns: Turn[] = [{ role: "user", content: prompt }];
+  if (written) turns.push({ role: "assistant", content: written }, { role: "user", content: CONTINUE_PROMPT });
+  return turns;
+}
+
+/** The most characters of a continuation's start compared with the end of what came before it. */
+const OVERLAP_WINDOW = 300;
+/** An overlap shorter than this is taken as chance ("the " after "the "), not a repeat. */
+const MIN_OVERLAP = 12;
+
+/**
+ * A continuation's text without what it repeats: models often restart the sentence that was cut
+ * ("…grew 12% in 2023. Sales of the mark" + "Sales of the market rose…") or repeat its last words. Dropped:
+ * the sentence cut at the end of `before`, where `next` starts with it whole (however short: a reply
+ * that goes on correctly never starts with the whole of a sentence it is inside); else the longest start
+ * of `next` that ends `before`, of at least MIN_OVERLAP characters (shorter ones may be chance).
+ */
+export function joinContinued(before: string, next: string): string {
+  const window = before.slice(-OVERLAP_WINDOW);
+  const cutSentence = window.slice(window.search(/[^.!?\n]*$/)).trimStart();
+  if (cutSentence.trim() && next.startsWith(cutSentence)) return next.slice(cutSentence.length);
+  for (let k = Math.min(next.length, window.length); k >= MIN_OVERLAP; k--) {
+    if (window.endsWith(next.slice(0, k))) return next.slice(k);
+  }
+  return next;
+}
+
 async function plainOnce(options: CallOptions): Promise<string> {
-  const { onUsage, signal, schedule } = options;
-  const maxOutputTokens = options.budget?.(outgoing(options.system, [{ role: "user", content: options.prompt }]));
+  let written = "";
+  for (let part = 0; part <= MAX_CONTINUATIONS; part++) {
+    const turns = plainTurns(options.prompt, written);
+    const maxOutputTokens = options.budget?.(outgoing(options.system, turns));
+    const reply = await settledExchange(options, () => exchange({ system: options.system, turns, maxOutputTokens, signal: options.signal, schedule: options.schedule }));
+    const text = stripReasoning(reply.text);
+    written += part === 0 ? text : joinContinued(written, text);
+    if (reply.finishReason !== "length" || maxOutputTokens !== undefined || !text.trim()) break;
+  }
+  return storable(unwrapReport(written));
+}
+
+/** One exchange with its usage begun and settled (a failed one settled with none, and rethrown). */
+async function settledExchange<R extends { usage: TokenCount }>(options: CallOptions, send: () => Promise<R>): Promise<R> {
+  const { onUsage, signal } = options;
   await onUsage?.begin?.();
   let settled = false;
   try {
     // Its begin was a round trip: a worker stopped meanwhile past its job's lock must not send it (lib/ownership.ts).
     assertOwned(signal);
-    const reply = await exchange({ system: options.system, turns: [{ role: "user", content: options.prompt }], maxOutputTokens, signal, schedule });
+    const reply = await send();
     settled = true;
     await onUsage?.(reply.usage);
-    return storable(unwrapReport(stripReasoning(reply.text)));
+    return reply;
   } catch (error) {
     if (settled) rethrow(error, signal);
     return settleFailed(onUsage, error, signal);
@@ -303,71 +342,106 @@ export function streamPlainText(options: CallOptions & { onDelta: (delta: string
   return untilNotBlank(() => streamOnce(options));
 }
 
+/** Deltas gathered and handed on at most every DELTA_INTERVAL_MS (the first at once). */
+function deltaGatherer(onDelta: (delta: string) => void) {
+  let gathered = "";
+  let handedOn = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const handOn = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    handedOn = performance.now();
+    if (gathered) onDelta(gathered);
+    gathered = "";
+  };
+  return {
+    push(delta: string) {
+      if (!delta) return;
+      gathered += delta;
+      const since = performance.now() - handedOn;
+      if (since >= DELTA_INTERVAL_MS) handOn();
+      else timer ??= setTimeout(handOn, DELTA_INTERVAL_MS - since);
+    },
+    /** Hands on what is gathered, now. */
+    flush: handOn,
+    stop: () => clearTimeout(timer),
+  };
+}
+
 async function streamOnce(options: CallOptions & { onDelta: (delta: string) => void }): Promise<string> {
-  const { onUsage, signal, schedule } = options;
-  await onUsage?.begin?.();
-  let settled = false;
+  // A fence around the whole reply is taken off (./fence.ts), across its continuations.
+  const fence = fenceFilter();
+  const out = deltaGatherer(options.onDelta);
+  let text = "";
+  let written = "";
+  const emit = (delta: string) => {
+    const shown = fence.push(delta);
+    text += shown;
+    out.push(shown);
+  };
   try {
-    // Its begin was a round trip: a worker stopped meanwhile past its job's lock must not send it (lib/ownership.ts).
-    assertOwned(signal);
-    let streamError: unknown;
-    const result = streamText({
-      model: researchModel(schedule),
-      system: options.system,
-      prompt: options.prompt,
-      maxRetries: 0,
-      abortSignal: signal,
-      onError: ({ error }) => {
-        streamError = error;
-      },
-    });
-    // Reasoning in the streamed text is held back and dropped (./reasoning.ts), and a fence around the
-    // whole reply taken off (./fence.ts).
-    const reasoning = reasoningFilter();
-    const fence = fenceFilter();
-    let text = "";
-    let receivedChars = 0;
-    let gathered = "";
-    let handedOn = -Infinity;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const handOn = () => {
-      clearTimeout(timer);
-      timer = undefined;
-      handedOn = performance.now();
-      if (gathered) options.onDelta(gathered);
-      gathered = "";
-    };
-    try {
-      for await (const raw of result.textStream) {
-        receivedChars += raw.length;
-        const delta = fence.push(reasoning.push(raw));
-        if (!delta) continue;
-        text += delta;
-        gathered += delta;
-        const since = performance.now() - handedOn;
-        if (since >= DELTA_INTERVAL_MS) handOn();
-        else timer ??= setTimeout(handOn, DELTA_INTERVAL_MS - since);
-      }
-      const rest = fence.push(reasoning.end()) + fence.end();
-      text += rest;
-      gathered += rest;
-      handOn();
-    } finally {
-      clearTimeout(timer);
+    for (let part = 0; part <= MAX_CONTINUATIONS; part++) {
+      const piece = await settledExchange(options, () => streamPiece(options, written, emit));
+      written += piece.text;
+      if (piece.finishReason !== "length" || !piece.text.trim()) break;
     }
-    if (streamError) throw streamError;
-    const reported = await result.usage;
-    const sentChars = options.system.length + options.prompt.length;
-    notePromptTokens(sentChars, reported.inputTokens);
-    const usage = toTokenCount(reported, sentChars, receivedChars + ((await result.finalStep).reasoningText?.length ?? 0));
-    settled = true;
-    await onUsage?.(usage);
-    // What streamed kept the chat around a reply that was not fenced whole ("Here's the report: ```…```").
-    return storable(unwrapReport(text));
-  } catch (error) {
-    if (settled) rethrow(error, signal);
-    return settleFailed(onUsage, error, signal);
+    const rest = fence.end();
+    text += rest;
+    out.push(rest);
+    out.flush();
+  } finally {
+    out.stop();
   }
+  // What streamed kept the chat around a reply that was not fenced whole ("Here's the report: ```…```").
+  return storable(unwrapReport(text));
+}
+
+/**
+ * One streamed call: the reply (or, after `written`, its continuation) without its reasoning
+ * (./reasoning.ts: held back and dropped), handed to `emit` as it arrives. A continuation's start is
+ * held until it is known whether it repeats the end of `written` (joinContinued).
+ */
+async function streamPiece(options: CallOptions, written: string, emit: (delta: string) => void): Promise<{ text: string; finishReason: string; usage: TokenCount }> {
+  const { signal, schedule } = options;
+  let streamError: unknown;
+  const turns = plainTurns(options.prompt, written);
+  const result = streamText({
+    model: researchModel(schedule),
+    system: options.system,
+    messages: turns,
+    maxRetries: 0,
+    abortSignal: signal,
+    onError: ({ error }) => {
+      streamError = error;
+    },
+  });
+  const reasoning = reasoningFilter();
+  let receivedChars = 0;
+  let text = "";
+  // A continuation's first characters, until they are past any repeat of what came before.
+  let held: string | null = written ? "" : null;
+  const take = (delta: string, ended = false) => {
+    if (held === null) {
+      text += delta;
+      return emit(delta);
+    }
+    held += delta;
+    if (held.length < OVERLAP_WINDOW && !ended) return;
+    const joined = joinContinued(written, held);
+    held = null;
+    take(joined);
+  };
+  for await (const raw of result.textStream) {
+    receivedChars += raw.length;
+    take(reasoning.push(raw));
+  }
+  take(reasoning.end(), true);
+  if (streamError) throw streamError;
+  const reported = await result.usage;
+  const sentChars = turns.reduce((n, turn) => n + turn.content.length, options.system.length);
+  notePromptTokens(sentChars, reported.inputTokens);
+  const usage = toTokenCount(reported, sentChars, receivedChars + ((await result.finalStep).reasoningText?.length ?? 0));
+  return { text, finishReason: await result.finishReason, usage };
 }
 
 /** The JSON of a reply asked for JSON with no response_format (in prose, a fence, written loosely), as JSON text; else the reply as it came. */

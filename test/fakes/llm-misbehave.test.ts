@@ -247,3 +247,20 @@ describe("value modes, walked along the wire schema", () => {
 function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
+
+describe("cut-off", () => {
+  test("a long text reply is cut at 45%; continued, it restarts the cut sentence and is cut at 75%, then ends; JSON and short replies are whole", () => {
+    const cut = model("cut-off");
+    const report = Array.from({ length: 20 }, (_, i) => `Sentence number ${i} says something.`).join(" ");
+    const first = cut(report);
+    assert.deepEqual([first.text, first.finishReason], [report.slice(0, Math.floor(report.length * 0.45)), "length"]);
+    const second = cut(report, undefined, { firstAttempt: false, earlier: first.text });
+    const restart = first.text.lastIndexOf(". ") + 1;
+    assert.deepEqual([second.text, second.finishReason], [report.slice(restart, Math.floor(report.length * 0.75)), "length"]);
+    const sofar = report.slice(0, Math.floor(report.length * 0.75));
+    const third = cut(report, undefined, { firstAttempt: false, earlier: sofar });
+    assert.deepEqual([third.text, third.finishReason], [report.slice(sofar.lastIndexOf(". ") + 1), null]);
+    assert.equal(cut("Short.").text, "Short.");
+    assert.equal(cut(verdicts).text, JSON.stringify(verdicts));
+  });
+});

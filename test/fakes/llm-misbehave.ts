@@ -34,6 +34,9 @@
 //                    string ids → "Task 1", URLs → path in lower case with a trailing slash, file names →
 //                    "Sales data", quotes → paraphrased (words reordered). Semantic enums (a task's type,
 //                    a verdict) keep the scenario's value: they are judgements, not ids.
+//   cut-off          every long reply asked for as text (a report, a summary, a write-up) cut at the server's
+//                    output limit (finish_reason "length"), mid-word, at 45% of it; asked to continue, the
+//                    model restarts the cut sentence, and is cut again at 75%, then ends
 //   no-usage         the server reports no token usage: no `usage` in a reply, no usage chunk ending a stream
 //                    whatever stream_options asks (llama.cpp's server, LM Studio, older vLLM, some proxies);
 //                    llm-server.ts answers so; the replies are the scenario's
@@ -61,6 +64,7 @@ export const MISBEHAVE_MODES = [
   "references",
   "loose-json",
   "generic",
+  "cut-off",
   "no-usage",
   // Last: the product remembers, for the life of the process, that the server takes no json_schema.
   "no-schema",
@@ -82,6 +86,8 @@ export interface MisbehaveInput {
   schema?: JsonSchema;
   /** False for a repair request (the conversation holds an earlier reply): those are answered properly. */
   firstAttempt: boolean;
+  /** The conversation's earlier reply (a repair's or a continuation's), if any. */
+  earlier?: string | null;
   /** A counter that lives as long as the fake (until reset): which reply is the 3rd, which variant is next. */
   nextNumber: (key: string) => number;
 }
@@ -109,6 +115,8 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     case "no-schema":
       // The server's habits, not the model's: llm-server.ts answers so.
       return out(input.text);
+    case "cut-off":
+      return json ? out(input.text) : cutOff(input.text, input.earlier ?? null);
     case "empty":
       return out(firstAttempt && input.nextNumber("misbehave|empty") % 3 === 0 ? "" : input.text);
     default:
@@ -399,4 +407,22 @@ function restyled(item: unknown): unknown {
   if (typeof item === "string") return more(item);
   if (item === null || typeof item !== "object") return item;
   return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, typeof v === "string" && /^(query|objective|question)$/.test(k) ? more(v) : v]));
+}
+
+/** A text reply past this length is cut (shorter ones fit any limit). */
+const CUT_OFF_FROM = 400;
+
+/**
+ * The reply as a server with a low output limit sends it: the first attempt cut mid-word at 45%; asked
+ * to continue (after `earlier`), the reply from the start of the sentence that was cut (models
+ * restart it), cut again at 75% while the earlier reply was short of 70%, else to its end.
+ */
+function cutOff(text: string, earlier: string | null): MisbehaveOutput {
+  const out = (t: string, cut: boolean): MisbehaveOutput => ({ text: t, reasoning: null, finishReason: cut ? "length" : null });
+  if (text.length < CUT_OFF_FROM) return out(text, false);
+  if (earlier === null) return out(text.slice(0, Math.floor(text.length * 0.45)), true);
+  if (!text.startsWith(earlier)) return out(text, false);
+  const restart = earlier.search(/[^.!?\n]*$/);
+  const end = earlier.length < text.length * 0.7 ? Math.floor(text.length * 0.75) : text.length;
+  return out(text.slice(restart, end), end < text.length);
 }

@@ -72,6 +72,8 @@ export interface LlmLogEntry {
   reasoning: string | null;
   /** Whether the misbehave mode changed the scenario's reply. */
   misbehaved: boolean;
+  /** Under a misbehave mode: the scenario's reply before the mode changed it. */
+  intended?: string;
   /** The request's sampling settings and output limit (null when not sent). */
   temperature: number | null;
   topP: number | null;
@@ -261,6 +263,8 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       // A prefix of the object: its outer brace never closes, so no lenient parser can recover it.
       text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
     } else if (o.misbehave) {
+      const earlier = messages.findLast((m) => m.role === "assistant");
+      entry.intended = text;
       const changed = misbehave({
         mode: o.misbehave,
         agent: entry.agent,
@@ -268,7 +272,8 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
         json: reply.json,
         schema: body.response_format?.json_schema?.schema,
         // A repair request carries the reply it repairs.
-        firstAttempt: !messages.some((m) => m.role === "assistant"),
+        firstAttempt: !earlier,
+        earlier: earlier ? messageText(earlier) : null,
         nextNumber: (key) => this.nextNumber(key),
       });
       entry.misbehaved = changed.text !== text || changed.reasoning !== null;

@@ -59,6 +59,8 @@ export interface EngineRun {
   discoveriesWithEvidence?: number;
   /** Answer: its references. */
   references?: number;
+  /** The report (tree) or the write-up (Deep Research) as Quarry received it: its verification's original. */
+  written?: string;
   /** The tokens recorded for the run (the research's, the conversation's, the answer's). */
   tokens?: { prompt: number; completion: number };
 }
@@ -75,6 +77,8 @@ export interface ModeRun {
   misbehaved: number;
   /** Requests that asked the model again for a reply it could not read (lib/ai/call.ts's repair). */
   repairs: number;
+  /** The scenario's text replies the mode cut at the output limit (first attempts), by agent. */
+  cutReplies: { agent: string; intended: string }[];
   /** The prompt tokens of every request, as the fake counted them (sent or not). */
   promptTokens: number;
   ms: number;
@@ -205,7 +209,9 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
         "markdown export": exported ? markdownExport(exported.doc) : null,
         "verification view": JSON.stringify(exported?.verification ?? null),
       });
-      if (row.report) run.citations = auditCitations(row.report, await verificationOfResearch({ researchId: row.id }));
+      const verification = await verificationOfResearch({ researchId: row.id });
+      run.written = verification?.original;
+      if (row.report) run.citations = auditCitations(row.report, verification);
     });
 
   const runDeepResearch = () =>
@@ -236,7 +242,10 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       run.discoveriesWithEvidence = view.discoveries.filter((d) => d.linkedEvidence).length;
       const last = [...view.messages].reverse().find((m) => m.role === "assistant");
       const verification = await verificationOfConversation({ conversationId });
-      if (last && verification?.messageId === last.id) run.citations = auditCitations(last.content, verification);
+      if (last && verification?.messageId === last.id) {
+        run.citations = auditCitations(last.content, verification);
+        run.written = verification.original;
+      }
     });
 
   const runAnswer = () =>
@@ -294,7 +303,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       if (engines.includes("tree")) runs.push(await runTree());
       if (engines.includes("deep-research")) runs.push(await runDeepResearch());
       if (engines.includes("answer")) runs.push(await runAnswer());
-      return { mode, runs, storedLeaks: await storedLeaks(), fencedReplies: await fencedReplies(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, repairs: fakes.llm.log.filter(isRepair).length, promptTokens: fakes.llm.log.reduce((n, e) => n + e.promptTokens, 0), ms: Math.round(performance.now() - t0) };
+      return { mode, runs, storedLeaks: await storedLeaks(), fencedReplies: await fencedReplies(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, repairs: fakes.llm.log.filter(isRepair).length, promptTokens: fakes.llm.log.reduce((n, e) => n + e.promptTokens, 0), cutReplies: fakes.llm.log.filter((e) => mode === "cut-off" && e.misbehaved && e.intended !== undefined && !isRepair(e)).map((e) => ({ agent: e.agent, intended: e.intended! })), ms: Math.round(performance.now() - t0) };
     },
     async stop(): Promise<void> {
       await db.$disconnect();

@@ -11,6 +11,8 @@
 //   literals): every reply is read without a repair request.
 //   Under the no-schema server (a 400 to response_format json_schema, as DeepSeek's API): one request is
 //   rejected, every later structured call goes as json_object, every engine completes.
+//   Under the cut-off server (long text replies cut at its output limit): reports and write-ups are
+//   continued until whole, with nothing repeated.
 //   Under the no-usage server (no token counts, in replies or streams): every engine's tokens are estimated.
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged.
@@ -107,6 +109,23 @@ for (const mode of MISBEHAVE_MODES) {
         const recorded = result.runs.reduce((n, r) => n + (r.tokens?.prompt ?? 0), 0);
         assert.ok(recorded > result.promptTokens / 2 && recorded < result.promptTokens * 2, `${recorded} estimated against ${result.promptTokens} counted by the fake`);
       });
+    }
+
+    if (mode === "cut-off") {
+      // A reply cut at the server's output limit is continued until it ends: what Quarry received is the
+      // whole reply, the sentence the model restarted in each continuation not repeated.
+      for (const [engine, agent] of [["tree", "report-writer"], ["deep-research", "dr-reply"]] as const) {
+        test(`${engine}: the ${agent}'s reply cut at the output limit is continued, whole and nothing repeated`, () => {
+          const cut = result.cutReplies.filter((r) => r.agent === agent);
+          assert.ok(cut.length > 0, `no ${agent} reply was cut`);
+          const run = runOf(engine);
+          // Line by line, without the citations (handles become numbered links), before Quarry's own sources list.
+          const lines = (text: string) => text.split("\n").map((line) => line.replace(/\[[^\]]*\](?:\([^)]*\))?/g, "").trim()).filter(Boolean);
+          const intended = lines(cut.at(-1)!.intended);
+          assert.deepEqual(lines(run.written ?? "").slice(0, intended.length + 1), [...intended, "## Sources"]);
+          assert.deepEqual(run.citations?.lost, []);
+        });
+      }
     }
 
     if (mode === "fenced") {
