@@ -1,14 +1,15 @@
 // The only place model ids and the LLM provider are configured.
 import { createOpenAI } from "@ai-sdk/openai";
-import type { EmbeddingModel } from "ai";
+import { wrapLanguageModel, type EmbeddingModel } from "ai";
 import { assertResearchConfigured, getEnv } from "../env";
 import { BoundedMap } from "../bounded-map";
 import type { WaitOptions } from "../concurrency";
 import { limiters } from "../limits";
 import { createRetryingFetch } from "./http";
+import { systemRoleMiddleware } from "./system-role";
 
-/** The research model as the AI SDK's OpenAI provider makes it: the AI SDK's language model interface (`doGenerate`, `doStream`). */
-export type ChatModel = ReturnType<ReturnType<typeof createOpenAI>["chat"]>;
+/** The research model as the AI SDK's OpenAI provider makes it, wrapped: the AI SDK's language model interface (`doGenerate`, `doStream`). */
+export type ChatModel = ReturnType<typeof wrapLanguageModel>;
 
 type Scheduled = { provider: ReturnType<typeof createOpenAI>; model: ChatModel };
 
@@ -35,7 +36,8 @@ function scheduled(schedule: WaitOptions = {}): Scheduled {
         schedule,
       }),
     });
-    return { provider, model: provider.chat(env.RESEARCH_MODEL) };
+    // Where the server refuses system messages, none is sent (./system-role.ts).
+    return { provider, model: wrapLanguageModel({ model: provider.chat(env.RESEARCH_MODEL), middleware: systemRoleMiddleware }) };
   });
 }
 

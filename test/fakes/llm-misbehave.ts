@@ -40,6 +40,10 @@
 //   no-usage         the server reports no token usage: no `usage` in a reply, no usage chunk ending a stream
 //                    whatever stream_options asks (llama.cpp's server, LM Studio, older vLLM, some proxies);
 //                    llm-server.ts answers so; the replies are the scenario's
+//   no-system        the server rejects any request with a system message with a 400 "System role not
+//                    supported", as vLLM and llama.cpp's server do with Gemma 2's chat template: llm-server.ts
+//                    answers so; the replies are the scenario's (a system prompt sent at the head of the
+//                    first user message is read as the system prompt)
 //   no-schema        the server rejects response_format json_schema with a 400, as DeepSeek's API does (it
 //                    takes json_object): llm-server.ts answers so; the replies are the scenario's
 // The value is walked alongside the request's JSON Schema (response_format, llm-schema-leaves.ts), so
@@ -66,7 +70,9 @@ export const MISBEHAVE_MODES = [
   "generic",
   "cut-off",
   "no-usage",
-  // Last: the product remembers, for the life of the process, that the server takes no json_schema.
+  // Last: the product remembers, for the life of the process, that the server takes no system message
+  // and no json_schema.
+  "no-system",
   "no-schema",
 ] as const;
 export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
@@ -112,6 +118,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     case "harmony":
       return out(`<|channel|>analysis<|message|>${reasoningText(input, true)}<|end|><|start|>assistant<|channel|>final${json ? " <|constrain|>json" : ""}<|message|>${input.text}<|return|>`);
     case "no-usage":
+    case "no-system":
     case "no-schema":
       // The server's habits, not the model's: llm-server.ts answers so.
       return out(input.text);

@@ -17,7 +17,9 @@ export function messageText(message: ChatMessage): string {
  * peer, `You are the bench peer's <name> agent.`), else "unknown".
  */
 export function agentOf(messages: ChatMessage[]): string {
-  const system = messages.find((m) => m.role === "system" || m.role === "developer");
+  // With no system message, a system prompt sent at the head of the first user message (as to a chat
+  // template that takes none).
+  const system = messages.find((m) => m.role === "system" || m.role === "developer") ?? messages.find((m) => m.role === "user");
   const firstLine = system ? messageText(system).split("\n", 1)[0] : "";
   return /^You are (?:Quarry's|the bench peer's) ([\w-]+) agent\./.exec(firstLine.trim())?.[1] ?? "unknown";
 }

@@ -240,6 +240,11 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       return sendJson(res, 429, failureBody(429), { "retry-after": String(o.retryAfterSeconds) });
     }
     if (o.failureRate > 0 && this.random() < o.failureRate) return sendJson(res, 500, failureBody(500));
+    // As vLLM answers a system message that Gemma 2's chat template refuses.
+    if (o.misbehave === "no-system" && messages.some((m) => m.role === "system")) {
+      entry.misbehaved = true;
+      return sendJson(res, 400, { object: "error", message: "System role not supported", type: "BadRequestError", param: null, code: 400 });
+    }
     // As DeepSeek's API answers a format it does not take.
     if (o.misbehave === "no-schema" && body.response_format?.type === "json_schema") {
       entry.misbehaved = true;
