@@ -72,7 +72,7 @@ const schema = z.object({
   LLM_OUTAGE_AFTER_MS: int(20_000, 0),
   // After a lost LLM call, planning a branch's queries is tried again after this, then 4× this.
   PLAN_RETRY_DELAY_MS: int(30_000, 0),
-  LLM_TIMEOUT_MS: int(120_000, 1_000),
+  LLM_TIMEOUT_MS: int(300_000, 1_000),
   LLM_REPAIR_ATTEMPTS: int(2, 0, 5),
 
   // Search

@@ -107,3 +107,32 @@ test("a retry goes out only while its work is still this process's: a lock lost 
   await assert.rejects(call, lost);
   assert.equal(calls.length, 1, "the retry was not sent");
 });
+
+test("an attempt times out after the server goes quiet, not after a fixed time: a stream that keeps sending is read whole", async () => {
+  const http = await import("node:http");
+  // Every 40 ms a piece, for 300 ms ("steady"); or one piece, then silence ("stalls").
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    let n = 0;
+    const tick = setInterval(() => {
+      res.write(`data: ${n++}\n\n`);
+      if (req.url === "/stalls") return clearInterval(tick);
+      if (n < 8) return;
+      clearInterval(tick);
+      res.end();
+    }, 40);
+    res.on("close", () => clearInterval(tick));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}`;
+  try {
+    const f = createRetryingFetch({ retryBudgetMs: 0, timeoutMs: 150 });
+    const steady = await (await f(`${base}/steady`)).text();
+    assert.equal(steady.match(/data: /g)?.length, 8, "320 ms of pieces, none 150 ms apart, all read");
+    const stalls = await f(`${base}/stalls`);
+    await assert.rejects(stalls.text(), (error: Error) => error.name === "TimeoutError" || /sent nothing/.test(String(error.cause ?? error.message)));
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});

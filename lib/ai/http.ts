@@ -35,31 +35,61 @@ export interface RetryingFetchOptions {
   now?: () => number;
 }
 
-/** The response, with `release` called once its body has been read to the end, failed or was cancelled. */
-function releaseAfterBody(response: Response, release: () => void): Response {
+/**
+ * An attempt's timeout: it ends `timeoutMs` after the last sign of life from the server (the request
+ * sent, then each piece of a streamed reply), not after a fixed time: a slow local model streams a long
+ * report for minutes, and is cut only when it stops sending. (One timer, moved on only when it fires.)
+ */
+function idleTimeout(timeoutMs: number) {
+  const controller = new AbortController();
+  let last = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const check = () => {
+    const quiet = performance.now() - last;
+    if (quiet >= timeoutMs) controller.abort(new DOMException(`The LLM server sent nothing for ${Math.round(timeoutMs / 1000)} s`, "TimeoutError"));
+    else timer = setTimeout(check, timeoutMs - quiet);
+  };
+  timer = setTimeout(check, timeoutMs);
+  return {
+    signal: controller.signal,
+    alive: () => void (last = performance.now()),
+    stop: () => clearTimeout(timer),
+  };
+}
+
+/**
+ * The response, with `release` called once its body has been read to the end, failed or was cancelled;
+ * each piece of it keeps the attempt's idle timeout from firing, which stops with it.
+ */
+function releaseAfterBody(response: Response, release: () => void, idle: ReturnType<typeof idleTimeout>): Response {
+  const done = () => {
+    idle.stop();
+    release();
+  };
   // A body already read whole (lib/lean-fetch.ts: every reply but an event stream) holds nothing open.
   if (!response.body || isReadWhole(response)) {
-    release();
+    done();
     return response;
   }
   const reader = response.body.getReader();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
+        const { done: ended, value } = await reader.read();
+        if (ended) {
+          done();
           controller.close();
         } else {
+          idle.alive();
           controller.enqueue(value);
         }
       } catch (error) {
-        release();
+        done();
         controller.error(error);
       }
     },
     cancel(reason) {
-      release();
+      done();
       return reader.cancel(reason);
     },
   });
@@ -79,8 +109,6 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
       const admitStart = now();
       const probe = health ? await health.admit(callerSignal) : false;
       excludedMs += now() - admitStart;
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
       let release: () => void;
       try {
         release = options.limiter ? await options.limiter.acquire(callerSignal, options.schedule) : () => {};
@@ -88,11 +116,15 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
         if (probe) health?.releaseProbe();
         throw error;
       }
+      // From when the request goes out (not while it waits for a slot).
+      const idle = idleTimeout(timeoutMs);
+      const signal = callerSignal ? AbortSignal.any([callerSignal, idle.signal]) : idle.signal;
       try {
         // Each attempt goes out only while its work is still this process's: a wait for the limit or a
         // retry's backoff may outlast a queue job's lock (lib/ownership.ts).
         assertOwned(callerSignal);
       } catch (error) {
+        idle.stop();
         release();
         if (probe) health?.releaseProbe();
         throw error;
@@ -102,6 +134,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
       try {
         response = await fetchImpl(input, { ...init, signal });
       } catch (error) {
+        idle.stop();
         release();
         if (callerSignal?.aborted) {
           if (probe) health?.releaseProbe();
@@ -111,7 +144,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
       }
       if (response && !RETRYABLE.has(response.status)) {
         health?.succeeded();
-        return releaseAfterBody(response, release);
+        return releaseAfterBody(response, release, idle);
       }
       const status = response?.status;
       const retryAfter = response ? parseRetryAfter(response.headers.get("retry-after")) : undefined;
@@ -119,11 +152,12 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
 
       if (!probe && now() - started - excludedMs >= retryBudgetMs) {
         // Out of budget: hand the caller the last answer (the AI SDK turns it into an error with its status).
-        if (response) return releaseAfterBody(response, release);
+        if (response) return releaseAfterBody(response, release, idle);
         throw networkError;
       }
       if (response) {
         await response.body?.cancel().catch(() => undefined);
+        idle.stop();
         release();
       }
       if (probe && health!.state.down) {
