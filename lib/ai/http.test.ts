@@ -136,3 +136,28 @@ test("an attempt times out after the server goes quiet, not after a fixed time: 
     server.close();
   }
 });
+
+test("a server that refuses stream_options is sent the request again without it, and every later one too; other 400s are the caller's", async () => {
+  const bodies: string[] = [];
+  const fetchImpl = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+    const body = String(init?.body ?? "");
+    bodies.push(body);
+    if (body.includes("stream_options")) return new Response(JSON.stringify({ error: { message: "Unrecognized request argument supplied: stream_options" } }), { status: 400 });
+    if (body.includes("bad")) return new Response(JSON.stringify({ error: { message: "max_tokens is too large" } }), { status: 400 });
+    return new Response("{}", { status: 200 });
+  }) as typeof fetch;
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 1000, fetchImpl });
+  const url = "http://llm-refusing.test/v1/chat/completions";
+  const request = (extra: object) => f(url, { method: "POST", body: JSON.stringify({ model: "m", stream: true, stream_options: { include_usage: true }, ...extra }) });
+  assert.equal((await request({})).status, 200);
+  assert.equal((await request({ n: 2 })).status, 200);
+  assert.deepEqual(bodies.map((b) => JSON.parse(b) as object), [
+    { model: "m", stream: true, stream_options: { include_usage: true } },
+    { model: "m", stream: true },
+    { model: "m", stream: true, n: 2 },
+  ]);
+  assert.equal((await request({ bad: true })).status, 400);
+  // Another server is asked as it was.
+  await f("http://llm-other.test/v1/chat/completions", { method: "POST", body: JSON.stringify({ stream_options: {} }) });
+  assert.ok(bodies.at(-2)!.includes("stream_options"));
+});

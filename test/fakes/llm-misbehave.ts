@@ -40,6 +40,8 @@
 //   no-usage         the server reports no token usage: no `usage` in a reply, no usage chunk ending a stream
 //                    whatever stream_options asks (llama.cpp's server, LM Studio, older vLLM, some proxies);
 //                    llm-server.ts answers so; the replies are the scenario's
+//   no-stream-options the server rejects any request with stream_options with a 400 "Unrecognized request
+//                    argument supplied: stream_options", as older Azure OpenAI API versions do
 //   no-system        the server rejects any request with a system message with a 400 "System role not
 //                    supported", as vLLM and llama.cpp's server do with Gemma 2's chat template: llm-server.ts
 //                    answers so; the replies are the scenario's (a system prompt sent at the head of the
@@ -70,8 +72,9 @@ export const MISBEHAVE_MODES = [
   "generic",
   "cut-off",
   "no-usage",
-  // Last: the product remembers, for the life of the process, that the server takes no system message
-  // and no json_schema.
+  // Last: the product remembers, for the life of the process, that the server takes no stream_options,
+  // no system message and no json_schema.
+  "no-stream-options",
   "no-system",
   "no-schema",
 ] as const;
@@ -118,6 +121,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     case "harmony":
       return out(`<|channel|>analysis<|message|>${reasoningText(input, true)}<|end|><|start|>assistant<|channel|>final${json ? " <|constrain|>json" : ""}<|message|>${input.text}<|return|>`);
     case "no-usage":
+    case "no-stream-options":
     case "no-system":
     case "no-schema":
       // The server's habits, not the model's: llm-server.ts answers so.

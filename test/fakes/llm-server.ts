@@ -240,6 +240,11 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       return sendJson(res, 429, failureBody(429), { "retry-after": String(o.retryAfterSeconds) });
     }
     if (o.failureRate > 0 && this.random() < o.failureRate) return sendJson(res, 500, failureBody(500));
+    // As older Azure OpenAI API versions answer the usage option of a stream.
+    if (o.misbehave === "no-stream-options" && body.stream_options !== undefined) {
+      entry.misbehaved = true;
+      return sendJson(res, 400, openAiError("Unrecognized request argument supplied: stream_options", "invalid_request_error", null));
+    }
     // As vLLM answers a system message that Gemma 2's chat template refuses.
     if (o.misbehave === "no-system" && messages.some((m) => m.role === "system")) {
       entry.misbehaved = true;

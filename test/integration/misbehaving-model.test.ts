@@ -14,6 +14,8 @@
 //   Under the cut-off server (long text replies cut at its output limit): reports and write-ups are
 //   continued until whole, with nothing repeated.
 //   Under the no-usage server (no token counts, in replies or streams): every engine's tokens are estimated.
+//   Under the no-stream-options server (a 400 to stream_options, as older Azure API versions): one stream
+//   is rejected, every later one goes without it, every engine completes.
 //   Under the no-system server (a 400 to any system message, as Gemma 2's template): one request is
 //   rejected, every later call sends its system prompt in the user message, every engine completes.
 //   Under the references model (the report cites by number into its own reference list): its citations
@@ -87,6 +89,13 @@ for (const mode of MISBEHAVE_MODES) {
       // call is asked again (each repair is a call more, and a model that writes so may write so again).
       test("every reply is read without a repair", () => {
         assert.equal(result.repairs, 0, `${result.repairs} repair requests`);
+      });
+    }
+
+    if (mode === "no-stream-options") {
+      // The server's 400 to stream_options is taken once: every later stream goes without it.
+      test("one stream with stream_options rejected, then none sent", () => {
+        assert.equal(result.misbehaved, 1, `${result.misbehaved} requests rejected`);
       });
     }
 
