@@ -19,6 +19,16 @@ test("a wrapper object is taken off, and a lone list becomes the lone list prope
   assert.deepEqual(conform({ items: [{ query: "b" }] }, shapeOf(queries)), { queries: [{ query: "b" }] });
 });
 
+test("the bare list for an object that holds only that list becomes the object; not where another property is required", () => {
+  const queries = z.object({ queries: z.array(z.object({ query: z.string() })), note: z.string().optional() });
+  assert.deepEqual(conform([{ query: "a" }, { query: "b" }], shapeOf(queries)), { queries: [{ query: "a" }, { query: "b" }] });
+  assert.deepEqual(conform([{ query: "a" }], shapeOf(queries)), { queries: [{ query: "a" }] });
+  // The wanted object itself in a list of one is that object.
+  assert.deepEqual(conform([{ queries: [{ query: "c" }] }], shapeOf(queries)), { queries: [{ query: "c" }] });
+  const plan = z.object({ tasks: z.array(z.object({ id: z.string() })), done: z.boolean() });
+  assert.deepEqual(conform([{ id: "t1" }, { id: "t2" }], shapeOf(plan)), [{ id: "t1" }, { id: "t2" }]);
+});
+
 test("one object where a list of such objects is wanted becomes a list of one; nullable and optional fields keep null", () => {
   const schema = z.object({ tasks: z.array(z.object({ kind: z.enum(["LITERATURE", "ANALYSIS"]), note: z.string().nullable() })) });
   assert.deepEqual(conform({ tasks: { kind: "analysis", note: null } }, shapeOf(schema)), { tasks: [{ kind: "ANALYSIS", note: null }] });

@@ -1,6 +1,7 @@
 // Shape tolerance for structured replies, in one place for every agent: a reply that means the right
 // thing in a slightly different shape is brought to the JSON Schema the call asked for before it is
-// validated. Real models wrap the object in another ({"response": {...}}), write an enum value in
+// validated. Real models wrap the object in another ({"response": {...}}), answer with the bare list
+// for an object that holds only a list ([…] for {"queries": […]}), write an enum value in
 // another case or with padding ("Search", " supported "), a number as a string ("3"), a key in another
 // case, one object where a list was asked for, or an object or a list sent as a string of JSON
 // ("queries": "[{\"query\": …}]", {"response": "{…}"}). What cannot be brought to the schema is left
@@ -112,6 +113,16 @@ function fits(value: Json, schema: JsonSchemaNode): boolean {
   return types.includes(typeof value);
 }
 
+/** The object schema's one list property, when no other property is required; else undefined. */
+function soleListProperty(schema: JsonSchemaNode, root: JsonSchemaNode): { name: string; items: JsonSchemaNode } | undefined {
+  const lists = Object.entries(schema.properties ?? {}).filter(([, p]) => typesOf(deref(p, root)).includes("array"));
+  if (lists.length !== 1) return undefined;
+  const [name, prop] = lists[0];
+  const items = deref(prop, root).items;
+  if (!items || (schema.required ?? []).some((r) => r !== name)) return undefined;
+  return { name, items };
+}
+
 /** The schema's properties the object has, keys compared without case. */
 function ownKeys(value: Record<string, Json>, schema: JsonSchemaNode): string[] {
   const keys = new Set(Object.keys(value).map((k) => k.toLowerCase()));
@@ -131,7 +142,13 @@ function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode
       object = { [Object.keys(schema.properties ?? {})[0]]: inner[0] };
     } else break;
   }
-  if (Array.isArray(object) && object.length === 1 && isObject(object[0])) object = object[0];
+  if (Array.isArray(object)) {
+    // The bare list for an object whose one list property is all it needs: [{…}, {…}] for {"queries": [...]}
+    // (small models answer with the list itself). Else one object in a list is that object.
+    const list = soleListProperty(schema, root);
+    if (list && object.every((item) => fits(item, deref(list.items, root)))) object = { [list.name]: object };
+    else if (object.length === 1 && isObject(object[0])) object = object[0];
+  }
   if (!isObject(object)) return object;
   const out: Record<string, Json> = {};
   const props = schema.properties ?? {};

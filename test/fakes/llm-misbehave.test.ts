@@ -264,3 +264,11 @@ describe("cut-off", () => {
     assert.equal(cut(verdicts).text, JSON.stringify(verdicts));
   });
 });
+
+describe("bare-list", () => {
+  test("an object that holds only a list is sent as the bare list; other objects as they are", () => {
+    const bare = model("bare-list");
+    assert.deepEqual(JSON.parse(bare(verdicts).text), verdicts.verdicts);
+    assert.deepEqual(JSON.parse(bare({ queries: [], note: "x" }).text), { queries: [], note: "x" });
+  });
+});

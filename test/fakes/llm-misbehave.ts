@@ -10,6 +10,7 @@
 //   prose            JSON in prose, in ```json fences or bare (the `sloppy` option's text, and without fences)
 //   wrapper          the object wrapped in another: {"response": {…}}, {"data": {…}}, or {"response": "{…}"}
 //                    (the object as a string of JSON), in turn
+//   bare-list        an object that holds only a list sent as the bare list: [{…}, {…}] for {"queries": […]}
 //   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "
 //   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
@@ -60,6 +61,7 @@ export const MISBEHAVE_MODES = [
   "harmony",
   "prose",
   "wrapper",
+  "bare-list",
   "enum-case",
   "retyped",
   "near-quotes",
@@ -146,6 +148,11 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       // In turn: {"response": {…}}, {"data": {…}}, and {"response": "{…}"} (the object as a string of JSON).
       const n = input.nextNumber("misbehave|wrapper") % 3;
       return out(JSON.stringify(n === 0 ? { response: JSON.stringify(value) } : { [n === 1 ? "response" : "data"]: value }));
+    }
+    case "bare-list": {
+      const keys = typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+      const list = keys.length === 1 ? (value as Record<string, unknown>)[keys[0]] : undefined;
+      return out(Array.isArray(list) ? JSON.stringify(list) : input.text);
     }
     case "truncated":
       if (!firstAttempt || input.nextNumber("misbehave|truncated") % 3 !== 0) return out(input.text);
