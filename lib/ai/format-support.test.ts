@@ -93,3 +93,15 @@ test("a client's own JSON format goes as the server takes it: its schema in a sy
   assert.equal(requests[0].response_format, undefined);
   assert.match(requests[0].messages.at(-1)?.content ?? "", /^Reply with one JSON object only, matching this JSON Schema:\n\{"type":"object"/);
 });
+
+test("the refusals of a format that step a server down, in each server's words; other 400s do not", async () => {
+  const { rejectsResponseFormat } = await import("./call");
+  const { APICallError } = await import("ai");
+  const refusal = (statusCode: number, message: string) => new APICallError({ message: "Bad Request", url: "http://llm/v1/chat/completions", requestBodyValues: {}, statusCode, responseBody: JSON.stringify({ error: { message } }) });
+  assert.ok(rejectsResponseFormat(refusal(400, "This response_format type is unavailable now")));
+  assert.ok(rejectsResponseFormat(refusal(400, 'Invalid JSON payload received. Unknown name "$schema" at \'generation_config.response_schema\': Cannot find field.')));
+  assert.ok(rejectsResponseFormat(refusal(400, "response_format json_schema is not supported with this model")));
+  assert.ok(rejectsResponseFormat(refusal(422, "'response_format.type' must be 'json_schema' or 'text'")));
+  assert.ok(!rejectsResponseFormat(refusal(400, "This model's maximum context length is 8192 tokens")));
+  assert.ok(!rejectsResponseFormat(refusal(500, "response_format failed")));
+});
