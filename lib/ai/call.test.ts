@@ -14,7 +14,7 @@ const server = http.createServer((req, res) => {
   let body = "";
   req.on("data", (chunk) => (body += chunk));
   req.on("end", () => {
-    const request = JSON.parse(body) as (typeof structured)[number] & { stream?: boolean };
+    const request = JSON.parse(body) as (typeof structured)[number] & { stream?: boolean; max_tokens?: number };
     const prompt = request.messages.find((m) => m.role === "user")?.content ?? "";
     prompts.push(prompt);
     if (request.stream) {
@@ -62,6 +62,13 @@ const server = http.createServer((req, res) => {
     // Blank the first time it is asked (only reasoning), an answer the second.
     if (prompt === "blank-once") content = prompts.filter((p) => p === "blank-once").length === 1 ? "<think>Hmm.</think>\n" : "Second answer.";
     let finish = "stop";
+    if (prompt === "cut-json") {
+      // Cut at the server's output limit however it is asked; asked to go on, the rest.
+      const going = request.messages.some((m) => m.role === "assistant");
+      content = going ? '4, "m": "end"}' : '{"n": ';
+      finish = going ? "stop" : "length";
+      if (going) structured.push(request);
+    }
     if (prompt === "cut-plain") {
       const going = request.messages.some((m) => m.role === "assistant");
       content = going ? "ond half." : "First half, then the sec";
@@ -72,7 +79,8 @@ const server = http.createServer((req, res) => {
       id: "chatcmpl-test", object: "chat.completion", created: 0, model: "test-model",
       choices: [{ index: 0, message: { role: "assistant", content, ...reasoning }, finish_reason: finish }],
       // "uncounted": a server that reports no usage.
-      ...(prompt === "uncounted" ? {} : { usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } }),
+      // A reply cut at the max_tokens asked for counts that many.
+      ...(prompt === "uncounted" ? {} : { usage: { prompt_tokens: 3, completion_tokens: finish === "length" && request.max_tokens ? request.max_tokens : 2, total_tokens: 5 } }),
     }));
   });
 });
@@ -219,4 +227,14 @@ test("a text reply cut at the server's output limit is continued, streamed or no
   assert.equal(prompts.length - sent, 4, "each cut reply continued once");
   assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "cut-plain", budget: () => 50 }), "First half, then the sec");
   assert.equal(prompts.length - sent, 5);
+});
+
+test("a structured reply cut at the server's output limit is continued without a response_format and read whole", async () => {
+  const before = structured.length;
+  const value = await generateStructured({ agent: "test", system: "Test.", prompt: "cut-json", schema: z.object({ n: z.number(), m: z.string() }) });
+  assert.deepEqual(value, { n: 4, m: "end" });
+  const [first, continuation] = structured.slice(before);
+  assert.equal(first.response_format?.type, "json_schema");
+  assert.equal(continuation.response_format, undefined, "the continuation goes without a format");
+  assert.deepEqual(continuation.messages.slice(-2).map((m) => [m.role, m.role === "assistant" ? m.content : ""]), [["assistant", '{"n": '], ["user", ""]]);
 });

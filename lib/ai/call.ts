@@ -165,7 +165,17 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
   for (let attempt = 0; attempt <= env.LLM_REPAIR_ATTEMPTS; attempt++) {
     // Before the exchange: a budget that says no ends the call as it is, not as an LLM failure.
     const maxOutputTokens = options.budget?.(outgoing(system, messages, jsonSchema));
-    const { text } = await settledExchange(options, () => exchangeStructured({ system, turns: messages, maxOutputTokens, signal, schedule }, spec));
+    let reply = await settledExchange(options, () => exchangeStructured({ system, turns: messages, maxOutputTokens, signal, schedule }, spec));
+    // A reply the server cut at its output limit is continued, as a plain one is, and the pieces parsed
+    // as one: asked again, it would be cut again where it was. The continuation goes without a
+    // response_format (a grammar would make it start a new object).
+    let text = stripReasoning(reply.text);
+    for (let part = 1; cutByServer(reply, maxOutputTokens) && text.trim() && part <= MAX_CONTINUATIONS; part++) {
+      const turns = plainTurns(options.prompt, text, messages.slice(1));
+      const limit = options.budget?.(outgoing(system, turns));
+      reply = await settledExchange(options, () => exchange({ system, turns, maxOutputTokens: limit, signal, schedule }));
+      text += joinContinued(text, stripReasoning(reply.text));
+    }
     // Parsed and validated here (what the SDK's structured output did, and more): reasoning blocks
     // are removed, a reply in code fences or with prose around its JSON is recovered and brought to
     // the schema's shape (./conform.ts); else a repair is asked for. A reply is outside text: a
@@ -256,15 +266,26 @@ export function generatePlainText(options: CallOptions): Promise<string> {
  * A plain reply (a report, a summary, a write-up) that the server cut at its output limit (finish
  * reason "length": TGI's and some hosted models' low default max_tokens, a provider's cap) is
  * continued: the model is shown what it wrote and asked to go on, up to MAX_CONTINUATIONS times, and
- * the pieces are joined (joinContinued). Not where Quarry set the limit itself (an answer's token
- * budget): that cut is the budget's.
+ * the pieces are joined (joinContinued). Not where Quarry's own limit cut it (cutByServer). A
+ * structured reply is continued so too (generateStructured).
  */
 const MAX_CONTINUATIONS = 4;
 const CONTINUE_PROMPT = "Your reply was cut off by the output limit. Continue it exactly where it stops, mid-sentence if need be: no preamble, and nothing repeated.";
 
-/** The turns of a plain call: the prompt, then, for a continuation, what the model wrote so far and the request to go on. */
-function plainTurns(prompt: string, written: string): Turn[] {
-  const turns: Turn[] = [{ role: "user", content: prompt }];
+/**
+ * Whether a reply ended at the server's output limit rather than at one Quarry set (an answer's token
+ * budget, whose cut is the budget's): "length" with fewer tokens than Quarry allowed.
+ */
+function cutByServer(reply: { finishReason: string; usage: TokenCount }, maxOutputTokens: number | undefined): boolean {
+  return reply.finishReason === "length" && (maxOutputTokens === undefined || reply.usage.completionTokens < maxOutputTokens * 0.9);
+}
+
+/**
+ * The turns of a call: the prompt (and the turns after it: a repair's), then, for a continuation, what
+ * the model wrote so far and the request to go on.
+ */
+function plainTurns(prompt: string, written: string, later: Turn[] = []): Turn[] {
+  const turns: Turn[] = [{ role: "user", content: prompt }, ...later];
   if (written) turns.push({ role: "assistant", content: written }, { role: "user", content: CONTINUE_PROMPT });
   return turns;
 }
@@ -299,7 +320,7 @@ async function plainOnce(options: CallOptions): Promise<string> {
     const reply = await settledExchange(options, () => exchange({ system: options.system, turns, maxOutputTokens, signal: options.signal, schedule: options.schedule }));
     const text = stripReasoning(reply.text);
     written += part === 0 ? text : joinContinued(written, text);
-    if (reply.finishReason !== "length" || maxOutputTokens !== undefined || !text.trim()) break;
+    if (!cutByServer(reply, maxOutputTokens) || !text.trim()) break;
   }
   return storable(unwrapReport(written));
 }
@@ -387,7 +408,7 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
     for (let part = 0; part <= MAX_CONTINUATIONS; part++) {
       const piece = await settledExchange(options, () => streamPiece(options, written, emit));
       written += piece.text;
-      if (piece.finishReason !== "length" || !piece.text.trim()) break;
+      if (!cutByServer(piece, undefined) || !piece.text.trim()) break;
     }
     const rest = fence.end();
     text += rest;

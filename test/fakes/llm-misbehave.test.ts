@@ -272,3 +272,17 @@ describe("bare-list", () => {
     assert.deepEqual(JSON.parse(bare({ queries: [], note: "x" }).text), { queries: [], note: "x" });
   });
 });
+
+describe("cut-json", () => {
+  test("a JSON reply past 200 characters is cut at half, first attempt or not; shorter ones and text are whole", () => {
+    const cut = model("cut-json");
+    const long = { queries: Array.from({ length: 10 }, (_, i) => ({ query: `query number ${i}` })) };
+    const text = JSON.stringify(long);
+    for (const firstAttempt of [true, false]) {
+      const reply = cut(long, undefined, { firstAttempt });
+      assert.deepEqual([reply.text, reply.finishReason], [text.slice(0, Math.floor(text.length / 2)), "length"]);
+    }
+    assert.equal(cut({ n: 1 }).text, '{"n":1}');
+    assert.equal(cut("Report.").text, "Report.");
+  });
+});

@@ -19,6 +19,9 @@
 //                    part, a line break
 //   count-off        arrays whose length was asked for (queries, questions, tasks) one longer or shorter
 //   truncated        every 3rd JSON reply cut mid-object with finish_reason "length" (a repair follows)
+//   cut-json         every JSON reply past 200 characters cut at half of it with finish_reason "length", its
+//                    repairs too, as by a server whose output limit is below it; asked to go on after
+//                    it, the model sends the rest (llm-server.ts keeps what it cut)
 //   empty            every 3rd reply empty (both count first attempts: a repair request is answered)
 //   fenced           every reply asked for as Markdown (not JSON) sent whole in a code fence: "```markdown",
 //                    "```", and "```markdown" with a chatty line before and after it, in turn, as local
@@ -67,6 +70,7 @@ export const MISBEHAVE_MODES = [
   "near-quotes",
   "count-off",
   "truncated",
+  "cut-json",
   "empty",
   "fenced",
   "references",
@@ -154,6 +158,8 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       const list = keys.length === 1 ? (value as Record<string, unknown>)[keys[0]] : undefined;
       return out(Array.isArray(list) ? JSON.stringify(list) : input.text);
     }
+    case "cut-json":
+      return input.text.length > 200 ? out(input.text.slice(0, Math.floor(input.text.length / 2)), { finishReason: "length" }) : out(input.text);
     case "truncated":
       if (!firstAttempt || input.nextNumber("misbehave|truncated") % 3 !== 0) return out(input.text);
       // A prefix of the object: its outer brace never closes, as at a server's max_tokens.

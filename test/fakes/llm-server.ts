@@ -119,6 +119,8 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
 export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
   private random: () => number;
   private counters = new Map<string, number>();
+  /** JSON replies a misbehave mode cut at the output limit: what was sent → the rest, for a continuation. */
+  private jsonCuts = new Map<string, string>();
   private nextId = 0;
   /** Chat completions being answered now, and the most at once since the last reset. */
   inFlight = 0;
@@ -142,6 +144,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
   protected onReset(): void {
     this.random = seededRandom(this.options.seed);
     this.counters.clear();
+    this.jsonCuts.clear();
     this.nextId = 0;
     this.peakInFlight = this.inFlight;
     this.embedded = [];
@@ -272,6 +275,9 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       o.brokenJsonTimes--;
       // A prefix of the object: its outer brace never closes, so no lenient parser can recover it.
       text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
+    } else if (o.misbehave && this.jsonCuts.has(lastAssistantText(messages))) {
+      // Asked to go on after a JSON reply it cut: the rest of that reply.
+      text = this.jsonCuts.get(lastAssistantText(messages))!;
     } else if (o.misbehave) {
       const earlier = messages.findLast((m) => m.role === "assistant");
       entry.intended = text;
@@ -287,6 +293,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
         nextNumber: (key) => this.nextNumber(key),
       });
       entry.misbehaved = changed.text !== text || changed.reasoning !== null;
+      if (reply.json && changed.finishReason === "length" && text.startsWith(changed.text)) this.jsonCuts.set(changed.text, text.slice(changed.text.length));
       ({ text, reasoning } = changed);
       finishReason = changed.finishReason ?? finishReason;
     } else if (reply.json && o.sloppy) {
@@ -364,4 +371,10 @@ function failureBody(status: number) {
   if (status === 404) return openAiError("The model does not exist (fake).", "invalid_request_error", "model_not_found");
   if (status < 500) return openAiError(`Fake failure with status ${status}.`, "invalid_request_error", null);
   return openAiError(`The server had an error while processing your request (fake ${status}).`, "server_error", null);
+}
+
+/** The text of the conversation's last assistant message ("" when none). */
+function lastAssistantText(messages: ChatMessage[]): string {
+  const earlier = messages.findLast((m) => m.role === "assistant");
+  return earlier ? messageText(earlier) : "";
 }

@@ -11,6 +11,8 @@
 //   literals), the wrapper model and the bare-list one: every reply is read without a repair request.
 //   Under the no-schema server (a 400 to response_format json_schema, as DeepSeek's API): one request is
 //   rejected, every later structured call goes as json_object, every engine completes.
+//   Under the cut-json server (every long JSON reply cut at its output limit, its repairs too): each is
+//   continued and read whole, and every engine completes.
 //   Under the cut-off server (long text replies cut at its output limit): reports and write-ups are
 //   continued until whole, with nothing repeated.
 //   Under the no-usage server (no token counts, in replies or streams): every engine's tokens are estimated.
@@ -74,6 +76,15 @@ for (const mode of MISBEHAVE_MODES) {
         assert.deepEqual(c.lost, []);
         assert.deepEqual(c.unlinked, [], "every marker made a link, the model's list gone");
         assert.ok(c.judged > 0, "its citations were judged");
+      });
+    }
+
+    if (mode === "cut-json") {
+      // Every JSON reply past 200 characters is cut, its repairs too: only continuing it gets it whole.
+      test("JSON replies cut at the output limit are continued, and read whole", () => {
+        assert.ok(result.repairs > 0, "no reply was continued");
+        const tree = runOf("tree");
+        assert.ok((tree.citations?.judged ?? 0) > 0, "the tree's report was judged");
       });
     }
 
