@@ -69,10 +69,14 @@ export class OwnershipLostError extends Error {
   readonly ownershipLost = true;
 }
 
+/** Whether an error says that its work's process no longer owns it (OwnershipLostError and its kinds). */
+export function isOwnershipLoss(error: unknown): boolean {
+  return error instanceof Error && (error as { ownershipLost?: unknown }).ownershipLost === true;
+}
+
 /** Whether a signal was aborted because its work's process no longer owns it (OwnershipLostError and its kinds). */
 export function ownershipLost(signal: AbortSignal | undefined): boolean {
-  const reason = signal?.aborted ? (signal.reason as { ownershipLost?: unknown } | undefined) : undefined;
-  return reason instanceof Error && (reason as { ownershipLost?: unknown }).ownershipLost === true;
+  return Boolean(signal?.aborted) && isOwnershipLoss(signal!.reason);
 }
 
 /** An error's message, storable: runs store it, and a provider's or a server's reply may hold a NUL. */

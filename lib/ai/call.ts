@@ -20,7 +20,7 @@ import { extractJson } from "./json";
 import { reasoningFilter, stripReasoning } from "./reasoning";
 import { fenceFilter, unwrapReport } from "./fence";
 import { describeLlmError, LlmUnavailableError, StructuredOutputError } from "./errors";
-import { ownershipLost } from "../errors";
+import { isOwnershipLoss, ownershipLost } from "../errors";
 import { assertOwned } from "../ownership";
 import { researchModel, type ChatModel } from "./providers";
 import { callTokens, toTokenCount, type TokenCount, type UsageSink } from "./usage";
@@ -48,6 +48,8 @@ function isAbort(error: unknown, signal?: AbortSignal): boolean {
 
 function rethrow(error: unknown, signal?: AbortSignal): never {
   if (isAbort(error, signal)) throw signal?.reason ?? error;
+  // Work another process owns now (lib/ownership.ts: a call that serves several pieces of work asks each): no LLM failure.
+  if (isOwnershipLoss(error)) throw error;
   if (error instanceof StructuredOutputError || error instanceof LlmUnavailableError) throw error;
   throw new LlmUnavailableError(error);
 }

@@ -92,6 +92,28 @@ test("queue mode: a query whose work is no longer this process's (its job's lock
   assert.ok(!sent(reads[0]).includes("Prices per kilowatt-hour"), "the lost query's objective is not sent");
 });
 
+test("queue mode: a query whose lock is lost after its read's batch formed (a worker stopped before the call went out) is not sent: it is told, the others read without it", async () => {
+  const { withOwnership } = await import("../ownership");
+  const { OwnershipLostError } = await import("../errors");
+  const ctx = await newContext("Grid batteries");
+  const from = fakes.llm.log.length;
+  const lost = new OwnershipLostError("Job node-q2 lost its lock");
+  // Held when the batch forms; lost when the call is about to go out.
+  let asked = 0;
+  const [kept, dropped] = await Promise.allSettled([
+    withOwnership(() => {}, () => ctx.pageReads.serve("p1", page, request(ctx, 1, "Installed capacity in GW"))),
+    withOwnership(() => {
+      if (++asked > 1) throw lost;
+    }, () => ctx.pageReads.serve("p1", page, request(ctx, 2, "Prices per kilowatt-hour"))),
+  ]);
+  assert.equal(kept.status, "fulfilled");
+  assert.deepEqual(dropped, { status: "rejected", reason: lost });
+  const reads = calls(from, "website-analyzer");
+  assert.equal(reads.length, 1, "the call that named the lost query never went out");
+  assert.match(sent(reads[0]), /Installed capacity in GW/);
+  assert.ok(!sent(reads[0]).includes("Prices per kilowatt-hour"), "the lost query's objective is not sent");
+});
+
 test("a query that reaches the page after its read gets what the read extracted, and chooses from it without the page being sent again", async () => {
   const ctx = await newContext("Grid batteries again");
   const from = fakes.llm.log.length;

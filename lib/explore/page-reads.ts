@@ -10,6 +10,7 @@ import { matchingPassages, rereadBudget } from "../agents/passages";
 import { trimToTokens } from "../ai/prompts";
 import type { RunContext, FetchedPage } from "./context";
 import { currentOwnership, withOwnership } from "../ownership";
+import { isOwnershipLoss } from "../errors";
 
 export interface ReadRequest {
   queryId: string;
@@ -118,10 +119,11 @@ export class PageReads {
     if (waiting.length === 0) return;
     const ctx = waiting[0].request.ctx;
     const startedAt = performance.now();
-    // The call goes out as the first query's work (its ownership asked before it is sent, lib/ai/call.ts).
-    const held = waiting[0].held;
+    // The call serves every query taking part: the ownership of each is asked again right before it is sent
+    // (lib/ai/call.ts), since a worker stopped after the filter above resumes past some of their locks.
+    const checks = waiting.flatMap((w) => (w.held ? [w.held] : []));
     const read = () => this.readFor(ctx, page, waiting, batch.excerpt);
-    const done = (held ? withOwnership(held, read) : read()).then(
+    const done = (checks.length ? withOwnership(() => checks.forEach((held) => held()), read) : read()).then(
       (items) => {
         // A hedged read's items join the first's: later queries choose from all of them.
         state.items = [...new Set([...(state.items ?? []), ...items.map((i) => i.content)])];
@@ -133,8 +135,9 @@ export class PageReads {
         state.reading = state.reading.filter((r) => r.done !== done);
         // Another read of the page still under way (a hedged one, the first): the queries of this one wait
         // for it and choose from its items, rather than losing the page. Queue mode: another node job's run
-        // stopped under the read; a query of a run going on reads the page again.
-        const another = state.reading.length > 0;
+        // stopped under the read, or one of the queries' work was found lost before it went out; a query of
+        // work going on reads the page again (a lost one learns it when it does).
+        const another = state.reading.length > 0 || isOwnershipLoss(error);
         waiting.forEach((w) => (!w.request.ctx.signal.aborted && (another || (w.request.ctx !== ctx && ctx.signal.aborted)) ? w.resolve(AGAIN) : w.reject(error)));
         throw error;
       },
