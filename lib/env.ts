@@ -74,6 +74,8 @@ const schema = z.object({
   PLAN_RETRY_DELAY_MS: int(30_000, 0),
   LLM_TIMEOUT_MS: int(300_000, 1_000),
   LLM_REPAIR_ATTEMPTS: int(2, 0, 5),
+  // The model's context window in tokens, where known (0: learned from the server's refusals of longer prompts).
+  LLM_CONTEXT_TOKENS: int(0, 0),
 
   // Search
   SEARXNG_URL: optionalUrl,

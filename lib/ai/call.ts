@@ -25,6 +25,7 @@ import { assertOwned } from "../ownership";
 import { researchModel, type ChatModel } from "./providers";
 import { callTokens, toTokenCount, type TokenCount, type UsageSink } from "./usage";
 import { notePromptTokens } from "./context-window";
+import { noteContextLimit } from "./context-limit";
 
 export interface CallOptions {
   /** Agent name, also the first line of its system prompt. */
@@ -48,6 +49,8 @@ function isAbort(error: unknown, signal?: AbortSignal): boolean {
 
 function rethrow(error: unknown, signal?: AbortSignal): never {
   if (isAbort(error, signal)) throw signal?.reason ?? error;
+  // A prompt longer than the server's context window: the window is remembered (./context-limit.ts).
+  noteContextLimit(error);
   // Work another process owns now (lib/ownership.ts: a call that serves several pieces of work asks each): no LLM failure.
   if (isOwnershipLoss(error)) throw error;
   if (error instanceof StructuredOutputError || error instanceof LlmUnavailableError) throw error;

@@ -43,14 +43,32 @@ export function describeLlmError(error: unknown): string {
   return `${message}${cause}`.slice(0, 300);
 }
 
-/** The server's error message as the SDK read it from the response, on one line, with anything like a key masked; "" when it said nothing more than its status. */
+/**
+ * The server's error message as the SDK read it from the response, or else as the body gives it (vLLM's
+ * and llama.cpp's {"message": …} or {"error": "…"}, which the SDK reads as its status text only), on one
+ * line, with anything like a key masked; "" when it said nothing more than its status.
+ */
 function serverMessage(error: unknown): string {
-  const message = errorMessage(error).replace(/\s+/g, " ").trim();
-  if (!message || /^(bad request|not found|internal server error|service unavailable|too many requests|unprocessable entity|bad gateway|gateway timeout)$/i.test(message)) return "";
+  const generic = (text: string) => !text || /^(bad request|not found|internal server error|service unavailable|too many requests|unprocessable entity|bad gateway|gateway timeout)$/i.test(text);
+  let message = errorMessage(error).replace(/\s+/g, " ").trim();
+  if (generic(message)) message = bodyMessage((error as { responseBody?: unknown }).responseBody).replace(/\s+/g, " ").trim();
+  if (generic(message)) return "";
   return message.replace(/\b(?:sk|pk|rk|api|key|token)[-_][A-Za-z0-9_*.-]{6,}/gi, "[masked]").replace(/\bBearer\s+\S+/gi, "Bearer [masked]").slice(0, 200);
 }
 
 /** An LLM call that was lost (past its retries, or unusable output), as opposed to one that can never succeed. */
 export function isLostCall(error: unknown): error is Error {
   return error instanceof StructuredOutputError || (error instanceof LlmUnavailableError && error.kind === "transient");
+}
+
+/** The message of an error body in the shapes servers send: {"error": {"message"}}, {"error": "…"}, {"message"}, {"detail"}. */
+function bodyMessage(body: unknown): string {
+  if (typeof body !== "string") return "";
+  try {
+    const value = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
+    const said = typeof value.error === "string" ? value.error : (value.error?.message ?? value.message ?? value.detail);
+    return typeof said === "string" ? said : "";
+  } catch {
+    return "";
+  }
 }

@@ -77,6 +77,11 @@ test("a call refused for another reason says the server's own words, a refused k
   assert.equal(describeLlmError(error(400, "Bad Request")), "HTTP 400 from the LLM server");
   assert.equal(describeLlmError(error(401, "Incorrect API key provided: sk-abc123xyz789")), "HTTP 401 from the LLM server (check OPENAI_API_KEY)");
   assert.equal(describeLlmError(error(400, "Invalid token sk-proj-abcdef123456 in header")), "HTTP 400 from the LLM server: Invalid token [masked] in header");
+  // vLLM's and llama.cpp's bodies, which the SDK reads as their status text only.
+  const withBody = (responseBody: string) => new APICallError({ message: "Bad Request", url: "http://x/v1/chat/completions", requestBodyValues: {}, statusCode: 400, responseBody });
+  assert.equal(describeLlmError(withBody('{"object":"error","message":"This model\'s maximum context length is 8192 tokens.","type":"BadRequestError","code":400}')), "HTTP 400 from the LLM server: This model's maximum context length is 8192 tokens.");
+  assert.equal(describeLlmError(withBody('{"error":"Model not loaded"}')), "HTTP 400 from the LLM server: Model not loaded");
+  assert.equal(describeLlmError(withBody("not json")), "HTTP 400 from the LLM server");
 });
 
 test("a client's own JSON format goes as the server takes it: its schema in a system message, its JSON read out of the reply", async () => {

@@ -10,6 +10,7 @@ import { drTopic, type DeepResearchEventType } from "./events";
 import { renderWorldView } from "./render";
 import { runGuardView, stateView } from "./views";
 import { retrieveWorldView } from "./world-view";
+import { fitToContext } from "../ai/context-limit";
 
 /** Where a run's events go: the event bus, or (queue mode, work spread over processes) a SharedSeqSink. */
 export interface DrEventSink {
@@ -50,7 +51,7 @@ export class DrContext {
 
   /** The world view for a prompt, with `reserve` tokens of the budget left for the step's own inputs. */
   async context(level: number, reserve = 0): Promise<string> {
-    const budget = Math.max(500, this.env.CONTEXT_TOKEN_BUDGET - reserve);
+    const budget = Math.max(500, fitToContext(this.env.CONTEXT_TOKEN_BUDGET) - reserve);
     return renderWorldView(await retrieveWorldView(this.conversationId, level), budget);
   }
 

@@ -11,6 +11,7 @@ import { trimToTokens } from "../ai/prompts";
 import type { RunContext, FetchedPage } from "./context";
 import { currentOwnership, withOwnership } from "../ownership";
 import { isOwnershipLoss } from "../errors";
+import { fitToContext, withContextRetry } from "../ai/context-limit";
 
 export interface ReadRequest {
   queryId: string;
@@ -152,7 +153,7 @@ export class PageReads {
     let sent = text;
     let isExcerpt = false;
     if (excerpt) {
-      const budget = rereadBudget(ctx.env.PAGE_TOKEN_BUDGET);
+      const budget = rereadBudget(fitToContext(ctx.env.PAGE_TOKEN_BUDGET));
       const passages = matchingPassages(text, requests.map((r) => `${r.objective}\n${r.query}`).join("\n"), budget * Math.min(requests.length, 4)) || trimToTokens(text, budget);
       if (passages.length < text.length) [sent, isExcerpt] = [passages, true];
     }
@@ -160,18 +161,19 @@ export class PageReads {
     // The read's calls are settled when it ends, their tokens shared by the queries it served.
     const usage = ctx.sharedAnalysisUsage(requests.map((r) => r.queryId));
     try {
-      return await analyzeWebsite({
+      // Read again, the page held to the window, when the server refuses it as longer than its context.
+      return await withContextRetry(() => analyzeWebsite({
         prompt: ctx.prompt,
         objectives: requests.map((r) => ({ objective: r.objective, query: r.query })),
         url: page.url,
         title: page.title,
         text: sent,
         excerpt: isExcerpt,
-        pageBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
+        pageBudgetTokens: fitToContext(ctx.env.PAGE_TOKEN_BUDGET),
         onUsage: usage.sink,
         signal: ctx.signal,
         schedule: ctx.schedule({ kind: "analysis", depth, analysesLeft: 1 }),
-      });
+      }));
     } finally {
       await usage.flush().catch((error: unknown) => console.error(`[quarry] research ${ctx.id}: could not settle a page read's calls:`, error));
     }

@@ -4,13 +4,14 @@
 // Each part of the report is verified as soon as it is written, while the model writes the next
 // (lib/verification/streamed.ts): the verification of the whole then ends with its last part.
 import { renderSources, summarizeBranch, writeReport, type Learning } from "./agents/write-report";
-import { estimateTokens, tag } from "../ai/prompts";
+import { estimateTokens, tag, trimToTokens } from "../ai/prompts";
 import type { RunContext } from "../explore/context";
 import { verifyCitations } from "../verification/cited-urls";
 import { linkReferenceMarkers, numberCitations } from "../report-citations";
 import { PartSplitter, StreamedVerification } from "../verification/streamed";
 import type { SourceText } from "../verification/verify-report";
 import * as store from "../db/tree";
+import { fitToContext, withContextRetry } from "../ai/context-limit";
 
 export interface WrittenReport {
   /** The report as written: citations checked and numbered, with its source list. */
@@ -28,75 +29,77 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
   if (learnings.length === 0) return { markdown: await noFindingsReport(ctx) };
   const analysed = new Set(learnings.map((l) => l.url));
 
-  let learningSources = renderSources(learnings);
-  if (estimateTokens(learningSources) > ctx.env.REPORT_TOKEN_BUDGET) {
-    const branches = new Map<string, { query: string; learnings: Learning[] }>();
-    for (const l of learnings) {
-      const branch = branches.get(l.branchId) ?? { query: l.branchQuery, learnings: [] };
-      branch.learnings.push(l);
-      branches.set(l.branchId, branch);
-    }
-    const perBranchBudget = Math.floor(ctx.env.REPORT_TOKEN_BUDGET / Math.max(1, branches.size));
-    const summaries = await Promise.all(
-      [...branches.values()].map(async (b) =>
-        tag(
-          "branch_summary",
-          await summarizeBranch({
+  // Built again, held to the window, when the server refuses the prompt as longer than its context (lib/ai/context-limit.ts).
+  return withContextRetry(async (): Promise<WrittenReport> => {
+    let learningSources = renderSources(learnings);
+    if (estimateTokens(learningSources) > fitToContext(ctx.env.REPORT_TOKEN_BUDGET)) {
+      const branches = new Map<string, { query: string; learnings: Learning[] }>();
+      for (const l of learnings) {
+        const branch = branches.get(l.branchId) ?? { query: l.branchQuery, learnings: [] };
+        branch.learnings.push(l);
+        branches.set(l.branchId, branch);
+      }
+      const perBranchBudget = Math.floor(fitToContext(ctx.env.REPORT_TOKEN_BUDGET) / Math.max(1, branches.size));
+      const summaries = await Promise.all(
+        [...branches.values()].map(async (b) => {
+          const summary = await summarizeBranch({
             prompt: ctx.prompt,
             branchQuery: b.query,
             learnings: b.learnings,
-            budgetTokens: Math.max(perBranchBudget * 3, 2_000),
+            budgetTokens: fitToContext(Math.max(perBranchBudget * 3, 2_000)),
+            targetTokens: perBranchBudget,
             onUsage: ctx.usage(),
             signal: ctx.signal,
             schedule: ctx.schedule({ kind: "report" }),
-          }),
-          { query: b.query },
-        ),
-      ),
-    );
-    learningSources = summaries.join("\n");
-  }
+          });
+          // Held to its share whatever the model wrote: the report's prompt must fit.
+          return tag("branch_summary", trimToTokens(summary, perBranchBudget), { query: b.query });
+        }),
+      );
+      learningSources = summaries.join("\n");
+    }
 
-  const early = new StreamedVerification({
-    question: ctx.prompt,
-    sources: pages,
-    sourceBudgetTokens: ctx.env.PAGE_TOKEN_BUDGET,
-    onUsage: ctx.usage(),
-    signal: ctx.signal,
-    schedule: ctx.schedule({ kind: "report" }),
-  });
-  // A finished part as the stored report will have it: its citations checked, the model's own source list dropped.
-  const parts = new PartSplitter(
-    (part) => early.add(numberCitations(verifyCitations(part, analysed).markdown, new Map()).markdown),
-    () => early.endSection(),
-  );
-  let markdown: string;
-  try {
-    markdown = await writeReport({
-      prompt: ctx.prompt,
-      qa: ctx.qa,
-      sources: learningSources,
-      onDelta: (delta) => {
-        ctx.reportDraft += delta;
-        ctx.emit({ type: "report.delta", data: { delta } });
-        parts.push(delta);
-      },
+    const early = new StreamedVerification({
+      question: ctx.prompt,
+      sources: pages,
+      sourceBudgetTokens: fitToContext(ctx.env.PAGE_TOKEN_BUDGET),
       onUsage: ctx.usage(),
       signal: ctx.signal,
       schedule: ctx.schedule({ kind: "report" }),
     });
-    parts.end();
-  } catch (error) {
-    early.cancel();
-    throw error;
-  }
-  // Citations by number to the model's own reference list become links first (lib/report-citations.ts).
-  const checked = verifyCitations(linkReferenceMarkers(markdown), analysed);
-  if (checked.removed.length > 0) {
-    console.warn(`[quarry] research ${ctx.id}: removed ${checked.removed.length} citation(s) to URLs that were not analysed`);
-  }
-  // Numbers are assigned here, not trusted to the model: the stored report is what every view shows.
-  return { markdown: numberCitations(checked.markdown, titles).markdown, early, sources: pages };
+    // A finished part as the stored report will have it: its citations checked, the model's own source list dropped.
+    const parts = new PartSplitter(
+      (part) => early.add(numberCitations(verifyCitations(part, analysed).markdown, new Map()).markdown),
+      () => early.endSection(),
+    );
+    let markdown: string;
+    try {
+      markdown = await writeReport({
+        prompt: ctx.prompt,
+        qa: ctx.qa,
+        sources: learningSources,
+        onDelta: (delta) => {
+          ctx.reportDraft += delta;
+          ctx.emit({ type: "report.delta", data: { delta } });
+          parts.push(delta);
+        },
+        onUsage: ctx.usage(),
+        signal: ctx.signal,
+        schedule: ctx.schedule({ kind: "report" }),
+      });
+      parts.end();
+    } catch (error) {
+      early.cancel();
+      throw error;
+    }
+    // Citations by number to the model's own reference list become links first (lib/report-citations.ts).
+    const checked = verifyCitations(linkReferenceMarkers(markdown), analysed);
+    if (checked.removed.length > 0) {
+      console.warn(`[quarry] research ${ctx.id}: removed ${checked.removed.length} citation(s) to URLs that were not analysed`);
+    }
+    // Numbers are assigned here, not trusted to the model: the stored report is what every view shows.
+    return { markdown: numberCitations(checked.markdown, titles).markdown, early, sources: pages };
+  });
 }
 
 /**

@@ -51,6 +51,8 @@ export interface LlmOptions {
   misbehave: MisbehaveMode | null;
   /** Prompt tokens counted at most this many (0: off), as a server that cuts prompts to its context window reports them (Ollama's num_ctx). */
   contextWindow: number;
+  /** A server that refuses a prompt of more tokens than this with a 400, as vLLM does past max_model_len (0: none). */
+  contextLimit: number;
 }
 
 export interface LlmLogEntry {
@@ -111,6 +113,7 @@ const DEFAULTS: LlmOptions = {
   queryCountOverride: "exact",
   misbehave: null,
   contextWindow: 0,
+  contextLimit: 0,
 };
 
 /** The token estimate the product uses too: ceil(characters / 4). */
@@ -243,6 +246,11 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       return sendJson(res, 429, failureBody(429), { "retry-after": String(o.retryAfterSeconds) });
     }
     if (o.failureRate > 0 && this.random() < o.failureRate) return sendJson(res, 500, failureBody(500));
+    // As vLLM answers a prompt longer than its max_model_len.
+    if (o.contextLimit > 0 && entry.promptTokens > o.contextLimit) {
+      const message = `This model's maximum context length is ${o.contextLimit} tokens. However, you requested ${entry.promptTokens} tokens in the messages. Please reduce the length of the messages.`;
+      return sendJson(res, 400, { object: "error", message, type: "BadRequestError", param: null, code: 400 });
+    }
     // As older Azure OpenAI API versions answer the usage option of a stream.
     if (o.misbehave === "no-stream-options" && body.stream_options !== undefined) {
       entry.misbehaved = true;

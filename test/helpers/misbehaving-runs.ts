@@ -11,7 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { useTestDatabase, testingOnPostgres } from "../../lib/db/test-support";
-import { REASONING_LEAKS, startFakes, type Fakes, type LlmLogEntry, type MisbehaveMode } from "../fakes";
+import { REASONING_LEAKS, startFakes, type Fakes, type LlmLogEntry, type LlmOptions, type MisbehaveMode } from "../fakes";
 import { salesCsv } from "../fixtures/datasets";
 /** A request of the product's repair: the model asked again, its earlier reply in the conversation (as the fake tells a first attempt). */
 const isRepair = (e: LlmLogEntry) => e.messages.some((m) => m.role === "assistant");
@@ -90,6 +90,8 @@ export interface HarnessOptions {
   breadth?: number;
   /** Which engines to run (default all three). */
   engines?: Engine[];
+  /** The fake LLM's options for every run, beside the mode (a context limit, say). */
+  llm?: Partial<LlmOptions>;
 }
 
 const TREE_PROMPT = "How do heat pumps perform in cold climates?";
@@ -297,7 +299,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
     /** One mode's runs, engine after engine (null: the well-behaved scenario fake). */
     async run(mode: MisbehaveMode | null): Promise<ModeRun> {
       fakes.reset();
-      fakes.llm.configure({ misbehave: mode });
+      fakes.llm.configure({ ...options.llm, misbehave: mode });
       const t0 = performance.now();
       const runs: EngineRun[] = [];
       if (engines.includes("tree")) runs.push(await runTree());

@@ -60,6 +60,7 @@ export async function summarizeBranch({
   branchQuery,
   learnings,
   budgetTokens,
+  targetTokens,
   onUsage,
   signal,
   schedule,
@@ -68,6 +69,8 @@ export async function summarizeBranch({
   branchQuery: string;
   learnings: Learning[];
   budgetTokens: number;
+  /** About how long the summary may be: its share of the report's prompt. */
+  targetTokens: number;
   onUsage?: UsageSink;
   signal?: AbortSignal;
   schedule?: WaitOptions;
@@ -76,7 +79,7 @@ export async function summarizeBranch({
   const system = `${agentHeader(agent)}
 Condense the research learnings of one branch into a dense list of findings for a report writer. Keep every
 distinct fact with its specifics, merge duplicates, and keep each fact's source URL exactly as given, as
-"- finding (url)". Do not add facts.`;
+"- finding (url)". Do not add facts. Keep it within about ${Math.max(50, Math.round(targetTokens * 0.75))} words: drop the least relevant findings first.`;
   const user = [
     tag("prompt", prompt),
     tag("branch", branchQuery),
