@@ -69,7 +69,8 @@ const server = http.createServer((req, res) => {
       finish = going ? "stop" : "length";
       if (going) structured.push(request);
     }
-    if (prompt === "cut-plain") {
+    // "cut-plain-low": cut by a server limit below the max_tokens asked for.
+    if (prompt === "cut-plain" || prompt === "cut-plain-low") {
       const going = request.messages.some((m) => m.role === "assistant");
       content = going ? "ond half." : "First half, then the sec";
       finish = going ? "stop" : "length";
@@ -80,7 +81,7 @@ const server = http.createServer((req, res) => {
       choices: [{ index: 0, message: { role: "assistant", content, ...reasoning }, finish_reason: finish }],
       // "uncounted": a server that reports no usage.
       // A reply cut at the max_tokens asked for counts that many.
-      ...(prompt === "uncounted" ? {} : { usage: { prompt_tokens: 3, completion_tokens: finish === "length" && request.max_tokens ? request.max_tokens : 2, total_tokens: 5 } }),
+      ...(prompt === "uncounted" ? {} : { usage: { prompt_tokens: 3, completion_tokens: finish === "length" && request.max_tokens && prompt === "cut-plain" ? request.max_tokens : 2, total_tokens: 5 } }),
     }));
   });
 });
@@ -227,6 +228,16 @@ test("a text reply cut at the server's output limit is continued, streamed or no
   assert.equal(prompts.length - sent, 4, "each cut reply continued once");
   assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "cut-plain", budget: () => 50 }), "First half, then the sec");
   assert.equal(prompts.length - sent, 5);
+  // Cut by the server below the budget's limit, the reply goes on while the budget allows; spent, what was written is kept.
+  let asked = 0;
+  const budget = () => {
+    if (++asked > 1) throw new Error("budget spent");
+    return 1_000;
+  };
+  assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "cut-plain-low", budget }), "First half, then the sec");
+  assert.equal(prompts.length - sent, 6);
+  assert.equal(await generatePlainText({ agent: "test", system: "Test.", prompt: "cut-plain-low", budget: () => 1_000 }), "First half, then the second half.");
+  assert.equal(prompts.length - sent, 8);
 });
 
 test("a structured reply cut at the server's output limit is continued without a response_format and read whole", async () => {

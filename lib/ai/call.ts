@@ -321,7 +321,14 @@ async function plainOnce(options: CallOptions): Promise<string> {
   let written = "";
   for (let part = 0; part <= MAX_CONTINUATIONS; part++) {
     const turns = plainTurns(options.prompt, written);
-    const maxOutputTokens = options.budget?.(outgoing(options.system, turns));
+    let maxOutputTokens: number | undefined;
+    try {
+      maxOutputTokens = options.budget?.(outgoing(options.system, turns));
+    } catch (error) {
+      // A budget spent by the reply so far ends it there: what was written is kept.
+      if (part > 0) break;
+      throw error;
+    }
     const reply = await settledExchange(options, () => exchange({ system: options.system, turns, maxOutputTokens, signal: options.signal, schedule: options.schedule }));
     const text = stripReasoning(reply.text);
     written += part === 0 ? text : joinContinued(written, text);
