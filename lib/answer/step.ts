@@ -16,6 +16,7 @@ import { boosted, hostAllowed, urlAllowed } from "./hostnames";
 import { readPage } from "./read";
 import type { AnswerState, FoundUrl, Reference } from "./types";
 import { mergeResults, normaliseUrl, rankUrls, urlsIn } from "./urls";
+import { fitToContext } from "../ai/context-limit";
 
 export interface LoopContext {
   runId: string;
@@ -42,10 +43,10 @@ export interface StepRecord {
 
 export type StepResult = { kind: "step"; record: StepRecord; final?: { answer: string; references: Reference[] } } | { kind: "beast"; reason: string };
 
-/** Knowledge shown to the agent: a share of what the loop can still spend, within sane bounds. */
+/** Knowledge shown to the agent: a share of what the loop can still spend, within sane bounds and the model's context window where known. */
 export function knowledgeTokens(budget: TokenBudget, phase: "loop" | "beast"): number {
   const left = budget.limit(phase) - budget.used;
-  return Math.max(0, Math.min(24_000, Math.floor((left - 5_000) * 0.5)));
+  return Math.max(0, Math.min(fitToContext(24_000), Math.floor((left - 5_000) * 0.5)));
 }
 
 /** The pages read so far, as the agent names them (P1… in this order). */
