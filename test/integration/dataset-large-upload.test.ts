@@ -72,9 +72,15 @@ test("a 150 MB CSV uploads, loads with its exact row count and is queried by the
   form.set("message", "Regional sales #analysis #tasks-1");
   form.set("researchMode", "steering");
   form.append("files", await fs.openAsBlob(file), "sales.csv");
-  const res = await app.fetch("/api/deep-research/start", { method: "POST", body: form });
-  const start = await res.json();
-  clearInterval(sampler);
+  let res: Response;
+  let start: { pollUrl: string; conversationId: string };
+  try {
+    res = await app.fetch("/api/deep-research/start", { method: "POST", body: form });
+    start = await res.json();
+  } finally {
+    // Also when the upload fails: a sampler left running keeps the file's process alive to its timeout.
+    clearInterval(sampler);
+  }
   assert.equal(res.status, 200, JSON.stringify(start));
   // Streamed to disk: the server does not hold the file (Next's copy of a body for its proxy included).
   t.diagnostic(`server RSS: ${Math.round(idle / 1024 / 1024)} MB idle, ${Math.round(peak / 1024 / 1024)} MB at most during the upload`);
