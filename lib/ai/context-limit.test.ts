@@ -47,11 +47,3 @@ test("LLM_CONTEXT_TOKENS says the window from the start", () => {
   assert.equal(fitToContext(6_000), Math.floor(4096 * 0.4));
   assert.equal(fitToContext(1_000), 1_000);
 });
-
-test("the answer agent's knowledge is held to the window too", async () => {
-  const { knowledgeTokens } = await import("../answer/step");
-  const { TokenBudget } = await import("../answer/budget");
-  const { zeroUsage } = await import("../answer/types");
-  // LLM_CONTEXT_TOKENS is 4,096 here (the test before): a share of it, however much the budget leaves.
-  assert.equal(knowledgeTokens(new TokenBudget(1_000_000, zeroUsage()), "loop"), Math.floor(4096 * 0.4));
-});
