@@ -23,6 +23,7 @@ import { describeLlmError, LlmUnavailableError, StructuredOutputError } from "./
 import { isOwnershipLoss, ownershipLost } from "../errors";
 import { assertOwned } from "../ownership";
 import { researchModel, type ChatModel } from "./providers";
+import { serverKey } from "./server-key";
 import { callTokens, toTokenCount, type TokenCount, type UsageSink } from "./usage";
 import { notePromptTokens } from "./context-window";
 import { noteContextLimit } from "./context-limit";
@@ -110,7 +111,6 @@ async function exchange(o: { system: string; turns: Turn[]; responseFormat?: Res
  */
 type FormatSupport = "schema" | "object" | "none";
 const formatSupport = new Map<string, FormatSupport>();
-const serverKey = () => `${getEnv().OPENAI_BASE_URL ?? ""}|${getEnv().RESEARCH_MODEL}`;
 
 /**
  * A 400 (or 422) whose message names the response format: the server does not take it (DeepSeek's

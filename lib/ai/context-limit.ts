@@ -9,12 +9,12 @@
 // again once after such a refusal (withContextRetry). (Servers that cut a prompt without a word, as
 // Ollama does: ./context-window.ts.)
 import { getEnv } from "../env";
+import { serverKey } from "./server-key";
 
 /** The share of the window one budgeted part of a prompt may take: the rest is the instructions, the other parts and the reply. */
 const SHARE = 0.4;
 
 const windows = ((globalThis as { quarryContextWindows?: Map<string, number> }).quarryContextWindows ??= new Map());
-const serverKey = () => `${getEnv().OPENAI_BASE_URL ?? ""}|${getEnv().RESEARCH_MODEL}`;
 
 const PATTERNS = [
   /maximum context length is (\d+)/i,

@@ -5,11 +5,10 @@
 // the system text inside the user messages instead (what Gemma 3's and Mistral's newer templates do
 // themselves), from its first refusal on, per server and model, for the life of the process.
 import type { LanguageModelMiddleware } from "ai";
-import { getEnv } from "../env";
 import { describeLlmError } from "./errors";
+import { serverKey } from "./server-key";
 
 const folding = new Set<string>();
-const serverKey = () => `${getEnv().OPENAI_BASE_URL ?? ""}|${getEnv().RESEARCH_MODEL}`;
 
 /** A 400 (or 422) whose message says the template takes no system message or wants strict alternation. */
 export function rejectsSystemRole(error: unknown): boolean {
@@ -71,7 +70,8 @@ export function withoutSystemMessages(prompt: Prompt): Prompt {
 async function inRolesTaken<T>(params: CallParams, send: (params: CallParams) => PromiseLike<T>): Promise<T> {
   const key = serverKey();
   const folded = () => send({ ...params, prompt: withoutSystemMessages(params.prompt) });
-  if (folding.has(key) || !params.prompt.some((m) => m.role === "system")) return folding.has(key) ? folded() : send(params);
+  if (folding.has(key)) return folded();
+  if (!params.prompt.some((m) => m.role === "system")) return send(params);
   try {
     return await send(params);
   } catch (error) {
