@@ -161,3 +161,34 @@ test("a server that refuses stream_options is sent the request again without it,
   await f("http://llm-other.test/v1/chat/completions", { method: "POST", body: JSON.stringify({ stream_options: {} }) });
   assert.ok(bodies.at(-2)!.includes("stream_options"));
 });
+
+test("a reasoning model's refusals (OpenAI's o-series under a deployment's name): max_tokens is sent as max_completion_tokens, a sampling setting left out, for that server and model only", async () => {
+  const bodies: Record<string, unknown>[] = [];
+  const openAiError = (message: string, param: string, code: string) => new Response(JSON.stringify({ error: { message, type: "invalid_request_error", param, code } }), { status: 400 });
+  const fetchImpl = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+    const body = JSON.parse(String(init?.body ?? "{}")) as Record<string, unknown>;
+    bodies.push(body);
+    if (body.model !== "my-o3") return new Response("{}", { status: 200 });
+    if ("max_tokens" in body) return openAiError("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", "max_tokens", "unsupported_parameter");
+    if (typeof body.temperature === "number" && body.temperature !== 1) return openAiError(`Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`, "temperature", "unsupported_value");
+    if ("top_p" in body) return openAiError("Unsupported parameter: 'top_p' is not supported with this model.", "top_p", "unsupported_parameter");
+    if ((body.max_completion_tokens as number) > 50_000) return openAiError("max_completion_tokens is too large: 60000. This model supports at most 50000 completion tokens.", "max_completion_tokens", "invalid_value");
+    return new Response("{}", { status: 200 });
+  }) as typeof fetch;
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 1000, fetchImpl });
+  const url = "http://llm-reasoning.test/v1/chat/completions";
+  const request = (body: object) => f(url, { method: "POST", body: JSON.stringify(body) });
+  assert.equal((await request({ model: "my-o3", max_tokens: 500, temperature: 0.3, top_p: 0.9 })).status, 200);
+  assert.deepEqual(bodies.at(-1), { model: "my-o3", max_completion_tokens: 500 }, "the limit kept under its other name, the sampling left out");
+  assert.equal(bodies.length, 4, "one refusal per parameter");
+  // Every later request is adapted before it goes: no refusal more.
+  assert.equal((await request({ model: "my-o3", max_tokens: 700, temperature: 0.5 })).status, 200);
+  assert.equal(bodies.length, 5);
+  assert.deepEqual(bodies.at(-1), { model: "my-o3", max_completion_tokens: 700 });
+  // A 400 that names a parameter without saying it is unsupported is the caller's.
+  assert.equal((await request({ model: "my-o3", max_tokens: 60_000 })).status, 400);
+  assert.equal(bodies.length, 6);
+  // Another model on the same server is asked as it was.
+  assert.equal((await request({ model: "gpt-4o", max_tokens: 500, temperature: 0.3 })).status, 200);
+  assert.deepEqual(bodies.at(-1), { model: "gpt-4o", max_tokens: 500, temperature: 0.3 });
+});

@@ -13,6 +13,7 @@ import { assertOwned } from "../ownership";
 import { backoffDelay, parseRetryAfter, sleep, type Semaphore, type WaitOptions } from "../concurrency";
 import { isReadWhole, leanFetch } from "../lean-fetch";
 import { describeLlmError } from "./errors";
+import { adaptedBody, learnRefusal } from "./refused-parameters";
 import type { ProviderHealth } from "./provider-health";
 
 export interface RetryingFetchOptions {
@@ -98,34 +99,6 @@ function releaseAfterBody(response: Response, release: () => void, idle: ReturnT
 
 const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
-/**
- * Request parameters a server may refuse that a call can go without. The AI SDK sends
- * `stream_options: {include_usage: true}` with every stream; older Azure OpenAI API versions answer
- * "Unrecognized request argument supplied: stream_options", older TGI "unknown field `stream_options`".
- * A refusal naming one drops it for that server (its URL) from then on, and the request goes again at
- * once (a stream's usage is then estimated: ./usage.ts).
- */
-const DROPPABLE = ["stream_options"] as const;
-const droppedByServer = new Map<string, Set<string>>();
-
-/** The request's JSON body without the parameters its server refused. */
-function withoutDropped(server: string, body: BodyInit | null | undefined): BodyInit | null | undefined {
-  const dropped = droppedByServer.get(server);
-  if (!dropped || typeof body !== "string") return body;
-  const value = JSON.parse(body) as Record<string, unknown>;
-  for (const name of dropped) delete value[name];
-  return JSON.stringify(value);
-}
-
-/** A droppable parameter the request sent that a 400 or 422 names, if any. */
-async function refusedParameter(response: Response, body: BodyInit | null | undefined): Promise<string | undefined> {
-  if ((response.status !== 400 && response.status !== 422) || typeof body !== "string") return undefined;
-  const sent = DROPPABLE.filter((name) => body.includes(`"${name}"`));
-  if (sent.length === 0) return undefined;
-  const text = await response.clone().text().catch(() => "");
-  return sent.find((name) => text.includes(name));
-}
-
 export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch {
   const { retryBudgetMs, baseDelayMs = 500, maxDelayMs = 20_000, timeoutMs, fetchImpl = leanFetch, health, now = Date.now } = options;
   return async (input, init) => {
@@ -160,7 +133,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
       let response: Response | undefined;
       let networkError: unknown;
       const server = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-      const body = withoutDropped(server, init?.body);
+      const body = adaptedBody(server, init?.body);
       try {
         response = await fetchImpl(input, { ...init, body, signal });
       } catch (error) {
@@ -172,18 +145,13 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
         }
         networkError = error;
       }
-      const refused = response && (await refusedParameter(response, body));
-      if (refused) {
-        // Sent again at once without it: a refusal of the request's form, not a failure of the server.
-        await response!.body?.cancel().catch(() => undefined);
+      if (response && (await learnRefusal(server, response, body))) {
+        // Sent again at once, adapted: a refusal of the request's form, not a failure of the server.
+        await response.body?.cancel().catch(() => undefined);
         idle.stop();
         release();
         // The server answered.
         health?.succeeded();
-        if (!droppedByServer.get(server)?.has(refused)) {
-          droppedByServer.set(server, new Set([...(droppedByServer.get(server) ?? []), refused]));
-          console.warn(`[quarry] the LLM server refused the request parameter ${refused}: it is left out from now on.`);
-        }
         continue;
       }
       if (response && !RETRYABLE.has(response.status)) {

@@ -31,6 +31,8 @@ test("a 400 saying the template takes no system message, or wants roles to alter
   const error = (statusCode: number, responseBody: string) => new APICallError({ message: "Bad Request", url: "http://llm/v1/chat/completions", requestBodyValues: {}, statusCode, responseBody });
   assert.ok(rejectsSystemRole(error(400, '{"object":"error","message":"System role not supported","type":"BadRequestError","code":400}')));
   assert.ok(rejectsSystemRole(error(400, '{"error":{"message":"Conversation roles must alternate user/assistant/user/assistant/..."}}')));
+  // OpenAI's o1-mini under a name the AI SDK does not know as a reasoning model's.
+  assert.ok(rejectsSystemRole(error(400, `{"error":{"message":"Unsupported value: 'messages[0].role' does not support 'system' with this model.","type":"invalid_request_error","param":"messages[0].role","code":"unsupported_value"}}`)));
   assert.ok(!rejectsSystemRole(error(400, '{"error":{"message":"max_tokens is too large"}}')));
   assert.ok(!rejectsSystemRole(error(500, "System role not supported")));
   assert.ok(!rejectsSystemRole(new Error("System role not supported")));

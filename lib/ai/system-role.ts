@@ -1,7 +1,9 @@
 // Chat templates that take no system message. Gemma 2's raises "System role not supported", and so
 // vLLM and llama.cpp's server (with --jinja) answer every request that has one with a 400; Mistral's
 // older templates raise "Conversation roles must alternate user/assistant/user/assistant/..." for a
-// system message anywhere but first, or two user messages in a row. A server that answers so is sent
+// system message anywhere but first, or two user messages in a row; OpenAI's o1-mini and o1-preview
+// (under a name the AI SDK does not know as theirs) "Unsupported value: 'messages[0].role' does not
+// support 'system' with this model.". A server that answers so is sent
 // the system text inside the user messages instead (what Gemma 3's and Mistral's newer templates do
 // themselves), from its first refusal on, per server and model, for the life of the process.
 import type { LanguageModelMiddleware } from "ai";
@@ -15,7 +17,7 @@ export function rejectsSystemRole(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const e = error as Error & { statusCode?: number; responseBody?: string };
   if (e.statusCode !== 400 && e.statusCode !== 422) return false;
-  return /system (?:role|message|prompt)s? (?:is |are )?not (?:supported|allowed)|roles must alternate|only user and assistant roles/i.test(`${e.message} ${e.responseBody ?? ""}`);
+  return /system (?:role|message|prompt)s? (?:is |are )?not (?:supported|allowed)|roles must alternate|only user and assistant roles|does not support '?system'?/i.test(`${e.message} ${e.responseBody ?? ""}`);
 }
 
 type CallParams = Parameters<NonNullable<LanguageModelMiddleware["wrapGenerate"]>>[0]["params"];

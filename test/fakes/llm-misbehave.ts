@@ -52,6 +52,10 @@
 //                    first user message is read as the system prompt)
 //   no-schema        the server rejects response_format json_schema with a 400, as DeepSeek's API does (it
 //                    takes json_object): llm-server.ts answers so; the replies are the scenario's
+//   reasoning-params the server rejects max_tokens (it takes max_completion_tokens), a temperature other than
+//                    1, top_p and the penalties with OpenAI's 400s, as its API does for a reasoning model (o1,
+//                    o3, gpt-5) asked under a name the AI SDK does not know as one (an Azure deployment's, a
+//                    LiteLLM alias): llm-server.ts answers so; the replies are the scenario's
 // The value is walked alongside the request's JSON Schema (response_format, llm-schema-leaves.ts), so
 // that each leaf is known for what it is: an enum value, a handle, an id, a URL, a file name, a quote or
 // free text.
@@ -79,10 +83,11 @@ export const MISBEHAVE_MODES = [
   "cut-off",
   "no-usage",
   // Last: the product remembers, for the life of the process, that the server takes no stream_options,
-  // no system message and no json_schema.
+  // no system message, no json_schema, and neither max_tokens nor sampling settings.
   "no-stream-options",
   "no-system",
   "no-schema",
+  "reasoning-params",
 ] as const;
 export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
 
@@ -130,6 +135,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     case "no-stream-options":
     case "no-system":
     case "no-schema":
+    case "reasoning-params":
       // The server's habits, not the model's: llm-server.ts answers so.
       return out(input.text);
     case "cut-off":

@@ -92,6 +92,8 @@ interface ChatRequest {
   max_completion_tokens?: number;
   temperature?: number;
   top_p?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
 }
 
 const DEFAULTS: LlmOptions = {
@@ -261,6 +263,12 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       entry.misbehaved = true;
       return sendJson(res, 400, { object: "error", message: "System role not supported", type: "BadRequestError", param: null, code: 400 });
     }
+    // As OpenAI's API answers a reasoning model (o1, o3, gpt-5) asked under a name the AI SDK does not know as one.
+    const reasoningRefusal = o.misbehave === "reasoning-params" ? reasoningModelRefusal(body) : null;
+    if (reasoningRefusal) {
+      entry.misbehaved = true;
+      return sendJson(res, 400, { error: { message: reasoningRefusal.message, type: "invalid_request_error", param: reasoningRefusal.param, code: reasoningRefusal.code } });
+    }
     // As DeepSeek's API answers a format it does not take.
     if (o.misbehave === "no-schema" && body.response_format?.type === "json_schema") {
       entry.misbehaved = true;
@@ -367,6 +375,16 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     if (includeUsage) res.write(chunk([], { usage }));
     res.end("data: [DONE]\n\n");
   }
+}
+
+/** What OpenAI's API answers a reasoning model's request with max_tokens or a sampling setting, if it has one. */
+function reasoningModelRefusal(body: ChatRequest): { message: string; param: string; code: string } | null {
+  if (body.max_tokens !== undefined) return { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", param: "max_tokens", code: "unsupported_parameter" };
+  if (body.temperature !== undefined && body.temperature !== 1) return { message: `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`, param: "temperature", code: "unsupported_value" };
+  for (const param of ["top_p", "presence_penalty", "frequency_penalty"] as const) {
+    if (body[param] !== undefined) return { message: `Unsupported parameter: '${param}' is not supported with this model.`, param, code: "unsupported_parameter" };
+  }
+  return null;
 }
 
 function openAiError(message: string, type: string, code: string | null) {

@@ -252,7 +252,8 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
 
   const runAnswer = () =>
     timed("answer", async (run) => {
-      const started = await answers.startAnswer({ userId, q: ANSWER_QUESTION });
+      // With sampling settings, as chat clients send them: the answer is written once more in their terms.
+      const started = await answers.startAnswer({ userId, q: ANSWER_QUESTION, options: { temperature: 0.3, topP: 0.9, presencePenalty: 0.1 } });
       await runRegistry.start("answer", started.runId);
       const view = await answers.getAnswer({ requestId: started.requestId, userId });
       run.status = view.status;

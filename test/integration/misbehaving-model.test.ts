@@ -20,6 +20,9 @@
 //   is rejected, every later one goes without it, every engine completes.
 //   Under the no-system server (a 400 to any system message, as Gemma 2's template): one request is
 //   rejected, every later call sends its system prompt in the user message, every engine completes.
+//   Under the reasoning-params server (OpenAI's 400s to max_tokens, temperature, top_p and the penalties, as for
+//   a reasoning model under a deployment's name): each is refused once, then max_tokens goes as
+//   max_completion_tokens and the sampling settings are left out; every engine completes.
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
@@ -122,6 +125,14 @@ for (const mode of MISBEHAVE_MODES) {
       test("one json_schema request rejected, then every structured call goes as json_object", () => {
         assert.equal(result.misbehaved, 1, `${result.misbehaved} requests rejected`);
         assert.equal(result.repairs, 0);
+      });
+    }
+
+    if (mode === "reasoning-params") {
+      // Each refused parameter is refused once: max_tokens (the answer agent's budget) is sent as max_completion_tokens
+      // from then on, temperature, top_p and presence_penalty (the answer's sampling) are left out.
+      test("each refused parameter refused once, then adapted", () => {
+        assert.ok(result.misbehaved >= 2 && result.misbehaved <= 4, `${result.misbehaved} requests rejected`);
       });
     }
 
