@@ -24,6 +24,7 @@ import { isOwnershipLoss, ownershipLost } from "../errors";
 import { assertOwned } from "../ownership";
 import { researchModel, type ChatModel } from "./providers";
 import { serverKey } from "./server-key";
+import { reasoningRoom, spentThinking } from "./reasoning-room";
 import { callTokens, toTokenCount, type TokenCount, type UsageSink } from "./usage";
 import { notePromptTokens } from "./context-window";
 import { noteContextLimit } from "./context-limit";
@@ -38,10 +39,11 @@ export interface CallOptions {
   /** Where the call waits for an LLM slot: its run's lane and its priority there. */
   schedule?: WaitOptions;
   /**
-   * A token budget: asked before every HTTP exchange (repairs too) with the text about to be sent;
-   * returns the reply's max output tokens, or throws to stop the call (lib/answer/budget.ts).
+   * A token budget: asked before every HTTP exchange (repairs too) with the text about to be sent, and
+   * the room a reasoning model needs beyond the reply (./reasoning-room.ts); returns the reply's max
+   * output tokens, or throws to stop the call (lib/answer/budget.ts).
    */
-  budget?: (outgoingText: string) => number;
+  budget?: (outgoingText: string, reasoningTokens: number) => number;
 }
 
 function isAbort(error: unknown, signal?: AbortSignal): boolean {
@@ -169,7 +171,7 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
 
   for (let attempt = 0; attempt <= env.LLM_REPAIR_ATTEMPTS; attempt++) {
     // Before the exchange: a budget that says no ends the call as it is, not as an LLM failure.
-    const maxOutputTokens = options.budget?.(outgoing(system, messages, jsonSchema));
+    const maxOutputTokens = options.budget?.(outgoing(system, messages, jsonSchema), reasoningRoom());
     let reply = await settledExchange(options, () => exchangeStructured({ system, turns: messages, maxOutputTokens, signal, schedule }, spec));
     // A reply the server cut at its output limit is continued, as a plain one is, and the pieces parsed
     // as one: asked again, it would be cut again where it was. The continuation goes without a
@@ -177,7 +179,7 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     let text = stripReasoning(reply.text);
     for (let part = 1; cutByServer(reply, maxOutputTokens) && text.trim() && part <= MAX_CONTINUATIONS; part++) {
       const turns = plainTurns(options.prompt, text, messages.slice(1));
-      const limit = options.budget?.(outgoing(system, turns));
+      const limit = options.budget?.(outgoing(system, turns), reasoningRoom());
       reply = await settledExchange(options, () => exchange({ system, turns, maxOutputTokens: limit, signal, schedule }));
       text += joinContinued(text, stripReasoning(reply.text));
     }
@@ -185,6 +187,8 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     // are removed, a reply in code fences or with prose around its JSON is recovered and brought to
     // the schema's shape (./conform.ts); else a repair is asked for. A reply is outside text: a
     // cut-off emoji leaves a lone surrogate, and a model can emit NUL.
+    // A cap spent thinking, nothing written: asked again as it was, with room to think (no repair to ask for).
+    if (spentThinking(reply, maxOutputTokens, text)) continue;
     const parsed = parseReply(schema, shape, text, attempt === env.LLM_REPAIR_ATTEMPTS);
     if (parsed.ok) return storableDeep(parsed.value);
     lastProblem = parsed.problem;
@@ -323,7 +327,7 @@ async function plainOnce(options: CallOptions): Promise<string> {
     const turns = plainTurns(options.prompt, written);
     let maxOutputTokens: number | undefined;
     try {
-      maxOutputTokens = options.budget?.(outgoing(options.system, turns));
+      maxOutputTokens = options.budget?.(outgoing(options.system, turns), reasoningRoom());
     } catch (error) {
       // A budget spent by the reply so far ends it there: what was written is kept.
       if (part > 0) break;
@@ -331,6 +335,8 @@ async function plainOnce(options: CallOptions): Promise<string> {
     }
     const reply = await settledExchange(options, () => exchange({ system: options.system, turns, maxOutputTokens, signal: options.signal, schedule: options.schedule }));
     const text = stripReasoning(reply.text);
+    // A cap spent thinking leaves the reply blank: untilNotBlank asks again, with room to think.
+    spentThinking(reply, maxOutputTokens, text);
     written += part === 0 ? text : joinContinued(written, text);
     if (!cutByServer(reply, maxOutputTokens) || !text.trim()) break;
   }

@@ -72,13 +72,16 @@ export class TokenBudget {
     return Math.max(0, this.limit(phase) - this.used - worstCaseTokens(text));
   }
 
-  /** The guard for lib/ai/call.ts: the capped max output tokens of the next exchange, or throws. */
-  guard(phase: "loop" | "beast", maxOutput = DEFAULT_MAX_OUTPUT): (text: string) => number {
-    return (text) => {
+  /**
+   * The guard for lib/ai/call.ts: the capped max output tokens of the next exchange, or throws. A
+   * reasoning model's room to think (lib/ai/reasoning-room.ts) is added to the cap, within the budget.
+   */
+  guard(phase: "loop" | "beast", maxOutput = DEFAULT_MAX_OUTPUT): (text: string, reasoningTokens?: number) => number {
+    return (text, reasoningTokens = 0) => {
       this.outgoing = text;
       const room = this.room(phase, text);
       if (room < Math.min(MIN_OUTPUT_TOKENS, maxOutput)) throw new BudgetExhaustedError(phase);
-      return Math.min(maxOutput, room);
+      return Math.min(maxOutput + reasoningTokens, room);
     };
   }
 

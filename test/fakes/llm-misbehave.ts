@@ -56,6 +56,10 @@
 //                    1, top_p and the penalties with OpenAI's 400s, as its API does for a reasoning model (o1,
 //                    o3, gpt-5) asked under a name the AI SDK does not know as one (an Azure deployment's, a
 //                    LiteLLM alias): llm-server.ts answers so; the replies are the scenario's
+//   hidden-reasoning the model thinks 5,000 tokens before every reply, as OpenAI's reasoning models do: never
+//                    sent, counted in its completion tokens and in max_tokens / max_completion_tokens; a
+//                    limit it fills (the answer agent caps each call at 4,000 at most) ends the reply
+//                    empty, finish_reason "length": llm-server.ts answers so
 // The value is walked alongside the request's JSON Schema (response_format, llm-schema-leaves.ts), so
 // that each leaf is known for what it is: an enum value, a handle, an id, a URL, a file name, a quote or
 // free text.
@@ -83,11 +87,13 @@ export const MISBEHAVE_MODES = [
   "cut-off",
   "no-usage",
   // Last: the product remembers, for the life of the process, that the server takes no stream_options,
-  // no system message, no json_schema, and neither max_tokens nor sampling settings.
+  // no system message, no json_schema, neither max_tokens nor sampling settings, and that its model needs
+  // room to think.
   "no-stream-options",
   "no-system",
   "no-schema",
   "reasoning-params",
+  "hidden-reasoning",
 ] as const;
 export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
 
@@ -136,6 +142,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     case "no-system":
     case "no-schema":
     case "reasoning-params":
+    case "hidden-reasoning":
       // The server's habits, not the model's: llm-server.ts answers so.
       return out(input.text);
     case "cut-off":

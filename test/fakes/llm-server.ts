@@ -315,16 +315,21 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     } else if (reply.json && o.sloppy) {
       text = sloppyJson(text);
     }
+    // As OpenAI's reasoning models: tokens of thought before every reply, never sent, counted in its
+    // completion tokens and its limit. A limit they fill leaves the reply empty.
+    let hidden = o.misbehave === "hidden-reasoning" ? HIDDEN_REASONING_TOKENS : 0;
     const limit = body.max_completion_tokens ?? body.max_tokens;
-    if (limit && estimateTokens(text) > limit) {
-      text = text.slice(0, limit * 4);
+    if (limit && hidden + estimateTokens(text) > limit) {
+      hidden = Math.min(hidden, limit);
+      text = text.slice(0, (limit - hidden) * 4);
       finishReason = "length";
+      if (!text) entry.misbehaved = true;
     }
     entry.reply = text;
     entry.reasoning = reasoning;
-    entry.completionTokens = estimateTokens(text + (reasoning ?? ""));
+    entry.completionTokens = estimateTokens(text + (reasoning ?? "")) + hidden;
     if (o.contextWindow > 0) entry.promptTokens = Math.min(entry.promptTokens, o.contextWindow);
-    const usage = { prompt_tokens: entry.promptTokens, completion_tokens: entry.completionTokens, total_tokens: entry.promptTokens + entry.completionTokens };
+    const usage = { prompt_tokens: entry.promptTokens, completion_tokens: entry.completionTokens, total_tokens: entry.promptTokens + entry.completionTokens, ...(hidden ? { completion_tokens_details: { reasoning_tokens: hidden } } : {}) };
     // A server that counts nothing (misbehave "no-usage") sends no usage, whatever stream_options asks.
     const sendsUsage = o.misbehave !== "no-usage";
     if (!sendsUsage) entry.misbehaved = true;
@@ -376,6 +381,9 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     res.end("data: [DONE]\n\n");
   }
 }
+
+/** The thought of a reply under misbehave "hidden-reasoning": more than an answer's capped calls allow (4,000 at most). */
+const HIDDEN_REASONING_TOKENS = 5_000;
 
 /** What OpenAI's API answers a reasoning model's request with max_tokens or a sampling setting, if it has one. */
 function reasoningModelRefusal(body: ChatRequest): { message: string; param: string; code: string } | null {

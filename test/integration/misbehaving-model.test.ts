@@ -23,6 +23,8 @@
 //   Under the reasoning-params server (OpenAI's 400s to max_tokens, temperature, top_p and the penalties, as for
 //   a reasoning model under a deployment's name): each is refused once, then max_tokens goes as
 //   max_completion_tokens and the sampling settings are left out; every engine completes.
+//   Under the hidden-reasoning model (5,000 tokens of unsent thought before every reply, counted in the limit): the
+//   answer agent's capped calls are given room to think after the first one left empty.
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
@@ -133,6 +135,13 @@ for (const mode of MISBEHAVE_MODES) {
       // from then on, temperature, top_p and presence_penalty (the answer's sampling) are left out.
       test("each refused parameter refused once, then adapted", () => {
         assert.ok(result.misbehaved >= 2 && result.misbehaved <= 4, `${result.misbehaved} requests rejected`);
+      });
+    }
+
+    if (mode === "hidden-reasoning") {
+      // A capped call whose cap the model spent thinking is sent again with room: the answer's first such call, not every one.
+      test("a cap spent thinking is learned at once: few replies left empty", () => {
+        assert.ok(result.misbehaved >= 1 && result.misbehaved <= 3, `${result.misbehaved} replies left empty`);
       });
     }
 
