@@ -12,6 +12,16 @@ test("enum values in another case or padded, numbers as strings and keys in anot
   assert.deepEqual(verdicts.parse(conform(reply, shapeOf(verdicts))), { verdicts: [{ id: "C2", verdict: "supported", score: 0.5 }] });
 });
 
+test("keys in another convention are the schema's: snake_case, kebab-case or Title Case for camelCase, and back", () => {
+  const discovery = z.object({ keyInsights: z.array(z.object({ exactQuote: z.string(), evidenceTaskIds: z.array(z.string()) })), shouldContinue: z.boolean() });
+  const reply = { key_insights: [{ "Exact Quote": "q", "evidence-task-ids": ["t1"] }], should_continue: "true" };
+  assert.deepEqual(discovery.parse(conform(reply, shapeOf(discovery))), { keyInsights: [{ exactQuote: "q", evidenceTaskIds: ["t1"] }], shouldContinue: true });
+  const snake = z.object({ search_query: z.string() });
+  assert.deepEqual(conform({ searchQuery: "x" }, shapeOf(snake)), { search_query: "x" });
+  // A key the schema has as it is wins over one that only resembles it.
+  assert.deepEqual(conform({ search_query: "kept", SearchQuery: "dropped" }, shapeOf(snake)), { search_query: "kept" });
+});
+
 test("a wrapper object is taken off, and a lone list becomes the lone list property", () => {
   const queries = z.object({ queries: z.array(z.object({ query: z.string() })) });
   assert.deepEqual(conform({ response: { queries: [{ query: "a" }] } }, shapeOf(queries)), { queries: [{ query: "a" }] });

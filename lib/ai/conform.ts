@@ -3,7 +3,7 @@
 // validated. Real models wrap the object in another ({"response": {...}}), answer with the bare list
 // for an object that holds only a list ([…] for {"queries": […]}), write an enum value in
 // another case or with padding ("Search", " supported "), a number as a string ("3"), a key in another
-// case, one object where a list was asked for, or an object or a list sent as a string of JSON
+// case or convention ("exact_quote", "Exact Quote" for "exactQuote"), one object where a list was asked for, or an object or a list sent as a string of JSON
 // ("queries": "[{\"query\": …}]", {"response": "{…}"}). What cannot be brought to the schema is left
 // as it is, for validation to report.
 import { tryParse } from "./json";
@@ -25,6 +25,9 @@ export interface JsonSchemaNode {
 
 type Json = unknown;
 const isObject = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A key as compared with the schema's: case, underscores, hyphens and spaces aside (snake_case, camelCase, "Title Case"). */
+const looseKey = (key: string) => key.toLowerCase().replace(/[\s_-]+/g, "");
 
 function typesOf(schema: JsonSchemaNode): string[] {
   if (Array.isArray(schema.type)) return schema.type;
@@ -85,13 +88,13 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
  * "search" variant, not the first variant with an "action" key.
  */
 function discriminated(value: Record<string, Json>, variant: JsonSchemaNode, root: JsonSchemaNode): boolean {
-  const lower = new Map(Object.entries(value).map(([k, v]) => [k.toLowerCase(), v]));
+  const loose = new Map(Object.entries(value).map(([k, v]) => [looseKey(k), v]));
   return Object.entries(variant.properties ?? {}).some(([key, prop]) => {
     const p = deref(prop, root);
     const fixed = p.const !== undefined ? [p.const] : p.enum;
     if (!fixed || !(variant.required ?? []).includes(key)) return false;
     const options = fixed.filter((o): o is string => typeof o === "string");
-    const given = lower.get(key.toLowerCase());
+    const given = loose.get(looseKey(key));
     return given !== undefined && (fixed.includes(given) || (options.length > 0 && resolveEnumValue(given, options) !== undefined));
   });
 }
@@ -123,10 +126,10 @@ function soleListProperty(schema: JsonSchemaNode, root: JsonSchemaNode): { name:
   return { name, items };
 }
 
-/** The schema's properties the object has, keys compared without case. */
+/** The schema's properties the object has, keys compared loosely (looseKey). */
 function ownKeys(value: Record<string, Json>, schema: JsonSchemaNode): string[] {
-  const keys = new Set(Object.keys(value).map((k) => k.toLowerCase()));
-  return Object.keys(schema.properties ?? {}).filter((k) => keys.has(k.toLowerCase()));
+  const keys = new Set(Object.keys(value).map(looseKey));
+  return Object.keys(schema.properties ?? {}).filter((k) => keys.has(looseKey(k)));
 }
 
 function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode, depth: number): Json {
@@ -152,9 +155,9 @@ function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode
   if (!isObject(object)) return object;
   const out: Record<string, Json> = {};
   const props = schema.properties ?? {};
-  const byLower = new Map(Object.keys(props).map((k) => [k.toLowerCase(), k]));
+  const byLoose = new Map(Object.keys(props).map((k) => [looseKey(k), k]));
   for (const [key, v] of Object.entries(object)) {
-    const name = key in props ? key : (byLower.get(key.toLowerCase()) ?? key);
+    const name = key in props ? key : (byLoose.get(looseKey(key)) ?? key);
     if (name in out && name !== key) continue;
     out[name] = props[name] ? conform(v, props[name], root, depth + 1) : v;
   }

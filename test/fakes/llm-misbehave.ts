@@ -11,6 +11,9 @@
 //   wrapper          the object wrapped in another: {"response": {…}}, {"data": {…}}, or {"response": "{…}"}
 //                    (the object as a string of JSON), in turn
 //   bare-list        an object that holds only a list sent as the bare list: [{…}, {…}] for {"queries": […]}
+//   other-keys       every key of a JSON reply in another convention, as models write the keys of a schema they
+//                    were only shown: camelCase as snake_case ("exact_quote") or, in turn, as Title Case words
+//                    ("Exact Quote"); snake_case as camelCase
 //   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "
 //   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
@@ -73,6 +76,7 @@ export const MISBEHAVE_MODES = [
   "prose",
   "wrapper",
   "bare-list",
+  "other-keys",
   "enum-case",
   "retyped",
   "near-quotes",
@@ -166,6 +170,8 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       const n = input.nextNumber("misbehave|wrapper") % 3;
       return out(JSON.stringify(n === 0 ? { response: JSON.stringify(value) } : { [n === 1 ? "response" : "data"]: value }));
     }
+    case "other-keys":
+      return out(JSON.stringify(otherKeys(value, input.nextNumber("misbehave|other-keys") % 2)));
     case "bare-list": {
       const keys = typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
       const list = keys.length === 1 ? (value as Record<string, unknown>)[keys[0]] : undefined;
@@ -191,6 +197,23 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     default:
       return out(input.text);
   }
+}
+
+/**
+ * Every key of the value in another convention, as models write keys whose schema they were only shown:
+ * camelCase as snake_case ("exact_quote"), or in turn as Title Case words ("Exact Quote"); snake_case as
+ * camelCase.
+ */
+function otherKeys(value: unknown, variant: number): unknown {
+  if (Array.isArray(value)) return value.map((v) => otherKeys(v, variant));
+  if (typeof value !== "object" || value === null) return value;
+  const renamed = (key: string) => {
+    if (key.includes("_")) return key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    const words = key.split(/(?=[A-Z])/);
+    if (words.length === 1) return key;
+    return variant === 0 ? words.map((w) => w.toLowerCase()).join("_") : words.map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+  };
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [renamed(k), otherKeys(v, variant)]));
 }
 
 /** Markdown sent whole in a fence: in turn ```markdown inside a chat line before and after, ```markdown, a bare one. */
