@@ -4,6 +4,7 @@ import { StructuredOutputError } from "../ai/errors";
 import { agentHeader, estimateTokens, qaBlock, tag, today, trimToTokens, type QA } from "../ai/prompts";
 import type { UsageSink } from "../ai/usage";
 import type { WaitOptions } from "../concurrency";
+import { wordsKey } from "../validation/text";
 
 const schema = z.object({
   queries: z
@@ -28,7 +29,6 @@ export interface ChainLink {
 export const DIGEST_PARENT_LEARNINGS = 16;
 export const DIGEST_ANCESTOR_LEARNINGS = 6;
 
-const learningKey = (text: string) => text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 
 /**
  * A bounded digest of the parent chain (root first) for planning a query's children: each link's
@@ -50,7 +50,7 @@ export function renderChain(chain: ChainLink[], budgetTokens: number): { text: s
     // Round-robin over the link's pages: the digest covers its sources before it repeats one.
     const byUrl = new Map<string, string[]>();
     for (const l of link.learnings) {
-      const key = learningKey(l.content);
+      const key = wordsKey(l.content);
       if (!key || shown.has(key)) continue;
       shown.add(key);
       byUrl.set(l.url, [...(byUrl.get(l.url) ?? []), l.content]);

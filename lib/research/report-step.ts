@@ -12,6 +12,7 @@ import { PartSplitter, StreamedVerification } from "../verification/streamed";
 import type { SourceText } from "../verification/verify-report";
 import * as store from "../db/tree";
 import { fitToContext, withContextRetry } from "../ai/context-limit";
+import { wordsKey } from "../validation/text";
 
 export interface WrittenReport {
   /** The report as written: citations checked and numbered, with its source list. */
@@ -110,7 +111,7 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
 export function distinctLearnings<T extends { content: string; url: string }>(learnings: T[]): T[] {
   const seen = new Set<string>();
   return learnings.filter((l) => {
-    const key = `${l.url}\u0000${l.content.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()}`;
+    const key = `${l.url}\u0000${wordsKey(l.content)}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
-import { storable, storableDeep, text, unstorableProblem } from "./text";
+import { describe, it, test } from "node:test";
+import { storable, storableDeep, text, unstorableProblem, wordsKey } from "./text";
 
 describe("outside text", () => {
   it("storable drops NUL characters and replaces lone surrogates, keeping pairs", () => {
@@ -20,4 +20,10 @@ describe("outside text", () => {
     assert.equal(text().safeParse("a\u0000b").success, false);
     assert.equal(text().safeParse("ok").success, true);
   });
+});
+
+test("wordsKey: case, spacing and punctuation aside, ASCII or not, as NFKC with Unicode classes gives it", () => {
+  const slow = (t: string) => t.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  for (const t of ["Sales rose 12%.", "  sales ROSE 12 % ", "a_b-c", "Ünïcödé — ﬁne", "東京 2024年", "", "...", "tab\tand\nline"]) assert.equal(wordsKey(t), slow(t), t);
+  assert.equal(wordsKey("Sales rose 12%."), wordsKey("sales rose 12 %"));
 });
