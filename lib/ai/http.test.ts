@@ -192,3 +192,32 @@ test("a reasoning model's refusals (OpenAI's o-series under a deployment's name)
   assert.equal((await request({ model: "gpt-4o", max_tokens: 500, temperature: 0.3 })).status, 200);
   assert.deepEqual(bodies.at(-1), { model: "gpt-4o", max_tokens: 500, temperature: 0.3 });
 });
+
+test("an error sent with HTTP 200 (OpenRouter's upstream failures), whole or as a stream's first event, is that HTTP error: retried, or handed on with its status", async () => {
+  const providerError = (code: number | string) => JSON.stringify({ error: { message: "Provider returned error", code, metadata: { provider_name: "Upstream" } } });
+  const sse = (...events: string[]) => new Response(events.join(""), { status: 200, headers: { "content-type": "text/event-stream" } });
+  const chunk = JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "Hello" }, finish_reason: null }] });
+  const replies: (() => Response)[] = [
+    () => new Response(providerError(502), { status: 200, headers: { "content-type": "application/json" } }),
+    () => sse(": OPENROUTER PROCESSING\n\n", `data: ${providerError(429)}\n\n`),
+    () => sse(": OPENROUTER PROCESSING\n\n", `data: ${chunk}\n\n`, "data: [DONE]\n\n"),
+  ];
+  let calls = 0;
+  const fetchImpl = (async () => replies[calls++]()) as typeof fetch;
+  const retries: (number | undefined)[] = [];
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 1000, fetchImpl, onRetry: (r) => retries.push(r.status) });
+  const response = await f("http://llm-router.test/v1/chat/completions", { method: "POST", body: "{}" });
+  assert.equal(response.status, 200);
+  assert.deepEqual(retries, [502, 429], "each error retried as the status it reports");
+  assert.equal(await response.text(), `: OPENROUTER PROCESSING\n\ndata: ${chunk}\n\ndata: [DONE]\n\n`, "a stream read ahead is given back whole");
+
+  // One that reports a client error is handed on as that error, its message kept.
+  const refusing = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 1000, fetchImpl: (async () => new Response(providerError(400), { status: 200 })) as typeof fetch });
+  const refused = await refusing("http://llm-router.test/v1/chat/completions", { method: "POST", body: "{}" });
+  assert.equal(refused.status, 400);
+  assert.match(await refused.text(), /Provider returned error/);
+  // A reply that merely mentions "error" is a reply.
+  const fine = JSON.stringify({ choices: [{ message: { content: 'The "error" was small.' } }], error: null });
+  const plain = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 1000, fetchImpl: (async () => new Response(fine, { status: 200 })) as typeof fetch });
+  assert.equal(await (await plain("http://llm-router.test/v1/chat/completions", { method: "POST", body: "{}" })).text(), fine);
+});

@@ -14,6 +14,7 @@ import { backoffDelay, parseRetryAfter, sleep, type Semaphore, type WaitOptions 
 import { isReadWhole, leanFetch } from "../lean-fetch";
 import { describeLlmError } from "./errors";
 import { adaptedBody, learnRefusal } from "./refused-parameters";
+import { withErrorInBody } from "./error-in-body";
 import type { ProviderHealth } from "./provider-health";
 
 export interface RetryingFetchOptions {
@@ -135,7 +136,9 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
       const server = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
       const body = adaptedBody(server, init?.body);
       try {
-        response = await fetchImpl(input, { ...init, body, signal });
+        const fetched = await fetchImpl(input, { ...init, body, signal });
+        // A 200 that carries an error (OpenRouter's upstream failures) is that error (./error-in-body.ts).
+        response = fetched.status === 200 ? await withErrorInBody(fetched, idle.alive) : fetched;
       } catch (error) {
         idle.stop();
         release();

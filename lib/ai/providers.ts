@@ -20,7 +20,7 @@ let cached: { key: string; providers: BoundedMap<string, Scheduled> } | undefine
 function scheduled(schedule: WaitOptions = {}): Scheduled {
   assertResearchConfigured({ llm: true });
   const env = getEnv();
-  const key = `${env.OPENAI_BASE_URL}|${env.RESEARCH_MODEL}|${env.OPENAI_API_KEY ? "k" : ""}`;
+  const key = `${env.OPENAI_BASE_URL}|${env.RESEARCH_MODEL}|${env.OPENAI_API_KEY ? "k" : ""}|${env.LLM_RETRY_BUDGET_MS}|${env.LLM_TIMEOUT_MS}`;
   if (cached?.key !== key) cached = { key, providers: new BoundedMap(1_000) };
   // A run's lane and a handful of priorities: a few providers per run, made once each (cheap objects).
   return cached.providers.getOrAdd(`${schedule.lane ?? ""}\u0000${schedule.priority ?? 0}`, () => {

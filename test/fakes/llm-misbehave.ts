@@ -63,6 +63,10 @@
 //                    sent, counted in its completion tokens and in max_tokens / max_completion_tokens; a
 //                    limit it fills (the answer agent caps each call at 4,000 at most) ends the reply
 //                    empty, finish_reason "length": llm-server.ts answers so
+//   error-in-200     every 4th request answered HTTP 200 with an error for its body, as OpenRouter answers an
+//                    upstream provider's failure after its 200 went out: {"error": {"message": "Provider
+//                    returned error", "code": 502}} whole, or streamed after ": OPENROUTER PROCESSING"
+//                    comments: llm-server.ts answers so
 // The value is walked alongside the request's JSON Schema (response_format, llm-schema-leaves.ts), so
 // that each leaf is known for what it is: an enum value, a handle, an id, a URL, a file name, a quote or
 // free text.
@@ -98,6 +102,7 @@ export const MISBEHAVE_MODES = [
   "no-schema",
   "reasoning-params",
   "hidden-reasoning",
+  "error-in-200",
 ] as const;
 export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
 
@@ -147,6 +152,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     case "no-schema":
     case "reasoning-params":
     case "hidden-reasoning":
+    case "error-in-200":
       // The server's habits, not the model's: llm-server.ts answers so.
       return out(input.text);
     case "cut-off":

@@ -269,6 +269,16 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       entry.misbehaved = true;
       return sendJson(res, 400, { error: { message: reasoningRefusal.message, type: "invalid_request_error", param: reasoningRefusal.param, code: reasoningRefusal.code } });
     }
+    // As OpenRouter answers when the upstream provider fails after its 200 went out: the error is the body,
+    // whole or as the stream's first event after its "processing" comments. Every 4th request.
+    if (o.misbehave === "error-in-200" && this.nextNumber("misbehave|error-in-200") % 4 === 0) {
+      entry.misbehaved = true;
+      const error = { error: { message: "Provider returned error", code: 502, metadata: { provider_name: "Fake upstream" } } };
+      if (!entry.stream) return sendJson(res, 200, error);
+      res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+      res.write(": OPENROUTER PROCESSING\n\n");
+      return void res.end(`data: ${JSON.stringify(error)}\n\n`);
+    }
     // As DeepSeek's API answers a format it does not take.
     if (o.misbehave === "no-schema" && body.response_format?.type === "json_schema") {
       entry.misbehaved = true;

@@ -301,6 +301,9 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
     async run(mode: MisbehaveMode | null): Promise<ModeRun> {
       fakes.reset();
       fakes.llm.configure({ ...options.llm, misbehave: mode });
+      // A failed call is lost at once (LLM_RETRY_BUDGET_MS 0), but where the mode is a failure the product retries.
+      process.env.LLM_RETRY_BUDGET_MS = mode === "error-in-200" ? "60000" : "0";
+      (await import("../../lib/env")).resetEnvCache();
       const t0 = performance.now();
       const runs: EngineRun[] = [];
       if (engines.includes("tree")) runs.push(await runTree());

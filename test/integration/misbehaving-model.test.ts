@@ -26,6 +26,8 @@
 //   max_completion_tokens and the sampling settings are left out; every engine completes.
 //   Under the hidden-reasoning model (5,000 tokens of unsent thought before every reply, counted in the limit): the
 //   answer agent's capped calls are given room to think after the first one left empty.
+//   Under the error-in-200 server (every 4th request answered 200 with an error body, as OpenRouter's upstream
+//   failures): each is retried as the HTTP error it reports, and every engine completes.
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
