@@ -426,6 +426,14 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
     for (let part = 0; part <= MAX_CONTINUATIONS; part++) {
       const piece = await settledExchange(options, () => streamPiece(options, written, emit));
       written += piece.text;
+      if (piece.failure) {
+        // A stream that failed after it began to send text (an upstream provider dying mid-reply behind
+        // OpenRouter, a connection reset, a server gone quiet): what it sent is kept, and the rest asked
+        // for as after a cut. Asked again from the start, the reader would see the text begin anew.
+        if (part === MAX_CONTINUATIONS) rethrow(piece.failure, options.signal);
+        console.warn(`[quarry] ${options.agent}: the reply's stream failed after ${piece.text.length} characters (${describeLlmError(piece.failure)}); asking for the rest.`);
+        continue;
+      }
       if (!cutByServer(piece, undefined) || !piece.text.trim()) break;
     }
     const rest = fence.end();
@@ -444,7 +452,7 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
  * (./reasoning.ts: held back and dropped), handed to `emit` as it arrives. A continuation's start is
  * held until it is known whether it repeats the end of `written` (joinContinued).
  */
-async function streamPiece(options: CallOptions, written: string, emit: (delta: string) => void): Promise<{ text: string; finishReason: string; usage: TokenCount }> {
+async function streamPiece(options: CallOptions, written: string, emit: (delta: string) => void): Promise<{ text: string; finishReason: string; usage: TokenCount; failure?: unknown }> {
   const { signal, schedule } = options;
   let streamError: unknown;
   const turns = plainTurns(options.prompt, written);
@@ -479,9 +487,13 @@ async function streamPiece(options: CallOptions, written: string, emit: (delta: 
     take(reasoning.push(raw));
   }
   take(reasoning.end(), true);
-  if (streamError) throw streamError;
-  const reported = await result.usage;
   const sentChars = turns.reduce((n, turn) => n + turn.content.length, options.system.length);
+  if (streamError) {
+    // Failed after text was sent (and not stopped by the caller): the text is the piece, its tokens estimated.
+    if (!text.trim() || signal?.aborted) throw streamError;
+    return { text, finishReason: "error", usage: toTokenCount(undefined, sentChars, receivedChars), failure: streamError };
+  }
+  const reported = await result.usage;
   notePromptTokens(sentChars, reported.inputTokens);
   const usage = toTokenCount(reported, sentChars, receivedChars + ((await result.finalStep).reasoningText?.length ?? 0));
   return { text, finishReason: await result.finishReason, usage };

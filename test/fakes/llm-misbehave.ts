@@ -66,7 +66,8 @@
 //   error-in-200     every 4th request answered HTTP 200 with an error for its body, as OpenRouter answers an
 //                    upstream provider's failure after its 200 went out: {"error": {"message": "Provider
 //                    returned error", "code": 502}} whole, or streamed after ": OPENROUTER PROCESSING"
-//                    comments: llm-server.ts answers so
+//                    comments; and every other long stream fails so mid-reply, half of it sent:
+//                    llm-server.ts answers so
 // The value is walked alongside the request's JSON Schema (response_format, llm-schema-leaves.ts), so
 // that each leaf is known for what it is: an enum value, a handle, an id, a URL, a file name, a quote or
 // free text.

@@ -273,11 +273,10 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     // whole or as the stream's first event after its "processing" comments. Every 4th request.
     if (o.misbehave === "error-in-200" && this.nextNumber("misbehave|error-in-200") % 4 === 0) {
       entry.misbehaved = true;
-      const error = { error: { message: "Provider returned error", code: 502, metadata: { provider_name: "Fake upstream" } } };
-      if (!entry.stream) return sendJson(res, 200, error);
+      if (!entry.stream) return sendJson(res, 200, UPSTREAM_ERROR);
       res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
       res.write(": OPENROUTER PROCESSING\n\n");
-      return void res.end(`data: ${JSON.stringify(error)}\n\n`);
+      return void res.end(`data: ${JSON.stringify(UPSTREAM_ERROR)}\n\n`);
     }
     // As DeepSeek's API answers a format it does not take.
     if (o.misbehave === "no-schema" && body.response_format?.type === "json_schema") {
@@ -376,7 +375,16 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     const perPiece = pieces.length ? latency / 2 / pieces.length : 0;
     const streamStart = Date.now();
     let generated = 0;
+    // error-in-200: every other long stream the upstream fails mid-reply, half of it sent (the rest is never sent).
+    const failAt = o.misbehave === "error-in-200" && text.length > 200 && this.nextNumber("misbehave|error-mid-stream") % 2 === 1 ? Math.floor(pieces.length / 2) : -1;
     for (const [i, piece] of pieces.entries()) {
+      if (i === failAt) {
+        entry.misbehaved = true;
+        // Asked to go on from what was sent: the rest (as a model continuing its reply).
+        const sent = pieces.slice(0, i).map((p) => ("content" in p ? p.content : "")).join("");
+        this.jsonCuts.set(sent, text.slice(sent.length));
+        return void res.end(`data: ${JSON.stringify(UPSTREAM_ERROR)}\n\n`);
+      }
       if (paced) {
         generated += ("content" in piece ? piece.content : piece.reasoning_content).length;
         const due = streamStart + generationMs(generated) - Date.now();
@@ -391,6 +399,9 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     res.end("data: [DONE]\n\n");
   }
 }
+
+/** What OpenRouter sends for an upstream provider's failure once its 200 went out (misbehave "error-in-200"). */
+const UPSTREAM_ERROR = { error: { message: "Provider returned error", code: 502, metadata: { provider_name: "Fake upstream" } } };
 
 /** The thought of a reply under misbehave "hidden-reasoning": more than an answer's capped calls allow (4,000 at most). */
 const HIDDEN_REASONING_TOKENS = 5_000;

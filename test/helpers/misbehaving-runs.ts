@@ -309,7 +309,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       if (engines.includes("tree")) runs.push(await runTree());
       if (engines.includes("deep-research")) runs.push(await runDeepResearch());
       if (engines.includes("answer")) runs.push(await runAnswer());
-      return { mode, runs, storedLeaks: await storedLeaks(), fencedReplies: await fencedReplies(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, repairs: fakes.llm.log.filter(isRepair).length, promptTokens: fakes.llm.log.reduce((n, e) => n + e.promptTokens, 0), cutReplies: fakes.llm.log.filter((e) => mode === "cut-off" && e.misbehaved && e.intended !== undefined && !isRepair(e)).map((e) => ({ agent: e.agent, intended: e.intended! })), ms: Math.round(performance.now() - t0) };
+      return { mode, runs, storedLeaks: await storedLeaks(), fencedReplies: await fencedReplies(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, repairs: fakes.llm.log.filter(isRepair).length, promptTokens: fakes.llm.log.reduce((n, e) => n + e.promptTokens, 0), cutReplies: fakes.llm.log.filter((e) => (mode === "cut-off" || mode === "error-in-200") && e.misbehaved && e.intended !== undefined && !isRepair(e)).map((e) => ({ agent: e.agent, intended: e.intended! })), ms: Math.round(performance.now() - t0) };
     },
     async stop(): Promise<void> {
       await db.$disconnect();

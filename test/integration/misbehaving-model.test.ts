@@ -27,7 +27,9 @@
 //   Under the hidden-reasoning model (5,000 tokens of unsent thought before every reply, counted in the limit): the
 //   answer agent's capped calls are given room to think after the first one left empty.
 //   Under the error-in-200 server (every 4th request answered 200 with an error body, as OpenRouter's upstream
-//   failures): each is retried as the HTTP error it reports, and every engine completes.
+//   failures, and every other long stream failing so mid-reply): each is retried as the HTTP error it reports,
+//   a stream that failed mid-reply is continued from what it sent, whole and nothing repeated, and every engine
+//   completes.
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
@@ -163,11 +165,11 @@ for (const mode of MISBEHAVE_MODES) {
       });
     }
 
-    if (mode === "cut-off") {
-      // A reply cut at the server's output limit is continued until it ends: what Quarry received is the
-      // whole reply, the sentence the model restarted in each continuation not repeated.
+    if (mode === "cut-off" || mode === "error-in-200") {
+      // A reply cut at the server's output limit, or whose stream failed mid-reply, is continued until it ends: what
+      // Quarry received is the whole reply, the sentence the model restarted in each continuation not repeated.
       for (const [engine, agent] of [["tree", "report-writer"], ["deep-research", "dr-reply"]] as const) {
-        test(`${engine}: the ${agent}'s reply cut at the output limit is continued, whole and nothing repeated`, () => {
+        test(`${engine}: the ${agent}'s reply ${mode === "cut-off" ? "cut at the output limit" : "whose stream failed mid-reply"} is continued, whole and nothing repeated`, () => {
           const cut = result.cutReplies.filter((r) => r.agent === agent);
           assert.ok(cut.length > 0, `no ${agent} reply was cut`);
           const run = runOf(engine);
