@@ -53,12 +53,17 @@ const agents = {
   "https:": closingIdle(new https.Agent({ keepAlive: true, scheduling: "lifo" })),
 };
 
-/** Replies read whole before their Response was made: their body costs nothing more to wait for. */
-const whole = new WeakSet<Response>();
+/** Replies read whole before their Response was made, with their bytes: their body costs nothing more to wait for. */
+const whole = new WeakMap<Response, Buffer>();
 
 /** True when the response's body is already in memory (see leanFetch): reading it waits on nothing. */
 export function isReadWhole(response: Response): boolean {
   return whole.has(response);
+}
+
+/** The bytes of a response read whole (see leanFetch), to look into without reading its body; else undefined. */
+export function wholeBytes(response: Response): Buffer | undefined {
+  return whole.get(response);
 }
 
 /** Node's own fetch, past Next.js's wrapper (its data cache and tracing). */
@@ -204,8 +209,9 @@ export const leanFetch: typeof fetch = async (input, init) => {
     }
     const stream = decoded(res);
     if (STREAMED.test(res.headers["content-type"] ?? "")) return new Response(streamedBody(stream, signal), meta);
-    const response = new Response((await readWhole(stream, signal)) as Uint8Array<ArrayBuffer>, meta);
-    whole.add(response);
+    const bytes = await readWhole(stream, signal);
+    const response = new Response(bytes as Uint8Array<ArrayBuffer>, meta);
+    whole.set(response, bytes);
     return response;
   }
 };

@@ -6,7 +6,7 @@
 // failed the call. Such a reply becomes the HTTP error it reports (its code where that is an HTTP
 // status, 429 for a rate limit, else 502), which the retrying fetch (./http.ts) retries or hands on
 // as any other. An error after the stream has begun (text already sent) is the call's.
-import { isReadWhole } from "../lean-fetch";
+import { wholeBytes } from "../lean-fetch";
 
 type ErrorBody = { error: unknown };
 
@@ -64,8 +64,11 @@ function firstData(text: string, ended: boolean): string | undefined {
 export async function withErrorInBody(response: Response, alive: () => void): Promise<Response> {
   if (response.status !== 200 || !response.body) return response;
   // A reply that is not a stream is read whole anyway (by lib/lean-fetch.ts already, or by the AI SDK).
-  if (isReadWhole(response) || !/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) {
-    const error = errorOf(await response.clone().text());
+  const bytes = wholeBytes(response);
+  // Most replies: read whole, and no "error" key in them (looked for in the bytes, nothing decoded or copied).
+  if (bytes && bytes.indexOf('"error"') === -1) return response;
+  if (bytes || !/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) {
+    const error = errorOf(bytes ? bytes.toString("utf8") : await response.clone().text());
     return error ? errorResponse(error, response.headers) : response;
   }
   const reader = response.body.getReader();
