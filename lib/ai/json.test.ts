@@ -37,3 +37,12 @@ test("strictJson leaves what it cannot read for JSON.parse to reject", () => {
   assert.throws(() => extractJson('{"a": maybe}'), SyntaxError);
   assert.throws(() => extractJson('{"a": "never closed'), SyntaxError);
 });
+
+test("several values in a row (JSON Lines, or objects with commas and no list around them) are read as their list", () => {
+  assert.deepEqual(extractJson('{"query": "a"}\n{"query": "b"}\n'), [{ query: "a" }, { query: "b" }]);
+  assert.deepEqual(extractJson('Here they are:\n{"query": "a, {b}"},\n{"query": "c\\" }"}\nHope this helps!'), [{ query: "a, {b}" }, { query: 'c" }' }]);
+  // One value is that value; a value never closed is no sequence (the whole value before it is read, as before).
+  assert.deepEqual(extractJson('{"query": "a"}'), { query: "a" });
+  assert.deepEqual(extractJson('{"query": "a"}\n{"query": "b"'), { query: "a" });
+  assert.throws(() => extractJson('{"query": "a"\n{"query": "b"'), SyntaxError);
+});

@@ -18,7 +18,45 @@ export function extractJson(text: string): unknown {
     const parsed = tryParse(candidate.trim());
     if (parsed !== undefined) return parsed;
   }
+  // Several values one after another: JSON Lines, or objects separated by commas with no list around them.
+  const sequence = firstBrace >= 0 ? jsonSequence(text.slice(firstBrace)) : undefined;
+  if (sequence) return sequence;
   throw new SyntaxError("The reply contains no parseable JSON");
+}
+
+/**
+ * Two or more JSON values in a row, as small models write a list they were asked for inside an object
+ * (`{"query": "a"}` on a line, `{"query": "b"}` on the next, or with commas between), as the list of
+ * them (the schema then takes the list as its object's one list: ./conform.ts); undefined for fewer
+ * than two.
+ */
+function jsonSequence(text: string): unknown[] | undefined {
+  const values: unknown[] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    while (i < n && /[\s,]/.test(text[i])) i++;
+    if (i >= n) break;
+    // Prose after the values ends them.
+    if (text[i] !== "{" && text[i] !== "[") break;
+    const start = i;
+    let depth = 0;
+    let quote: string | null = null;
+    for (; i < n; i++) {
+      const c = text[i];
+      if (quote) {
+        if (c === "\\") i++;
+        else if (c === quote) quote = null;
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === "{" || c === "[") depth++;
+      else if ((c === "}" || c === "]") && --depth === 0) break;
+    }
+    if (depth !== 0) return undefined;
+    const value = tryParse(text.slice(start, ++i));
+    if (value === undefined) return undefined;
+    values.push(value);
+  }
+  return values.length >= 2 ? values : undefined;
 }
 
 /** The text as JSON, strict or written loosely (strictJson); undefined when it is neither. */

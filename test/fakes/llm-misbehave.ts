@@ -11,6 +11,8 @@
 //   wrapper          the object wrapped in another: {"response": {…}}, {"data": {…}}, or {"response": "{…}"}
 //                    (the object as a string of JSON), in turn
 //   bare-list        an object that holds only a list sent as the bare list: [{…}, {…}] for {"queries": […]}
+//   json-lines       an object that holds only a list of objects sent as its items one after another, in turn one
+//                    a line (JSON Lines) and with commas between, with no list around them
 //   other-keys       every key of a JSON reply in another convention, as models write the keys of a schema they
 //                    were only shown: camelCase as snake_case ("exact_quote") or, in turn, as Title Case words
 //                    ("Exact Quote"); snake_case as camelCase
@@ -81,6 +83,7 @@ export const MISBEHAVE_MODES = [
   "prose",
   "wrapper",
   "bare-list",
+  "json-lines",
   "other-keys",
   "enum-case",
   "retyped",
@@ -176,6 +179,13 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       // In turn: {"response": {…}}, {"data": {…}}, and {"response": "{…}"} (the object as a string of JSON).
       const n = input.nextNumber("misbehave|wrapper") % 3;
       return out(JSON.stringify(n === 0 ? { response: JSON.stringify(value) } : { [n === 1 ? "response" : "data"]: value }));
+    }
+    case "json-lines": {
+      // In turn one item a line (JSON Lines), and items with commas between and no list around them.
+      const keys = typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+      const list = keys.length === 1 ? (value as Record<string, unknown>)[keys[0]] : undefined;
+      if (!Array.isArray(list) || list.length < 2 || !list.every((item) => typeof item === "object" && item !== null && !Array.isArray(item))) return out(input.text);
+      return out(list.map((item) => JSON.stringify(item)).join(input.nextNumber("misbehave|json-lines") % 2 ? ",\n" : "\n"));
     }
     case "other-keys":
       return out(JSON.stringify(otherKeys(value, input.nextNumber("misbehave|other-keys") % 2)));
