@@ -116,14 +116,14 @@ const formatSupport = new Map<string, FormatSupport>();
 
 /**
  * A 400 (or 422) whose message names the response format: the server does not take it (DeepSeek's
- * "This response_format type is unavailable now"; Gemini's OpenAI endpoint refuses a schema's keywords
+ * "This response_format type is unavailable now", its reasoner's "does not support Json Output"; Gemini's OpenAI endpoint refuses a schema's keywords
  * as "Unknown name \"$schema\" at 'generation_config.response_schema'").
  */
 export function rejectsResponseFormat(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const e = error as Error & { statusCode?: number; responseBody?: string };
   if (e.statusCode !== 400 && e.statusCode !== 422) return false;
-  return /response[_ ]?(?:format|schema)|json[_ ]?schema|json[_ ]?object|structured[_ ]?output/i.test(`${e.message} ${e.responseBody ?? ""}`);
+  return /response[_ ]?(?:format|schema)|json[_ ]?schema|json[_ ]?object|json[_ ]?(?:output|mode)|structured[_ ]?output/i.test(`${e.message} ${e.responseBody ?? ""}`);
 }
 
 /**

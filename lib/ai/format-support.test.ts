@@ -107,6 +107,8 @@ test("the refusals of a format that step a server down, in each server's words; 
   assert.ok(rejectsResponseFormat(refusal(400, 'Invalid JSON payload received. Unknown name "$schema" at \'generation_config.response_schema\': Cannot find field.')));
   assert.ok(rejectsResponseFormat(refusal(400, "response_format json_schema is not supported with this model")));
   assert.ok(rejectsResponseFormat(refusal(422, "'response_format.type' must be 'json_schema' or 'text'")));
+  assert.ok(rejectsResponseFormat(refusal(400, "deepseek-reasoner does not support Json Output.")));
+  assert.ok(rejectsResponseFormat(refusal(400, "JSON mode is not enabled for this model")));
   assert.ok(!rejectsResponseFormat(refusal(400, "This model's maximum context length is 8192 tokens")));
   assert.ok(!rejectsResponseFormat(refusal(500, "response_format failed")));
 });
