@@ -72,6 +72,8 @@ type Draft = { query: string; objective?: string };
 let server: Server;
 let script: Draft[][] = [];
 let prompts: string[] = [];
+/** The model writes the list as the queries alone, as small models do. */
+let bareStrings = false;
 
 function configureLlm(baseUrl: string): void {
   process.env.OPENAI_BASE_URL = baseUrl;
@@ -89,7 +91,7 @@ before(async () => {
       const { messages } = JSON.parse(body) as { messages: { role: string; content: string }[] };
       prompts.push(messages.filter((m) => m.role === "user").at(-1)?.content ?? "");
       const drafts = script[Math.min(prompts.length - 1, script.length - 1)] ?? [];
-      const content = JSON.stringify({ queries: drafts.map((d) => ({ query: d.query, objective: d.objective ?? `objective of ${d.query}` })) });
+      const content = JSON.stringify({ queries: drafts.map((d) => (bareStrings ? d.query : { query: d.query, objective: d.objective ?? `objective of ${d.query}` })) });
       res.writeHead(200, { "content-type": "application/json" });
       res.end(
         JSON.stringify({
@@ -115,6 +117,15 @@ describe("query generator against a scripted model", () => {
     configureLlm(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
     script = [];
     prompts = [];
+    bareStrings = false;
+  });
+
+  test("queries written as bare strings are kept, each its own objective, with no repair", async () => {
+    bareStrings = true;
+    script = [q("grid battery revenue 2024", "battery arbitrage spreads", "capacity market payments")];
+    const drafts = await generateSerpQueries({ prompt: "Grid batteries", qa: [], count: 3, contextBudgetTokens: 2_000 });
+    assert.deepEqual(drafts, ["grid battery revenue 2024", "battery arbitrage spreads", "capacity market payments"].map((query) => ({ query, objective: query })));
+    assert.equal(prompts.length, 1);
   });
 
   test("a long reply is cut to exactly count, in one call", async () => {

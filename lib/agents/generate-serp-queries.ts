@@ -9,10 +9,15 @@ import { wordsKey } from "../validation/text";
 const schema = z.object({
   queries: z
     .array(
-      z.object({
-        query: z.string().describe("A web search query, as one would type it into a search engine"),
-        objective: z.string().describe("What to extract from the pages this query finds, and why it matters for the research"),
-      }),
+      // Small models write the list as the queries alone (["grid battery revenue", …]): each is kept,
+      // its own text its objective, rather than the plan lost to repairs.
+      z.preprocess(
+        (item) => (typeof item === "string" ? { query: item, objective: item } : item),
+        z.object({
+          query: z.string().describe("A web search query, as one would type it into a search engine"),
+          objective: z.string().describe("What to extract from the pages this query finds, and why it matters for the research"),
+        }),
+      ),
     )
     .describe("The search queries"),
 });
