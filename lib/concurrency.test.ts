@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { allOrFirstError, backoffDelay, parseRetryAfter, Semaphore } from "./concurrency";
+import { allOrFirstError, backoffDelay, parseRetryAfter, retryAfterOf, Semaphore } from "./concurrency";
 
 test("a semaphore never runs more than its limit at once", async () => {
   const sem = new Semaphore(3);
@@ -41,6 +41,10 @@ test("backoff grows exponentially with jitter and is capped", () => {
 
 test("Retry-After in seconds or as an HTTP date", () => {
   assert.equal(parseRetryAfter("2"), 2000);
+  // OpenAI's and Azure's retry-after-ms, to the millisecond, before Retry-After.
+  assert.equal(retryAfterOf(new Headers({ "retry-after-ms": "350", "retry-after": "1" })), 350);
+  assert.equal(retryAfterOf(new Headers({ "retry-after": "1" })), 1000);
+  assert.equal(retryAfterOf(new Headers({ "retry-after-ms": "soon" })), undefined);
   assert.equal(parseRetryAfter(new Date(10_000).toUTCString(), 4_000), 6000);
   assert.equal(parseRetryAfter(null), undefined);
   assert.equal(parseRetryAfter("soon"), undefined);

@@ -172,6 +172,15 @@ export function backoffDelay(attempt: number, baseMs = 500, capMs = 20_000, rand
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
+/**
+ * The wait a response asks for, in milliseconds: `retry-after-ms` where it is sent (OpenAI's and Azure
+ * OpenAI's, to the millisecond), else Retry-After; undefined for neither.
+ */
+export function retryAfterOf(headers: Headers, now = Date.now()): number | undefined {
+  const ms = Number(headers.get("retry-after-ms") ?? NaN);
+  return Number.isFinite(ms) && ms >= 0 ? ms : parseRetryAfter(headers.get("retry-after"), now);
+}
+
 /** Parses Retry-After (seconds or an HTTP date) into milliseconds, or undefined. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;

@@ -10,7 +10,7 @@
 // provider hands each model its fetch (lib/ai/providers.ts), so a call's model carries its schedule.
 // (Not an AsyncLocalStorage: one in a process turns on promise hooks for every promise it makes.)
 import { assertOwned } from "../ownership";
-import { backoffDelay, parseRetryAfter, sleep, type Semaphore, type WaitOptions } from "../concurrency";
+import { backoffDelay, retryAfterOf, sleep, type Semaphore, type WaitOptions } from "../concurrency";
 import { isReadWhole, leanFetch } from "../lean-fetch";
 import { describeLlmError } from "./errors";
 import { adaptedBody, learnRefusal } from "./refused-parameters";
@@ -162,7 +162,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
         return releaseAfterBody(response, release, idle);
       }
       const status = response?.status;
-      const retryAfter = response ? parseRetryAfter(response.headers.get("retry-after")) : undefined;
+      const retryAfter = response ? retryAfterOf(response.headers) : undefined;
       health?.failed(response ? `HTTP ${status} from the LLM server` : describeLlmError(networkError), { rateLimited: status === 429 });
 
       if (!probe && now() - started - excludedMs >= retryBudgetMs) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AdaptiveLimit } from "../adaptive-limit";
-import { backoffDelay, parseRetryAfter, sleep } from "../concurrency";
+import { backoffDelay, retryAfterOf, sleep } from "../concurrency";
 import { errorMessage } from "../errors";
 import { leanFetch } from "../lean-fetch";
 import { storable } from "../validation/text";
@@ -79,7 +79,7 @@ export class SearxngProvider implements SearchProvider {
         problem = response.status === 403
           ? "SearXNG answered 403: enable the json format in its settings.yml (search.formats)"
           : `SearXNG answered HTTP ${response.status}`;
-        retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+        retryAfter = retryAfterOf(response.headers);
         await response.body?.cancel().catch(() => undefined);
         if (response.status < 500 && response.status !== 429) throw new SearchError(problem);
       } catch (error) {
