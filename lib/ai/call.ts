@@ -19,7 +19,7 @@ import { conform, type JsonSchemaNode } from "./conform";
 import { extractJson } from "./json";
 import { reasoningFilter, stripReasoning } from "./reasoning";
 import { fenceFilter, unwrapReport } from "./fence";
-import { describeLlmError, LlmUnavailableError, StructuredOutputError } from "./errors";
+import { describeLlmError, LlmUnavailableError, refusalText, StructuredOutputError } from "./errors";
 import { isOwnershipLoss, ownershipLost } from "../errors";
 import { assertOwned } from "../ownership";
 import { researchModel, type ChatModel } from "./providers";
@@ -120,10 +120,7 @@ const formatSupport = new Map<string, FormatSupport>();
  * as "Unknown name \"$schema\" at 'generation_config.response_schema'").
  */
 export function rejectsResponseFormat(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const e = error as Error & { statusCode?: number; responseBody?: string };
-  if (e.statusCode !== 400 && e.statusCode !== 422) return false;
-  return /response[_ ]?(?:format|schema)|json[_ ]?schema|json[_ ]?object|json[_ ]?(?:output|mode)|structured[_ ]?output/i.test(`${e.message} ${e.responseBody ?? ""}`);
+  return /response[_ ]?(?:format|schema)|json[_ ]?schema|json[_ ]?object|json[_ ]?(?:output|mode)|structured[_ ]?output/i.test(refusalText(error) ?? "");
 }
 
 /**
@@ -188,7 +185,10 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     // the schema's shape (./conform.ts); else a repair is asked for. A reply is outside text: a
     // cut-off emoji leaves a lone surrogate, and a model can emit NUL.
     // A cap spent thinking, nothing written: asked again as it was, with room to think (no repair to ask for).
-    if (spentThinking(reply, maxOutputTokens, text)) continue;
+    if (spentThinking(reply, maxOutputTokens, text)) {
+      lastProblem = "the model spent its whole output limit thinking and wrote nothing";
+      continue;
+    }
     const parsed = parseReply(schema, shape, text, attempt === env.LLM_REPAIR_ATTEMPTS);
     if (parsed.ok) return storableDeep(parsed.value);
     lastProblem = parsed.problem;

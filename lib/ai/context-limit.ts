@@ -8,7 +8,7 @@
 // budget is held to a share of it (fitToContext); the big prompts (a report, a page read) are built
 // again once after such a refusal (withContextRetry). (Servers that cut a prompt without a word, as
 // Ollama does: ./context-window.ts.)
-import { getEnv } from "../env";
+import { getEnv, type Env } from "../env";
 import { serverKey } from "./server-key";
 
 /** The share of the window one budgeted part of a prompt may take: the rest is the instructions, the other parts and the reply. */
@@ -62,6 +62,14 @@ export function contextWindow(): number | undefined {
 export function fitToContext(budgetTokens: number): number {
   const window = contextWindow();
   return window === undefined ? budgetTokens : Math.max(200, Math.min(budgetTokens, Math.floor(window * SHARE)));
+}
+
+/** The configured prompt budgets, each read through fitToContext by the runs (RunContext, DrContext: `budgetOf`). */
+export type PromptBudget = "PAGE_TOKEN_BUDGET" | "CONTEXT_TOKEN_BUDGET" | "REPORT_TOKEN_BUDGET";
+
+/** A configured prompt budget, held to a share of the model's context window where it is known. */
+export function promptBudget(env: Pick<Env, PromptBudget>, name: PromptBudget): number {
+  return fitToContext(env[name]);
 }
 
 /**

@@ -25,7 +25,7 @@ function errorOf(text: string): ErrorBody | undefined {
 }
 
 /** The HTTP status an error body reports. */
-export function statusOf(body: ErrorBody): number {
+function statusOf(body: ErrorBody): number {
   const error = body.error as { code?: unknown; status?: unknown; type?: unknown; message?: unknown } | string;
   if (typeof error === "object" && error) {
     for (const code of [error.code, error.status]) {

@@ -61,6 +61,17 @@ export function isLostCall(error: unknown): error is Error {
   return error instanceof StructuredOutputError || (error instanceof LlmUnavailableError && error.kind === "transient");
 }
 
+/**
+ * A server's refusal of the request's form, as text to match (the SDK's message and the response body):
+ * for a 400 or 422 only, undefined for any other error. What each refusal says is matched by its own
+ * handler (a response format, a system role).
+ */
+export function refusalText(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const e = error as Error & { statusCode?: number; responseBody?: string };
+  return e.statusCode === 400 || e.statusCode === 422 ? `${e.message} ${e.responseBody ?? ""}` : undefined;
+}
+
 /** The message of an error body in the shapes servers send: {"error": {"message"}}, {"error": "…"}, {"message"}, {"detail"}. */
 function bodyMessage(body: unknown): string {
   if (typeof body !== "string") return "";

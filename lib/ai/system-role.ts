@@ -7,17 +7,14 @@
 // the system text inside the user messages instead (what Gemma 3's and Mistral's newer templates do
 // themselves), from its first refusal on, per server and model, for the life of the process.
 import type { LanguageModelMiddleware } from "ai";
-import { describeLlmError } from "./errors";
+import { describeLlmError, refusalText } from "./errors";
 import { serverKey } from "./server-key";
 
 const folding = new Set<string>();
 
 /** A 400 (or 422) whose message says the template takes no system message or wants strict alternation. */
 export function rejectsSystemRole(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const e = error as Error & { statusCode?: number; responseBody?: string };
-  if (e.statusCode !== 400 && e.statusCode !== 422) return false;
-  return /system (?:role|message|prompt)s? (?:is |are )?not (?:supported|allowed)|roles must alternate|only user and assistant roles|does not support '?system'?/i.test(`${e.message} ${e.responseBody ?? ""}`);
+  return /system (?:role|message|prompt)s? (?:is |are )?not (?:supported|allowed)|roles must alternate|only user and assistant roles|does not support '?system'?/i.test(refusalText(error) ?? "");
 }
 
 type CallParams = Parameters<NonNullable<LanguageModelMiddleware["wrapGenerate"]>>[0]["params"];

@@ -10,7 +10,7 @@ import { drTopic, type DeepResearchEventType } from "./events";
 import { renderWorldView } from "./render";
 import { runGuardView, stateView } from "./views";
 import { retrieveWorldView } from "./world-view";
-import { fitToContext } from "../ai/context-limit";
+import { promptBudget, type PromptBudget } from "../ai/context-limit";
 
 /** Where a run's events go: the event bus, or (queue mode, work spread over processes) a SharedSeqSink. */
 export interface DrEventSink {
@@ -49,9 +49,14 @@ export class DrContext {
     this.emit("run", runGuardView(c, run, root));
   }
 
+  /** A prompt budget as this run reads it: the configured one, held to a known context window (lib/ai/context-limit.ts). */
+  budgetOf(name: PromptBudget): number {
+    return promptBudget(this.env, name);
+  }
+
   /** The world view for a prompt, with `reserve` tokens of the budget left for the step's own inputs. */
   async context(level: number, reserve = 0): Promise<string> {
-    const budget = Math.max(500, fitToContext(this.env.CONTEXT_TOKEN_BUDGET) - reserve);
+    const budget = Math.max(500, this.budgetOf("CONTEXT_TOKEN_BUDGET") - reserve);
     return renderWorldView(await retrieveWorldView(this.conversationId, level), budget);
   }
 

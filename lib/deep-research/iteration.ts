@@ -23,7 +23,6 @@ import { messageView, taskView } from "./views";
 import { checkWhileWritten, citeSnippets, verifiedWriteUp, writeUpSources } from "./write-up";
 import type { ReplyDelta } from "./events";
 import { appendDraft, endDraft, startDraft } from "./drafts";
-import { fitToContext } from "../ai/context-limit";
 
 /** Fully-autonomous runs stop here whatever the continue agent says. */
 export const FULLY_AUTONOMOUS_CAP = 20;
@@ -130,7 +129,7 @@ async function discovery(ctx: DrContext, level: number) {
     ...(await itemsOfResearches([...byResearch.keys()])).map((i) => ({ id: i.id, taskKey: byResearch.get(i.researchId)!, content: i.content, url: i.url })),
   ];
   const existing = (await discoveriesOf(ctx.conversationId)).map((d) => ({ key: d.key, claim: d.claim, confidence: d.confidence, status: d.status }));
-  const budget = fitToContext(ctx.env.CONTEXT_TOKEN_BUDGET);
+  const budget = ctx.budgetOf("CONTEXT_TOKEN_BUDGET");
   // Half the budget for the world view, the rest for this level's snippets.
   const result = await findDiscoveries({
     context: await ctx.context(level, Math.floor(budget / 2)), items, existing, itemBudgetTokens: Math.floor(budget / 2),
@@ -173,12 +172,12 @@ const reply: Step = async (ctx, m) => {
   const continuing = Boolean(decision?.shouldContinue);
   // The last reply of a start is its write-up: it cites the stored snippets, and is verified next,
   // its parts while it is written.
-  const sources = continuing ? null : await writeUpSources(ctx.conversationId, Math.floor(fitToContext(ctx.env.CONTEXT_TOKEN_BUDGET) / 2));
+  const sources = continuing ? null : await writeUpSources(ctx.conversationId, Math.floor(ctx.budgetOf("CONTEXT_TOKEN_BUDGET") / 2));
   const c = (await getConversation({ id: ctx.conversationId }))!;
   const checks = sources ? checkWhileWritten(ctx, m.id, sources, c.currentObjective ?? c.objective) : null;
   let text: string;
   try {
-    const context = await ctx.context(m.level, sources ? Math.floor(fitToContext(ctx.env.CONTEXT_TOKEN_BUDGET) / 2) : 0);
+    const context = await ctx.context(m.level, sources ? Math.floor(ctx.budgetOf("CONTEXT_TOKEN_BUDGET") / 2) : 0);
     // Shown as it is written; an attempt's first piece has offset 0 (a client drops what an earlier attempt sent).
     const draft = startDraft(ctx.conversationId, m.id);
     const onDelta = (delta: string) => {

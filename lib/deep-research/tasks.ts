@@ -18,7 +18,6 @@ import { parseSources } from "../knowledge/sources";
 import type { DrContext } from "./context";
 import { parseJson } from "../db/json";
 import { taskView } from "./views";
-import { fitToContext } from "../ai/context-limit";
 
 /** A task in one of these has ended. */
 export const TERMINAL = new Set(["completed", "failed", "skipped"]);
@@ -81,7 +80,7 @@ async function literature(ctx: DrContext, task: ResearchTask): Promise<Outcome> 
   if (items.length === 0) {
     return { status: "completed", output: "The literature search found no usable sources for this objective.", artifacts: JSON.stringify({ childResearchId: researchId, itemCount: 0, citedItems: [] }) };
   }
-  const { summary, citedItemIds } = await summariseLiterature({ objective: task.objective, items, budgetTokens: fitToContext(ctx.env.CONTEXT_TOKEN_BUDGET), signal: ctx.signal, onUsage: ctx.usage });
+  const { summary, citedItemIds } = await summariseLiterature({ objective: task.objective, items, budgetTokens: ctx.budgetOf("CONTEXT_TOKEN_BUDGET"), signal: ctx.signal, onUsage: ctx.usage });
   const urls = new Map(items.map((i) => [i.id, i.url]));
   return {
     status: "completed",
@@ -100,8 +99,8 @@ async function analysis(ctx: DrContext, task: ResearchTask): Promise<Outcome> {
   let result: Awaited<ReturnType<typeof analyseDatasets>>;
   try {
     result = await analyseDatasets({
-      objective: task.objective, context: await ctx.context(task.level, Math.floor(fitToContext(ctx.env.CONTEXT_TOKEN_BUDGET) / 2)), datasets,
-      runQuery: (sql) => sandbox.query(sql), maxSteps: ctx.env.ANALYSIS_MAX_STEPS, budgetTokens: Math.floor(fitToContext(ctx.env.CONTEXT_TOKEN_BUDGET) / 2),
+      objective: task.objective, context: await ctx.context(task.level, Math.floor(ctx.budgetOf("CONTEXT_TOKEN_BUDGET") / 2)), datasets,
+      runQuery: (sql) => sandbox.query(sql), maxSteps: ctx.env.ANALYSIS_MAX_STEPS, budgetTokens: Math.floor(ctx.budgetOf("CONTEXT_TOKEN_BUDGET") / 2),
       signal: ctx.signal, onUsage: ctx.usage,
     });
   } finally {

@@ -20,7 +20,6 @@ import type { Choice } from "../ai/resolve";
 import { resolveCitations } from "./agents/choices";
 import { renderItems, type EvidenceItem } from "./agents/snippets";
 import type { DrContext } from "./context";
-import { fitToContext } from "../ai/context-limit";
 
 export interface WriteUpSources {
   /** The snippets as the reply agent is shown them. */
@@ -86,7 +85,7 @@ export function checkWhileWritten(ctx: DrContext, replyToId: string, sources: Wr
   const early = new StreamedVerification({
     question,
     sources: sources.pages,
-    sourceBudgetTokens: fitToContext(ctx.env.PAGE_TOKEN_BUDGET),
+    sourceBudgetTokens: ctx.budgetOf("PAGE_TOKEN_BUDGET"),
     onUsage: ctx.usage,
     signal: ctx.signal,
   });
@@ -120,7 +119,7 @@ export async function verifiedWriteUp(ctx: DrContext, reply: { id: string; conte
       report: reply.content,
       early,
       sources: pages,
-      sourceBudgetTokens: fitToContext(ctx.env.PAGE_TOKEN_BUDGET),
+      sourceBudgetTokens: ctx.budgetOf("PAGE_TOKEN_BUDGET"),
       onUsage: ctx.usage,
       signal: ctx.signal,
       onWarning: (message) => console.warn(`[quarry] conversation ${ctx.conversationId}: ${message}`),

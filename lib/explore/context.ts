@@ -4,6 +4,7 @@ import { BoundedMap } from "../bounded-map";
 import { setMaxListeners } from "node:events";
 import type { Research } from "../db/types";
 import type { Env } from "../env";
+import { promptBudget, type PromptBudget } from "../ai/context-limit";
 import type { RunTopic } from "../events/bus";
 import { treeTopic, type TreeEvent } from "./events";
 import type { QA } from "../ai/prompts";
@@ -94,6 +95,11 @@ export class RunContext {
   private readonly fatalController = new AbortController();
   /** Aborted on cancel, or when a severe error stops the run. */
   readonly signal: AbortSignal;
+
+  /** A prompt budget as this run reads it: the configured one, held to a known context window (lib/ai/context-limit.ts). */
+  budgetOf(name: PromptBudget): number {
+    return promptBudget(this.env, name);
+  }
 
   constructor(
     readonly scope: TreeScope,

@@ -11,7 +11,7 @@ import { trimToTokens } from "../ai/prompts";
 import type { RunContext, FetchedPage } from "./context";
 import { currentOwnership, withOwnership } from "../ownership";
 import { isOwnershipLoss } from "../errors";
-import { fitToContext, withContextRetry } from "../ai/context-limit";
+import { withContextRetry } from "../ai/context-limit";
 
 export interface ReadRequest {
   queryId: string;
@@ -153,7 +153,7 @@ export class PageReads {
     let sent = text;
     let isExcerpt = false;
     if (excerpt) {
-      const budget = rereadBudget(fitToContext(ctx.env.PAGE_TOKEN_BUDGET));
+      const budget = rereadBudget(ctx.budgetOf("PAGE_TOKEN_BUDGET"));
       const passages = matchingPassages(text, requests.map((r) => `${r.objective}\n${r.query}`).join("\n"), budget * Math.min(requests.length, 4)) || trimToTokens(text, budget);
       if (passages.length < text.length) [sent, isExcerpt] = [passages, true];
     }
@@ -169,7 +169,7 @@ export class PageReads {
         title: page.title,
         text: sent,
         excerpt: isExcerpt,
-        pageBudgetTokens: fitToContext(ctx.env.PAGE_TOKEN_BUDGET),
+        pageBudgetTokens: ctx.budgetOf("PAGE_TOKEN_BUDGET"),
         onUsage: usage.sink,
         signal: ctx.signal,
         schedule: ctx.schedule({ kind: "analysis", depth, analysesLeft: 1 }),

@@ -15,7 +15,6 @@ import { toQueryView, toWebsiteView } from "./public-shape";
 import { processQuery } from "./query-step";
 import * as store from "../db/tree";
 import { childCount } from "./tree";
-import { fitToContext } from "../ai/context-limit";
 
 export const ACTIVE = new Set(["pending", "searching", "scraping", "analyzing"]);
 /** Waits before planning queries again after the LLM call for it was lost: the delay, then 4× it. */
@@ -153,7 +152,7 @@ export class TreeRunner {
         prompt: ctx.prompt,
         qa: ctx.qa,
         count: ctx.breadth,
-        contextBudgetTokens: fitToContext(ctx.env.CONTEXT_TOKEN_BUDGET),
+        contextBudgetTokens: ctx.budgetOf("CONTEXT_TOKEN_BUDGET"),
         onUsage: ctx.usage(),
         signal: ctx.signal,
         schedule: ctx.schedule({ kind: "root" }),
@@ -204,7 +203,7 @@ export class TreeRunner {
           qa: ctx.qa,
           chain,
           count,
-          contextBudgetTokens: fitToContext(ctx.env.CONTEXT_TOKEN_BUDGET),
+          contextBudgetTokens: ctx.budgetOf("CONTEXT_TOKEN_BUDGET"),
           onUsage: usage.sink,
           signal: ctx.signal,
           schedule: ctx.schedule({ kind: "children", depth: parent.depth }),

@@ -6,7 +6,7 @@ import type { Research } from "../db/types";
 import { learningsOf, queriesOf } from "../db/tree";
 import { getEnv } from "../env";
 import { AppError } from "../errors";
-import { fitToContext } from "../ai/context-limit";
+import { promptBudget } from "../ai/context-limit";
 
 export interface FollowUpLink {
   parentResearchId: string;
@@ -42,7 +42,7 @@ export async function followUpLink({ parent, queryId }: { parent: Research; quer
     throw new AppError("conflict:research", branch ? "Nothing was found in this branch yet to build on" : "Nothing was found yet to build on");
   }
   const header = `Earlier research: "${parent.initialPrompt}"${branch ? `, the branch of the query "${branch.text}"` : ""}. What it found:`;
-  const budget = Math.min(2_000, Math.floor(fitToContext(getEnv().CONTEXT_TOKEN_BUDGET) / 3));
+  const budget = Math.min(2_000, Math.floor(promptBudget(getEnv(), "CONTEXT_TOKEN_BUDGET") / 3));
   const findings = trimToTokens(learnings.map((l) => `- ${l.content} (${l.url})`).join("\n"), budget);
   return { parentResearchId: parent.id, parentQueryId: branch?.id ?? null, background: `${header}\n${findings}` };
 }

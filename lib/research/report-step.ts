@@ -33,14 +33,14 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
   // Built again, held to the window, when the server refuses the prompt as longer than its context (lib/ai/context-limit.ts).
   return withContextRetry(async (): Promise<WrittenReport> => {
     let learningSources = renderSources(learnings);
-    if (estimateTokens(learningSources) > fitToContext(ctx.env.REPORT_TOKEN_BUDGET)) {
+    if (estimateTokens(learningSources) > ctx.budgetOf("REPORT_TOKEN_BUDGET")) {
       const branches = new Map<string, { query: string; learnings: Learning[] }>();
       for (const l of learnings) {
         const branch = branches.get(l.branchId) ?? { query: l.branchQuery, learnings: [] };
         branch.learnings.push(l);
         branches.set(l.branchId, branch);
       }
-      const perBranchBudget = Math.floor(fitToContext(ctx.env.REPORT_TOKEN_BUDGET) / Math.max(1, branches.size));
+      const perBranchBudget = Math.floor(ctx.budgetOf("REPORT_TOKEN_BUDGET") / Math.max(1, branches.size));
       const summaries = await Promise.all(
         [...branches.values()].map(async (b) => {
           const summary = await summarizeBranch({
@@ -63,7 +63,7 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
     const early = new StreamedVerification({
       question: ctx.prompt,
       sources: pages,
-      sourceBudgetTokens: fitToContext(ctx.env.PAGE_TOKEN_BUDGET),
+      sourceBudgetTokens: ctx.budgetOf("PAGE_TOKEN_BUDGET"),
       onUsage: ctx.usage(),
       signal: ctx.signal,
       schedule: ctx.schedule({ kind: "report" }),

@@ -11,7 +11,6 @@ import { failVerification } from "../db/verifications";
 import { verifyReport } from "../verification/verify-report";
 import type { WrittenReport } from "./report-step";
 import * as store from "../db/tree";
-import { fitToContext } from "../ai/context-limit";
 
 /** The report verified (its parts verified while it was written are taken as they were judged). */
 export async function verifiedReport(ctx: RunContext, written: WrittenReport): Promise<string> {
@@ -25,7 +24,7 @@ export async function verifiedReport(ctx: RunContext, written: WrittenReport): P
       report,
       early: written.early,
       sources: written.sources ?? (await store.pageTexts(ctx.id)),
-      sourceBudgetTokens: fitToContext(ctx.env.PAGE_TOKEN_BUDGET),
+      sourceBudgetTokens: ctx.budgetOf("PAGE_TOKEN_BUDGET"),
       onWarning: (message) => ctx.warn(message),
       onUsage: ctx.usage(),
       signal: ctx.signal,
