@@ -65,13 +65,23 @@ async function httpClient(token: string): Promise<{ client: Client; transport: S
 }
 
 function stdioTransport(token: string): StdioClientTransport {
-  return new StdioClientTransport({
+  const transport = new StdioClientTransport({
     command: process.execPath,
     args: ["--import", "tsx", path.join(ROOT, "scripts/mcp.ts")],
     cwd: ROOT,
     env: { ...(process.env as Record<string, string>), ...TEST_ENV, QUARRY_API_TOKEN: token, QUARRY_SKIP_MIGRATE: "1" },
     stderr: "pipe",
   });
+  const lines: string[] = [];
+  stderrs.set(transport, lines);
+  transport.stderr?.on("data", (chunk: Buffer) => lines.push(chunk.toString()));
+  return transport;
+}
+
+/** What a stdio server wrote to stderr so far. */
+const stderrs = new WeakMap<StdioClientTransport, string[]>();
+function stderrOf(transport: StdioClientTransport): string {
+  return (stderrs.get(transport) ?? []).join("").slice(-6000);
 }
 
 /** A tool call's result, its progress notifications kept. */
@@ -358,6 +368,11 @@ describe("over stdio", () => {
       assert.deepEqual((await client.listTools()).tools.map((t) => t.name).sort(), TOOLS);
       const { result, progress } = await call(client, "quick_answer", { question: "How much storage did grid batteries add in 2024?" });
       const out = structured<{ requestId: string; answer: string; references: unknown[] }>(result);
+      if (!(out.answer.length > 0 && out.references.length > 0)) {
+        // What the run did, for a failure to name its cause.
+        const run = await db.answerRun.findFirst({ where: { requestId: out.requestId } });
+        console.log(`quick_answer: ${JSON.stringify(out).slice(0, 2000)}\nrun: ${JSON.stringify(run).slice(0, 6000)}\nstderr: ${stderrOf(transport)}`);
+      }
       assert.ok(out.answer.length > 0 && out.references.length > 0);
       assert.ok(progress.length > 0);
       assert.equal((await db.answerRun.findFirstOrThrow({ where: { requestId: out.requestId } })).userId, alice.id);
