@@ -230,7 +230,8 @@ export type ResearchDataParts = {
   snapshot: { seq: number; research: LiveResearchView; report_draft: string | null };
   query: SerpQueryView & LiveMeta;
   website: LiveWebsiteView & LiveMeta;
-  "report-delta": { delta: string } & LiveMeta;
+  /** `restart`: the draft begins again with this delta (the earlier text is void). */
+  "report-delta": { delta: string; restart?: true } & LiveMeta;
   report: { markdown: string } & LiveMeta;
   run: RunStatusData & LiveMeta;
 };

@@ -25,9 +25,9 @@ import { assertOwned } from "../ownership";
 import { researchModel, type ChatModel } from "./providers";
 import { serverKey } from "./server-key";
 import { reasoningRoom, spentThinking } from "./reasoning-room";
-import { callTokens, toTokenCount, type TokenCount, type UsageSink } from "./usage";
+import { callTokens, estimatedTokens, toTokenCount, type TokenCount, type UsageSink } from "./usage";
 import { notePromptTokens } from "./context-window";
-import { noteContextLimit } from "./context-limit";
+import { contextWindow, heldToWindow, learnContextWindow, learnCutWindow, noteContextLimit, refusesLengthUnnamed } from "./context-limit";
 
 export interface CallOptions {
   /** Agent name, also the first line of its system prompt. */
@@ -94,14 +94,44 @@ type Turn = { role: "user" | "assistant"; content: string };
  * (its text parts) and its token usage. Errors are the provider's own (APICallError and the like).
  */
 async function exchange(o: { system: string; turns: Turn[]; responseFormat?: ResponseFormat; maxOutputTokens?: number; signal?: AbortSignal; schedule?: WaitOptions }): Promise<{ text: string; finishReason: string; usage: TokenCount }> {
-  const prompt: CallSettings["prompt"] = [{ role: "system", content: o.system }];
-  for (const turn of o.turns) prompt.push({ role: turn.role, content: [{ type: "text", text: turn.content }] });
-  const result = await researchModel(o.schedule).doGenerate({ prompt, responseFormat: o.responseFormat, maxOutputTokens: o.maxOutputTokens, abortSignal: o.signal });
-  const sentChars = o.turns.reduce((n, turn) => n + turn.content.length, o.system.length);
-  notePromptTokens(sentChars, result.usage.inputTokens.total);
-  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-  const reasoningChars = result.content.reduce((n, part) => n + (part.type === "reasoning" ? part.text.length : 0), 0);
-  return { text, finishReason: result.finishReason.unified, usage: callTokens({ input: result.usage.inputTokens.total, output: result.usage.outputTokens.total }, sentChars, text.length + reasoningChars) };
+  // A prompt the server cut or refused as longer than its context window: sent again held to the
+  // window it showed (./context-limit.ts), at most twice; the cut reply's tokens are counted with it.
+  let wasted: TokenCount | undefined;
+  let sent: Turn[] | undefined;
+  let failure: { error: unknown } | undefined;
+  for (let resent = 0; ; resent++) {
+    const window = contextWindow();
+    const turns = window === undefined ? o.turns : heldToWindow(o.system, o.turns, schemaTokens(o.responseFormat), window);
+    // The window it showed would not change the prompt (a refusal naming a window the prompt is within): its failure stands.
+    if (failure && turns === sent) throw failure.error;
+    sent = turns;
+    const sentChars = turns.reduce((n, turn) => n + turn.content.length, o.system.length);
+    const prompt: CallSettings["prompt"] = [{ role: "system", content: o.system }];
+    for (const turn of turns) prompt.push({ role: turn.role, content: [{ type: "text", text: turn.content }] });
+    let result;
+    try {
+      result = await researchModel(o.schedule).doGenerate({ prompt, responseFormat: o.responseFormat, maxOutputTokens: o.maxOutputTokens, abortSignal: o.signal });
+    } catch (error) {
+      if (resent >= 2 || o.signal?.aborted) throw error;
+      if (refusesLengthUnnamed(error)) learnContextWindow(Math.floor(estimatedTokens(sentChars) * 0.5));
+      else if (!noteContextLimit(error)) throw error;
+      failure = { error };
+      continue;
+    }
+    const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    const reasoningChars = result.content.reduce((n, part) => n + (part.type === "reasoning" ? part.text.length : 0), 0);
+    const usage = callTokens({ input: result.usage.inputTokens.total, output: result.usage.outputTokens.total }, sentChars, text.length + reasoningChars);
+    const total = wasted ? { promptTokens: wasted.promptTokens + usage.promptTokens, completionTokens: wasted.completionTokens + usage.completionTokens, calls: wasted.calls + usage.calls } : usage;
+    const cut = notePromptTokens(sentChars, result.usage.inputTokens.total);
+    if (cut === undefined || resent >= 2) return { text, finishReason: result.finishReason.unified, usage: total };
+    learnCutWindow(cut, window);
+    wasted = total;
+  }
+}
+
+/** A response format's schema in tokens, as a window's room counts it. */
+function schemaTokens(format: ResponseFormat): number {
+  return format?.type === "json" && format.schema ? estimatedTokens(JSON.stringify(format.schema).length) : 0;
 }
 
 /**
@@ -380,10 +410,21 @@ async function settleFailed(onUsage: UsageSink | undefined, error: unknown, sign
  */
 const DELTA_INTERVAL_MS = 50;
 
-/** Streams text, calling onDelta with what arrived (pieces gathered over DELTA_INTERVAL_MS); resolves with the whole text. */
-export function streamPlainText(options: CallOptions & { onDelta: (delta: string) => void }): Promise<string> {
+/**
+ * A streamed call's handlers: `onDelta` gets what arrived (pieces gathered over DELTA_INTERVAL_MS);
+ * `onRestart`, when the reply starts over because the server cut its prompt without a word (what was
+ * handed to onDelta is void: it answered a prompt without its instructions), before the new reply's
+ * first delta. Without onRestart such a reply stands, and only the calls after it are held to the window.
+ */
+export type StreamHandlers = { onDelta: (delta: string) => void; onRestart?: () => void };
+
+/** Streams text to its handlers; resolves with the whole text. */
+export function streamPlainText(options: CallOptions & StreamHandlers): Promise<string> {
   return untilNotBlank(() => streamOnce(options));
 }
+
+/** Times a streamed reply starts over after its prompt was cut (held to a smaller window each time). */
+const MAX_RESTARTS = 2;
 
 /** Deltas gathered and handed on at most every DELTA_INTERVAL_MS (the first at once). */
 function deltaGatherer(onDelta: (delta: string) => void) {
@@ -411,9 +452,9 @@ function deltaGatherer(onDelta: (delta: string) => void) {
   };
 }
 
-async function streamOnce(options: CallOptions & { onDelta: (delta: string) => void }): Promise<string> {
+async function streamOnce(options: CallOptions & StreamHandlers): Promise<string> {
   // A fence around the whole reply is taken off (./fence.ts), across its continuations.
-  const fence = fenceFilter();
+  let fence = fenceFilter();
   const out = deltaGatherer(options.onDelta);
   let text = "";
   let written = "";
@@ -423,8 +464,17 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
     out.push(shown);
   };
   try {
-    for (let part = 0; part <= MAX_CONTINUATIONS; part++) {
+    for (let part = 0, restarts = 0; part <= MAX_CONTINUATIONS; part++) {
       const piece = await settledExchange(options, () => streamPiece(options, written, emit));
+      if (piece.cut && options.onRestart && restarts < MAX_RESTARTS) {
+        // Answered without its instructions: begun again, held to the window the cut showed.
+        restarts++;
+        out.flush();
+        console.warn(`[quarry] ${options.agent}: the LLM server cut the prompt to its context window without a word; the reply is written again with the prompt held to it.`);
+        options.onRestart();
+        [text, written, fence, part] = ["", "", fenceFilter(), -1];
+        continue;
+      }
       written += piece.text;
       if (piece.failure) {
         // A stream that failed after it began to send text (an upstream provider dying mid-reply behind
@@ -452,10 +502,11 @@ async function streamOnce(options: CallOptions & { onDelta: (delta: string) => v
  * (./reasoning.ts: held back and dropped), handed to `emit` as it arrives. A continuation's start is
  * held until it is known whether it repeats the end of `written` (joinContinued).
  */
-async function streamPiece(options: CallOptions, written: string, emit: (delta: string) => void): Promise<{ text: string; finishReason: string; usage: TokenCount; failure?: unknown }> {
+async function streamPiece(options: CallOptions, written: string, emit: (delta: string) => void): Promise<{ text: string; finishReason: string; usage: TokenCount; failure?: unknown; cut?: true }> {
   const { signal, schedule } = options;
   let streamError: unknown;
-  const turns = plainTurns(options.prompt, written);
+  // Held to the server's known context window; one that cuts this prompt teaches its window to the next calls.
+  const turns = heldToWindow(options.system, plainTurns(options.prompt, written));
   const result = streamText({
     model: researchModel(schedule),
     system: options.system,
@@ -494,9 +545,10 @@ async function streamPiece(options: CallOptions, written: string, emit: (delta: 
     return { text, finishReason: "error", usage: toTokenCount(undefined, sentChars, receivedChars), failure: streamError };
   }
   const reported = await result.usage;
-  notePromptTokens(sentChars, reported.inputTokens);
+  const cut = notePromptTokens(sentChars, reported.inputTokens);
+  if (cut !== undefined) learnCutWindow(cut, contextWindow());
   const usage = toTokenCount(reported, sentChars, receivedChars + ((await result.finalStep).reasoningText?.length ?? 0));
-  return { text, finishReason: await result.finishReason, usage };
+  return { text, finishReason: await result.finishReason, usage, ...(cut !== undefined ? { cut: true as const } : {}) };
 }
 
 /** The JSON of a reply asked for JSON with no response_format (in prose, a fence, written loosely), as JSON text; else the reply as it came. */

@@ -6,9 +6,12 @@
 // tokens) and its report failed at the end of the research. The window a refusal names (or
 // LLM_CONTEXT_TOKENS) is remembered per server and model for the life of the process, and every prompt
 // budget is held to a share of it (fitToContext); the big prompts (a report, a page read) are built
-// again once after such a refusal (withContextRetry). (Servers that cut a prompt without a word, as
-// Ollama does: ./context-window.ts.)
+// again once after such a refusal (withContextRetry). A server that cuts a prompt without a word, as
+// Ollama does (./context-window.ts), teaches its window too: what it counted of the cut prompt, a
+// window no prompt that fits is cut in. Every call that is not streamed is held to a known window as
+// it goes (heldToWindow), and one the server cut or refused is sent again held to it (lib/ai/call.ts).
 import { getEnv, type Env } from "../env";
+import { CHARS_PER_TOKEN, estimatedTokens } from "./usage";
 import { serverKey } from "./server-key";
 
 /** The share of the window one budgeted part of a prompt may take: the rest is the instructions, the other parts and the reply. */
@@ -23,6 +26,19 @@ const PATTERNS = [
   /inputs`? tokens \+ `?max_new_tokens`? must be <= (\d+)/i,
   /\d+ tokens > (\d+) maximum/i,
 ];
+
+/**
+ * A refusal of a prompt as longer than the window that names no window (Ollama's own, with its context
+ * shift off: "the prompt is longer than the context length currently available to the model").
+ */
+export function refusesLengthUnnamed(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    const { statusCode, responseBody } = e as Error & { statusCode?: number; responseBody?: string };
+    if (statusCode !== 400 && statusCode !== 413) continue;
+    if (/longer than the context length|exceeds the (?:available )?context|context length exceeded|context_length_exceeded/i.test(`${e.message} ${responseBody ?? ""}`)) return true;
+  }
+  return false;
+}
 
 /** The context window (tokens) a server's refusal of a prompt names, or undefined for any other error. */
 export function contextLimitOf(error: unknown): number | undefined {
@@ -42,13 +58,18 @@ export function contextLimitOf(error: unknown): number | undefined {
 export function noteContextLimit(error: unknown): boolean {
   const limit = contextLimitOf(error);
   if (limit === undefined) return false;
+  learnContextWindow(limit);
+  return true;
+}
+
+/** Remembers a window the server showed (the smallest seen), and says so once per window. */
+export function learnContextWindow(limit: number, how = "refused a prompt longer than its context window of"): void {
   const key = serverKey();
   const known = windows.get(key);
   if (known === undefined || limit < known) {
     windows.set(key, limit);
-    console.warn(`[quarry] the LLM server refused a prompt longer than its context window of ${limit} tokens: prompts are held to it from now on (set LLM_CONTEXT_TOKENS to say so at start, or serve the model with a larger context).`);
+    console.warn(`[quarry] the LLM server ${how} ${limit} tokens: prompts are held to it from now on (set LLM_CONTEXT_TOKENS to say so at start, or serve the model with a larger context).`);
   }
-  return true;
 }
 
 /** The model's context window in tokens, where known: LLM_CONTEXT_TOKENS, or what the server's refusals named. */
@@ -83,4 +104,53 @@ export async function withContextRetry<T>(build: () => Promise<T>): Promise<T> {
     if (!noteContextLimit(error)) throw error;
     return build();
   }
+}
+
+/** The share of a known window left for a reply: what a prompt held to it leaves free. */
+const REPLY_SHARE = 0.25;
+
+/**
+ * The window a server that cut a prompt to `counted` tokens showed. Ollama and llama.cpp's server cut to
+ * about half their window (their context shift keeps the first tokens and the end, half the rest freed
+ * for the reply): a prompt of `counted` tokens fits, with that half for its reply. So `counted` is the
+ * room a prompt is held to, the reply's share above it. `held`: the window the cut prompt was already
+ * held to (its estimate fell short: a fifth less).
+ */
+export function learnCutWindow(counted: number, held: number | undefined): void {
+  const window = held !== undefined && held * (1 - REPLY_SHARE) <= counted ? held * 0.8 : counted / (1 - REPLY_SHARE);
+  learnContextWindow(Math.floor(window), "cut a prompt without a word (its context window is smaller than the prompt): a window of at least");
+}
+const TRIMMED = "\n[… cut to fit the model's context window …]\n";
+/** A tagged part of a prompt (`<page …>…</page>`: lib/ai/prompts.ts's tag): its content is what is trimmed first. */
+const TAGGED = /<([a-z][a-z0-9_-]*)(?:\s[^>]*)?>([\s\S]*?)<\/\1>/g;
+
+/**
+ * A call's turns held to the server's known context window (none known: as they are): the longest
+ * turn's largest tagged part (a page, the findings), or the turn's middle when it has none, cut by
+ * what the whole exceeds, its start and end kept (the objective, the instructions). `extraTokens`: what
+ * else goes out (a response format's schema). The budgets each prompt is built to come first
+ * (fitToContext); this is the net under every call, a prompt built before the window was known included.
+ */
+export function heldToWindow<T extends { content: string }>(system: string, turns: T[], extraTokens = 0, window = contextWindow()): T[] {
+  if (window === undefined) return turns;
+  const room = Math.floor(window * (1 - REPLY_SHARE));
+  const sentChars = turns.reduce((n, t) => n + t.content.length, system.length);
+  const excessChars = (estimatedTokens(sentChars) + extraTokens - room) * CHARS_PER_TOKEN;
+  if (excessChars <= 0) return turns;
+  let longest = 0;
+  turns.forEach((t, i) => t.content.length > turns[longest].content.length && (longest = i));
+  const text = turns[longest].content;
+  let part: { start: number; end: number } | undefined;
+  for (const m of text.matchAll(TAGGED)) {
+    const end = m.index + m[0].length - `</${m[1]}>`.length;
+    if (!part || m[2].length > part.end - part.start) part = { start: end - m[2].length, end };
+  }
+  // No part long enough to give what is needed: the turn's middle.
+  const span = part && part.end - part.start >= excessChars + TRIMMED.length ? part : { start: 0, end: text.length };
+  const keep = Math.max(0, span.end - span.start - excessChars - TRIMMED.length);
+  const head = span.start + Math.ceil(keep * 0.6);
+  const tail = span.end - Math.floor(keep * 0.4);
+  const held = [...turns];
+  held[longest] = { ...turns[longest], content: `${text.slice(0, head)}${TRIMMED}${text.slice(tail)}` };
+  return held;
 }

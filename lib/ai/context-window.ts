@@ -4,7 +4,7 @@
 // instructions. The only trace is the usage the server reports: far fewer prompt tokens than were sent.
 // Each reply's count is compared with an estimate of what was sent (about 4 characters a token, which
 // tokenizers rarely beat by much; CJK text and code cost more tokens, never fewer): a prompt of at least
-// 2,000 estimated tokens counted at under half of them was cut. The log says so once per process, and
+// 1,200 estimated tokens counted at under half of them was cut. The log says so once per process, and
 // the banner tells signed-in users what to set, until a prompt longer than the cut ones is counted
 // whole. With Redis (queue mode: the workers make the calls, the web process renders the banner) the
 // notice is shared there, for a day after the last cut.
@@ -21,7 +21,7 @@ export interface PromptCut {
 }
 
 /** Prompts shorter than this (estimated tokens) are never judged: their counts are too close to call. */
-const MIN_ESTIMATED = 2_000;
+const MIN_ESTIMATED = 1_200;
 /** Counted under this share of the estimate: cut. */
 const CUT_SHARE = 0.5;
 /** Room for a reply in the suggested context. */
@@ -60,17 +60,20 @@ function clearShared(counted: number): void {
   check().catch((error: unknown) => console.error(`[quarry] could not check the prompt-cut notice: ${errorMessage(error)}`));
 }
 
-/** A reply's prompt tokens as the server counted them, against the characters that were sent. */
-export function notePromptTokens(sentChars: number, counted: number | undefined): void {
+/**
+ * A reply's prompt tokens as the server counted them, against the characters that were sent: the
+ * tokens counted when the prompt was cut (the caller sends it again held to them), else undefined.
+ */
+export function notePromptTokens(sentChars: number, counted: number | undefined): number | undefined {
   const estimated = estimatedTokens(sentChars);
-  if (!counted || estimated < MIN_ESTIMATED) return;
+  if (!counted || estimated < MIN_ESTIMATED) return undefined;
   if (counted >= CUT_SHARE * estimated) {
     // A prompt longer than the cut ones were counted at, counted whole: the server's context was made larger.
     if (state.cut && counted > state.cut.counted * GROWN) {
       state.cut = null;
       share(null);
     } else clearShared(counted);
-    return;
+    return undefined;
   }
   const first = !state.warned;
   state.warned = true;
@@ -88,6 +91,7 @@ export function notePromptTokens(sentChars: number, counted: number | undefined)
       `[quarry] the LLM server counted ${counted} prompt tokens for a prompt of about ${estimated}: it cuts prompts to its context window, and what it cuts is never read (Ollama: set OLLAMA_CONTEXT_LENGTH or the model's num_ctx to at least ${cut.suggested}).`,
     );
   }
+  return counted;
 }
 
 /** The prompts any process saw cut (with Redis, the fleet's notice; else this process's), if any. */

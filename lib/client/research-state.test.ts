@@ -51,7 +51,12 @@ test("report deltas append to the draft until the final report", () => {
   let s = applyChunk(null, { type: "data-snapshot", data: { seq: 1, research: view(), report_draft: "# T" } });
   s = applyChunk(s, { type: "data-report-delta", data: { delta: "itle", seq: 2, at: 0 } });
   assert.equal(s!.reportDraft, "# Title");
-  s = applyChunk(s, { type: "data-report", data: { markdown: "# Title\n", seq: 3, at: 0 } });
+  // Written again (the server cut its prompt): the draft begins anew with the restarting delta.
+  s = applyChunk(s, { type: "data-report-delta", data: { delta: "# Ti", restart: true, seq: 3, at: 0 } });
+  assert.equal(s!.reportDraft, "# Ti");
+  s = applyChunk(s, { type: "data-report-delta", data: { delta: "tle", seq: 4, at: 0 } });
+  assert.equal(s!.reportDraft, "# Title");
+  s = applyChunk(s, { type: "data-report", data: { markdown: "# Title\n", seq: 5, at: 0 } });
   assert.equal(s!.reportDraft, null);
   assert.equal(s!.research.report, "# Title\n");
 });

@@ -61,7 +61,7 @@ export function applyChunk(state: LiveResearch | null, chunk: ResearchDataChunk)
     case "data-report-delta":
       // A delta older than the final report would start a draft again.
       if (!newer(state, "report", seq)) return state;
-      return { ...state, reportDraft: (state.reportDraft ?? "") + chunk.data.delta };
+      return { ...state, reportDraft: (chunk.data.restart ? "" : (state.reportDraft ?? "")) + chunk.data.delta };
     case "data-report":
       return { ...state, rowSeq, reportDraft: null, research: { ...r, report: chunk.data.markdown } };
     case "data-run": {

@@ -179,14 +179,19 @@ const reply: Step = async (ctx, m) => {
   try {
     const context = await ctx.context(m.level, sources ? Math.floor(ctx.budgetOf("CONTEXT_TOKEN_BUDGET") / 2) : 0);
     // Shown as it is written; an attempt's first piece has offset 0 (a client drops what an earlier attempt sent).
-    const draft = startDraft(ctx.conversationId, m.id);
+    let draft = startDraft(ctx.conversationId, m.id);
+    // Written again (the server cut its prompt): a new attempt, its first piece at offset 0.
+    const onRestart = () => {
+      draft = startDraft(ctx.conversationId, m.id);
+      checks?.restart();
+    };
     const onDelta = (delta: string) => {
       const offset = draft.text.length;
       appendDraft(ctx.conversationId, draft, delta);
       ctx.emit("reply-delta", { replyToId: m.id, offset, delta } satisfies ReplyDelta);
       checks?.push(delta);
     };
-    text = await writeReply({ context, iteration: m.iteration, continuing, snippets: sources?.text, onDelta, signal: ctx.signal, onUsage: ctx.usage });
+    text = await writeReply({ context, iteration: m.iteration, continuing, snippets: sources?.text, onDelta, onRestart, signal: ctx.signal, onUsage: ctx.usage });
     checks?.end();
     ctx.check();
   } catch (error) {

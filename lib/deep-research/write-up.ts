@@ -70,6 +70,8 @@ const written = new BoundedMap<string, StreamedVerification>(64);
 /** What the reply step feeds a write-up's text to as it streams. */
 export interface WriteUpChecks {
   push(delta: string): void;
+  /** The reply begins again (the server cut its prompt): what came is not split further. */
+  restart(): void;
   /** The reply ended: its last part is checked too. */
   end(): void;
   /** The reply was not written after all (its checks stop, and are not taken). */
@@ -97,6 +99,7 @@ export function checkWhileWritten(ctx: DrContext, replyToId: string, sources: Wr
   );
   return {
     push: (delta) => parts.push(delta),
+    restart: () => parts.reset(),
     end: () => parts.end(),
     cancel: () => {
       early.cancel();

@@ -5,7 +5,8 @@ import type { ResearchData, ResearchStatus, RunStatusData, SerpQueryView, Websit
 export type TreeEvent =
   | EngineEvent<"query.created" | "query.status", SerpQueryView>
   | EngineEvent<"page.status" | "item.extracted", WebsiteView>
-  | EngineEvent<"report.delta", { delta: string }>
+  /** `restart`: the report is written again from this delta on (what came before it is void). */
+  | EngineEvent<"report.delta", { delta: string; restart?: true }>
   | EngineEvent<"report.done", { markdown: string }>
   | EngineEvent<"run.status", RunStatusData>;
 

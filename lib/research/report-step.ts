@@ -74,6 +74,7 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
       () => early.endSection(),
     );
     let markdown: string;
+    let restart = false;
     try {
       markdown = await writeReport({
         prompt: ctx.prompt,
@@ -81,8 +82,15 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
         sources: learningSources,
         onDelta: (delta) => {
           ctx.reportDraft += delta;
-          ctx.emit({ type: "report.delta", data: { delta } });
+          ctx.emit({ type: "report.delta", data: restart ? { delta, restart: true } : { delta } });
+          restart = false;
           parts.push(delta);
+        },
+        // Written again (the server cut its prompt): the draft and the parts begin anew.
+        onRestart: () => {
+          restart = true;
+          ctx.reportDraft = "";
+          parts.reset();
         },
         onUsage: ctx.usage(),
         signal: ctx.signal,

@@ -152,6 +152,14 @@ export class PartSplitter {
     for (const line of complete.split("\n")) this.line(line);
   }
 
+  /** The text begins again (its reply started over): nothing of what came is kept. */
+  reset(): void {
+    this.buffer = "";
+    this.lines = [];
+    this.heading = "";
+    this.fenced = false;
+  }
+
   /** The stream ended: what is left is the last part. */
   end(): void {
     if (this.buffer) this.line(this.buffer);

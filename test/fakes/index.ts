@@ -11,7 +11,7 @@ export { FakeLlm, estimateTokens, type LlmLogEntry, type LlmOptions } from "./ll
 export { FABRICATED_URL } from "./llm-report";
 export { PLANTED_OVERSTATEMENT, PLANTED_UNCITED, PLANTED_UNSUPPORTED, type VerifyScenario } from "./llm-verify";
 export type { QueryCountOverride } from "./llm-agents";
-export { MISBEHAVE_MODES, REASONING_LEAKS, REASONING_MARKER, type MisbehaveMode } from "./llm-misbehave";
+export { MISBEHAVE_MODES, REASONING_LEAKS, REASONING_MARKER, UNINSTRUCTED_MARKER, type MisbehaveMode } from "./llm-misbehave";
 export { FakeSearch, type SearchLogEntry, type SearchOptions, type SearchResponse, type SearchResult } from "./search-server";
 export { FakeWeb, type WebLogEntry, type WebOptions } from "./web-server";
 export { CONTENT_PAGES, FAILING_PAGES, type FailingPage, type FixturePage } from "./web-pages";

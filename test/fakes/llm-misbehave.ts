@@ -70,9 +70,15 @@
 //                    returned error", "code": 502}} whole, or streamed after ": OPENROUTER PROCESSING"
 //                    comments; and every other long stream fails so mid-reply, half of it sent:
 //                    llm-server.ts answers so
+//   silent-cut       the server's context window is SILENT_CUT_CONTEXT tokens, and a longer prompt is cut as
+//                    Ollama cuts it (its first tokens and its end kept, to about half the window), counted
+//                    as cut, and answered without its instructions: a valid instance of the schema holding
+//                    nothing of the task, or prose; every such reply carries UNINSTRUCTED_MARKER:
+//                    llm-server.ts answers so
 // The value is walked alongside the request's JSON Schema (response_format, llm-schema-leaves.ts), so
 // that each leaf is known for what it is: an enum value, a handle, an id, a URL, a file name, a quote or
 // free text.
+import { schemaInstance } from "./json-schema-instance";
 import { leafKind, mapLeaves, type JsonSchema, type Leaf, type LeafKind } from "./llm-schema-leaves";
 
 export const MISBEHAVE_MODES = [
@@ -107,13 +113,37 @@ export const MISBEHAVE_MODES = [
   "reasoning-params",
   "hidden-reasoning",
   "error-in-200",
+  // Last of all: the product holds every prompt to the window it learned, for the life of the process.
+  "silent-cut",
 ] as const;
 export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
 
 /** A word planted in every reasoning text: found in anything a user sees, the reasoning leaked. */
 export const REASONING_MARKER = "quokka";
-/** What leaked reasoning looks like in user-visible text (case-insensitive). */
-export const REASONING_LEAKS = ["<think", "</think>", REASONING_MARKER] as const;
+/**
+ * What leaked reasoning looks like in user-visible text (case-insensitive); and the word in every reply
+ * to a prompt the server cut (mode "silent-cut"), which nothing may take as an answer.
+ */
+export const UNINSTRUCTED_MARKER = "numbat";
+export const REASONING_LEAKS = ["<think", "</think>", REASONING_MARKER, UNINSTRUCTED_MARKER] as const;
+
+/**
+ * Mode "silent-cut": Ollama's context window (num_ctx) in the fake's tokens. A longer prompt is cut as
+ * Ollama's context shift cuts it: its first 5 tokens kept, then its end, to half the window and a bit
+ * (llm/llama_server.go's contextShiftPromptLimit), and counted so.
+ */
+export const SILENT_CUT_CONTEXT = 1_200;
+export const silentCutKept = (context: number) => context - Math.floor((context - 5) / 2);
+
+/**
+ * What a model answers a prompt cut to its end, its instructions gone: under a response format's
+ * schema (a grammar), a valid instance of it holding nothing of the task; else a few words of prose.
+ */
+export function uninstructedReply(schema: JsonSchema | undefined, json: boolean): string {
+  if (schema) return JSON.stringify(schemaInstance(schema), (_key, value: unknown) => (typeof value === "string" && !/^https?:/.test(value) ? `${UNINSTRUCTED_MARKER} ${value}` : value));
+  if (json) return JSON.stringify({ reply: `${UNINSTRUCTED_MARKER}: the text goes on from where it began.` });
+  return `It looks like the text begins mid-way (${UNINSTRUCTED_MARKER}). Could you share the rest of it?`;
+}
 
 export interface MisbehaveInput {
   mode: MisbehaveMode;

@@ -8,7 +8,7 @@ import { clientGone, FakeServer, hang, latencyFor, readBody, sendJson, sleep, ty
 import { agentReply, type QueryCountOverride, type ResponseFormat } from "./llm-agents";
 import { embeddingsReply } from "./llm-embeddings";
 import { agentOf, messageText, type ChatMessage } from "./llm-parse";
-import { misbehave, sloppyJson, type MisbehaveMode } from "./llm-misbehave";
+import { misbehave, SILENT_CUT_CONTEXT, silentCutKept, sloppyJson, uninstructedReply, type MisbehaveMode } from "./llm-misbehave";
 import type { VerifyScenario } from "./llm-verify";
 import { seededRandom } from "./random";
 
@@ -284,7 +284,14 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       return sendJson(res, 400, openAiError("This response_format type is unavailable now", "invalid_request_error", null));
     }
 
-    const reply = agentReply({
+    // As Ollama answers a prompt longer than its context window with its context shift on (its default):
+    // cut to its first tokens and its end, answered without its instructions, counted as cut.
+    const cutPrompt = o.misbehave === "silent-cut" && entry.promptTokens >= SILENT_CUT_CONTEXT;
+    if (cutPrompt) {
+      entry.misbehaved = true;
+      entry.promptTokens = silentCutKept(SILENT_CUT_CONTEXT);
+    }
+    const reply = cutPrompt ? { text: uninstructedReply(body.response_format?.json_schema?.schema, body.response_format !== undefined), json: body.response_format !== undefined } : agentReply({
       agent: entry.agent,
       messages,
       responseFormat: body.response_format,
@@ -300,6 +307,8 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       o.brokenJsonTimes--;
       // A prefix of the object: its outer brace never closes, so no lenient parser can recover it.
       text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
+    } else if (cutPrompt) {
+      // Answered as it came: nothing of the scenario in it.
     } else if (o.misbehave && this.jsonCuts.has(lastAssistantText(messages))) {
       // Asked to go on after a JSON reply it cut: the rest of that reply.
       text = this.jsonCuts.get(lastAssistantText(messages))!;

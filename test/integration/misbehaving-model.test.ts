@@ -31,6 +31,9 @@
 //   failures, and every other long stream failing so mid-reply): each is retried as the HTTP error it reports,
 //   a stream that failed mid-reply is continued from what it sent, whole and nothing repeated, and every engine
 //   completes.
+//   Under the silent-cut server (a prompt longer than its window cut to its end and answered without its
+//   instructions, as Ollama does past num_ctx): the cut is learned from the count, the reply is never taken (a
+//   streamed report is written again, its draft restarted), and every later prompt is held to the window.
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
@@ -148,6 +151,15 @@ for (const mode of MISBEHAVE_MODES) {
       // A capped call whose cap the model spent thinking is sent again with room: the answer's first such call, not every one.
       test("a cap spent thinking is learned at once: few replies left empty", () => {
         assert.ok(result.misbehaved >= 1 && result.misbehaved <= 3, `${result.misbehaved} replies left empty`);
+      });
+    }
+
+    if (mode === "silent-cut") {
+      // A prompt the server cut without a word (Ollama past its num_ctx) is learned from its count at once: the
+      // cut reply is never taken (its marker is in nothing a user sees), the call goes again held to the window,
+      // and every later prompt is held to it, so few replies answer a cut prompt.
+      test("a prompt cut without a word is sent again held to the window, and later ones are held to it", () => {
+        assert.ok(result.misbehaved >= 1 && result.misbehaved <= 3, `${result.misbehaved} prompts cut`);
       });
     }
 

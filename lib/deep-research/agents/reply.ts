@@ -3,11 +3,11 @@
 // that its sentences can be checked against the pages they came from (lib/deep-research/write-up.ts).
 // Markdown, streamed: the conversation page shows it as it is written, and the write-up's parts are
 // checked while the rest is written.
-import { streamPlainText } from "../../ai/call";
+import { streamPlainText, type StreamHandlers } from "../../ai/call";
 import { agentHeader, tag } from "../../ai/prompts";
 import type { AgentCall } from "./common";
 
-export async function writeReply({ context, iteration, continuing, snippets, onDelta, onUsage, signal }: AgentCall & { iteration: number; continuing: boolean; snippets?: string; onDelta: (delta: string) => void }): Promise<string> {
+export async function writeReply({ context, iteration, continuing, snippets, onDelta, onRestart, onUsage, signal }: AgentCall & StreamHandlers & { iteration: number; continuing: boolean; snippets?: string }): Promise<string> {
   const agent = "dr-reply";
   const cite = snippets === undefined
     ? ""
@@ -17,5 +17,5 @@ with the handles of its snippets in brackets right after it, e.g. "Prices fell 2
 Write the assistant's message for this research iteration, in Markdown (answer with the message only): summarise what
 was done, state the discoveries with their evidence and confidence, and list the suggested next steps. ${continuing ? "Say that the research goes on with them." : "Ask the user how to proceed."}${cite}`;
   const prompt = [tag("iteration", String(iteration)), tag("continuing", String(continuing)), context, snippets === undefined ? "" : tag("snippets", snippets)].filter(Boolean).join("\n");
-  return (await streamPlainText({ agent, system, prompt, onDelta, onUsage, signal })).trim();
+  return (await streamPlainText({ agent, system, prompt, onDelta, onRestart, onUsage, signal })).trim();
 }

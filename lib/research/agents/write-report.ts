@@ -1,4 +1,4 @@
-import { generatePlainText, streamPlainText } from "../../ai/call";
+import { generatePlainText, streamPlainText, type StreamHandlers } from "../../ai/call";
 import { agentHeader, qaBlock, tag, today, trimToTokens, type QA } from "../../ai/prompts";
 import type { UsageSink } from "../../ai/usage";
 import type { WaitOptions } from "../../concurrency";
@@ -30,15 +30,15 @@ export async function writeReport({
   qa,
   sources,
   onDelta,
+  onRestart,
   onUsage,
   signal,
   schedule,
-}: {
+}: StreamHandlers & {
   prompt: string;
   qa: QA[];
   /** Rendered <source> elements or <branch_summary> elements. */
   sources: string;
-  onDelta: (delta: string) => void;
   onUsage?: UsageSink;
   signal?: AbortSignal;
   schedule?: WaitOptions;
@@ -51,7 +51,7 @@ summary, "## " sections with the findings (use lists and tables where they help)
 conflicting evidence.
 ${CITATION_RULES}`;
   const user = [tag("prompt", prompt), qaBlock(qa), tag("learnings", sources)].filter(Boolean).join("\n");
-  return streamPlainText({ agent, system, prompt: user, onDelta, onUsage, signal, schedule });
+  return streamPlainText({ agent, system, prompt: user, onDelta, onRestart, onUsage, signal, schedule });
 }
 
 /** Condenses one branch's learnings, keeping every URL next to its facts (for reports too large for one call). */
