@@ -24,6 +24,15 @@ test("retries 429 and 5xx, then returns the success", async () => {
   assert.deepEqual(retries, [429, 503]);
 });
 
+test("retries a gateway's and a provider's \"later\": Cloudflare's 520–524 before a self-hosted server, Anthropic's 529 overloaded", async () => {
+  const { fetchImpl, calls } = scripted([524, 529, 520, 200]);
+  const retries: Array<number | undefined> = [];
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 1000, fetchImpl, onRetry: (i) => retries.push(i.status) });
+  assert.equal((await f("http://llm.test/v1/chat/completions")).status, 200);
+  assert.equal(calls.length, 4);
+  assert.deepEqual(retries, [524, 529, 520]);
+});
+
 test("honours Retry-After", async () => {
   const { fetchImpl, calls } = scripted([429, 200], { "retry-after": "1" });
   const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 5000, fetchImpl });

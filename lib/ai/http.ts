@@ -98,7 +98,12 @@ function releaseAfterBody(response: Response, release: () => void, idle: ReturnT
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
+/**
+ * Statuses that say "later", not "never": timeouts, conflicts, rate limits, a server's or a gateway's
+ * failure; Cloudflare's 520–524 in front of a self-hosted server (its origin down, unreachable, or 100 s
+ * without an answer), and 529, Anthropic's "overloaded" through its OpenAI-compatible endpoint.
+ */
+const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504, 520, 521, 522, 523, 524, 529]);
 
 export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch {
   const { retryBudgetMs, baseDelayMs = 500, maxDelayMs = 20_000, timeoutMs, fetchImpl = leanFetch, health, now = Date.now } = options;
