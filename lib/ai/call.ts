@@ -18,6 +18,7 @@ import { storable, storableDeep } from "../validation/text";
 import { conform, type JsonSchemaNode } from "./conform";
 import { extractJson } from "./json";
 import { reasoningFilter, stripReasoning } from "./reasoning";
+import { answersInReasoning, noteAnswerInReasoning, replyFromReasoning } from "./reasoning-field";
 import { fenceFilter, unwrapReport } from "./fence";
 import { describeLlmError, LlmUnavailableError, refusalText, StructuredOutputError } from "./errors";
 import { isOwnershipLoss, ownershipLost } from "../errors";
@@ -215,6 +216,15 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     // the schema's shape (./conform.ts); else a repair is asked for. A reply is outside text: a
     // cut-off emoji leaves a lone surrogate, and a model can emit NUL.
     // A cap spent thinking, nothing written: asked again as it was, with room to think (no repair to ask for).
+    // A whole reply the server sent in the reasoning field (./reasoning-field.ts): taken when it is valid for the schema.
+    const answer = replyFromReasoning(reply.text);
+    if (answer !== undefined) {
+      const parsed = parseReply(schema, shape, answer, attempt === env.LLM_REPAIR_ATTEMPTS);
+      if (parsed.ok) {
+        noteAnswerInReasoning(serverKey());
+        return storableDeep(parsed.value);
+      }
+    }
     if (spentThinking(reply, maxOutputTokens, text)) {
       lastProblem = "the model spent its whole output limit thinking and wrote nothing";
       continue;
@@ -364,7 +374,8 @@ async function plainOnce(options: CallOptions): Promise<string> {
       throw error;
     }
     const reply = await settledExchange(options, () => exchange({ system: options.system, turns, maxOutputTokens, signal: options.signal, schedule: options.schedule }));
-    const text = stripReasoning(reply.text);
+    // A server known to send whole replies in the reasoning field (./reasoning.ts): a blank one's reasoning is its text.
+    const text = (answersInReasoning(serverKey()) ? replyFromReasoning(reply.text) : undefined) ?? stripReasoning(reply.text);
     // A cap spent thinking leaves the reply blank: untilNotBlank asks again, with room to think.
     spentThinking(reply, maxOutputTokens, text);
     written += part === 0 ? text : joinContinued(written, text);
@@ -533,8 +544,12 @@ async function streamPiece(options: CallOptions, written: string, emit: (delta: 
     held = null;
     take(joined);
   };
+  // Kept for a server known to send whole replies in the reasoning field, whose reply's text is its reasoning.
+  const keepRaw = !written && answersInReasoning(serverKey());
+  let rawText = "";
   for await (const raw of result.textStream) {
     receivedChars += raw.length;
+    if (keepRaw) rawText += raw;
     take(reasoning.push(raw));
   }
   take(reasoning.end(), true);
@@ -547,6 +562,9 @@ async function streamPiece(options: CallOptions, written: string, emit: (delta: 
   const reported = await result.usage;
   const cut = notePromptTokens(sentChars, reported.inputTokens);
   if (cut !== undefined) learnCutWindow(cut, contextWindow());
+  // A server known to send whole replies in the reasoning field (./reasoning-field.ts): a blank one's is its text, handed on at its end.
+  const answer = keepRaw && !text.trim() ? replyFromReasoning(rawText) : undefined;
+  if (answer !== undefined) take(answer, true);
   const usage = toTokenCount(reported, sentChars, receivedChars + ((await result.finalStep).reasoningText?.length ?? 0));
   return { text, finishReason: await result.finishReason, usage, ...(cut !== undefined ? { cut: true as const } : {}) };
 }

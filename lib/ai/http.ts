@@ -15,6 +15,7 @@ import { isReadWhole, leanFetch } from "../lean-fetch";
 import { describeLlmError } from "./errors";
 import { adaptedBody, learnRefusal } from "./refused-parameters";
 import { withErrorInBody } from "./error-in-body";
+import { withReplyInReasoning } from "./reasoning-field";
 import type { ProviderHealth } from "./provider-health";
 
 export interface RetryingFetchOptions {
@@ -143,7 +144,8 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
       try {
         const fetched = await fetchImpl(input, { ...init, body, signal });
         // A 200 that carries an error (OpenRouter's upstream failures) is that error (./error-in-body.ts).
-        response = fetched.status === 200 ? await withErrorInBody(fetched, idle.alive) : fetched;
+        // And one whose content is empty, its reply in the reasoning field (./reasoning-field.ts), has it as content.
+        response = fetched.status === 200 ? await withReplyInReasoning(await withErrorInBody(fetched, idle.alive)) : fetched;
       } catch (error) {
         idle.stop();
         release();

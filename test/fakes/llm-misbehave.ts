@@ -70,6 +70,8 @@
 //                    returned error", "code": 502}} whole, or streamed after ": OPENROUTER PROCESSING"
 //                    comments; and every other long stream fails so mid-reply, half of it sent:
 //                    llm-server.ts answers so
+//   half-open        every reply sent whole in `reasoning_content`, its content null, as vLLM's reasoning parsers
+//                    send a reply without a closing </think> ("everything is reasoning content")
 //   silent-cut       the server's context window is SILENT_CUT_CONTEXT tokens, and a longer prompt is cut as
 //                    Ollama cuts it (its first tokens and its end kept, to about half the window), counted
 //                    as cut, and answered without its instructions: a valid instance of the schema holding
@@ -113,8 +115,10 @@ export const MISBEHAVE_MODES = [
   "reasoning-params",
   "hidden-reasoning",
   "error-in-200",
-  // Last of all: the product holds every prompt to the window it learned, for the life of the process.
+  // Last of all, each its own server to the product (test/helpers/misbehaving-runs.ts): it holds every
+  // prompt to the window it learned, and reads a server's blank replies' reasoning, for the life of the process.
   "silent-cut",
+  "half-open",
 ] as const;
 export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
 
@@ -178,6 +182,8 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       return out(`<think>\n${reasoningText(input, mode === "think")}\n</think>\n\n${input.text}`);
     case "reasoning-field":
       return out(input.text, { reasoning: reasoningText(input, true) });
+    case "half-open":
+      return out("", { reasoning: input.text });
     case "harmony":
       return out(`<|channel|>analysis<|message|>${reasoningText(input, true)}<|end|><|start|>assistant<|channel|>final${json ? " <|constrain|>json" : ""}<|message|>${input.text}<|return|>`);
     case "no-usage":

@@ -363,7 +363,8 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       return sendJson(res, 200, {
         ...base,
         object: "chat.completion",
-        choices: [{ index: 0, message: { role: "assistant", content: text, ...(reasoning !== null ? { reasoning_content: reasoning } : {}), refusal: null }, logprobs: null, finish_reason: finishReason }],
+        // A reply wholly in the reasoning field has no content at all (vLLM: null).
+        choices: [{ index: 0, message: { role: "assistant", content: text === "" && reasoning !== null ? null : text, ...(reasoning !== null ? { reasoning_content: reasoning } : {}), refusal: null }, logprobs: null, finish_reason: finishReason }],
         ...(sendsUsage ? { usage } : {}),
       });
     }

@@ -308,8 +308,9 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       process.env.LLM_RETRY_BUDGET_MS = mode === "error-in-200" ? "60000" : "0";
       // A server of its own (the product remembers each server's habits by its address and model): what it
       // learned of an earlier mode's — streams sent without stream_options, so without their usage — is not
-      // this one's, whose cuts only the usage shows.
-      process.env.RESEARCH_MODEL = mode === "silent-cut" ? `${fakes.env.RESEARCH_MODEL}-small-context` : fakes.env.RESEARCH_MODEL;
+      // this one's, whose cuts only the usage shows; and what it learns of this one (its window, its replies
+      // in the reasoning field) is not the next one's.
+      process.env.RESEARCH_MODEL = mode === "silent-cut" || mode === "half-open" ? `${fakes.env.RESEARCH_MODEL}-${mode}` : fakes.env.RESEARCH_MODEL;
       (await import("../../lib/env")).resetEnvCache();
       const t0 = performance.now();
       const runs: EngineRun[] = [];

@@ -31,6 +31,8 @@
 //   failures, and every other long stream failing so mid-reply): each is retried as the HTTP error it reports,
 //   a stream that failed mid-reply is continued from what it sent, whole and nothing repeated, and every engine
 //   completes.
+//   Under the half-open server (every reply in reasoning_content, its content null, as vLLM's reasoning parsers
+//   send a reply without </think>): each is read from there, none asked again, every engine completes.
 //   Under the silent-cut server (a prompt longer than its window cut to its end and answered without its
 //   instructions, as Ollama does past num_ctx): the cut is learned from the count, the reply is never taken (a
 //   streamed report is written again, its draft restarted), and every later prompt is held to the window.
@@ -151,6 +153,14 @@ for (const mode of MISBEHAVE_MODES) {
       // A capped call whose cap the model spent thinking is sent again with room: the answer's first such call, not every one.
       test("a cap spent thinking is learned at once: few replies left empty", () => {
         assert.ok(result.misbehaved >= 1 && result.misbehaved <= 3, `${result.misbehaved} replies left empty`);
+      });
+    }
+
+    if (mode === "half-open") {
+      // Every reply in reasoning_content, its content null: read from there, none asked again, the report cited.
+      test("every reply is read from the reasoning field: none asked again, the report keeps its citations", () => {
+        assert.equal(result.repairs, 0);
+        assert.ok((runOf("tree").citations?.writtenCited ?? 0) > 0, "the report cites its sources");
       });
     }
 
