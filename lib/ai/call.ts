@@ -140,10 +140,24 @@ function schemaTokens(format: ResponseFormat): number {
  * schema sent once, there), json_object (the schema in the system prompt), or no response_format (the
  * schema in the system prompt). Every server starts at the first; one that rejects a format (an HTTP
  * 400 naming it: DeepSeek's API takes only json_object, some local servers and hosted models no
- * response_format) is asked in the next from then on, for the life of the process.
+ * response_format) is asked in the next from then on, for the life of the process. One that ignores
+ * response_format without a word (Anthropic's OpenAI-compatible endpoint: "response_format: Ignored")
+ * has its model guess the reply's shape, and each call needed a repair that showed the schema: after
+ * two such calls the schema goes in the system prompt too, response_format kept ("schema+prompt").
  */
-type FormatSupport = "schema" | "object" | "none";
+type FormatSupport = "schema" | "schema+prompt" | "object" | "none";
 const formatSupport = new Map<string, FormatSupport>();
+/** Calls per server whose first reply, sent with the schema only as response_format, fitted only once a repair showed it. */
+const schemaUnseen = new Map<string, number>();
+
+/** A call sent with the schema as response_format alone was read only after its repair showed the schema: the second such steps the server up. */
+function noteSchemaUnseen(key: string): void {
+  const n = (schemaUnseen.get(key) ?? 0) + 1;
+  schemaUnseen.set(key, n);
+  if (n < 2 || (formatSupport.get(key) ?? "schema") !== "schema") return;
+  formatSupport.set(key, "schema+prompt");
+  console.warn("[quarry] the LLM server's replies fitted their JSON Schema only once a repair request showed it: it ignores response_format. The schema goes in the system prompt too from now on.");
+}
 
 /**
  * A 400 (or 422) whose message names the response format: the server does not take it (DeepSeek's
@@ -166,11 +180,11 @@ async function inFormatTaken<T>(signal: AbortSignal | undefined, send: (support:
       return await send(support);
     } catch (error) {
       if (support === "none" || signal?.aborted || !rejectsResponseFormat(error)) throw error;
-      const next = support === "schema" ? "object" : "none";
+      const next = support === "object" ? "none" : "object";
       // Another call may have stepped down meanwhile: only the first says so.
       if ((formatSupport.get(key) ?? "schema") === support) {
         formatSupport.set(key, next);
-        console.warn(`[quarry] the LLM server rejected response_format ${support === "schema" ? "json_schema" : "json_object"} (${describeLlmError(error)}): structured replies are asked ${next === "object" ? "as json_object" : "without a response_format"}, with the JSON Schema in the prompt.`);
+        console.warn(`[quarry] the LLM server rejected response_format ${support === "object" ? "json_object" : "json_schema"} (${describeLlmError(error)}): structured replies are asked ${next === "object" ? "as json_object" : "without a response_format"}, with the JSON Schema in the prompt.`);
       }
     }
   }
@@ -181,7 +195,7 @@ function exchangeStructured(o: Parameters<typeof exchange>[0], spec: StructuredS
   return inFormatTaken(o.signal, (support) => {
     if (support === "schema") return exchange({ ...o, responseFormat: spec.responseFormat });
     const system = `${o.system}\nThe response format's JSON Schema:\n${spec.jsonSchema}`;
-    return exchange({ ...o, system, responseFormat: support === "object" ? { type: "json" } : undefined });
+    return exchange({ ...o, system, responseFormat: support === "schema+prompt" ? spec.responseFormat : support === "object" ? { type: "json" } : undefined });
   });
 }
 
@@ -196,6 +210,10 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
   const system = `${options.system}\n\nReply with one JSON object only, matching the response format's JSON Schema.`;
   const messages: Turn[] = [{ role: "user", content: options.prompt }];
   let lastProblem = "";
+  const key = serverKey();
+  // Sent with the schema only as response_format, and its first reply did not fit it (see noteSchemaUnseen).
+  const schemaOnlyAsFormat = (formatSupport.get(key) ?? "schema") === "schema";
+  let firstUnfit = false;
 
   for (let attempt = 0; attempt <= env.LLM_REPAIR_ATTEMPTS; attempt++) {
     // Before the exchange: a budget that says no ends the call as it is, not as an LLM failure.
@@ -230,7 +248,11 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
       continue;
     }
     const parsed = parseReply(schema, shape, text, attempt === env.LLM_REPAIR_ATTEMPTS);
-    if (parsed.ok) return storableDeep(parsed.value);
+    if (parsed.ok) {
+      if (firstUnfit) noteSchemaUnseen(key);
+      return storableDeep(parsed.value);
+    }
+    if (attempt === 0 && schemaOnlyAsFormat && unshaped(text, shape)) firstUnfit = true;
     lastProblem = parsed.problem;
     messages.push(
       { role: "assistant", content: text.slice(0, 4000) },
@@ -244,6 +266,22 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+/**
+ * A reply with no sign of the schema's shape: no JSON, or an object without the schema's required keys
+ * (a model that never saw the schema guesses them); not one whose values are off (a count, a cut list).
+ */
+function unshaped(text: string, shape: JsonSchemaNode): boolean {
+  if (!text.trim()) return false;
+  let value: unknown;
+  try {
+    value = conform(extractJson(stripReasoning(text)), shape);
+  } catch {
+    return true;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return true;
+  return (shape.required ?? []).some((key) => !(key in value));
+}
 
 /**
  * A reply's value, validated. Items of a list that stay invalid after conforming are dropped (a

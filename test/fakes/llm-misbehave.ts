@@ -70,6 +70,9 @@
 //                    returned error", "code": 502}} whole, or streamed after ": OPENROUTER PROCESSING"
 //                    comments; and every other long stream fails so mid-reply, half of it sent:
 //                    llm-server.ts answers so
+//   ignores-format   the server ignores response_format, as Anthropic's OpenAI-compatible endpoint does: a JSON reply
+//                    to a request that does not show the JSON Schema (in its prompt or a repair request) has
+//                    keys of the model's own guessing: llm-server.ts answers so
 //   half-open        every reply sent whole in `reasoning_content`, its content null, as vLLM's reasoning parsers
 //                    send a reply without a closing </think> ("everything is reasoning content")
 //   silent-cut       the server's context window is SILENT_CUT_CONTEXT tokens, and a longer prompt is cut as
@@ -119,6 +122,7 @@ export const MISBEHAVE_MODES = [
   // prompt to the window it learned, and reads a server's blank replies' reasoning, for the life of the process.
   "silent-cut",
   "half-open",
+  "ignores-format",
 ] as const;
 export type MisbehaveMode = (typeof MISBEHAVE_MODES)[number];
 
@@ -193,6 +197,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     case "reasoning-params":
     case "hidden-reasoning":
     case "error-in-200":
+    case "ignores-format":
       // The server's habits, not the model's: llm-server.ts answers so.
       return out(input.text);
     case "cut-off":

@@ -333,6 +333,12 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
     } else if (reply.json && o.sloppy) {
       text = sloppyJson(text);
     }
+    // As Anthropic's OpenAI-compatible endpoint ("response_format: Ignored"): a model never shown the JSON
+    // Schema (neither in the prompt nor in a repair request) guesses the reply's keys.
+    if (o.misbehave === "ignores-format" && reply.json && !/JSON Schema:\n\{/.test(allText)) {
+      text = JSON.stringify({ result: "Here is the requested information, as JSON.", details: [] });
+      entry.misbehaved = true;
+    }
     // As OpenAI's reasoning models: tokens of thought before every reply, never sent, counted in its
     // completion tokens and its limit. A limit they fill leaves the reply empty.
     let hidden = o.misbehave === "hidden-reasoning" ? HIDDEN_REASONING_TOKENS : 0;

@@ -105,6 +105,9 @@ export function leaksIn(text: string | null | undefined): string[] {
   return REASONING_LEAKS.filter((leak) => lower.includes(leak.toLowerCase()));
 }
 
+/** The modes each run against a server (a model name) of its own: see run(). */
+const OWN_SERVER_MODES = new Set<MisbehaveMode>(["silent-cut", "half-open", "ignores-format"]);
+
 export async function startMisbehaveHarness(options: HarnessOptions = {}) {
   const { depth = 1, breadth = 2, engines = ["tree", "deep-research", "answer"] } = options;
   await useTestDatabase();
@@ -310,7 +313,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       // learned of an earlier mode's — streams sent without stream_options, so without their usage — is not
       // this one's, whose cuts only the usage shows; and what it learns of this one (its window, its replies
       // in the reasoning field) is not the next one's.
-      process.env.RESEARCH_MODEL = mode === "silent-cut" || mode === "half-open" ? `${fakes.env.RESEARCH_MODEL}-${mode}` : fakes.env.RESEARCH_MODEL;
+      process.env.RESEARCH_MODEL = mode && OWN_SERVER_MODES.has(mode) ? `${fakes.env.RESEARCH_MODEL}-${mode}` : fakes.env.RESEARCH_MODEL;
       (await import("../../lib/env")).resetEnvCache();
       const t0 = performance.now();
       const runs: EngineRun[] = [];

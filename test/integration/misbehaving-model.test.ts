@@ -31,6 +31,8 @@
 //   failures, and every other long stream failing so mid-reply): each is retried as the HTTP error it reports,
 //   a stream that failed mid-reply is continued from what it sent, whole and nothing repeated, and every engine
 //   completes.
+//   Under the ignores-format server (response_format ignored, as Anthropic's OpenAI-compatible endpoint): after two
+//   calls whose repair showed the schema, it goes in the system prompt, and no reply needs a repair after.
 //   Under the half-open server (every reply in reasoning_content, its content null, as vLLM's reasoning parsers
 //   send a reply without </think>): each is read from there, none asked again, every engine completes.
 //   Under the silent-cut server (a prompt longer than its window cut to its end and answered without its
@@ -153,6 +155,19 @@ for (const mode of MISBEHAVE_MODES) {
       // A capped call whose cap the model spent thinking is sent again with room: the answer's first such call, not every one.
       test("a cap spent thinking is learned at once: few replies left empty", () => {
         assert.ok(result.misbehaved >= 1 && result.misbehaved <= 3, `${result.misbehaved} replies left empty`);
+      });
+    }
+
+    if (mode === "ignores-format") {
+      // A server that ignores response_format: each call's first reply guessed its keys until two repairs showed the
+      // schema; from the first request with the schema in its system prompt on, no reply needs a repair.
+      test("the schema goes in the prompt after two repairs, and no reply needs one after it", () => {
+        const log = harness.fakes.llm.log;
+        const first = log.findIndex((e) => e.messages.some((m) => m.role === "system" && String(m.content).includes("The response format's JSON Schema:")));
+        assert.ok(first >= 0, "the schema was never put in the prompt");
+        const later = log.slice(first).filter((e) => e.messages.some((m) => m.role === "assistant") && e.response_format_name !== null);
+        assert.deepEqual(later.map((e) => e.agent), []);
+        assert.ok(result.repairs >= 2 && result.repairs <= 12, `${result.repairs} repairs`);
       });
     }
 
