@@ -52,6 +52,10 @@ async function main() {
     const { runRegistry } = await import("../lib/runs/engines");
     const { enqueueRun, queueReachable, wakeRun } = await import("../lib/queue/enqueue");
     runRegistry.dispatchTo(enqueueRun, wakeRun, queueReachable);
+  } else {
+    // The runs read pages here: the extraction workers start now, beside the rest, not inside the first
+    // pages' SCRAPE_TIMEOUT_MS (their start takes seconds on a busy machine, and its first pages timed out).
+    void (await import("../lib/scrape/extract-pool")).warmExtractPool();
   }
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
   const { createMcpServer } = await import("../lib/mcp/server");

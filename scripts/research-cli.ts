@@ -129,6 +129,9 @@ async function main(): Promise<number> {
   assertResearchConfigured({ llm: true, search: sources?.web ?? true });
 
   migrateDatabase(env.DATABASE_URL);
+  // The page extraction workers start now, beside the rest, not inside the first pages' SCRAPE_TIMEOUT_MS
+  // (their start takes seconds on a busy machine, and its first pages timed out).
+  void (await import("../lib/scrape/extract-pool")).warmExtractPool();
   const { draftWithQuestions, launchResearch } = await import("../lib/research/service");
   const { eventBus } = await import("../lib/events/bus");
   const { runRegistry } = await import("../lib/runs/engines");

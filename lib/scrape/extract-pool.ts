@@ -14,7 +14,7 @@ export interface Extracted {
   published: string | null;
 }
 
-const globalForPool = globalThis as unknown as { quarryExtractPool?: SandboxPool };
+const globalForPool = globalThis as unknown as { quarryExtractPool?: SandboxPool; quarryExtractPoolWarm?: Promise<void> };
 
 function pool(): SandboxPool | null {
   const env = getEnv();
@@ -50,19 +50,24 @@ export async function extractInPool(input: ExtractInput, signal?: AbortSignal): 
 }
 
 /**
- * Starts the pool's first process and loads the extractor in it, so that the first page does not wait
- * for it (seconds, counted in that page's SCRAPE_TIMEOUT_MS). Resolves once warm, or failed (logged).
+ * Starts the pool's first process and loads the extractor in it, once per pool: at a process's start
+ * (the server, a worker, the CLIs, the MCP server), and before a page's time runs (lib/scrape: the
+ * start takes seconds on a busy machine, and used to count in the first pages' SCRAPE_TIMEOUT_MS).
+ * Resolves once warm, or failed (logged), within the pool's own time limit.
  */
-export async function warmExtractPool(): Promise<void> {
+export function warmExtractPool(): Promise<void> {
   const workers = pool();
-  if (!workers) return;
-  await runInSandbox(workers, "extract", { kind: "html", body: new TextEncoder().encode("<title>warm-up</title><p>Warm-up.</p>"), charset: "utf-8", url: "https://localhost/" } satisfies ExtractInput)
-    .catch((error: unknown) => console.warn(`[quarry] the page extraction workers could not start: ${error instanceof Error ? error.message : String(error)}`));
+  if (!workers) return Promise.resolve();
+  return (globalForPool.quarryExtractPoolWarm ??= runInSandbox(workers, "extract", { kind: "html", body: new TextEncoder().encode("<title>warm-up</title><p>Warm-up.</p>"), charset: "utf-8", url: "https://localhost/" } satisfies ExtractInput).then(
+    () => undefined,
+    (error: unknown) => console.warn(`[quarry] the page extraction workers could not start: ${error instanceof Error ? error.message : String(error)}`),
+  ));
 }
 
 /** Ends the pool's processes (tests, and processes that end); a page still running in one fails. */
 export async function closeExtractPool(): Promise<void> {
   const workers = globalForPool.quarryExtractPool;
   globalForPool.quarryExtractPool = undefined;
+  globalForPool.quarryExtractPoolWarm = undefined;
   workers?.close();
 }

@@ -4,7 +4,7 @@ import { storable } from "@/lib/validation/text";
 import { checkDeclaredType, decodeBody, detectKind, parseContentType } from "./content";
 import { formatSeconds, ScrapeError } from "./errors";
 import { fetchFollowing, type FetchedBody } from "./fetch";
-import { extractInPool } from "./extract-pool";
+import { extractInPool, warmExtractPool } from "./extract-pool";
 import { assertHttpUrl, resolveTarget, type LookupFn } from "./ssrf";
 
 export { ScrapeError, type ScrapeFailure } from "./errors";
@@ -125,6 +125,10 @@ export async function scrapeUrl(url: string, options: ScrapeOptions = {}): Promi
     });
   };
   try {
+    // The extraction workers' first start (seconds on a busy machine) is the process's, not the page's:
+    // waited for before the page's time runs, as a download slot is.
+    await warmExtractPool();
+    signal.throwIfAborted();
     const fetched = await (options.downloadSlot ? options.downloadSlot(download) : download());
     return await toPage(start, fetched, signal);
   } catch (error) {
