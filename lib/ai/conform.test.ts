@@ -68,3 +68,18 @@ test("an object or a list sent as a string of JSON is parsed where the schema wa
   assert.deepEqual(conform('{"queries": []}', schema), { queries: [] });
   assert.equal(conform("{ not json", schema), "{ not json", "what does not parse is left for validation");
 });
+
+test("a bare string where an object was asked for is the object when it can only be one thing: its one required text, its lists empty", () => {
+  const read = z.object({ items: z.array(z.object({ content: z.string(), queries: z.array(z.enum(["Q1", "Q2"])) })) });
+  assert.deepEqual(read.parse(conform({ items: ["Prices fell 20% in 2024.", { content: "Sales rose.", queries: ["Q2"] }] }, shapeOf(read))), {
+    items: [
+      { content: "Prices fell 20% in 2024.", queries: [] },
+      { content: "Sales rose.", queries: ["Q2"] },
+    ],
+  });
+  // A choice to make (an enum, a second text): not guessed, left for validation.
+  const tasks = z.object({ tasks: z.array(z.object({ type: z.enum(["LITERATURE", "ANALYSIS"]), objective: z.string() })) });
+  assert.deepEqual(conform({ tasks: ["Find the prices"] }, shapeOf(tasks)), { tasks: ["Find the prices"] });
+  const refs = z.object({ references: z.array(z.object({ source: z.string(), exactQuote: z.string() })) });
+  assert.deepEqual(conform({ references: ["S1"] }, shapeOf(refs)), { references: ["S1"] });
+});

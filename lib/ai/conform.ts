@@ -132,6 +132,28 @@ function ownKeys(value: Record<string, Json>, schema: JsonSchemaNode): string[] 
   return Object.keys(schema.properties ?? {}).filter((k) => keys.has(looseKey(k)));
 }
 
+/**
+ * A bare string where an object was asked for, as list items ("items": ["fact", "fact"] for
+ * [{content, queries}]): the object, when the string can only be one thing in it: its one required
+ * free-text property, its other required properties lists (left empty: an item tagged with nothing).
+ * An object with a choice to make (an enum, a second text) is not guessed.
+ */
+function fromText(text: string, schema: JsonSchemaNode, root: JsonSchemaNode): Record<string, Json> | undefined {
+  const props = schema.properties ?? {};
+  let textKey: string | undefined;
+  const out: Record<string, Json> = {};
+  for (const key of schema.required ?? []) {
+    const prop = deref(props[key] ?? {}, root);
+    const types = typesOf(prop);
+    if (types.includes("array")) out[key] = [];
+    else if (types.includes("string") && !prop.enum && !prop.const && textKey === undefined) textKey = key;
+    else return undefined;
+  }
+  if (textKey === undefined) return undefined;
+  out[textKey] = text;
+  return out;
+}
+
 function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode, depth: number): Json {
   // One object where the schema's object has a single list property: {"verdicts": [that]} is not
   // guessed. But a wrapper around the wanted object is taken off: {"response": {...}}.
@@ -152,6 +174,7 @@ function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode
     if (list && object.every((item) => fits(item, deref(list.items, root)))) object = { [list.name]: object };
     else if (object.length === 1 && isObject(object[0])) object = object[0];
   }
+  if (typeof object === "string") object = fromText(object, schema, root) ?? object;
   if (!isObject(object)) return object;
   const out: Record<string, Json> = {};
   const props = schema.properties ?? {};

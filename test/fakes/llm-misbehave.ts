@@ -11,6 +11,8 @@
 //   wrapper          the object wrapped in another: {"response": {…}}, {"data": {…}}, or {"response": "{…}"}
 //                    (the object as a string of JSON), in turn
 //   bare-list        an object that holds only a list sent as the bare list: [{…}, {…}] for {"queries": […]}
+//   bare-strings     each listed item with a text (`content`) and its tags sent as the text alone: a page read's
+//                    "items": ["…", "…"], its query tags left out
 //   json-lines       an object that holds only a list of objects sent as its items one after another, in turn one
 //                    a line (JSON Lines) and with commas between, with no list around them
 //   other-keys       every key of a JSON reply in another convention, as models write the keys of a schema they
@@ -94,6 +96,7 @@ export const MISBEHAVE_MODES = [
   "prose",
   "wrapper",
   "bare-list",
+  "bare-strings",
   "json-lines",
   "other-keys",
   "enum-case",
@@ -230,6 +233,9 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     }
     case "other-keys":
       return out(JSON.stringify(otherKeys(value, input.nextNumber("misbehave|other-keys") % 2)));
+    case "bare-strings":
+      // Each listed item that is a text and its tags, as its text alone: "items": ["…", "…"].
+      return out(JSON.stringify(value, (_key, v: unknown) => (Array.isArray(v) ? v.map((item) => (item && typeof item === "object" && typeof (item as { content?: unknown }).content === "string" ? (item as { content: string }).content : item)) : v)));
     case "bare-list": {
       const keys = typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
       const list = keys.length === 1 ? (value as Record<string, unknown>)[keys[0]] : undefined;

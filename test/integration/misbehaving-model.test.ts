@@ -8,9 +8,9 @@
 //   Under the fenced model (every Markdown reply in a code fence): the report and the write-up keep their
 //   citations and are verified; no reply is stored in a fence.
 //   Under the loose-json model (trailing commas, comments, raw line breaks in strings, bare keys, Python's
-//   literals), the wrapper model, the bare-list one, json-lines (a list's items one after another with no list
-//   around them) and other-keys (keys in snake_case or Title Case for camelCase): every reply is read without a
-//   repair request.
+//   literals), the wrapper model, the bare-list one, bare-strings (a page read's items as their texts alone, their
+//   tags left out), json-lines (a list's items one after another with no list around them) and other-keys (keys in
+//   snake_case or Title Case for camelCase): every reply is read without a repair request.
 //   Under the no-schema server (a 400 to response_format json_schema, as DeepSeek's API): one request is
 //   rejected, every later structured call goes as json_object, every engine completes.
 //   Under the cut-json server (every long JSON reply cut at its output limit, its repairs too): each is
@@ -113,7 +113,7 @@ for (const mode of MISBEHAVE_MODES) {
       });
     }
 
-    if (mode === "loose-json" || mode === "wrapper" || mode === "bare-list" || mode === "json-lines" || mode === "other-keys") {
+    if (mode === "loose-json" || mode === "wrapper" || mode === "bare-list" || mode === "bare-strings" || mode === "json-lines" || mode === "other-keys") {
       // Loose JSON, an object in a wrapper (as an object or a string of JSON) and a bare list, is read as it is: no
       // call is asked again (each repair is a call more, and a model that writes so may write so again).
       test("every reply is read without a repair", () => {
