@@ -230,3 +230,20 @@ test("an error sent with HTTP 200 (OpenRouter's upstream failures), whole or as 
   const plain = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 1000, fetchImpl: (async () => new Response(fine, { status: 200 })) as typeof fetch });
   assert.equal(await (await plain("http://llm-router.test/v1/chat/completions", { method: "POST", body: "{}" })).text(), fine);
 });
+
+test("an attempt that timed out without a byte, or a 503, lowers the shared limit: the server's queue is longer than it serves in time", async () => {
+  const { ProviderHealth } = await import("./provider-health");
+  const limiter = new Semaphore(10);
+  const health = new ProviderHealth(limiter, { maxLimit: 10, outageAfterMs: 60_000 });
+  let calls = 0;
+  const fetchImpl = ((_url: string, init?: RequestInit) => {
+    calls++;
+    // The first waits in the server's queue until the attempt times out; the second is answered.
+    if (calls === 1) return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
+    return Promise.resolve(new Response("{}", { status: 200 }));
+  }) as typeof fetch;
+  const f = createRetryingFetch({ retryBudgetMs: 10_000, baseDelayMs: 1, timeoutMs: 50, fetchImpl, limiter, health });
+  assert.equal((await f("http://llm.test/v1/chat/completions")).status, 200);
+  assert.equal(calls, 2);
+  assert.equal(limiter.limit, 7);
+});

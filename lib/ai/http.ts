@@ -170,7 +170,9 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
       }
       const status = response?.status;
       const retryAfter = response ? retryAfterOf(response.headers) : undefined;
-      health?.failed(response ? `HTTP ${status} from the LLM server` : describeLlmError(networkError), { rateLimited: status === 429 });
+      // Overloaded: it says so, or it let the attempt wait without a byte (a queue longer than it serves in time).
+      const overloaded = status === 503 || status === 529 || (!response && (networkError as { name?: unknown })?.name === "TimeoutError");
+      health?.failed(response ? `HTTP ${status} from the LLM server` : describeLlmError(networkError), { rateLimited: status === 429, overloaded });
 
       if (!probe && now() - started - excludedMs >= retryBudgetMs) {
         // Out of budget: hand the caller the last answer (the AI SDK turns it into an error with its status).

@@ -1,8 +1,10 @@
 // The LLM provider's health, shared by every call and every run in the process.
 //
-// - Adaptive concurrency (../adaptive-limit.ts): a 429 lowers the LLM limiter's limit, runs of
-//   successes raise it back to the configured maximum. So when the provider rate-limits, all runs
-//   slow down together instead of each call hammering on its own.
+// - Adaptive concurrency (../adaptive-limit.ts): a 429 lowers the LLM limiter's limit, and so do a
+//   503, a 529 and an attempt that timed out waiting for a first byte (a local server whose queue is
+//   longer than it serves in LLM_TIMEOUT_MS); runs of successes raise it back to the configured
+//   maximum. So when the provider rate-limits or is saturated, all runs slow down together instead
+//   of each call hammering on its own.
 // - Outages: when calls have failed for `outageAfterMs` with no success in between (and at least
 //   `minFailures` failures), the provider is *down*. While it is down, one request at a time goes out
 //   as a probe (backing off up to `probeMaxDelayMs`); every other call waits without spending its
@@ -98,13 +100,17 @@ export class ProviderHealth {
    * A failed exchange (429, 5xx, network error, timeout). A 429 lowers the limit but is no sign of
    * an outage: the provider answered, so it ends one (see `answered`).
    */
-  failed(reason: string, { rateLimited = false } = {}): void {
+  failed(reason: string, { rateLimited = false, overloaded = false } = {}): void {
     const now = this.now();
     if (rateLimited) {
       this.adaptive?.rateLimited();
       this.answered();
       return;
     }
+    // A server that says it is overloaded (503, 529) or let an attempt wait past LLM_TIMEOUT_MS without a
+    // byte (a local server's queue: Ollama's, llama.cpp's slots) is sent fewer calls at once, as after a
+    // 429; unlike a 429 it may also be down, so the failure counts toward an outage too.
+    if (overloaded) this.adaptive?.rateLimited();
     if (this.streakFailures === 0) this.streakStart = now;
     this.streakFailures++;
     this.reason = reason;
