@@ -231,7 +231,7 @@ test("an error sent with HTTP 200 (OpenRouter's upstream failures), whole or as 
   assert.equal(await (await plain("http://llm-router.test/v1/chat/completions", { method: "POST", body: "{}" })).text(), fine);
 });
 
-test("an attempt that timed out without a byte, or a 503, lowers the shared limit: the server's queue is longer than it serves in time", async () => {
+test("an attempt that timed out without a byte lowers the shared limit: the server's queue is longer than it serves in time", async () => {
   const { ProviderHealth } = await import("./provider-health");
   const limiter = new Semaphore(10);
   const health = new ProviderHealth(limiter, { maxLimit: 10, outageAfterMs: 60_000 });

@@ -170,8 +170,10 @@ export function createRetryingFetch(options: RetryingFetchOptions): typeof fetch
       }
       const status = response?.status;
       const retryAfter = response ? retryAfterOf(response.headers) : undefined;
-      // Overloaded: it says so, or it let the attempt wait without a byte (a queue longer than it serves in time).
-      const overloaded = status === 503 || status === 529 || (!response && (networkError as { name?: unknown })?.name === "TimeoutError");
+      // Overloaded: it says so (529), or it let the attempt wait without a byte (a queue longer than it serves
+      // in time). Not a 503: a proxy answers so while the server behind it restarts, and a burst of them
+      // would leave the limit low long after.
+      const overloaded = status === 529 || (!response && (networkError as { name?: unknown })?.name === "TimeoutError");
       health?.failed(response ? `HTTP ${status} from the LLM server` : describeLlmError(networkError), { rateLimited: status === 429, overloaded });
 
       if (!probe && now() - started - excludedMs >= retryBudgetMs) {

@@ -31,17 +31,17 @@ test("429s lower the shared limit (at most once a second) and successes raise it
   assert.equal(limiter.limit, 10, "never above the configured maximum");
 });
 
-test("a server saturated (503, 529, an attempt timed out without a byte) is sent fewer calls at once, and may still be down", () => {
+test("a server saturated (a 529, an attempt timed out without a byte) is sent fewer calls at once, and may still be down", () => {
   const limiter = new Semaphore(10);
   const c = clock();
   const health = new ProviderHealth(limiter, { maxLimit: 10, outageAfterMs: 3_000, now: c.now });
   health.failed("the LLM server sent nothing for 300 s", { overloaded: true });
   assert.equal(limiter.limit, 7);
   c.advance(1_000);
-  health.failed("HTTP 503 from the LLM server", { overloaded: true });
+  health.failed("HTTP 529 from the LLM server", { overloaded: true });
   assert.equal(limiter.limit, 4);
   c.advance(2_000);
-  health.failed("HTTP 503 from the LLM server", { overloaded: true });
+  health.failed("HTTP 529 from the LLM server", { overloaded: true });
   assert.equal(health.state.down, true, "unlike a 429, no sign that it is up");
 });
 

@@ -1,8 +1,8 @@
 // The LLM provider's health, shared by every call and every run in the process.
 //
 // - Adaptive concurrency (../adaptive-limit.ts): a 429 lowers the LLM limiter's limit, and so do a
-//   503, a 529 and an attempt that timed out waiting for a first byte (a local server whose queue is
-//   longer than it serves in LLM_TIMEOUT_MS); runs of successes raise it back to the configured
+//   529 and an attempt that timed out waiting for a first byte (a local server whose queue is longer
+//   than it serves in LLM_TIMEOUT_MS); runs of successes raise it back to the configured
 //   maximum. So when the provider rate-limits or is saturated, all runs slow down together instead
 //   of each call hammering on its own.
 // - Outages: when calls have failed for `outageAfterMs` with no success in between (and at least
@@ -107,7 +107,7 @@ export class ProviderHealth {
       this.answered();
       return;
     }
-    // A server that says it is overloaded (503, 529) or let an attempt wait past LLM_TIMEOUT_MS without a
+    // A server that says it is overloaded (529) or let an attempt wait past LLM_TIMEOUT_MS without a
     // byte (a local server's queue: Ollama's, llama.cpp's slots) is sent fewer calls at once, as after a
     // 429; unlike a 429 it may also be down, so the failure counts toward an outage too.
     if (overloaded) this.adaptive?.rateLimited();
