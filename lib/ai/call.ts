@@ -100,8 +100,10 @@ async function exchange(o: { system: string; turns: Turn[]; responseFormat?: Res
   let wasted: TokenCount | undefined;
   let sent: Turn[] | undefined;
   let failure: { error: unknown } | undefined;
+  // The window this call's cut showed, before the server's is sure (./context-limit.ts's learnCutWindow).
+  let cutTo: number | undefined;
   for (let resent = 0; ; resent++) {
-    const window = contextWindow();
+    const window = minWindow(contextWindow(), cutTo);
     const turns = window === undefined ? o.turns : heldToWindow(o.system, o.turns, schemaTokens(o.responseFormat), window);
     // The window it showed would not change the prompt (a refusal naming a window the prompt is within): its failure stands.
     if (failure && turns === sent) throw failure.error;
@@ -125,10 +127,12 @@ async function exchange(o: { system: string; turns: Turn[]; responseFormat?: Res
     const total = wasted ? { promptTokens: wasted.promptTokens + usage.promptTokens, completionTokens: wasted.completionTokens + usage.completionTokens, calls: wasted.calls + usage.calls } : usage;
     const cut = notePromptTokens(sentChars, result.usage.inputTokens.total);
     if (cut === undefined || resent >= 2) return { text, finishReason: result.finishReason.unified, usage: total };
-    learnCutWindow(cut, window);
+    cutTo = learnCutWindow(cut, window);
     wasted = total;
   }
 }
+
+const minWindow = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
 
 /** A response format's schema in tokens, as a window's room counts it. */
 function schemaTokens(format: ResponseFormat): number {
@@ -512,12 +516,15 @@ async function streamOnce(options: CallOptions & StreamHandlers): Promise<string
     text += shown;
     out.push(shown);
   };
+  // The window this reply's cut showed, before the server's is sure (./context-limit.ts's learnCutWindow).
+  let cutTo: number | undefined;
   try {
     for (let part = 0, restarts = 0; part <= MAX_CONTINUATIONS; part++) {
-      const piece = await settledExchange(options, () => streamPiece(options, written, emit));
-      if (piece.cut && options.onRestart && restarts < MAX_RESTARTS) {
+      const piece = await settledExchange(options, () => streamPiece(options, written, emit, cutTo));
+      if (piece.cut !== undefined && options.onRestart && restarts < MAX_RESTARTS) {
         // Answered without its instructions: begun again, held to the window the cut showed.
         restarts++;
+        cutTo = piece.cut;
         out.flush();
         console.warn(`[quarry] ${options.agent}: the LLM server cut the prompt to its context window without a word; the reply is written again with the prompt held to it.`);
         options.onRestart();
@@ -551,11 +558,12 @@ async function streamOnce(options: CallOptions & StreamHandlers): Promise<string
  * (./reasoning.ts: held back and dropped), handed to `emit` as it arrives. A continuation's start is
  * held until it is known whether it repeats the end of `written` (joinContinued).
  */
-async function streamPiece(options: CallOptions, written: string, emit: (delta: string) => void): Promise<{ text: string; finishReason: string; usage: TokenCount; failure?: unknown; cut?: true }> {
+async function streamPiece(options: CallOptions, written: string, emit: (delta: string) => void, cutTo?: number): Promise<{ text: string; finishReason: string; usage: TokenCount; failure?: unknown; cut?: number }> {
   const { signal, schedule } = options;
   let streamError: unknown;
   // Held to the server's known context window; one that cuts this prompt teaches its window to the next calls.
-  const turns = heldToWindow(options.system, plainTurns(options.prompt, written));
+  const window = minWindow(contextWindow(), cutTo);
+  const turns = heldToWindow(options.system, plainTurns(options.prompt, written), 0, window);
   const result = streamText({
     model: researchModel(schedule),
     system: options.system,
@@ -599,12 +607,12 @@ async function streamPiece(options: CallOptions, written: string, emit: (delta: 
   }
   const reported = await result.usage;
   const cut = notePromptTokens(sentChars, reported.inputTokens);
-  if (cut !== undefined) learnCutWindow(cut, contextWindow());
+  const cutWindow = cut === undefined ? undefined : learnCutWindow(cut, window);
   // A server known to send whole replies in the reasoning field (./reasoning-field.ts): a blank one's is its text, handed on at its end.
   const answer = keepRaw && !text.trim() ? replyFromReasoning(rawText) : undefined;
   if (answer !== undefined) take(answer, true);
   const usage = toTokenCount(reported, sentChars, receivedChars + ((await result.finalStep).reasoningText?.length ?? 0));
-  return { text, finishReason: await result.finishReason, usage, ...(cut !== undefined ? { cut: true as const } : {}) };
+  return { text, finishReason: await result.finishReason, usage, ...(cutWindow !== undefined ? { cut: cutWindow } : {}) };
 }
 
 /** The JSON of a reply asked for JSON with no response_format (in prose, a fence, written loosely), as JSON text; else the reply as it came. */

@@ -109,16 +109,29 @@ export async function withContextRetry<T>(build: () => Promise<T>): Promise<T> {
 /** The share of a known window left for a reply: what a prompt held to it leaves free. */
 const REPLY_SHARE = 0.25;
 
+/** Per server, the count of the last prompt it seemed to cut (see learnCutWindow). */
+const suspectedCuts = ((globalThis as { quarrySuspectedCuts?: Map<string, number> }).quarrySuspectedCuts ??= new Map());
+
 /**
- * The window a server that cut a prompt to `counted` tokens showed. Ollama and llama.cpp's server cut to
- * about half their window (their context shift keeps the first tokens and the end, half the rest freed
- * for the reply): a prompt of `counted` tokens fits, with that half for its reply. So `counted` is the
- * room a prompt is held to, the reply's share above it. `held`: the window the cut prompt was already
- * held to (its estimate fell short: a fifth less).
+ * The window a server that seemed to cut a prompt to `counted` tokens showed; remembered for every
+ * later call once it is sure. Ollama and llama.cpp's server cut to about half their window (their
+ * context shift keeps the first tokens and the end, half the rest freed for the reply): a prompt of
+ * `counted` tokens fits, with that half for its reply, so `counted` is the room a prompt is held to,
+ * the reply's share above it. Their cut is to the same count every time: two cuts counted alike (within
+ * 2%) make it sure. One alone may be a server that counts only the prompt tokens it did not have cached
+ * (Ollama 0.30 did): the call it came from is sent again held to it, and nothing else changes.
+ * `held`: the window the cut prompt was already held to (its estimate fell short: a fifth less, sure).
+ * Returns the window for the call to be sent again within.
  */
-export function learnCutWindow(counted: number, held: number | undefined): void {
-  const window = held !== undefined && held * (1 - REPLY_SHARE) <= counted ? held * 0.8 : counted / (1 - REPLY_SHARE);
-  learnContextWindow(Math.floor(window), "cut a prompt without a word (its context window is smaller than the prompt): a window of at least");
+export function learnCutWindow(counted: number, held: number | undefined): number {
+  const key = serverKey();
+  const last = suspectedCuts.get(key);
+  suspectedCuts.set(key, counted);
+  const window = Math.floor(held !== undefined && held * (1 - REPLY_SHARE) <= counted ? held * 0.8 : counted / (1 - REPLY_SHARE));
+  if (held !== undefined || (last !== undefined && Math.abs(last - counted) <= Math.max(2, counted * 0.02))) {
+    learnContextWindow(window, "cut prompts without a word (its context window is smaller than they are): a window of at least");
+  }
+  return window;
 }
 const TRIMMED = "\n[… cut to fit the model's context window …]\n";
 /** A tagged part of a prompt (`<page …>…</page>`: lib/ai/prompts.ts's tag): its content is what is trimmed first. */

@@ -22,6 +22,11 @@ export interface PromptCut {
 
 /** Prompts shorter than this (estimated tokens) are never judged: their counts are too close to call. */
 const MIN_ESTIMATED = 1_200;
+/**
+ * Counts under this are no cut: a server cuts to about half its window, and none is served with less
+ * than 1,024 tokens; a count so low is a server counting only what it did not have cached.
+ */
+const MIN_CUT = 512;
 /** Counted under this share of the estimate: cut. */
 const CUT_SHARE = 0.5;
 /** Room for a reply in the suggested context. */
@@ -66,7 +71,7 @@ function clearShared(counted: number): void {
  */
 export function notePromptTokens(sentChars: number, counted: number | undefined): number | undefined {
   const estimated = estimatedTokens(sentChars);
-  if (!counted || estimated < MIN_ESTIMATED) return undefined;
+  if (!counted || estimated < MIN_ESTIMATED || counted < MIN_CUT) return undefined;
   if (counted >= CUT_SHARE * estimated) {
     // A prompt longer than the cut ones were counted at, counted whole: the server's context was made larger.
     if (state.cut && counted > state.cut.counted * GROWN) {

@@ -74,17 +74,33 @@ test("heldToWindow: nothing known, nothing changed; else the longest turn's larg
   assert.equal(heldToWindow("system", turns, 0, 10_000), turns);
 });
 
-test("a structured call whose prompt the server cut without a word is sent again held to the window; later calls are held at once", async () => {
+test("a structured call whose prompt the server cut without a word is sent again held to the window; once two cuts agree, later calls are held at once", async () => {
   useModel("cut-structured");
   requests.length = 0;
   const value = await generateStructured({ agent: "test-agent", system: "You are a test.", prompt: promptOf(3_000), schema });
   assert.deepEqual(value, { answer: "instructed" });
   assert.deepEqual(requests.map((r) => r.cut), [true, false], "cut once, then sent held to the window");
+  // One cut may be a server counting only what it had not cached: nothing is held for it alone.
+  assert.equal(contextWindow(), undefined);
+  requests.length = 0;
+  assert.deepEqual(await generateStructured({ agent: "test-agent", system: "You are a test.", prompt: promptOf(4_000), schema }), { answer: "instructed" });
+  assert.deepEqual(requests.map((r) => r.cut), [true, false]);
+  // Counted alike (a cut to the same count, as Ollama's): the server's window.
   const window = contextWindow();
   assert.ok(window !== undefined && window < NUM_CTX, `learned ${window}`);
   requests.length = 0;
   assert.deepEqual(await generateStructured({ agent: "test-agent", system: "You are a test.", prompt: promptOf(5_000), schema }), { answer: "instructed" });
   assert.deepEqual(requests.map((r) => r.cut), [false], "held before it went");
+});
+
+test("counts that differ (a server counting what it had not cached) are no window of the server's", async () => {
+  useModel("cut-unalike");
+  const { learnCutWindow } = await import("./context-limit");
+  learnCutWindow(700, undefined);
+  learnCutWindow(1_500, undefined);
+  assert.equal(contextWindow(), undefined);
+  learnCutWindow(1_510, undefined);
+  assert.equal(contextWindow(), Math.floor(1_510 / 0.75));
 });
 
 test("a streamed reply to a cut prompt starts over (onRestart) held to the window, and what it first sent is void", async () => {
