@@ -19,6 +19,7 @@ import { conform, type JsonSchemaNode } from "./conform";
 import { extractJson } from "./json";
 import { reasoningFilter, stripReasoning } from "./reasoning";
 import { answersInReasoning, noteAnswerInReasoning, replyFromReasoning } from "./reasoning-field";
+import { withoutLoop } from "./repetition";
 import { fenceFilter, unwrapReport } from "./fence";
 import { describeLlmError, LlmUnavailableError, refusalText, StructuredOutputError } from "./errors";
 import { isOwnershipLoss, ownershipLost } from "../errors";
@@ -422,6 +423,13 @@ async function plainOnce(options: CallOptions): Promise<string> {
     spentThinking(reply, maxOutputTokens, text);
     written += part === 0 ? text : joinContinued(written, text);
     if (!cutByServer(reply, maxOutputTokens) || !text.trim()) break;
+    // Looping when the limit stopped it (./repetition.ts): kept up to the loop's first copy, not continued.
+    const unlooped = withoutLoop(written);
+    if (unlooped !== undefined) {
+      console.warn(`[quarry] ${options.agent}: the reply repeated one passage until the output limit stopped it; it is kept up to the passage's first copy.`);
+      written = unlooped;
+      break;
+    }
   }
   return storable(unwrapReport(written));
 }
@@ -518,6 +526,7 @@ async function streamOnce(options: CallOptions & StreamHandlers): Promise<string
   };
   // The window this reply's cut showed, before the server's is sure (./context-limit.ts's learnCutWindow).
   let cutTo: number | undefined;
+  let looped = false;
   try {
     for (let part = 0, restarts = 0; part <= MAX_CONTINUATIONS; part++) {
       const piece = await settledExchange(options, () => streamPiece(options, written, emit, cutTo));
@@ -541,6 +550,12 @@ async function streamOnce(options: CallOptions & StreamHandlers): Promise<string
         continue;
       }
       if (!cutByServer(piece, undefined) || !piece.text.trim()) break;
+      // Looping when the limit stopped it (./repetition.ts): not continued, and kept up to the loop's first copy.
+      if (withoutLoop(written) !== undefined) {
+        looped = true;
+        console.warn(`[quarry] ${options.agent}: the reply repeated one passage until the output limit stopped it; it is kept up to the passage's first copy.`);
+        break;
+      }
     }
     const rest = fence.end();
     text += rest;
@@ -550,7 +565,8 @@ async function streamOnce(options: CallOptions & StreamHandlers): Promise<string
     out.stop();
   }
   // What streamed kept the chat around a reply that was not fenced whole ("Here's the report: ```…```").
-  return storable(unwrapReport(text));
+  const whole = unwrapReport(text);
+  return storable(looped ? (withoutLoop(whole) ?? whole) : whole);
 }
 
 /**

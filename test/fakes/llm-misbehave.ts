@@ -48,6 +48,8 @@
 //   cut-off          every long reply asked for as text (a report, a summary, a write-up) cut at the server's
 //                    output limit (finish_reason "length"), mid-word, at 45% of it; asked to continue, the
 //                    model restarts the cut sentence, and is cut again at 75%, then ends
+//   loop             a long text reply (a report, a write-up) repeats its last line until the output limit stops it
+//                    (finish_reason "length"), as small local models fall into a loop; asked to go on, it loops on
 //   no-usage         the server reports no token usage: no `usage` in a reply, no usage chunk ending a stream
 //                    whatever stream_options asks (llama.cpp's server, LM Studio, older vLLM, some proxies);
 //                    llm-server.ts answers so; the replies are the scenario's
@@ -111,6 +113,7 @@ export const MISBEHAVE_MODES = [
   "loose-json",
   "generic",
   "cut-off",
+  "loop",
   "no-usage",
   // Last: the product remembers, for the life of the process, that the server takes no stream_options,
   // no system message, no json_schema, neither max_tokens nor sampling settings, and that its model needs
@@ -205,6 +208,13 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       return out(input.text);
     case "cut-off":
       return json ? out(input.text) : cutOff(input.text, input.earlier ?? null);
+    case "loop": {
+      // A long text reply goes on repeating its last line until the output limit stops it; asked to go on, it loops on.
+      if (json || (input.earlier === null && input.text.length < CUT_OFF_FROM)) return out(input.text);
+      const line = loopLine(input.earlier ?? input.text);
+      if (!line) return out(input.text);
+      return out(`${input.earlier === null ? input.text : ""}${`\n\n${line}`.repeat(12)}`, { finishReason: "length" });
+    }
     case "empty":
       return out(firstAttempt && input.nextNumber("misbehave|empty") % 3 === 0 ? "" : input.text);
     default:
@@ -541,6 +551,15 @@ const CUT_OFF_FROM = 400;
  * to continue (after `earlier`), the reply from the start of the sentence that was cut (models
  * restart it), cut again at 75% while the earlier reply was short of 70%, else to its end.
  */
+/** The line a looping reply repeats: its last of 20 characters or more. */
+export function loopLine(text: string): string | undefined {
+  return text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length >= 20)
+    .at(-1);
+}
+
 function cutOff(text: string, earlier: string | null): MisbehaveOutput {
   const out = (t: string, cut: boolean): MisbehaveOutput => ({ text: t, reasoning: null, finishReason: cut ? "length" : null });
   if (text.length < CUT_OFF_FROM) return out(text, false);

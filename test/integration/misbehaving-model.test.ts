@@ -15,6 +15,8 @@
 //   rejected, every later structured call goes as json_object, every engine completes.
 //   Under the cut-json server (every long JSON reply cut at its output limit, its repairs too): each is
 //   continued and read whole, and every engine completes.
+//   Under the loop model (a long text reply repeating its last line until the output limit, and on when asked to go
+//   on): the report and the write-up are not continued, and keep the line at most twice.
 //   Under the cut-off server (long text replies cut at its output limit): reports and write-ups are
 //   continued until whole, with nothing repeated.
 //   Under the no-usage server (no token counts, in replies or streams): every engine's tokens are estimated.
@@ -47,6 +49,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { MISBEHAVE_MODES } from "../fakes";
+import { loopLine } from "../fakes/llm-misbehave";
 import { startMisbehaveHarness, type Engine, type EngineRun, type ModeRun } from "../helpers/misbehaving-runs";
 
 const harness = await startMisbehaveHarness({ depth: 2, breadth: 2 });
@@ -216,6 +219,24 @@ for (const mode of MISBEHAVE_MODES) {
           const intended = lines(cut.at(-1)!.intended);
           assert.deepEqual(lines(run.written ?? "").slice(0, intended.length + 1), [...intended, "## Sources"]);
           assert.deepEqual(run.citations?.lost, []);
+        });
+      }
+    }
+
+    if (mode === "loop") {
+      // A reply looping at the output limit is not continued (a looping model loops on), and is kept up to the loop's first copy.
+      for (const [engine, agent] of [["tree", "report-writer"], ["deep-research", "dr-reply"]] as const) {
+        test(`${engine}: the ${agent}'s looping reply is not continued, and keeps the repeated line at most twice`, () => {
+          const looped = harness.fakes.llm.log.filter((e) => e.agent === agent && e.misbehaved);
+          assert.ok(looped.length > 0, `no ${agent} reply looped`);
+          const continued = harness.fakes.llm.log.filter((e) => e.agent === agent && e.messages.some((m) => m.role === "assistant"));
+          assert.deepEqual(continued.map((e) => e.agent), [], "asked to go on");
+          const line = loopLine(looped[0].intended ?? "")!;
+          const written = runOf(engine).written ?? "";
+          // Without the citations (handles become numbered links).
+          const strip = (text: string) => text.replace(/\[[^\]]*\](?:\([^)]*\))?/g, "").replace(/\s+/g, " ");
+          const copies = strip(written).split(strip(line).trim()).length - 1;
+          assert.ok(copies >= 1 && copies <= 2, `${copies} copies of the looped line`);
         });
       }
     }
