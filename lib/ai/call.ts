@@ -228,7 +228,8 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     // as one: asked again, it would be cut again where it was. The continuation goes without a
     // response_format (a grammar would make it start a new object).
     let text = stripReasoning(reply.text);
-    for (let part = 1; cutByServer(reply, maxOutputTokens) && text.trim() && part <= MAX_CONTINUATIONS; part++) {
+    // One looping at the limit (./repetition.ts) is not continued: it would loop on; it is repaired (asked again).
+    for (let part = 1; cutByServer(reply, maxOutputTokens) && text.trim() && part <= MAX_CONTINUATIONS && withoutLoop(text) === undefined; part++) {
       const turns = plainTurns(options.prompt, text, messages.slice(1));
       const limit = options.budget?.(outgoing(system, turns), reasoningRoom());
       reply = await settledExchange(options, () => exchange({ system, turns, maxOutputTokens: limit, signal, schedule }));
