@@ -681,14 +681,14 @@ export async function generateChat(options: ChatCallOptions): Promise<{ text: st
   // the format goes in a system message, and JSON asked with no format is read out of the reply.
   const send = (support: FormatSupport) => {
     const json = format?.type === "json_schema" || format?.type === "json_object";
-    const schemaAsFormat = format?.type === "json_schema" && support === "schema";
+    const schemaAsFormat = format?.type === "json_schema" && (support === "schema" || support === "schema+prompt");
     const output = schemaAsFormat
       ? Output.object({ schema: jsonSchema(format.schema), name: format.name.replace(/[^a-zA-Z0-9_-]/g, "_") })
       : json && support !== "none"
         ? Output.json()
         : undefined;
     const instruction =
-      format?.type === "json_schema" && !schemaAsFormat
+      format?.type === "json_schema" && support !== "schema"
         ? `Reply with one JSON object only, matching this JSON Schema:\n${JSON.stringify(format.schema)}`
         : json && support === "none"
           ? "Reply with one JSON object only."
@@ -718,7 +718,8 @@ export async function generateChat(options: ChatCallOptions): Promise<{ text: st
     const { result, readJson } = format && format.type !== "text" ? await inFormatTaken(signal, send) : await send("schema");
     settled = true;
     await onUsage?.(toTokenCount(result.usage, chatChars(options.messages), result.text.length + (result.finalStep.reasoningText?.length ?? 0)));
-    const text = stripReasoning(result.text);
+    // A server known to send whole replies in the reasoning field (./reasoning-field.ts): a blank one's is its text.
+    const text = (answersInReasoning(serverKey()) ? replyFromReasoning(result.text) : undefined) ?? stripReasoning(result.text);
     return { text: storable(readJson ? jsonText(text) : text), finishReason: result.finishReason === "length" ? "length" : "stop" };
   } catch (error) {
     // A JSON reply cut at the length limit does not parse: the client gets it as it is, as OpenAI's API gives it.
