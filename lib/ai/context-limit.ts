@@ -74,7 +74,10 @@ export function learnContextWindow(limit: number, how = "refused a prompt longer
 
 /** The model's context window in tokens, where known: LLM_CONTEXT_TOKENS, or what the server's refusals named. */
 export function contextWindow(): number | undefined {
-  const learned = windows.get(serverKey());
+  const key = serverKey();
+  let learned = windows.get(key);
+  const cut = cutWindows.get(key);
+  if (cut && Date.now() - cut.at < CUT_WINDOW_MS) learned = learned === undefined ? cut.window : Math.min(learned, cut.window);
   const configured = getEnv().LLM_CONTEXT_TOKENS || undefined;
   return learned !== undefined && configured !== undefined ? Math.min(learned, configured) : (learned ?? configured);
 }
@@ -111,6 +114,13 @@ const REPLY_SHARE = 0.25;
 
 /** Per server, the count of the last prompt it seemed to cut (see learnCutWindow). */
 const suspectedCuts = ((globalThis as { quarrySuspectedCuts?: Map<string, number> }).quarrySuspectedCuts ??= new Map());
+/**
+ * Per server, the window its cuts showed, and when. Held to for CUT_WINDOW_MS after the last cut that
+ * showed it, then no more: a server made larger (OLLAMA_CONTEXT_LENGTH raised) is sent whole prompts
+ * again without a restart, and one that is not cuts two of them again (each sent again held to it).
+ */
+const cutWindows = ((globalThis as { quarryCutWindows?: Map<string, { window: number; at: number }> }).quarryCutWindows ??= new Map());
+const CUT_WINDOW_MS = 10 * 60_000;
 
 /**
  * The window a server that seemed to cut a prompt to `counted` tokens showed; remembered for every
@@ -129,7 +139,11 @@ export function learnCutWindow(counted: number, held: number | undefined): numbe
   suspectedCuts.set(key, counted);
   const window = Math.floor(held !== undefined && held * (1 - REPLY_SHARE) <= counted ? held * 0.8 : counted / (1 - REPLY_SHARE));
   if (held !== undefined || (last !== undefined && Math.abs(last - counted) <= Math.max(2, counted * 0.02))) {
-    learnContextWindow(window, "cut prompts without a word (its context window is smaller than they are): a window of at least");
+    const known = cutWindows.get(key);
+    if (!known || Date.now() - known.at >= CUT_WINDOW_MS || window < known.window) {
+      console.warn(`[quarry] the LLM server cut prompts without a word (its context window is smaller than they are): prompts are held to ${window} tokens for the next ${CUT_WINDOW_MS / 60_000} minutes (serve the model with a larger context).`);
+    }
+    cutWindows.set(key, { window: known && Date.now() - known.at < CUT_WINDOW_MS ? Math.min(known.window, window) : window, at: Date.now() });
   }
   return window;
 }

@@ -91,6 +91,14 @@ test("a structured call whose prompt the server cut without a word is sent again
   requests.length = 0;
   assert.deepEqual(await generateStructured({ agent: "test-agent", system: "You are a test.", prompt: promptOf(5_000), schema }), { answer: "instructed" });
   assert.deepEqual(requests.map((r) => r.cut), [false], "held before it went");
+  // Ten minutes after the last cut, prompts go whole again: a server made larger needs no restart.
+  const now = Date.now;
+  Date.now = () => now() + 11 * 60_000;
+  try {
+    assert.equal(contextWindow(), undefined);
+  } finally {
+    Date.now = now;
+  }
 });
 
 test("counts that differ (a server counting what it had not cached) are no window of the server's", async () => {
