@@ -117,8 +117,11 @@ async function exchange(o: { system: string; turns: Turn[]; responseFormat?: Res
       result = await researchModel(o.schedule).doGenerate({ prompt, responseFormat: o.responseFormat, maxOutputTokens: o.maxOutputTokens, abortSignal: o.signal });
     } catch (error) {
       if (resent >= 2 || o.signal?.aborted) throw error;
-      if (refusesLengthUnnamed(error)) learnContextWindow(Math.floor(estimatedTokens(sentChars) * 0.5));
-      else if (!noteContextLimit(error)) throw error;
+      // The window a refusal names; else, for one that names none (Ollama's), half of what was sent.
+      if (!noteContextLimit(error)) {
+        if (!refusesLengthUnnamed(error)) throw error;
+        learnContextWindow(Math.floor(estimatedTokens(sentChars) * 0.5));
+      }
       failure = { error };
       continue;
     }
@@ -274,6 +277,19 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
 type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 /**
+ * A plain reply's text: without its reasoning; or, from a server known to send whole replies in the
+ * reasoning field (./reasoning-field.ts), a blank reply's reasoning.
+ */
+function replyText(raw: string): string {
+  return (answersInReasoning(serverKey()) ? replyFromReasoning(raw) : undefined) ?? stripReasoning(raw);
+}
+
+/** Says that a reply looped at the output limit (./repetition.ts), which is kept up to the loop's first copy. */
+function warnLooped(agent: string): void {
+  console.warn(`[quarry] ${agent}: the reply repeated one passage until the output limit stopped it; it is kept up to the passage's first copy.`);
+}
+
+/**
  * A reply with no sign of the schema's shape: no JSON, or an object without the schema's required keys
  * (a model that never saw the schema guesses them); not one whose values are off (a count, a cut list).
  */
@@ -418,8 +434,7 @@ async function plainOnce(options: CallOptions): Promise<string> {
       throw error;
     }
     const reply = await settledExchange(options, () => exchange({ system: options.system, turns, maxOutputTokens, signal: options.signal, schedule: options.schedule }));
-    // A server known to send whole replies in the reasoning field (./reasoning.ts): a blank one's reasoning is its text.
-    const text = (answersInReasoning(serverKey()) ? replyFromReasoning(reply.text) : undefined) ?? stripReasoning(reply.text);
+    const text = replyText(reply.text);
     // A cap spent thinking leaves the reply blank: untilNotBlank asks again, with room to think.
     spentThinking(reply, maxOutputTokens, text);
     written += part === 0 ? text : joinContinued(written, text);
@@ -427,7 +442,7 @@ async function plainOnce(options: CallOptions): Promise<string> {
     // Looping when the limit stopped it (./repetition.ts): kept up to the loop's first copy, not continued.
     const unlooped = withoutLoop(written);
     if (unlooped !== undefined) {
-      console.warn(`[quarry] ${options.agent}: the reply repeated one passage until the output limit stopped it; it is kept up to the passage's first copy.`);
+      warnLooped(options.agent);
       written = unlooped;
       break;
     }
@@ -554,7 +569,7 @@ async function streamOnce(options: CallOptions & StreamHandlers): Promise<string
       // Looping when the limit stopped it (./repetition.ts): not continued, and kept up to the loop's first copy.
       if (withoutLoop(written) !== undefined) {
         looped = true;
-        console.warn(`[quarry] ${options.agent}: the reply repeated one passage until the output limit stopped it; it is kept up to the passage's first copy.`);
+        warnLooped(options.agent);
         break;
       }
     }
@@ -718,8 +733,7 @@ export async function generateChat(options: ChatCallOptions): Promise<{ text: st
     const { result, readJson } = format && format.type !== "text" ? await inFormatTaken(signal, send) : await send("schema");
     settled = true;
     await onUsage?.(toTokenCount(result.usage, chatChars(options.messages), result.text.length + (result.finalStep.reasoningText?.length ?? 0)));
-    // A server known to send whole replies in the reasoning field (./reasoning-field.ts): a blank one's is its text.
-    const text = (answersInReasoning(serverKey()) ? replyFromReasoning(result.text) : undefined) ?? stripReasoning(result.text);
+    const text = replyText(result.text);
     return { text: storable(readJson ? jsonText(text) : text), finishReason: result.finishReason === "length" ? "length" : "stop" };
   } catch (error) {
     // A JSON reply cut at the length limit does not parse: the client gets it as it is, as OpenAI's API gives it.

@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 /** The window in the server's tokens (4 characters each, as Quarry estimates). */
 const NUM_CTX = 2_000;
 const requests: { cut: boolean; chars: number }[] = [];
-let refuse = false;
+let refuse: false | "unnamed" | "named" = false;
 
 const server = http.createServer((req, res) => {
   let body = "";
@@ -24,7 +24,12 @@ const server = http.createServer((req, res) => {
     const over = tokens >= NUM_CTX;
     if (over && refuse) {
       res.writeHead(400, { "content-type": "application/json" });
-      return res.end(JSON.stringify({ error: { message: "the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length" } }));
+      // Ollama's with its context shift off names no window; OpenAI's names it, with a code a looser match would take for the other.
+      const error =
+        refuse === "unnamed"
+          ? { message: "the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length" }
+          : { message: `This model's maximum context length is ${NUM_CTX} tokens. However, your messages resulted in ${tokens} tokens.`, code: "context_length_exceeded" };
+      return res.end(JSON.stringify({ error }));
     }
     requests.push({ cut: over, chars: all.length });
     // Cut: the instructions (the system prompt, first) are gone; what is left is answered as text.
@@ -134,12 +139,24 @@ test("a streamed reply to a cut prompt starts over (onRestart) held to the windo
 
 test("a refusal that names no window (Ollama with its context shift off) teaches one: the call goes again held to half the prompt", async () => {
   useModel("refusing");
-  refuse = true;
+  refuse = "unnamed";
   try {
     requests.length = 0;
     assert.deepEqual(await generateStructured({ agent: "test-agent", system: "You are a test.", prompt: promptOf(3_000), schema }), { answer: "instructed" });
     assert.equal(requests.length, 1, "answered once it fit");
     assert.ok(requests[0].chars / 4 < NUM_CTX);
+  } finally {
+    refuse = false;
+  }
+});
+
+test("a refusal that names its window (OpenAI's context_length_exceeded) teaches that window, not half the prompt", async () => {
+  useModel("refusing-named");
+  refuse = "named";
+  try {
+    requests.length = 0;
+    assert.deepEqual(await generateStructured({ agent: "test-agent", system: "You are a test.", prompt: promptOf(3_000), schema }), { answer: "instructed" });
+    assert.equal(contextWindow(), NUM_CTX);
   } finally {
     refuse = false;
   }
