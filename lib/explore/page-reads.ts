@@ -130,7 +130,12 @@ export class PageReads {
         state.items = [...new Set([...(state.items ?? []), ...items.map((i) => i.content)])];
         state.reading = state.reading.filter((r) => r.done !== done);
         this.readMs = this.readMs === 0 ? performance.now() - startedAt : 0.8 * this.readMs + 0.2 * (performance.now() - startedAt);
-        waiting.forEach((w, index) => w.resolve({ kind: "read", items: items.filter((i) => i.serves.includes(index)).map((i) => i.content) }));
+        // A read whose items name no query at all (a model that left the tags out, as bare texts): which
+        // query each serves is unknown, not "none" — every query of the read chooses from them in its own
+        // selection call, as a query reaching a page read for others does. (A model that tags faithfully
+        // and finds nothing for any objective costs a small call that chooses nothing.)
+        const untagged = items.length > 0 && items.every((i) => i.serves.length === 0);
+        waiting.forEach((w, index) => w.resolve(untagged ? { kind: "reuse", items: items.map((i) => i.content) } : { kind: "read", items: items.filter((i) => i.serves.includes(index)).map((i) => i.content) }));
       },
       (error: unknown) => {
         state.reading = state.reading.filter((r) => r.done !== done);

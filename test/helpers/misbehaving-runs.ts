@@ -59,6 +59,8 @@ export interface EngineRun {
   discoveriesWithEvidence?: number;
   /** Answer: its references. */
   references?: number;
+  /** Tree: the completed queries given no item from any of their pages (their text). */
+  queriesWithoutItems?: string[];
   /** The report (tree) or the write-up (Deep Research) as Quarry received it: its verification's original. */
   written?: string;
   /** The tokens recorded for the run (the research's, the conversation's, the answer's). */
@@ -214,6 +216,8 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
         "markdown export": exported ? markdownExport(exported.doc) : null,
         "verification view": JSON.stringify(exported?.verification ?? null),
       });
+      const queries = await db.serpQuery.findMany({ where: { researchId: row.id, status: "completed" }, select: { text: true, queryPages: { select: { _count: { select: { items: true } } } } } });
+      run.queriesWithoutItems = queries.filter((q) => q.queryPages.every((p) => p._count.items === 0)).map((q) => q.text);
       const verification = await verificationOfResearch({ researchId: row.id });
       run.written = verification?.original;
       if (row.report) run.citations = auditCitations(row.report, verification);

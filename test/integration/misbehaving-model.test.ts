@@ -9,7 +9,7 @@
 //   citations and are verified; no reply is stored in a fence.
 //   Under the loose-json model (trailing commas, comments, raw line breaks in strings, bare keys, Python's
 //   literals), the wrapper model, the bare-list one, bare-strings (a page read's items as their texts alone, their
-//   tags left out), json-lines (a list's items one after another with no list around them) and other-keys (keys in
+//   tags left out: each query then chooses from them), json-lines (a list's items one after another with no list around them) and other-keys (keys in
 //   snake_case or Title Case for camelCase): every reply is read without a repair request.
 //   Under the no-schema server (a 400 to response_format json_schema, as DeepSeek's API): one request is
 //   rejected, every later structured call goes as json_object, every engine completes.
@@ -121,6 +121,16 @@ for (const mode of MISBEHAVE_MODES) {
       // call is asked again (each repair is a call more, and a model that writes so may write so again).
       test("every reply is read without a repair", () => {
         assert.equal(result.repairs, 0, `${result.repairs} repair requests`);
+      });
+    }
+
+    if (mode === "bare-strings") {
+      // Items with their query tags left out are not taken as serving no query: each query of the read chooses
+      // from them (they were all kept, untagged, and no query got any before).
+      test("tree: every query that reached a page gets items from it", () => {
+        const run = runOf("tree");
+        assert.ok(run.queriesWithoutItems, "the tree was not audited");
+        assert.deepEqual(run.queriesWithoutItems, []);
       });
     }
 
