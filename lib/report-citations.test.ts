@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { citedSourceCount, linkReferenceMarkers, numberCitations, splitNumberedSources, stripSourcesSection } from "./report-citations";
+import { canonicalCitations, citedSourceCount, linkReferenceMarkers, numberCitations, splitNumberedSources, stripSourcesSection } from "./report-citations";
 
 const titles = new Map<string, string | null>([
   ["https://example.org/a", "Heat pumps [2024] *review*"],
@@ -123,4 +123,49 @@ test("a source list under a label ends at the first line that is no entry", () =
   const md = ["Intro [1](https://example.org/a).", "", "Sources:", "- https://example.org/a", "", "A closing remark stays."].join("\n");
   assert.equal(stripSourcesSection(md), "Intro [1](https://example.org/a).\n\nA closing remark stays.");
   assert.equal(stripSourcesSection("## Sources that matter to farmers\n\nText."), "## Sources that matter to farmers\n\nText.", "a heading that only begins with the word stays");
+});
+
+test("citation markers by handle in models' own styles take the one form every engine reads", () => {
+  const cases: [string, string][] = [
+    ["fell 20% (S2).", "fell 20% [S2]."],
+    ["fell 20% (S2, S3).", "fell 20% [S2, S3]."],
+    ["fell 20% (Source: S2).", "fell 20% [S2]."],
+    ["fell 20% [citation:2].", "fell 20% [S2]."],
+    ["fell 20% [citation:S2][citation:3].", "fell 20% [S2][S3]."],
+    ["fell 20% 【2†source】.", "fell 20% [S2]."],
+    ["fell 20% 【S2†L1-L5】【3†L10-L12】.", "fell 20% [S2][S3]."],
+    ["fell 20% 【S2】.", "fell 20% [S2]."],
+    ["fell 20% ［S2］.", "fell 20% [S2]."],
+    ["fell 20% [Source 2].", "fell 20% [S2]."],
+    ["fell 20% [source: S2].", "fell 20% [S2]."],
+    ["fell 20% [S1-S3].", "fell 20% [S1, S2, S3]."],
+    ["fell 20% [S1–S2].", "fell 20% [S1, S2]."],
+    ["fell 20% [S2 S3].", "fell 20% [S2, S3]."],
+    ["fell 20% [S2 and S3].", "fell 20% [S2, S3]."],
+    ["fell 20% [^S2].", "fell 20% [S2]."],
+    ["fell 20%^[S2].", "fell 20%[S2]."],
+    ["fell 20% [S2](S2).", "fell 20% [S2]."],
+    ["fell 20% [[S2]].", "fell 20% [S2]."],
+  ];
+  for (const [written, canonical] of cases) assert.equal(canonicalCitations(written, "S", 3), canonical, written);
+});
+
+test("what is no citation of a handle shown is left as written", () => {
+  const prose = [
+    "Two options (2) and (3) remain.",
+    "The ratio [sic] held.",
+    "Costs fell [2].",
+    "Costs fell [1–30].",
+    "See [Source 2](https://example.org/a) for details.",
+    "A link [the review](https://example.org/a).",
+    "Costs fell (S9).",
+    "Costs fell [S2-S9].",
+    "Costs fell (see S2 below).",
+    "Costs fell [S2].",
+    "Costs fell [S1, S3].",
+    "Model S2 (S) of 2019.",
+    "Figure [2a] shows it.",
+  ];
+  for (const text of prose) assert.equal(canonicalCitations(text, "S", 3), text, text);
+  assert.equal(canonicalCitations("Costs fell (S2).", "S", 0), "Costs fell (S2).", "no handle was shown");
 });

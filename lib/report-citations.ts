@@ -89,6 +89,65 @@ export function linkReferenceMarkers(markdown: string): string {
   });
 }
 
+/**
+ * A citation marker by handle as models write it other than "[S2]": full-width or lenticular brackets ("【S2】",
+ * "［S2］"), gpt-oss's browsing style ("【2†source】", "【S2†L1-L5】"), a label ("[citation:2]" as DeepSeek writes,
+ * "[Source 2]", "[source: S2]"), a range ("[S2-S4]"), handles apart by spaces ("[S2 S3]"), a footnote ("[^S2]", "^[S2]"),
+ * parentheses ("(S2)", "(S2, S3)", "(Source: S2)"), a link to the handle ("[S2](S2)"), doubled brackets ("[[S2]]").
+ */
+const OTHER_MARKER = /(\^\[|\[\[|【|〔|［|\[\^|\[|\()([^[\]()【】〔〕［］\n]{1,80})(\]\]|】|〕|］|\]|\))(\(\s*\[?[A-Za-z]{1,3}\d{1,4}\]?\s*\))?/g;
+const CLOSERS: Record<string, string> = { "^[": "]", "[[": "]]", "【": "】", "〔": "〕", "［": "］", "[^": "]", "[": "]", "(": ")" };
+const MARKER_LABEL = /^(?:citations?|cite|sources?|refs?\.?|references?|snippets?|items?)\s*[:#]?\s*/i;
+
+/** The handle numbers a marker's text names ("S2, S3", "citation:2", "S2–S4", "2†source"), or undefined when a part names none. */
+function markerNumbers(inner: string, prefix: string, { bareNumbers }: { bareNumbers: boolean }): number[] | undefined {
+  const numbers: number[] = [];
+  const handle = new RegExp(`^${prefix}(\\d{1,4})$`, "i");
+  const range = new RegExp(`^(?:${prefix})?(\\d{1,4})\\s*[-–—]\\s*(?:${prefix})?(\\d{1,4})$`, "i");
+  for (const raw of inner.split(/[,;]|\band\b/)) {
+    // gpt-oss's "2†source", "S2†L1-L5": the handle before the dagger.
+    let part = raw.split("†")[0].trim();
+    if (!part) continue;
+    const labelled = MARKER_LABEL.test(part);
+    part = part.replace(MARKER_LABEL, "").trim();
+    const words = part.split(/\s+/);
+    const spans = range.exec(part);
+    if (spans && (labelled || handle.test(part.split(/\s*[-–—]\s*/)[0]))) {
+      const [from, to] = [Number(spans[1]), Number(spans[2])];
+      if (to < from || to - from >= MAX_RANGE) return undefined;
+      for (let n = from; n <= to; n++) numbers.push(n);
+    } else if (words.length > 1 && words.every((w) => handle.test(w))) numbers.push(...words.map((w) => Number(handle.exec(w)![1])));
+    else if (handle.test(part)) numbers.push(Number(handle.exec(part)![1]));
+    else if (/^\d{1,4}$/.test(part) && (labelled || bareNumbers)) numbers.push(Number(part));
+    else return undefined;
+  }
+  return numbers.length > 0 ? numbers : undefined;
+}
+
+/**
+ * Citation markers by handle written another way (OTHER_MARKER) as "[S2, S3]", the form every engine reads,
+ * when each handle they name was shown (`count` handles: S1 … Sn). Anything else is left as it is: prose in
+ * parentheses, a link, a handle that was never shown, a bare number in brackets (a number of the model's own
+ * list: linkReferenceMarkers' business) — unless `bareNumbers`, where numbers in a gpt-oss dagger marker or a
+ * label already say they are the sources shown ("【3†source】" is S3).
+ */
+export function canonicalCitations(text: string, prefix: string, count: number): string {
+  if (count === 0) return text;
+  return text.replace(OTHER_MARKER, (whole, open: string, inner: string, close: string, target: string | undefined, offset: number) => {
+    if (CLOSERS[open] !== close) return whole;
+    // "[Source 2](https://…)" is a link: its words stay.
+    if (!target && text[offset + whole.length] === "(") return whole;
+    // "(S2)" right after a link's text is that link's target, not a citation: "[text](S2)" is handled by its "[".
+    if (open === "(" && text[offset - 1] === "]") return whole;
+    const dagger = inner.includes("†");
+    const numbers = markerNumbers(inner, prefix, { bareNumbers: dagger && open !== "(" });
+    if (!numbers || numbers.some((n) => n < 1 || n > count)) return whole;
+    const canonical = `[${[...new Set(numbers)].map((n) => `${prefix}${n}`).join(", ")}]`;
+    // A marker already in the canonical form, and not a link to a handle, is left alone.
+    return canonical === whole ? whole : canonical;
+  });
+}
+
 /** Most numbers one range in a marker names ("[1–30]" is no citation of thirty entries). */
 const MAX_RANGE = 10;
 

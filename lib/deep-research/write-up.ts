@@ -10,7 +10,7 @@ import { pageTexts } from "../db/tree";
 import { failVerification } from "../db/verifications";
 import { itemsOfResearches, tasksOf } from "../db/research-tasks";
 import { errorMessage } from "../errors";
-import { linkReferenceMarkers, numberCitations } from "../report-citations";
+import { canonicalCitations, linkReferenceMarkers, numberCitations } from "../report-citations";
 import { verifyCitations } from "../verification/cited-urls";
 import type { SourceText } from "../verification/verify-report";
 import { verifyReport } from "../verification/verify-report";
@@ -53,7 +53,7 @@ export async function writeUpSources(conversationId: string, budgetTokens: numbe
  */
 export function citeSnippets(reply: string, choices: readonly Choice<EvidenceItem>[], pages: ReadonlyMap<string, SourceText>): string {
   // A model citing by number into its own reference list: its markers become links first.
-  const { text: resolved } = resolveCitations(linkReferenceMarkers(reply), choices, (cited) => [...new Set(cited.map((c) => c.value.url))].map((url) => `[0](${url})`).join(""));
+  const { text: resolved } = resolveCitations(canonicalCitations(linkReferenceMarkers(reply), "S", choices.length), choices, (cited) => [...new Set(cited.map((c) => c.value.url))].map((url) => `[0](${url})`).join(""));
   // Links it wrote itself go to a snippet's page (one named in other words is repaired), or go, as in a tree report.
   const text = verifyCitations(resolved, [...pages.keys(), ...choices.map((c) => c.value.url)], { handles: false }).markdown;
   const titles = new Map([...pages].map(([url, p]) => [url, p.title]));

@@ -3,6 +3,7 @@
 // case of the host, www, a trailing slash, an added query string, the source's handle `[S3]`), else
 // removed.
 import { choicesOf, resolveChoice } from "../ai/resolve";
+import { canonicalCitations } from "../report-citations";
 
 export interface CitationCheck {
   markdown: string;
@@ -33,7 +34,8 @@ export function verifyCitations(markdown: string, analysedUrls: Iterable<string>
   };
 
   // A citation by handle ("[S3]", "[S1, S4]", "【S2】") becomes a link to its source.
-  let out = !handles ? markdown : markdown.replace(/[[【]\s*(S\d+(?:\s*[,;]\s*S\d+)*)\s*[\]】](?!\()/gi, (whole, list: string) => {
+  // Markers written another way ("(S2)", "【2†source】", "[citation:2]", "[S2-S4]") first take that form.
+  let out = !handles ? markdown : canonicalCitations(markdown, "S", choices.length).replace(/[[【]\s*(S\d+(?:\s*[,;]\s*S\d+)*)\s*[\]】](?!\()/gi, (whole, list: string) => {
     const urls = list.split(/[,;]/).map((h) => resolveChoice(h, choices, { only: false })?.value);
     if (urls.some((u) => !u)) return whole;
     return urls.map((url) => `[source](${url})`).join("");

@@ -75,7 +75,7 @@ function model(mode: MisbehaveMode) {
     return n;
   };
   return (value: unknown, schema?: JsonSchema, extra: Partial<MisbehaveInput> = {}) =>
-    misbehave({ mode, agent: "citation-verifier", text: typeof value === "string" ? value : JSON.stringify(value), json: typeof value !== "string", schema, firstAttempt: true, nextNumber, ...extra });
+    misbehave({ mode, agent: "citation-verifier", text: typeof value === "string" ? value : JSON.stringify(value), json: typeof value !== "string", schema, firstAttempt: true, prompt: "", nextNumber, ...extra });
 }
 
 describe("reasoning modes", () => {

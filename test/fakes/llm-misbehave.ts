@@ -37,6 +37,9 @@
 //                    "## References" with "1. https://…" (an academic habit), Markdown definitions
 //                    "[1]: https://…", or a list under a bold "**References**" line cited as "[Source 1]" and
 //                    "[1–2]", in turn (the last first)
+//   cite-styles      the report and the write-up cite the sources' handles as models write them in their own
+//                    styles, in turn: "(S2)", "[citation:2]" (DeepSeek's), "【2†source】" (gpt-oss's browsing
+//                    style), "[Source 2]", "[^S2]", "[S2](S2)", and two sources as a range "[S2-S3]"
 //   loose-json       JSON as models without a grammar write it, in turn: JavaScript's (bare keys, single-quoted
 //                    strings, a // comment), Python's (True, False, None; line breaks and tabs raw inside strings),
 //                    and JSON with a /* comment */ and raw line breaks; trailing commas in all three
@@ -88,6 +91,7 @@
 // that each leaf is known for what it is: an enum value, a handle, an id, a URL, a file name, a quote or
 // free text.
 import { schemaInstance } from "./json-schema-instance";
+import { unescapeAttr } from "./llm-parse";
 import { leafKind, mapLeaves, type JsonSchema, type Leaf, type LeafKind } from "./llm-schema-leaves";
 
 export const MISBEHAVE_MODES = [
@@ -110,6 +114,7 @@ export const MISBEHAVE_MODES = [
   "empty",
   "fenced",
   "references",
+  "cite-styles",
   "loose-json",
   "generic",
   "cut-off",
@@ -171,6 +176,8 @@ export interface MisbehaveInput {
   firstAttempt: boolean;
   /** The conversation's earlier reply (a repair's or a continuation's), if any. */
   earlier?: string | null;
+  /** The request's first user message, its task (the sources a report cites, say). */
+  prompt: string;
   /** A counter that lives as long as the fake (until reset): which reply is the 3rd, which variant is next. */
   nextNumber: (key: string) => number;
 }
@@ -221,6 +228,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       break;
   }
   if (!json && mode === "references" && input.agent === "report-writer") return out(numberedReferences(input.text, (input.nextNumber("misbehave|references") + 1) % 3));
+  if (!json && mode === "cite-styles" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(citeStyles(input.text, input.prompt, () => input.nextNumber("misbehave|cite-styles")));
   if (!json) return out(mode === "fenced" && input.text ? fenced(input.text, (input.nextNumber("misbehave|fenced") - 1) % 3) : input.text);
   const value = parseOrUndefined(input.text);
   if (value === undefined) return out(input.text);
@@ -311,6 +319,35 @@ function numberedReferences(text: string, variant: number): string {
   const entries = urls.map((url, i) => (variant === 1 ? `[${i + 1}]: ${url}` : `${i + 1}. ${url}`));
   const heading = ["## References\n\n", "", "**References**\n\n"][variant];
   return `${body.trimEnd()}\n\n${heading}${entries.join("\n")}\n`;
+}
+
+/** The handle styles of mode cite-styles, for source number n. */
+const CITE_STYLES: ((n: number) => string)[] = [(n) => `(S${n})`, (n) => `[citation:${n}]`, (n) => `【${n}†source】`, (n) => `[Source ${n}]`, (n) => `[^S${n}]`, (n) => `[S${n}](S${n})`];
+
+/**
+ * A report's or write-up's citations as source handles in other styles (mode cite-styles): a report's links to
+ * the URLs of its prompt's <source id="S2" url="…"> elements, a write-up's "[S2]"; two sources cited together,
+ * now and then, as a range.
+ */
+function citeStyles(text: string, prompt: string, next: () => number): string {
+  const handleOf = new Map<string, number>();
+  for (const [, attrs] of prompt.matchAll(/<source\b([^>]*)>/g)) {
+    const url = /\burl="([^"]*)"/.exec(attrs)?.[1];
+    const id = /\bid="S(\d+)"/.exec(attrs)?.[1];
+    if (url && id) handleOf.set(unescapeAttr(url), Number(id));
+  }
+  const styled = (n: number) => CITE_STYLES[next() % CITE_STYLES.length](n);
+  return text
+    .replace(/\[[^\]\n]*\]\((https?:\/\/[^)\s]+)\)\[[^\]\n]*\]\((https?:\/\/[^)\s]+)\)/g, (whole, a: string, b: string) => {
+      const [x, y] = [handleOf.get(a), handleOf.get(b)];
+      return x && y && y === x + 1 ? `[S${x}-S${y}]` : whole;
+    })
+    .replace(/\[[^\]\n]*\]\((https?:\/\/[^)\s]+)\)/g, (whole, url: string) => {
+      const n = handleOf.get(url);
+      return n ? styled(n) : whole;
+    })
+    .replace(/\[S(\d+)\]\[S(\d+)\]/g, (whole, a: string, b: string) => (Number(b) === Number(a) + 1 ? `[S${a}-S${b}]` : whole))
+    .replace(/\[S(\d+)\](?![-(])/g, (_, n: string) => styled(Number(n)));
 }
 
 /** A value written as loose JSON (see the mode): 0 JavaScript's, 1 Python's, 2 JSON with a block comment. */

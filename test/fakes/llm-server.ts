@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientGone, FakeServer, hang, latencyFor, readBody, sendJson, sleep, type LatencyRule } from "./fake-server";
 import { agentReply, type QueryCountOverride, type ResponseFormat } from "./llm-agents";
 import { embeddingsReply } from "./llm-embeddings";
-import { agentOf, messageText, type ChatMessage } from "./llm-parse";
+import { agentOf, messageText, taskText, type ChatMessage } from "./llm-parse";
 import { misbehave, SILENT_CUT_CONTEXT, silentCutKept, sloppyJson, uninstructedReply, type MisbehaveMode } from "./llm-misbehave";
 import type { VerifyScenario } from "./llm-verify";
 import { seededRandom } from "./random";
@@ -324,6 +324,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
         // A repair request carries the reply it repairs.
         firstAttempt: !earlier,
         earlier: earlier ? messageText(earlier) : null,
+        prompt: taskText(messages),
         nextNumber: (key) => this.nextNumber(key),
       });
       entry.misbehaved = changed.text !== text || changed.reasoning !== null;

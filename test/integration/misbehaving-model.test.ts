@@ -41,7 +41,8 @@
 //   instructions, as Ollama does past num_ctx): the cut is learned from the count, the reply is never taken (a
 //   streamed report is written again, its draft restarted), and every later prompt is held to the window.
 //   Under the references model (the report cites by number into its own reference list): its citations
-//   are kept and judged.
+//   are kept and judged. Under cite-styles (the report and the write-up cite the sources' handles in the model's
+//   own styles: "(S2)", "[citation:2]", "【2†source】", ranges…): the same.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
 //   report keeps every citation not judged unsupported, ANALYSIS tasks run when the dataset loaded, and
 //   the verification view shows exactly the cited sentences of the stored report.
@@ -247,6 +248,20 @@ for (const mode of MISBEHAVE_MODES) {
           const strip = (text: string) => text.replace(/\[[^\]]*\](?:\([^)]*\))?/g, "").replace(/\s+/g, " ");
           const copies = strip(written).split(strip(line).trim()).length - 1;
           assert.ok(copies >= 1 && copies <= 2, `${copies} copies of the looped line`);
+        });
+      }
+    }
+
+    if (mode === "cite-styles") {
+      // "(S2)", "[citation:2]", "【2†source】", "[Source 2]", "[^S2]", "[S2](S2)", "[S2-S3]": each a citation of the
+      // sources shown, kept as one and judged.
+      for (const engine of ["tree", "deep-research"] as const) {
+        test(`${engine}: citations by handle in the model's own styles are kept and judged`, () => {
+          const c = runOf(engine).citations;
+          assert.ok(c, `${engine} wrote nothing cited`);
+          assert.ok(c.judged > 0, "its citations were judged");
+          assert.equal(c.uncited, 0, "no sentence lost its citation");
+          assert.deepEqual(c.lost, []);
         });
       }
     }

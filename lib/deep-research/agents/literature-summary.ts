@@ -7,6 +7,7 @@ import { generateStructured } from "../../ai/call";
 import { agentHeader, tag } from "../../ai/prompts";
 import type { Choice } from "../../ai/resolve";
 import type { UsageSink } from "../../ai/usage";
+import { canonicalCitations } from "../../report-citations";
 import { resolveCitations } from "./choices";
 import { renderItems, type EvidenceItem } from "./snippets";
 
@@ -31,6 +32,6 @@ Summarise what the literature search found for the task's objective. Use only th
 
 /** The summary with its citations as stored snippet ids, and those ids in the order first cited. */
 export function citedSummary(summary: string, choices: readonly Choice<EvidenceItem>[]): { summary: string; citedItemIds: string[] } {
-  const { text, cited } = resolveCitations(summary, choices, (items) => items.map((c) => `[${c.value.id}]`).join(""));
+  const { text, cited } = resolveCitations(canonicalCitations(summary, "S", choices.length), choices, (items) => items.map((c) => `[${c.value.id}]`).join(""));
   return { summary: text.trim(), citedItemIds: cited.map((c) => c.value.id) };
 }
