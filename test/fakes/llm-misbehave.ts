@@ -52,7 +52,8 @@
 //                    output limit (finish_reason "length"), mid-word, at 45% of it; asked to continue, the
 //                    model restarts the cut sentence, and is cut again at 75%, then ends
 //   loop             a long text reply (a report, a write-up) repeats its last line until the output limit stops it
-//                    (finish_reason "length"), as small local models fall into a loop; asked to go on, it loops on
+//                    (finish_reason "length"), as small local models fall into a loop; asked to go on, it loops on.
+//                    The write-up's copies are numbered ("1. …", "2. …"): a numbered list running away
 //   no-usage         the server reports no token usage: no `usage` in a reply, no usage chunk ending a stream
 //                    whatever stream_options asks (llama.cpp's server, LM Studio, older vLLM, some proxies);
 //                    llm-server.ts answers so; the replies are the scenario's
@@ -220,7 +221,9 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       if (json || (input.earlier === null && input.text.length < CUT_OFF_FROM)) return out(input.text);
       const line = loopLine(input.earlier ?? input.text);
       if (!line) return out(input.text);
-      return out(`${input.earlier === null ? input.text : ""}${`\n\n${line}`.repeat(12)}`, { finishReason: "length" });
+      // The write-up's loop counts its copies ("1. …", "2. …"), as a numbered list running away does.
+      const counted = input.agent === "dr-reply";
+      return out(`${input.earlier === null ? input.text : ""}${Array.from({ length: 12 }, (_, k) => `\n\n${counted ? `${k + 1}. ` : ""}${line}`).join("")}`, { finishReason: "length" });
     }
     case "empty":
       return out(firstAttempt && input.nextNumber("misbehave|empty") % 3 === 0 ? "" : input.text);
