@@ -49,6 +49,7 @@ export async function verifyCitations({
   sentences,
   sourceBudgetTokens,
   onUsage,
+  onHeld,
   signal,
   schedule,
 }: {
@@ -58,6 +59,8 @@ export async function verifyCitations({
   sentences: SentenceToCheck[];
   sourceBudgetTokens: number;
   onUsage?: UsageSink;
+  /** Told when the prompt went out held to the model's context window (the source cut further). */
+  onHeld?: () => void;
   signal?: AbortSignal;
   schedule?: WaitOptions;
 }): Promise<Map<number, ModelVerdict>> {
@@ -82,7 +85,7 @@ Name each sentence by its id (C1, C2, …). Judge the facts, not the wording. Ig
     tag("source", trimToTokens(source.text, sourceBudgetTokens), { url: source.url, title: source.title ?? "" }),
     tag("sentences", choices.map((c) => tag("sentence", c.value.text, { id: c.handle })).join("\n")),
   ].join("\n");
-  const result = await generateStructured({ agent, schema, system, prompt, onUsage, signal, schedule });
+  const result = await generateStructured({ agent, schema, system, prompt, onUsage, onHeld, signal, schedule });
   const out = new Map<number, ModelVerdict>();
   for (const v of result.verdicts) {
     const sentence = resolveChoice(v.id, choices)?.value;

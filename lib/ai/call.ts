@@ -46,6 +46,11 @@ export interface CallOptions {
    * output tokens, or throws to stop the call (lib/answer/budget.ts).
    */
   budget?: (outgoingText: string, reasoningTokens: number) => number;
+  /**
+   * Told when the prompt went out held to the model's context window, a part of it cut
+   * (./context-limit.ts's heldToWindow): the reply was given less than the caller wrote.
+   */
+  onHeld?: () => void;
 }
 
 function isAbort(error: unknown, signal?: AbortSignal): boolean {
@@ -95,7 +100,7 @@ type Turn = { role: "user" | "assistant"; content: string };
  * One request and its reply through the AI SDK provider's model (see the header): the reply's text
  * (its text parts) and its token usage. Errors are the provider's own (APICallError and the like).
  */
-async function exchange(o: { system: string; turns: Turn[]; responseFormat?: ResponseFormat; maxOutputTokens?: number; signal?: AbortSignal; schedule?: WaitOptions }): Promise<{ text: string; finishReason: string; usage: TokenCount }> {
+async function exchange(o: { system: string; turns: Turn[]; responseFormat?: ResponseFormat; maxOutputTokens?: number; signal?: AbortSignal; schedule?: WaitOptions; onHeld?: () => void }): Promise<{ text: string; finishReason: string; usage: TokenCount }> {
   // A prompt the server cut or refused as longer than its context window: sent again held to the
   // window it showed (./context-limit.ts), at most twice; the cut reply's tokens are counted with it.
   let wasted: TokenCount | undefined;
@@ -109,6 +114,7 @@ async function exchange(o: { system: string; turns: Turn[]; responseFormat?: Res
     // The window it showed would not change the prompt (a refusal naming a window the prompt is within): its failure stands.
     if (failure && turns === sent) throw failure.error;
     sent = turns;
+    if (turns !== o.turns) o.onHeld?.();
     const sentChars = turns.reduce((n, turn) => n + turn.content.length, o.system.length);
     const prompt: CallSettings["prompt"] = [{ role: "system", content: o.system }];
     for (const turn of turns) prompt.push({ role: turn.role, content: [{ type: "text", text: turn.content }] });
@@ -226,7 +232,7 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
   for (let attempt = 0; attempt <= env.LLM_REPAIR_ATTEMPTS; attempt++) {
     // Before the exchange: a budget that says no ends the call as it is, not as an LLM failure.
     const maxOutputTokens = options.budget?.(outgoing(system, messages, jsonSchema), reasoningRoom());
-    let reply = await settledExchange(options, () => exchangeStructured({ system, turns: messages, maxOutputTokens, signal, schedule }, spec));
+    let reply = await settledExchange(options, () => exchangeStructured({ system, turns: messages, maxOutputTokens, signal, schedule, onHeld: options.onHeld }, spec));
     // A reply the server cut at its output limit is continued, as a plain one is, and the pieces parsed
     // as one: asked again, it would be cut again where it was. The continuation goes without a
     // response_format (a grammar would make it start a new object).
@@ -235,7 +241,7 @@ export async function generateStructured<T>(options: CallOptions & { schema: z.Z
     for (let part = 1; cutByServer(reply, maxOutputTokens) && text.trim() && part <= MAX_CONTINUATIONS && withoutLoop(text) === undefined; part++) {
       const turns = plainTurns(options.prompt, text, messages.slice(1));
       const limit = options.budget?.(outgoing(system, turns), reasoningRoom());
-      reply = await settledExchange(options, () => exchange({ system, turns, maxOutputTokens: limit, signal, schedule }));
+      reply = await settledExchange(options, () => exchange({ system, turns, maxOutputTokens: limit, signal, schedule, onHeld: options.onHeld }));
       text += joinContinued(text, stripReasoning(reply.text));
     }
     // Parsed and validated here (what the SDK's structured output did, and more): reasoning blocks
@@ -433,7 +439,7 @@ async function plainOnce(options: CallOptions): Promise<string> {
       if (part > 0) break;
       throw error;
     }
-    const reply = await settledExchange(options, () => exchange({ system: options.system, turns, maxOutputTokens, signal: options.signal, schedule: options.schedule }));
+    const reply = await settledExchange(options, () => exchange({ system: options.system, turns, maxOutputTokens, signal: options.signal, schedule: options.schedule, onHeld: options.onHeld }));
     const text = replyText(reply.text);
     // A cap spent thinking leaves the reply blank: untilNotBlank asks again, with room to think.
     spentThinking(reply, maxOutputTokens, text);

@@ -88,6 +88,15 @@ export function fitToContext(budgetTokens: number): number {
   return window === undefined ? budgetTokens : Math.max(200, Math.min(budgetTokens, Math.floor(window * SHARE)));
 }
 
+/**
+ * Whether a budget read through fitToContext is what the known context window holds it to (its share of
+ * the window, below the configured budget): what is shown within it is less than Quarry would show.
+ */
+export function heldByWindow(budgetTokens: number): boolean {
+  const window = contextWindow();
+  return window !== undefined && budgetTokens === Math.max(200, Math.floor(window * SHARE));
+}
+
 /** The configured prompt budgets, each read through fitToContext by the runs (RunContext, DrContext: `budgetOf`). */
 export type PromptBudget = "PAGE_TOKEN_BUDGET" | "CONTEXT_TOKEN_BUDGET" | "REPORT_TOKEN_BUDGET";
 

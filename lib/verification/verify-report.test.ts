@@ -288,3 +288,25 @@ test("a verification is found by its research, as Prisma's model API reads it; n
   assert.equal(found?.status, "done");
   assert.ok(found?.completedAt instanceof Date);
 });
+
+// Last in the file: the window it teaches holds every later prompt of this process.
+test("a source shown in part because the model's context window is small: a sentence found unsupported there is unverified, kept with its citation", async () => {
+  const { learnContextWindow } = await import("../ai/context-limit");
+  learnContextWindow(1_500);
+  const notes = Array.from({ length: 200 }, (_, i) => `Note ${i + 1} on the survey's method says nothing the report says about storage.`).join("\n");
+  const id = await newResearch();
+  const report = `# Storage report\n\n- ${PLANTED_UNSUPPORTED} [1](${URL_A}).\n- ${SUPPORTED_B} [2](${URL_B}).\n`;
+  const final = await verifyReport({
+    subject: { researchId: id },
+    question: "How are grid batteries used?",
+    report,
+    sources: new Map([[URL_A, { title: "Battery prices", text: `${notes}\n${TEXT_A}` }], [URL_B, { title: "Grid capacity", text: TEXT_B }]]),
+    sourceBudgetTokens: 2_000,
+  });
+  const claims = new Map((await viewOf(id)).as_written.claims.map((c) => [c.sentence, c]));
+  const inPart = claims.get(`${PLANTED_UNSUPPORTED}.`);
+  assert.equal(inPart?.verdict, "unverified", "judged on part of its source: no judgement");
+  assert.match(inPart?.note ?? "", /saw only part of/);
+  assert.ok(final.includes(`${PLANTED_UNSUPPORTED} [1](${URL_A}).`), "kept with its citation");
+  assert.equal(claims.get(`${SUPPORTED_B}.`)?.verdict, "supported", "a source shown whole is judged as ever");
+});

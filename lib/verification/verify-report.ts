@@ -13,7 +13,9 @@
 // most claims are unverified a warning says so.
 import { findUncitedClaims } from "../agents/find-uncited-claims";
 import { verifyCitations } from "../agents/verify-citations";
+import { heldByWindow } from "../ai/context-limit";
 import { isLostCall } from "../ai/errors";
+import { estimateTokens } from "../ai/prompts";
 import type { UsageSink } from "../ai/usage";
 import type { WaitOptions } from "../concurrency";
 import * as store from "../db/verifications";
@@ -276,15 +278,21 @@ export async function judgeCited(claims: Claim[], calls: Calls): Promise<Judged>
       const source = calls.sources.get(url);
       if (!source?.text.trim()) return cs.map((c) => ({ position: c.position, url, correction: "", result: unverified(`Not verified: there is no stored text of ${url} to check against.`) }));
       const out: { position: number; url: string; correction: string; result: CheckedVerdict }[] = [];
+      // A source shown in part because the model's context window is small (not the configured budget): a
+      // verifier that found no support in that part has not judged the sentence against the source, and a
+      // supported sentence would be rewritten or removed. Its "unsupported" is no judgement: kept and marked.
+      const inPart = heldByWindow(calls.sourceBudgetTokens) && estimateTokens(source.text) > calls.sourceBudgetTokens;
       for (let i = 0; i < cs.length; i += BATCH) {
         const batch = cs.slice(i, i + BATCH);
-        const { verdicts: models, failure } = await askVerifier(url, source, batch, calls);
+        const { verdicts: models, failure, held } = await askVerifier(url, source, batch, calls);
         for (const c of batch) {
           const model = models.get(c.position);
-          const result = model
-            ? checkVerdict(model, source.text, url, c.text)
-            : unverified(failure ? `Not verified: the verifier's call against ${url} failed (${failure}).` : `Not verified: the verifier gave no usable verdict against ${url}.`);
-          out.push({ position: c.position, url, correction: model?.verdict === "unsupported" ? correctionOf(model.correction) : "", result });
+          const result = !model
+            ? unverified(failure ? `Not verified: the verifier's call against ${url} failed (${failure}).` : `Not verified: the verifier gave no usable verdict against ${url}.`)
+            : model.verdict === "unsupported" && (inPart || held)
+              ? unverified(`Not verified: the verifier saw only part of ${url} (the model's context window is too small for the whole source) and found no support there.`)
+              : checkVerdict(model, source.text, url, c.text);
+          out.push({ position: c.position, url, correction: result.verdict === "unsupported" ? correctionOf(model!.correction) : "", result });
         }
       }
       return out;
@@ -313,7 +321,9 @@ function correctionOf(text: string): string {
  * call that fails (lost past its retries and repairs) leaves its sentences without a verdict, and
  * says why: they are unverified, as those of a verifier whose verdicts name nothing.
  */
-async function askVerifier(url: string, source: SourceText, batch: Claim[], calls: Calls): Promise<{ verdicts: Map<number, ModelVerdict>; failure?: string }> {
+async function askVerifier(url: string, source: SourceText, batch: Claim[], calls: Calls): Promise<{ verdicts: Map<number, ModelVerdict>; failure?: string; held: boolean }> {
+  /** Whether a prompt went out held to the model's context window: its source was shown in part. */
+  let held = false;
   const ask = (cs: Claim[]) =>
     verifyCitations({
       question: calls.question,
@@ -321,6 +331,7 @@ async function askVerifier(url: string, source: SourceText, batch: Claim[], call
       sentences: cs.map((c) => ({ id: c.position, text: c.text })),
       sourceBudgetTokens: calls.sourceBudgetTokens,
       onUsage: calls.onUsage,
+      onHeld: () => (held = true),
       signal: calls.signal,
       schedule: calls.schedule,
     });
@@ -332,15 +343,15 @@ async function askVerifier(url: string, source: SourceText, batch: Claim[], call
   try {
     verdicts = await ask(batch);
   } catch (error) {
-    return { verdicts: new Map(), failure: lost(error) };
+    return { verdicts: new Map(), failure: lost(error), held };
   }
   const skipped = batch.filter((c) => !verdicts.has(c.position));
   if (skipped.length > 0) {
     try {
       for (const [id, v] of await ask(skipped)) verdicts.set(id, v);
     } catch (error) {
-      return { verdicts, failure: lost(error) };
+      return { verdicts, failure: lost(error), held };
     }
   }
-  return { verdicts };
+  return { verdicts, held };
 }
