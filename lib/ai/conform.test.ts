@@ -83,3 +83,33 @@ test("a bare string where an object was asked for is the object when it can only
   const refs = z.object({ references: z.array(z.object({ source: z.string(), exactQuote: z.string() })) });
   assert.deepEqual(conform({ references: ["S1"] }, shapeOf(refs)), { references: ["S1"] });
 });
+
+test("null for an empty text or list, or such a key left out, is that empty value; a choice is not made up", () => {
+  const schema: JsonSchemaNode = {
+    type: "object",
+    required: ["verdicts"],
+    properties: {
+      verdicts: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["id", "verdict", "quote", "correction", "urls"],
+          properties: { id: { type: "string", enum: ["C1", "C2"] }, verdict: { type: "string", enum: ["supported", "unsupported"] }, quote: { type: "string" }, correction: { type: "string" }, urls: { type: "array", items: { type: "string" } } },
+        },
+      },
+    },
+  };
+  assert.deepEqual(conform({ verdicts: [{ id: "C1", verdict: "unsupported", quote: null, correction: null, urls: null }, { id: "C2", verdict: "supported", quote: "It fell." }] }, schema), {
+    verdicts: [
+      { id: "C1", verdict: "unsupported", quote: "", correction: "", urls: [] },
+      { id: "C2", verdict: "supported", quote: "It fell.", correction: "", urls: [] },
+    ],
+  });
+  // An enum left null or out is a choice not made: left for validation (a repair).
+  assert.deepEqual(conform({ verdicts: [{ id: "C1", verdict: null, quote: "x", correction: "", urls: [] }] }, schema), { verdicts: [{ id: "C1", verdict: null, quote: "x", correction: "", urls: [] }] });
+  assert.deepEqual(conform({ verdicts: [{ id: "C1", quote: "x", correction: "", urls: [] }] }, schema), { verdicts: [{ id: "C1", quote: "x", correction: "", urls: [] }] });
+  // A key of the model's own beside the left-out one may be that one renamed: nothing is filled in.
+  assert.deepEqual(conform({ verdicts: [{ id: "C1", verdict: "supported", passage: "It fell.", correction: "", urls: [] }] }, schema), { verdicts: [{ id: "C1", verdict: "supported", passage: "It fell.", correction: "", urls: [] }] });
+  // Where the schema takes null, null stays.
+  assert.equal(conform(null, { anyOf: [{ type: "string" }, { type: "null" }] }), null);
+});

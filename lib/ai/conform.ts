@@ -4,7 +4,8 @@
 // for an object that holds only a list ([…] for {"queries": […]}), write an enum value in
 // another case or with padding ("Search", " supported "), a number as a string ("3"), a key in another
 // case or convention ("exact_quote", "Exact Quote" for "exactQuote"), one object where a list was asked for, or an object or a list sent as a string of JSON
-// ("queries": "[{\"query\": …}]", {"response": "{…}"}). What cannot be brought to the schema is left
+// ("queries": "[{\"query\": …}]", {"response": "{…}"}), null for an empty text or list, or such a key left
+// out ("correction": null). What cannot be brought to the schema is left
 // as it is, for validation to report.
 import { tryParse } from "./json";
 import { resolveEnumValue } from "./resolve";
@@ -63,7 +64,8 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
     return value;
   }
   const types = typesOf(schema);
-  if (value === null || value === undefined) return value;
+  if (value === null) return emptyOf(schema) ?? null;
+  if (value === undefined) return value;
   if ((types.includes("object") || types.includes("array")) && typeof value === "string") {
     const parsed = parsedJson(value);
     if (parsed !== undefined) return conform(parsed, schema, root, depth + 1);
@@ -184,5 +186,26 @@ function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode
     if (name in out && name !== key) continue;
     out[name] = props[name] ? conform(v, props[name], root, depth + 1) : v;
   }
+  // A required text or list left out of an object whose every key is the schema's (nothing renamed away):
+  // what does not apply, as models leave it out ("quote" of an unsupported verdict); empty, as asked.
+  if (Object.keys(out).every((k) => k in props)) {
+    for (const key of schema.required ?? []) {
+      const empty = !(key in out) && props[key] ? emptyOf(deref(props[key], root)) : undefined;
+      if (empty !== undefined) out[key] = empty;
+    }
+  }
   return out;
+}
+
+/**
+ * The empty value of a free text or a list, where the schema takes no null: what a model's null (or
+ * a key left out) means there ("correction": null for "no correction"); undefined for anything else
+ * (an enum, a number, an object: a value that must be chosen).
+ */
+function emptyOf(schema: JsonSchemaNode): Json {
+  const types = typesOf(schema);
+  if (types.includes("null") || schema.anyOf || schema.oneOf || schema.enum || schema.const !== undefined) return undefined;
+  if (types.includes("array")) return [];
+  if (types.includes("string")) return "";
+  return undefined;
 }

@@ -18,6 +18,8 @@
 //   other-keys       every key of a JSON reply in another convention, as models write the keys of a schema they
 //                    were only shown: camelCase as snake_case ("exact_quote") or, in turn, as Title Case words
 //                    ("Exact Quote"); snake_case as camelCase
+//   nulls            what a JSON reply leaves empty (a text "", a list []) sent as null, or, in every other reply, left
+//                    out: "correction": null, no "quote" key, as models mark what does not apply
 //   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "
 //   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
@@ -106,6 +108,7 @@ export const MISBEHAVE_MODES = [
   "bare-strings",
   "json-lines",
   "other-keys",
+  "nulls",
   "enum-case",
   "retyped",
   "near-quotes",
@@ -252,6 +255,8 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       if (!Array.isArray(list) || list.length < 2 || !list.every((item) => typeof item === "object" && item !== null && !Array.isArray(item))) return out(input.text);
       return out(list.map((item) => JSON.stringify(item)).join(input.nextNumber("misbehave|json-lines") % 2 ? ",\n" : "\n"));
     }
+    case "nulls":
+      return out(JSON.stringify(emptiesAsNull(value, input.nextNumber("misbehave|nulls") % 2 === 1)));
     case "other-keys":
       return out(JSON.stringify(otherKeys(value, input.nextNumber("misbehave|other-keys") % 2)));
     case "bare-strings":
@@ -299,6 +304,14 @@ function otherKeys(value: unknown, variant: number): unknown {
     return variant === 0 ? words.map((w) => w.toLowerCase()).join("_") : words.map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
   };
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [renamed(k), otherKeys(v, variant)]));
+}
+
+/** Every empty text and empty list of the value as null, or (`omit`) left out of its object (mode nulls). */
+function emptiesAsNull(value: unknown, omit: boolean): unknown {
+  const empty = (v: unknown) => v === "" || (Array.isArray(v) && v.length === 0);
+  if (Array.isArray(value)) return value.map((v) => (empty(v) ? v : emptiesAsNull(v, omit)));
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (empty(v) ? (omit ? [] : [[k, null]]) : [[k, emptiesAsNull(v, omit)]])));
 }
 
 /** Markdown sent whole in a fence: in turn ```markdown inside a chat line before and after, ```markdown, a bare one. */

@@ -9,7 +9,8 @@
 //   citations and are verified; no reply is stored in a fence.
 //   Under the loose-json model (trailing commas, comments, raw line breaks in strings, bare keys, Python's
 //   literals), the wrapper model, the bare-list one, bare-strings (a page read's items as their texts alone, their
-//   tags left out: each query then chooses from them), json-lines (a list's items one after another with no list around them) and other-keys (keys in
+//   tags left out: each query then chooses from them), nulls (an empty text or list sent as null or left out: then
+//   every citation is judged too), json-lines (a list's items one after another with no list around them) and other-keys (keys in
 //   snake_case or Title Case for camelCase): every reply is read without a repair request.
 //   Under the no-schema server (a 400 to response_format json_schema, as DeepSeek's API): one request is
 //   rejected, every later structured call goes as json_object, every engine completes.
@@ -117,7 +118,7 @@ for (const mode of MISBEHAVE_MODES) {
       });
     }
 
-    if (mode === "loose-json" || mode === "wrapper" || mode === "bare-list" || mode === "bare-strings" || mode === "json-lines" || mode === "other-keys") {
+    if (mode === "loose-json" || mode === "wrapper" || mode === "bare-list" || mode === "bare-strings" || mode === "json-lines" || mode === "other-keys" || mode === "nulls") {
       // Loose JSON, an object in a wrapper (as an object or a string of JSON) and a bare list, is read as it is: no
       // call is asked again (each repair is a call more, and a model that writes so may write so again).
       test("every reply is read without a repair", () => {
@@ -248,6 +249,17 @@ for (const mode of MISBEHAVE_MODES) {
           const strip = (text: string) => text.replace(/\[[^\]]*\](?:\([^)]*\))?/g, "").replace(/\s+/g, " ");
           const copies = strip(written).split(strip(line).trim()).length - 1;
           assert.ok(copies >= 1 && copies <= 2, `${copies} copies of the looped line`);
+        });
+      }
+    }
+
+    if (mode === "nulls") {
+      // null for an empty text or list, or the key left out ("correction": null, no "quote"): read as empty.
+      for (const engine of ["tree", "deep-research"] as const) {
+        test(`${engine}: its citations are judged`, () => {
+          const c = runOf(engine).citations;
+          assert.ok(c, `${engine} wrote nothing cited`);
+          assert.ok(c.judged > 0 && c.unjudged === 0, `${c.judged} judged, ${c.unjudged} not`);
         });
       }
     }
