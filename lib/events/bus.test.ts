@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { InProcessEventBus } from "./bus";
+import { InProcessEventBus, SEQ_SKIPPED } from "./bus";
 
 const topic = { kind: "tree" as const, subjectId: "r1" };
 
@@ -77,8 +77,28 @@ test("events go to the event log in sequence order: a number allocated and not y
   await bus.drain(topic);
   assert.deepEqual(appended.flat(), [1, 2, 3]);
   bus.close(topic);
-  // Emitted by a process not running the run (a cancel's end): appended at once.
+  // Emitted by a process not running the run (a cancel's end): appended at once. (1000: the block's rest, 4…1000, logged as skipped.)
   bus.emit(topic, { type: "end", data: null }, { runId: "run1", seq: 5000 });
   await bus.drain(topic);
-  assert.deepEqual(appended.flat(), [1, 2, 3, 5000]);
+  assert.deepEqual(appended.flat(), [1, 2, 3, 1000, 5000]);
+});
+
+test("a topic closed with numbers of its blocks unused logs them as skipped, after its events", async () => {
+  const appended: { seq: number; type: string; data: unknown }[][] = [];
+  const log = { append: async (_runId: string, events: { seq: number; type: string; data: unknown }[]) => void appended.push(events.map(({ seq, type, data }) => ({ seq, type, data }))) } as unknown as import("./log").EventLog;
+  const bus = new InProcessEventBus(async () => log);
+  const reserved = Promise.withResolvers<number>();
+  bus.open(topic, { runId: "run1", firstSeq: 1, blockSize: 10, reserve: () => reserved.promise });
+  for (let i = 1; i <= 6; i++) bus.emit(topic, { type: "x", data: i });
+  // Half-way through the block the next one was reserved: 31…40.
+  reserved.resolve(31);
+  await new Promise((r) => setTimeout(r, 0));
+  bus.close(topic);
+  await bus.drain(topic);
+  const all = appended.flat();
+  assert.deepEqual(all.map((e) => e.seq), [1, 2, 3, 4, 5, 6, 10, 40]);
+  assert.deepEqual(all.slice(-2), [
+    { seq: 10, type: SEQ_SKIPPED, data: { from: 7 } },
+    { seq: 40, type: SEQ_SKIPPED, data: { from: 31 } },
+  ]);
 });

@@ -64,6 +64,13 @@ export interface EventBus {
 
 const keyOf = (topic: RunTopic) => `${topic.kind}:${topic.subjectId}`;
 
+/**
+ * The log's record of numbers a process reserved for a run and will never use (the rest of its block
+ * when it closes the topic): `seq` is the range's last number, `data.from` its first. Streams of other
+ * processes skip them instead of waiting (lib/runs/live-order.ts); no client sees it.
+ */
+export const SEQ_SKIPPED = "seq.skipped";
+
 interface Numbering extends OpenTopic {
   last: number;
   /** Allocated, not yet emitted. */
@@ -99,9 +106,13 @@ export class InProcessEventBus implements EventBus {
   }
 
   close(topic: RunTopic): void {
-    this.numbering.delete(keyOf(topic));
+    const key = keyOf(topic);
+    const n = this.numbering.get(key);
+    this.numbering.delete(key);
+    // The numbers it will never use (the rest of its block, a block reserved ahead) are logged as such: other processes' streams go on at once instead of waiting for them.
+    if (n) for (const [from, to] of unusedRanges(n)) this.record(key, { type: SEQ_SKIPPED, data: { from }, runId: n.runId, kind: topic.kind, subjectId: topic.subjectId, seq: to, at: performance.timeOrigin + performance.now() });
     // Numbers allocated and never emitted no longer hold the rest back.
-    this.flushSoon(keyOf(topic), 0);
+    this.flushSoon(key, 0);
   }
 
   emit<E extends EngineEvent>(topic: RunTopic, event: E, given?: { runId: string; seq: number }): RunEvent<E> {
@@ -241,6 +252,22 @@ export class InProcessEventBus implements EventBus {
     if (!n) return undefined;
     return n.pending.size > 0 ? Math.min(...n.pending) - 1 : n.last;
   }
+}
+
+/**
+ * A closing topic's numbers never to be used, as ranges in order: its block's rest and a block reserved
+ * ahead. (Not a number allocated and not yet emitted: its event may still be emitted, late.)
+ */
+function unusedRanges(n: Numbering): [number, number][] {
+  const ranges: [number, number][] = [];
+  const blockEnd = n.firstSeq + n.blockSize - 1;
+  if (n.last < blockEnd) ranges.push([n.last + 1, blockEnd]);
+  if (n.next !== undefined) {
+    const from = Math.max(n.next, n.last + 1, blockEnd + 1);
+    const to = n.next + n.blockSize - 1;
+    if (from <= to) ranges.push([from, to]);
+  }
+  return ranges;
 }
 
 const globalForBus = globalThis as unknown as { quarryBus?: EventBus };

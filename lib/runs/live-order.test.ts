@@ -56,3 +56,21 @@ test("settle: a run here has emitted everything up to its number, so a block's j
   assert.deepEqual(seqs(order), [2002]);
   assert.equal(order.add(e(5)), false, "numbers at or below the snapshot's never go on");
 });
+
+test("numbers announced as never coming are skipped at once, whether they come before or after the gap is reached", () => {
+  const order = new SeqOrder(10, 60_000, () => 0);
+  order.add(e(11));
+  // A process closed with 12…1000 of its block unused; the next owner numbers from 1001.
+  order.add(e(1001));
+  assert.deepEqual(seqs(order), [11], "1001 waits for 12");
+  assert.equal(order.skip(12, 1000), true);
+  assert.deepEqual(seqs(order), [1001], "no hold: 12…1000 never come");
+  assert.equal(order.holding, false);
+  // Announced before the gap is reached: kept until then.
+  assert.equal(order.skip(1500, 2000), true);
+  for (const n of [2001, 1002]) order.add(e(n));
+  assert.deepEqual(seqs(order), [1002]);
+  for (let n = 1003; n < 1500; n++) order.add(e(n));
+  assert.equal(seqs(order).at(-1), 2001, "on through the announced range");
+  assert.equal(order.skip(5, 9), false, "behind the order: nothing to do");
+});

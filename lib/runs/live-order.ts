@@ -6,9 +6,18 @@
 // process that died holding them, a block of numbers a run left unused, an allocation never emitted)
 // and the held events go on. A given-up number that still comes is passed on once, late rather than
 // lost: the clients keep each row's newest state by its number (lib/client/*-state.ts).
+//
+// Numbers that will never come because their process said so — the unused rest of a run's block when it
+// stops numbering here (lib/events/bus.ts close: a run handed off, parked or ended) — are skipped at once
+// (`skip`), so the hold covers only what nobody announced: an append slowed by a loaded machine (a
+// worker's event loop held for seconds between numbering its events and appending them), or a process
+// that died holding numbers.
 
-/** How long an event waits for the numbers before it (queue mode's inversions fill within ms). */
-export const HOLD_MS = 1_500;
+/**
+ * How long an event waits for the numbers before it: queue mode's inversions fill within ms on a quiet
+ * machine, and within seconds on one whose workers stall; announced gaps do not wait (see above).
+ */
+export const HOLD_MS = 8_000;
 
 export class SeqOrder<E extends { seq: number }> {
   /** Every number up to this one was passed on or given up on. */
@@ -18,6 +27,8 @@ export class SeqOrder<E extends { seq: number }> {
   private readonly skipped: [number, number][] = [];
   private readonly late = new Set<number>();
   private readonly ready: E[] = [];
+  /** Ranges of numbers announced as never coming, not yet reached ([from] → to). */
+  private readonly skips = new Map<number, number>();
 
   /** `after`: the number the follower's snapshot is current to (it and every number before it are dropped). */
   constructor(
@@ -45,6 +56,20 @@ export class SeqOrder<E extends { seq: number }> {
     if (this.late.has(seq) || !this.skipped.some(([from, to]) => seq >= from && seq <= to)) return false;
     this.late.add(seq);
     this.ready.push(event);
+    return true;
+  }
+
+  /**
+   * The numbers from `from` to `to` will never come (their process said so): nothing waits for them.
+   * True when that moved the order on or is kept for later.
+   */
+  skip(from: number, to: number): boolean {
+    if (to <= this.last) return false;
+    if (from <= this.last + 1) {
+      this.last = to;
+      for (const seq of this.held.keys()) if (seq <= to) this.held.delete(seq);
+      this.drain();
+    } else this.skips.set(from, Math.max(to, this.skips.get(from) ?? to));
     return true;
   }
 
@@ -98,15 +123,27 @@ export class SeqOrder<E extends { seq: number }> {
     }
     if (upTo > previous) this.skipped.push([previous + 1, upTo]);
     this.last = upTo;
+    for (const [from, to] of this.skips) if (from <= upTo + 1) {
+      this.skips.delete(from);
+      this.last = Math.max(this.last, to);
+    }
     this.drain();
   }
 
-  /** The held events that follow on from the last one, now that it has come. */
+  /** The held events (and announced skips) that follow on from the last one, now that it has come. */
   private drain(): void {
-    for (let next = this.held.get(this.last + 1); next; next = this.held.get(this.last + 1)) {
-      this.ready.push(next.event);
-      this.held.delete(this.last + 1);
-      this.last++;
+    for (;;) {
+      const next = this.held.get(this.last + 1);
+      if (next) {
+        this.ready.push(next.event);
+        this.held.delete(this.last + 1);
+        this.last++;
+        continue;
+      }
+      const to = this.skips.get(this.last + 1);
+      if (to === undefined) return;
+      this.skips.delete(this.last + 1);
+      this.last = Math.max(this.last, to);
     }
   }
 }

@@ -166,6 +166,32 @@ test("a follower holds an event for a missing number only for a bounded time", a
   assert.ok(waited >= 250 && waited < 1_200, `3 went on after ${Math.round(waited)} ms (hold: 300 ms)`);
 });
 
+test("a follower of a run elsewhere does not wait for numbers its last process logged as unused", async () => {
+  const topic = { kind: "tree" as const, subjectId: "live-skipped" };
+  const run = await openRun({ ...topic, userId: null, mode: "tree" });
+  const { eventLog } = await import("../events/log");
+  const { SEQ_SKIPPED } = await import("../events/bus");
+  const log = eventLog();
+  const followed = await followRun(topic, async () => "snapshot", { holdMs: 30_000 });
+  assert.ok(followed);
+  const client = new AbortController();
+  const seen: number[] = [];
+  const reading = (async () => {
+    for await (const e of followed.events(client.signal)) {
+      seen.push(e.seq);
+      if (seen.length === 3) client.abort();
+    }
+  })();
+  // The first process emitted 1 and 2 of its block 1…1000 and handed the run off; the next numbers from 1001.
+  await log.append(run.id, [1, 2].map((seq) => ({ seq, type: "x", data: seq, at: Date.now() })));
+  await log.append(run.id, [{ seq: 1000, type: SEQ_SKIPPED, data: { from: 3 }, at: Date.now() }]);
+  await log.append(run.id, [{ seq: 1001, type: "x", data: 1001, at: Date.now() }]);
+  const begun = performance.now();
+  await reading;
+  assert.deepEqual(seen, [1, 2, 1001], "the record itself is no event");
+  assert.ok(performance.now() - begun < 5_000, "no hold (30 s) was waited");
+});
+
 test("a run here: an event emitted under a number allocated earlier goes on before the later ones", async () => {
   const topic = await openHere("live-allocated");
   const followed = await followRun(topic, async () => "snapshot");

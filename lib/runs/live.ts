@@ -6,7 +6,7 @@
 // process that took it over). A late or reconnecting client misses nothing and sees nothing twice;
 // numbers are durable, so this holds across a restart or a takeover too. The events go out in number
 // order, whatever order they reach this process in (live-order.ts).
-import { eventBus, type RunEvent, type RunTopic } from "../events/bus";
+import { eventBus, SEQ_SKIPPED, type RunEvent, type RunTopic } from "../events/bus";
 import { eventLog } from "../events/log";
 import type { ArmedWakeup } from "../wakeups";
 import { followPosition } from "./events";
@@ -19,6 +19,12 @@ export interface FollowedRun<S, E extends RunEvent> {
   events(signal: AbortSignal): AsyncGenerator<E>;
   stop(): void;
 }
+
+/** The first number of a skipped range (its record's `seq` is the last); the record's own number when it names none. */
+const skippedFrom = (logged: { seq: number; data: unknown }): number => {
+  const from = (logged.data as { from?: unknown } | null)?.from;
+  return typeof from === "number" && from <= logged.seq ? from : logged.seq;
+};
 
 /** While the run executes here, how often to check that it still does (a lost lease moves it elsewhere). */
 const LOCAL_CHECK_MS = 1_000;
@@ -90,7 +96,11 @@ export async function followRun<S, E extends RunEvent>(topic: RunTopic, readSnap
           const read = await eventLog().read(runId, cursor, order.holding ? order.position : undefined);
           moved = read.cursor !== cursor;
           cursor = read.cursor;
-          for (const logged of read.events) progress = order.add({ ...logged, runId, kind: topic.kind, subjectId: topic.subjectId } as unknown as E) || progress;
+          for (const logged of read.events) {
+            // Numbers their process will never use: skipped, not waited for (no client sees the record).
+            if (logged.type === SEQ_SKIPPED) progress = order.skip(skippedFrom(logged), logged.seq) || progress;
+            else progress = order.add({ ...logged, runId, kind: topic.kind, subjectId: topic.subjectId } as unknown as E) || progress;
+          }
         }
         order.expire();
         for (const e of order.take()) {
