@@ -129,6 +129,7 @@ test("citation markers by handle in models' own styles take the one form every e
   const cases: [string, string][] = [
     ["fell 20% (S2).", "fell 20% [S2]."],
     ["fell 20% (S2, S3).", "fell 20% [S2, S3]."],
+    ["fell 20% (S2)(S3)\nNext line (S1)", "fell 20% [S2][S3]\nNext line [S1]"],
     ["fell 20% (Source: S2).", "fell 20% [S2]."],
     ["fell 20% [citation:2].", "fell 20% [S2]."],
     ["fell 20% [citation:S2][citation:3].", "fell 20% [S2][S3]."],
@@ -165,6 +166,7 @@ test("what is no citation of a handle shown is left as written", () => {
     "Costs fell [S1, S3].",
     "Model S2 (S) of 2019.",
     "Figure [2a] shows it.",
+    "Eq. (S3) gives the rate of loss.",
   ];
   for (const text of prose) assert.equal(canonicalCitations(text, "S", 3), text, text);
   assert.equal(canonicalCitations("Costs fell (S2).", "S", 0), "Costs fell (S2).", "no handle was shown");

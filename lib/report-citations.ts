@@ -95,7 +95,7 @@ export function linkReferenceMarkers(markdown: string): string {
  * "[Source 2]", "[source: S2]"), a range ("[S2-S4]"), handles apart by spaces ("[S2 S3]"), a footnote ("[^S2]", "^[S2]"),
  * parentheses ("(S2)", "(S2, S3)", "(Source: S2)"), a link to the handle ("[S2](S2)"), doubled brackets ("[[S2]]").
  */
-const OTHER_MARKER = /(\^\[|\[\[|【|〔|［|\[\^|\[|\()([^[\]()【】〔〕［］\n]{1,80})(\]\]|】|〕|］|\]|\))(\(\s*\[?[A-Za-z]{1,3}\d{1,4}\]?\s*\))?/g;
+const OTHER_MARKER = /(\^\[|\[\[|【|〔|［|\[\^|\[|\()([^[\]()【】〔〕［］\n]{1,80})(\]\]|】|〕|］|\]|\))((?<=\])\(\s*\[?[A-Za-z]{1,3}\d{1,4}\]?\s*\))?/g;
 const CLOSERS: Record<string, string> = { "^[": "]", "[[": "]]", "【": "】", "〔": "〕", "［": "］", "[^": "]", "[": "]", "(": ")" };
 const MARKER_LABEL = /^(?:citations?|cite|sources?|refs?\.?|references?|snippets?|items?)\s*[:#]?\s*/i;
 
@@ -136,9 +136,11 @@ export function canonicalCitations(text: string, prefix: string, count: number):
   return text.replace(OTHER_MARKER, (whole, open: string, inner: string, close: string, target: string | undefined, offset: number) => {
     if (CLOSERS[open] !== close) return whole;
     // "[Source 2](https://…)" is a link: its words stay.
-    if (!target && text[offset + whole.length] === "(") return whole;
+    if (!target && open !== "(" && text[offset + whole.length] === "(") return whole;
     // "(S2)" right after a link's text is that link's target, not a citation: "[text](S2)" is handled by its "[".
-    if (open === "(" && text[offset - 1] === "]") return whole;
+    // And one that goes on into the sentence names something of the text's own ("Eq. (S3) gives the rate"):
+    // a citation in parentheses ends the claim (punctuation, the line's end, another marker after it).
+    if (open === "(" && (text[offset - 1] === "]" || !/^(?:[ \t]*(?:$|\n|[.,;:!?)\]]|[[(【]))/.test(text.slice(offset + whole.length)))) return whole;
     const dagger = inner.includes("†");
     const numbers = markerNumbers(inner, prefix, { bareNumbers: dagger && open !== "(" });
     if (!numbers || numbers.some((n) => n < 1 || n > count)) return whole;
