@@ -20,6 +20,8 @@
 //                    ("Exact Quote"); snake_case as camelCase
 //   nulls            what a JSON reply leaves empty (a text "", a list []) sent as null, or, in every other reply, left
 //                    out: "correction": null, no "quote" key, as models mark what does not apply
+//   sql-dialect      the analysis agent's SQL written as for another database: identifiers in MySQL's backticks, and in
+//                    turn the query in a ```sql fence inside the JSON string, or after a "SQL:" label
 //   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "
 //   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
@@ -109,6 +111,7 @@ export const MISBEHAVE_MODES = [
   "json-lines",
   "other-keys",
   "nulls",
+  "sql-dialect",
   "enum-case",
   "retyped",
   "near-quotes",
@@ -254,6 +257,13 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       const list = keys.length === 1 ? (value as Record<string, unknown>)[keys[0]] : undefined;
       if (!Array.isArray(list) || list.length < 2 || !list.every((item) => typeof item === "object" && item !== null && !Array.isArray(item))) return out(input.text);
       return out(list.map((item) => JSON.stringify(item)).join(input.nextNumber("misbehave|json-lines") % 2 ? ",\n" : "\n"));
+    }
+    case "sql-dialect": {
+      const step = value as { sql?: unknown };
+      if (input.agent !== "dr-analysis" || typeof step?.sql !== "string") return out(input.text);
+      const ticked = step.sql.replace(/"((?:[^"]|"")*)"/g, (_, name: string) => `\`${name.replace(/""/g, '"')}\``);
+      const sql = input.nextNumber("misbehave|sql-dialect") % 2 === 0 ? `\`\`\`sql\n${ticked}\n\`\`\`` : `SQL: ${ticked}`;
+      return out(JSON.stringify({ ...step, sql }));
     }
     case "nulls":
       return out(JSON.stringify(emptiesAsNull(value, input.nextNumber("misbehave|nulls") % 2 === 1)));

@@ -55,6 +55,8 @@ export interface EngineRun {
   analysisPlanned?: number;
   analysisRun?: number;
   analysisSkipped?: string[];
+  /** Deep Research: the ANALYSIS tasks' queries that failed (their SQL and error). */
+  failedQueries?: string[];
   discoveries?: number;
   discoveriesWithEvidence?: number;
   /** Answer: its references. */
@@ -246,6 +248,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       const ran = (t: (typeof analysis)[number]) => t.status === "completed" && ((t.artifacts as { queries?: { ok: boolean }[] }).queries ?? []).some((q) => q.ok);
       run.analysisPlanned = analysis.length;
       run.analysisRun = analysis.filter(ran).length;
+      run.failedQueries = analysis.flatMap((t) => ((t.artifacts as { queries?: { ok: boolean; sql: string; error: string | null }[] }).queries ?? []).filter((q) => !q.ok).map((q) => `${q.sql}: ${q.error}`));
       run.analysisSkipped = analysis.filter((t) => !ran(t)).map((t) => `${t.id} ${t.status}${t.error ? `: ${t.error}` : ""} (datasets ${JSON.stringify(t.datasetFilenames)})`);
       run.discoveries = view.discoveries.length;
       run.discoveriesWithEvidence = view.discoveries.filter((d) => d.linkedEvidence).length;

@@ -41,6 +41,8 @@
 //   Under the silent-cut server (a prompt longer than its window cut to its end and answered without its
 //   instructions, as Ollama does past num_ctx): the cut is learned from the count, the reply is never taken (a
 //   streamed report is written again, its draft restarted), and every later prompt is held to the window.
+//   Under the sql-dialect model (the analysis's SQL in a code fence, after a label, with MySQL's backticks): every
+//   query runs.
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged. Under cite-styles (the report and the write-up cite the sources' handles in the model's
 //   own styles: "(S2)", "[citation:2]", "【2†source】", ranges…): the same.
@@ -251,6 +253,16 @@ for (const mode of MISBEHAVE_MODES) {
           assert.ok(copies >= 1 && copies <= 2, `${copies} copies of the looped line`);
         });
       }
+    }
+
+    if (mode === "sql-dialect") {
+      // A query in a code fence, after a label, with MySQL's backticks: run as DuckDB reads it, not refused.
+      test("deep-research: the analysis's queries, written for another database, run", () => {
+        const run = runOf("deep-research");
+        assert.ok((run.analysisPlanned ?? 0) > 0, "an ANALYSIS task was planned");
+        assert.deepEqual(run.analysisSkipped, []);
+        assert.deepEqual(run.failedQueries, []);
+      });
     }
 
     if (mode === "nulls") {

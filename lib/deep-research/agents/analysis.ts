@@ -10,6 +10,7 @@ import { agentHeader, escapeAttr, estimateTokens, tag, trimToTokens } from "../.
 import type { ColumnProfile } from "../../datasets/profile";
 import type { QueryResult } from "../../datasets/query";
 import { figureProblems, sentencesOf, type FigureProblem } from "../../datasets/numbers";
+import { asDuckDbSql } from "../../datasets/sql-dialect";
 import type { Cell } from "../../datasets/values";
 import { chartSpec, type ChartChoice, type StoredChart } from "./analysis-chart";
 import { handleField, resolveCitations } from "./choices";
@@ -159,10 +160,12 @@ cites, as [q1], and be written with its own row's label and column (the region, 
     problem = null;
     if (out.sql?.trim() && left > 0) {
       const id = `q${queries.length + 1}`;
-      const r = await runQuery(out.sql.trim());
+      // As DuckDB reads it (a fence, a label, MySQL's backticks: lib/datasets/sql-dialect.ts); stored as run.
+      const sql = asDuckDbSql(out.sql);
+      const r = await runQuery(sql);
       queries.push(r.ok
-        ? { id, sql: out.sql.trim(), ok: true, error: null, columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, durationMs: r.durationMs }
-        : { id, sql: out.sql.trim(), ok: false, error: r.error, columns: [], rows: [], rowCount: 0, truncated: false, durationMs: r.durationMs });
+        ? { id, sql, ok: true, error: null, columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, durationMs: r.durationMs }
+        : { id, sql, ok: false, error: r.error, columns: [], rows: [], rowCount: 0, truncated: false, durationMs: r.durationMs });
       continue;
     }
     if (!out.output?.trim()) {
