@@ -8,6 +8,7 @@
 // dropped quotes were these). A quote with no content word or figure ("According to the report")
 // is in most pages and proves nothing.
 import { locateQuote, tokenize } from "../verification/align";
+import { locateParaphrase } from "../verification/paraphrase";
 import { keyTerms } from "../verification/content";
 import type { Reference } from "./types";
 import { normaliseUrl } from "./urls";
@@ -49,7 +50,8 @@ function locate(quote: string, page: ReadPage, normalised: Map<string, string>):
   if (text === undefined) normalised.set(page.url, (text = normaliseSpace(page.content)));
   // Copied exactly: it is the page's wording already.
   if (text.includes(quote)) return quote;
-  const found = locateQuote(quote, page.content);
+  // Near-verbatim, or else reworded or in another order: the page's sentence it paraphrases, in the page's words.
+  const found = locateQuote(quote, page.content) ?? locateParaphrase(quote, page.content);
   if (!found) return undefined;
   const there = new Set(figures(found.text));
   return figures(quote).every((n) => there.has(n)) ? normaliseSpace(found.text) : undefined;

@@ -6,6 +6,7 @@
 // sources' verdicts, and the report's support rate.
 import { locateQuote } from "./align";
 import { carriedBy } from "./content";
+import { locateParaphrase } from "./paraphrase";
 
 export type Verdict = "supported" | "partial" | "unsupported" | "uncited" | "unverified";
 /** What one source's check of a sentence can end in. */
@@ -51,7 +52,8 @@ export function unverified(note: string): CheckedVerdict {
 export function checkVerdict(model: Pick<ModelVerdict, "verdict" | "quote" | "explanation">, sourceText: string, url: string, sentence: string): CheckedVerdict {
   const explanation = model.explanation.trim() || null;
   if (model.verdict === "unsupported") return { verdict: "unsupported", quote: null, quoteUrl: null, note: explanation };
-  const located = model.quote.trim() ? locateQuote(model.quote, sourceText) : undefined;
+  // Copied near-verbatim (./align.ts), or else reworded or reordered: the page's sentence it paraphrases (./paraphrase.ts).
+  const located = model.quote.trim() ? (locateQuote(model.quote, sourceText) ?? locateParaphrase(model.quote, sourceText)) : undefined;
   if (!located) return unverified(`Not verified: the verifier's quote does not occur in the stored text of ${url}.`);
   const carried = carriedBy(sentence, located.text);
   if (carried === "none") return unverified(`Not verified: the verifier's quote from ${url} does not carry the sentence's figures or key terms.`);

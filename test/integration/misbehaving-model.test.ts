@@ -47,7 +47,8 @@
 //   are kept and judged. Under cite-styles (the report and the write-up cite the sources' handles in the model's
 //   own styles: "(S2)", "[citation:2]", "【2†source】", ranges…): the same.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
-//   report keeps every citation not judged unsupported, ANALYSIS tasks run when the dataset loaded, and
+//   report keeps every citation not judged unsupported, its quotes (words reordered) are found in their pages (the
+//   claims judged, the answer referenced), ANALYSIS tasks run when the dataset loaded, and
 //   the verification view shows exactly the cited sentences of the stored report.
 // Modes run one after another in one process, the fakes without latency.
 import assert from "node:assert/strict";
@@ -314,6 +315,12 @@ for (const mode of MISBEHAVE_MODES) {
       assert.ok(c.writtenCited > 0, "the report as written cites nothing");
       assert.deepEqual(c.lost, [], `${c.lost.length} of ${c.writtenCited} cited sentences lost (${c.judgedUnsupported} judged unsupported)`);
       assert.ok(c.citationsStored >= c.citationsWritten - c.judgedUnsupported, `${c.citationsStored} of ${c.citationsWritten} citations kept`);
+    });
+
+    test("the evidence of quotes in the model's own word order is found in the page: claims judged, the answer referenced", () => {
+      const c = runOf("tree").citations;
+      assert.ok(c && c.judged > 0, `the tree's report: ${c?.judged ?? 0} claims judged`);
+      assert.ok((runOf("answer").references ?? 0) > 0, "the answer has a reference");
     });
 
     test("deep-research: ANALYSIS tasks run when the dataset loaded", () => {
