@@ -94,7 +94,7 @@ test("null for an empty text or list, or such a key left out, is that empty valu
         items: {
           type: "object",
           required: ["id", "verdict", "quote", "correction", "urls"],
-          properties: { id: { type: "string", enum: ["C1", "C2"] }, verdict: { type: "string", enum: ["supported", "unsupported"] }, quote: { type: "string" }, correction: { type: "string" }, urls: { type: "array", items: { type: "string" } } },
+          properties: { id: { type: "string", enum: ["C1", "C2"] }, verdict: { type: "string", enum: ["supported", "unsupported"] }, quote: { type: "string" }, correction: { type: "string" }, urls: { type: "array", items: { type: "string" }, description: "Its sources; empty when none" } },
         },
       },
     },
@@ -110,6 +110,13 @@ test("null for an empty text or list, or such a key left out, is that empty valu
   assert.deepEqual(conform({ verdicts: [{ id: "C1", quote: "x", correction: "", urls: [] }] }, schema), { verdicts: [{ id: "C1", quote: "x", correction: "", urls: [] }] });
   // A key of the model's own beside the left-out one may be that one renamed: nothing is filled in.
   assert.deepEqual(conform({ verdicts: [{ id: "C1", verdict: "supported", passage: "It fell.", correction: "", urls: [] }] }, schema), { verdicts: [{ id: "C1", verdict: "supported", passage: "It fell.", correction: "", urls: [] }] });
+  // A list left out that the schema does not say may be empty, or an object with nothing in it: asked again.
+  const plan: JsonSchemaNode = { type: "object", required: ["queries"], properties: { queries: { type: "array", items: { type: "string" } } } };
+  assert.deepEqual(conform({}, plan), {});
+  const facts: JsonSchemaNode = { type: "object", required: ["factualIds"], properties: { factualIds: { type: "array", items: { type: "string" }, description: "Ids of the sentences that state facts; empty when none do" } } };
+  assert.deepEqual(conform({}, facts), { factualIds: [] });
+  const summary: JsonSchemaNode = { type: "object", required: ["summary"], properties: { summary: { type: "string" } } };
+  assert.deepEqual(conform({}, summary), {});
   // Where the schema takes null, null stays.
   assert.equal(conform(null, { anyOf: [{ type: "string" }, { type: "null" }] }), null);
 });

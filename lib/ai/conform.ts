@@ -21,6 +21,7 @@ export interface JsonSchemaNode {
   oneOf?: JsonSchemaNode[];
   $ref?: string;
   $defs?: Record<string, JsonSchemaNode>;
+  description?: string;
   definitions?: Record<string, JsonSchemaNode>;
 }
 
@@ -187,15 +188,24 @@ function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode
     out[name] = props[name] ? conform(v, props[name], root, depth + 1) : v;
   }
   // A required text or list left out of an object whose every key is the schema's (nothing renamed away):
-  // what does not apply, as models leave it out ("quote" of an unsupported verdict); empty, as asked.
+  // what does not apply, as models leave it out ("quote" of an unsupported verdict) — empty, where the
+  // schema says it may be empty, or a text of an object the model did write (a verdict without its
+  // "correction"). A list the schema does not say may be empty, or an object with nothing in it, is
+  // asked again: "queries" left out is no plan of none.
   if (Object.keys(out).every((k) => k in props)) {
+    const written = (schema.required ?? []).some((k) => k in out);
     for (const key of schema.required ?? []) {
-      const empty = !(key in out) && props[key] ? emptyOf(deref(props[key], root)) : undefined;
-      if (empty !== undefined) out[key] = empty;
+      if (key in out || !props[key]) continue;
+      const prop = deref(props[key], root);
+      const empty = emptyOf(prop);
+      if (empty !== undefined && (mayBeEmpty(prop) || (written && typeof empty === "string"))) out[key] = empty;
     }
   }
   return out;
 }
+
+/** Whether the schema says the property may be empty ("…; empty when none do"). */
+const mayBeEmpty = (schema: JsonSchemaNode) => /\bempty\b/i.test(schema.description ?? "");
 
 /**
  * The empty value of a free text or a list, where the schema takes no null: what a model's null (or
