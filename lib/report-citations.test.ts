@@ -147,6 +147,7 @@ test("citation markers by handle in models' own styles take the one form every e
     ["fell 20%^[S2].", "fell 20%[S2]."],
     ["fell 20% [S2](S2).", "fell 20% [S2]."],
     ["fell 20% [[S2]].", "fell 20% [S2]."],
+    ["as the [battery price survey](S2) shows.", "as the battery price survey [S2] shows."],
   ];
   for (const [written, canonical] of cases) assert.equal(canonicalCitations(written, "S", 3), canonical, written);
 });

@@ -93,7 +93,8 @@ export function linkReferenceMarkers(markdown: string): string {
  * A citation marker by handle as models write it other than "[S2]": full-width or lenticular brackets ("【S2】",
  * "［S2］"), gpt-oss's browsing style ("【2†source】", "【S2†L1-L5】"), a label ("[citation:2]" as DeepSeek writes,
  * "[Source 2]", "[source: S2]"), a range ("[S2-S4]"), handles apart by spaces ("[S2 S3]"), a footnote ("[^S2]", "^[S2]"),
- * parentheses ("(S2)", "(S2, S3)", "(Source: S2)"), a link to the handle ("[S2](S2)"), doubled brackets ("[[S2]]").
+ * parentheses ("(S2)", "(S2, S3)", "(Source: S2)"), a link to the handle ("[S2](S2)", "[Battery prices](S2)"), doubled
+ * brackets ("[[S2]]").
  */
 const OTHER_MARKER = /(\^\[|\[\[|【|〔|［|\[\^|\[|\()([^[\]()【】〔〕［］\n]{1,80})(\]\]|】|〕|］|\]|\))((?<=\])\(\s*\[?[A-Za-z]{1,3}\d{1,4}\]?\s*\))?/g;
 const CLOSERS: Record<string, string> = { "^[": "]", "[[": "]]", "【": "】", "〔": "〕", "［": "］", "[^": "]", "[": "]", "(": ")" };
@@ -143,7 +144,11 @@ export function canonicalCitations(text: string, prefix: string, count: number):
     if (open === "(" && (text[offset - 1] === "]" || !/^(?:[ \t]*(?:$|\n|[.,;:!?)\]]|[[(【]))/.test(text.slice(offset + whole.length)))) return whole;
     const dagger = inner.includes("†");
     const numbers = markerNumbers(inner, prefix, { bareNumbers: dagger && open !== "(" });
-    if (!numbers || numbers.some((n) => n < 1 || n > count)) return whole;
+    if (!numbers || numbers.some((n) => n < 1 || n > count)) {
+      // Words linked to a handle ("[Battery prices](S2)"): the words stay, cited.
+      const linked = target && open === "[" ? markerNumbers(target.slice(1, -1).replace(/[[\]]/g, ""), prefix, { bareNumbers: false }) : undefined;
+      return linked && linked.every((n) => n >= 1 && n <= count) ? `${inner} [${linked.map((n) => `${prefix}${n}`).join(", ")}]` : whole;
+    }
     const canonical = `[${[...new Set(numbers)].map((n) => `${prefix}${n}`).join(", ")}]`;
     // A marker already in the canonical form, and not a link to a handle, is left alone.
     return canonical === whole ? whole : canonical;
