@@ -41,3 +41,14 @@ test("enum values are matched up to case and padding", () => {
   assert.equal(resolveEnumValue("Supported.", ["supported", "partial", "unsupported"]), "supported");
   assert.equal(resolveEnumValue("maybe", ["supported", "partial"]), undefined);
 });
+
+test("a handle with the model's label after it is that handle, unless the label names another", () => {
+  const queries = choicesOf("Q", ["a", "b", "c"]);
+  for (const [value, handle] of [["Q1 (battery prices)", "Q1"], ["Q2: prices", "Q2"], ["q3 – heat pumps", "Q3"], ["[Q2] the second", "Q2"], ["Q1 - Q1 again", "Q1"]] as const) {
+    assert.equal(resolveChoice(value, queries, { only: false })?.handle, handle, value);
+  }
+  for (const value of ["Q1 and Q2", "Q1, Q3", "Q4 (none such)", "Query Q1 of many", "Figure Q2 shows"]) assert.equal(resolveChoice(value, queries, { only: false }), undefined, value);
+  const tasks = [{ handle: "lit-1-2", value: 1 }, { handle: "ana-1-1", value: 2 }];
+  assert.equal(resolveChoice("lit-1-2 (solar review)", tasks, { only: false })?.value, 1);
+  assert.equal(resolveChoice("ana-1-1: sales by region", tasks, { only: false })?.value, 2);
+});

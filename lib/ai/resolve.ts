@@ -2,7 +2,8 @@
 // (a dataset, a source, a sentence, a query, a task), the schema offers short handles of what exists
 // (`S3`, `D1`) as an enum, and a reply's value is mapped to one of them here: exact, then the same up to
 // case, white space, quotes and brackets around it, then a URL in its normal form, a file name without
-// its extension or a table name, "Source 3" for S3, and lastly the only candidate there is. A value
+// its extension or a table name, "Source 3" for S3, a handle with the model's label after it ("Q1 (battery
+// prices)"), and lastly the only candidate there is. A value
 // that matches no candidate, or more than one, resolves to nothing: the caller keeps what it has and
 // marks it, it never guesses between two.
 
@@ -86,7 +87,7 @@ export function resolveChoice<T>(value: unknown, choices: readonly Choice<T>[], 
       if (hits.length === 1) return hits[0];
       if (hits.length > 1) return undefined;
     }
-    const numbered = byNumber(text, choices);
+    const numbered = byNumber(text, choices) ?? byLeadingHandle(text, choices);
     if (numbered) return numbered;
   }
   return only && choices.length === 1 ? choices[0] : undefined;
@@ -101,6 +102,21 @@ function byNumber<T>(text: string, choices: readonly Choice<T>[]): Choice<T> | u
     return h !== null && h[2] === m[2] && (m[1] === "" || m[1][0].toLowerCase() === h[1][0].toLowerCase());
   });
   return hits.length === 1 ? hits[0] : undefined;
+}
+
+/** A handle then the model's label for it: "Q1 (battery prices)", "lit-1-2: solar review", "[S3] – the report". */
+const LEADING_HANDLE = /^[\s"'`[(]*([a-z]+\d+|[a-z]+(?:-\d+)+)[\s"'`\])]*(?:[:(–—-]|\s)/i;
+
+/** The choice a value's leading handle names, when nothing after it names another ("Q1 and Q2" names none). */
+function byLeadingHandle<T>(text: string, choices: readonly Choice<T>[]): Choice<T> | undefined {
+  const normal = text.normalize("NFKC");
+  const m = LEADING_HANDLE.exec(normal);
+  if (!m) return undefined;
+  const lead = m[1].toLowerCase();
+  const hit = choices.find((c) => c.handle.toLowerCase() === lead);
+  if (!hit) return undefined;
+  const rest = normal.slice(m[0].length).toLowerCase().split(/[^a-z0-9-]+/);
+  return choices.some((c) => c !== hit && rest.includes(c.handle.toLowerCase())) ? undefined : hit;
 }
 
 /** The value among `options` (an enum's) that a reply's value means, up to case, padding and the resolver's other near-misses. */

@@ -23,7 +23,8 @@
 //   sql-dialect      the analysis agent's SQL written as for another database: identifiers in MySQL's backticks, and in
 //                    turn the query in a ```sql fence inside the JSON string, or after a "SQL:" label
 //   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "
-//   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), URLs with
+//   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), a handle with a label
+//                    after it ("Q1 (as listed)"), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
 //                    upper case, integer ids as numeric strings
 //   near-quotes      quotes near-verbatim: commas dropped, typographic quotes, an ellipsis for a middle
@@ -457,7 +458,7 @@ export function retyped(kind: LeafKind, value: unknown, variant: () => number): 
   const text = String(value);
   switch (kind) {
     case "handle":
-      return [swapCase(text), `[${text}]`, `"${text.toLowerCase()}"`][variant() % 3];
+      return [swapCase(text), `[${text}]`, `"${text.toLowerCase()}"`, `${text} (as listed)`][variant() % 4];
     case "id":
       return [swapCase(text), `[${text}]`, `"${text}"`][variant() % 3];
     case "int-id":
