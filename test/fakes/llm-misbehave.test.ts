@@ -186,12 +186,12 @@ describe("value modes, walked along the wire schema", () => {
     assert.deepEqual(tasks.tasks.map((t) => t.type), ["Literature", " ANALYSIS "]);
   });
 
-  test("retyped: handles and ids in another case or quoted or bracketed, URLs and file names retyped, integer ids as strings", async () => {
+  test("retyped: handles and ids in another case, quoted, bracketed or labelled, URLs and file names retyped, integer ids as strings", async () => {
     const retype = model("retyped");
     const out = JSON.parse(retype(chosen, await wireSchema(handles)).text);
     assert.deepEqual(out, {
       source: "[S3]",
-      datasets: ['"d1"', "d2"],
+      datasets: ['"d1"', "D2 (as listed)"],
       taskId: "[lit-1-1]",
       evidenceTaskIds: ['"lit-1-1"', "ANA-1-2"],
       url: "HTTP://127.0.0.1:4103/articles/Heat-Pumps",
