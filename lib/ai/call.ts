@@ -601,7 +601,9 @@ async function streamPiece(options: CallOptions, written: string, emit: (delta: 
   let streamError: unknown;
   // Held to the server's known context window; one that cuts this prompt teaches its window to the next calls.
   const window = minWindow(contextWindow(), cutTo);
-  const turns = heldToWindow(options.system, plainTurns(options.prompt, written), 0, window);
+  const whole = plainTurns(options.prompt, written);
+  const turns = heldToWindow(options.system, whole, 0, window);
+  if (turns !== whole) options.onHeld?.();
   const result = streamText({
     model: researchModel(schedule),
     system: options.system,

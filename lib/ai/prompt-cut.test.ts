@@ -82,9 +82,11 @@ test("heldToWindow: nothing known, nothing changed; else the longest turn's larg
 test("a structured call whose prompt the server cut without a word is sent again held to the window; once two cuts agree, later calls are held at once", async () => {
   useModel("cut-structured");
   requests.length = 0;
-  const value = await generateStructured({ agent: "test-agent", system: "You are a test.", prompt: promptOf(3_000), schema });
+  let held = 0;
+  const value = await generateStructured({ agent: "test-agent", system: "You are a test.", prompt: promptOf(3_000), schema, onHeld: () => held++ });
   assert.deepEqual(value, { answer: "instructed" });
   assert.deepEqual(requests.map((r) => r.cut), [true, false], "cut once, then sent held to the window");
+  assert.equal(held, 1, "the caller is told its prompt went out held (the resend)");
   // One cut may be a server counting only what it had not cached: nothing is held for it alone.
   assert.equal(contextWindow(), undefined);
   requests.length = 0;
@@ -121,10 +123,12 @@ test("a streamed reply to a cut prompt starts over (onRestart) held to the windo
   requests.length = 0;
   const deltas: string[] = [];
   let restarts = 0;
+  let held = 0;
   const text = await streamPlainText({
     agent: "test-agent",
     system: "You are a test.",
     prompt: promptOf(3_000),
+    onHeld: () => held++,
     onDelta: (d) => deltas.push(d),
     onRestart: () => {
       restarts++;
@@ -133,6 +137,7 @@ test("a streamed reply to a cut prompt starts over (onRestart) held to the windo
   });
   assert.equal(text, "# Report\n\nInstructed.");
   assert.equal(restarts, 1);
+  assert.equal(held, 1, "the restart went out held, and the caller was told");
   assert.equal(deltas.join(""), text);
   assert.deepEqual(requests.map((r) => r.cut), [true, false]);
 });

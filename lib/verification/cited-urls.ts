@@ -33,13 +33,15 @@ export function verifyCitations(markdown: string, analysedUrls: Iterable<string>
     return null;
   };
 
-  // A citation by handle ("[S3]", "[S1, S4]", "【S2】") becomes a link to its source.
-  // Markers written another way ("(S2)", "【2†source】", "[citation:2]", "[S2-S4]") first take that form.
-  let out = !handles ? markdown : canonicalCitations(markdown, "S", choices.length).replace(/[[【]\s*(S\d+(?:\s*[,;]\s*S\d+)*)\s*[\]】](?!\()/gi, (whole, list: string) => {
-    const urls = list.split(/[,;]/).map((h) => resolveChoice(h, choices, { only: false })?.value);
-    if (urls.some((u) => !u)) return whole;
-    return urls.map((url) => `[source](${url})`).join("");
-  });
+  // A citation by handle becomes a link to its source: every marker of a shown handle, however written
+  // ("[s3]", "【S2】", "(S2)", "【2†source】", "[citation:2]", "[S2-S4]"), is "[S2, S3]" after canonicalCitations.
+  let out = !handles
+    ? markdown
+    : canonicalCitations(markdown, "S", choices.length).replace(/\[(S\d+(?:, S\d+)*)\](?!\()/g, (whole, list: string) => {
+        const urls = list.split(", ").map((h) => choices[Number(h.slice(1)) - 1]?.value);
+        // A handle never shown ("[S9]") is left as written.
+        return urls.every(Boolean) ? urls.map((url) => `[source](${url})`).join("") : whole;
+      });
   out = out.replace(/(\(\s*)?\[([^\]\n]*)\]\((\S+?)(?:\s+"[^"]*")?\)(\s*\))?/g, (whole, open: string | undefined, text: string, url: string, close: string | undefined) => {
     if (!/^https?:\/\//i.test(url)) return whole;
     const target = resolve(url);

@@ -49,15 +49,22 @@ export function keyTerms(sentence: string): KeyTerms {
   return { numbers: [...numbers].map(normalNumber), stems: [...stems], unspaced: [...unspaced] };
 }
 
+/** How many of the figures and of the key terms (stems, unspaced words) a text holds. */
+export function termsHeld(terms: KeyTerms, text: string, tokens = tokenize(text)): { numbers: number; terms: number } {
+  const numbers = new Set(tokens.filter((t) => /^\p{N}/u.test(t.norm)).map((t) => t.norm));
+  const stems = new Set(tokens.map((t) => stemOf(t.norm)));
+  const compact = terms.unspaced.length > 0 ? text.normalize("NFKC").toLowerCase().replace(/\s+/g, "") : "";
+  return {
+    numbers: terms.numbers.filter((n) => numbers.has(n)).length,
+    terms: terms.stems.filter((s) => stems.has(s)).length + terms.unspaced.filter((w) => compact.includes(w)).length,
+  };
+}
+
 /** How much of the sentence's content the quote carries. */
 export function carriedBy(sentence: string, quote: string): Carried {
   const terms = keyTerms(sentence);
   const tokens = tokenize(quote);
-  const numbers = new Set(tokens.filter((t) => /^\p{N}/u.test(t.norm)).map((t) => t.norm));
-  const stems = new Set(tokens.map((t) => stemOf(t.norm)));
-  const compact = quote.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
-  const numbersIn = terms.numbers.filter((n) => numbers.has(n)).length;
-  const termsIn = terms.stems.filter((s) => stems.has(s)).length + terms.unspaced.filter((w) => compact.includes(w)).length;
+  const { numbers: numbersIn, terms: termsIn } = termsHeld(terms, quote, tokens);
   const termCount = terms.stems.length + terms.unspaced.length;
   if (tokens.length === 0) return "none";
   // A sentence with neither figures nor key terms: half its words must be in the quote.
