@@ -48,6 +48,12 @@ test("a handle with the model's label after it is that handle, unless the label 
     assert.equal(resolveChoice(value, queries, { only: false })?.handle, handle, value);
   }
   for (const value of ["Q1 and Q2", "Q1, Q3", "Q4 (none such)", "Query Q1 of many", "Figure Q2 shows"]) assert.equal(resolveChoice(value, queries, { only: false }), undefined, value);
+  // A label before the handle, or the handle's number written with zeros (each resolved to nothing before).
+  const sentences = choicesOf("C", ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"]);
+  for (const [value, handle] of [["Sentence C1", "C1"], ["id: C2", "C2"], ["claim #C12", "C12"], ["C03", "C3"], ["sentence_id = \"C4\"", "C4"], ["Sentence [C5]", "C5"]] as const) {
+    assert.equal(resolveChoice(value, sentences, { only: false })?.handle, handle, value);
+  }
+  for (const value of ["Sentence C13", "Source S1", "Sentences C1 and C2", "C1 C2"]) assert.equal(resolveChoice(value, sentences, { only: false }), undefined, value);
   const tasks = [{ handle: "lit-1-2", value: 1 }, { handle: "ana-1-1", value: 2 }];
   assert.equal(resolveChoice("lit-1-2 (solar review)", tasks, { only: false })?.value, 1);
   assert.equal(resolveChoice("ana-1-1: sales by region", tasks, { only: false })?.value, 2);

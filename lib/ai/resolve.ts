@@ -2,8 +2,8 @@
 // (a dataset, a source, a sentence, a query, a task), the schema offers short handles of what exists
 // (`S3`, `D1`) as an enum, and a reply's value is mapped to one of them here: exact, then the same up to
 // case, white space, quotes and brackets around it, then a URL in its normal form, a file name without
-// its extension or a table name, "Source 3" for S3, a handle with the model's label after it ("Q1 (battery
-// prices)"), and lastly the only candidate there is. A value
+// its extension or a table name, "Source 3" or "C03" for S3 or C3, a handle with the model's label after it ("Q1 (battery
+// prices)") or before it ("Sentence C1", "id: C1"), and lastly the only candidate there is. A value
 // that matches no candidate, or more than one, resolves to nothing: the caller keeps what it has and
 // marks it, it never guesses between two.
 
@@ -87,19 +87,32 @@ export function resolveChoice<T>(value: unknown, choices: readonly Choice<T>[], 
       if (hits.length === 1) return hits[0];
       if (hits.length > 1) return undefined;
     }
-    const numbered = byNumber(text, choices) ?? byLeadingHandle(text, choices);
-    if (numbered) return numbered;
+    const named = byNumber(text, choices) ?? byLeadingHandle(text, choices) ?? byLabelledHandle(text, choices);
+    if (named) return named;
   }
   return only && choices.length === 1 ? choices[0] : undefined;
 }
 
-/** "Source 3", "s-3", "#3" for a handle S3 (the same letter, or none, and the same number). */
+/** "Source 3", "s-3", "#3", "C01" for a handle S3 (the same letter, or none, and the same number). */
 function byNumber<T>(text: string, choices: readonly Choice<T>[]): Choice<T> | undefined {
   const m = /^([a-z]*)[\s#_-]*(\d+)$/i.exec(foldChoice(text));
-  if (!m) return undefined;
+  return m ? numbered(m[1], m[2], choices, (letters, h) => letters === "" || letters[0] === h[0]) : undefined;
+}
+
+/** A label word then the handle and nothing else: "Sentence C1", "id: C1", "claim #C12", "source = S3". */
+const LABELLED_HANDLE = /^[a-z][a-z_]*(?:\s+[a-z]+)?\s*[:#=]?\s*["'`[(]*([a-z]+)[\s#_-]?(\d+)["'`\])]*$/i;
+
+function byLabelledHandle<T>(text: string, choices: readonly Choice<T>[]): Choice<T> | undefined {
+  const m = LABELLED_HANDLE.exec(foldChoice(text));
+  return m ? numbered(m[1], m[2], choices, (letters, h) => letters === h) : undefined;
+}
+
+/** The one choice whose handle is letters then `digits`' number (leading zeros aside) and whose letters `match`. */
+function numbered<T>(letters: string, digits: string, choices: readonly Choice<T>[], match: (letters: string, handleLetters: string) => boolean): Choice<T> | undefined {
+  const n = Number(digits);
   const hits = choices.filter((c) => {
     const h = /^([a-z]+)(\d+)$/i.exec(c.handle);
-    return h !== null && h[2] === m[2] && (m[1] === "" || m[1][0].toLowerCase() === h[1][0].toLowerCase());
+    return h !== null && Number(h[2]) === n && match(letters.toLowerCase(), h[1].toLowerCase());
   });
   return hits.length === 1 ? hits[0] : undefined;
 }

@@ -3,7 +3,8 @@
 // A quote supports a sentence when the sentence's figures and a good share of its key terms (its
 // content words: four letters or more and no stop word; in Chinese, Japanese or Thai, its words of
 // two characters or more) are in it. Support needs every figure and half the key terms; partial
-// support some of the figures and a third of the key terms.
+// support some of the figures and a third of the key terms, or, from a quote stating no figure at
+// all, half the key terms.
 import { normalNumber, tokenize } from "./align";
 
 export type Carried = "supported" | "partial" | "none";
@@ -76,5 +77,8 @@ export function carriedBy(sentence: string, quote: string): Carried {
   const share = termCount === 0 ? 1 : termsIn / termCount;
   if (numbersIn === terms.numbers.length && share >= 0.5) return "supported";
   if ((terms.numbers.length === 0 || numbersIn > 0) && share >= 1 / 3 && (termCount === 0 || termsIn > 0)) return "partial";
+  // Figures the sentence adds to a quote that states none ("…, and it is expected to double by 2031"):
+  // the rest is carried, the figures are not. A quote with figures of its own contradicts them instead.
+  if (numbersIn === 0 && termCount > 0 && share >= 0.5 && !tokens.some((t) => /^\p{N}/u.test(t.norm))) return "partial";
   return "none";
 }

@@ -203,6 +203,11 @@ test("a support quote must carry the sentence's content: its figures and a good 
   assert.equal(carriedBy(sentence, "According to"), "none");
   assert.equal(carriedBy("Battery pack prices fell 20% in 2023.", "In 2023, battery pack prices fell 20 percent"), "supported");
   assert.equal(carriedBy("Battery prices fell 20% in 2023, and demand is expected to double again by 2031.", "In 2023, battery pack prices fell 20 percent"), "partial");
+  // A figure added to a source sentence that has none: the rest is carried (the planted overstatement
+  // on a fact without a figure was "none" before, and the verifier's "partial" unverified).
+  assert.equal(carriedBy("Battery pack prices keep falling, and they are expected to halve again by 2031.", "Battery pack prices keep falling as factories scale up"), "partial");
+  assert.equal(carriedBy("Battery pack prices fell 95% by 2031.", "Battery pack prices fell"), "partial", "the figure is not carried: partial at most");
+  assert.equal(carriedBy("Output fell by 95% in a single year.", "Prices rose in a single quarter"), "none", "too few key terms");
   assert.equal(carriedBy("电池组价格在2023年下降了20%。", "2023年，电池组价格下降了20%"), "supported");
   assert.equal(carriedBy("电池组价格在2023年下降了20%。", "根据"), "none");
 });

@@ -17,6 +17,7 @@ import {
   paraphrase,
   reasoningText,
   REASONING_MARKER,
+  retyped,
   retypedUrl,
   tableName,
   type MisbehaveInput,
@@ -196,6 +197,7 @@ describe("value modes, walked along the wire schema", () => {
       evidenceTaskIds: ['"lit-1-1"', "ANA-1-2"],
       url: "HTTP://127.0.0.1:4103/articles/Heat-Pumps",
     });
+    assert.deepEqual([4, 5].map((n) => retyped("handle", "C12", () => n)), ["id: C12", "C012"], "a label before, a zero in the number");
     assert.equal(retypedUrl("https://a.example/x?q=1", 0), "https://a.example/x?q=1&utm_source=x");
     assert.equal(retypedUrl("https://a.example/x", 2), "https://a.example/x/");
     assert.equal(tableName("Sales 2024.csv"), "sales_2024");

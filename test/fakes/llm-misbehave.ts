@@ -24,7 +24,7 @@
 //                    turn the query in a ```sql fence inside the JSON string, or after a "SQL:" label
 //   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "
 //   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), a handle with a label
-//                    after it ("Q1 (as listed)"), URLs with
+//                    after it ("Q1 (as listed)") or before it ("id: Q1"), its number with a zero ("Q01"), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
 //                    upper case, integer ids as numeric strings
 //   near-quotes      quotes near-verbatim: commas dropped, typographic quotes, an ellipsis for a middle
@@ -458,7 +458,7 @@ export function retyped(kind: LeafKind, value: unknown, variant: () => number): 
   const text = String(value);
   switch (kind) {
     case "handle":
-      return [swapCase(text), `[${text}]`, `"${text.toLowerCase()}"`, `${text} (as listed)`][variant() % 4];
+      return [swapCase(text), `[${text}]`, `"${text.toLowerCase()}"`, `${text} (as listed)`, `id: ${text}`, text.replace(/(\d+)$/, "0$1")][variant() % 6];
     case "id":
       return [swapCase(text), `[${text}]`, `"${text}"`][variant() % 3];
     case "int-id":
