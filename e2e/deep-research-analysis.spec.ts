@@ -55,6 +55,13 @@ test("an analysis task's SQL, result table and chart; its discovery opens to the
   await expect(query.getByTestId("dr-chart")).toHaveAttribute("data-mark", "bar");
   await expect(query.getByTestId("dr-chart").locator("rect")).toHaveCount(regions.length);
 
+  // The write-up (a plan of one analysis: no page to cite) states the analysis's finding citing its query, and the
+  // citation, as its entry in the write-up's source list, leads to the query's cell.
+  const writeUp = page.getByTestId("dr-verified-reply");
+  await expect(writeUp.getByRole("link", { name: "Query q1 of analysis ana-1-1" })).toHaveAttribute("href", "#query-ana-1-1-q1");
+  await writeUp.locator('a[href="#query-ana-1-1-q1"]').first().click();
+  await expect(analysis.getByTestId("dr-cell").first()).toBeFocused();
+
   // The discovery drawn from it: its evidence is the stored query and its result.
   const discovery = page.getByTestId("dr-discovery").filter({ hasText: "ana-1-1" }).first();
   await discovery.getByTestId("dr-discovery-toggle").click();
@@ -100,7 +107,7 @@ test("two analyses as a notebook at 1440 and 390 px: [q1] links to its query, ch
   await expect(first.getByTestId("dr-analysis-writeup")).toContainText(`${products[0]}: ${records[0]} records`);
   await expect(second.getByTestId("dr-analysis-writeup")).toContainText(`${regions[0]}: ${totals[0]} units`);
   for (const [a, marks, mark] of [[first, products.length, "line"], [second, regions.length, "bar"]] as const) {
-    await expect(a.getByTestId("dr-query-link").first()).toHaveAttribute("data-target", /^dr-q-ana-1-\d-q1$/);
+    await expect(a.getByTestId("dr-query-link").first()).toHaveAttribute("data-target", /^query-ana-1-\d-q1$/);
     await expect(a.getByTestId("dr-query-link").first()).toContainText("q1");
     const cell = a.getByTestId("dr-cell").first();
     await expect(cell.getByTestId("dr-query-sql")).toContainText("SELECT");

@@ -8,12 +8,13 @@ import { Markdown } from "../markdown";
 import { analysisArtifactsOf, type DrDataset, type DrTask } from "@/lib/client/deep-research-state";
 import { datasetReadAs } from "@/lib/client/dataset-read-as";
 import { formatDuration } from "@/lib/client/format";
-import { linkQueryCitations } from "@/lib/exports/query-links";
+import { linkQueryCitations, queryAnchor } from "@/lib/exports/query-links";
+import { linkTarget } from "@/lib/knowledge/source-url";
 import { QueryResult } from "./query-result";
 
-/** The id of a query's cell on the page: `dr-q-ana-1-1-q1`. */
-export const queryCellId = (taskId: string, queryId: string) => `dr-q-${taskId}-${queryId}`.replace(/[^\w-]/g, "-");
-const CELL_HREF = "#dr-q-";
+/** The id of a query's cell on the page: `query-ana-1-1-q1`, its anchor in an export too (a write-up's citation of it links there). */
+export const queryCellId = queryAnchor;
+const CELL_HREF = "#query-";
 
 /** Scrolls to a cell and focuses it (its outline shows where the citation led). */
 export function showCell(id: string) {
@@ -36,8 +37,9 @@ function CellLink({ href, children }: { href: string; children: ReactNode }) {
   );
 }
 
-const renderLink = ({ href, children }: { href?: string; children: ReactNode }) =>
-  href?.startsWith(CELL_HREF) ? <CellLink href={href}>{children}</CellLink> : <a href={href} target="_blank" rel="noreferrer noopener">{children}</a>;
+/** Links in Markdown that may cite a query: to its cell on this page; any other opens in a new tab. */
+export const renderQueryLink = ({ href, children }: { href?: string; children: ReactNode }) =>
+  href?.startsWith(CELL_HREF) ? <CellLink href={href}>{children}</CellLink> : <a href={href ? linkTarget(href) : href} target="_blank" rel="noreferrer noopener">{children}</a>;
 
 function timing(t: DrTask): string {
   if (!t.startedAt) return "";
@@ -77,7 +79,7 @@ const AnalysisEntry = memo(function AnalysisEntry({ t, datasets }: { t: DrTask; 
       ) : null}
       {output ? (
         <div className="mt-3 min-w-0 [&_table]:block [&_table]:max-w-full [&_table]:overflow-x-auto" data-testid="dr-analysis-writeup">
-          <Markdown className="prose-report text-sm" renderLink={renderLink}>{output}</Markdown>
+          <Markdown className="prose-report text-sm" renderLink={renderQueryLink}>{output}</Markdown>
         </div>
       ) : t.error ? <p className="mt-2 text-sm text-danger">{t.error}</p> : t.status === "running" ? <p className="mt-2 text-sm text-muted">Running its queries…</p> : null}
       {queries.length ? (

@@ -5,6 +5,7 @@ import { memo, useDeferredValue, useRef, useState } from "react";
 import { VerificationSummary } from "../report-verification";
 import type { VerificationView } from "@/lib/verification/view";
 import { Markdown } from "../markdown";
+import { renderQueryLink } from "./notebook";
 import type { DrDraft, DrMessage } from "@/lib/client/deep-research-state";
 import { formatDateTime } from "@/lib/client/format";
 
@@ -21,7 +22,8 @@ function ReplyText({ content, verification }: { content: string; verification: V
     <>
       {verification ? <div className="mt-2"><VerificationSummary data={verification} article={article} noun="write-up" /></div> : null}
       <div ref={article} data-testid={verification ? "dr-verified-reply" : undefined}>
-        <Markdown className="prose-report mt-1 text-sm">{content}</Markdown>
+        {/* A write-up cites its analyses' queries too ("#query-ana-1-1-q1"): such a link shows the query's cell. */}
+        <Markdown className="prose-report mt-1 text-sm" renderLink={renderQueryLink}>{content}</Markdown>
       </div>
     </>
   );

@@ -3,6 +3,8 @@
 // with its SQL and result rows, and resolved back to the SQL, the result and the chart for the
 // conversation's view.
 import { parseJson } from "../db/json";
+import { queryAnchor } from "../exports/query-links";
+import type { SourceText } from "../verification/verify-report";
 import type { StoredQuery } from "./agents/analysis";
 import type { StoredChart } from "./agents/analysis-chart";
 import type { EvidenceItem } from "./agents/snippets";
@@ -28,15 +30,44 @@ function resultText(q: StoredQuery): string {
   return `SQL: ${q.sql}\nResult (${q.rowCount} rows):\n${lines.join("\n")}`;
 }
 
-/** The successful queries of analysis tasks, as discovery evidence. */
+/** The successful queries of analysis tasks, as discovery evidence (no URL: a discovery's evidence links only pages). */
 export function analysisItems(tasks: { taskKey: string; type: string; status: string; artifacts: string }[]): EvidenceItem[] {
-  return tasks.flatMap((t) => {
-    if (t.type !== "ANALYSIS" || t.status !== "completed") return [];
-    const a = analysisArtifacts(t.artifacts);
-    return (a?.queries ?? []).filter((q) => q.ok).map((q) => ({
-      id: `${t.taskKey}:${q.id}`, taskKey: t.taskKey, content: resultText(q), url: "", result: { rows: q.rows, rowCount: q.rowCount, columns: q.columns, sql: q.sql },
-    }));
-  });
+  return analysisSources(tasks).items.map((item) => ({ ...item, url: "" }));
+}
+
+/** Result rows a query's source text holds for verifying the sentences that cite it. */
+const ROWS_IN_SOURCE = 50;
+
+const value = (c: unknown) => (c === null || c === undefined ? "NULL" : String(c));
+
+/**
+ * A query as a source the write-up cites, verified like a page: its SQL, then each result row as
+ * "column = value" pairs, so that a row quoted as evidence carries what its figures measure.
+ */
+function querySourceText(q: StoredQuery): string {
+  const rows = q.rows.slice(0, ROWS_IN_SOURCE).map((r, i) => `Row ${i + 1}: ${q.columns.map((c, j) => `${c} = ${value(r[j])}`).join("; ")}.`);
+  const more = q.rowCount > rows.length ? `\n(${q.rowCount - rows.length} more rows not shown.)` : "";
+  return `The query ${q.id} ran this SQL:\n${q.sql}\nIts result has ${q.rowCount} row${q.rowCount === 1 ? "" : "s"}.\n${rows.join("\n")}${more}`;
+}
+
+/**
+ * The successful queries of analysis tasks as sources a write-up cites: each item linked to its query's
+ * anchor ("#query-ana-1-2-q3": its cell on the conversation page, its place in an export), and the
+ * query's SQL and result as the text its citations are verified against.
+ */
+export function analysisSources(tasks: { taskKey: string; type: string; status: string; artifacts: string }[]): { items: EvidenceItem[]; pages: Map<string, SourceText> } {
+  const items: EvidenceItem[] = [];
+  const pages = new Map<string, SourceText>();
+  for (const t of tasks) {
+    if (t.type !== "ANALYSIS" || t.status !== "completed") continue;
+    for (const q of analysisArtifacts(t.artifacts)?.queries ?? []) {
+      if (!q.ok) continue;
+      const url = `#${queryAnchor(t.taskKey, q.id)}`;
+      items.push({ id: `${t.taskKey}:${q.id}`, taskKey: t.taskKey, content: resultText(q), url, result: { rows: q.rows, rowCount: q.rowCount, columns: q.columns, sql: q.sql } });
+      pages.set(url, { title: `Query ${q.id} of analysis ${t.taskKey}`, text: querySourceText(q) });
+    }
+  }
+  return { items, pages };
 }
 
 export interface QueryEvidence {

@@ -4,7 +4,7 @@
 // (`<a id="query-ana-1-1-q1">`) that the output's [q1] and the discoveries' evidence link to, and its
 // chart as a Vega-Lite block that every format draws as a figure (lib/exports: chart-layout.ts).
 import type { Cell } from "../datasets/values";
-import { linkQueryCitations } from "../exports/query-links";
+import { linkQueryCitations, queryAnchor } from "../exports/query-links";
 import { analysisArtifacts } from "./analysis-evidence";
 
 /** Result rows shown per query: the viewer has them all. */
@@ -29,8 +29,6 @@ const cell = (c: Cell | undefined) => {
 };
 const fence = (text: string) => "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
 
-/** The anchor of a query's place in an export (its SQL, table and figure): `query-ana-1-1-q1`. */
-export const queryAnchor = (taskId: string, queryId: string) => `query-${taskId}-${queryId}`.replace(/[^\w-]/g, "-");
 
 /** How a dataset was read, as the datasets panel says it ("semicolon-separated, Latin-1 (Windows-1252) text"). */
 export type ReadAs = ReadonlyMap<string, string | null | undefined>;

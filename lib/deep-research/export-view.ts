@@ -8,7 +8,8 @@ import { tasksOf } from "../db/research-tasks";
 import { fileStem, percent, type ExportDocument } from "../exports/document";
 import type { PaperInput } from "../exports/latex/paper";
 import { numberCitations, splitNumberedSources } from "../report-citations";
-import { analysesMarkdown, queryAnchor } from "./export-analyses";
+import { queryAnchor } from "../exports/query-links";
+import { analysesMarkdown } from "./export-analyses";
 import { conversationSnapshot } from "./snapshot";
 import { toSharedConversation, withWriteUpVerification, type SharedConversation } from "./shared-view";
 import { unverifiedNote, type VerificationView } from "../verification/view";
@@ -83,8 +84,11 @@ export function conversationDocument(
   const reply = [...c.messages].reverse().find((m) => m.role === "assistant")?.content ?? "";
   for (const s of splitNumberedSources(reply).sources) titles.set(s.url, s.title);
   // The citations are numbered before the analyses go in: a URL in a query's SQL or result is no source.
-  const numbered = splitNumberedSources(numberCitations(writeUp(c, analyses, queryRefs, analyses.includes('<a id="query-')), titles).markdown);
-  const body = numbered.body.replace(ANALYSES_HERE, () => analyses);
+  const linked = analyses.includes('<a id="query-');
+  const numbered = splitNumberedSources(numberCitations(writeUp(c, analyses, queryRefs, linked), titles).markdown);
+  // A citation of an analysis query links to its place under Analyses, which only the owner's export has: in a
+  // share link's, "[n]" names it in the source list without a link to nowhere.
+  const body = numbered.body.replace(ANALYSES_HERE, () => analyses).replace(/\[(\d+)\]\(#query-[\w-]+\)/g, (whole, n: string) => (linked ? whole : `\\[${n}\\]`));
   const { sources } = numbered;
   const last = c.messages.at(-1)?.createdAt ?? c.createdAt;
   const date = last.slice(0, 10);

@@ -7,6 +7,7 @@ import { conversationSnapshot, type ConversationSnapshot } from "./snapshot";
 import { verificationOfConversation } from "../db/verifications";
 import { conversationStatus } from "./views";
 import { toVerificationView, type VerificationView } from "../verification/view";
+import { isQueryTarget } from "../report-citations";
 
 type Iso = string;
 const iso = (d: Date | string | null | undefined): Iso | null => (d == null ? null : new Date(d).toISOString());
@@ -81,5 +82,11 @@ export async function loadSharedConversation(id: string): Promise<SharedConversa
 export async function withWriteUpVerification(c: SharedConversation, conversationId: string, snapshot: { messages: { id: string; role: string }[] }): Promise<SharedConversation> {
   const last = [...snapshot.messages].reverse().find((m) => m.role === "assistant");
   const row = last ? await verificationOfConversation({ conversationId }) : null;
-  return { ...c, writeUpVerification: row && row.messageId === last?.id ? toVerificationView(row) : null };
+  return { ...c, writeUpVerification: row && row.messageId === last?.id ? withoutQueryQuotes(toVerificationView(row)) : null };
+}
+
+/** A share link shows no dataset's rows: a verdict's quote from an analysis query's result is left out (its verdict stays). */
+export function withoutQueryQuotes(view: VerificationView): VerificationView {
+  const pass = <P extends Pick<VerificationView, "claims">>(p: P): P => ({ ...p, claims: p.claims.map((c) => (c.quote_url && isQueryTarget(c.quote_url) ? { ...c, quote: null } : c)) });
+  return { ...pass(view), as_written: pass(view.as_written) };
 }

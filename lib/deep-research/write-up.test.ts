@@ -3,9 +3,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { conversationDocument, conversationPaper } from "./export-view";
-import type { SharedConversation } from "./shared-view";
+import { withoutQueryQuotes, type SharedConversation } from "./shared-view";
 import { citeSnippets } from "./write-up";
 import { renderItems } from "./agents/snippets";
+import { analysisSources } from "./analysis-evidence";
+import { citedSourceCount, splitNumberedSources } from "../report-citations";
+import { claimsOf, reportBody } from "../verification/claims";
 
 const A = "https://a.example/prices";
 const B = "https://b.example/grid";
@@ -42,6 +45,25 @@ test("a write-up citing by number into its own reference list links its pages", 
 test("a citation by a snippet's stored id, as a task summary shows it, still links its page", () => {
   const out = citeSnippets("Capacity doubled [cmitem-b].", shown, pages);
   assert.equal(out.split("## Sources")[0].trim(), `Capacity doubled [1](${B}).`);
+});
+
+test("a write-up cites an analysis query as it cites a page: a numbered link to the query's place, its sentence a claim judged against the result", () => {
+  const tasks = [{ taskKey: "ana-1-1", type: "ANALYSIS", status: "completed", artifacts: JSON.stringify({ kind: "analysis", datasets: [], chart: null, repairs: [], removedSentences: [], queries: [
+    { id: "q1", sql: "SELECT region, SUM(amount) AS total FROM sales GROUP BY region", ok: true, error: null, columns: ["region", "total"], rows: [["north", 412], ["south", 97]], rowCount: 2, truncated: false, durationMs: 3 },
+    { id: "q2", sql: "SELECT nope", ok: false, error: "no such column", columns: [], rows: [], rowCount: 0, truncated: false, durationMs: 1 },
+  ] }) }];
+  const analyses = analysisSources(tasks);
+  assert.deepEqual(analyses.items.map((i) => i.url), ["#query-ana-1-1-q1"], "only a query that ran");
+  assert.match(analyses.pages.get("#query-ana-1-1-q1")!.text, /^Row 1: region = north; total = 412\.$/m, "each row says what its values measure");
+  const both = renderItems([{ id: "cmitem-a", taskKey: "lit-1-1", content: "Prices fell.", url: A }, ...analyses.items], 10_000).choices;
+  const out = citeSnippets("Battery prices fell sharply [S1]. North sold the most, 412 in all [S2].", both, new Map([...pages, ...analyses.pages]));
+  const { body, sources } = splitNumberedSources(out);
+  assert.equal(body.trim(), `Battery prices fell sharply [1](${A}). North sold the most, 412 in all [2](#query-ana-1-1-q1).`);
+  assert.deepEqual(sources.map((s) => [s.n, s.title, s.url]), [[1, "Battery prices", A], [2, "Query q1 of analysis ana-1-1", "#query-ana-1-1-q1"]]);
+  assert.match(out, /^2\. \[Query q1 of analysis ana-1-1\]\(#query-ana-1-1-q1\)$/m, "its entry links its title (no autolink to a fragment)");
+  const claims = claimsOf(reportBody(out).body);
+  assert.deepEqual(claims.map((c) => c.urls), [[A], ["#query-ana-1-1-q1"]], "the query's sentence is a cited claim, checked against the query's result");
+  assert.equal(citedSourceCount(out), 2);
 });
 
 const conversation: SharedConversation = {
@@ -105,4 +127,20 @@ test("a discovery kept without linked evidence says so in the export and the pap
   assert.ok(paper.methods.paragraphs[1].includes("Analysis tasks (2) queried the uploaded datasets") && paper.methods.paragraphs[1].includes("(1 completed, 1 skipped)"), paper.methods.paragraphs[1]);
   assert.ok(paper.limitations.some((l) => l === 'The analysis task "More" did not run: No dataset was uploaded, so there is no data to analyse.'));
   assert.ok(paper.limitations.some((l) => l.startsWith("1 discovery could not be linked to stored evidence")));
+});
+
+test("a write-up citing a query: the owner's export links it to its place under Analyses; a share link's names it unlinked and shows no row as a quote", () => {
+  const reply = `Battery prices fell sharply [1](${A}). North sold the most, 412 in all [2](#query-ana-1-1-q1).\n\n## Sources\n\n1. Battery prices — <${A}>\n2. [Query q1 of analysis ana-1-1](#query-ana-1-1-q1)\n`;
+  const row = { sentence: "North sold the most, 412 in all.", verdict: "supported" as const, cited_urls: ["#query-ana-1-1-q1"], quote: "Row 1: region = north; total = 412.", quote_url: "#query-ana-1-1-q1", note: null };
+  const web = { sentence: "Battery prices fell sharply.", verdict: "supported" as const, cited_urls: [A], quote: "Prices fell.", quote_url: A, note: null };
+  const verification = { ...conversation.writeUpVerification!, claims: [web, row], as_written: { ...conversation.writeUpVerification!.as_written, claims: [web, row] } };
+  const c: SharedConversation = { ...conversation, messages: [conversation.messages[0], { ...conversation.messages[1], content: reply }], writeUpVerification: verification };
+  const owner = conversationDocument(c, verification, '## Analyses\n\n<a id="query-ana-1-1-q1"></a>**Query q1**').doc;
+  assert.match(owner.body, /412 in all \[2\]\(#query-ana-1-1-q1\)/, "the owner's export links the query's place");
+  assert.deepEqual(owner.sources.map((s) => [s.n, s.title, s.url]), [[1, "Battery prices", A], [2, "Query q1 of analysis ana-1-1", "#query-ana-1-1-q1"]]);
+  const shared = conversationDocument(c, verification, "").doc;
+  assert.match(shared.body, /412 in all \\\[2\\\]\./, "a share link's export has no anchor to link to");
+  assert.equal(shared.sources[1].title, "Query q1 of analysis ana-1-1");
+  const view = withoutQueryQuotes(verification);
+  assert.deepEqual([view.claims.map((x) => x.quote), view.as_written.claims.map((x) => x.quote)], [["Prices fell.", null], ["Prices fell.", null]], "a result row is no quote a share link shows");
 });

@@ -17,6 +17,7 @@ import { verifyReport } from "../verification/verify-report";
 import { PartSplitter, StreamedVerification } from "../verification/streamed";
 import { BoundedMap } from "../bounded-map";
 import type { Choice } from "../ai/resolve";
+import { analysisSources } from "./analysis-evidence";
 import { resolveCitations } from "./agents/choices";
 import { renderItems, type EvidenceItem } from "./agents/snippets";
 import type { DrContext } from "./context";
@@ -31,17 +32,25 @@ export interface WriteUpSources {
   pages: Map<string, SourceText>;
 }
 
-/** The conversation's stored snippets from web pages (newest level first) and their pages' text. */
+/**
+ * The conversation's stored snippets (newest level first): from web pages, with their pages' text, and
+ * its analyses' queries, with their SQL and results (analysisSources), so that a write-up states a
+ * finding of the data with a citation as it does a page's.
+ */
 export async function writeUpSources(conversationId: string, budgetTokens: number): Promise<WriteUpSources> {
-  const tasks = (await tasksOf(conversationId)).filter((t) => t.childResearchId).reverse();
-  const researchIds = tasks.map((t) => t.childResearchId!);
-  const keyOf = new Map(tasks.map((t) => [t.childResearchId!, t.taskKey]));
-  const items = (await itemsOfResearches(researchIds))
+  const tasks = (await tasksOf(conversationId)).reverse();
+  const literature = tasks.filter((t) => t.childResearchId);
+  const researchIds = literature.map((t) => t.childResearchId!);
+  const keyOf = new Map(literature.map((t) => [t.childResearchId!, t.taskKey]));
+  const webItems = (await itemsOfResearches(researchIds))
     .filter((i) => /^https?:\/\//.test(i.url))
-    .sort((a, b) => researchIds.indexOf(a.researchId) - researchIds.indexOf(b.researchId))
     .map((i) => ({ id: i.id, taskKey: keyOf.get(i.researchId)!, content: i.content, url: i.url }));
+  const analyses = analysisSources(tasks);
+  // Each task's snippets in the tasks' order (the newest level's first), a page's and a query's alike.
+  const order = new Map(tasks.map((t, i) => [t.taskKey, i]));
+  const items = [...webItems, ...analyses.items].sort((a, b) => order.get(a.taskKey)! - order.get(b.taskKey)!);
   const { text, shown, choices } = renderItems(items, budgetTokens);
-  const pages = new Map<string, SourceText>();
+  const pages = new Map<string, SourceText>(analyses.pages);
   for (const id of researchIds) for (const [url, page] of await pageTexts(id)) if (!pages.has(url)) pages.set(url, page);
   return { text, shown, choices, pages };
 }

@@ -94,7 +94,10 @@ function inlinesOf(nodes: PhrasingContent[] | Nodes[], style: Omit<Inline, "text
       case "link": {
         const local = /^#(.+)$/.exec(node.url.trim())?.[1];
         if (local && ANCHOR.test(local)) {
-          out.push(...inlinesOf(node.children, { ...style, goTo: local }));
+          const inner = inlinesOf(node.children, { ...style, goTo: local });
+          // A numbered citation of a place in the document (a write-up citing an analysis query) reads "[n]", as a source's does.
+          const n = /^\d+$/.test(plainOf(inner).trim()) ? plainOf(inner).trim() : undefined;
+          out.push(...(n ? [{ ...style, goTo: local, text: `[${n}]` }] : inner));
           break;
         }
         if (!isWebLink(node.url)) {

@@ -4,14 +4,13 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import type { Nodes } from "mdast";
-import { SOURCES_HEADING } from "../report-citations";
+import { SOURCES_HEADING, sourceListLine } from "../report-citations";
 import { chartOf } from "./blocks";
 import { chartLayout } from "./chart-layout";
 import { chartDataUri } from "./chart-svg";
 import { percent, type ExportDocument } from "./document";
 
 const quoteLines = (text: string) => text.trim().split("\n").map((l) => `> ${l}`.trimEnd()).join("\n");
-const escapeTitle = (title: string) => title.replace(/\s+/g, " ").trim().replace(/([\\`*_[\]<>])/g, "\\$1");
 
 const escapeAlt = (text: string) => text.replace(/\s+/g, " ").replace(/([\\[\]])/g, "\\$1");
 
@@ -53,6 +52,6 @@ export function markdownExport(doc: ExportDocument): string {
     `- **Support rate:** ${doc.supportRate === null ? "not verified" : `${percent(doc.supportRate)} of claims fully supported by their cited sources`}`,
     "- **Written by:** Quarry",
   ];
-  const sources = doc.sources.length ? `\n\n${SOURCES_HEADING}\n\n${doc.sources.map((s) => `${s.n}. ${escapeTitle(s.title)} — <${s.url}>`).join("\n")}` : "";
+  const sources = doc.sources.length ? `\n\n${SOURCES_HEADING}\n\n${doc.sources.map(sourceListLine).join("\n")}` : "";
   return `${header.join("\n")}\n\n---\n\n${withChartFigures(doc.body.trim())}${sources}\n`;
 }

@@ -20,3 +20,10 @@ export function linkQueryCitations(markdown: string, queryIds: ReadonlySet<strin
     )
     .join("");
 }
+
+/**
+ * The anchor of a query's place (its SQL, table and figure): `query-ana-1-1-q1` — its cell's id on the
+ * conversation page and its anchor in an export, so that one link (a write-up's citation of the query,
+ * "#query-ana-1-1-q1") leads there in both.
+ */
+export const queryAnchor = (taskId: string, queryId: string) => `query-${taskId}-${queryId}`.replace(/[^\w-]/g, "-");

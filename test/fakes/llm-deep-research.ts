@@ -90,6 +90,16 @@ function discoveries(task: string) {
 /** An analysis query's item (its content is its SQL and result), not a page's snippet. */
 const isQuery = (item: { content: string }) => item.content.startsWith("SQL: ");
 
+/** A query item's first result row in words: "In the data, region is north and total is 412". */
+function rowFinding(item: { content: string }): string | undefined {
+  const lines = item.content.split("\n");
+  const start = lines.findIndex((l) => l.startsWith("Result ("));
+  const [header, first] = [lines[start + 1], lines[start + 2]];
+  if (start < 0 || !header || !first) return undefined;
+  const values = first.split(" | ");
+  return `In the data, ${header.split(" | ").map((column, j) => `${column} is ${values[j]}`).join(" and ")}`;
+}
+
 /** The data rows of a query item's result ("north | 412 | 15"), as "north 412 15". */
 function resultRows(item: { content: string }): string[] {
   const lines = item.content.split("\n");
@@ -109,14 +119,19 @@ function literature(task: string) {
  * uncited sentence, as the report writer does (llm-report.ts).
  */
 function writeUp(task: string, scenario?: VerifyScenario) {
-  const facts = items(tagContent(task, "snippets") ?? "").flatMap((i) => {
+  const shown = items(tagContent(task, "snippets") ?? "");
+  const facts = shown.filter((i) => !isQuery(i)).flatMap((i) => {
     const s = sentencesOf(i.content)[0];
     return s ? [{ id: i.id, sentence: s.replace(/[.!?]+$/, "") }] : [];
   });
+  // The first analysis query's first result row, stated in words and cited, as a careful model states the data's finding.
+  const query = shown.find(isQuery);
+  const finding = query ? rowFinding(query) : undefined;
   // The framing sentence states no fact (the fake uncited-claim finder passes "Iteration N on …" by).
   const lines = [`Iteration ${intTag(task, "iteration", 1)} on ${topicOf(task)}: done. Continuing: ${tagContent(task, "continuing")}.`, "", "## Findings", ""];
   // The last cites an id the prompt did not show as well: the engine drops it.
   lines.push(...facts.slice(0, 4).map((f, i, all) => `- ${f.sentence} [${f.id}]${i === all.length - 1 ? "[invented-snippet:9]" : ""}.`));
+  if (query && finding) lines.push(`- ${finding} [${query.id}].`);
   if (facts[0] && scenario?.plantUnsupported) lines.push(`- ${PLANTED_UNSUPPORTED} [${facts[0].id}].`);
   if (facts[0] && scenario?.plantPartial) lines.push(`- ${facts[0].sentence}${PLANTED_OVERSTATEMENT} [${facts[0].id}].`);
   if (scenario?.plantUncited) lines.push(`- ${PLANTED_UNCITED}`);

@@ -37,8 +37,27 @@ function sentencesIn(task: string): { id: string; text: string }[] {
   return [...task.matchAll(/<sentence id="([^"]+)">\s*([\s\S]*?)\s*<\s?\/sentence>/g)].map((m) => ({ id: m[1], text: m[2] }));
 }
 
+/** A source that is an analysis query's result (its rows "Row 1: region = north; total = 412."): the row holding the claim's figures. */
+function queryRowOf(source: string, claim: string): string | undefined {
+  const rows = source.split("\n").filter((l) => /^Row \d+: /.test(l));
+  const figures = claim.match(/\d[\d.]*/g) ?? [];
+  if (rows.length === 0 || figures.length === 0) return undefined;
+  return rows.find((r) => figures.every((f) => new RegExp(`(?<![\\d.])${f.replace(".", "\\.")}(?![\\d])`).test(r)));
+}
+
 export function verifierReply(task: string, scenario: VerifyScenario) {
   const source = tagOf(task, "source")?.content ?? "";
+  // A query's result: a sentence is supported by the row holding its figures, quoted whole.
+  if (/^Row \d+: /m.test(source)) {
+    return {
+      verdicts: sentencesIn(task).map(({ id, text }) => {
+        const row = queryRowOf(source, bare(text));
+        return row
+          ? { id, verdict: "supported", quote: row, explanation: "The result row states this.", correction: "" }
+          : { id, verdict: "unsupported", quote: "", explanation: "No result row states this.", correction: "" };
+      }),
+    };
+  }
   // Each source sentence as compared (bare) and as quoted: verbatim, so that its own ending stays (a
   // sentence in typographic quotes ends with ”, not with the full stop a bare form would get back).
   const candidates = sentencesOf(source)

@@ -35,6 +35,9 @@ export interface CitationAudit {
   /** Cited sentences of the stored text that the verification view does not show, and view claims that are not in the stored text. */
   missingFromView: string[];
   notInStored: string[];
+  /** Cited sentences of the stored text that cite an analysis query ("#query-ana-1-1-q1"), and those of the view judged supported or partly. */
+  queryCited: number;
+  queryJudged: number;
   /** Citations by number left in the stored text as written, not made links ("[2]", "[Source 2]", "[1–3]"), and lines of a model's own source list left in it. */
   unlinked: string[];
 }
@@ -143,6 +146,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
   const { markdownExport } = await import("../../lib/exports/markdown");
   const { verificationOfResearch, verificationOfConversation } = await import("../../lib/db/verifications");
   const { claimsOf, reportBody } = await import("../../lib/verification/claims");
+  const { isQueryTarget } = await import("../../lib/report-citations");
   const { toVerificationView } = await import("../../lib/verification/view");
   const user = await db.user.create({ data: { email: `misbehave-${process.pid}@example.com`, passwordHash: "x" } });
   const userId = user.id;
@@ -173,6 +177,8 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       judged,
       unjudged: (view?.claims.length ?? 0) - judged - uncited,
       uncited,
+      queryCited: storedCited.filter((c) => c.urls.some(isQueryTarget)).length,
+      queryJudged: (view?.claims ?? []).filter((c) => c.cited_urls.some(isQueryTarget) && ["supported", "partial"].includes(c.verdict)).length,
       missingFromView: view ? storedCited.filter((c) => !viewKeys.has(key(c.text, c.urls))).map((c) => c.text) : [],
       notInStored: view ? viewCited.filter((c) => !storedKeys.has(key(c.sentence, c.cited_urls))).map((c) => c.sentence) : [],
       unlinked: [

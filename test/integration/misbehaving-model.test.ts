@@ -94,6 +94,18 @@ for (const mode of MISBEHAVE_MODES) {
       assert.deepEqual(result.storedLeaks, []);
     });
 
+    if (mode !== "silent-cut") {
+      // The write-up states the analysis's finding citing its query, verified against the query's result rows (it
+      // cited only pages before: a finding of the data was an uncited claim, and a plan of analyses alone cited nothing).
+      test("deep-research: the write-up cites the analysis query it states, and the citation is judged against its result", () => {
+        const run = runOf("deep-research");
+        assert.ok((run.analysisRun ?? 0) > 0, "no ANALYSIS task ran");
+        assert.ok(run.citations, "no verified write-up");
+        assert.ok(run.citations.queryCited > 0, "no sentence of the write-up cites a query");
+        assert.ok(run.citations.queryJudged > 0, "no citation of a query was judged supported");
+      });
+    }
+
     if (mode === "references") {
       test("tree: the report's numbered citations to its own reference list are kept and judged", () => {
         const c = runOf("tree").citations;
