@@ -16,3 +16,13 @@ test("a claim is found across text pieces with its citation markers left out", (
   assert.equal(locateSentence(pieces, "Output fell by 95% in one year."), null);
   assert.equal(locateSentence(pieces, "Prices"), null, "too short to place");
 });
+
+test("a table row's claim ('cell | cell') is found across its cells", () => {
+  const pieces = [
+    { text: "LFP", skip: false },
+    { text: "\n", skip: false },
+    { text: "Pack prices fell 20% in 2023", skip: false },
+    { text: "1", skip: true },
+  ];
+  assert.deepEqual(locateSentence(pieces, "LFP | Pack prices fell 20% in 2023"), { start: { piece: 0, offset: 0 }, end: { piece: 2, offset: 27 } });
+});

@@ -1,5 +1,5 @@
 // Where a verified claim is in the rendered report: the claim's sentence is matched against the
-// article's text with whitespace ignored and the citation markers ("[3]") left out, since the
+// article's text with whitespace (and a table row's bars between its cells) ignored and the citation markers ("[3]") left out, since the
 // verification stores the sentence without its citations. Pure over a list of text pieces, so the
 // DOM side (components/report-verification.tsx) only maps the result back to ranges.
 
@@ -14,7 +14,8 @@ export interface PieceOffset {
   offset: number;
 }
 
-const compact = (text: string) => text.normalize("NFKC").replace(/[‘’]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, "");
+// A table row's claim reads "cell | cell": the page shows the cells apart, without the bars.
+const compact = (text: string) => text.normalize("NFKC").replace(/[‘’]/g, "'").replace(/[“”]/g, '"').replace(/[\s|]+/g, "");
 
 /** The first and last character of `sentence` in the pieces (inclusive), or null when it is not there. */
 export function locateSentence(pieces: TextPiece[], sentence: string): { start: PieceOffset; end: PieceOffset } | null {

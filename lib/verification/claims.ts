@@ -17,6 +17,12 @@ export interface Claim {
   /** Offsets of `markdown` in the report's body (the report without its source list). */
   start: number;
   end: number;
+  /**
+   * A row of a Markdown table: one claim, its cells' text apart by " | " and cited by every citation in
+   * the row (a "Source" column cites its row). A repair removes the row or leaves it; it never writes a
+   * sentence into the table.
+   */
+  row?: boolean;
 }
 
 // Links to a web page or to an analysis query's anchor (CITED_TARGET).
@@ -92,11 +98,19 @@ export function claimsOf(body: string): Claim[] {
   const claims: Claim[] = [];
   let offset = 0;
   let fenced = false;
-  for (const line of body.split("\n")) {
+  const lines = body.split("\n");
+  for (const [i, line] of lines.entries()) {
     const lineStart = offset;
     offset += line.length + 1;
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced || /^\s*(#{1,6}\s|\||>?\s*$|```|~~~|---+\s*$|\*\*\*+\s*$)/.test(line)) continue;
+    if (fenced) continue;
+    if (/^\s*\|/.test(line)) {
+      // A header row (the delimiter row under it) holds column titles, no claim.
+      const row = DELIMITER_ROW.test(lines[i + 1] ?? "") ? null : tableRow(line, lineStart);
+      if (row) claims.push({ ...row, position: claims.length });
+      continue;
+    }
+    if (/^\s*(#{1,6}\s|>?\s*$|```|~~~|---+\s*$|\*\*\*+\s*$)/.test(line)) continue;
     // The text of a paragraph line or a list item, after its marker.
     const lead = /^\s*(?:>\s*)?(?:[-*+]\s+|\d+[.)]\s+)?/.exec(line)?.[0].length ?? 0;
     const text = line.slice(lead);
@@ -112,4 +126,18 @@ export function claimsOf(body: string): Claim[] {
     }
   }
   return claims;
+}
+
+/** A table's delimiter row: "| --- | :---: |". */
+const DELIMITER_ROW = /^\s*\|?(\s*:?-+:?\s*\|)+\s*(:?-+:?\s*)?$/;
+
+/** A table row as a claim, or null for a delimiter row or one that says too little. */
+function tableRow(line: string, lineStart: number): Omit<Claim, "position"> | null {
+  if (DELIMITER_ROW.test(line)) return null;
+  const markdown = line.trim();
+  const cells = markdown.replace(/^\|/, "").replace(/(?<!\\)\|$/, "").split(/(?<!\\)\|/).map((cell) => plainText(cell.replace(/\\\|/g, "|"))).filter(Boolean);
+  const text = cells.join(" | ");
+  if (!isClaimText(text)) return null;
+  const start = lineStart + (line.length - line.trimStart().length);
+  return { markdown, text, urls: citedUrls(markdown), start, end: start + markdown.length, row: true };
 }

@@ -38,6 +38,14 @@ export function applyRepairs(body: string, claims: Claim[], edits: RepairEdit[],
     .sort((a, b) => b.claim.start - a.claim.start);
   let out = body;
   for (const { edit, claim } of ordered) {
+    if (claim.row) {
+      // A table row is removed whole (its line), never rewritten: a sentence has no place in a table.
+      if (edit.action === "remove") {
+        const lineEnd = out.indexOf("\n", claim.end);
+        out = out.slice(0, out.lastIndexOf("\n", claim.start - 1) + 1) + (lineEnd === -1 ? "" : out.slice(lineEnd + 1));
+      }
+      continue;
+    }
     if (edit.action === "rewrite") {
       out = out.slice(0, claim.start) + rewritten(claim, edit.sentence) + out.slice(claim.end);
     } else {

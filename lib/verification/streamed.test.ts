@@ -14,6 +14,7 @@ Object.assign(process.env, fakes.env, { LLM_RETRY_BUDGET_MS: "0" });
 const { db } = await import("../db/client");
 const { verifyReport } = await import("./verify-report");
 const { PartSplitter, StreamedVerification } = await import("./streamed");
+const { claimsOf } = await import("./claims");
 const { verificationOfResearch } = await import("../db/verifications");
 const { toVerificationView } = await import("./view");
 const { numberCitations } = await import("../report-citations");
@@ -124,6 +125,26 @@ test("the splitter gives each line when it ends (a fenced block whole), with its
   ]);
   splitter.end();
   assert.deepEqual(parts.slice(-2), ["## Next\n\nlast words\n", "<end of section>"]);
+});
+
+test("the splitter gives a table's header with its delimiter row (no claim), then each row", () => {
+  const parts: string[] = [];
+  const splitter = new PartSplitter((p) => parts.push(p));
+  splitter.push("## T\n| Chemistry | Finding of the survey |\n|---|---|\n| LFP | Prices fell 20% in 2023 [1](https://a.example/x) |\n| No | header here at all |\nProse.\n");
+  splitter.end();
+  assert.deepEqual(parts, [
+    "## T\n\n| Chemistry | Finding of the survey |\n|---|---|\n",
+    "## T\n\n| LFP | Prices fell 20% in 2023 [1](https://a.example/x) |\n",
+    "## T\n\n| No | header here at all |\n",
+    "## T\n\nProse.\n",
+  ]);
+  assert.deepEqual(claimsOf(parts[0]), [], "a header row is no claim");
+  // A first row with no delimiter under it is no header: given on its own.
+  const loose: string[] = [];
+  const again = new PartSplitter((p) => loose.push(p));
+  again.push("| Prices fell 20% in 2023 |\nProse after it.\n");
+  again.end();
+  assert.deepEqual(loose, ["| Prices fell 20% in 2023 |\n", "Prose after it.\n"]);
 });
 
 test("each part is judged as soon as it is finished, while the next is written", async () => {

@@ -87,7 +87,7 @@ export class StreamedVerification {
       const result = checkedOf(v);
       const correction = v.verdict === "unsupported" ? (corrections.get(v.position) ?? "") : "";
       this.cited.set(keyOf(v.sentence, v.urls), { result, correction });
-      const usable = v.verdict === "unsupported" && v.urls.length > 0 ? usableCorrection(correction, v.sentence) : undefined;
+      const usable = v.verdict === "unsupported" && v.urls.length > 0 && !claims[i].row ? usableCorrection(correction, v.sentence) : undefined;
       // Every sentence of the rewrite, as the repair will write it into the report.
       if (usable) rewrites.push(...claimsOf(rewritten(claims[i], usable)).filter((c) => c.urls.length > 0 && !this.asked.has(keyOf(c.text, c.urls))));
     }
@@ -137,6 +137,9 @@ export class PartSplitter {
   private lines: string[] = [];
   private heading = "";
   private fenced = false;
+  /** A table's first row, until the line under it says whether it is a header; and whether the last line was a table's. */
+  private tableHead = "";
+  private inTable = false;
 
   constructor(
     private readonly onPart: (markdown: string) => void,
@@ -158,17 +161,41 @@ export class PartSplitter {
     this.lines = [];
     this.heading = "";
     this.fenced = false;
+    this.tableHead = "";
+    this.inTable = false;
   }
 
   /** The stream ended: what is left is the last part. */
   end(): void {
     if (this.buffer) this.line(this.buffer);
     this.buffer = "";
+    if (this.tableHead) this.lines.push(this.tableHead);
+    this.tableHead = "";
     this.flush();
     this.onSectionEnd();
   }
 
   private line(line: string): void {
+    // A table's first row is held for the next line: with the delimiter row under it, it is a header (no claim).
+    const held = this.tableHead;
+    this.tableHead = "";
+    if (held) {
+      if (/^\s*\|?(\s*:?-+:?\s*\|)+/.test(line)) {
+        this.lines.push(held, line);
+        this.flush();
+        this.inTable = true;
+        return;
+      }
+      this.lines.push(held);
+      this.flush();
+    }
+    const row = !this.fenced && /^\s*\|/.test(line);
+    if (row && !this.inTable) {
+      this.tableHead = line;
+      this.inTable = true;
+      return;
+    }
+    this.inTable = row;
     if (/^\s*(```|~~~)/.test(line)) this.fenced = !this.fenced;
     if (!this.fenced && /^\s*#{1,6}\s/.test(line)) {
       this.flush();

@@ -32,7 +32,7 @@ This report answers the question from 2 sources. In short: prices fell 20% in 20
 2. Grid — <${B}>
 `;
 
-test("claims are the sentences of prose and list items, with their cited URLs; headings, tables and the source list are not", () => {
+test("claims are the sentences of prose and list items, with their cited URLs; headings, table headers and the source list are not", () => {
   const { body, sourceTitles } = reportBody(REPORT);
   assert.equal(sourceTitles.get(A), "Battery");
   const claims = claimsOf(body);
@@ -250,6 +250,42 @@ test("a correction of several sentences is written with the citations on each, s
   assert.ok(!out.includes("Yes"), "a fragment that says nothing is left out");
   const rewritten = claimsOf(reportBody(out).body).filter((c) => c.text.includes("9%") || c.text.includes("recovered"));
   assert.deepEqual(rewritten.map((c) => c.urls), [[A], [A]]);
+});
+
+const TABLE = `## Comparison
+
+| Chemistry | Finding | Source |
+|:---|---|---:|
+| LFP | Pack prices fell 20% in 2023 | [1](${A}) |
+| NMC | Capacity doubled to 40 GW [2](${B}) | |
+| Sodium-ion \\| pilot | Output fell by 95% in a single year | [1](${A}) |
+| Total | 12 | |
+
+After the table, prose.
+`;
+
+test("a table's rows are claims, each cited by the citations anywhere in it (a Source column); its header and delimiter rows are not", () => {
+  const claims = claimsOf(TABLE);
+  assert.deepEqual(
+    claims.map((c) => [c.text, c.urls, c.row ?? false]),
+    [
+      ["LFP | Pack prices fell 20% in 2023", [A], true],
+      ["NMC | Capacity doubled to 40 GW", [B], true],
+      ["Sodium-ion | pilot | Output fell by 95% in a single year", [A], true],
+      ["After the table, prose.", [], false],
+    ],
+    "a row of too few words ('Total | 12') is no claim",
+  );
+  for (const c of claims) assert.equal(TABLE.slice(c.start, c.end), c.markdown, "offsets point at the row");
+});
+
+test("a table row judged unsupported is removed whole, or, with a correction, stays as written: no sentence is written into the table", () => {
+  const claims = claimsOf(TABLE);
+  const removed = applyRepairs(TABLE, claims, [{ position: 2, action: "remove" }], new Map());
+  assert.ok(!removed.includes("Sodium-ion") && removed.includes("| NMC | Capacity doubled to 40 GW") && removed.includes("|:---|---|---:|\n| LFP"), removed);
+  assert.equal(claimsOf(removed.split("## Sources")[0]).filter((c) => c.row).length, 2, "the table's other rows stand");
+  const kept = applyRepairs(TABLE, claims, [{ position: 0, action: "rewrite", sentence: "Pack prices fell 14% in 2023." }], new Map());
+  assert.ok(kept.includes("| LFP | Pack prices fell 20% in 2023 |") && !kept.includes("14%"), kept);
 });
 
 test("the view describes the stored report: after a repair that left no claim, its counts are pass 2's (none), not the report as written", () => {

@@ -94,9 +94,11 @@ export async function verifyReport(options: VerifyOptions): Promise<string> {
     const { verdicts, corrections } = await judge(claims, calls);
     const edits = verdicts
       .filter((x) => x.verdict === "unsupported" && x.urls.length > 0)
-      .map((x): RepairEdit => {
+      .flatMap((x): RepairEdit[] => {
         const sentence = usableCorrection(corrections.get(x.position), x.sentence);
-        return sentence ? { position: x.position, action: "rewrite", sentence } : { position: x.position, action: "remove" };
+        // A table row with a correction stays as written, judged unsupported and marked: it cannot be rewritten.
+        if (sentence && claims[x.position]?.row) return [];
+        return [sentence ? { position: x.position, action: "rewrite", sentence } : { position: x.position, action: "remove" }];
       });
     const repair =
       edits.length === 0

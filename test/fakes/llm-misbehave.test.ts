@@ -10,6 +10,7 @@ import {
   countOff,
   datasetDescription,
   enumCase,
+  findingsTables,
   genericUrl,
   idLabel,
   misbehave,
@@ -287,4 +288,12 @@ describe("cut-json", () => {
     assert.equal(cut({ n: 1 }).text, '{"n":1}');
     assert.equal(cut("Report.").text, "Report.");
   });
+});
+
+test("tables: each run of list items becomes a findings table, its citations in the Source column", () => {
+  const text = "# R\n\n## Key findings\n\n- Prices fell 20% [1](https://a.example/x).\n- Capacity doubled [S2][S3].\n- No citation here.\n\nProse [1](https://a.example/x).";
+  assert.equal(
+    findingsTables(text),
+    "# R\n\n## Key findings\n\n| Finding | Source |\n| --- | --- |\n| Prices fell 20%. | [1](https://a.example/x) |\n| Capacity doubled. | [S2][S3] |\n| No citation here. |  |\n\nProse [1](https://a.example/x).",
+  );
 });

@@ -45,6 +45,8 @@
 //   cite-styles      the report and the write-up cite the sources' handles as models write them in their own
 //                    styles, in turn: "(S2)", "[citation:2]" (DeepSeek's), "【2†source】" (gpt-oss's browsing
 //                    style), "[Source 2]", "[^S2]", "[S2](S2)", and two sources as a range "[S2-S3]"
+//   tables           the report's and the write-up's cited list items as a Markdown table, as models set out findings:
+//                    "| Finding | Source |", each item's citations moved to its Source column
 //   loose-json       JSON as models without a grammar write it, in turn: JavaScript's (bare keys, single-quoted
 //                    strings, a // comment), Python's (True, False, None; line breaks and tabs raw inside strings),
 //                    and JSON with a /* comment */ and raw line breaks; trailing commas in all three
@@ -123,6 +125,7 @@ export const MISBEHAVE_MODES = [
   "fenced",
   "references",
   "cite-styles",
+  "tables",
   "loose-json",
   "generic",
   "cut-off",
@@ -239,6 +242,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
   }
   if (!json && mode === "references" && input.agent === "report-writer") return out(numberedReferences(input.text, (input.nextNumber("misbehave|references") + 1) % 3));
   if (!json && mode === "cite-styles" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(citeStyles(input.text, input.prompt, () => input.nextNumber("misbehave|cite-styles")));
+  if (!json && mode === "tables" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(findingsTables(input.text));
   if (!json) return out(mode === "fenced" && input.text ? fenced(input.text, (input.nextNumber("misbehave|fenced") - 1) % 3) : input.text);
   const value = parseOrUndefined(input.text);
   if (value === undefined) return out(input.text);
@@ -375,6 +379,29 @@ function citeStyles(text: string, prompt: string, next: () => number): string {
     })
     .replace(/\[S(\d+)\]\[S(\d+)\]/g, (whole, a: string, b: string) => (Number(b) === Number(a) + 1 ? `[S${a}-S${b}]` : whole))
     .replace(/\[S(\d+)\](?![-(])/g, (_, n: string) => styled(Number(n)));
+}
+
+/** Citations at the end of a list item: links "[1](https://…)" or handles "[S2]", any number of them. */
+const TRAILING_CITATIONS = /^(.*?)((?:\s*\[[^\]\n]+\](?:\([^)\s]+\))?)+)\s*([.!?]?)\s*$/;
+
+/** Each run of bulleted list items as a table (mode tables): "| Finding | Source |", the citations in the Source column. */
+export function findingsTables(text: string): string {
+  const out: string[] = [];
+  let inTable = false;
+  for (const line of text.split("\n")) {
+    const item = /^\s*[-*]\s+(.*)$/.exec(line);
+    if (!item) {
+      inTable = false;
+      out.push(line);
+      continue;
+    }
+    if (!inTable) out.push("| Finding | Source |", "| --- | --- |");
+    inTable = true;
+    const m = TRAILING_CITATIONS.exec(item[1]);
+    const [finding, cites] = m ? [`${m[1].trim()}${m[3]}`, m[2].trim()] : [item[1].trim(), ""];
+    out.push(`| ${finding.replace(/\|/g, "\\|")} | ${cites} |`);
+  }
+  return out.join("\n");
 }
 
 /** A value written as loose JSON (see the mode): 0 JavaScript's, 1 Python's, 2 JSON with a block comment. */

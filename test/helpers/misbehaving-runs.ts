@@ -38,6 +38,9 @@ export interface CitationAudit {
   /** Cited sentences of the stored text that cite an analysis query ("#query-ana-1-1-q1"), and those of the view judged supported or partly. */
   queryCited: number;
   queryJudged: number;
+  /** Table rows of the stored text that cite, and those of them the view judged (supported, partial or unsupported). */
+  tableRowsCited: number;
+  tableRowsJudged: number;
   /** Citations by number left in the stored text as written, not made links ("[2]", "[Source 2]", "[1–3]"), and lines of a model's own source list left in it. */
   unlinked: string[];
 }
@@ -177,6 +180,8 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       judged,
       unjudged: (view?.claims.length ?? 0) - judged - uncited,
       uncited,
+      tableRowsCited: storedCited.filter((c) => c.row).length,
+      tableRowsJudged: storedCited.filter((c) => c.row && (view?.claims ?? []).some((v) => v.sentence === c.text && ["supported", "partial", "unsupported"].includes(v.verdict))).length,
       queryCited: storedCited.filter((c) => c.urls.some(isQueryTarget)).length,
       queryJudged: (view?.claims ?? []).filter((c) => c.cited_urls.some(isQueryTarget) && ["supported", "partial"].includes(c.verdict)).length,
       missingFromView: view ? storedCited.filter((c) => !viewKeys.has(key(c.text, c.urls))).map((c) => c.text) : [],

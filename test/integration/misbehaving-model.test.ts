@@ -46,6 +46,8 @@
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged. Under cite-styles (the report and the write-up cite the sources' handles in the model's
 //   own styles: "(S2)", "[citation:2]", "【2†source】", ranges…): the same.
+//   Under tables (the report's and the write-up's cited list items set out as "| Finding | Source |"): each row is a
+//   claim cited by its Source cell, kept and judged.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
 //   report keeps every citation not judged unsupported, its quotes (words reordered) are found in their pages (the
 //   claims judged, the answer referenced), ANALYSIS tasks run when the dataset loaded, and
@@ -298,6 +300,21 @@ for (const mode of MISBEHAVE_MODES) {
           assert.ok(c, `${engine} wrote nothing cited`);
           assert.ok(c.judged > 0, "its citations were judged");
           assert.equal(c.uncited, 0, "no sentence lost its citation");
+          assert.deepEqual(c.lost, []);
+        });
+      }
+    }
+
+    if (mode === "tables") {
+      // Findings set out as a table, each row's citations in a Source column: every row is a claim, cited by its
+      // Source cell, and judged (before, table lines were no claims: a report of tables went unverified).
+      for (const engine of ["tree", "deep-research"] as const) {
+        test(`${engine}: the findings table's rows keep their citations and are judged`, () => {
+          const c = runOf(engine).citations;
+          assert.ok(c, `${engine} wrote nothing cited`);
+          assert.ok(runOf(engine).written?.includes("| Finding | Source |"), "the reply was not set out as a table");
+          assert.ok(c.tableRowsCited > 0, "no table row is a cited claim");
+          assert.equal(c.tableRowsJudged, c.tableRowsCited, `${c.tableRowsJudged} of ${c.tableRowsCited} cited rows judged`);
           assert.deepEqual(c.lost, []);
         });
       }
