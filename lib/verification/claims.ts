@@ -23,6 +23,12 @@ export interface Claim {
    * sentence into the table.
    */
   row?: boolean;
+  /**
+   * An uncited sentence's paragraph citations: those of the next cited sentence of its paragraph (or list
+   * item), as a citation at a paragraph's end covers the sentences before it ("A. B. C [1]."). The sentence is
+   * checked against them too; it stays uncited in the text.
+   */
+  covering?: string[];
 }
 
 // Links to a web page or to an analysis query's anchor (CITED_TARGET).
@@ -114,6 +120,7 @@ export function claimsOf(body: string): Claim[] {
     // The text of a paragraph line or a list item, after its marker.
     const lead = /^\s*(?:>\s*)?(?:[-*+]\s+|\d+[.)]\s+)?/.exec(line)?.[0].length ?? 0;
     const text = line.slice(lead);
+    const first = claims.length;
     for (const range of sentenceRanges(text)) {
       const piece = text.slice(range.start, range.end);
       const markdown = piece.trim();
@@ -123,6 +130,12 @@ export function claimsOf(body: string): Claim[] {
       if (!isClaimText(plain) || (CITATION_ONLY.test(markdown) && plain === "")) continue;
       const start = lineStart + lead + range.start + (piece.length - piece.trimStart().length);
       claims.push({ position: claims.length, markdown, text: plain, urls: citedUrls(markdown), start, end: start + markdown.length });
+    }
+    // The paragraph's citations cover its uncited sentences before them.
+    let next: string[] | undefined;
+    for (let k = claims.length - 1; k >= first; k--) {
+      if (claims[k].urls.length > 0) next = claims[k].urls;
+      else if (next) claims[k].covering = next;
     }
   }
   return claims;

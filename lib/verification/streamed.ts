@@ -18,7 +18,7 @@
 import { claimsOf, reportBody, type Claim } from "./claims";
 import { rewritten } from "./repair";
 import type { CheckedVerdict, ClaimVerdict, SourceVerdict } from "./verdicts";
-import { findFactual, judgeCited, keyOf, usableCorrection, type Calls, type Prejudged, type PrejudgedCited, type PrejudgedUncited } from "./verify-report";
+import { asCovered, findFactual, judgeCited, keyOf, usableCorrection, type Calls, type Prejudged, type PrejudgedCited, type PrejudgedUncited } from "./verify-report";
 
 export class StreamedVerification {
   private readonly cited = new Map<string, PrejudgedCited>();
@@ -55,7 +55,8 @@ export class StreamedVerification {
       return;
     }
     const fresh = (key: string) => !this.asked.has(key) && Boolean(this.asked.add(key));
-    const cited = claims.filter((c) => c.urls.length > 0 && fresh(keyOf(c.text, c.urls)));
+    // A sentence its paragraph's citation covers is judged against that citation too (verify-report's judge).
+    const cited = [...claims.filter((c) => c.urls.length > 0), ...claims.filter((c) => c.covering).map(asCovered)].filter((c) => fresh(keyOf(c.text, c.urls)));
     const uncited = claims.filter((c) => c.urls.length === 0 && fresh(`\u0000${c.text}`));
     if (cited.length === 0 && uncited.length === 0) return;
     this.parts++;
@@ -87,7 +88,7 @@ export class StreamedVerification {
       const result = checkedOf(v);
       const correction = v.verdict === "unsupported" ? (corrections.get(v.position) ?? "") : "";
       this.cited.set(keyOf(v.sentence, v.urls), { result, correction });
-      const usable = v.verdict === "unsupported" && v.urls.length > 0 && !claims[i].row ? usableCorrection(correction, v.sentence) : undefined;
+      const usable = v.verdict === "unsupported" && v.urls.length > 0 && !claims[i].row && !claims[i].covering ? usableCorrection(correction, v.sentence) : undefined;
       // Every sentence of the rewrite, as the repair will write it into the report.
       if (usable) rewrites.push(...claimsOf(rewritten(claims[i], usable)).filter((c) => c.urls.length > 0 && !this.asked.has(keyOf(c.text, c.urls))));
     }

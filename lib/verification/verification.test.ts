@@ -264,6 +264,22 @@ const TABLE = `## Comparison
 After the table, prose.
 `;
 
+test("an uncited sentence is covered by the next citation of its paragraph or list item, not by one of another line", () => {
+  const claims = claimsOf(`Prices fell 20% in 2023. Capacity doubled to 40 GW [1](${A}). Output fell by 95% in one year. Demand rose 9% in Asia [2](${B}). Nothing after it cites.\n\n- Installations reached 12 GW.\n- Storage grew 30% in Europe [2](${B}).`);
+  assert.deepEqual(
+    claims.map((c) => [c.text, c.urls, c.covering ?? null]),
+    [
+      ["Prices fell 20% in 2023.", [], [A]],
+      ["Capacity doubled to 40 GW.", [A], null],
+      ["Output fell by 95% in one year.", [], [B]],
+      ["Demand rose 9% in Asia.", [B], null],
+      ["Nothing after it cites.", [], null],
+      ["Installations reached 12 GW.", [], null],
+      ["Storage grew 30% in Europe.", [B], null],
+    ],
+  );
+});
+
 test("a table's rows are claims, each cited by the citations anywhere in it (a Source column); its header and delimiter rows are not", () => {
   const claims = claimsOf(TABLE);
   assert.deepEqual(

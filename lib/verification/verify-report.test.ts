@@ -199,6 +199,21 @@ test("a correction of two sentences has each judged: the one its source supports
   assertViewIsOf(view, final);
 });
 
+test("a citation at a paragraph's end covers the sentences before it: each judged against it; one it does not support is an uncited fact, not repaired", async () => {
+  const report = `# Storage report\n\n${SUPPORTED_A}. The survey covered 42 manufacturers in Asia and Europe [1](${URL_A}). ${PLANTED_UNSUPPORTED}. ${SUPPORTED_B} [2](${URL_B}).\n`;
+  const id = await newResearch();
+  const final = await verify(id, report);
+  const view = await viewOf(id);
+  const byText = new Map(view.as_written.claims.map((c) => [c.sentence, c]));
+  assert.deepEqual(
+    [`${SUPPORTED_A}.`, "The survey covered 42 manufacturers in Asia and Europe.", `${PLANTED_UNSUPPORTED}.`, `${SUPPORTED_B}.`].map((s) => [byText.get(s)?.verdict, byText.get(s)?.cited_urls, byText.get(s)?.quote_url ?? null]),
+    [["supported", [], URL_A], ["supported", [URL_A], URL_A], ["uncited", [], null], ["supported", [URL_B], URL_B]],
+  );
+  assert.deepEqual(view.repair, { removed: 0, rewritten: 0 }, "a sentence the model did not cite is not repaired");
+  assert.ok(final.includes(PLANTED_UNSUPPORTED));
+  assert.deepEqual(view.counts, { claims: 4, supported: 3, partial: 0, unsupported: 0, uncited: 1, unverified: 0 });
+});
+
 test("a report without links is verified too: its factual sentences are uncited claims", async () => {
   const report = `# Storage report\n\nThis report answers the question without sources.\n\n- ${PLANTED_UNCITED}\n- Storage is discussed in many countries today.\n`;
   const id = await newResearch();

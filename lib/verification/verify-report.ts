@@ -207,17 +207,32 @@ async function recheck(repaired: string, pass1: store.VerdictRow[], calls: Calls
   return { report, verdicts, removed: failed.length };
 }
 
-/** Pass 1: every cited sentence judged, and the uncited sentences that state facts flagged. */
+/** An uncited sentence as checked against its paragraph's citations (Claim.covering). */
+export const asCovered = (c: Claim): Claim => ({ ...c, urls: c.covering ?? [] });
+
+/**
+ * Pass 1: every cited sentence judged, and the uncited sentences that state facts flagged. An uncited
+ * sentence that its paragraph's citation supports (a citation at a paragraph's end covers the sentences
+ * before it) is supported; one that it does not is an uncited sentence like any other, never repaired:
+ * the model did not cite it.
+ */
 async function judge(claims: Claim[], calls: Calls & { prejudged: Prejudged }): Promise<Judged> {
   const uncited = claims.filter((c) => c.urls.length === 0);
-  const [cited, factual] = await Promise.all([judgeCitedOrTaken(claims.filter((c) => c.urls.length > 0), calls), findFactualOrTaken(uncited, calls)]);
-  const flagged: ClaimVerdict[] = uncited.flatMap((c): ClaimVerdict[] => {
+  const covered = uncited.filter((c) => c.covering);
+  const [judged, factual] = await Promise.all([judgeCitedOrTaken([...claims.filter((c) => c.urls.length > 0), ...covered.map(asCovered)], calls), findFactualOrTaken(uncited, calls)]);
+  const isCovered = new Set(covered.map((c) => c.position));
+  const coveredVerdicts = judged.verdicts
+    .filter((v) => isCovered.has(v.position) && (v.verdict === "supported" || v.verdict === "partial"))
+    .map((v): ClaimVerdict => ({ ...v, urls: [], note: v.note ?? "Supported by the citation that ends its paragraph." }));
+  const supportedCovered = new Set(coveredVerdicts.map((v) => v.position));
+  const cited = { verdicts: judged.verdicts.filter((v) => !isCovered.has(v.position)), corrections: new Map([...judged.corrections].filter(([position]) => !isCovered.has(position))) };
+  const flagged: ClaimVerdict[] = uncited.filter((c) => !supportedCovered.has(c.position)).flatMap((c): ClaimVerdict[] => {
     const found = factual.get(c.position);
     // The finder's call failed: whether the sentence states a fact is not known. It is kept and marked.
     if (found && "failure" in found) return [{ position: c.position, sentence: c.text, urls: [], ...unverified(`Not verified: the check for facts stated without a citation failed (${found.failure}).`) }];
     return found?.factual ? [{ position: c.position, sentence: c.text, urls: [], verdict: "uncited", quote: null, quoteUrl: null, note: "States a fact without citing a source." }] : [];
   });
-  return { verdicts: [...cited.verdicts, ...flagged].sort((a, b) => a.position - b.position), corrections: cited.corrections };
+  return { verdicts: [...cited.verdicts, ...coveredVerdicts, ...flagged].sort((a, b) => a.position - b.position), corrections: cited.corrections };
 }
 
 /** Each uncited sentence's finding by position: prejudged ones taken, the others asked (one call). */

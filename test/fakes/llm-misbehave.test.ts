@@ -11,6 +11,7 @@ import {
   datasetDescription,
   enumCase,
   findingsTables,
+  paragraphCitations,
   genericUrl,
   idLabel,
   misbehave,
@@ -295,5 +296,13 @@ test("tables: each run of list items becomes a findings table, its citations in 
   assert.equal(
     findingsTables(text),
     "# R\n\n## Key findings\n\n| Finding | Source |\n| --- | --- |\n| Prices fell 20%. | [1](https://a.example/x) |\n| Capacity doubled. | [S2][S3] |\n| No citation here. |  |\n\nProse [1](https://a.example/x).",
+  );
+});
+
+test("paragraph-cites: a prose paragraph's citations move to its end; list items, headings and one-sentence lines stay", () => {
+  const text = "## Details\n\nPrices fell 20% [1](https://a.example/x). Capacity doubled [2](https://b.example/y). Demand rose [1](https://a.example/x).\n\n- An item [S1]. Two [S2].\nOne sentence [S3].";
+  assert.equal(
+    paragraphCitations(text),
+    "## Details\n\nPrices fell 20%. Capacity doubled. Demand rose [1](https://a.example/x)[2](https://b.example/y).\n\n- An item [S1]. Two [S2].\nOne sentence [S3].",
   );
 });

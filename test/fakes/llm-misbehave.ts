@@ -47,6 +47,8 @@
 //                    style), "[Source 2]", "[^S2]", "[S2](S2)", and two sources as a range "[S2-S3]"
 //   tables           the report's and the write-up's cited list items as a Markdown table, as models set out findings:
 //                    "| Finding | Source |", each item's citations moved to its Source column
+//   paragraph-cites  the report's and the write-up's prose paragraphs cite once, at their end: each paragraph's citations
+//                    moved after its last sentence ("A. B. C [1](…)[2](…)."), as long-form writing cites
 //   loose-json       JSON as models without a grammar write it, in turn: JavaScript's (bare keys, single-quoted
 //                    strings, a // comment), Python's (True, False, None; line breaks and tabs raw inside strings),
 //                    and JSON with a /* comment */ and raw line breaks; trailing commas in all three
@@ -126,6 +128,7 @@ export const MISBEHAVE_MODES = [
   "references",
   "cite-styles",
   "tables",
+  "paragraph-cites",
   "loose-json",
   "generic",
   "cut-off",
@@ -243,6 +246,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
   if (!json && mode === "references" && input.agent === "report-writer") return out(numberedReferences(input.text, (input.nextNumber("misbehave|references") + 1) % 3));
   if (!json && mode === "cite-styles" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(citeStyles(input.text, input.prompt, () => input.nextNumber("misbehave|cite-styles")));
   if (!json && mode === "tables" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(findingsTables(input.text));
+  if (!json && mode === "paragraph-cites" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(paragraphCitations(input.text));
   if (!json) return out(mode === "fenced" && input.text ? fenced(input.text, (input.nextNumber("misbehave|fenced") - 1) % 3) : input.text);
   const value = parseOrUndefined(input.text);
   if (value === undefined) return out(input.text);
@@ -379,6 +383,24 @@ function citeStyles(text: string, prompt: string, next: () => number): string {
     })
     .replace(/\[S(\d+)\]\[S(\d+)\]/g, (whole, a: string, b: string) => (Number(b) === Number(a) + 1 ? `[S${a}-S${b}]` : whole))
     .replace(/\[S(\d+)\](?![-(])/g, (_, n: string) => styled(Number(n)));
+}
+
+/** A citation as the writers give it: a link "[1](https://…)" or a handle "[S2]". */
+const CITATION_MARK = /\s*\[[^\]\n]+\](?:\((?:https?:\/\/|#)[^)\s]+\))?/g;
+
+/** Each prose paragraph of two sentences or more cited once, at its end (mode paragraph-cites). */
+export function paragraphCitations(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (/^\s*(#|[-*+]\s|\d+[.)]\s|\||>|```)/.test(line) || (line.match(/[.!?](\s|$)/g) ?? []).length < 2) return line;
+      const marks = [...new Set((line.match(CITATION_MARK) ?? []).map((m) => m.trim()))];
+      if (marks.length === 0) return line;
+      const bare = line.replace(CITATION_MARK, "").replace(/\s+([.,;:!?])/g, "$1").trimEnd();
+      const end = /[.!?]$/.test(bare) ? bare.slice(-1) : "";
+      return `${end ? bare.slice(0, -1) : bare} ${marks.join("")}${end}`;
+    })
+    .join("\n");
 }
 
 /** Citations at the end of a list item: links "[1](https://…)" or handles "[S2]", any number of them. */

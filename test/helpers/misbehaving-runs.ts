@@ -38,6 +38,9 @@ export interface CitationAudit {
   /** Cited sentences of the stored text that cite an analysis query ("#query-ana-1-1-q1"), and those of the view judged supported or partly. */
   queryCited: number;
   queryJudged: number;
+  /** Uncited sentences the view judged supported or partly by their paragraph's citation, and sentences flagged as facts without a citation. */
+  coveredSupported: number;
+  flaggedUncited: number;
   /** Table rows of the stored text that cite, and those of them the view judged (supported, partial or unsupported). */
   tableRowsCited: number;
   tableRowsJudged: number;
@@ -180,6 +183,8 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       judged,
       unjudged: (view?.claims.length ?? 0) - judged - uncited,
       uncited,
+      coveredSupported: (view?.claims ?? []).filter((c) => c.cited_urls.length === 0 && ["supported", "partial"].includes(c.verdict)).length,
+      flaggedUncited: (view?.claims ?? []).filter((c) => c.verdict === "uncited").length,
       tableRowsCited: storedCited.filter((c) => c.row).length,
       tableRowsJudged: storedCited.filter((c) => c.row && (view?.claims ?? []).some((v) => v.sentence === c.text && ["supported", "partial", "unsupported"].includes(v.verdict))).length,
       queryCited: storedCited.filter((c) => c.urls.some(isQueryTarget)).length,

@@ -46,6 +46,8 @@
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged. Under cite-styles (the report and the write-up cite the sources' handles in the model's
 //   own styles: "(S2)", "[citation:2]", "【2†source】", ranges…): the same.
+//   Under paragraph-cites (each prose paragraph cited once, at its end): its sentences are judged against that citation,
+//   none flagged as an uncited fact.
 //   Under tables (the report's and the write-up's cited list items set out as "| Finding | Source |"): each row is a
 //   claim cited by its Source cell, kept and judged.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
@@ -303,6 +305,18 @@ for (const mode of MISBEHAVE_MODES) {
           assert.deepEqual(c.lost, []);
         });
       }
+    }
+
+    if (mode === "paragraph-cites") {
+      // A paragraph cited once, at its end: the citation covers its sentences before it, each judged against it
+      // (before, each was an uncited sentence, flagged as a fact without a citation).
+      test("tree: the sentences a paragraph's last citation covers are judged against it, none flagged uncited", () => {
+        const c = runOf("tree").citations;
+        assert.ok(c, "the tree wrote no report");
+        assert.ok(runOf("tree").written && /\. [^.\n[]+\. [^.\n[]+ \[[^\]]+\]\(http/.test(runOf("tree").written!), "no paragraph was cited only at its end");
+        assert.ok(c.coveredSupported > 0, "no sentence was judged against its paragraph's citation");
+        assert.equal(c.flaggedUncited, 0, `${c.flaggedUncited} sentences flagged as uncited facts`);
+      });
     }
 
     if (mode === "tables") {
