@@ -29,6 +29,18 @@ test("a wrapper object is taken off, and a lone list becomes the lone list prope
   assert.deepEqual(conform({ items: [{ query: "b" }] }, shapeOf(queries)), { queries: [{ query: "b" }] });
 });
 
+test("the frame of a JSON Schema around the instance is taken off; the schema sent back as shown is not taken for an instance", () => {
+  const plan = z.object({ queries: z.array(z.object({ query: z.string() })), note: z.string() });
+  const instance = { queries: [{ query: "a" }], note: "n" };
+  assert.deepEqual(conform({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: instance }, shapeOf(plan)), instance);
+  assert.deepEqual(conform({ type: "object", properties: instance, required: ["queries", "note"] }, shapeOf(plan)), instance);
+  const echoed = conform(shapeOf(plan) as never, shapeOf(plan));
+  assert.equal(plan.safeParse(echoed).success, false, "the schema itself is no plan: validation refuses it (and the call is repaired)");
+  // A schema whose own properties are named so keeps them.
+  const typed = z.object({ type: z.string(), properties: z.array(z.string()) });
+  assert.deepEqual(conform({ type: "t", properties: ["p"] }, shapeOf(typed)), { type: "t", properties: ["p"] });
+});
+
 test("the bare list for an object that holds only that list becomes the object; not where another property is required", () => {
   const queries = z.object({ queries: z.array(z.object({ query: z.string() })), note: z.string().optional() });
   assert.deepEqual(conform([{ query: "a" }, { query: "b" }], shapeOf(queries)), { queries: [{ query: "a" }, { query: "b" }] });

@@ -157,10 +157,18 @@ function fromText(text: string, schema: JsonSchemaNode, root: JsonSchemaNode): R
   return out;
 }
 
+/** The keywords of a JSON Schema's frame around an instance ({"type": "object", "properties": {…}}). */
+const SCHEMA_FRAME = new Set(["$schema", "$id", "type", "title", "description", "properties", "required", "additionalProperties"]);
+
 function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode, depth: number): Json {
   // One object where the schema's object has a single list property: {"verdicts": [that]} is not
-  // guessed. But a wrapper around the wanted object is taken off: {"response": {...}}.
+  // guessed. But a wrapper around the wanted object is taken off: {"response": {...}}; and so is the
+  // frame of a JSON Schema that models shown the schema write the instance in ({"type": "object",
+  // "properties": {…the instance…}}). A schema sent back as it was shown stays what it is: not the instance.
   let object = value;
+  if (isObject(object) && ownKeys(object, schema).length === 0 && Object.keys(object).every((k) => SCHEMA_FRAME.has(k)) && isObject(object.properties) && ownKeys(object.properties, schema).length > 0) {
+    object = object.properties;
+  }
   for (let i = 0; i < 2 && isObject(object) && ownKeys(object, schema).length === 0; i++) {
     const inner = Object.values(object).map((v) => (typeof v === "string" ? (parsedJson(v) ?? v) : v));
     if (inner.length !== 1) break;

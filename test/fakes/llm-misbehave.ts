@@ -49,6 +49,8 @@
 //                    "| Finding | Source |", each item's citations moved to its Source column
 //   paragraph-cites  the report's and the write-up's prose paragraphs cite once, at their end: each paragraph's citations
 //                    moved after its last sentence ("A. B. C [1](…)[2](…)."), as long-form writing cites
+//   schema-frame     a JSON reply inside the frame of a JSON Schema, as models shown the schema write it:
+//                    {"$schema": "…", "type": "object", "properties": {…the reply…}}
 //   loose-json       JSON as models without a grammar write it, in turn: JavaScript's (bare keys, single-quoted
 //                    strings, a // comment), Python's (True, False, None; line breaks and tabs raw inside strings),
 //                    and JSON with a /* comment */ and raw line breaks; trailing commas in all three
@@ -129,6 +131,7 @@ export const MISBEHAVE_MODES = [
   "cite-styles",
   "tables",
   "paragraph-cites",
+  "schema-frame",
   "loose-json",
   "generic",
   "cut-off",
@@ -255,6 +258,8 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       return out(looseJson(value, input.nextNumber("misbehave|loose-json") % 3));
     case "prose":
       return out(input.nextNumber("misbehave|prose") % 2 === 1 ? sloppyJson(input.text) : `The result follows. ${input.text} I hope this helps!`);
+    case "schema-frame":
+      return out(typeof value === "object" && value !== null && !Array.isArray(value) ? JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: value }) : input.text);
     case "wrapper": {
       // In turn: {"response": {…}}, {"data": {…}}, and {"response": "{…}"} (the object as a string of JSON).
       const n = input.nextNumber("misbehave|wrapper") % 3;
