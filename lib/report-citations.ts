@@ -20,17 +20,8 @@ const MODEL_SOURCES = new RegExp(`^(#{1,6})\\s*(?:\\*\\*|__)?\\s*(?:${SOURCE_WOR
 const SOURCES_LABEL = new RegExp(`^(?:\\*\\*|__)?\\s*(?:${SOURCE_WORDS})\\s*:?\\s*(?:\\*\\*|__)?\\s*:?\\s*$`, "i");
 /** A line a source list under a label is made of: an entry (a bullet, a number, "[n]"), or a line with a URL. */
 const LIST_LINE_OF_SOURCES = /^(?:[-*+]\s|\d{1,3}[.)]\s|\[\^?\w{1,12}\])|https?:\/\//;
-/**
- * What a citation links to: a web page's URL, or one of the research's own analysis queries by its anchor
- * ("#query-ana-1-1-q1": a Deep Research write-up cites the query whose result a sentence states; the
- * conversation page and the exports have the query's SQL and result there). As a regular expression's source.
- */
-export const CITED_TARGET = String.raw`(?:https?:\/\/[^)\s]+|#query-[\w-]+)`;
-/** A citation target that is an analysis query's anchor, not a web page. */
-export const isQueryTarget = (url: string) => /^#query-[\w-]+$/.test(url);
-
 // A Markdown link (optionally wrapped in parentheses), an autolink, or a bare URL not inside a link.
-const CITATION = new RegExp(String.raw`(\(\s*)?\[([^\]\n]*)\]\((${CITED_TARGET})(?:\s+"[^"]*")?\)(\s*\))?|<(https?:\/\/[^>\s]+)>|(?<!\]\()(?<![\w/])(https?:\/\/[^\s)<>\]]+)`, "g");
+const CITATION = /(\(\s*)?\[([^\]\n]*)\]\((https?:\/\/[^)\s]+)(?:\s+"[^"]*")?\)(\s*\))?|<(https?:\/\/[^>\s]+)>|(?<!\]\()(?<![\w/])(https?:\/\/[^\s)<>\]]+)/g;
 
 /**
  * Which lines are a model-written source list: under a "Sources"/"References" heading, up to the next heading of
@@ -193,9 +184,9 @@ function fallbackTitle(url: string): string {
 }
 
 /** A title safe on one Markdown list line: no line breaks, no characters that would start markup. */
-/** A numbered source list's line: "n. Title — <url>"; a query's anchor is no autolink, so its entry links its title. */
+/** A numbered source list's line: "n. Title — <url>". */
 export function sourceListLine(s: NumberedSource): string {
-  return isQueryTarget(s.url) ? `${s.n}. [${escapeTitle(s.title)}](${s.url})` : `${s.n}. ${escapeTitle(s.title)} — <${s.url}>`;
+  return `${s.n}. ${escapeTitle(s.title)} — <${s.url}>`;
 }
 
 function escapeTitle(title: string): string {
@@ -223,8 +214,6 @@ export function numberCitations(markdown: string, titles: ReadonlyMap<string, st
     CITATION,
     (whole, open: string | undefined, text: string | undefined, linkUrl: string | undefined, close: string | undefined, auto: string | undefined, bare: string | undefined) => {
       if (linkUrl) {
-        // A query's anchor is a citation only as a marker: "[query q1 of analysis ana-1-1](#query-…)" is a link in the text.
-        if (isQueryTarget(linkUrl) && !MARKER.test((text ?? "").trim())) return whole;
         const { n, url } = numberOf(linkUrl);
         const cite = `[${n}](${url})`;
         if (MARKER.test((text ?? "").trim())) return open && close ? cite : `${open ?? ""}${cite}${close ?? ""}`;
@@ -240,7 +229,7 @@ export function numberCitations(markdown: string, titles: ReadonlyMap<string, st
   return { markdown: `${body}\n\n${SOURCES_HEADING}\n\n${list.join("\n")}\n`, sources };
 }
 
-const LIST_LINE = /^(\d+)\. (?:(.*) — <(https?:\/\/[^>\s]+)>|\[(.*)\]\((#query-[\w-]+)\))$/;
+const LIST_LINE = /^(\d+)\. (.*) — <(https?:\/\/[^>\s]+)>$/;
 
 /**
  * Splits a stored report into its text and its numbered source list. A report written before
@@ -254,7 +243,7 @@ export function splitNumberedSources(markdown: string): { body: string; sources:
   for (const line of lines) {
     const m = LIST_LINE.exec(line.trim());
     if (!m) return { body: markdown, sources: [] };
-    sources.push({ n: Number(m[1]), title: unescapeTitle(m[2] ?? m[4]), url: m[3] ?? m[5] });
+    sources.push({ n: Number(m[1]), title: unescapeTitle(m[2]), url: m[3] });
   }
   return { body: markdown.slice(0, at).replace(/\s+$/, "") + "\n", sources };
 }
@@ -263,5 +252,5 @@ export function splitNumberedSources(markdown: string): { body: string; sources:
 export function citedSourceCount(markdown: string): number {
   const { sources } = splitNumberedSources(markdown);
   if (sources.length > 0) return sources.length;
-  return new Set([...markdown.matchAll(new RegExp(String.raw`\]\((${CITED_TARGET})\)`, "g"))].map((m) => m[1])).size;
+  return new Set([...markdown.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1])).size;
 }

@@ -8,7 +8,7 @@ import { Markdown } from "../markdown";
 import { analysisArtifactsOf, type DrDataset, type DrTask } from "@/lib/client/deep-research-state";
 import { datasetReadAs } from "@/lib/client/dataset-read-as";
 import { formatDuration } from "@/lib/client/format";
-import { linkQueryCitations, queryAnchor } from "@/lib/exports/query-links";
+import { linkQueryCitations, parseAnalysisSourceUrl, queryAnchor } from "@/lib/exports/query-links";
 import { linkTarget } from "@/lib/knowledge/source-url";
 import { QueryResult } from "./query-result";
 
@@ -38,8 +38,14 @@ function CellLink({ href, children }: { href: string; children: ReactNode }) {
 }
 
 /** Links in Markdown that may cite a query: to its cell on this page; any other opens in a new tab. */
-export const renderQueryLink = ({ href, children }: { href?: string; children: ReactNode }) =>
-  href?.startsWith(CELL_HREF) ? <CellLink href={href}>{children}</CellLink> : <a href={href ? linkTarget(href) : href} target="_blank" rel="noreferrer noopener">{children}</a>;
+export function renderQueryLink({ href, children }: { href?: string; children: ReactNode }) {
+  const target = href ? linkTarget(href) : href;
+  if (!target?.startsWith(CELL_HREF)) return <a href={target} target="_blank" rel="noreferrer noopener">{children}</a>;
+  // A source list's entry shows the query's URL as its text: it reads as the query instead.
+  const query = href ? parseAnalysisSourceUrl(href) : null;
+  const text = query && (children === href || (Array.isArray(children) && children.length === 1 && children[0] === href)) ? `query ${query.queryId} of ${query.taskId}` : children;
+  return <CellLink href={target}>{text}</CellLink>;
+}
 
 function timing(t: DrTask): string {
   if (!t.startedAt) return "";

@@ -22,7 +22,7 @@ function ReplyText({ content, verification }: { content: string; verification: V
     <>
       {verification ? <div className="mt-2"><VerificationSummary data={verification} article={article} noun="write-up" /></div> : null}
       <div ref={article} data-testid={verification ? "dr-verified-reply" : undefined}>
-        {/* A write-up cites its analyses' queries too ("#query-ana-1-1-q1"): such a link shows the query's cell. */}
+        {/* A write-up cites its analyses' queries too (analysisSourceUrl): such a link shows the query's cell. */}
         <Markdown className="prose-report mt-1 text-sm" renderLink={renderQueryLink}>{content}</Markdown>
       </div>
     </>

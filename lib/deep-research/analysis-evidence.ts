@@ -3,7 +3,7 @@
 // with its SQL and result rows, and resolved back to the SQL, the result and the chart for the
 // conversation's view.
 import { parseJson } from "../db/json";
-import { queryAnchor } from "../exports/query-links";
+import { analysisSourceUrl } from "../exports/query-links";
 import type { SourceText } from "../verification/verify-report";
 import type { StoredQuery } from "./agents/analysis";
 import type { StoredChart } from "./agents/analysis-chart";
@@ -51,9 +51,9 @@ function querySourceText(q: StoredQuery): string {
 }
 
 /**
- * The successful queries of analysis tasks as sources a write-up cites: each item linked to its query's
- * anchor ("#query-ana-1-2-q3": its cell on the conversation page, its place in an export), and the
- * query's SQL and result as the text its citations are verified against.
+ * The successful queries of analysis tasks as sources a write-up cites: each item under its query's source
+ * URL (analysisSourceUrl: cited and numbered like a page's; the conversation page links it to the query's
+ * cell), and the query's SQL and result as the text its citations are verified against.
  */
 export function analysisSources(tasks: { taskKey: string; type: string; status: string; artifacts: string }[]): { items: EvidenceItem[]; pages: Map<string, SourceText> } {
   const items: EvidenceItem[] = [];
@@ -62,7 +62,7 @@ export function analysisSources(tasks: { taskKey: string; type: string; status: 
     if (t.type !== "ANALYSIS" || t.status !== "completed") continue;
     for (const q of analysisArtifacts(t.artifacts)?.queries ?? []) {
       if (!q.ok) continue;
-      const url = `#${queryAnchor(t.taskKey, q.id)}`;
+      const url = analysisSourceUrl(t.taskKey, q.id);
       items.push({ id: `${t.taskKey}:${q.id}`, taskKey: t.taskKey, content: resultText(q), url, result: { rows: q.rows, rowCount: q.rowCount, columns: q.columns, sql: q.sql } });
       pages.set(url, { title: `Query ${q.id} of analysis ${t.taskKey}`, text: querySourceText(q) });
     }

@@ -84,11 +84,8 @@ export function conversationDocument(
   const reply = [...c.messages].reverse().find((m) => m.role === "assistant")?.content ?? "";
   for (const s of splitNumberedSources(reply).sources) titles.set(s.url, s.title);
   // The citations are numbered before the analyses go in: a URL in a query's SQL or result is no source.
-  const linked = analyses.includes('<a id="query-');
-  const numbered = splitNumberedSources(numberCitations(writeUp(c, analyses, queryRefs, linked), titles).markdown);
-  // A citation of an analysis query links to its place under Analyses, which only the owner's export has: in a
-  // share link's, "[n]" names it in the source list without a link to nowhere.
-  const body = numbered.body.replace(ANALYSES_HERE, () => analyses).replace(/\[(\d+)\]\(#query-[\w-]+\)/g, (whole, n: string) => (linked ? whole : `\\[${n}\\]`));
+  const numbered = splitNumberedSources(numberCitations(writeUp(c, analyses, queryRefs, analyses.includes('<a id="query-')), titles).markdown);
+  const body = numbered.body.replace(ANALYSES_HERE, () => analyses);
   const { sources } = numbered;
   const last = c.messages.at(-1)?.createdAt ?? c.createdAt;
   const date = last.slice(0, 10);

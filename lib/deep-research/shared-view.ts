@@ -7,7 +7,7 @@ import { conversationSnapshot, type ConversationSnapshot } from "./snapshot";
 import { verificationOfConversation } from "../db/verifications";
 import { conversationStatus } from "./views";
 import { toVerificationView, type VerificationView } from "../verification/view";
-import { isQueryTarget } from "../report-citations";
+import { parseAnalysisSourceUrl } from "../exports/query-links";
 
 type Iso = string;
 const iso = (d: Date | string | null | undefined): Iso | null => (d == null ? null : new Date(d).toISOString());
@@ -87,6 +87,6 @@ export async function withWriteUpVerification(c: SharedConversation, conversatio
 
 /** A share link shows no dataset's rows: a verdict's quote from an analysis query's result is left out (its verdict stays). */
 export function withoutQueryQuotes(view: VerificationView): VerificationView {
-  const pass = <P extends Pick<VerificationView, "claims">>(p: P): P => ({ ...p, claims: p.claims.map((c) => (c.quote_url && isQueryTarget(c.quote_url) ? { ...c, quote: null } : c)) });
+  const pass = <P extends Pick<VerificationView, "claims">>(p: P): P => ({ ...p, claims: p.claims.map((c) => (c.quote_url && parseAnalysisSourceUrl(c.quote_url) ? { ...c, quote: null } : c)) });
   return { ...pass(view), as_written: pass(view.as_written) };
 }

@@ -9,8 +9,12 @@ import { renderItems } from "./agents/snippets";
 import { analysisSources } from "./analysis-evidence";
 import { citedSourceCount, splitNumberedSources } from "../report-citations";
 import { claimsOf, reportBody } from "../verification/claims";
+import { linkTarget } from "../knowledge/source-url";
+import { isWebLink } from "../exports/blocks";
+import { safeUrl } from "../exports/latex/escape";
 
 const A = "https://a.example/prices";
+const Q1 = "https://analysis.quarry.invalid/ana-1-1/q1";
 const B = "https://b.example/grid";
 const shown = renderItems([
   { id: "cmitem-a", taskKey: "lit-1-1", content: "Prices fell.", url: A },
@@ -53,16 +57,16 @@ test("a write-up cites an analysis query as it cites a page: a numbered link to 
     { id: "q2", sql: "SELECT nope", ok: false, error: "no such column", columns: [], rows: [], rowCount: 0, truncated: false, durationMs: 1 },
   ] }) }];
   const analyses = analysisSources(tasks);
-  assert.deepEqual(analyses.items.map((i) => i.url), ["#query-ana-1-1-q1"], "only a query that ran");
-  assert.match(analyses.pages.get("#query-ana-1-1-q1")!.text, /^Row 1: region = north; total = 412\.$/m, "each row says what its values measure");
+  assert.deepEqual(analyses.items.map((i) => i.url), [Q1], "only a query that ran");
+  assert.match(analyses.pages.get(Q1)!.text, /^Row 1: region = north; total = 412\.$/m, "each row says what its values measure");
   const both = renderItems([{ id: "cmitem-a", taskKey: "lit-1-1", content: "Prices fell.", url: A }, ...analyses.items], 10_000).choices;
   const out = citeSnippets("Battery prices fell sharply [S1]. North sold the most, 412 in all [S2].", both, new Map([...pages, ...analyses.pages]));
   const { body, sources } = splitNumberedSources(out);
-  assert.equal(body.trim(), `Battery prices fell sharply [1](${A}). North sold the most, 412 in all [2](#query-ana-1-1-q1).`);
-  assert.deepEqual(sources.map((s) => [s.n, s.title, s.url]), [[1, "Battery prices", A], [2, "Query q1 of analysis ana-1-1", "#query-ana-1-1-q1"]]);
-  assert.match(out, /^2\. \[Query q1 of analysis ana-1-1\]\(#query-ana-1-1-q1\)$/m, "its entry links its title (no autolink to a fragment)");
+  assert.equal(body.trim(), `Battery prices fell sharply [1](${A}). North sold the most, 412 in all [2](${Q1}).`);
+  assert.deepEqual(sources.map((s) => [s.n, s.title, s.url]), [[1, "Battery prices", A], [2, "Query q1 of analysis ana-1-1", Q1]]);
+  assert.equal(linkTarget(Q1), "#query-ana-1-1-q1", "the conversation page links it to the query's cell");
   const claims = claimsOf(reportBody(out).body);
-  assert.deepEqual(claims.map((c) => c.urls), [[A], ["#query-ana-1-1-q1"]], "the query's sentence is a cited claim, checked against the query's result");
+  assert.deepEqual(claims.map((c) => c.urls), [[A], [Q1]], "the query's sentence is a cited claim, checked against the query's result");
   assert.equal(citedSourceCount(out), 2);
 });
 
@@ -129,18 +133,16 @@ test("a discovery kept without linked evidence says so in the export and the pap
   assert.ok(paper.limitations.some((l) => l.startsWith("1 discovery could not be linked to stored evidence")));
 });
 
-test("a write-up citing a query: the owner's export links it to its place under Analyses; a share link's names it unlinked and shows no row as a quote", () => {
-  const reply = `Battery prices fell sharply [1](${A}). North sold the most, 412 in all [2](#query-ana-1-1-q1).\n\n## Sources\n\n1. Battery prices — <${A}>\n2. [Query q1 of analysis ana-1-1](#query-ana-1-1-q1)\n`;
-  const row = { sentence: "North sold the most, 412 in all.", verdict: "supported" as const, cited_urls: ["#query-ana-1-1-q1"], quote: "Row 1: region = north; total = 412.", quote_url: "#query-ana-1-1-q1", note: null };
+test("a write-up citing a query: its exports name the query by its title, with no link to a host that is no address; a share link shows no row as a quote", () => {
+  const reply = `Battery prices fell sharply [1](${A}). North sold the most, 412 in all [2](${Q1}).\n\n## Sources\n\n1. Battery prices — <${A}>\n2. Query q1 of analysis ana-1-1 — <${Q1}>\n`;
+  const row = { sentence: "North sold the most, 412 in all.", verdict: "supported" as const, cited_urls: [Q1], quote: "Row 1: region = north; total = 412.", quote_url: Q1, note: null };
   const web = { sentence: "Battery prices fell sharply.", verdict: "supported" as const, cited_urls: [A], quote: "Prices fell.", quote_url: A, note: null };
   const verification = { ...conversation.writeUpVerification!, claims: [web, row], as_written: { ...conversation.writeUpVerification!.as_written, claims: [web, row] } };
   const c: SharedConversation = { ...conversation, messages: [conversation.messages[0], { ...conversation.messages[1], content: reply }], writeUpVerification: verification };
-  const owner = conversationDocument(c, verification, '## Analyses\n\n<a id="query-ana-1-1-q1"></a>**Query q1**').doc;
-  assert.match(owner.body, /412 in all \[2\]\(#query-ana-1-1-q1\)/, "the owner's export links the query's place");
-  assert.deepEqual(owner.sources.map((s) => [s.n, s.title, s.url]), [[1, "Battery prices", A], [2, "Query q1 of analysis ana-1-1", "#query-ana-1-1-q1"]]);
-  const shared = conversationDocument(c, verification, "").doc;
-  assert.match(shared.body, /412 in all \\\[2\\\]\./, "a share link's export has no anchor to link to");
-  assert.equal(shared.sources[1].title, "Query q1 of analysis ana-1-1");
+  const { doc } = conversationDocument(c, verification);
+  assert.deepEqual(doc.sources.map((s) => [s.n, s.title, s.url]), [[1, "Battery prices", A], [2, "Query q1 of analysis ana-1-1", Q1]]);
+  assert.equal(isWebLink(Q1), false, "a document does not link it");
+  assert.equal(safeUrl(Q1), null, "nor does the paper's bibliography");
   const view = withoutQueryQuotes(verification);
   assert.deepEqual([view.claims.map((x) => x.quote), view.as_written.claims.map((x) => x.quote)], [["Prices fell.", null], ["Prices fell.", null]], "a result row is no quote a share link shows");
 });

@@ -71,8 +71,14 @@ export function htmlText(html: string): string {
     });
 }
 
+/**
+ * A source named by a URL on a host under .invalid: a knowledge-base passage or an analysis query
+ * (lib/knowledge/source-url.ts, lib/exports/query-links.ts), never on the web. A document names it by its title.
+ */
+export const isInternalSource = (url: string) => /^https?:\/\/[^/?#\s]+\.invalid(?:[/?#:]|$)/i.test(url.trim());
+
 /** Whether a link target may be followed from a document: the web only. */
-export const isWebLink = (url: string) => /^https?:\/\/[^\s]/i.test(url.trim());
+export const isWebLink = (url: string) => /^https?:\/\/[^\s]/i.test(url.trim()) && !isInternalSource(url);
 
 function inlinesOf(nodes: PhrasingContent[] | Nodes[], style: Omit<Inline, "text"> = {}): Inline[] {
   const out: Inline[] = [];
@@ -94,10 +100,7 @@ function inlinesOf(nodes: PhrasingContent[] | Nodes[], style: Omit<Inline, "text
       case "link": {
         const local = /^#(.+)$/.exec(node.url.trim())?.[1];
         if (local && ANCHOR.test(local)) {
-          const inner = inlinesOf(node.children, { ...style, goTo: local });
-          // A numbered citation of a place in the document (a write-up citing an analysis query) reads "[n]", as a source's does.
-          const n = /^\d+$/.test(plainOf(inner).trim()) ? plainOf(inner).trim() : undefined;
-          out.push(...(n ? [{ ...style, goTo: local, text: `[${n}]` }] : inner));
+          out.push(...inlinesOf(node.children, { ...style, goTo: local }));
           break;
         }
         if (!isWebLink(node.url)) {

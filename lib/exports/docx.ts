@@ -22,7 +22,7 @@ import {
   WidthType,
   type ParagraphChild,
 } from "docx";
-import { isWebLink, markdownBlocks, plainOf, type Block, type Inline } from "./blocks";
+import { isInternalSource, isWebLink, markdownBlocks, plainOf, type Block, type Inline } from "./blocks";
 import { percent, type ExportDocument } from "./document";
 import { clean } from "./latin";
 import { chartLayout } from "./chart-layout";
@@ -135,8 +135,10 @@ export async function docxExport(doc: ExportDocument): Promise<Buffer> {
           children: [
             new Bookmark({ id: `source_${s.n}`, children: [new TextRun({ text: `${s.n}. `, bold: true })] }),
             new TextRun(xmlSafe(s.title)),
-            new TextRun({ text: " — " }),
-            isWebLink(s.url) ? new ExternalHyperlink({ link: s.url, children: [new TextRun({ text: xmlSafe(s.url), style: "Hyperlink" })] }) : new TextRun(xmlSafe(s.url)),
+            // A knowledge passage or an analysis query is named by its title: its URL is no address.
+            ...(isInternalSource(s.url)
+              ? []
+              : [new TextRun({ text: " — " }), isWebLink(s.url) ? new ExternalHyperlink({ link: s.url, children: [new TextRun({ text: xmlSafe(s.url), style: "Hyperlink" })] }) : new TextRun(xmlSafe(s.url))]),
           ],
         }),
       );

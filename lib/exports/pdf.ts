@@ -5,7 +5,7 @@
 // (fonts.ts, pdf-text.ts: embedded, subset, right-to-left runs shaped by fontkit), and what no font
 // has is "?", with a note under the header saying so.
 import PDFDocument from "pdfkit";
-import { isWebLink, markdownBlocks, plainOf, type Block, type Inline } from "./blocks";
+import { isInternalSource, isWebLink, markdownBlocks, plainOf, type Block, type Inline } from "./blocks";
 import { percent, type ExportDocument } from "./document";
 import { fontBytes, fontStack, type FontFace } from "./fonts";
 import { clean, readsRtl, winAnsi } from "./latin";
@@ -252,7 +252,8 @@ export function pdfExport(doc: ExportDocument, stack: FontFace[] = fontStack()):
       pdf.addNamedDestination(`source-${s.n}`, "XYZ", MARGIN, pdf.page.height - pdf.y, null);
       writeRuns(ctx, [...runsOf(ctx, `${s.n}. `, { bold: true }, INK), ...runsOf(ctx, s.title, {}, INK)], { size: BODY - 0.5 });
       const web = isWebLink(s.url);
-      writeRuns(ctx, runsOf(ctx, s.url, {}, web ? LINK : MUTED, web ? { link: s.url } : {}), { size: BODY - 1.5, indent: 14 });
+      // A knowledge passage or an analysis query is named by its title: its URL is no address.
+      if (!isInternalSource(s.url)) writeRuns(ctx, runsOf(ctx, s.url, {}, web ? LINK : MUTED, web ? { link: s.url } : {}), { size: BODY - 1.5, indent: 14 });
       pdf.fillColor(INK).moveDown(0.35);
     }
   }

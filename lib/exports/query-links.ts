@@ -21,9 +21,20 @@ export function linkQueryCitations(markdown: string, queryIds: ReadonlySet<strin
     .join("");
 }
 
-/**
- * The anchor of a query's place (its SQL, table and figure): `query-ana-1-1-q1` — its cell's id on the
- * conversation page and its anchor in an export, so that one link (a write-up's citation of the query,
- * "#query-ana-1-1-q1") leads there in both.
- */
+/** The anchor of a query's place (its SQL, table and figure): `query-ana-1-1-q1`, its cell's id on the conversation page and its anchor in an export. */
 export const queryAnchor = (taskId: string, queryId: string) => `query-${taskId}-${queryId}`.replace(/[^\w-]/g, "-");
+
+/**
+ * An analysis query as a source URL, so that a Deep Research write-up cites it exactly as it cites a page
+ * (citations are http(s) URLs, numbered by URL, as a knowledge-base passage's are: lib/knowledge/source-url.ts).
+ * The host is under .invalid (RFC 2606): never fetched; the conversation page links it to the query's cell.
+ */
+export const ANALYSIS_HOST = "analysis.quarry.invalid";
+
+export const analysisSourceUrl = (taskId: string, queryId: string) => `https://${ANALYSIS_HOST}/${encodeURIComponent(taskId)}/${encodeURIComponent(queryId)}`;
+
+/** The task and query an analysis source URL names, or null for any other URL. */
+export function parseAnalysisSourceUrl(raw: string): { taskId: string; queryId: string } | null {
+  const m = /^https:\/\/analysis\.quarry\.invalid\/([^/?#]+)\/([^/?#]+)$/.exec(raw.trim());
+  return m ? { taskId: decodeURIComponent(m[1]), queryId: decodeURIComponent(m[2]) } : null;
+}

@@ -2,6 +2,8 @@
 // web page (citations are http(s) URLs, numbered by URL). The host is under .invalid (RFC 2606): the
 // URL can never be fetched from the network, and the app turns it into its own document view
 // (appPathOfSource) with the page and the passage to highlight.
+import { parseAnalysisSourceUrl, queryAnchor } from "../exports/query-links";
+
 export const KNOWLEDGE_HOST = "knowledge.quarry.invalid";
 
 export interface KnowledgeSourceRef {
@@ -50,7 +52,11 @@ export function sourceTitle(documentName: string, documentTitle: string | null, 
   return ref.section ? `${name}, ${ref.section}` : name;
 }
 
-/** Where a link to a source goes in the browser: the document view for a knowledge source, else the URL itself. */
+/**
+ * Where a link to a source goes in the browser: the document view for a knowledge source, the query's cell
+ * on its conversation page for an analysis query (a write-up cites it), else the URL itself.
+ */
 export function linkTarget(url: string): string {
-  return appPathOfSource(url) ?? url;
+  const query = parseAnalysisSourceUrl(url);
+  return query ? `#${queryAnchor(query.taskId, query.queryId)}` : (appPathOfSource(url) ?? url);
 }

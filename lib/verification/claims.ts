@@ -3,7 +3,7 @@
 // its place in the Markdown, so that a repair can rewrite or remove exactly that sentence.
 // Sentences are split by the Unicode segmenter (Intl.Segmenter), in any language: a Chinese or
 // Japanese sentence ends at 。 with no space after it, and Thai words have no spaces between them.
-import { CITED_TARGET, splitNumberedSources } from "../report-citations";
+import { splitNumberedSources } from "../report-citations";
 
 export interface Claim {
   /** 0-based, in reading order. */
@@ -31,11 +31,10 @@ export interface Claim {
   covering?: string[];
 }
 
-// Links to a web page or to an analysis query's anchor (CITED_TARGET).
-const LINK = new RegExp(String.raw`\[([^\]\n]*)\]\((${CITED_TARGET})(?:\s+"[^"]*")?\)`, "g");
-const CITATION_ONLY = new RegExp(String.raw`^\s*(\(\s*)?\[(\d+|source|\[\d+\])\]\(${CITED_TARGET}\)(\s*\))?`);
+const LINK = /\[([^\]\n]*)\]\((https?:\/\/[^)\s]+)(?:\s+"[^"]*")?\)/g;
+const CITATION_ONLY = /^\s*(\(\s*)?\[(\d+|source|\[\d+\])\]\(https?:\/\/[^)\s]+\)(\s*\))?/;
 // Citation markers at the start of a segment belong to the sentence before: "… fell 20%. [1](…) Next".
-const LEADING_CITATIONS = new RegExp(String.raw`^(?:\s*\(?\s*\[(?:\d+|source|\[\d+\])\]\(${CITED_TARGET}(?:\s+"[^"]*")?\)\s*\)?)+`);
+const LEADING_CITATIONS = /^(?:\s*\(?\s*\[(?:\d+|source|\[\d+\])\]\(https?:\/\/[^)\s]+(?:\s+"[^"]*")?\)\s*\)?)+/;
 
 // Locale-agnostic: the default rules of Unicode's text segmentation (UAX #29), with the runtime's dictionaries for Thai and CJK words.
 const SENTENCES = new Intl.Segmenter(undefined, { granularity: "sentence" });

@@ -35,7 +35,7 @@ export interface CitationAudit {
   /** Cited sentences of the stored text that the verification view does not show, and view claims that are not in the stored text. */
   missingFromView: string[];
   notInStored: string[];
-  /** Cited sentences of the stored text that cite an analysis query ("#query-ana-1-1-q1"), and those of the view judged supported or partly. */
+  /** Cited sentences of the stored text that cite an analysis query (https://analysis.quarry.invalid/ana-1-1/q1), and those of the view judged supported or partly. */
   queryCited: number;
   queryJudged: number;
   /** Uncited sentences the view judged supported or partly by their paragraph's citation, and sentences flagged as facts without a citation. */
@@ -152,7 +152,8 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
   const { markdownExport } = await import("../../lib/exports/markdown");
   const { verificationOfResearch, verificationOfConversation } = await import("../../lib/db/verifications");
   const { claimsOf, reportBody } = await import("../../lib/verification/claims");
-  const { isQueryTarget } = await import("../../lib/report-citations");
+  const { parseAnalysisSourceUrl } = await import("../../lib/exports/query-links");
+  const isQueryTarget = (url: string) => parseAnalysisSourceUrl(url) !== null;
   const { toVerificationView } = await import("../../lib/verification/view");
   const user = await db.user.create({ data: { email: `misbehave-${process.pid}@example.com`, passwordHash: "x" } });
   const userId = user.id;

@@ -2,6 +2,7 @@
 // access date, and its author and date where the page states them. Keys are stable and unique, so
 // that every \cite in the paper resolves. Every field is
 // escaped so that BibTeX and LaTeX both read it: braces balanced, URLs percent-encoded.
+import { isInternalSource } from "../blocks";
 import { latex, safeUrl, typeset, type Typeset } from "./escape";
 
 export interface BibSource {
@@ -63,7 +64,7 @@ export function bibtex(sources: BibSource[], t: Typeset = typeset(false)): strin
       const fields = [
         field("title", `{${latex(cut(s.title, 400), t) || "Untitled"}}`),
         asAuthor ? field("author", author) : null,
-        field("howpublished", latex(siteOf(s.url), t)),
+        isInternalSource(s.url) ? null : field("howpublished", latex(siteOf(s.url), t)),
         year && /^\d{4}$/.test(year) ? field("year", year) : null,
         s.published && /^\d{4}-\d{2}-\d{2}/.test(s.published) ? field("date", s.published.slice(0, 10)) : null,
         // unsrtnat prints url with \url, which reads it verbatim; safeUrl leaves no brace, backslash or ^.

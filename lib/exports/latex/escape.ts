@@ -5,6 +5,7 @@
 // pdflatex anything its T1 fonts cannot show becomes "?" (lib/exports/latin.ts) and is recorded, so
 // that the paper can say so.
 import { clean, readsRtl, RTL, winAnsi } from "../latin";
+import { isInternalSource } from "../blocks";
 
 export { readsRtl };
 
@@ -158,7 +159,7 @@ export function latex(text: string, t: Typeset = typeset(false)): string {
  * would otherwise be read by TeX as a backslash); % and # are escaped for \href's argument.
  */
 export function safeUrl(url: string): string | null {
-  if (!/^https?:\/\//i.test(url.trim())) return null;
+  if (!/^https?:\/\//i.test(url.trim()) || isInternalSource(url)) return null;
   const encoded = [...clean(url.trim())]
     .map((ch) => (/[A-Za-z0-9\-._~:/?@!$&'()*+,;=%#[\]]/.test(ch) ? ch : [...new TextEncoder().encode(ch)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("")))
     .join("");
