@@ -173,7 +173,8 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
     const viewCited = (view?.claims ?? []).filter((c) => c.cited_urls.length > 0);
     const viewKeys = new Set(viewCited.map((c) => key(c.sentence, c.cited_urls)));
     const judged = (view?.claims ?? []).filter((c) => ["supported", "partial", "unsupported"].includes(c.verdict)).length;
-    const uncited = (view?.claims ?? []).filter((c) => c.cited_urls.length === 0).length;
+    // Uncited claims not judged by a paragraph's citation (those are counted as judged).
+    const uncited = (view?.claims ?? []).filter((c) => c.cited_urls.length === 0 && !["supported", "partial", "unsupported"].includes(c.verdict)).length;
     return {
       writtenCited: written.length,
       judgedUnsupported: unsupported.length,
