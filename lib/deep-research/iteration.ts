@@ -136,8 +136,8 @@ async function discovery(ctx: DrContext, level: number) {
     knownTaskIds: tasks.map((t) => t.taskKey), signal: ctx.signal, onUsage: ctx.usage,
   });
   ctx.check();
-  if (result.droppedItemIds.length || result.unlinked.length || result.rejected.length) {
-    console.warn(`[quarry] conversation ${ctx.conversationId} level ${level}: dropped ${result.droppedItemIds.length} evidence id(s) naming no snippet, kept ${result.unlinked.length} discovery(ies) without linked evidence, rejected ${result.rejected.length} stating numbers their results do not hold`);
+  if (result.droppedItemIds.length || result.unlinked.length || result.rejected.length || result.relinked.length) {
+    console.warn(`[quarry] conversation ${ctx.conversationId} level ${level}: dropped ${result.droppedItemIds.length} evidence id(s) naming no snippet, kept ${result.unlinked.length} discovery(ies) without linked evidence, linked ${result.relinked.length} to the snippets holding their numbers, rejected ${result.rejected.length} stating numbers no result holds`);
   }
   if (await applyDiscoveryChanges(ctx.conversationId, level, result.changes)) {
     for (const d of await discoveryViews(ctx.conversationId)) ctx.emit("discovery", d);

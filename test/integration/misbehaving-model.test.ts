@@ -366,6 +366,14 @@ for (const mode of MISBEHAVE_MODES) {
       assert.ok((runOf("answer").references ?? 0) > 0, "the answer has a reference");
     });
 
+    test("deep-research: a discovery citing the first snippet for figures another holds is linked to that one, not rejected", () => {
+      // Every evidence handle is the first one shown (S1, a query's result) — the literature finding's figures are
+      // on a page: it is linked to the page's snippet (before, it was rejected as stating numbers no result holds).
+      const run = runOf("deep-research");
+      assert.ok((run.discoveries ?? 0) >= 2, `${run.discoveries} discoveries`);
+      assert.equal(run.discoveriesWithEvidence, run.discoveries, "a discovery without linked evidence");
+    });
+
     test("deep-research: ANALYSIS tasks run when the dataset loaded", () => {
       const run = runOf("deep-research");
       assert.equal(run.datasetsLoaded, 1, "the uploaded CSV loaded");

@@ -91,3 +91,29 @@ test("a discovery resting on a query result may state only numbers its cited res
   assert.deepEqual(out.changes[0].items, [{ taskKey: "ana-1-1", itemId: "ana-1-1:q1" }]);
   assert.deepEqual(out.changes[3].items, [{ taskKey: "ana-1-1", itemId: "ana-1-1:q1" }]);
 });
+
+test("a discovery whose cited query result does not hold its figures is linked to the snippets that do, a result's or a page's; a figure no snippet holds, or two could, and it is rejected", () => {
+  const q = (id: string, rows: (string | number)[][]) => ({ id, taskKey: id.split(":")[0], content: "SQL: SELECT …", url: "", result: { rows, rowCount: rows.length } });
+  // S1, S2: literature; S3, S4, S5: three queries, the last two holding south's 380; S6: a page's snippet with figures.
+  const page = { id: "cmitem0000000000000000006", taskKey: "lit-1-2", content: "Sales grew 12% in 2023.", url: "https://c.example/6" };
+  const all = renderItems([...items, q("ana-1-1:q1", [["north", 412]]), q("ana-1-2:q1", [["south", 380]]), q("ana-1-2:q2", [["south", 380], ["east", 95]]), page], 10_000).choices;
+  const out = validateDiscoveries(
+    [
+      // S3 for S5 (a misnamed handle): only S5 holds both 380 and 95.
+      raw({ claim: "South sold 380 units and east 95", evidenceItems: ["S3"] }),
+      // 380 alone: two results hold it, the link is not guessed.
+      raw({ claim: "South sold 380 units", evidenceItems: ["S3"] }),
+      // No snippet holds 999.
+      raw({ claim: "North sold 999 units", evidenceItems: ["S3"] }),
+      // A page's figures with a query's handle: the page's snippet is its evidence.
+      raw({ claim: "Sales grew 12% in 2023", evidenceItems: ["S3"] }),
+    ],
+    all, existing, ["ana-1-1", "ana-1-2", "lit-1-2"],
+  );
+  assert.deepEqual(out.relinked, ["South sold 380 units and east 95", "Sales grew 12% in 2023"]);
+  assert.deepEqual(out.rejected, ["South sold 380 units", "North sold 999 units"]);
+  assert.deepEqual(out.changes.map((c) => [c.claim, c.items, c.supportingTaskIds]), [
+    ["South sold 380 units and east 95", [{ taskKey: "ana-1-2", itemId: "ana-1-2:q2" }], ["ana-1-2"]],
+    ["Sales grew 12% in 2023", [{ taskKey: "lit-1-2", itemId: page.id }], ["lit-1-2"]],
+  ]);
+});

@@ -4,8 +4,9 @@
 // discoveries (disc-2), and each is resolved here (agents/choices.ts). Evidence that names no shown
 // snippet is dropped and a wrong task is repaired from the item; a discovery left with no evidence
 // is kept, without linked evidence (its view says so), rather than lost. A discovery resting on a
-// query result may state only numbers that its cited results (or its cited quotes) hold; one
-// stating others is rejected: that is a judgement, not a naming problem.
+// query result may state only numbers that its cited results (or its cited quotes) hold; one whose
+// cited result does not hold them is linked to the one snippet shown that does (a misnamed handle), and
+// one that no snippet shown supports is rejected: that is a judgement, not a naming problem.
 import { z } from "zod";
 import { generateStructured } from "../../ai/call";
 import { agentHeader, tag } from "../../ai/prompts";
@@ -50,8 +51,10 @@ export interface DiscoveryResult {
   droppedItemIds: string[];
   /** Discoveries kept without linked evidence: none of their evidence named a snippet shown. */
   unlinked: string[];
-  /** Discoveries rejected for stating numbers their cited results do not hold. */
+  /** Discoveries rejected for stating numbers their cited results do not hold, nor any one result shown. */
   rejected: string[];
+  /** Discoveries whose cited result did not hold their numbers, linked to the snippets shown (results or pages') that hold them (evidenceHolding). */
+  relinked: string[];
 }
 
 export async function findDiscoveries({ context, items, existing, itemBudgetTokens, knownTaskIds, onUsage, signal }: AgentCall & {
@@ -75,12 +78,33 @@ merge or retire earlier discoveries when the new evidence changes them, always w
   return validateDiscoveries(out.discoveries, choices, existing, knownTaskIds);
 }
 
+/** The figures of `text` that the snippets do not hold: their results' values, their pages' words. */
+function unheld(text: string, snippets: readonly EvidenceItem[]): string[] {
+  const results = snippets.flatMap((i) => i.result ?? []);
+  return unsupportedNumbers(text, results, snippets.filter((i) => !i.result).map((i) => i.content).join("\n"));
+}
+
+/**
+ * The evidence of a discovery whose cited snippets do not hold its figures: its cited pages' snippets and,
+ * for each figure they lack, the one snippet shown that holds it (a figure that several hold must be held by
+ * one of those already taken). Undefined when a figure is in no snippet shown, or the choice is not one.
+ */
+function evidenceHolding(text: string, cited: EvidenceItem[], shown: readonly Choice<EvidenceItem>[]): EvidenceItem[] | undefined {
+  const kept = cited.filter((i) => !i.result);
+  const missing = unheld(text, kept);
+  const holders = new Map(missing.map((figure) => [figure, shown.map((c) => c.value).filter((i) => !unheld(text, [i]).includes(figure))]));
+  if ([...holders.values()].some((h) => h.length === 0)) return undefined;
+  const taken = [...new Set([...holders.values()].filter((h) => h.length === 1).map((h) => h[0]))];
+  const evidence = [...kept, ...taken];
+  return taken.length > 0 && unheld(text, evidence).length === 0 ? evidence : undefined;
+}
+
 /** Resolves the model's discoveries against the snippets it was shown (by handle), the tasks and the discoveries that exist. */
 export function validateDiscoveries(raw: RawDiscovery[], shown: readonly Choice<EvidenceItem>[], existing: ExistingDiscovery[], knownTaskIds: string[]): DiscoveryResult {
   // Keys and task ids are handles of their own; a lone candidate is not taken for any value: a wrong link is worse than none.
   const keys = existing.map((d) => ({ handle: d.key, value: d.key }));
   const tasks = knownTaskIds.map((t) => ({ handle: t, value: t }));
-  const result: DiscoveryResult = { changes: [], droppedItemIds: [], unlinked: [], rejected: [] };
+  const result: DiscoveryResult = { changes: [], droppedItemIds: [], unlinked: [], rejected: [], relinked: [] };
   for (const d of raw) {
     const key = d.key === null ? null : (resolveChoice(d.key, keys, { only: false })?.value ?? null);
     // An update or retirement of an unknown key is a new discovery, or nothing.
@@ -88,14 +112,22 @@ export function validateDiscoveries(raw: RawDiscovery[], shown: readonly Choice<
     if (!action) continue;
     const evidence = resolveAll(d.evidenceItems, shown);
     result.droppedItemIds.push(...evidence.unresolved);
-    const cited = evidence.resolved.map((c) => c.value);
+    let cited = evidence.resolved.map((c) => c.value);
     if (action === "new" && cited.length === 0) result.unlinked.push(d.claim);
     const results = cited.flatMap((i) => i.result ?? []);
     if (action !== "retire" && results.length > 0) {
+      const text = `${d.claim}\n${d.evidence}`;
       const quotes = cited.filter((i) => !i.result).map((i) => i.content).join("\n");
-      if (unsupportedNumbers(`${d.claim}\n${d.evidence}`, results, quotes).length > 0) {
-        result.rejected.push(d.claim);
-        continue;
+      if (unsupportedNumbers(text, results, quotes).length > 0) {
+        // A handle misnamed (S3 for S4, or the first one shown) is a naming slip, not a false claim: the
+        // snippets shown that hold its numbers — a query's result, or a page's snippet — are its evidence.
+        const relinked = evidenceHolding(text, cited, shown);
+        if (!relinked) {
+          result.rejected.push(d.claim);
+          continue;
+        }
+        cited = relinked;
+        result.relinked.push(d.claim);
       }
     }
     const supporting = new Set([...resolveAll(d.supportingTaskIds, tasks).resolved.map((c) => c.value), ...cited.map((i) => i.taskKey)]);
