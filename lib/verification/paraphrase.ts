@@ -7,7 +7,7 @@
 // there, never the model's. The caller still checks that it carries the claim (./content.ts).
 import type { Located } from "./align";
 import { sentenceRanges } from "./claims";
-import { keyTerms, termsHeld } from "./content";
+import { carriedBy, keyTerms, termsHeld } from "./content";
 
 /** Share of the quote's key terms a sentence must hold (every figure too). */
 const MIN_SHARE = 0.8;
@@ -39,4 +39,26 @@ export function locateParaphrase(quote: string, source: string): Located | undef
   const start = best.start + (text.length - text.trimStart().length);
   const end = best.end - (text.length - text.trimEnd().length);
   return { text: source.slice(start, end), start, end, spans: [{ start, end }] };
+}
+
+/**
+ * Another source (of `sources`, none of `cited`; the first in their order) that says what a sentence says —
+ * a sentence (or two) of it holding every figure and most key terms of the sentence, and carrying it
+ * (carriedBy) — or undefined when none does. A model that cites S3 for what S4 says has misnamed its
+ * source: the sentence is cited to S4 and judged again, instead of being rewritten to S3's words or removed.
+ */
+export function citedElsewhere(sentence: string, cited: readonly string[], sources: ReadonlyMap<string, { text: string }>): string | undefined {
+  const terms = keyTerms(sentence);
+  if (terms.stems.length + terms.unspaced.length < MIN_TERMS) return undefined;
+  // A cheap look first: a page without the sentence's figures or most of its stems is passed by unsegmented.
+  const needles = [...terms.numbers, ...terms.stems, ...terms.unspaced];
+  for (const [url, source] of sources) {
+    if (cited.includes(url) || !source.text) continue;
+    const lower = source.text.toLowerCase().replace(/(\d),(?=\d{3}\b)/g, "$1");
+    if (terms.numbers.some((n) => !lower.includes(n))) continue;
+    if (needles.filter((n) => lower.includes(n)).length < MIN_SHARE * needles.length) continue;
+    const located = locateParaphrase(sentence, source.text);
+    if (located && carriedBy(sentence, located.text) === "supported") return url;
+  }
+  return undefined;
 }

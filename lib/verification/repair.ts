@@ -5,7 +5,18 @@
 import { numberCitations } from "../report-citations";
 import { isClaimText, sentencesOf, type Claim } from "./claims";
 
-export type RepairEdit = { position: number; action: "remove" } | { position: number; action: "rewrite"; sentence: string };
+export type RepairEdit = { position: number; action: "remove" } | { position: number; action: "rewrite"; sentence: string } | { position: number; action: "recite"; url: string };
+
+/** A sentence cited to another source instead (paraphrase.ts citedElsewhere): its links give way to one link to `url`. */
+export function recited(claim: Claim, url: string): string {
+  let first = true;
+  return claim.markdown
+    .replace(/\s*\[[^\]\n]*\]\(https?:\/\/[^)\s]+(?:\s+"[^"]*")?\)/g, (link) => {
+      if (!first) return "";
+      first = false;
+      return `${/^\s/.test(link) ? " " : ""}[0](${url})`;
+    });
+}
 
 /** The citations of a sentence, as they stood after it: "[2](…)[5](…)". */
 function citationsOf(claim: Claim): string {
@@ -48,6 +59,8 @@ export function applyRepairs(body: string, claims: Claim[], edits: RepairEdit[],
     }
     if (edit.action === "rewrite") {
       out = out.slice(0, claim.start) + rewritten(claim, edit.sentence) + out.slice(claim.end);
+    } else if (edit.action === "recite") {
+      out = out.slice(0, claim.start) + recited(claim, edit.url) + out.slice(claim.end);
     } else {
       // Take the sentence and the space before it (or after it, at the start of a line).
       let start = claim.start;

@@ -18,6 +18,7 @@
 import { claimsOf, reportBody, type Claim } from "./claims";
 import { rewritten } from "./repair";
 import type { CheckedVerdict, ClaimVerdict, SourceVerdict } from "./verdicts";
+import { citedElsewhere } from "./paraphrase";
 import { asCovered, findFactual, judgeCited, keyOf, usableCorrection, type Calls, type Prejudged, type PrejudgedCited, type PrejudgedUncited } from "./verify-report";
 
 export class StreamedVerification {
@@ -88,7 +89,11 @@ export class StreamedVerification {
       const result = checkedOf(v);
       const correction = v.verdict === "unsupported" ? (corrections.get(v.position) ?? "") : "";
       this.cited.set(keyOf(v.sentence, v.urls), { result, correction });
-      const usable = v.verdict === "unsupported" && v.urls.length > 0 && !claims[i].row && !claims[i].covering ? usableCorrection(correction, v.sentence) : undefined;
+      const repairable = v.verdict === "unsupported" && v.urls.length > 0 && !claims[i].row && !claims[i].covering;
+      // Cited to the other source that says it, as the repair will (verify-report's edits): judged against that one now.
+      const elsewhere = repairable ? citedElsewhere(v.sentence, v.urls, this.calls.sources) : undefined;
+      if (elsewhere && !this.asked.has(keyOf(v.sentence, [elsewhere]))) rewrites.push({ ...claims[i], urls: [elsewhere] });
+      const usable = repairable && !elsewhere ? usableCorrection(correction, v.sentence) : undefined;
       // Every sentence of the rewrite, as the repair will write it into the report.
       if (usable) rewrites.push(...claimsOf(rewritten(claims[i], usable)).filter((c) => c.urls.length > 0 && !this.asked.has(keyOf(c.text, c.urls))));
     }

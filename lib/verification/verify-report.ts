@@ -23,6 +23,7 @@ import { errorMessage } from "../errors";
 import { tokenize } from "./align";
 import { claimsOf, reportBody, type Claim } from "./claims";
 import { applyRepairs, type RepairEdit } from "./repair";
+import { citedElsewhere } from "./paraphrase";
 import { sourceWindow } from "./source-window";
 import { bestOf, checkVerdict, countVerdicts, mostlyUnverified, unverified, type CheckedVerdict, type ClaimVerdict, type ModelVerdict } from "./verdicts";
 
@@ -95,6 +96,9 @@ export async function verifyReport(options: VerifyOptions): Promise<string> {
     const edits = verdicts
       .filter((x) => x.verdict === "unsupported" && x.urls.length > 0)
       .flatMap((x): RepairEdit[] => {
+        // Said by another source read: the model misnamed its source. Cited to that one, and judged again.
+        const url = claims[x.position]?.row ? undefined : citedElsewhere(x.sentence, x.urls, calls.sources);
+        if (url) return [{ position: x.position, action: "recite", url }];
         const sentence = usableCorrection(corrections.get(x.position), x.sentence);
         // A table row with a correction stays as written, judged unsupported and marked: it cannot be rewritten.
         if (sentence && claims[x.position]?.row) return [];
@@ -107,7 +111,8 @@ export async function verifyReport(options: VerifyOptions): Promise<string> {
             status: "rechecking" as const,
             repaired: applyRepairs(original.body, claims, edits, original.sourceTitles),
             removed: edits.filter((e) => e.action === "remove").length,
-            rewritten: edits.filter((e) => e.action === "rewrite").length,
+            // A sentence cited to another source counts as rewritten (its citation was).
+            rewritten: edits.filter((e) => e.action !== "remove").length,
           };
     if (repair.status === "done") {
       v = await store.savePass(v.id, 1, verdicts, countVerdicts(verdicts), repair);

@@ -49,6 +49,8 @@
 //                    "| Finding | Source |", each item's citations moved to its Source column
 //   paragraph-cites  the report's and the write-up's prose paragraphs cite once, at their end: each paragraph's citations
 //                    moved after its last sentence ("A. B. C [1](…)[2](…)."), as long-form writing cites
+//   miscite          the report cites every third sentence to the source after the one it comes from (its prompt's
+//                    <source> list, in turn), as models misnumber their sources
 //   schema-frame     a JSON reply inside the frame of a JSON Schema, as models shown the schema write it:
 //                    {"$schema": "…", "type": "object", "properties": {…the reply…}}
 //   loose-json       JSON as models without a grammar write it, in turn: JavaScript's (bare keys, single-quoted
@@ -132,6 +134,7 @@ export const MISBEHAVE_MODES = [
   "tables",
   "paragraph-cites",
   "schema-frame",
+  "miscite",
   "loose-json",
   "generic",
   "cut-off",
@@ -250,6 +253,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
   if (!json && mode === "cite-styles" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(citeStyles(input.text, input.prompt, () => input.nextNumber("misbehave|cite-styles")));
   if (!json && mode === "tables" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(findingsTables(input.text));
   if (!json && mode === "paragraph-cites" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(paragraphCitations(input.text));
+  if (!json && mode === "miscite" && input.agent === "report-writer") return out(miscited(input.text, input.prompt));
   if (!json) return out(mode === "fenced" && input.text ? fenced(input.text, (input.nextNumber("misbehave|fenced") - 1) % 3) : input.text);
   const value = parseOrUndefined(input.text);
   if (value === undefined) return out(input.text);
@@ -388,6 +392,26 @@ function citeStyles(text: string, prompt: string, next: () => number): string {
     })
     .replace(/\[S(\d+)\]\[S(\d+)\]/g, (whole, a: string, b: string) => (Number(b) === Number(a) + 1 ? `[S${a}-S${b}]` : whole))
     .replace(/\[S(\d+)\](?![-(])/g, (_, n: string) => styled(Number(n)));
+}
+
+/** The URLs of a report writer's prompt's <source id="S2" url="…"> elements, in order. */
+function promptSourceUrls(prompt: string): string[] {
+  return [...prompt.matchAll(/<source\b([^>]*)>/g)].flatMap(([, attrs]) => {
+    const url = /\burl="([^"]*)"/.exec(attrs)?.[1];
+    return url ? [unescapeAttr(url)] : [];
+  });
+}
+
+/** Every third citation link of a report to the next source of its prompt instead (mode miscite). */
+export function miscited(text: string, prompt: string): string {
+  const urls = promptSourceUrls(prompt);
+  if (urls.length < 2) return text;
+  let n = 0;
+  return text.replace(/\[([^\]\n]*)\]\((https?:\/\/[^)\s]+)\)/g, (whole, label: string, url: string) => {
+    const at = urls.indexOf(url);
+    if (at === -1 || ++n % 3 !== 0) return whole;
+    return `[${label}](${urls[(at + 1) % urls.length]})`;
+  });
 }
 
 /** A citation as the writers give it: a link "[1](https://…)" or a handle "[S2]". */

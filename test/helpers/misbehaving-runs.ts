@@ -38,6 +38,9 @@ export interface CitationAudit {
   /** Cited sentences of the stored text that cite an analysis query (https://analysis.quarry.invalid/ana-1-1/q1), and those of the view judged supported or partly. */
   queryCited: number;
   queryJudged: number;
+  /** Cited sentences of the stored text, and the view's claims judged supported. */
+  storedCited: number;
+  finalSupported: number;
   /** Uncited sentences the view judged supported or partly by their paragraph's citation, and sentences flagged as facts without a citation. */
   coveredSupported: number;
   flaggedUncited: number;
@@ -185,6 +188,8 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       judged,
       unjudged: (view?.claims.length ?? 0) - judged - uncited,
       uncited,
+      storedCited: storedCited.length,
+      finalSupported: (view?.claims ?? []).filter((c) => c.verdict === "supported").length,
       coveredSupported: (view?.claims ?? []).filter((c) => c.cited_urls.length === 0 && ["supported", "partial"].includes(c.verdict)).length,
       flaggedUncited: (view?.claims ?? []).filter((c) => c.verdict === "uncited").length,
       tableRowsCited: storedCited.filter((c) => c.row).length,

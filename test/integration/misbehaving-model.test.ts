@@ -46,6 +46,8 @@
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged. Under cite-styles (the report and the write-up cite the sources' handles in the model's
 //   own styles: "(S2)", "[citation:2]", "【2†source】", ranges…): the same.
+//   Under miscite (every third sentence of the report cited to the next source): each is cited to the source that says
+//   it and judged again, kept supported.
 //   Under paragraph-cites (each prose paragraph cited once, at its end): its sentences are judged against that citation,
 //   none flagged as an uncited fact.
 //   Under tables (the report's and the write-up's cited list items set out as "| Finding | Source |"): each row is a
@@ -305,6 +307,18 @@ for (const mode of MISBEHAVE_MODES) {
           assert.deepEqual(c.lost, []);
         });
       }
+    }
+
+    if (mode === "miscite") {
+      // A sentence cited to the wrong source (the next one of the list) is cited to the source that says it and
+      // judged again (before, it was judged unsupported and removed, or rewritten to the wrong source's words).
+      test("tree: each sentence cited to the wrong source is cited to the one that says it, and kept supported", () => {
+        const c = runOf("tree").citations;
+        assert.ok(c, "the tree wrote no report");
+        assert.ok(c.judgedUnsupported > 0, "no citation was wrong as written");
+        assert.equal(c.storedCited, c.writtenCited, `${c.writtenCited - c.storedCited} of ${c.writtenCited} cited sentences lost`);
+        assert.equal(c.finalSupported, c.storedCited, `${c.finalSupported} of ${c.storedCited} supported`);
+      });
     }
 
     if (mode === "paragraph-cites") {
