@@ -41,6 +41,14 @@ export function locateParaphrase(quote: string, source: string): Located | undef
   return { text: source.slice(start, end), start, end, spans: [{ start, end }] };
 }
 
+/** A source's text as the cheap look reads it (lower case, no thousands separators), once per source object. */
+const lowerCache = new WeakMap<object, string>();
+function lowered(source: { text: string }): string {
+  let lower = lowerCache.get(source);
+  if (lower === undefined) lowerCache.set(source, (lower = source.text.toLowerCase().replace(/(\d),(?=\d{3}\b)/g, "$1")));
+  return lower;
+}
+
 /**
  * Another source (of `sources`, none of `cited`; the first in their order) that says what a sentence says —
  * a sentence (or two) of it holding every figure and most key terms of the sentence, and carrying it
@@ -54,7 +62,7 @@ export function citedElsewhere(sentence: string, cited: readonly string[], sourc
   const needles = [...terms.numbers, ...terms.stems, ...terms.unspaced];
   for (const [url, source] of sources) {
     if (cited.includes(url) || !source.text) continue;
-    const lower = source.text.toLowerCase().replace(/(\d),(?=\d{3}\b)/g, "$1");
+    const lower = lowered(source);
     if (terms.numbers.some((n) => !lower.includes(n))) continue;
     if (needles.filter((n) => lower.includes(n)).length < MIN_SHARE * needles.length) continue;
     const located = locateParaphrase(sentence, source.text);
