@@ -12,6 +12,15 @@ test("enum values in another case or padded, numbers as strings and keys in anot
   assert.deepEqual(verdicts.parse(conform(reply, shapeOf(verdicts))), { verdicts: [{ id: "C2", verdict: "supported", score: 0.5 }] });
 });
 
+test("a yes/no as models write it is the boolean: 'true', 'Yes', 'no', 1, 0; other words are left for validation", () => {
+  const decision = z.object({ shouldContinue: z.boolean() });
+  for (const [written, meant] of [["true", true], [" Yes ", true], ["no", false], ["FALSE", false], [1, true], [0, false]] as const) {
+    assert.deepEqual(conform({ shouldContinue: written }, shapeOf(decision)), { shouldContinue: meant }, String(written));
+  }
+  assert.deepEqual(conform({ shouldContinue: "maybe" }, shapeOf(decision)), { shouldContinue: "maybe" });
+  assert.deepEqual(conform({ shouldContinue: 2 }, shapeOf(decision)), { shouldContinue: 2 });
+});
+
 test("keys in another convention are the schema's: snake_case, kebab-case or Title Case for camelCase, and back", () => {
   const discovery = z.object({ keyInsights: z.array(z.object({ exactQuote: z.string(), evidenceTaskIds: z.array(z.string()) })), shouldContinue: z.boolean() });
   const reply = { key_insights: [{ "Exact Quote": "q", "evidence-task-ids": ["t1"] }], should_continue: "true" };

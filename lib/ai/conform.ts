@@ -80,7 +80,9 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
     const n = Number(value.trim().replace(/,(?=\d{3}\b)/g, ""));
     if (value.trim() !== "" && Number.isFinite(n)) return types.includes("integer") && !types.includes("number") && !Number.isInteger(n) ? value : n;
   }
-  if (types.includes("boolean") && typeof value === "string" && /^\s*(true|false)\s*$/i.test(value)) return value.trim().toLowerCase() === "true";
+  // A yes/no as models write it: "true", "Yes", "no", 1 or 0.
+  if (types.includes("boolean") && typeof value === "string" && /^\s*(true|false|yes|no)\s*$/i.test(value)) return /^\s*(true|yes)\s*$/i.test(value);
+  if (types.includes("boolean") && (value === 1 || value === 0)) return value === 1;
   if (types.includes("string") && (typeof value === "number" || typeof value === "boolean")) return String(value);
   return value;
 }

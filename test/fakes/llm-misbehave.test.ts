@@ -187,6 +187,9 @@ describe("value modes, walked along the wire schema", () => {
     assert.deepEqual(step, { action: " SEARCH ", think: "Look.", searchQuery: ["heat pumps"] });
     const tasks = JSON.parse(enumCased(plan, await wireSchema(planner)).text) as typeof plan;
     assert.deepEqual(tasks.tasks.map((t) => t.type), ["Literature", " ANALYSIS "]);
+    const decision = z.object({ shouldContinue: z.boolean(), confidence: z.enum(["low", "high"]) });
+    const said = [true, false].map(async (shouldContinue) => JSON.parse(enumCased({ shouldContinue, confidence: "low" }, await wireSchema(decision)).text).shouldContinue);
+    assert.deepEqual(await Promise.all(said), ["Yes", "No"], "booleans as yes/no words (or, in turn, as text)");
   });
 
   test("retyped: handles and ids in another case, quoted, bracketed or labelled, URLs and file names retyped, integer ids as strings", async () => {

@@ -22,7 +22,8 @@
 //                    out: "correction": null, no "quote" key, as models mark what does not apply
 //   sql-dialect      the analysis agent's SQL written as for another database: identifiers in MySQL's backticks, and in
 //                    turn the query in a ```sql fence inside the JSON string, or after a "SQL:" label
-//   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "
+//   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "; booleans as
+//                    "Yes"/"No" or "true"/"false" text
 //   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), a handle with a label
 //                    after it ("Q1 (as listed)") or before it ("id: Q1"), its number with a zero ("Q01"), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
@@ -514,6 +515,8 @@ function transformLeaf(mode: "enum-case" | "retyped" | "near-quotes" | "generic"
   const value = leaf.value;
   switch (mode) {
     case "enum-case":
+      // A yes/no as models write it, in turn: "Yes"/"No", then "true"/"false" as text.
+      if (typeof value === "boolean") return variant() % 2 === 1 ? (value ? "Yes" : "No") : String(value);
       return kind === "enum" || kind === "handle" ? enumCase(value as string, variant()) : value;
     case "near-quotes":
       return kind === "quote" ? nearQuote(value as string, variant()) : value;
