@@ -58,3 +58,14 @@ test("a handle with the model's label after it is that handle, unless the label 
   assert.equal(resolveChoice("lit-1-2 (solar review)", tasks, { only: false })?.value, 1);
   assert.equal(resolveChoice("ana-1-1: sales by region", tasks, { only: false })?.value, 2);
 });
+
+test("an enum value in the model's own words is the option it means, when only one fits", () => {
+  const verdicts = ["supported", "partial", "unsupported"];
+  for (const [written, meant] of [["partially_supported", "partial"], ["Partially supported", "partial"], ["partly", "partial"], ["not supported", "unsupported"], ["NOT_SUPPORTED", "unsupported"], ["fully supported", "supported"], ["Supported by the source", "supported"]] as const) {
+    assert.equal(resolveEnumValue(written, verdicts), meant, written);
+  }
+  assert.equal(resolveEnumValue("Literature review", ["LITERATURE", "ANALYSIS"]), "LITERATURE");
+  assert.equal(resolveEnumValue("not relevant", ["relevant", "irrelevant"]), "irrelevant");
+  assert.equal(resolveEnumValue("supported partially", verdicts), "partial");
+  for (const written of ["no support", "maybe", "not sure", "contradicted", "supported, not fully"]) assert.equal(resolveEnumValue(written, verdicts), undefined, written);
+});

@@ -132,8 +132,36 @@ function byLeadingHandle<T>(text: string, choices: readonly Choice<T>[]): Choice
   return choices.some((c) => c !== hit && rest.includes(c.handle.toLowerCase())) ? undefined : hit;
 }
 
-/** The value among `options` (an enum's) that a reply's value means, up to case, padding and the resolver's other near-misses. */
+/**
+ * The value among `options` (an enum's) that a reply's value means, up to case, padding and the resolver's
+ * other near-misses, and as models word a judgement in their own words (wordedEnumValue).
+ */
 export function resolveEnumValue(value: unknown, options: readonly string[]): string | undefined {
   if (typeof value !== "string" && typeof value !== "number") return undefined;
-  return resolveChoice(value, options.map((o) => ({ handle: o, value: o })), { only: false })?.value;
+  return resolveChoice(value, options.map((o) => ({ handle: o, value: o })), { only: false })?.value ?? (typeof value === "string" ? wordedEnumValue(value, options) : undefined);
+}
+
+const wordsOf = (text: string) => text.normalize("NFKC").toLowerCase().replace(/[_\s-]+/g, " ").trim();
+
+/**
+ * An enum value in a model's words: "partially_supported", "Partially supported", "partly" for "partial"; "not
+ * supported", "Not_Relevant" for "unsupported", "irrelevant"; "fully supported" for "supported"; "literature
+ * review" for "literature" (its first word, unless that word negates). Undefined unless exactly one option fits.
+ */
+function wordedEnumValue(value: string, options: readonly string[]): string | undefined {
+  const byWords = new Map(options.map((o) => [wordsOf(o), o]));
+  const words = wordsOf(value);
+  const one = (candidates: string[]) => {
+    const hits = [...new Set(candidates.map((c) => byWords.get(c)).filter((o): o is string => o !== undefined))];
+    return hits.length === 1 ? hits[0] : undefined;
+  };
+  if (byWords.has(words)) return byWords.get(words);
+  const negated = /^(?:not|non|no)\s+(.+)$/.exec(words);
+  if (negated) return one(["un", "in", "im", "ir", "non ", "non", "not "].map((prefix) => `${prefix}${negated[1]}`));
+  if (/\b(?:partially|partly|partial)\b/.test(words)) return one(["partial", "partially", "partly"]);
+  // A negation anywhere else ("supported, not fully") is not read past.
+  if (/\b(?:not|no|non|never)\b/.test(words)) return undefined;
+  const plain = /^(?:fully|completely|entirely|clearly|directly)\s+(.+)$/.exec(words);
+  if (plain && byWords.has(plain[1])) return byWords.get(plain[1]);
+  return one([words.split(" ")[0]]);
 }

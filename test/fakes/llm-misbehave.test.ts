@@ -10,6 +10,7 @@ import {
   countOff,
   datasetDescription,
   enumCase,
+  wordedEnum,
   findingsTables,
   paragraphCitations,
   genericUrl,
@@ -308,4 +309,8 @@ test("paragraph-cites: a prose paragraph's citations move to its end; list items
     paragraphCitations(text),
     "## Details\n\nPrices fell 20%. Capacity doubled. Demand rose [1](https://a.example/x)[2](https://b.example/y).\n\n- An item [S1]. Two [S2].\nOne sentence [S3].",
   );
+});
+
+test("worded-enums: judgements in words", () => {
+  assert.deepEqual([wordedEnum("unsupported", 0), wordedEnum("partial", 0), wordedEnum("supported", 1), wordedEnum("LITERATURE", 0), wordedEnum("objective_met", 1)], ["not supported", "partially", "fully supported", "Literature (as judged)", "fully objective met"]);
 });

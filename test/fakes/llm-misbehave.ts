@@ -24,6 +24,9 @@
 //                    turn the query in a ```sql fence inside the JSON string, or after a "SQL:" label
 //   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "; booleans as
 //                    "Yes"/"No" or "true"/"false" text
+//   worded-enums     enum (and const) values that are judgements in the model's own words: "not supported" for
+//                    "unsupported", "partially" for "partial", in turn "fully supported" and "Supported (as judged)",
+//                    underscores as spaces ("objective met")
 //   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), a handle with a label
 //                    after it ("Q1 (as listed)") or before it ("id: Q1"), its number with a zero ("Q01"), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
@@ -123,6 +126,7 @@ export const MISBEHAVE_MODES = [
   "nulls",
   "sql-dialect",
   "enum-case",
+  "worded-enums",
   "retyped",
   "near-quotes",
   "count-off",
@@ -307,6 +311,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       if (!isCounted(value)) return out(input.text);
       return out(JSON.stringify(countOff(value, input.nextNumber("misbehave|count") % 2 === 1 ? 1 : -1)));
     case "enum-case":
+    case "worded-enums":
     case "retyped":
     case "near-quotes":
     case "generic": {
@@ -510,7 +515,7 @@ export function reasoningText({ agent, text, json }: Pick<MisbehaveInput, "agent
 // ---------------------------------------------------------------------------------------------------
 // The transforms, each pure (the variant number picks among a habit's forms).
 
-function transformLeaf(mode: "enum-case" | "retyped" | "near-quotes" | "generic", leaf: Leaf, variant: () => number): unknown {
+function transformLeaf(mode: "enum-case" | "worded-enums" | "retyped" | "near-quotes" | "generic", leaf: Leaf, variant: () => number): unknown {
   const kind = leafKind(leaf);
   const value = leaf.value;
   switch (mode) {
@@ -518,6 +523,8 @@ function transformLeaf(mode: "enum-case" | "retyped" | "near-quotes" | "generic"
       // A yes/no as models write it, in turn: "Yes"/"No", then "true"/"false" as text.
       if (typeof value === "boolean") return variant() % 2 === 1 ? (value ? "Yes" : "No") : String(value);
       return kind === "enum" || kind === "handle" ? enumCase(value as string, variant()) : value;
+    case "worded-enums":
+      return kind === "enum" ? wordedEnum(value as string, variant()) : value;
     case "near-quotes":
       return kind === "quote" ? nearQuote(value as string, variant()) : value;
     case "retyped":
@@ -528,6 +535,15 @@ function transformLeaf(mode: "enum-case" | "retyped" | "near-quotes" | "generic"
 }
 
 /** "supported" → "Supported", then " SUPPORTED " (a form that changes nothing is skipped). */
+/** A judgement in words (mode worded-enums): "unsupported" → "not supported", "partial" → "partially", else "fully x" or "X (as judged)". */
+export function wordedEnum(value: string, variant: number): string {
+  const words = value.replace(/_/g, " ");
+  const negated = /^un(.+)$/i.exec(words);
+  if (negated) return `not ${negated[1]}`;
+  if (/^partial$/i.test(words)) return "partially";
+  return variant % 2 === 1 ? `fully ${words}` : `${words.charAt(0).toUpperCase()}${words.slice(1).toLowerCase()} (as judged)`;
+}
+
 export function enumCase(value: string, variant: number): string {
   const capitalised = value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
   return variant % 2 === 1 && capitalised !== value ? capitalised : ` ${value.toUpperCase()} `;
