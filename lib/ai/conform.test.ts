@@ -21,6 +21,14 @@ test("a yes/no as models write it is the boolean: 'true', 'Yes', 'no', 1, 0; oth
   assert.deepEqual(conform({ shouldContinue: 2 }, shapeOf(decision)), { shouldContinue: 2 });
 });
 
+test("a list written as text: a list of one, or choices apart by commas or 'and'; free text is not split", () => {
+  const step = z.object({ searchQuery: z.array(z.string()), evidence: z.array(z.enum(["S1", "S2", "S3"])) });
+  assert.deepEqual(conform({ searchQuery: "heat pumps, Europe 2024", evidence: "S1, S3" }, shapeOf(step)), { searchQuery: ["heat pumps, Europe 2024"], evidence: ["S1", "S3"] });
+  assert.deepEqual(conform({ searchQuery: "", evidence: "s2 and S3" }, shapeOf(step)), { searchQuery: [], evidence: ["S2", "S3"] });
+  assert.deepEqual(conform({ searchQuery: ["a"], evidence: "S1, made-up:9" }, shapeOf(step)), { searchQuery: ["a"], evidence: ["S1", "made-up:9"] }, "a piece that names nothing is a piece: validation (or the caller) drops it");
+  assert.deepEqual(conform({ searchQuery: ["a"], evidence: "the first source, and the third" }, shapeOf(step)), { searchQuery: ["a"], evidence: "the first source, and the third" }, "words are no list of choices");
+});
+
 test("keys in another convention are the schema's: snake_case, kebab-case or Title Case for camelCase, and back", () => {
   const discovery = z.object({ keyInsights: z.array(z.object({ exactQuote: z.string(), evidenceTaskIds: z.array(z.string()) })), shouldContinue: z.boolean() });
   const reply = { key_insights: [{ "Exact Quote": "q", "evidence-task-ids": ["t1"] }], should_continue: "true" };

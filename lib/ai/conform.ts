@@ -73,7 +73,7 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
   }
   if (types.includes("object")) return conformObject(value, schema, root, depth);
   if (types.includes("array")) {
-    const list = Array.isArray(value) ? value : isObject(value) && schema.items && fits(value, deref(schema.items, root)) ? [value] : value;
+    const list = Array.isArray(value) ? value : isObject(value) && schema.items && fits(value, deref(schema.items, root)) ? [value] : typeof value === "string" && schema.items ? listFromText(value, deref(schema.items, root)) : value;
     return Array.isArray(list) && schema.items ? list.map((item) => conform(item, schema.items as JsonSchemaNode, root, depth + 1)) : list;
   }
   if ((types.includes("integer") || types.includes("number")) && typeof value === "string") {
@@ -161,6 +161,25 @@ function fromText(text: string, schema: JsonSchemaNode, root: JsonSchemaNode): R
 
 /** The keywords of a JSON Schema's frame around an instance ({"type": "object", "properties": {…}}). */
 const SCHEMA_FRAME = new Set(["$schema", "$id", "type", "title", "description", "properties", "required", "additionalProperties"]);
+
+/**
+ * A list written as text, as models write a list of one or of a few choices: "heat pumps" for ["heat pumps"];
+ * "S1, S3" or "S1 and S3" for ["S1", "S3"] where the items are choices and the pieces name them (a piece
+ * that is a lone word naming none stays a piece, as in a list: the caller drops it); "" for [].
+ * Free text is not split at its commas: it is one item.
+ */
+function listFromText(text: string, items: JsonSchemaNode): Json {
+  if (text.trim() === "") return [];
+  const options = items.enum ?? (items.const !== undefined ? [items.const] : undefined);
+  if (options) {
+    const pieces = text.split(/\s*(?:[,;&/]|\band\b)\s*/i).filter(Boolean);
+    const names = options.filter((o): o is string => typeof o === "string");
+    const named = pieces.filter((p) => resolveEnumValue(p, names) !== undefined);
+    // Choices, or ids among them that name nothing (dropped later, as in any list of them): not a sentence.
+    return named.length > 0 && pieces.every((p) => named.includes(p) || /^\S{1,40}$/.test(p)) ? pieces : text;
+  }
+  return typesOf(items).includes("string") ? [text] : text;
+}
 
 function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode, depth: number): Json {
   // One object where the schema's object has a single list property: {"verdicts": [that]} is not

@@ -27,6 +27,8 @@
 //   worded-enums     enum (and const) values that are judgements in the model's own words: "not supported" for
 //                    "unsupported", "partially" for "partial", in turn "fully supported" and "Supported (as judged)",
 //                    underscores as spaces ("objective met")
+//   list-text        lists of texts written as text, as models write a list of one or of a few choices: ["heat pumps"]
+//                    as "heat pumps", [] as "", a list of handles or choices as "S1, S3"
 //   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), a handle with a label
 //                    after it ("Q1 (as listed)") or before it ("id: Q1"), its number with a zero ("Q01"), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
@@ -110,7 +112,7 @@
 // free text.
 import { schemaInstance } from "./json-schema-instance";
 import { unescapeAttr } from "./llm-parse";
-import { leafKind, mapLeaves, type JsonSchema, type Leaf, type LeafKind } from "./llm-schema-leaves";
+import { leafKind, mapArrays, mapLeaves, type JsonSchema, type Leaf, type LeafKind } from "./llm-schema-leaves";
 
 export const MISBEHAVE_MODES = [
   "think",
@@ -127,6 +129,7 @@ export const MISBEHAVE_MODES = [
   "sql-dialect",
   "enum-case",
   "worded-enums",
+  "list-text",
   "retyped",
   "near-quotes",
   "count-off",
@@ -310,6 +313,8 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       // The replies with a counted list alternate: one more, then one fewer.
       if (!isCounted(value)) return out(input.text);
       return out(JSON.stringify(countOff(value, input.nextNumber("misbehave|count") % 2 === 1 ? 1 : -1)));
+    case "list-text":
+      return out(JSON.stringify(mapArrays(value, input.schema ?? {}, listAsText)));
     case "enum-case":
     case "worded-enums":
     case "retyped":
@@ -535,6 +540,14 @@ function transformLeaf(mode: "enum-case" | "worded-enums" | "retyped" | "near-qu
 }
 
 /** "supported" → "Supported", then " SUPPORTED " (a form that changes nothing is skipped). */
+/** A list of texts as text (mode list-text): one item as itself, none as "", choices joined with ", "; other lists stay. */
+export function listAsText(list: unknown[], items: JsonSchema): unknown {
+  const types = Array.isArray(items.type) ? items.type : [items.type];
+  if (!types.includes("string") || !list.every((item) => typeof item === "string")) return list;
+  if (list.length <= 1) return list[0] ?? "";
+  return items.enum || items.const !== undefined ? list.join(", ") : list;
+}
+
 /** A judgement in words (mode worded-enums): "unsupported" → "not supported", "partial" → "partially", else "fully x" or "X (as judged)". */
 export function wordedEnum(value: string, variant: number): string {
   const words = value.replace(/_/g, " ");

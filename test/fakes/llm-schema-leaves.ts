@@ -69,6 +69,21 @@ export function mapLeaves(value: unknown, schema: JsonSchema, visit: (leaf: Leaf
   return visit({ value, schema: s, key, position });
 }
 
+/** The value with every array replaced by `visit`'s result (its items walked first), given the array's items schema. */
+export function mapArrays(value: unknown, schema: JsonSchema, visit: (list: unknown[], items: JsonSchema) => unknown, root: JsonSchema = schema): unknown {
+  let s = deref(schema, root);
+  s = variantFor(value, s, root);
+  if (s.allOf?.length) s = Object.assign({}, ...s.allOf.map((part) => deref(part, root)), { allOf: undefined });
+  if (Array.isArray(value)) {
+    const items = Array.isArray(s.items) || !s.items ? {} : deref(s.items, root);
+    return visit(value.map((item) => mapArrays(item, items, visit, root)), items);
+  }
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapArrays(v, s.properties?.[k] ?? {}, visit, root)]));
+  }
+  return value;
+}
+
 // What a leaf is.
 
 export type LeafKind = "enum" | "handle" | "int-id" | "id" | "url" | "file" | "quote" | "text" | "other";

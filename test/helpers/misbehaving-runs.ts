@@ -93,6 +93,8 @@ export interface ModeRun {
   misbehaved: number;
   /** Requests that asked the model again for a reply it could not read (lib/ai/call.ts's repair). */
   repairs: number;
+  /** The agent of each repair request and the start of what it said was wrong. */
+  repairedAgents: string[];
   /** The scenario's text replies the mode cut at the output limit (first attempts), by agent. */
   cutReplies: { agent: string; intended: string }[];
   /** The prompt tokens of every request, as the fake counted them (sent or not). */
@@ -350,7 +352,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       if (engines.includes("tree")) runs.push(await runTree());
       if (engines.includes("deep-research")) runs.push(await runDeepResearch());
       if (engines.includes("answer")) runs.push(await runAnswer());
-      return { mode, runs, storedLeaks: await storedLeaks(), fencedReplies: await fencedReplies(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, repairs: fakes.llm.log.filter(isRepair).length, promptTokens: fakes.llm.log.reduce((n, e) => n + e.promptTokens, 0), cutReplies: fakes.llm.log.filter((e) => (mode === "cut-off" || mode === "error-in-200") && e.misbehaved && e.intended !== undefined && !isRepair(e)).map((e) => ({ agent: e.agent, intended: e.intended! })), ms: Math.round(performance.now() - t0) };
+      return { mode, runs, storedLeaks: await storedLeaks(), fencedReplies: await fencedReplies(), llmCalls: fakes.llm.log.length, misbehaved: fakes.llm.log.filter((e) => e.misbehaved).length, repairs: fakes.llm.log.filter(isRepair).length, repairedAgents: fakes.llm.log.filter(isRepair).map((e) => `${e.agent}: ${e.messages.at(-1)?.content?.toString().slice(0, 300)}`), promptTokens: fakes.llm.log.reduce((n, e) => n + e.promptTokens, 0), cutReplies: fakes.llm.log.filter((e) => (mode === "cut-off" || mode === "error-in-200") && e.misbehaved && e.intended !== undefined && !isRepair(e)).map((e) => ({ agent: e.agent, intended: e.intended! })), ms: Math.round(performance.now() - t0) };
     },
     async stop(): Promise<void> {
       await db.$disconnect();
