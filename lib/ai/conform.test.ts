@@ -29,6 +29,22 @@ test("a list written as text: a list of one, or choices apart by commas or 'and'
   assert.deepEqual(conform({ searchQuery: ["a"], evidence: "the first source, and the third" }, shapeOf(step)), { searchQuery: ["a"], evidence: "the first source, and the third" }, "words are no list of choices");
 });
 
+test("a choice written as a tool call is unfolded: {search: {…}}, {action, arguments: {…}}, arguments as a string of JSON", () => {
+  const step = z.discriminatedUnion("action", [
+    z.object({ action: z.literal("search"), think: z.string(), searchQuery: z.array(z.string()) }),
+    z.object({ action: z.literal("answer"), think: z.string(), answer: z.string() }),
+  ]);
+  const meant = { action: "search", think: "Look.", searchQuery: ["heat pumps"] };
+  for (const written of [
+    { search: { think: "Look.", searchQuery: ["heat pumps"] } },
+    { action: "search", arguments: { think: "Look.", searchQuery: ["heat pumps"] } },
+    { action: "Search", parameters: JSON.stringify({ think: "Look.", searchQuery: ["heat pumps"] }) },
+  ]) {
+    assert.deepEqual(step.parse(conform(written, shapeOf(step))), meant, JSON.stringify(written));
+  }
+  assert.deepEqual(conform({ action: "answer", think: "t", answer: "a" }, shapeOf(step)), { action: "answer", think: "t", answer: "a" }, "a plain reply is left as it is");
+});
+
 test("keys in another convention are the schema's: snake_case, kebab-case or Title Case for camelCase, and back", () => {
   const discovery = z.object({ keyInsights: z.array(z.object({ exactQuote: z.string(), evidenceTaskIds: z.array(z.string()) })), shouldContinue: z.boolean() });
   const reply = { key_insights: [{ "Exact Quote": "q", "evidence-task-ids": ["t1"] }], should_continue: "true" };

@@ -53,8 +53,9 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
   if (variants) {
     if (value === null && variants.some((v) => typesOf(deref(v, root)).includes("null"))) return null;
     const all = variants.map((v) => deref(v, root));
-    const fitting = (isObject(value) ? all.find((v) => discriminated(value, v, root)) : undefined) ?? all.find((v) => fits(value, v)) ?? all.find((v) => !typesOf(v).includes("null"));
-    return fitting ? conform(value, fitting, root, depth + 1) : value;
+    const unfolded = isObject(value) ? (unfoldedCall(value, all, root) ?? value) : value;
+    const fitting = (isObject(unfolded) ? all.find((v) => discriminated(unfolded, v, root)) : undefined) ?? all.find((v) => fits(unfolded, v)) ?? all.find((v) => !typesOf(v).includes("null"));
+    return fitting ? conform(unfolded, fitting, root, depth + 1) : unfolded;
   }
   if (schema.const !== undefined) {
     return typeof schema.const === "string" && value !== schema.const && resolveEnumValue(value, [schema.const]) ? schema.const : value;
@@ -102,6 +103,39 @@ function discriminated(value: Record<string, Json>, variant: JsonSchemaNode, roo
     const given = loose.get(looseKey(key));
     return given !== undefined && (fixed.includes(given) || (options.length > 0 && resolveEnumValue(given, options) !== undefined));
   });
+}
+
+/** Where a tool call keeps its arguments, as models used to calling tools write a choice. */
+const ARGUMENTS = /^(?:parameters|arguments|args|params|input)$/i;
+
+/**
+ * A choice among variants written as a tool call, unfolded: {"search": {…}} or {"action": "search",
+ * "arguments": {…}} (or its arguments as a string of JSON) for {"action": "search", …}. Undefined when the
+ * value is no such thing (its discriminator's value, or the one key naming it, is no variant's).
+ */
+function unfoldedCall(value: Record<string, Json>, variants: JsonSchemaNode[], root: JsonSchemaNode): Record<string, Json> | undefined {
+  const keys = Object.keys(value);
+  for (const variant of variants) {
+    for (const [key, prop] of Object.entries(variant.properties ?? {})) {
+      const fixed = deref(prop, root).const;
+      if (typeof fixed !== "string" || !(variant.required ?? []).includes(key)) continue;
+      const named = (v: Json | string) => (typeof v === "string" || typeof v === "number") && resolveEnumValue(v, [fixed]) !== undefined;
+      if (keys.length === 1 && keys[0] !== key && named(keys[0])) {
+        const inner = value[keys[0]];
+        const args = typeof inner === "string" ? parsedJson(inner) : inner;
+        if (isObject(args)) return { [key]: fixed, ...args };
+      }
+      if (!named(value[key])) continue;
+      const wrapper = keys.filter((k) => k !== key && ARGUMENTS.test(k));
+      if (wrapper.length !== 1) return undefined;
+      const inner = value[wrapper[0]];
+      const args = typeof inner === "string" ? parsedJson(inner) : inner;
+      if (!isObject(args)) return undefined;
+      const rest = Object.fromEntries(Object.entries(value).filter(([k]) => k !== wrapper[0]));
+      return { ...args, ...rest };
+    }
+  }
+  return undefined;
 }
 
 /** An object or a list sent as a string of JSON, parsed; undefined for any other string. */

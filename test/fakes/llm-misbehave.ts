@@ -29,6 +29,8 @@
 //                    underscores as spaces ("objective met")
 //   list-text        lists of texts written as text, as models write a list of one or of a few choices: ["heat pumps"]
 //                    as "heat pumps", [] as "", a list of handles or choices as "S1, S3"
+//   tool-call        a reply choosing an action written as a tool call, in turn: {"search": {…}}, {"action": "search",
+//                    "arguments": {…}}, and its arguments as a string of JSON
 //   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), a handle with a label
 //                    after it ("Q1 (as listed)") or before it ("id: Q1"), its number with a zero ("Q01"), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
@@ -130,6 +132,7 @@ export const MISBEHAVE_MODES = [
   "enum-case",
   "worded-enums",
   "list-text",
+  "tool-call",
   "retyped",
   "near-quotes",
   "count-off",
@@ -313,6 +316,12 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       // The replies with a counted list alternate: one more, then one fewer.
       if (!isCounted(value)) return out(input.text);
       return out(JSON.stringify(countOff(value, input.nextNumber("misbehave|count") % 2 === 1 ? 1 : -1)));
+    case "tool-call": {
+      if (typeof value !== "object" || value === null || Array.isArray(value) || typeof (value as { action?: unknown }).action !== "string") return out(input.text);
+      const { action, ...args } = value as { action: string };
+      const n = input.nextNumber("misbehave|tool-call") % 3;
+      return out(JSON.stringify(n === 1 ? { [action]: args } : { action, arguments: n === 2 ? args : JSON.stringify(args) }));
+    }
     case "list-text":
       return out(JSON.stringify(mapArrays(value, input.schema ?? {}, listAsText)));
     case "enum-case":
