@@ -45,6 +45,16 @@ test("a choice written as a tool call is unfolded: {search: {…}}, {action, arg
   assert.deepEqual(conform({ action: "answer", think: "t", answer: "a" }, shapeOf(step)), { action: "answer", think: "t", answer: "a" }, "a plain reply is left as it is");
 });
 
+test("tagged items written grouped by their tag are the items, each with its tags; an item in two groups is one", () => {
+  const read = z.object({ items: z.array(z.object({ content: z.string(), queries: z.array(z.enum(["Q1", "Q2"])) })) });
+  const meant = { items: [{ content: "Prices fell 20%.", queries: ["Q1", "Q2"] }, { content: "Capacity doubled.", queries: ["Q2"] }, { content: "Sales rose.", queries: [] }] };
+  const groups = { Q1: ["Prices fell 20%."], "q2 (storage)": ["Prices fell 20%.", "Capacity doubled."], other: "Sales rose." };
+  assert.deepEqual(read.parse(conform({ items: groups }, shapeOf(read))), meant);
+  assert.deepEqual(read.parse(conform(groups, shapeOf(read))), meant, "with no list around them");
+  assert.deepEqual(read.parse(conform({ Q1: ["Prices fell 20%."] }, shapeOf(read))), { items: [{ content: "Prices fell 20%.", queries: ["Q1"] }] }, "a single group keeps its tag");
+  assert.equal(read.safeParse(conform({ items: { facts: ["a"], more: ["b"] } }, shapeOf(read))).success, false, "no group names a tag: not guessed");
+});
+
 test("keys in another convention are the schema's: snake_case, kebab-case or Title Case for camelCase, and back", () => {
   const discovery = z.object({ keyInsights: z.array(z.object({ exactQuote: z.string(), evidenceTaskIds: z.array(z.string()) })), shouldContinue: z.boolean() });
   const reply = { key_insights: [{ "Exact Quote": "q", "evidence-task-ids": ["t1"] }], should_continue: "true" };

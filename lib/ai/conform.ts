@@ -74,7 +74,16 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
   }
   if (types.includes("object")) return conformObject(value, schema, root, depth);
   if (types.includes("array")) {
-    const list = Array.isArray(value) ? value : isObject(value) && schema.items && fits(value, deref(schema.items, root)) ? [value] : typeof value === "string" && schema.items ? listFromText(value, deref(schema.items, root)) : value;
+    const items = schema.items ? deref(schema.items, root) : undefined;
+    const list = Array.isArray(value)
+      ? value
+      : isObject(value) && items
+        ? fits(value, items)
+          ? [value]
+          : (groupedList(value, items, root) ?? value)
+        : typeof value === "string" && items
+          ? listFromText(value, items)
+          : value;
     return Array.isArray(list) && schema.items ? list.map((item) => conform(item, schema.items as JsonSchemaNode, root, depth + 1)) : list;
   }
   if ((types.includes("integer") || types.includes("number")) && typeof value === "string") {
@@ -197,6 +206,43 @@ function fromText(text: string, schema: JsonSchemaNode, root: JsonSchemaNode): R
 const SCHEMA_FRAME = new Set(["$schema", "$id", "type", "title", "description", "properties", "required", "additionalProperties"]);
 
 /**
+ * Tagged items written grouped by their tag, as models asked to tag each item write them: {"Q1": ["fact", …],
+ * "Q2": […], "other": […]} for [{"content": "fact", "queries": ["Q1"]}, …] — where an item is one free text and
+ * one list of choices, and at least one group names a choice (one that names none holds untagged items). An item
+ * in two groups is one item with both tags.
+ */
+function groupedList(value: Record<string, Json>, items: JsonSchemaNode, root: JsonSchemaNode): Json[] | undefined {
+  const props = items.properties ?? {};
+  let textKey: string | undefined;
+  let tag: { key: string; options: string[] } | undefined;
+  for (const key of items.required ?? []) {
+    const prop = deref(props[key] ?? {}, root);
+    const types = typesOf(prop);
+    const element = prop.items ? deref(prop.items, root) : undefined;
+    const options = element?.enum ?? (element?.const !== undefined ? [element.const] : undefined);
+    if (types.includes("array") && options && !tag) tag = { key, options: options.filter((o): o is string => typeof o === "string") };
+    else if (types.includes("string") && !prop.enum && prop.const === undefined && !textKey) textKey = key;
+    else return undefined;
+  }
+  if (!textKey || !tag) return undefined;
+  const out: Record<string, Json>[] = [];
+  let named = 0;
+  for (const [group, texts] of Object.entries(value)) {
+    const list = typeof texts === "string" ? [texts] : Array.isArray(texts) && texts.every((t) => typeof t === "string") ? (texts as string[]) : undefined;
+    if (!list) return undefined;
+    const choice = resolveEnumValue(group, tag.options);
+    if (choice) named++;
+    for (const text of list) {
+      const same = out.find((o) => o[textKey] === text);
+      const tags = (same?.[tag.key] ?? []) as string[];
+      if (same) same[tag.key] = choice && !tags.includes(choice) ? [...tags, choice] : tags;
+      else out.push({ [textKey]: text, [tag.key]: choice ? [choice] : [] });
+    }
+  }
+  return named > 0 ? out : undefined;
+}
+
+/**
  * A list written as text, as models write a list of one or of a few choices: "heat pumps" for ["heat pumps"];
  * "S1, S3" or "S1 and S3" for ["S1", "S3"] where the items are choices and the pieces name them (a piece
  * that is a lone word naming none stays a piece, as in a list: the caller drops it); "" for [].
@@ -224,6 +270,10 @@ function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode
   if (isObject(object) && ownKeys(object, schema).length === 0 && Object.keys(object).every((k) => SCHEMA_FRAME.has(k)) && isObject(object.properties) && ownKeys(object.properties, schema).length > 0) {
     object = object.properties;
   }
+  // Tagged items grouped by tag with no list around them ({"Q1": […], "Q2": […]} for {"items": [...]}).
+  const sole = isObject(object) && ownKeys(object, schema).length === 0 ? soleListProperty(schema, root) : undefined;
+  const grouped = sole && isObject(object) ? groupedList(object, deref(sole.items, root), root) : undefined;
+  if (sole && grouped) object = { [sole.name]: grouped };
   for (let i = 0; i < 2 && isObject(object) && ownKeys(object, schema).length === 0; i++) {
     const inner = Object.values(object).map((v) => (typeof v === "string" ? (parsedJson(v) ?? v) : v));
     if (inner.length !== 1) break;

@@ -10,6 +10,7 @@ import {
   countOff,
   datasetDescription,
   enumCase,
+  groupedByTag,
   listAsText,
   wordedEnum,
   findingsTables,
@@ -320,4 +321,11 @@ test("list-text: a list of one as itself, none as empty text, choices joined; fr
   const free: JsonSchema = { type: "string" };
   const choice: JsonSchema = { type: "string", enum: ["S1", "S2", "S3"] };
   assert.deepEqual([listAsText(["heat pumps"], free), listAsText([], free), listAsText(["S1", "S3"], choice), listAsText(["a", "b"], free), listAsText([{ x: 1 }], { type: "object" })], ["heat pumps", "", "S1, S3", ["a", "b"], [{ x: 1 }]]);
+});
+
+test("grouped: tagged items grouped by tag, untagged ones under 'other'; other replies untouched", () => {
+  const read = { items: [{ content: "a", queries: ["Q1", "Q2"] }, { content: "b", queries: [] }] };
+  assert.deepEqual(groupedByTag(read), { key: "items", groups: { Q1: ["a"], Q2: ["a"], other: ["b"] } });
+  assert.equal(groupedByTag({ queries: [{ query: "q", objective: "o", extra: 1 }] }), undefined);
+  assert.equal(groupedByTag({ verdicts: [], note: "" }), undefined);
 });

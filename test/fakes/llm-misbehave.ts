@@ -31,6 +31,8 @@
 //                    as "heat pumps", [] as "", a list of handles or choices as "S1, S3"
 //   tool-call        a reply choosing an action written as a tool call, in turn: {"search": {…}}, {"action": "search",
 //                    "arguments": {…}}, and its arguments as a string of JSON
+//   grouped          tagged items written grouped by their tags, as models asked to tag each item write them: {"items":
+//                    {"Q1": ["fact", …], "Q2": […], "other": […]}}, in turn with no list property around the groups
 //   retyped          handles and ids in another case, quoted or bracketed ("[S3]", "\"d1\""), a handle with a label
 //                    after it ("Q1 (as listed)") or before it ("id: Q1"), its number with a zero ("Q01"), URLs with
 //                    scheme and host in upper case, a trailing slash or ?utm_source=x, file names as table names or in
@@ -133,6 +135,7 @@ export const MISBEHAVE_MODES = [
   "worded-enums",
   "list-text",
   "tool-call",
+  "grouped",
   "retyped",
   "near-quotes",
   "count-off",
@@ -321,6 +324,11 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
       const { action, ...args } = value as { action: string };
       const n = input.nextNumber("misbehave|tool-call") % 3;
       return out(JSON.stringify(n === 1 ? { [action]: args } : { action, arguments: n === 2 ? args : JSON.stringify(args) }));
+    }
+    case "grouped": {
+      const groups = groupedByTag(value);
+      if (!groups) return out(input.text);
+      return out(JSON.stringify(input.nextNumber("misbehave|grouped") % 2 === 1 ? { [groups.key]: groups.groups } : groups.groups));
     }
     case "list-text":
       return out(JSON.stringify(mapArrays(value, input.schema ?? {}, listAsText)));
@@ -549,6 +557,26 @@ function transformLeaf(mode: "enum-case" | "worded-enums" | "retyped" | "near-qu
 }
 
 /** "supported" → "Supported", then " SUPPORTED " (a form that changes nothing is skipped). */
+/**
+ * A reply holding one list of tagged items ({"items": [{"content": "…", "queries": ["Q1"]}]}) as groups by tag
+ * (mode grouped): {"Q1": ["…"], "other": [untagged]}; undefined for any other reply.
+ */
+export function groupedByTag(value: unknown): { key: string; groups: Record<string, string[]> } | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value);
+  if (entries.length !== 1 || !Array.isArray(entries[0][1]) || entries[0][1].length === 0) return undefined;
+  const [key, list] = entries[0] as [string, unknown[]];
+  const groups: Record<string, string[]> = {};
+  for (const item of list) {
+    const fields = typeof item === "object" && item !== null ? Object.values(item) : [];
+    const text = fields.find((f): f is string => typeof f === "string");
+    const tags = fields.find((f): f is string[] => Array.isArray(f) && f.every((t) => typeof t === "string"));
+    if (fields.length !== 2 || text === undefined || tags === undefined) return undefined;
+    for (const tag of tags.length ? tags : ["other"]) (groups[tag] ??= []).push(text);
+  }
+  return { key, groups };
+}
+
 /** A list of texts as text (mode list-text): one item as itself, none as "", choices joined with ", "; other lists stay. */
 export function listAsText(list: unknown[], items: JsonSchema): unknown {
   const types = Array.isArray(items.type) ? items.type : [items.type];

@@ -139,7 +139,7 @@ for (const mode of MISBEHAVE_MODES) {
       });
     }
 
-    if (mode === "loose-json" || mode === "wrapper" || mode === "bare-list" || mode === "bare-strings" || mode === "json-lines" || mode === "other-keys" || mode === "nulls" || mode === "retyped" || mode === "schema-frame" || mode === "worded-enums" || mode === "list-text" || mode === "tool-call") {
+    if (mode === "loose-json" || mode === "wrapper" || mode === "bare-list" || mode === "bare-strings" || mode === "json-lines" || mode === "other-keys" || mode === "nulls" || mode === "retyped" || mode === "schema-frame" || mode === "worded-enums" || mode === "list-text" || mode === "tool-call" || mode === "grouped") {
       // Loose JSON, an object in a wrapper (as an object or a string of JSON) and a bare list, is read as it is: no
       // call is asked again (each repair is a call more, and a model that writes so may write so again).
       test("every reply is read without a repair", () => {
