@@ -41,6 +41,8 @@ export interface CitationAudit {
   /** Cited sentences of the stored text, and the view's claims judged supported. */
   storedCited: number;
   finalSupported: number;
+  /** The view's claims not judged supported: verdict, sentence, note. */
+  notSupported: string[];
   /** Uncited sentences the view judged supported or partly by their paragraph's citation, and sentences flagged as facts without a citation. */
   coveredSupported: number;
   flaggedUncited: number;
@@ -192,6 +194,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       uncited,
       storedCited: storedCited.length,
       finalSupported: (view?.claims ?? []).filter((c) => c.verdict === "supported").length,
+      notSupported: (view?.claims ?? []).filter((c) => c.verdict !== "supported").map((c) => `${c.verdict}: ${c.sentence.slice(0, 100)} (${c.note ?? ""})`),
       coveredSupported: (view?.claims ?? []).filter((c) => c.cited_urls.length === 0 && ["supported", "partial"].includes(c.verdict)).length,
       flaggedUncited: (view?.claims ?? []).filter((c) => c.verdict === "uncited").length,
       tableRowsCited: storedCited.filter((c) => c.row).length,

@@ -312,12 +312,13 @@ for (const mode of MISBEHAVE_MODES) {
     if (mode === "miscite") {
       // A sentence cited to the wrong source (the next one of the list) is cited to the source that says it and
       // judged again (before, it was judged unsupported and removed, or rewritten to the wrong source's words).
-      test("tree: each sentence cited to the wrong source is cited to the one that says it, and kept supported", () => {
+      test("tree: each sentence cited to the wrong source is cited to the one that says it, kept and judged", () => {
         const c = runOf("tree").citations;
         assert.ok(c, "the tree wrote no report");
         assert.ok(c.judgedUnsupported > 0, "no citation was wrong as written");
         assert.equal(c.storedCited, c.writtenCited, `${c.writtenCited - c.storedCited} of ${c.writtenCited} cited sentences lost`);
-        assert.equal(c.finalSupported, c.storedCited, `${c.finalSupported} of ${c.storedCited} supported`);
+        // Judged as any report's sentences are: supported, or partly where the sentence adds to its source.
+        assert.deepEqual(c.notSupported.filter((x) => !x.startsWith("partial:")), [], `${c.finalSupported} of ${c.storedCited} supported`);
       });
     }
 
