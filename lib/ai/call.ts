@@ -418,9 +418,12 @@ const MIN_OVERLAP = 12;
  * of `next` that ends `before`, of at least MIN_OVERLAP characters (shorter ones may be chance).
  */
 export function joinContinued(before: string, next: string): string {
+  // The space between the two is the cut's: kept once (a continuation may begin with the space the cut text ended on).
+  if (/\s$/.test(before)) next = next.trimStart();
   const window = before.slice(-OVERLAP_WINDOW);
   const cutSentence = window.slice(window.search(/[^.!?\n]*$/)).trimStart();
-  if (cutSentence.trim() && next.startsWith(cutSentence)) return next.slice(cutSentence.length);
+  const lead = next.length - next.trimStart().length;
+  if (cutSentence.trim() && next.slice(lead).startsWith(cutSentence)) return next.slice(lead + cutSentence.length);
   for (let k = Math.min(next.length, window.length); k >= MIN_OVERLAP; k--) {
     if (window.endsWith(next.slice(0, k))) return next.slice(k);
   }
@@ -614,7 +617,7 @@ async function streamPiece(options: CallOptions, written: string, emit: (delta: 
       streamError = error;
     },
   });
-  const reasoning = reasoningFilter();
+  const reasoning = reasoningFilter({ continuation: Boolean(written) });
   let receivedChars = 0;
   let text = "";
   // A continuation's first characters, until they are past any repeat of what came before.

@@ -21,3 +21,10 @@ test("its last words repeated across a sentence's end are dropped; a short chanc
   // "the " after "the ": chance, under the minimum.
   assert.equal(joinContinued("They checked the", "the results twice."), "the results twice.");
 });
+
+test("the space at the cut is kept once: a continuation that begins with it, after a cut that ended with it or not", () => {
+  assert.equal("the market ." + joinContinued("the market .", " Three firms failed."), "the market . Three firms failed.");
+  assert.equal("the market . " + joinContinued("the market . ", " Three firms failed."), "the market . Three firms failed.");
+  // The restarted sentence, begun with the space before it.
+  assert.equal("Costs fell. Sal" + joinContinued("Costs fell. Sal", " Sales rose."), "Costs fell. Sales rose.");
+});

@@ -57,3 +57,9 @@ test("a streamed harmony reply is held back until its final channel, whatever th
     assert.equal(streamed + filter.end(), "Prices <s>rose</s> fell 3%.", `strikethrough kept, the last </s> dropped (deltas of ${size})`);
   }
 });
+
+test("a reply's leading white space is dropped as it streams, a continuation's is kept (it is the space at the cut)", () => {
+  const run = (filter: ReturnType<typeof reasoningFilter>) => filter.push(" Three firms") + filter.push(" failed.") + filter.end();
+  assert.equal(run(reasoningFilter()), "Three firms failed.");
+  assert.equal(run(reasoningFilter({ continuation: true })), " Three firms failed.");
+});

@@ -107,20 +107,21 @@ function finalChannelFilter(): StreamFilter {
 /**
  * The same for a stream of deltas: text inside a reasoning block (or a harmony channel other than the
  * final one) is held back and dropped, a tag split across deltas is recognised, and the white space
- * that follows a block is not handed on.
+ * that follows a block is not handed on. The white space a reply begins with is dropped too, but for a
+ * continuation's (`continuation`): there it is the space between the cut text and what follows it.
  */
-export function reasoningFilter(): StreamFilter {
+export function reasoningFilter({ continuation = false }: { continuation?: boolean } = {}): StreamFilter {
   const channel = finalChannelFilter();
-  const tags = tagFilter();
+  const tags = tagFilter(continuation);
   return {
     push: (delta) => tags.push(channel.push(delta)),
     end: () => tags.push(channel.end()) + tags.end(),
   };
 }
 
-function tagFilter(): StreamFilter {
+function tagFilter(continuation: boolean): StreamFilter {
   let inside: string | null = null;
-  let started = false;
+  let started = continuation;
   const MAX_TAG = 16;
   const take = (held: { text: string }, final: boolean): string => {
     let out = "";
