@@ -39,6 +39,15 @@ function typesOf(schema: JsonSchemaNode): string[] {
   return [];
 }
 
+/** The text values a schema fixes (its enum's, or its const): the choices a near-miss may name; undefined for a free value. */
+function choicesOf(schema: JsonSchemaNode | undefined): string[] | undefined {
+  const fixed = schema?.enum ?? (schema?.const !== undefined ? [schema.const] : undefined);
+  return fixed?.filter((o): o is string => typeof o === "string");
+}
+
+/** Whether the schema is a free text (a string that is no choice). */
+const isFreeText = (schema: JsonSchemaNode) => typesOf(schema).includes("string") && !schema.enum && schema.const === undefined;
+
 function deref(schema: JsonSchemaNode, root: JsonSchemaNode): JsonSchemaNode {
   if (!schema.$ref) return schema;
   const name = schema.$ref.replace(/^#\/(\$defs|definitions)\//, "");
@@ -61,7 +70,7 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
     return typeof schema.const === "string" && value !== schema.const && resolveEnumValue(value, [schema.const]) ? schema.const : value;
   }
   if (schema.enum) {
-    const options = schema.enum.filter((o): o is string => typeof o === "string");
+    const options = choicesOf(schema) ?? [];
     if (options.length && !schema.enum.includes(value)) return resolveEnumValue(value, options) ?? value;
     return value;
   }
@@ -108,7 +117,7 @@ function discriminated(value: Record<string, Json>, variant: JsonSchemaNode, roo
     const p = deref(prop, root);
     const fixed = p.const !== undefined ? [p.const] : p.enum;
     if (!fixed || !(variant.required ?? []).includes(key)) return false;
-    const options = fixed.filter((o): o is string => typeof o === "string");
+    const options = choicesOf(p) ?? [];
     const given = loose.get(looseKey(key));
     return given !== undefined && (fixed.includes(given) || (options.length > 0 && resolveEnumValue(given, options) !== undefined));
   });
@@ -130,21 +139,25 @@ function unfoldedCall(value: Record<string, Json>, variants: JsonSchemaNode[], r
       if (typeof fixed !== "string" || !(variant.required ?? []).includes(key)) continue;
       const named = (v: Json | string) => (typeof v === "string" || typeof v === "number") && resolveEnumValue(v, [fixed]) !== undefined;
       if (keys.length === 1 && keys[0] !== key && named(keys[0])) {
-        const inner = value[keys[0]];
-        const args = typeof inner === "string" ? parsedJson(inner) : inner;
-        if (isObject(args)) return { [key]: fixed, ...args };
+        const args = argumentsOf(value[keys[0]]);
+        if (args) return { [key]: fixed, ...args };
       }
       if (!named(value[key])) continue;
       const wrapper = keys.filter((k) => k !== key && ARGUMENTS.test(k));
       if (wrapper.length !== 1) return undefined;
-      const inner = value[wrapper[0]];
-      const args = typeof inner === "string" ? parsedJson(inner) : inner;
-      if (!isObject(args)) return undefined;
+      const args = argumentsOf(value[wrapper[0]]);
+      if (!args) return undefined;
       const rest = Object.fromEntries(Object.entries(value).filter(([k]) => k !== wrapper[0]));
       return { ...args, ...rest };
     }
   }
   return undefined;
+}
+
+/** A call's arguments: an object, or one sent as a string of JSON; undefined for anything else. */
+function argumentsOf(inner: Json): Record<string, Json> | undefined {
+  const args = typeof inner === "string" ? parsedJson(inner) : inner;
+  return isObject(args) ? args : undefined;
 }
 
 /** An object or a list sent as a string of JSON, parsed; undefined for any other string. */
@@ -187,19 +200,27 @@ function ownKeys(value: Record<string, Json>, schema: JsonSchemaNode): string[] 
  * An object with a choice to make (an enum, a second text) is not guessed.
  */
 function fromText(text: string, schema: JsonSchemaNode, root: JsonSchemaNode): Record<string, Json> | undefined {
+  const shape = textShape(schema, root);
+  if (!shape) return undefined;
+  return { ...Object.fromEntries(shape.lists.map((list) => [list.key, []])), [shape.text]: text };
+}
+
+/**
+ * An object whose required properties are one free text and lists (an item and its tags): their names,
+ * and each list's choices where its elements are choices. Undefined for any other object (a second
+ * text, an enum, a number: something a model's bare text cannot say).
+ */
+function textShape(schema: JsonSchemaNode, root: JsonSchemaNode): { text: string; lists: { key: string; choices?: string[] }[] } | undefined {
   const props = schema.properties ?? {};
-  let textKey: string | undefined;
-  const out: Record<string, Json> = {};
+  let text: string | undefined;
+  const lists: { key: string; choices?: string[] }[] = [];
   for (const key of schema.required ?? []) {
     const prop = deref(props[key] ?? {}, root);
-    const types = typesOf(prop);
-    if (types.includes("array")) out[key] = [];
-    else if (types.includes("string") && !prop.enum && !prop.const && textKey === undefined) textKey = key;
+    if (typesOf(prop).includes("array")) lists.push({ key, choices: choicesOf(prop.items ? deref(prop.items, root) : undefined) });
+    else if (isFreeText(prop) && text === undefined) text = key;
     else return undefined;
   }
-  if (textKey === undefined) return undefined;
-  out[textKey] = text;
-  return out;
+  return text === undefined ? undefined : { text, lists };
 }
 
 /** The keywords of a JSON Schema's frame around an instance ({"type": "object", "properties": {…}}). */
@@ -212,19 +233,11 @@ const SCHEMA_FRAME = new Set(["$schema", "$id", "type", "title", "description", 
  * in two groups is one item with both tags.
  */
 function groupedList(value: Record<string, Json>, items: JsonSchemaNode, root: JsonSchemaNode): Json[] | undefined {
-  const props = items.properties ?? {};
-  let textKey: string | undefined;
-  let tag: { key: string; options: string[] } | undefined;
-  for (const key of items.required ?? []) {
-    const prop = deref(props[key] ?? {}, root);
-    const types = typesOf(prop);
-    const element = prop.items ? deref(prop.items, root) : undefined;
-    const options = element?.enum ?? (element?.const !== undefined ? [element.const] : undefined);
-    if (types.includes("array") && options && !tag) tag = { key, options: options.filter((o): o is string => typeof o === "string") };
-    else if (types.includes("string") && !prop.enum && prop.const === undefined && !textKey) textKey = key;
-    else return undefined;
-  }
-  if (!textKey || !tag) return undefined;
+  const shape = textShape(items, root);
+  const list = shape?.lists.length === 1 ? shape.lists[0] : undefined;
+  if (!shape || !list?.choices) return undefined;
+  const textKey = shape.text;
+  const tag = { key: list.key, options: list.choices };
   const out: Record<string, Json>[] = [];
   let named = 0;
   for (const [group, texts] of Object.entries(value)) {
@@ -250,10 +263,9 @@ function groupedList(value: Record<string, Json>, items: JsonSchemaNode, root: J
  */
 function listFromText(text: string, items: JsonSchemaNode): Json {
   if (text.trim() === "") return [];
-  const options = items.enum ?? (items.const !== undefined ? [items.const] : undefined);
-  if (options) {
+  const names = choicesOf(items);
+  if (names) {
     const pieces = text.split(/\s*(?:[,;&/]|\band\b)\s*/i).filter(Boolean);
-    const names = options.filter((o): o is string => typeof o === "string");
     const named = pieces.filter((p) => resolveEnumValue(p, names) !== undefined);
     // Choices, or ids among them that name nothing (dropped later, as in any list of them): not a sentence.
     return named.length > 0 && pieces.every((p) => named.includes(p) || /^\S{1,40}$/.test(p)) ? pieces : text;

@@ -3,10 +3,11 @@
 // sentences judged at once, while the model writes the next, and each finished section its uncited
 // ones — the same checks, with the same agents, as the whole report's (judgeCited, findFactual of
 // verify-report.ts); a sentence judged unsupported there with a correction has its rewrite judged at
-// once too (pass 2's work). Lines, not sections, for the cited sentences: at a real model's speed a
-// verdict with its quote takes seconds to generate, and the checks of a last section written whole
-// would be left after the report; the finder of uncited facts answers with ids only, so a section's
-// uncited sentences go in one call. verifyReport then
+// once too (pass 2's work). Each cited sentence in a call of its own as soon as its line is finished:
+// at a real model's speed a verdict with its quote takes seconds to generate (40 tokens/s: ~1.5 s),
+// and the checks of a last section, or of a last line of three sentences, judged together would be
+// left after the report (a line's three verdicts in one reply took 4 s after the report's end); the
+// finder of uncited facts answers with ids only, so a section's uncited sentences go in one call. verifyReport then
 // takes these verdicts instead of asking again, so that a streamed report's verification ends with
 // its last part, not one full round of calls after it.
 //
@@ -61,7 +62,9 @@ export class StreamedVerification {
     const uncited = claims.filter((c) => c.urls.length === 0 && fresh(`\u0000${c.text}`));
     if (cited.length === 0 && uncited.length === 0) return;
     this.parts++;
-    if (cited.length > 0) this.track(this.judgePart(cited));
+    // A call per sentence: the checks of a part finished last are what is left after the report, and a
+    // line's three verdicts with their quotes take three times one's to generate.
+    for (const c of cited) this.track(this.judgePart([c]));
     // Positions are the finder's ids: unique within its call.
     for (const c of uncited) this.pendingUncited.push({ ...c, position: this.pendingUncited.length });
   }
@@ -88,10 +91,10 @@ export class StreamedVerification {
     for (const [i, v] of verdicts.entries()) {
       const result = checkedOf(v);
       const correction = v.verdict === "unsupported" ? (corrections.get(v.position) ?? "") : "";
-      this.cited.set(keyOf(v.sentence, v.urls), { result, correction });
       const repairable = v.verdict === "unsupported" && v.urls.length > 0 && !claims[i].row && !claims[i].covering;
-      // Cited to the other source that says it, as the repair will (verify-report's edits): judged against that one now.
+      // Cited to the other source that says it, as the repair will (verify-report's edits, which take this decision): judged against that one now.
       const elsewhere = repairable ? citedElsewhere(v.sentence, v.urls, this.calls.sources) : undefined;
+      this.cited.set(keyOf(v.sentence, v.urls), { result, correction, elsewhere: repairable ? (elsewhere ?? null) : undefined });
       if (elsewhere && !this.asked.has(keyOf(v.sentence, [elsewhere]))) rewrites.push({ ...claims[i], urls: [elsewhere] });
       const usable = repairable && !elsewhere ? usableCorrection(correction, v.sentence) : undefined;
       // Every sentence of the rewrite, as the repair will write it into the report.

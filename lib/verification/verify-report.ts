@@ -60,6 +60,8 @@ export type Calls = Pick<VerifyOptions, "question" | "onUsage" | "signal" | "sch
 export interface PrejudgedCited {
   result: CheckedVerdict;
   correction: string;
+  /** An unsupported sentence's other source that says it (citedElsewhere), null when looked for and none; undefined when not looked for. */
+  elsewhere?: string | null;
 }
 
 /** Whether an uncited sentence states a fact, or why the finder could not say. */
@@ -92,12 +94,13 @@ export async function verifyReport(options: VerifyOptions): Promise<string> {
   // "repairing": a verification saved by an earlier version between its first pass and the repair
   // (whose corrections were not kept) is judged again.
   if (v.status === "checking" || v.status === "repairing") {
-    const { verdicts, corrections } = await judge(claims, calls);
+    const { verdicts, corrections, recitations } = await judge(claims, calls);
     const edits = verdicts
       .filter((x) => x.verdict === "unsupported" && x.urls.length > 0)
       .flatMap((x): RepairEdit[] => {
         // Said by another source read: the model misnamed its source. Cited to that one, and judged again.
-        const url = claims[x.position]?.row ? undefined : citedElsewhere(x.sentence, x.urls, calls.sources);
+        const known = recitations.get(x.position);
+        const url = claims[x.position]?.row ? undefined : known !== undefined ? (known ?? undefined) : citedElsewhere(x.sentence, x.urls, calls.sources);
         if (url) return [{ position: x.position, action: "recite", url }];
         const sentence = usableCorrection(corrections.get(x.position), x.sentence);
         // A table row with a correction stays as written, judged unsupported and marked: it cannot be rewritten.
@@ -230,14 +233,15 @@ async function judge(claims: Claim[], calls: Calls & { prejudged: Prejudged }): 
     .filter((v) => isCovered.has(v.position) && (v.verdict === "supported" || v.verdict === "partial"))
     .map((v): ClaimVerdict => ({ ...v, urls: [], note: v.note ?? "Supported by the citation that ends its paragraph." }));
   const supportedCovered = new Set(coveredVerdicts.map((v) => v.position));
-  const cited = { verdicts: judged.verdicts.filter((v) => !isCovered.has(v.position)), corrections: new Map([...judged.corrections].filter(([position]) => !isCovered.has(position))) };
+  const notCovered = <T,>(map: Map<number, T>) => new Map([...map].filter(([position]) => !isCovered.has(position)));
+  const cited = { verdicts: judged.verdicts.filter((v) => !isCovered.has(v.position)), corrections: notCovered(judged.corrections), recitations: notCovered(judged.recitations) };
   const flagged: ClaimVerdict[] = uncited.filter((c) => !supportedCovered.has(c.position)).flatMap((c): ClaimVerdict[] => {
     const found = factual.get(c.position);
     // The finder's call failed: whether the sentence states a fact is not known. It is kept and marked.
     if (found && "failure" in found) return [{ position: c.position, sentence: c.text, urls: [], ...unverified(`Not verified: the check for facts stated without a citation failed (${found.failure}).`) }];
     return found?.factual ? [{ position: c.position, sentence: c.text, urls: [], verdict: "uncited", quote: null, quoteUrl: null, note: "States a fact without citing a source." }] : [];
   });
-  return { verdicts: [...cited.verdicts, ...coveredVerdicts, ...flagged].sort((a, b) => a.position - b.position), corrections: cited.corrections };
+  return { verdicts: [...cited.verdicts, ...coveredVerdicts, ...flagged].sort((a, b) => a.position - b.position), corrections: cited.corrections, recitations: cited.recitations };
 }
 
 /** Each uncited sentence's finding by position: prejudged ones taken, the others asked (one call). */
@@ -273,6 +277,8 @@ export interface Judged {
   verdicts: ClaimVerdict[];
   /** An unsupported sentence's correction, by position: the first of its sources (in citation order) to give one. */
   corrections: Map<number, string>;
+  /** Where the streamed check already looked for another source that says an unsupported sentence, by position (PrejudgedCited.elsewhere). */
+  recitations: Map<number, string | null>;
 }
 
 /** judgeCited, taking the verdicts given before (the report's sections as they were written) instead of asking again. */
@@ -281,14 +287,16 @@ async function judgeCitedOrTaken(claims: Claim[], calls: Calls & { prejudged: Pr
   const asked = await judgeCited(ask, calls);
   const fresh = new Map(asked.verdicts.map((v) => [v.position, v]));
   const corrections = asked.corrections;
+  const recitations = new Map<number, string | null>();
   const verdicts = claims.map((c): ClaimVerdict => {
     const own = fresh.get(c.position);
     if (own) return own;
     const taken = calls.prejudged.cited.get(keyOf(c.text, c.urls)) as PrejudgedCited;
     if (taken.correction) corrections.set(c.position, taken.correction);
+    if (taken.elsewhere !== undefined) recitations.set(c.position, taken.elsewhere);
     return { position: c.position, sentence: c.text, urls: c.urls, ...taken.result };
   });
-  return { verdicts, corrections };
+  return { verdicts, corrections, recitations };
 }
 
 /** Each cited sentence's verdict: one verifier call per source (in batches), the best source's verdict kept. */
@@ -329,7 +337,7 @@ export async function judgeCited(claims: Claim[], calls: Calls): Promise<Judged>
     if (correction) corrections.set(c.position, correction);
     return { position: c.position, sentence: c.text, urls: c.urls, ...best };
   });
-  return { verdicts, corrections };
+  return { verdicts, corrections, recitations: new Map() };
 }
 
 /** A correction as the repair takes it: trimmed; one with no words left is none (the sentence is removed). */
