@@ -161,9 +161,30 @@ const TRIMMED = "\n[… cut to fit the model's context window …]\n";
 const TAGGED = /<([a-z][a-z0-9_-]*)(?:\s[^>]*)?>([\s\S]*?)<\/\1>/g;
 
 /**
+ * A cut from `head` to `tail` moved out to the nearest line ends, else sentence ends, within the span and
+ * a few hundred characters (the cut only grows): a line of findings or a source's URL is kept whole or
+ * left out, never cut into, so that no handle or URL the model may cite is half there.
+ */
+function atBoundaries(text: string, span: { start: number; end: number }, head: number, tail: number): { head: number; tail: number } {
+  const reach = 400;
+  // The kept head ends before a line's break or after a sentence's period; the kept tail begins a line or a sentence.
+  // Within reach, and never giving up more than half of what the head or the tail was to keep.
+  const back = (mark: string) => {
+    const at = text.lastIndexOf(mark, head - 1);
+    return at >= span.start + (head - span.start) / 2 && head - at <= reach ? (mark === "\n" ? at : at + 1) : undefined;
+  };
+  const forward = (mark: string) => {
+    const at = text.indexOf(mark, tail);
+    return at !== -1 && at < span.end - (span.end - tail) / 2 && at - tail <= reach ? at + mark.length : undefined;
+  };
+  return { head: back("\n") ?? back(". ") ?? head, tail: forward("\n") ?? forward(". ") ?? tail };
+}
+
+/**
  * A call's turns held to the server's known context window (none known: as they are): the longest
- * turn's largest tagged part (a page, the findings), or the turn's middle when it has none, cut by
- * what the whole exceeds, its start and end kept (the objective, the instructions). `extraTokens`: what
+ * turn's tagged parts (a page, the findings), the largest first, or the turn's middle when it has none,
+ * cut by what the whole exceeds, each part's start and end kept, and the turn's text around them (the
+ * objective, the question, the instructions); a part is cut at a line's end where one is near. `extraTokens`: what
  * else goes out (a response format's schema). The budgets each prompt is built to come first
  * (fitToContext); this is the net under every call, a prompt built before the window was known included.
  */
@@ -176,17 +197,34 @@ export function heldToWindow<T extends { content: string }>(system: string, turn
   let longest = 0;
   turns.forEach((t, i) => t.content.length > turns[longest].content.length && (longest = i));
   const text = turns[longest].content;
-  let part: { start: number; end: number } | undefined;
-  for (const m of text.matchAll(TAGGED)) {
+  const parts = [...text.matchAll(TAGGED)].map((m) => {
     const end = m.index + m[0].length - `</${m[1]}>`.length;
-    if (!part || m[2].length > part.end - part.start) part = { start: end - m[2].length, end };
+    return { start: end - m[2].length, end };
+  });
+  // The largest parts first, each down to what a question or an objective takes (kept whole); a turn of
+  // no parts, its middle. What cannot be cut so goes out as it is: a prompt without its question is no
+  // prompt, and the window was learned with room to spare (a server cuts what is over its own).
+  const spans = parts.length > 0 ? parts.sort((a, b) => b.end - b.start - (a.end - a.start)) : [{ start: 0, end: text.length }];
+  const floor = parts.length > 0 ? KEPT_OF_A_PART : 0;
+  const cuts: { head: number; tail: number }[] = [];
+  let need = excessChars;
+  for (const span of spans) {
+    if (need <= 0) break;
+    const length = span.end - span.start;
+    const cuttable = length - floor - TRIMMED.length;
+    if (cuttable <= 0) continue;
+    const keep = length - Math.min(need, cuttable) - TRIMMED.length;
+    const cut = atBoundaries(text, span, span.start + Math.ceil(keep * 0.6), span.end - Math.floor(keep * 0.4));
+    cuts.push(cut);
+    need -= cut.tail - cut.head - TRIMMED.length;
   }
-  // No part long enough to give what is needed: the turn's middle.
-  const span = part && part.end - part.start >= excessChars + TRIMMED.length ? part : { start: 0, end: text.length };
-  const keep = Math.max(0, span.end - span.start - excessChars - TRIMMED.length);
-  const head = span.start + Math.ceil(keep * 0.6);
-  const tail = span.end - Math.floor(keep * 0.4);
+  if (cuts.length === 0) return turns;
+  let content = text;
+  for (const { head, tail } of cuts.sort((a, b) => b.head - a.head)) content = `${content.slice(0, head)}${TRIMMED}${content.slice(tail)}`;
   const held = [...turns];
-  held[longest] = { ...turns[longest], content: `${text.slice(0, head)}${TRIMMED}${text.slice(tail)}` };
+  held[longest] = { ...turns[longest], content };
   return held;
 }
+
+/** What a cut leaves of each tagged part at least (characters): a question, an objective, a source's first lines. */
+const KEPT_OF_A_PART = 400;

@@ -79,6 +79,35 @@ test("heldToWindow: nothing known, nothing changed; else the longest turn's larg
   assert.equal(heldToWindow("system", turns, 0, 10_000), turns);
 });
 
+test("heldToWindow cuts at line ends: a line of findings (its URL) is kept whole or left out, never cut into", () => {
+  const findings = Array.from({ length: 80 }, (_, i) => `- Finding ${i + 1} states a figure of ${i * 7} units [${i + 1}](https://source-${i + 1}.example/articles/a-long-path-to-the-page-${i + 1})`).join("\n");
+  const turns = [{ role: "user", content: `<objective>Write the report.</objective>\n<findings>\n${findings}\n</findings>\nCite every finding.` }];
+  const text = heldToWindow("system", turns, 0, 1_000)[0].content;
+  assert.ok(Math.ceil((text.length + 6) / 4) <= 750, `${text.length} characters`);
+  const [before, after] = text.split("\n[… cut to fit the model's context window …]\n");
+  assert.ok(after !== undefined, "cut");
+  for (const line of [...before.split("\n"), ...after.split("\n")].filter((l) => l.startsWith("- "))) {
+    assert.match(line, /^- Finding (\d+) states a figure of \d+ units \[\1\]\(https:\/\/source-\1\.example\/articles\/a-long-path-to-the-page-\1\)$/);
+  }
+  assert.ok(before.endsWith(")") && after.startsWith("- Finding"), "the cut falls between lines");
+});
+
+test("heldToWindow cuts several parts, the largest first, and never a question away: a prompt it cannot fit goes out with its question", () => {
+  const page = (n: number, chars: number) => `<page id="P${n}">${`Sentence ${n} of the page. `.repeat(Math.ceil(chars / 26))}</page>`;
+  const question = "<question>How much storage did the Nordic grid add in 2024?</question>";
+  const turns = [{ role: "user", content: `${question}\n<knowledge>\n${page(1, 2_000)}\n</knowledge>\n<visited>\n${page(2, 2_000)}\n</visited>\nAnswer the question.` }];
+  // Neither part alone gives what is needed: both are cut, the question and the instruction kept.
+  const held = heldToWindow("system", turns, 0, 600)[0].content;
+  assert.ok(held.startsWith(question), held.slice(0, 80));
+  assert.ok(held.endsWith("Answer the question."));
+  assert.equal(held.split("[… cut to fit the model's context window …]").length, 3, "two parts cut");
+  assert.ok(Math.ceil((held.length + 6) / 4) <= 450, `${held.length} characters`);
+  // Instructions alone larger than the window: the parts are cut as far as they go, the question stays.
+  const over = heldToWindow("x".repeat(4_000), turns, 0, 800)[0].content;
+  assert.ok(over.startsWith(question) && over.endsWith("Answer the question."), over.slice(0, 80));
+  assert.match(over, /<page id="P1">Sentence 1/);
+});
+
 test("a structured call whose prompt the server cut without a word is sent again held to the window; once two cuts agree, later calls are held at once", async () => {
   useModel("cut-structured");
   requests.length = 0;

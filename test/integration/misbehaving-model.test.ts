@@ -40,7 +40,8 @@
 //   send a reply without </think>): each is read from there, none asked again, every engine completes.
 //   Under the silent-cut server (a prompt longer than its window cut to its end and answered without its
 //   instructions, as Ollama does past num_ctx): the cut is learned from the count, the reply is never taken (a
-//   streamed report is written again, its draft restarted), and every later prompt is held to the window.
+//   streamed report is written again, its draft restarted), and every later prompt is held to the window, keeping
+//   what its task needs (a question, a table's columns, whole lines of sources): every engine still cites.
 //   Under the sql-dialect model (the analysis's SQL in a code fence, after a label, with MySQL's backticks): every
 //   query runs.
 //   Under the references model (the report cites by number into its own reference list): its citations
@@ -100,7 +101,7 @@ for (const mode of MISBEHAVE_MODES) {
       assert.deepEqual(result.storedLeaks, []);
     });
 
-    if (mode !== "silent-cut") {
+    {
       // The write-up states the analysis's finding citing its query, verified against the query's result rows (it
       // cited only pages before: a finding of the data was an uncited claim, and a plan of analyses alone cited nothing).
       test("deep-research: the write-up cites the analysis query it states, and the citation is judged against its result", () => {
@@ -221,6 +222,17 @@ for (const mode of MISBEHAVE_MODES) {
       // and every later prompt is held to it, so few replies answer a cut prompt.
       test("a prompt cut without a word is sent again held to the window, and later ones are held to it", () => {
         assert.ok(result.misbehaved >= 1 && result.misbehaved <= 3, `${result.misbehaved} prompts cut`);
+      });
+      // Held to the window, each prompt keeps what its task cannot go without: the analysis its tables' columns (it cut
+      // them mid-text, and no query ran), the answer agent its question (its turn was cut whole: "I could not find this
+      // out"), the discoveries their snippets (cut with everything between the objective and the last tag), the report
+      // its sources' URLs whole (a URL cut in two was cited as written, and its sentences were uncited).
+      test("held to the window, every engine still does its work: the answer is referenced, a discovery recorded, the report's citations whole", () => {
+        assert.ok((runOf("answer").references ?? 0) > 0, "the answer has no reference");
+        assert.ok((runOf("deep-research").discoveries ?? 0) > 0, "no discovery recorded");
+        const c = runOf("tree").citations;
+        assert.ok(c && c.writtenCited > 0, "the report cites nothing");
+        assert.equal(c.flaggedUncited, 0, `uncited: ${c.notSupported.join("; ")}`);
       });
     }
 

@@ -6,7 +6,7 @@
 // after the repairs is cut, sentence by sentence — never kept.
 import { z } from "zod";
 import { generateStructured } from "../../ai/call";
-import { agentHeader, escapeAttr, estimateTokens, tag, trimToTokens } from "../../ai/prompts";
+import { agentHeader, escapeAttr, estimateTokens, tag } from "../../ai/prompts";
 import type { ColumnProfile } from "../../datasets/profile";
 import type { QueryResult } from "../../datasets/query";
 import { figureProblems, sentencesOf, type FigureProblem } from "../../datasets/numbers";
@@ -68,19 +68,51 @@ export const MAX_NUMBER_REPAIRS = 2;
 /** Rows of each result shown to the model. */
 const ROWS_SHOWN = 20;
 
-function renderDatasets(datasets: AnalysisDataset[]): string {
-  return datasets.map((d) => tag("dataset", [
-    `columns: ${d.columns.map((c) => `${c.name} ${c.type} (${c.nulls} nulls)`).join(", ")}`,
-    d.description ? `description: ${d.description}` : "",
-  ].filter(Boolean).join("\n"), { table: d.table, file: d.filename, rows: String(d.rowCount) })).join("\n");
+/**
+ * The datasets as the model is shown them, within `budgetTokens` where they can be: what SQL cannot be
+ * written without — each table's name and its columns' names and types — is never cut into; the
+ * descriptions go first, then the null counts, then a wide table's last columns (named as left out).
+ * A prompt held to a small context window still shows every table it may query.
+ */
+export function renderDatasets(datasets: AnalysisDataset[], budgetTokens = Infinity): string {
+  const render = (o: { nulls: boolean; description: boolean; columns?: number }) =>
+    datasets.map((d) => {
+      const shown = d.columns.slice(0, o.columns ?? d.columns.length);
+      const more = d.columns.length - shown.length;
+      return tag("dataset", [
+        `columns: ${shown.map((c) => `${c.name} ${c.type}${o.nulls ? ` (${c.nulls} nulls)` : ""}`).join(", ")}${more > 0 ? ` (and ${more} more columns not shown)` : ""}`,
+        o.description && d.description ? `description: ${d.description}` : "",
+      ].filter(Boolean).join("\n"), { table: d.table, file: d.filename, rows: String(d.rowCount) });
+    }).join("\n");
+  const fits = (text: string) => estimateTokens(text) <= budgetTokens;
+  for (const o of [{ nulls: true, description: true }, { nulls: false, description: true }, { nulls: false, description: false }]) {
+    const text = render(o);
+    if (fits(text)) return text;
+  }
+  const widest = Math.max(...datasets.map((d) => d.columns.length));
+  // The most columns of each table that fit; at least the first few, over the budget if need be.
+  let columns = widest;
+  while (columns > 4 && !fits(render({ nulls: false, description: false, columns }))) columns = Math.floor(columns * 0.8);
+  return render({ nulls: false, description: false, columns });
 }
 
-function renderResult(q: StoredQuery): string {
+/**
+ * A query as the model is shown it: its SQL and its first rows (ROWS_SHOWN), or its error. Within
+ * `maxTokens` by showing fewer rows (at least one), the rest counted: a result is never cut mid-row
+ * or its tags cut off, which would leave the model a query it cannot read or cite.
+ */
+function renderResult(q: StoredQuery, maxTokens = Infinity): string {
   const attrs = { id: q.id, status: q.ok ? "ok" : "error", rows: String(q.rowCount), ms: String(q.durationMs) };
-  const body = q.ok
-    ? `${tag("sql", q.sql)}\n${tag("result", [q.columns.join(" | "), ...q.rows.slice(0, ROWS_SHOWN).map((r) => r.map((c) => (c === null ? "NULL" : String(c))).join(" | "))].join("\n") + (q.rowCount > ROWS_SHOWN ? `\n… ${q.rowCount - ROWS_SHOWN} more rows` : ""))}`
-    : `${tag("sql", q.sql)}\n${tag("error", q.error ?? "")}`;
-  return `<query id="${escapeAttr(attrs.id)}" status="${attrs.status}" rows="${attrs.rows}" ms="${attrs.ms}">\n${body}\n</query>`;
+  const render = (shown: number) => {
+    const body = q.ok
+      ? `${tag("sql", q.sql)}\n${tag("result", [q.columns.join(" | "), ...q.rows.slice(0, shown).map((r) => r.map((c) => (c === null ? "NULL" : String(c))).join(" | "))].join("\n") + (q.rowCount > shown ? `\n… ${q.rowCount - shown} more rows` : ""))}`
+      : `${tag("sql", q.sql)}\n${tag("error", q.error ?? "")}`;
+    return `<query id="${escapeAttr(attrs.id)}" status="${attrs.status}" rows="${attrs.rows}" ms="${attrs.ms}">\n${body}\n</query>`;
+  };
+  let shown = Math.min(ROWS_SHOWN, q.rows.length);
+  let text = render(shown);
+  while (shown > 1 && estimateTokens(text) > maxTokens) text = render((shown = Math.max(1, Math.floor(shown / 2))));
+  return text;
 }
 
 /** The newest results first within the budget, then shown in order. */
@@ -88,7 +120,7 @@ function renderQueries(queries: StoredQuery[], budgetTokens: number): string {
   const kept: string[] = [];
   let used = 0;
   for (const q of [...queries].reverse()) {
-    const text = trimToTokens(renderResult(q), Math.max(200, Math.floor(budgetTokens / 3)));
+    const text = renderResult(q, Math.max(200, Math.floor(budgetTokens / 3)));
     if (used + estimateTokens(text) > budgetTokens && kept.length > 0) break;
     used += estimateTokens(text);
     kept.unshift(text);
@@ -142,9 +174,9 @@ cites, as [q1], and be written with its own row's label and column (the region, 
   const okResults = () => queries.filter((q) => q.ok);
   const check = (output: string) => figureProblems(output, okResults(), { allowedText: objective, inlineCitations: true });
   const calls = maxSteps + MAX_NUMBER_REPAIRS + 1;
-  // The tables take at most a quarter of the budget (a wide dataset's columns are trimmed), the
+  // The tables take a quarter of the budget where they can (renderDatasets: never cut into), the
   // queries' results the rest, newest first.
-  const tables = tag("tables", trimToTokens(renderDatasets(datasets), Math.floor(budgetTokens / 4)));
+  const tables = tag("tables", renderDatasets(datasets, Math.floor(budgetTokens / 4)));
   const queryBudget = Math.max(500, budgetTokens - estimateTokens(tables));
   for (let call = 0; call < calls; call++) {
     const left = maxSteps - queries.length;
