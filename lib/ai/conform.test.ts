@@ -175,3 +175,17 @@ test("null for an empty text or list, or such a key left out, is that empty valu
   // Where the schema takes null, null stays.
   assert.equal(conform(null, { anyOf: [{ type: "string" }, { type: "null" }] }), null);
 });
+
+test("a word for nothing ('None', 'N/A', '-') is nothing where the schema has one: null, an empty list, a text it says may be empty", () => {
+  const step = z.object({
+    sql: z.string().nullable(),
+    chart: z.object({ x: z.string() }).nullable(),
+    tags: z.array(z.enum(["Q1", "Q2"])),
+    correction: z.string().describe("The corrected sentence; empty when there is none"),
+    answer: z.string(),
+  });
+  assert.deepEqual(conform({ sql: "None", chart: "N/A", tags: "none", correction: "N/A.", answer: "None" }, shapeOf(step)), { sql: null, chart: null, tags: [], correction: "", answer: "None" });
+  assert.deepEqual(conform({ sql: " null ", chart: "-", tags: [], correction: "No correction needed", answer: "-" }, shapeOf(step)), { sql: null, chart: null, tags: [], correction: "", answer: "-" });
+  // A text that says something is kept.
+  assert.deepEqual(conform({ sql: "SELECT 1", chart: null, tags: ["Q1"], correction: "None of the sources says so.", answer: "No" }, shapeOf(step)), { sql: "SELECT 1", chart: null, tags: ["Q1"], correction: "None of the sources says so.", answer: "No" });
+});

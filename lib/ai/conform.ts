@@ -5,7 +5,7 @@
 // another case or with padding ("Search", " supported "), a number as a string ("3"), a key in another
 // case or convention ("exact_quote", "Exact Quote" for "exactQuote"), one object where a list was asked for, or an object or a list sent as a string of JSON
 // ("queries": "[{\"query\": …}]", {"response": "{…}"}), null for an empty text or list, or such a key left
-// out ("correction": null). What cannot be brought to the schema is left
+// out ("correction": null), or a word for nothing ("sql": "None", "correction": "N/A") where the schema has one. What cannot be brought to the schema is left
 // as it is, for validation to report.
 import { tryParse } from "./json";
 import { resolveEnumValue } from "./resolve";
@@ -60,7 +60,7 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
   schema = deref(schema, root);
   const variants = schema.anyOf ?? schema.oneOf;
   if (variants) {
-    if (value === null && variants.some((v) => typesOf(deref(v, root)).includes("null"))) return null;
+    if ((value === null || isPlaceholder(value)) && variants.some((v) => typesOf(deref(v, root)).includes("null"))) return null;
     const all = variants.map((v) => deref(v, root));
     const unfolded = isObject(value) ? (unfoldedCall(value, all, root) ?? value) : value;
     const fitting = (isObject(unfolded) ? all.find((v) => discriminated(unfolded, v, root)) : undefined) ?? all.find((v) => fits(unfolded, v)) ?? all.find((v) => !typesOf(v).includes("null"));
@@ -76,6 +76,11 @@ export function conform(value: Json, schema: JsonSchemaNode, root: JsonSchemaNod
   }
   const types = typesOf(schema);
   if (value === null) return emptyOf(schema) ?? null;
+  // A word for nothing ("None", "N/A") where the schema has a nothing: null, an empty list, or a text it says may be empty.
+  if (isPlaceholder(value)) {
+    const none = types.includes("null") ? null : types.includes("array") ? [] : types.includes("string") && mayBeEmpty(schema) ? "" : undefined;
+    if (none !== undefined) return none;
+  }
   if (value === undefined) return value;
   if ((types.includes("object") || types.includes("array")) && typeof value === "string") {
     const parsed = parsedJson(value);
@@ -328,6 +333,14 @@ function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode
   }
   return out;
 }
+
+/**
+ * What models write for nothing where a value does not apply: "None", "N/A", "null", "-", "(none)". Read as
+ * nothing only where the schema has a nothing (a null, an empty list, a text it says may be empty): an
+ * answer of "None" to a question stays the answer.
+ */
+const PLACEHOLDER = /^\s*(?:none|null|nil|undefined|n\s*\/\s*a|not applicable|no correction(?: needed)?|-+|—|–|\(none\))\s*\.?\s*$/i;
+const isPlaceholder = (value: Json): value is string => typeof value === "string" && PLACEHOLDER.test(value);
 
 /** Whether the schema says the property may be empty ("…; empty when none do"). */
 const mayBeEmpty = (schema: JsonSchemaNode) => /\bempty\b/i.test(schema.description ?? "");

@@ -20,6 +20,8 @@
 //                    ("Exact Quote"); snake_case as camelCase
 //   nulls            what a JSON reply leaves empty (a text "", a list []) sent as null, or, in every other reply, left
 //                    out: "correction": null, no "quote" key, as models mark what does not apply
+//   placeholders     what a JSON reply leaves empty (a text "", a null) written as a word for nothing, in turn "None",
+//                    "N/A", "null", "-", "none": "sql": "None" beside the output, "correction": "N/A", "chart": "null"
 //   sql-dialect      the analysis agent's SQL written as for another database: identifiers in MySQL's backticks, and in
 //                    turn the query in a ```sql fence inside the JSON string, or after a "SQL:" label
 //   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "; booleans as
@@ -130,6 +132,7 @@ export const MISBEHAVE_MODES = [
   "json-lines",
   "other-keys",
   "nulls",
+  "placeholders",
   "sql-dialect",
   "enum-case",
   "worded-enums",
@@ -299,6 +302,8 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     }
     case "nulls":
       return out(JSON.stringify(emptiesAsNull(value, input.nextNumber("misbehave|nulls") % 2 === 1)));
+    case "placeholders":
+      return out(JSON.stringify(emptiesAsPlaceholders(value, () => PLACEHOLDERS[input.nextNumber("misbehave|placeholders") % PLACEHOLDERS.length])));
     case "other-keys":
       return out(JSON.stringify(otherKeys(value, input.nextNumber("misbehave|other-keys") % 2)));
     case "bare-strings":
@@ -368,6 +373,17 @@ function emptiesAsNull(value: unknown, omit: boolean): unknown {
   if (Array.isArray(value)) return value.map((v) => (empty(v) ? v : emptiesAsNull(v, omit)));
   if (typeof value !== "object" || value === null) return value;
   return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (empty(v) ? (omit ? [] : [[k, null]]) : [[k, emptiesAsNull(v, omit)]])));
+}
+
+/** Words models write for nothing where a JSON reply has an empty text or a null. */
+const PLACEHOLDERS = ["None", "N/A", "null", "-", "none"];
+
+/** Every empty text and null of a reply (at any depth) as a placeholder word. */
+function emptiesAsPlaceholders(value: unknown, word: () => string): unknown {
+  if (value === "" || value === null) return word();
+  if (Array.isArray(value)) return value.map((v) => emptiesAsPlaceholders(v, word));
+  if (typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, emptiesAsPlaceholders(v, word)]));
 }
 
 /** Markdown sent whole in a fence: in turn ```markdown inside a chat line before and after, ```markdown, a bare one. */
