@@ -8,7 +8,7 @@ import { planTasks } from "./agents/planning";
 import type { PlannedDataset } from "./agents/common";
 import { datasetEntries } from "../db/datasets";
 import { reflect } from "./agents/reflection";
-import { writeReply } from "./agents/reply";
+import { NO_SNIPPETS_CITED, writeReply } from "./agents/reply";
 import { advanceMessage, getConversation, messagesOf, saveReply, setMessageContent, updateConversation, type ConversationMessage } from "../db/conversations";
 import { applyDiscoveryChanges, discoveriesOf } from "../db/discoveries";
 import { createLevelTasks, itemsOfResearches, tasksOf, type TaskDraft } from "../db/research-tasks";
@@ -180,7 +180,7 @@ const reply: Step = async (ctx, m) => {
     const context = await ctx.context(m.level, sources ? Math.floor(ctx.budgetOf("CONTEXT_TOKEN_BUDGET") / 2) : 0);
     // Shown as it is written; an attempt's first piece has offset 0 (a client drops what an earlier attempt sent).
     let draft = startDraft(ctx.conversationId, m.id);
-    // Written again (the server cut its prompt): a new attempt, its first piece at offset 0.
+    // Written again (the server cut its prompt, or it cited nothing): a new attempt, its first piece at offset 0.
     const onRestart = () => {
       draft = startDraft(ctx.conversationId, m.id);
       checks?.restart();
@@ -191,7 +191,15 @@ const reply: Step = async (ctx, m) => {
       ctx.emit("reply-delta", { replyToId: m.id, offset, delta } satisfies ReplyDelta);
       checks?.push(delta);
     };
-    text = await writeReply({ context, iteration: m.iteration, continuing, snippets: sources?.text, onDelta, onRestart, signal: ctx.signal, onUsage: ctx.usage });
+    const write = (problem?: string) => writeReply({ context, iteration: m.iteration, continuing, snippets: sources?.text, problem, onDelta, onRestart, signal: ctx.signal, onUsage: ctx.usage });
+    text = await write();
+    // A write-up citing none of the snippets it was shown (a small model that let the rule go): written once
+    // more, the model told so; the second stands (its uncited facts are flagged by the verification).
+    if (sources && sources.choices.length > 0 && !/\]\(https?:\/\//.test(citeSnippets(text, sources.choices, sources.pages))) {
+      console.warn(`[quarry] conversation ${ctx.conversationId}: the write-up cited none of its ${sources.choices.length} snippets; asking the model to write it again`);
+      onRestart();
+      text = await write(NO_SNIPPETS_CITED);
+    }
     checks?.end();
     ctx.check();
   } catch (error) {

@@ -73,42 +73,63 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
       (part) => early.add(numberCitations(verifyCitations(part, analysed).markdown, new Map()).markdown),
       () => early.endSection(),
     );
-    let markdown: string;
     let restart = false;
-    try {
-      markdown = await writeReport({
+    // Written again (the server cut its prompt, or the report cited nothing): the draft and the parts begin anew.
+    const restartDraft = () => {
+      restart = true;
+      ctx.reportDraft = "";
+      parts.reset();
+    };
+    const write = (problem?: string) =>
+      writeReport({
         prompt: ctx.prompt,
         qa: ctx.qa,
         sources: learningSources,
+        problem,
         onDelta: (delta) => {
           ctx.reportDraft += delta;
           ctx.emit({ type: "report.delta", data: restart ? { delta, restart: true } : { delta } });
           restart = false;
           parts.push(delta);
         },
-        // Written again (the server cut its prompt): the draft and the parts begin anew.
-        onRestart: () => {
-          restart = true;
-          ctx.reportDraft = "";
-          parts.reset();
-        },
+        onRestart: restartDraft,
         onUsage: ctx.usage(),
         signal: ctx.signal,
         schedule: ctx.schedule({ kind: "report" }),
       });
+    // Citations by number to the model's own reference list become links first (lib/report-citations.ts).
+    const check = (markdown: string) => verifyCitations(linkReferenceMarkers(markdown), analysed);
+    let checked;
+    try {
+      checked = check(await write());
+      // A report that cites none of the sources it was given (a small model that let the rule go, a refusal):
+      // written once more, the model told so. The second stands, cited or not (its uncited facts are flagged).
+      if (!citesAny(checked.markdown, analysed)) {
+        console.warn(`[quarry] research ${ctx.id}: the report cited none of its ${analysed.size} sources; asking the model to write it again`);
+        restartDraft();
+        checked = check(await write(NO_CITATIONS));
+      }
       parts.end();
     } catch (error) {
       early.cancel();
       throw error;
     }
-    // Citations by number to the model's own reference list become links first (lib/report-citations.ts).
-    const checked = verifyCitations(linkReferenceMarkers(markdown), analysed);
     if (checked.removed.length > 0) {
       console.warn(`[quarry] research ${ctx.id}: removed ${checked.removed.length} citation(s) to URLs that were not analysed`);
     }
     // Numbers are assigned here, not trusted to the model: the stored report is what every view shows.
     return { markdown: numberCitations(checked.markdown, titles).markdown, early, sources: pages };
   });
+}
+
+/** What the report writer is told when its report cited no source. */
+const NO_CITATIONS =
+  "The report you wrote cites none of the sources. Write the whole report again, citing every factual claim right after it with a numbered link to its source's exact url (or the source's id, e.g. [S3]), as the rules say. Use only the sources' content.";
+
+/** Whether the report links to any of the analysed URLs. */
+function citesAny(markdown: string, analysed: ReadonlySet<string>): boolean {
+  for (const m of markdown.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)) if (analysed.has(m[1])) return true;
+  return false;
 }
 
 /**

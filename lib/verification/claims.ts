@@ -36,6 +36,9 @@ const CITATION_ONLY = /^\s*(\(\s*)?\[(\d+|source|\[\d+\])\]\(https?:\/\/[^)\s]+\
 // Citation markers at the start of a segment belong to the sentence before: "… fell 20%. [1](…) Next".
 const LEADING_CITATIONS = /^(?:\s*\(?\s*\[(?:\d+|source|\[\d+\])\]\(https?:\/\/[^)\s]+(?:\s+"[^"]*")?\)\s*\)?)+/;
 
+/** Numeric citations right after a sentence's end mark ("20%.[1](…)[2](…)"): group 1, the citations. */
+const CITED_AT_THE_END = /[.!?。！？]((?:\[(?:\d+|source|\[\d+\])\]\(https?:\/\/[^)\s]+(?:\s+"[^"]*")?\))+)/g;
+
 // Locale-agnostic: the default rules of Unicode's text segmentation (UAX #29), with the runtime's dictionaries for Thai and CJK words.
 const SENTENCES = new Intl.Segmenter(undefined, { granularity: "sentence" });
 const WORDS = new Intl.Segmenter(undefined, { granularity: "word" });
@@ -45,8 +48,8 @@ export function plainText(markdown: string): string {
   return markdown
     .replace(LINK, (_whole, text: string) => (/^(\d+|source|\[\d+\])$/i.test(text.trim()) ? "" : text))
     .replace(/[*_`]+/g, "")
-    .replace(/\s+([.,;:!?。！？、，])/g, "$1")
     .replace(/\(\s*\)/g, "")
+    .replace(/\s+([.,;:!?。！？、，])/g, "$1")
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -74,7 +77,14 @@ export function isClaimText(plain: string): boolean {
  */
 export function sentenceRanges(text: string): { start: number; end: number }[] {
   // Same length, so that offsets hold; capitals, so that "20%. [1](…) Next" still ends a sentence.
-  const masked = text.replace(LINK, (whole: string, label: string) => `[${label.replace(/[.!?。！？]/g, ",")}](${"X".repeat(whole.length - label.length - 4)})`);
+  let masked = text.replace(LINK, (whole: string, label: string) => `[${label.replace(/[.!?。！？]/g, ",")}](${"X".repeat(whole.length - label.length - 4)})`);
+  // Citations written right after a sentence's end, with no space ("… fell 20%.[1](…) Next", as in print): blanks to
+  // the segmenter, which would end the sentence inside the first one ("… 20%.[" and "1](…) Next"), so that they
+  // stay with the sentence they follow.
+  for (const m of text.matchAll(CITED_AT_THE_END)) {
+    const at = m.index + m[0].length - m[1].length;
+    masked = masked.slice(0, at) + " ".repeat(m[1].length) + masked.slice(at + m[1].length);
+  }
   const ranges = [...SENTENCES.segment(masked)].map((s) => ({ start: s.index, end: s.index + s.segment.length }));
   for (let i = 1; i < ranges.length; i++) {
     const lead = LEADING_CITATIONS.exec(text.slice(ranges[i].start, ranges[i].end))?.[0].length ?? 0;

@@ -113,6 +113,23 @@ The agency's [annual report v2.0. Final](https://x.example/a.b.C) says storage g
   for (const c of claims) assert.equal(body.slice(c.start, c.end), c.markdown, "offsets point at the sentence");
 });
 
+test("citations right after the full stop, with no space (as in print), stay with their sentence; a parenthesised one leaves no gap", () => {
+  const body = `Battery pack prices fell 20% in 2023.[1](${A}) Grid capacity doubled to 40 GW in Europe.[1](${A})[2](${B})
+- Storage grew to 4.2 GW in 2024.[2](${B})
+Costs rose 5 percent in 2022 ([2](${B})).`;
+  const claims = claimsOf(body);
+  assert.deepEqual(
+    claims.map((c) => [c.text, c.urls]),
+    [
+      ["Battery pack prices fell 20% in 2023.", [A]],
+      ["Grid capacity doubled to 40 GW in Europe.", [A, B]],
+      ["Storage grew to 4.2 GW in 2024.", [B]],
+      ["Costs rose 5 percent in 2022.", [B]],
+    ],
+  );
+  for (const c of claims) assert.equal(body.slice(c.start, c.end).trim(), c.markdown.trim(), "offsets point at the sentence");
+});
+
 test("Chinese, Japanese and Thai reports have claims, split by the Unicode segmenter, with exact offsets", () => {
   const body = `# 储能报告
 

@@ -61,6 +61,10 @@
 //                    "| Finding | Source |", each item's citations moved to its Source column
 //   paragraph-cites  the report's and the write-up's prose paragraphs cite once, at their end: each paragraph's citations
 //                    moved after its last sentence ("A. B. C [1](…)[2](…)."), as long-form writing cites
+//   uncited          the report and the write-up cite nothing, as small models that let the rule go write them: every citation left out,
+//                    until the request says so (a <problem> in its prompt)
+//   cite-after       the report's and the write-up's citations written right after the sentence's full stop, with no
+//                    space, as in print: "… fell 20%.[1](…)", "… fell 20%.[S2]"
 //   miscite          the report cites every third sentence to the source after the one it comes from (its prompt's
 //                    <source> list, in turn), as models misnumber their sources
 //   schema-frame     a JSON reply inside the frame of a JSON Schema, as models shown the schema write it:
@@ -150,6 +154,8 @@ export const MISBEHAVE_MODES = [
   "cite-styles",
   "tables",
   "paragraph-cites",
+  "uncited",
+  "cite-after",
   "schema-frame",
   "miscite",
   "loose-json",
@@ -271,6 +277,13 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
   if (!json && mode === "tables" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(findingsTables(input.text));
   if (!json && mode === "paragraph-cites" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(paragraphCitations(input.text));
   if (!json && mode === "miscite" && input.agent === "report-writer") return out(miscited(input.text, input.prompt));
+  if (!json && mode === "cite-after" && (input.agent === "report-writer" || input.agent === "dr-reply")) {
+    return out(input.text.replace(/ ((?:\[[^\]\n]*\]\(https?:\/\/[^)\s]+\)|\[[^\]\n(]*\])+)\./g, ".$1"));
+  }
+  // Every citation left out, until the request says the report cited nothing (a <problem> in its prompt).
+  if (!json && mode === "uncited" && (input.agent === "report-writer" || input.agent === "dr-reply") && !input.prompt.includes("<problem>")) {
+    return out(input.text.replace(/ ?\[[^\]\n]*\]\(https?:\/\/[^)\s]+\)/g, "").replace(/ ?\[S\d+(?:, ?S\d+)*\]/g, ""));
+  }
   if (!json) return out(mode === "fenced" && input.text ? fenced(input.text, (input.nextNumber("misbehave|fenced") - 1) % 3) : input.text);
   const value = parseOrUndefined(input.text);
   if (value === undefined) return out(input.text);

@@ -47,6 +47,9 @@
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged. Under cite-styles (the report and the write-up cite the sources' handles in the model's
 //   own styles: "(S2)", "[citation:2]", "【2†source】", ranges…): the same.
+//   Under cite-after (citations right after the full stop, no space): each stays with its sentence, kept and judged.
+//   Under uncited (the report and the write-up cite nothing until told so): each is written once more, told so, and
+//   stored cited.
 //   Under miscite (every third sentence of the report cited to the next source): each is cited to the source that says
 //   it and judged again, kept supported.
 //   Under paragraph-cites (each prose paragraph cited once, at its end): its sentences are judged against that citation,
@@ -307,9 +310,10 @@ for (const mode of MISBEHAVE_MODES) {
       }
     }
 
-    if (mode === "cite-styles") {
+    if (mode === "cite-styles" || mode === "cite-after") {
       // "(S2)", "[citation:2]", "【2†source】", "[Source 2]", "[^S2]", "[S2](S2)", "[S2-S3]": each a citation of the
-      // sources shown, kept as one and judged.
+      // sources shown, kept as one and judged. And citations right after the full stop ("… 20%.[1](…)"): before, the
+      // sentence was cut inside the first one, and its claim was uncited.
       for (const engine of ["tree", "deep-research"] as const) {
         test(`${engine}: citations by handle in the model's own styles are kept and judged`, () => {
           const c = runOf(engine).citations;
@@ -319,6 +323,24 @@ for (const mode of MISBEHAVE_MODES) {
           assert.deepEqual(c.lost, []);
         });
       }
+    }
+
+    if (mode === "uncited") {
+      // A report citing none of its sources (a small model that let the rule go) is written once more, the model told
+      // so: the stored report cites and its citations are judged (before, it was stored citing nothing).
+      test("tree: a report that cites nothing is written again, told so, and the one stored cites its sources", () => {
+        const c = runOf("tree").citations;
+        assert.ok(c && c.storedCited > 0, `the stored report cites ${c?.storedCited ?? 0} sentences`);
+        assert.ok(c.judged > 0 && c.unjudged === 0, `${c.judged} judged, ${c.unjudged} not`);
+        const asked = harness.fakes.llm.log.filter((e) => e.agent === "report-writer" && JSON.stringify(e.messages).includes("<problem>"));
+        assert.equal(asked.length, 1, "the report asked again once");
+      });
+      test("deep-research: a write-up that cites nothing is written again, told so, and the one stored cites its snippets", () => {
+        const c = runOf("deep-research").citations;
+        assert.ok(c && c.storedCited > 0, `the stored write-up cites ${c?.storedCited ?? 0} sentences`);
+        const asked = harness.fakes.llm.log.filter((e) => e.agent === "dr-reply" && JSON.stringify(e.messages).includes("<problem>"));
+        assert.equal(asked.length, 1, "the write-up asked again once");
+      });
     }
 
     if (mode === "miscite") {

@@ -7,7 +7,11 @@ import { streamPlainText, type StreamHandlers } from "../../ai/call";
 import { agentHeader, tag } from "../../ai/prompts";
 import type { AgentCall } from "./common";
 
-export async function writeReply({ context, iteration, continuing, snippets, onDelta, onRestart, onUsage, signal }: AgentCall & StreamHandlers & { iteration: number; continuing: boolean; snippets?: string }): Promise<string> {
+/** What the write-up's writer is told when its write-up cited no snippet: it writes it again. */
+export const NO_SNIPPETS_CITED =
+  "The write-up you wrote cites none of the snippets. Write it again, citing each factual sentence with the handles of its snippets in brackets right after it, e.g. [S3].";
+
+export async function writeReply({ context, iteration, continuing, snippets, problem, onDelta, onRestart, onUsage, signal }: AgentCall & StreamHandlers & { iteration: number; continuing: boolean; snippets?: string; problem?: string }): Promise<string> {
   const agent = "dr-reply";
   const cite = snippets === undefined
     ? ""
@@ -16,6 +20,6 @@ with the handles of its snippets in brackets right after it, e.g. "Prices fell 2
   const system = `${agentHeader(agent)}
 Write the assistant's message for this research iteration, in Markdown (answer with the message only): summarise what
 was done, state the discoveries with their evidence and confidence, and list the suggested next steps. ${continuing ? "Say that the research goes on with them." : "Ask the user how to proceed."}${cite}`;
-  const prompt = [tag("iteration", String(iteration)), tag("continuing", String(continuing)), context, snippets === undefined ? "" : tag("snippets", snippets)].filter(Boolean).join("\n");
+  const prompt = [tag("iteration", String(iteration)), tag("continuing", String(continuing)), context, snippets === undefined ? "" : tag("snippets", snippets), problem ? tag("problem", problem) : ""].filter(Boolean).join("\n");
   return (await streamPlainText({ agent, system, prompt, onDelta, onRestart, onUsage, signal })).trim();
 }

@@ -29,6 +29,7 @@ export async function writeReport({
   prompt,
   qa,
   sources,
+  problem,
   onDelta,
   onRestart,
   onUsage,
@@ -39,6 +40,8 @@ export async function writeReport({
   qa: QA[];
   /** Rendered <source> elements or <branch_summary> elements. */
   sources: string;
+  /** What was wrong with the report written before (it cited no source): the model is told, and writes it again. */
+  problem?: string;
   onUsage?: UsageSink;
   signal?: AbortSignal;
   schedule?: WaitOptions;
@@ -50,7 +53,7 @@ clarifications into account, using only the extracted research content provided.
 summary, "## " sections with the findings (use lists and tables where they help), and a section on open questions or
 conflicting evidence.
 ${CITATION_RULES}`;
-  const user = [tag("prompt", prompt), qaBlock(qa), tag("learnings", sources)].filter(Boolean).join("\n");
+  const user = [tag("prompt", prompt), qaBlock(qa), tag("learnings", sources), problem ? tag("problem", problem) : ""].filter(Boolean).join("\n");
   return streamPlainText({ agent, system, prompt: user, onDelta, onRestart, onUsage, signal, schedule });
 }
 
