@@ -20,6 +20,13 @@ test("numbers citations by first appearance and reuses a source's number", () =>
   assert.match(r.markdown, /Again 12% \[1\]\(https:\/\/example\.org\/a\), see also \[2\]\(https:\/\/news\.example\.com\/story\?id=4\)\./);
 });
 
+test("a bare URL cited in brackets or parentheses, labelled or not, is the numbered citation, its wrapper gone", () => {
+  const A = "https://a.example/x";
+  const B = "https://b.example/y";
+  const { markdown } = numberCitations(`Prices fell 20% [${A}]. Capacity doubled (Source: ${B}). Storage grew (${A}). See ${B} for details.`, new Map());
+  assert.equal(markdown.split("\n")[0], `Prices fell 20% [1](${A}). Capacity doubled [2](${B}). Storage grew [1](${A}). See [2](${B}) for details.`);
+});
+
 test("a descriptive link keeps its words and gets the number after them", () => {
   const r = numberCitations("Read [the 2024 survey](https://example.org/a).", titles);
   assert.match(r.markdown, /^Read the 2024 survey \[1\]\(https:\/\/example\.org\/a\)\./);

@@ -20,8 +20,10 @@ const MODEL_SOURCES = new RegExp(`^(#{1,6})\\s*(?:\\*\\*|__)?\\s*(?:${SOURCE_WOR
 const SOURCES_LABEL = new RegExp(`^(?:\\*\\*|__)?\\s*(?:${SOURCE_WORDS})\\s*:?\\s*(?:\\*\\*|__)?\\s*:?\\s*$`, "i");
 /** A line a source list under a label is made of: an entry (a bullet, a number, "[n]"), or a line with a URL. */
 const LIST_LINE_OF_SOURCES = /^(?:[-*+]\s|\d{1,3}[.)]\s|\[\^?\w{1,12}\])|https?:\/\//;
-// A Markdown link (optionally wrapped in parentheses), an autolink, or a bare URL not inside a link.
-const CITATION = /(\(\s*)?\[([^\]\n]*)\]\((https?:\/\/[^)\s]+)(?:\s+"[^"]*")?\)(\s*\))?|<(https?:\/\/[^>\s]+)>|(?<!\]\()(?<![\w/])(https?:\/\/[^\s)<>\]]+)/g;
+// A Markdown link (optionally wrapped in parentheses), an autolink, a bare URL not inside a link, or a bare URL
+// in brackets or parentheses, labelled or not ("[https://…]", "(Source: https://…)"), as models cite when they
+// do not write a link: the wrapper is the citation's, and goes with it.
+const CITATION = /(\(\s*)?\[([^\]\n]*)\]\((https?:\/\/[^)\s]+)(?:\s+"[^"]*")?\)(\s*\))?|<(https?:\/\/[^>\s]+)>|(?<!\]\()(?<![\w/])(https?:\/\/[^\s)<>\]]+)|[[(]\s*(?:(?:sources?|see|via|from|ref(?:erence)?)\s*:\s*)?(https?:\/\/[^\s)<>\]]+)\s*[\])]/gi;
 
 /**
  * Which lines are a model-written source list: under a "Sources"/"References" heading, up to the next heading of
@@ -212,13 +214,14 @@ export function numberCitations(markdown: string, titles: ReadonlyMap<string, st
   };
   const body = stripSourcesSection(markdown).replace(
     CITATION,
-    (whole, open: string | undefined, text: string | undefined, linkUrl: string | undefined, close: string | undefined, auto: string | undefined, bare: string | undefined) => {
+    (whole, open: string | undefined, text: string | undefined, linkUrl: string | undefined, close: string | undefined, auto: string | undefined, bare: string | undefined, wrapped: string | undefined) => {
       if (linkUrl) {
         const { n, url } = numberOf(linkUrl);
         const cite = `[${n}](${url})`;
         if (MARKER.test((text ?? "").trim())) return open && close ? cite : `${open ?? ""}${cite}${close ?? ""}`;
         return `${open ?? ""}${text} ${cite}${close ?? ""}`;
       }
+      if (wrapped) return `[${numberOf(wrapped).n}](${numberOf(wrapped).url})`;
       const { n, url, rest } = numberOf(auto ?? bare ?? whole);
       return `[${n}](${url})${rest}`;
     },
