@@ -114,11 +114,16 @@ export function claimsOf(body: string): Claim[] {
   let offset = 0;
   let fenced = false;
   const lines = body.split("\n");
+  /** The claims of the last prose line, while a sources line after it may still cover them (a blank line between kept). */
+  let before: { first: number; end: number } | undefined;
   for (const [i, line] of lines.entries()) {
     const lineStart = offset;
     offset += line.length + 1;
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
     if (fenced) continue;
+    if (!line.trim()) continue;
+    const after = before;
+    before = undefined;
     if (/^\s*\|/.test(line)) {
       // A header row (the delimiter row under it) holds column titles, no claim.
       const row = DELIMITER_ROW.test(lines[i + 1] ?? "") ? null : tableRow(line, lineStart);
@@ -129,11 +134,23 @@ export function claimsOf(body: string): Claim[] {
     // The text of a paragraph line or a list item, after its marker.
     const lead = /^\s*(?:>\s*)?(?:[-*+]\s+|\d+[.)]\s+)?/.exec(line)?.[0].length ?? 0;
     const text = line.slice(lead);
+    // A line of sources alone ("Sources: [1](…), [2](…)") under a paragraph: its citations cover the paragraph's
+    // uncited sentences before them, as a citation at the paragraph's end does.
+    if (isSourcesOnly(text)) {
+      if (after) cover(claims.slice(after.first, after.end), citedUrls(text));
+      continue;
+    }
     const first = claims.length;
+    /** Where a trailing "(Sources: [1](…), [2](…))" of the line stood: its citations, after the claims before it. */
+    const sourcesAt: { after: number; urls: string[] }[] = [];
     for (const range of sentenceRanges(text)) {
       const piece = text.slice(range.start, range.end);
       const markdown = piece.trim();
       if (!markdown) continue;
+      if (isSourcesOnly(markdown)) {
+        sourcesAt.push({ after: claims.length, urls: citedUrls(markdown) });
+        continue;
+      }
       const plain = plainText(markdown);
       // A lone citation or a fragment without words is no claim.
       if (!isClaimText(plain) || (CITATION_ONLY.test(markdown) && plain === "")) continue;
@@ -141,13 +158,32 @@ export function claimsOf(body: string): Claim[] {
       claims.push({ position: claims.length, markdown, text: plain, urls: citedUrls(markdown), start, end: start + markdown.length });
     }
     // The paragraph's citations cover its uncited sentences before them.
-    let next: string[] | undefined;
-    for (let k = claims.length - 1; k >= first; k--) {
-      if (claims[k].urls.length > 0) next = claims[k].urls;
-      else if (next) claims[k].covering = next;
-    }
+    for (const { after: end, urls } of sourcesAt) cover(claims.slice(first, end), urls);
+    cover(claims.slice(first), []);
+    before = { first, end: claims.length };
   }
   return claims;
+}
+
+/**
+ * The uncited claims before each cited one (or before `trailing` citations after them all) covered by its
+ * citations; a claim covered already keeps what covers it nearest.
+ */
+function cover(claims: Claim[], trailing: string[]): void {
+  let next: string[] | undefined = trailing.length > 0 ? trailing : undefined;
+  for (let k = claims.length - 1; k >= 0; k--) {
+    if (claims[k].urls.length > 0) next = claims[k].urls;
+    else if (next && !claims[k].covering) claims[k].covering = next;
+  }
+}
+
+/** A label a line or a part of one may put before its sources: "Sources:", "**References:**", "(Source: …)". */
+const SOURCES_WORDS = /\b(?:sources?|references?|refs?|citations?|cited)\b\s*:?/gi;
+
+/** Whether a line or a sentence is citations alone, labelled or not ("Sources: [1](…), [2](…)"): no words of a claim. */
+function isSourcesOnly(markdown: string): boolean {
+  if (citedUrls(markdown).length === 0) return false;
+  return plainText(markdown).replace(SOURCES_WORDS, "").replace(/[\s,;:.()[\]–—&-]+/g, "").replace(/\band\b/gi, "") === "";
 }
 
 /** A table's delimiter row: "| --- | :---: |". */

@@ -130,6 +130,27 @@ Costs rose 5 percent in 2022 ([2](${B})).`;
   for (const c of claims) assert.equal(body.slice(c.start, c.end).trim(), c.markdown.trim(), "offsets point at the sentence");
 });
 
+test("a line or a paragraph's end of sources alone ('Sources: [1](…), [2](…)') covers the paragraph's sentences before it", () => {
+  const covered = (body: string) => claimsOf(body).map((c) => [c.text, c.urls, c.covering ?? []]);
+  const two = [
+    ["Battery pack prices fell 20% in 2023.", [], [A, B]],
+    ["Grid capacity doubled to 40 GW in Europe.", [], [A, B]],
+  ];
+  assert.deepEqual(covered(`Battery pack prices fell 20% in 2023. Grid capacity doubled to 40 GW in Europe.\nSources: [1](${A}), [2](${B})`), two);
+  assert.deepEqual(covered(`Battery pack prices fell 20% in 2023. Grid capacity doubled to 40 GW in Europe.\n\n**References:** [1](${A}) and [2](${B})`), two);
+  assert.deepEqual(covered(`Battery pack prices fell 20% in 2023. Grid capacity doubled to 40 GW in Europe. (Sources: [1](${A}), [2](${B}))`), two);
+  // A sentence cited on its own keeps its citation; a heading between ends the paragraph; words make it no sources line.
+  assert.deepEqual(covered(`Battery pack prices fell 20% in 2023 [2](${B}). Grid capacity doubled to 40 GW in Europe.\nSources: [1](${A})`), [
+    ["Battery pack prices fell 20% in 2023.", [B], []],
+    ["Grid capacity doubled to 40 GW in Europe.", [], [A]],
+  ]);
+  assert.deepEqual(covered(`Battery pack prices fell 20% in 2023.\n## Next\nSources: [1](${A})`), [["Battery pack prices fell 20% in 2023.", [], []]]);
+  assert.deepEqual(covered(`Battery pack prices fell 20% in 2023.\nSee the agency's figures [1](${A})`), [
+    ["Battery pack prices fell 20% in 2023.", [], []],
+    ["See the agency's figures", [A], []],
+  ]);
+});
+
 test("Chinese, Japanese and Thai reports have claims, split by the Unicode segmenter, with exact offsets", () => {
   const body = `# 储能报告
 

@@ -61,6 +61,8 @@
 //                    "| Finding | Source |", each item's citations moved to its Source column
 //   paragraph-cites  the report's and the write-up's prose paragraphs cite once, at their end: each paragraph's citations
 //                    moved after its last sentence ("A. B. C [1](…)[2](…)."), as long-form writing cites
+//   sources-lines    the report's and the write-up's prose paragraphs of two sentences or more cite nothing in their
+//                    text: their citations go on a line under them, "Sources: [1](…), [2](…)"
 //   uncited          the report and the write-up cite nothing, as small models that let the rule go write them: every citation left out,
 //                    until the request says so (a <problem> in its prompt)
 //   cite-after       the report's and the write-up's citations written right after the sentence's full stop, with no
@@ -154,6 +156,7 @@ export const MISBEHAVE_MODES = [
   "cite-styles",
   "tables",
   "paragraph-cites",
+  "sources-lines",
   "uncited",
   "cite-after",
   "schema-frame",
@@ -276,6 +279,7 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
   if (!json && mode === "cite-styles" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(citeStyles(input.text, input.prompt, () => input.nextNumber("misbehave|cite-styles")));
   if (!json && mode === "tables" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(findingsTables(input.text));
   if (!json && mode === "paragraph-cites" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(paragraphCitations(input.text));
+  if (!json && mode === "sources-lines" && (input.agent === "report-writer" || input.agent === "dr-reply")) return out(sourcesLines(input.text));
   if (!json && mode === "miscite" && input.agent === "report-writer") return out(miscited(input.text, input.prompt));
   if (!json && mode === "cite-after" && (input.agent === "report-writer" || input.agent === "dr-reply")) {
     return out(input.text.replace(/ ((?:\[[^\]\n]*\]\(https?:\/\/[^)\s]+\)|\[[^\]\n(]*\])+)\./g, ".$1"));
@@ -485,6 +489,19 @@ export function paragraphCitations(text: string): string {
       const bare = line.replace(CITATION_MARK, "").replace(/\s+([.,;:!?])/g, "$1").trimEnd();
       const end = /[.!?]$/.test(bare) ? bare.slice(-1) : "";
       return `${end ? bare.slice(0, -1) : bare} ${marks.join("")}${end}`;
+    })
+    .join("\n");
+}
+
+/** Each prose paragraph of two sentences or more with its citations on a "Sources:" line under it (mode sources-lines). */
+export function sourcesLines(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (/^\s*(#|[-*+]\s|\d+[.)]\s|\||>|```)/.test(line) || (line.match(/[.!?](\s|$)/g) ?? []).length < 2) return line;
+      const marks = [...new Set((line.match(CITATION_MARK) ?? []).map((m) => m.trim()))];
+      if (marks.length === 0) return line;
+      return `${line.replace(CITATION_MARK, "").replace(/\s+([.,;:!?])/g, "$1").trimEnd()}\nSources: ${marks.join(", ")}`;
     })
     .join("\n");
 }

@@ -47,6 +47,7 @@
 //   Under the references model (the report cites by number into its own reference list): its citations
 //   are kept and judged. Under cite-styles (the report and the write-up cite the sources' handles in the model's
 //   own styles: "(S2)", "[citation:2]", "【2†source】", ranges…): the same.
+//   Under sources-lines (a paragraph's citations on a "Sources:" line under it): they cover its sentences, judged.
 //   Under cite-after (citations right after the full stop, no space): each stays with its sentence, kept and judged.
 //   Under uncited (the report and the write-up cite nothing until told so): each is written once more, told so, and
 //   stored cited.
@@ -364,6 +365,19 @@ for (const mode of MISBEHAVE_MODES) {
         assert.ok(c, "the tree wrote no report");
         assert.ok(runOf("tree").written && /\. [^.\n[]+\. [^.\n[]+ \[[^\]]+\]\(http/.test(runOf("tree").written!), "no paragraph was cited only at its end");
         assert.ok(c.coveredSupported > 0, "no sentence was judged against its paragraph's citation");
+        assert.equal(c.flaggedUncited, 0, `${c.flaggedUncited} sentences flagged as uncited facts`);
+      });
+    }
+
+    if (mode === "sources-lines") {
+      // A paragraph's citations on a "Sources: …" line under it: they cover its sentences, each judged against them
+      // (before, the line was no claim and its citations nobody's: every sentence was flagged as uncited).
+      // (The write-up's findings are list items, each cited: only the tree's report has such paragraphs.)
+      test("tree: the sentences a sources line covers are judged against it, none flagged uncited", () => {
+        const c = runOf("tree").citations;
+        assert.ok(c, "the tree wrote no report");
+        assert.ok(runOf("tree").written && /\nSources: \[/.test(runOf("tree").written!), "no sources line was written");
+        assert.ok(c.coveredSupported > 0, "no sentence was judged against its sources line");
         assert.equal(c.flaggedUncited, 0, `${c.flaggedUncited} sentences flagged as uncited facts`);
       });
     }
