@@ -189,3 +189,10 @@ test("a word for nothing ('None', 'N/A', '-') is nothing where the schema has on
   // A text that says something is kept.
   assert.deepEqual(conform({ sql: "SELECT 1", chart: null, tags: ["Q1"], correction: "None of the sources says so.", answer: "No" }, shapeOf(step)), { sql: "SELECT 1", chart: null, tags: ["Q1"], correction: "None of the sources says so.", answer: "No" });
 });
+
+test("free texts written as a list's lines in one text ('1. …\\n2. …', '- …') are the list's items; one text of lines is not split", () => {
+  const questions = z.object({ questions: z.array(z.string()) });
+  assert.deepEqual(conform({ questions: "1. What period should it cover?\n2. Which regions matter most?" }, shapeOf(questions)), { questions: ["What period should it cover?", "Which regions matter most?"] });
+  assert.deepEqual(conform({ questions: "- What period?\n- Which regions?\n" }, shapeOf(questions)), { questions: ["What period?", "Which regions?"] });
+  assert.deepEqual(conform({ questions: "What period should it cover?\nAnd for which regions?" }, shapeOf(questions)), { questions: ["What period should it cover?\nAnd for which regions?"] });
+});

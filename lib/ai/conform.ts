@@ -263,8 +263,8 @@ function groupedList(value: Record<string, Json>, items: JsonSchemaNode, root: J
 /**
  * A list written as text, as models write a list of one or of a few choices: "heat pumps" for ["heat pumps"];
  * "S1, S3" or "S1 and S3" for ["S1", "S3"] where the items are choices and the pieces name them (a piece
- * that is a lone word naming none stays a piece, as in a list: the caller drops it); "" for [].
- * Free text is not split at its commas: it is one item.
+ * that is a lone word naming none stays a piece, as in a list: the caller drops it); "" for []; free texts
+ * as a list's lines ("1. …\n2. …", "- …") for those texts. Free text is not split at its commas: it is one item.
  */
 function listFromText(text: string, items: JsonSchemaNode): Json {
   if (text.trim() === "") return [];
@@ -275,8 +275,16 @@ function listFromText(text: string, items: JsonSchemaNode): Json {
     // Choices, or ids among them that name nothing (dropped later, as in any list of them): not a sentence.
     return named.length > 0 && pieces.every((p) => named.includes(p) || /^\S{1,40}$/.test(p)) ? pieces : text;
   }
-  return typesOf(items).includes("string") ? [text] : text;
+  if (!typesOf(items).includes("string")) return text;
+  // Lines that are a list's entries ("1. …", "- …"), two or more: the items, as the model listed them.
+  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const entries = lines.map((l) => LIST_ENTRY.exec(l)?.[1]?.trim());
+  if (lines.length >= 2 && entries.every(Boolean)) return entries as string[];
+  return [text];
 }
+
+/** A line that is a list's entry: a number, a bullet; group 1, its text. */
+const LIST_ENTRY = /^(?:\d{1,3}[.)]|[-*•])\s+(.+)$/;
 
 function conformObject(value: Json, schema: JsonSchemaNode, root: JsonSchemaNode, depth: number): Json {
   // One object where the schema's object has a single list property: {"verdicts": [that]} is not

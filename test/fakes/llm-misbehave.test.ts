@@ -317,10 +317,10 @@ test("worded-enums: judgements in words", () => {
   assert.deepEqual([wordedEnum("unsupported", 0), wordedEnum("partial", 0), wordedEnum("supported", 1), wordedEnum("LITERATURE", 0), wordedEnum("objective_met", 1)], ["not supported", "partially", "fully supported", "Literature (as judged)", "fully objective met"]);
 });
 
-test("list-text: a list of one as itself, none as empty text, choices joined; free texts of several stay a list", () => {
+test("list-text: a list of one as itself, none as empty text, choices joined; free texts of several as numbered lines", () => {
   const free: JsonSchema = { type: "string" };
   const choice: JsonSchema = { type: "string", enum: ["S1", "S2", "S3"] };
-  assert.deepEqual([listAsText(["heat pumps"], free), listAsText([], free), listAsText(["S1", "S3"], choice), listAsText(["a", "b"], free), listAsText([{ x: 1 }], { type: "object" })], ["heat pumps", "", "S1, S3", ["a", "b"], [{ x: 1 }]]);
+  assert.deepEqual([listAsText(["heat pumps"], free), listAsText([], free), listAsText(["S1", "S3"], choice), listAsText(["a", "b"], free), listAsText([{ x: 1 }], { type: "object" })], ["heat pumps", "", "S1, S3", "1. a\n2. b", [{ x: 1 }]]);
 });
 
 test("grouped: tagged items grouped by tag, untagged ones under 'other'; other replies untouched", () => {

@@ -623,12 +623,15 @@ export function groupedByTag(value: unknown): { key: string; groups: Record<stri
   return { key, groups };
 }
 
-/** A list of texts as text (mode list-text): one item as itself, none as "", choices joined with ", "; other lists stay. */
+/**
+ * A list of texts as text (mode list-text): one item as itself, none as "", choices joined with ", ", free texts
+ * as a numbered list in one text ("1. …\n2. …"); other lists stay.
+ */
 export function listAsText(list: unknown[], items: JsonSchema): unknown {
   const types = Array.isArray(items.type) ? items.type : [items.type];
   if (!types.includes("string") || !list.every((item) => typeof item === "string")) return list;
   if (list.length <= 1) return list[0] ?? "";
-  return items.enum || items.const !== undefined ? list.join(", ") : list;
+  return items.enum || items.const !== undefined ? list.join(", ") : list.map((item, i) => `${i + 1}. ${item}`).join("\n");
 }
 
 /** A judgement in words (mode worded-enums): "unsupported" → "not supported", "partial" → "partially", else "fully x" or "X (as judged)". */
