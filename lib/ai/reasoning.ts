@@ -1,6 +1,7 @@
 // Reasoning output removed from a model's reply before anything reads it. Reasoning models served by
 // llama.cpp, vLLM without a reasoning parser, Ollama or LM Studio put their thinking in the content
-// itself: `<think>…</think>` (DeepSeek-R1, Qwen3, QwQ), `<thinking>` or `<reasoning>`. It must never
+// itself: `<think>…</think>` (DeepSeek-R1, Qwen3, QwQ), `<thinking>`, `<reasoning>`, `<seed:think>` (Seed-OSS)
+// or Mistral's `[THINK]…[/THINK]` (Magistral). It must never
 // reach a report, an answer, a message or an export, and a brace in it must not be taken for the
 // reply's JSON. (Reasoning in its own field, `reasoning_content`, never becomes text here: only the
 // reply's text parts are read.)
@@ -12,7 +13,11 @@
 // text, up to its first end token.
 import { bufferedFilter, handOnBeforeTag, type StreamFilter } from "./stream-filter";
 
-const TAGS = "think|thinking|reasoning|reflection";
+const TAGS = "think|thinking|reasoning|reflection|seed:think";
+const ANY_TAG = new RegExp(`<\\/?(${TAGS})\\b`, "i");
+/** Mistral's reasoning markers (Magistral: `[THINK]…[/THINK]`), read as the tags. */
+const BRACKET_THINK = /\[(\/?)THINK\]/g;
+const bracketsAsTags = (text: string) => (text.includes("THINK]") ? text.replace(BRACKET_THINK, "<$1think>") : text);
 const BLOCK = new RegExp(`<(${TAGS})\\b[^>]*>[\\s\\S]*?<\\/\\1\\s*>`, "gi");
 const OPEN = new RegExp(`<(${TAGS})\\b[^>]*>`, "i");
 const CLOSE = new RegExp(`<\\/(${TAGS})\\s*>`, "i");
@@ -23,9 +28,10 @@ const CLOSE = new RegExp(`<\\/(${TAGS})\\s*>`, "i");
  * (templates that put `<think>` in the prompt, so the reply starts inside the block).
  */
 export function stripReasoning(text: string): string {
+  text = bracketsAsTags(text);
   if (!text.includes("<")) return text;
   text = finalChannel(text);
-  if (!/<\/?(think|thinking|reasoning|reflection)\b/i.test(text)) return text;
+  if (!ANY_TAG.test(text)) return text;
   let out = text.replace(BLOCK, "");
   const open = OPEN.exec(out);
   if (open) out = out.slice(0, open.index);
@@ -111,12 +117,25 @@ function finalChannelFilter(): StreamFilter {
  * continuation's (`continuation`): there it is the space between the cut text and what follows it.
  */
 export function reasoningFilter({ continuation = false }: { continuation?: boolean } = {}): StreamFilter {
+  const brackets = bracketFilter();
   const channel = finalChannelFilter();
   const tags = tagFilter(continuation);
   return {
-    push: (delta) => tags.push(channel.push(delta)),
-    end: () => tags.push(channel.end()) + tags.end(),
+    push: (delta) => tags.push(channel.push(brackets.push(delta))),
+    end: () => tags.push(channel.push(brackets.end()) + channel.end()) + tags.end(),
   };
+}
+
+/** Mistral's bracket markers as tags in a stream: a tail that may be the start of one is held until it is known. */
+function bracketFilter(): StreamFilter {
+  return bufferedFilter((held, final) => {
+    held.text = bracketsAsTags(held.text);
+    const at = held.text.lastIndexOf("[");
+    const hold = !final && at >= 0 && held.text.length - at < 8 && /^\[\/?[A-Z]*$/.test(held.text.slice(at)) ? held.text.length - at : 0;
+    const out = held.text.slice(0, held.text.length - hold);
+    held.text = held.text.slice(held.text.length - hold);
+    return out;
+  });
 }
 
 function tagFilter(continuation: boolean): StreamFilter {
@@ -145,7 +164,7 @@ function tagFilter(continuation: boolean): StreamFilter {
         continue;
       }
       // No opening tag yet: hand on all but a tail that could be the start of one.
-      return out + handOnBeforeTag(held, final, MAX_TAG, /^<\/?[a-z]*$/i);
+      return out + handOnBeforeTag(held, final, MAX_TAG, /^<\/?[a-z:]*$/i);
     }
   };
   const emit = (text: string) => {

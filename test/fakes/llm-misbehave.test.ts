@@ -99,11 +99,15 @@ describe("reasoning modes", () => {
     assert.match(report.text, /\{Key findings\}/);
   });
 
-  test("think-plain: the same block without a brace; reasoning-field: the reasoning beside the text", () => {
-    const plain = model("think-plain")(verdicts);
-    const reasoning = plain.text.slice(0, plain.text.indexOf("</think>"));
-    assert.ok(reasoning.includes(REASONING_MARKER));
-    assert.doesNotMatch(reasoning, /[{}]/);
+  test("think-plain: the same block without a brace, in [THINK], <seed:think> and <think> in turn; reasoning-field: the reasoning beside the text", () => {
+    const plain = model("think-plain");
+    for (const [open, close] of [["[THINK]", "[/THINK]"], ["<seed:think>", "</seed:think>"], ["<think>", "</think>"]]) {
+      const text = plain(verdicts).text;
+      assert.ok(text.startsWith(`${open}\n`) && text.endsWith(`${close}\n\n${JSON.stringify(verdicts)}`), text);
+      const reasoning = text.slice(0, text.indexOf(close));
+      assert.ok(reasoning.includes(REASONING_MARKER));
+      assert.doesNotMatch(reasoning, /[{}]/);
+    }
     const field = model("reasoning-field")(verdicts);
     assert.equal(field.text, JSON.stringify(verdicts));
     assert.equal(field.reasoning, reasoningText({ agent: "citation-verifier", text: field.text, json: true }, true));

@@ -3,7 +3,8 @@
 // and the reasoning output of Ollama, vLLM, llama.cpp's server and LM Studio). Each mode is one habit:
 //   think            a <think>…</think> block before every reply; its reasoning mentions braces and a
 //                    draft JSON object, as a model planning a JSON reply does
-//   think-plain      the same reasoning without a brace
+//   think-plain      the same reasoning without a brace, in turn in <think>, Magistral's [THINK]…[/THINK] and
+//                    Seed-OSS's <seed:think>
 //   reasoning-field  the reasoning in `reasoning_content` (message and stream deltas), not in content
 //   harmony          gpt-oss's chat format leaked, as served without its parser: the reasoning in an analysis
 //                    channel, the reply in the final one ("<|constrain|>json" for JSON), "<|return|>" after it
@@ -241,8 +242,12 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
   const out = (text: string, extra: Partial<MisbehaveOutput> = {}): MisbehaveOutput => ({ text, reasoning: null, finishReason: null, ...extra });
   switch (mode) {
     case "think":
-    case "think-plain":
-      return out(`<think>\n${reasoningText(input, mode === "think")}\n</think>\n\n${input.text}`);
+      return out(`<think>\n${reasoningText(input, true)}\n</think>\n\n${input.text}`);
+    case "think-plain": {
+      // In turn as DeepSeek-R1 and Qwen3, Magistral and Seed-OSS mark it.
+      const [open, close] = THINK_MARKERS[input.nextNumber("misbehave|think-plain") % THINK_MARKERS.length];
+      return out(`${open}\n${reasoningText(input, false)}\n${close}\n\n${input.text}`);
+    }
     case "reasoning-field":
       return out(input.text, { reasoning: reasoningText(input, true) });
     case "half-open":
@@ -567,6 +572,13 @@ function parseOrUndefined(text: string): unknown {
  * a JSON reply): "I'll answer {"queries": [...]}" and a complete draft object that is not the answer,
  * so that taking the first brace (or the first object) of the text gets the wrong thing.
  */
+/** Reasoning blocks' markers as models' templates write them: <think>, Magistral's [THINK], Seed-OSS's <seed:think>. */
+const THINK_MARKERS = [
+  ["<think>", "</think>"],
+  ["[THINK]", "[/THINK]"],
+  ["<seed:think>", "</seed:think>"],
+] as const;
+
 export function reasoningText({ agent, text, json }: Pick<MisbehaveInput, "agent" | "text" | "json">, braces: boolean): string {
   const opening = `Okay, this is the ${agent} step (${REASONING_MARKER} check first).`;
   if (!json) {
