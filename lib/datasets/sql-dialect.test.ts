@@ -19,3 +19,15 @@ test("backticks inside literals, quoted identifiers and comments stay; other SQL
   assert.equal(asDuckDbSql("SELECT `unclosed FROM t"), "SELECT `unclosed FROM t");
   assert.equal(asDuckDbSql("  SELECT region FROM sales  "), "SELECT region FROM sales");
 });
+
+test("an uploaded file read by its name (DuckDB's idiom, which the sandbox refuses) is read from its table", () => {
+  const tables = [{ table: "sales", filename: "Sales 2024.csv" }, { table: "regions", filename: "regions.parquet" }];
+  assert.equal(asDuckDbSql("SELECT region, sum(units) FROM 'Sales 2024.csv' GROUP BY 1", tables), 'SELECT region, sum(units) FROM "sales" GROUP BY 1');
+  assert.equal(
+    asDuckDbSql("SELECT * FROM read_csv_auto('/data/sales 2024.csv', header = true) s JOIN read_parquet(\"regions.parquet\") r ON s.region = r.name", tables),
+    'SELECT * FROM "sales" s JOIN "regions" r ON s.region = r.name',
+  );
+  // A table's own quoted name, another file, or a literal elsewhere are left as written.
+  assert.equal(asDuckDbSql('SELECT * FROM "sales" WHERE note = \'Sales 2024.csv\'', tables), 'SELECT * FROM "sales" WHERE note = \'Sales 2024.csv\'');
+  assert.equal(asDuckDbSql("SELECT * FROM 'other.csv'", tables), "SELECT * FROM 'other.csv'");
+});

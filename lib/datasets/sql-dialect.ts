@@ -8,13 +8,38 @@
 const FENCE = /^```[\w-]*[ \t]*\n?([\s\S]*?)\n?[ \t]*```\s*$/;
 const LABEL = /^(?:sql|query|duckdb)\s*:\s*/i;
 
-/** The query as DuckDB reads it: fence and label taken off, backtick-quoted identifiers double-quoted. */
-export function asDuckDbSql(sql: string): string {
+/** A dataset as a query may name it: its table, and the file it was uploaded as. */
+export interface NamedTable {
+  table: string;
+  filename: string;
+}
+
+/**
+ * The query as DuckDB reads it: fence and label taken off, backtick-quoted identifiers double-quoted,
+ * and an uploaded file read by its name (DuckDB's own idiom, `FROM 'sales.csv'`, `read_csv('sales.csv')`,
+ * which the sandbox refuses: it reads no file) read from its table instead.
+ */
+export function asDuckDbSql(sql: string, tables: readonly NamedTable[] = []): string {
   let text = sql.trim();
   const fenced = FENCE.exec(text);
   if (fenced) text = fenced[1].trim();
   text = text.replace(LABEL, "");
-  return backticksQuoted(text);
+  return filesAsTables(backticksQuoted(text), tables);
+}
+
+/** A file reader's call or a quoted file name after FROM or JOIN, naming an uploaded file: that file's table. */
+const FILE_READ = /\b(from|join)(\s+)(?:(?:read_csv(?:_auto)?|read_parquet|read_json(?:_auto)?)\s*\(\s*(['"])([^'"]+)\3[^)]*\)|(['"])([^'"]+)\5)/gi;
+
+function filesAsTables(sql: string, tables: readonly NamedTable[]): string {
+  if (tables.length === 0) return sql;
+  const byFile = new Map(tables.map((t) => [t.filename.toLowerCase(), t.table]));
+  return sql.replace(FILE_READ, (whole, keyword: string, space: string, _q1, readFile: string | undefined, _q2, quoted: string | undefined) => {
+    const name = (readFile ?? quoted ?? "").split(/[\\/]/).pop()!.toLowerCase();
+    const table = byFile.get(name);
+    // A double-quoted name that is a table's own is the table already.
+    if (!table || (quoted !== undefined && tables.some((t) => t.table === quoted))) return whole;
+    return `${keyword}${space}"${table.replace(/"/g, '""')}"`;
+  });
 }
 
 /** `name` as "name", outside string literals and comments; a backtick in a string stays. */

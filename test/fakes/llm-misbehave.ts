@@ -23,8 +23,9 @@
 //                    out: "correction": null, no "quote" key, as models mark what does not apply
 //   placeholders     what a JSON reply leaves empty (a text "", a null) written as a word for nothing, in turn "None",
 //                    "N/A", "null", "-", "none": "sql": "None" beside the output, "correction": "N/A", "chart": "null"
-//   sql-dialect      the analysis agent's SQL written as for another database: identifiers in MySQL's backticks, and in
-//                    turn the query in a ```sql fence inside the JSON string, or after a "SQL:" label
+//   sql-dialect      the analysis agent's SQL written as for another database: in turn the uploaded file read by its name
+//                    (DuckDB's idiom, FROM 'sales.csv'), identifiers in MySQL's backticks with the query in a ```sql fence
+//                    inside the JSON string, or after a "SQL:" label
 //   enum-case        enum (and const) values in another case or padded: "Supported", " SEARCH "; booleans as
 //                    "Yes"/"No" or "true"/"false" text
 //   worded-enums     enum (and const) values that are judgements in the model's own words: "not supported" for
@@ -318,8 +319,13 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
     case "sql-dialect": {
       const step = value as { sql?: unknown };
       if (input.agent !== "dr-analysis" || typeof step?.sql !== "string") return out(input.text);
+      // In turn: the file read by its name, as DuckDB's own documentation writes it (FROM 'sales.csv'); then MySQL's backticks
+      // in a fence, after a label.
+      const n = input.nextNumber("misbehave|sql-dialect");
+      const file = /<dataset\b[^>]*\btable="([^"]*)"[^>]*\bfile="([^"]*)"/.exec(input.prompt);
+      if (n % 3 === 1 && file) return out(JSON.stringify({ ...step, sql: step.sql.replace(new RegExp(`\\b(FROM|JOIN)\\s+"${file[1]}"`, "gi"), (_, k: string) => `${k} '${file[2]}'`) }));
       const ticked = step.sql.replace(/"((?:[^"]|"")*)"/g, (_, name: string) => `\`${name.replace(/""/g, '"')}\``);
-      const sql = input.nextNumber("misbehave|sql-dialect") % 2 === 0 ? `\`\`\`sql\n${ticked}\n\`\`\`` : `SQL: ${ticked}`;
+      const sql = n % 2 === 0 ? `\`\`\`sql\n${ticked}\n\`\`\`` : `SQL: ${ticked}`;
       return out(JSON.stringify({ ...step, sql }));
     }
     case "nulls":

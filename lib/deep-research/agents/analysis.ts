@@ -192,8 +192,8 @@ cites, as [q1], and be written with its own row's label and column (the region, 
     problem = null;
     if (out.sql?.trim() && left > 0) {
       const id = `q${queries.length + 1}`;
-      // As DuckDB reads it (a fence, a label, MySQL's backticks: lib/datasets/sql-dialect.ts); stored as run.
-      const sql = asDuckDbSql(out.sql);
+      // As DuckDB reads it (a fence, a label, MySQL's backticks, a file read by its name: lib/datasets/sql-dialect.ts); stored as run.
+      const sql = asDuckDbSql(out.sql, datasets);
       const r = await runQuery(sql);
       queries.push(r.ok
         ? { id, sql, ok: true, error: null, columns: r.columns, rows: r.rows, rowCount: r.rowCount, truncated: r.truncated, durationMs: r.durationMs }
