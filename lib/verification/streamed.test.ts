@@ -163,6 +163,22 @@ test("each part is judged as soon as it is finished, while the next is written",
   assert.ok(!fakes.llm.log.some((e) => JSON.stringify(e.messages).includes(`${URL_A}](`)));
 });
 
+test("a report written at once has a line's sentences judged in one call; one written slowly, each in a call of its own", async () => {
+  const written = `# R\n\n${SUPPORTED_A} [1](${URL_A}). The survey covered 42 manufacturers in Asia and Europe [1](${URL_A}).\n`;
+  const verifierCalls = async (options?: { slowWriterMs: number }) => {
+    fakes.reset();
+    const early = new StreamedVerification(calls, options);
+    const parts = new PartSplitter((part) => early.add(numberCitations(part, new Map()).markdown), () => early.endSection());
+    parts.push(written);
+    parts.end();
+    await early.settled();
+    return fakes.llm.log.filter((e) => e.agent === "citation-verifier").length;
+  };
+  assert.equal(await verifierCalls(), 1, "written at once: the line's two sentences in one call");
+  // A writer as slow as a real model's (every part a second or more after the first): a sentence a call.
+  assert.equal(await verifierCalls({ slowWriterMs: 0 }), 2, "written slowly: a call per sentence");
+});
+
 test("the final verdicts, repair and stored report equal the whole report's verification, and nothing more is asked at the end", async () => {
   const whole = await newResearch();
   const wholeReport = await verifyReport({ subject: { researchId: whole }, report: REPORT, ...calls });

@@ -3,10 +3,11 @@
 // sentences judged at once, while the model writes the next, and each finished section its uncited
 // ones — the same checks, with the same agents, as the whole report's (judgeCited, findFactual of
 // verify-report.ts); a sentence judged unsupported there with a correction has its rewrite judged at
-// once too (pass 2's work). Each cited sentence in a call of its own as soon as its line is finished:
-// at a real model's speed a verdict with its quote takes seconds to generate (40 tokens/s: ~1.5 s),
-// and the checks of a last section, or of a last line of three sentences, judged together would be
-// left after the report (a line's three verdicts in one reply took 4 s after the report's end); the
+// once too (pass 2's work). At a real model's speed (a part coming a second or more after the first) each
+// cited sentence goes in a call of its own as soon as its line is finished: a verdict with its quote
+// takes seconds to generate (40 tokens/s: ~1.5 s), and the checks of a last section, or of a last line
+// of three sentences, judged together would be left after the report (a line's three verdicts in one
+// reply ended 3.4 s after the report); a report written at once has each line's in one call. The
 // finder of uncited facts answers with ids only, so a section's uncited sentences go in one call. verifyReport then
 // takes these verdicts instead of asking again, so that a streamed report's verification ends with
 // its last part, not one full round of calls after it.
@@ -22,6 +23,9 @@ import type { CheckedVerdict, ClaimVerdict, SourceVerdict } from "./verdicts";
 import { citedElsewhere } from "./paraphrase";
 import { asCovered, findFactual, judgeCited, keyOf, usableCorrection, type Calls, type Prejudged, type PrejudgedCited, type PrejudgedUncited } from "./verify-report";
 
+/** How long after the report's first part a part comes from a writer slow enough that its checks go a sentence a call. */
+const SLOW_WRITER_MS = 1_000;
+
 export class StreamedVerification {
   private readonly cited = new Map<string, PrejudgedCited>();
   private readonly uncited = new Map<string, PrejudgedUncited>();
@@ -32,11 +36,16 @@ export class StreamedVerification {
   private readonly calls: Calls;
   /** Uncited sentences of the section being written, asked about when it ends. */
   private pendingUncited: Claim[] = [];
+  /** When the first part came: parts that come a while after it come from a model writing slowly. */
+  private firstPartAt: number | undefined;
   /** Parts given, and the checks that ended without verdicts (failed in a way that is no verdict). */
   parts = 0;
   failedChecks = 0;
 
-  constructor(calls: Calls) {
+  private readonly slowWriterMs: number;
+
+  constructor(calls: Calls, { slowWriterMs = SLOW_WRITER_MS }: { slowWriterMs?: number } = {}) {
+    this.slowWriterMs = slowWriterMs;
     if (calls.signal?.aborted) this.controller.abort(calls.signal.reason);
     calls.signal?.addEventListener("abort", () => this.controller.abort(calls.signal?.reason), { once: true });
     this.calls = { ...calls, signal: this.controller.signal };
@@ -62,9 +71,13 @@ export class StreamedVerification {
     const uncited = claims.filter((c) => c.urls.length === 0 && fresh(`\u0000${c.text}`));
     if (cited.length === 0 && uncited.length === 0) return;
     this.parts++;
-    // A call per sentence: the checks of a part finished last are what is left after the report, and a
-    // line's three verdicts with their quotes take three times one's to generate.
-    for (const c of cited) this.track(this.judgePart([c]));
+    this.firstPartAt ??= Date.now();
+    // A report written slowly (a real model's speed): a call per sentence, since the checks of the parts
+    // finished last are what is left after the report, and a line's three verdicts with their quotes take
+    // three times one's to generate. One written at once: a call per line (all are checked after it in one
+    // round either way, and a call per sentence would send its source again for each).
+    if (cited.length > 0 && Date.now() - this.firstPartAt < this.slowWriterMs) this.track(this.judgePart(cited));
+    else for (const c of cited) this.track(this.judgePart([c]));
     // Positions are the finder's ids: unique within its call.
     for (const c of uncited) this.pendingUncited.push({ ...c, position: this.pendingUncited.length });
   }
