@@ -13,28 +13,24 @@ test("an unclosed block is dropped to the end; a reply that starts inside a bloc
   assert.equal(stripReasoning('the template opened the block {"a"}\n</think>\n{"a": 1}'), '{"a": 1}');
 });
 
+/** The text through a fresh reasoning filter in deltas of `size` characters. */
+function streamed(text: string, size: number): string {
+  const filter = reasoningFilter();
+  let out = "";
+  for (let i = 0; i < text.length; i += size) out += filter.push(text.slice(i, i + size));
+  return out + filter.end();
+}
+
 test("a streamed reply's reasoning is held back even when its tags are split across deltas", () => {
   const text = '<think>Plan: {"x": 1} then write.</think>\n\n# Title\nBody with a < sign and <b>bold</b>.';
-  for (const size of [1, 2, 3, 5, 8, 13]) {
-    const filter = reasoningFilter();
-    let out = "";
-    for (let i = 0; i < text.length; i += size) out += filter.push(text.slice(i, i + size));
-    out += filter.end();
-    assert.equal(out, "# Title\nBody with a < sign and <b>bold</b>.", `delta size ${size}`);
-  }
+  for (const size of [1, 2, 3, 5, 8, 13]) assert.equal(streamed(text, size), "# Title\nBody with a < sign and <b>bold</b>.", `delta size ${size}`);
 });
 
 test("Magistral's [THINK]…[/THINK] and Seed-OSS's <seed:think> are reasoning too, whole or streamed in any deltas; a citation is not", () => {
   assert.equal(stripReasoning('[THINK]Cite {"S1"} first.[/THINK]\n# Report\nPrices fell [S1].'), "# Report\nPrices fell [S1].");
   assert.equal(stripReasoning("<seed:think>plan {x}</seed:think>{\"a\": 1}"), '{"a": 1}');
   const text = '[THINK]Plan: {"x": 1} then [S2].[/THINK]\n\n# Title\nPrices fell 20% [S2] and [THINK is no tag.';
-  for (const size of [1, 2, 3, 5, 8, 13]) {
-    const filter = reasoningFilter();
-    let out = "";
-    for (let i = 0; i < text.length; i += size) out += filter.push(text.slice(i, i + size));
-    out += filter.end();
-    assert.equal(out, "# Title\nPrices fell 20% [S2] and [THINK is no tag.", `delta size ${size}`);
-  }
+  for (const size of [1, 2, 3, 5, 8, 13]) assert.equal(streamed(text, size), "# Title\nPrices fell 20% [S2] and [THINK is no tag.", `delta size ${size}`);
 });
 
 const HARMONY = '<|channel|>analysis<|message|>The user wants JSON like {"a": 1}. quokka<|end|><|start|>assistant<|channel|>final <|constrain|>json<|message|>{"a": 2}<|return|>';

@@ -23,6 +23,7 @@ import { messageView, taskView } from "./views";
 import { checkWhileWritten, citeSnippets, verifiedWriteUp, writeUpSources } from "./write-up";
 import type { ReplyDelta } from "./events";
 import { appendDraft, endDraft, startDraft } from "./drafts";
+import { citedSourceCount } from "../report-citations";
 
 /** Fully-autonomous runs stop here whatever the continue agent says. */
 export const FULLY_AUTONOMOUS_CAP = 20;
@@ -175,7 +176,7 @@ const reply: Step = async (ctx, m) => {
   const sources = continuing ? null : await writeUpSources(ctx.conversationId, Math.floor(ctx.budgetOf("CONTEXT_TOKEN_BUDGET") / 2));
   const c = (await getConversation({ id: ctx.conversationId }))!;
   const checks = sources ? checkWhileWritten(ctx, m.id, sources, c.currentObjective ?? c.objective) : null;
-  let text: string;
+  let content: string;
   try {
     const context = await ctx.context(m.level, sources ? Math.floor(ctx.budgetOf("CONTEXT_TOKEN_BUDGET") / 2) : 0);
     // Shown as it is written; an attempt's first piece has offset 0 (a client drops what an earlier attempt sent).
@@ -192,13 +193,14 @@ const reply: Step = async (ctx, m) => {
       checks?.push(delta);
     };
     const write = (problem?: string) => writeReply({ context, iteration: m.iteration, continuing, snippets: sources?.text, problem, onDelta, onRestart, signal: ctx.signal, onUsage: ctx.usage });
-    text = await write();
+    const cited = (written: string) => (sources ? citeSnippets(written, sources.choices, sources.pages) : written);
+    content = cited(await write());
     // A write-up citing none of the snippets it was shown (a small model that let the rule go): written once
     // more, the model told so; the second stands (its uncited facts are flagged by the verification).
-    if (sources && sources.choices.length > 0 && !/\]\(https?:\/\//.test(citeSnippets(text, sources.choices, sources.pages))) {
+    if (sources && sources.choices.length > 0 && citedSourceCount(content) === 0) {
       console.warn(`[quarry] conversation ${ctx.conversationId}: the write-up cited none of its ${sources.choices.length} snippets; asking the model to write it again`);
       onRestart();
-      text = await write(NO_SNIPPETS_CITED);
+      content = cited(await write(NO_SNIPPETS_CITED));
     }
     checks?.end();
     ctx.check();
@@ -208,7 +210,6 @@ const reply: Step = async (ctx, m) => {
   } finally {
     endDraft(ctx.conversationId);
   }
-  const content = sources ? citeSnippets(text, sources.choices, sources.pages) : text;
   const nextPatch = continuing ? { phase: "plan", iteration: m.iteration + 1 } : { phase: "verify" };
   const saved = await saveReply({ conversationId: ctx.conversationId, rootId: m.id, iteration: m.iteration, content, suggestedNextSteps: c.suggestedNextSteps, next: nextPatch });
   if (saved) ctx.emit("message", messageView(saved));

@@ -7,7 +7,7 @@ import { renderSources, summarizeBranch, writeReport, type Learning } from "./ag
 import { estimateTokens, tag, trimToTokens } from "../ai/prompts";
 import type { RunContext } from "../explore/context";
 import { verifyCitations } from "../verification/cited-urls";
-import { linkReferenceMarkers, numberCitations } from "../report-citations";
+import { citedSourceCount, linkReferenceMarkers, numberCitations } from "../report-citations";
 import { PartSplitter, StreamedVerification } from "../verification/streamed";
 import type { SourceText } from "../verification/verify-report";
 import * as store from "../db/tree";
@@ -104,7 +104,7 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
       checked = check(await write());
       // A report that cites none of the sources it was given (a small model that let the rule go, a refusal):
       // written once more, the model told so. The second stands, cited or not (its uncited facts are flagged).
-      if (!citesAny(checked.markdown, analysed)) {
+      if (citedSourceCount(checked.markdown) === 0) {
         console.warn(`[quarry] research ${ctx.id}: the report cited none of its ${analysed.size} sources; asking the model to write it again`);
         restartDraft();
         checked = check(await write(NO_CITATIONS));
@@ -125,12 +125,6 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
 /** What the report writer is told when its report cited no source. */
 const NO_CITATIONS =
   "The report you wrote cites none of the sources. Write the whole report again, citing every factual claim right after it with a numbered link to its source's exact url (or the source's id, e.g. [S3]), as the rules say. Use only the sources' content.";
-
-/** Whether the report links to any of the analysed URLs. */
-function citesAny(markdown: string, analysed: ReadonlySet<string>): boolean {
-  for (const m of markdown.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)) if (analysed.has(m[1])) return true;
-  return false;
-}
 
 /**
  * One of each learning per URL (case, spacing and punctuation aside), the first branch that found it

@@ -147,11 +147,11 @@ export function claimsOf(body: string): Claim[] {
       const piece = text.slice(range.start, range.end);
       const markdown = piece.trim();
       if (!markdown) continue;
-      if (isSourcesOnly(markdown)) {
+      const plain = plainText(markdown);
+      if (isSourcesOnly(markdown, plain)) {
         sourcesAt.push({ after: claims.length, urls: citedUrls(markdown) });
         continue;
       }
-      const plain = plainText(markdown);
       // A lone citation or a fragment without words is no claim.
       if (!isClaimText(plain) || (CITATION_ONLY.test(markdown) && plain === "")) continue;
       const start = lineStart + lead + range.start + (piece.length - piece.trimStart().length);
@@ -181,9 +181,9 @@ function cover(claims: Claim[], trailing: string[]): void {
 const SOURCES_WORDS = /\b(?:sources?|references?|refs?|citations?|cited)\b\s*:?/gi;
 
 /** Whether a line or a sentence is citations alone, labelled or not ("Sources: [1](…), [2](…)"): no words of a claim. */
-function isSourcesOnly(markdown: string): boolean {
+function isSourcesOnly(markdown: string, plain = plainText(markdown)): boolean {
   if (citedUrls(markdown).length === 0) return false;
-  return plainText(markdown).replace(SOURCES_WORDS, "").replace(/[\s,;:.()[\]–—&-]+/g, "").replace(/\band\b/gi, "") === "";
+  return plain.replace(SOURCES_WORDS, "").replace(/[\s,;:.()[\]–—&-]+/g, "").replace(/\band\b/gi, "") === "";
 }
 
 /** A table's delimiter row: "| --- | :---: |". */

@@ -489,32 +489,33 @@ export function miscited(text: string, prompt: string): string {
 /** A citation as the writers give it: a link "[1](https://…)" or a handle "[S2]". */
 const CITATION_MARK = /\s*\[[^\]\n]+\](?:\((?:https?:\/\/|#)[^)\s]+\))?/g;
 
-/** Each prose paragraph of two sentences or more cited once, at its end (mode paragraph-cites). */
-export function paragraphCitations(text: string): string {
+/**
+ * Each prose paragraph of two sentences or more that cites, rewritten by `place` from its text without its
+ * citations and the citations it had (each once, in order); other lines as they are.
+ */
+function recitedParagraphs(text: string, place: (bare: string, marks: string[]) => string): string {
   return text
     .split("\n")
     .map((line) => {
       if (/^\s*(#|[-*+]\s|\d+[.)]\s|\||>|```)/.test(line) || (line.match(/[.!?](\s|$)/g) ?? []).length < 2) return line;
       const marks = [...new Set((line.match(CITATION_MARK) ?? []).map((m) => m.trim()))];
       if (marks.length === 0) return line;
-      const bare = line.replace(CITATION_MARK, "").replace(/\s+([.,;:!?])/g, "$1").trimEnd();
-      const end = /[.!?]$/.test(bare) ? bare.slice(-1) : "";
-      return `${end ? bare.slice(0, -1) : bare} ${marks.join("")}${end}`;
+      return place(line.replace(CITATION_MARK, "").replace(/\s+([.,;:!?])/g, "$1").trimEnd(), marks);
     })
     .join("\n");
 }
 
+/** Each prose paragraph of two sentences or more cited once, at its end (mode paragraph-cites). */
+export function paragraphCitations(text: string): string {
+  return recitedParagraphs(text, (bare, marks) => {
+    const end = /[.!?]$/.test(bare) ? bare.slice(-1) : "";
+    return `${end ? bare.slice(0, -1) : bare} ${marks.join("")}${end}`;
+  });
+}
+
 /** Each prose paragraph of two sentences or more with its citations on a "Sources:" line under it (mode sources-lines). */
 export function sourcesLines(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => {
-      if (/^\s*(#|[-*+]\s|\d+[.)]\s|\||>|```)/.test(line) || (line.match(/[.!?](\s|$)/g) ?? []).length < 2) return line;
-      const marks = [...new Set((line.match(CITATION_MARK) ?? []).map((m) => m.trim()))];
-      if (marks.length === 0) return line;
-      return `${line.replace(CITATION_MARK, "").replace(/\s+([.,;:!?])/g, "$1").trimEnd()}\nSources: ${marks.join(", ")}`;
-    })
-    .join("\n");
+  return recitedParagraphs(text, (bare, marks) => `${bare}\nSources: ${marks.join(", ")}`);
 }
 
 /** Citations at the end of a list item: links "[1](https://…)" or handles "[S2]", any number of them. */
