@@ -97,6 +97,21 @@ test("Markdown reference definitions and footnotes name their URLs too, and go",
   assert.equal(linked.trim(), "Growth was 12% [source](https://example.org/a). Sales fell [source](https://news.example.com/story?id=4).");
 });
 
+test("a reference list headed in the report's own language ('## Quellen', '参考资料：') is the model's list too", () => {
+  for (const heading of ["## Quellen", "**Quellen:**", "## Références", "参考资料：", "### 参考文献", "## Источники"]) {
+    const md = ["# Bericht", "", "Der Absatz wuchs um 12% [1]. Die Kosten fielen [2].", "", heading, "", "1. Studie — https://example.org/a", "2. Nachrichten — https://news.example.com/story"].join("\n");
+    const linked = linkReferenceMarkers(md);
+    assert.match(linked, /wuchs um 12% \[source\]\(https:\/\/example\.org\/a\)\./, heading);
+    assert.match(linked, /Die Kosten fielen \[source\]\(https:\/\/news\.example\.com\/story\)\./, heading);
+    const r = numberCitations(linked, titles);
+    assert.equal(r.sources.length, 2, heading);
+    assert.ok(!r.markdown.includes(heading), `${heading}: the model's list goes`);
+  }
+  // A section of that name whose first word only is a source word stays ("## Literature review", "## Quellenlage").
+  const kept = "Text [1](https://example.org/a).\n\n## Literature review\n\nThe studies agree.\n\n## Quellenlage\n\nDünn.";
+  assert.match(stripSourcesSection(kept), /## Literature review\n\nThe studies agree\.\n\n## Quellenlage\n\nDünn\./);
+});
+
 test("a report without its own reference list is unchanged", () => {
   const md = "Growth was 12% [1](https://example.org/a). See [1] and [Table 1].\n\n## Open questions\n\n1. Which https://example.org/a?";
   assert.equal(linkReferenceMarkers(md), md);

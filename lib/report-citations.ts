@@ -13,11 +13,25 @@ export interface NumberedSource {
 export const SOURCES_HEADING = "## Sources";
 
 const MARKER = /^(source|sources|link|ref|here|\d+|\[\d+\])?$/i;
-const SOURCE_WORDS = "sources|references|bibliography|works cited|citations|sources cited|reference list";
+/**
+ * The words a model heads its own list of sources with, or labels a line of citations with ("Sources: [1], [2]"),
+ * in the languages it is asked to write in (lib/ai/language.ts): a report in German has "## Quellen", one in
+ * Chinese "参考资料：". A regular expression's alternatives, longest first.
+ */
+export const SOURCE_WORDS = [
+  "sources cited", "reference list", "works cited", "references", "bibliography", "citations", "sources", "source", "refs", "ref",
+  "einzelnachweise", "literaturverzeichnis", "quellenangaben", "quellen", "quelle", "literatur", "referenzen", "belege", "nachweise",
+  "références", "bibliographie", "referencias", "bibliografía", "fuentes", "fuente", "riferimenti", "bibliografia", "fonti", "fonte",
+  "referências", "fontes", "literatuurlijst", "referenties", "bronnen", "bron", "referenser", "källor", "källa", "referencer",
+  "referanser", "kilder", "kilde", "źródła", "źródło", "przypisy", "zdroje", "zdroj", "literatura", "kaynakça", "kaynaklar",
+  "referanslar", "daftar pustaka", "referensi", "sumber", "список литературы", "источники", "источник", "ссылки", "джерела",
+  "джерело", "посилання", "література", "参考资料", "参考文献", "资料来源", "參考資料", "參考文獻", "資料來源", "来源", "來源", "出处", "出典",
+  "情報源", "참고문헌", "참고 자료", "출처", "المصادر", "المراجع",
+].join("|");
 // A model-written list of sources or references, replaced by the generated one: under a heading ("## References"),
-// or under a line of its own that names it ("**References**", "__Sources:__", "References:").
-const MODEL_SOURCES = new RegExp(`^(#{1,6})\\s*(?:\\*\\*|__)?\\s*(?:${SOURCE_WORDS})\\s*:?\\s*(?:\\*\\*|__)?\\s*:?\\s*$`, "i");
-const SOURCES_LABEL = new RegExp(`^(?:\\*\\*|__)?\\s*(?:${SOURCE_WORDS})\\s*:?\\s*(?:\\*\\*|__)?\\s*:?\\s*$`, "i");
+// or under a line of its own that names it ("**References**", "__Sources:__", "References:", "**Quellen:**").
+const MODEL_SOURCES = new RegExp(`^(#{1,6})\\s*(?:\\*\\*|__)?\\s*(?:${SOURCE_WORDS})\\s*[:：]?\\s*(?:\\*\\*|__)?\\s*[:：]?\\s*$`, "iu");
+const SOURCES_LABEL = new RegExp(`^(?:\\*\\*|__)?\\s*(?:${SOURCE_WORDS})\\s*[:：]?\\s*(?:\\*\\*|__)?\\s*[:：]?\\s*$`, "iu");
 /** A line a source list under a label is made of: an entry (a bullet, a number, "[n]"), or a line with a URL. */
 const LIST_LINE_OF_SOURCES = /^(?:[-*+]\s|\d{1,3}[.)]\s|\[\^?\w{1,12}\])|https?:\/\//;
 // A Markdown link (optionally wrapped in parentheses), an autolink, a bare URL not inside a link, or a bare URL

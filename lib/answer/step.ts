@@ -1,5 +1,6 @@
 // One step of the loop: the agent picks an action among those allowed, and the step carries it
 // out on the state. Persisting and emitting are the engine's (engine.ts); this only changes state.
+import { languageOf, languageProblem } from "../ai/language";
 import { answerAgentStep } from "./agents/agent";
 import { evaluateAnswer } from "./agents/evaluator";
 import { saveAnswerPage } from "../db/answers";
@@ -207,8 +208,12 @@ async function answer(ctx: LoopContext, gap: string, action: AnswerAction, recor
   }
   const { verified, problems } = checkReferences(action.references, ctx.pages);
   let lesson = "";
+  // An answer in another language than the question's (a model following its pages', or drifting).
+  const inAnother = languageProblem(action.answer, languageOf(ctx.question), "answer");
   if (problems.length || verified.length === 0) {
     lesson = `An answer was rejected for its references: ${problems.join("; ") || "it cited no page that was read"}. Cite only pages you have read, with sentences copied exactly from them.`;
+  } else if (inAnother) {
+    lesson = `An answer was rejected: ${inAnother.told}`;
   } else {
     try {
       const e = await evaluateAnswer({ question: ctx.question, context: ctx.context, answer: action.answer, references: verified, budget: ctx.budget.guard("loop", 1_000), onUsage: ctx.budget.sink("evaluate"), signal: ctx.signal });

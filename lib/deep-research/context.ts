@@ -3,7 +3,8 @@
 import { getEnv, type Env } from "../env";
 import { eventBus, type EngineEvent, type RunTopic } from "../events/bus";
 import type { RunHandle } from "../runs/engine";
-import { addConversationUsage, beginConversationUsage, getConversation, getMessage } from "../db/conversations";
+import { addConversationUsage, beginConversationUsage, getConversation, getMessage, recentMessages } from "../db/conversations";
+import { conversationLanguage, languageRule, type Language } from "../ai/language";
 import type { TokenCount, UsageSink } from "../ai/usage";
 import { getRun } from "../db/runs";
 import { drTopic, type DeepResearchEventType } from "./events";
@@ -54,10 +55,22 @@ export class DrContext {
     return promptBudget(this.env, name);
   }
 
-  /** The world view for a prompt, with `reserve` tokens of the budget left for the step's own inputs. */
+  /**
+   * The world view for a prompt, with `reserve` tokens of the budget left for the step's own inputs; it opens
+   * with the language every text meant for the user is written in (the user's).
+   */
   async context(level: number, reserve = 0): Promise<string> {
     const budget = Math.max(500, this.budgetOf("CONTEXT_TOKEN_BUDGET") - reserve);
-    return renderWorldView(await retrieveWorldView(this.conversationId, level), budget);
+    const view = await retrieveWorldView(this.conversationId, level);
+    const rule = languageRule(conversationLanguage(view.userMessage, view.objective), "the user's messages", "every text meant for the user (messages, questions, objectives, findings)");
+    return `${rule} Names of tables, columns, files and handles stay as they are.\n${renderWorldView(view, budget)}`;
+  }
+
+  /** The language the user writes in (lib/ai/language.ts): what the write-up must be in. */
+  async language(): Promise<Language | null> {
+    const [c, messages] = await Promise.all([getConversation({ id: this.conversationId }), recentMessages(this.conversationId, 4)]);
+    const latest = [...messages].reverse().find((m) => m.role === "user")?.content ?? null;
+    return conversationLanguage(latest, c?.objective ?? "");
   }
 
   /** Records each agent call on the conversation before it is sent, and its tokens as it returns. */

@@ -9,6 +9,7 @@ import type { PlannedDataset } from "./agents/common";
 import { datasetEntries } from "../db/datasets";
 import { reflect } from "./agents/reflection";
 import { NO_SNIPPETS_CITED, writeReply } from "./agents/reply";
+import { languageProblem } from "../ai/language";
 import { advanceMessage, getConversation, messagesOf, saveReply, setMessageContent, updateConversation, type ConversationMessage } from "../db/conversations";
 import { applyDiscoveryChanges, discoveriesOf } from "../db/discoveries";
 import { createLevelTasks, itemsOfResearches, tasksOf, type TaskDraft } from "../db/research-tasks";
@@ -195,12 +196,19 @@ const reply: Step = async (ctx, m) => {
     const write = (problem?: string) => writeReply({ context, iteration: m.iteration, continuing, snippets: sources?.text, problem, onDelta, onRestart, signal: ctx.signal, onUsage: ctx.usage });
     const cited = (written: string) => (sources ? citeSnippets(written, sources.choices, sources.pages) : written);
     content = cited(await write());
-    // A write-up citing none of the snippets it was shown (a small model that let the rule go): written once
-    // more, the model told so; the second stands (its uncited facts are flagged by the verification).
-    if (sources && sources.choices.length > 0 && citedSourceCount(content) === 0) {
-      console.warn(`[quarry] conversation ${ctx.conversationId}: the write-up cited none of its ${sources.choices.length} snippets; asking the model to write it again`);
-      onRestart();
-      content = cited(await write(NO_SNIPPETS_CITED));
+    // A write-up citing none of the snippets it was shown (a small model that let the rule go), or written in
+    // another language than the user's: written once more, the model told so; the second stands (its uncited
+    // facts are flagged by the verification).
+    if (sources) {
+      const problems = [
+        ...(sources.choices.length > 0 && citedSourceCount(content) === 0 ? [{ log: `the write-up cited none of its ${sources.choices.length} snippets`, told: NO_SNIPPETS_CITED }] : []),
+        ...[languageProblem(content, await ctx.language(), "write-up")].filter((p) => p !== null),
+      ];
+      if (problems.length > 0) {
+        console.warn(`[quarry] conversation ${ctx.conversationId}: ${problems.map((p) => p.log).join("; ")}; asking the model to write it again`);
+        onRestart();
+        content = cited(await write(problems.map((p) => p.told).join("\n")));
+      }
     }
     checks?.end();
     ctx.check();

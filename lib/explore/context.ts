@@ -1,5 +1,6 @@
 // What every step of a run shares: the research's parameters, the abort signal, event emission
 // and token accounting.
+import { usersLanguage, type Language } from "../ai/language";
 import { BoundedMap } from "../bounded-map";
 import { setMaxListeners } from "node:events";
 import type { Research } from "../db/types";
@@ -131,6 +132,17 @@ export class RunContext {
 
   get qa(): QA[] {
     return this.scope.qa;
+  }
+
+  private userLanguage?: Language | null;
+
+  /** The language the researcher writes in (the prompt and their answers): the report's (lib/ai/language.ts). */
+  get language(): Language | null {
+    if (this.userLanguage === undefined) {
+      const answers = this.qa.filter((q) => q.question !== FOLLOW_UP_QUESTION).map((q) => q.answer);
+      this.userLanguage = usersLanguage(this.prompt, ...answers);
+    }
+    return this.userLanguage;
   }
 
   get depth(): number {

@@ -13,6 +13,7 @@ import type { SourceText } from "../verification/verify-report";
 import * as store from "../db/tree";
 import { fitToContext, withContextRetry } from "../ai/context-limit";
 import { wordsKey } from "../validation/text";
+import { languageProblem, type Language } from "../ai/language";
 
 export interface WrittenReport {
   /** The report as written: citations checked and numbered, with its source list. */
@@ -84,6 +85,7 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
       writeReport({
         prompt: ctx.prompt,
         qa: ctx.qa,
+        language: ctx.language,
         sources: learningSources,
         problem,
         onDelta: (delta) => {
@@ -102,12 +104,14 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
     let checked;
     try {
       checked = check(await write());
-      // A report that cites none of the sources it was given (a small model that let the rule go, a refusal):
-      // written once more, the model told so. The second stands, cited or not (its uncited facts are flagged).
-      if (citedSourceCount(checked.markdown) === 0) {
-        console.warn(`[quarry] research ${ctx.id}: the report cited none of its ${analysed.size} sources; asking the model to write it again`);
+      // A report that cites none of the sources it was given (a small model that let the rule go, a refusal), or
+      // written in another language than the researcher's (a model following its sources' or drifting, as Qwen's
+      // do into Chinese): written once more, the model told so. The second stands (its uncited facts are flagged).
+      const problems = reportProblems(checked.markdown, analysed.size, ctx.language);
+      if (problems.length > 0) {
+        console.warn(`[quarry] research ${ctx.id}: ${problems.map((p) => p.log).join("; ")}; asking the model to write it again`);
         restartDraft();
-        checked = check(await write(NO_CITATIONS));
+        checked = check(await write(problems.map((p) => p.told).join("\n")));
       }
       parts.end();
     } catch (error) {
@@ -120,6 +124,15 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
     // Numbers are assigned here, not trusted to the model: the stored report is what every view shows.
     return { markdown: numberCitations(checked.markdown, titles).markdown, early, sources: pages };
   });
+}
+
+/** What was wrong with a written report: what the log says, and what the model is told. */
+function reportProblems(markdown: string, sources: number, language: Language | null): { log: string; told: string }[] {
+  const problems: { log: string; told: string }[] = [];
+  if (citedSourceCount(markdown) === 0) problems.push({ log: `the report cited none of its ${sources} sources`, told: NO_CITATIONS });
+  const inAnother = languageProblem(markdown, language, "report");
+  if (inAnother) problems.push(inAnother);
+  return problems;
 }
 
 /** What the report writer is told when its report cited no source. */

@@ -3,7 +3,7 @@
 // its place in the Markdown, so that a repair can rewrite or remove exactly that sentence.
 // Sentences are split by the Unicode segmenter (Intl.Segmenter), in any language: a Chinese or
 // Japanese sentence ends at 。 with no space after it, and Thai words have no spaces between them.
-import { splitNumberedSources } from "../report-citations";
+import { SOURCE_WORDS, splitNumberedSources } from "../report-citations";
 
 export interface Claim {
   /** 0-based, in reading order. */
@@ -178,12 +178,14 @@ function cover(claims: Claim[], trailing: string[]): void {
 }
 
 /** A label a line or a part of one may put before its sources: "Sources:", "**References:**", "(Source: …)". */
-const SOURCES_WORDS = /\b(?:sources?|references?|refs?|citations?|cited)\b\s*:?/gi;
+const SOURCES_WORDS = new RegExp(`(?<![\\p{L}\\p{N}])(?:${SOURCE_WORDS}|reference|citation|cited)(?![\\p{L}\\p{N}])\\s*[:：]?`, "giu");
+/** "and" between a line's citations ("[1] and [2]"), in the languages reports are written in. */
+const AND_WORDS = /(?<![\p{L}\p{N}])(?:and|und|et|y|e|en|och|og|i|oraz|a|ve|dan|и|і|та)(?![\p{L}\p{N}])|[和及与與및]/giu;
 
 /** Whether a line or a sentence is citations alone, labelled or not ("Sources: [1](…), [2](…)"): no words of a claim. */
 function isSourcesOnly(markdown: string, plain = plainText(markdown)): boolean {
   if (citedUrls(markdown).length === 0) return false;
-  return plain.replace(SOURCES_WORDS, "").replace(/[\s,;:.()[\]–—&-]+/g, "").replace(/\band\b/gi, "") === "";
+  return plain.replace(SOURCES_WORDS, "").replace(/[\s,;:.()[\]–—&、，；：（）。-]+/g, "").replace(AND_WORDS, "") === "";
 }
 
 /** A table's delimiter row: "| --- | :---: |". */

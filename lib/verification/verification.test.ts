@@ -139,6 +139,10 @@ test("a line or a paragraph's end of sources alone ('Sources: [1](…), [2](…)
   assert.deepEqual(covered(`Battery pack prices fell 20% in 2023. Grid capacity doubled to 40 GW in Europe.\nSources: [1](${A}), [2](${B})`), two);
   assert.deepEqual(covered(`Battery pack prices fell 20% in 2023. Grid capacity doubled to 40 GW in Europe.\n\n**References:** [1](${A}) and [2](${B})`), two);
   assert.deepEqual(covered(`Battery pack prices fell 20% in 2023. Grid capacity doubled to 40 GW in Europe. (Sources: [1](${A}), [2](${B}))`), two);
+  // In the language the report is written in (lib/ai/language.ts): "Quellen:", "Sources :" with "et", "来源：" with "、".
+  assert.deepEqual(covered(`Battery pack prices fell 20% in 2023. Grid capacity doubled to 40 GW in Europe.\n**Quellen:** [1](${A}) und [2](${B})`), two);
+  assert.deepEqual(covered(`Battery pack prices fell 20% in 2023. Grid capacity doubled to 40 GW in Europe.\nSources : [1](${A}) et [2](${B})`), two);
+  assert.deepEqual(covered(`Battery pack prices fell 20% in 2023. Grid capacity doubled to 40 GW in Europe.\n来源：[1](${A})、[2](${B})`), two);
   // A sentence cited on its own keeps its citation; a heading between ends the paragraph; words make it no sources line.
   assert.deepEqual(covered(`Battery pack prices fell 20% in 2023 [2](${B}). Grid capacity doubled to 40 GW in Europe.\nSources: [1](${A})`), [
     ["Battery pack prices fell 20% in 2023.", [B], []],

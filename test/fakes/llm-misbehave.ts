@@ -67,6 +67,9 @@
 //                    text: their citations go on a line under them, "Sources: [1](…), [2](…)"
 //   uncited          the report and the write-up cite nothing, as small models that let the rule go write them: every citation left out,
 //                    until the request says so (a <problem> in its prompt)
+//   language-drift   the report, the write-up and the answer written in Chinese, citations kept, as Qwen models drift
+//                    into it (the prompts in English), until the request says so (a <problem> in its prompt, or an
+//                    answer's lesson): each prose line of the texts one Chinese sentence, the line's citations after it
 //   cite-after       the report's and the write-up's citations written right after the sentence's full stop, with no
 //                    space, as in print: "… fell 20%.[1](…)", "… fell 20%.[S2]"
 //   miscite          the report cites every third sentence to the source after the one it comes from (its prompt's
@@ -160,6 +163,7 @@ export const MISBEHAVE_MODES = [
   "paragraph-cites",
   "sources-lines",
   "uncited",
+  "language-drift",
   "cite-after",
   "schema-frame",
   "miscite",
@@ -238,6 +242,23 @@ export interface MisbehaveOutput {
   finishReason: "length" | null;
 }
 
+/** Mode "language-drift": a sentence of Chinese, as a model drifting into it writes one (about 60 characters). */
+const DRIFTED = "根据现有的研究资料，这一发现在多个地区都得到了相关来源的支持，而且数据显示其影响正在逐年扩大。";
+
+/** Mode "language-drift": a Markdown text in Chinese, each prose line one sentence of it with the line's citations after it. */
+function inChinese(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (/^\s*#/.test(line)) return line.replace(/^(\s*#+\s*).*$/, "$1研究报告");
+      if (!line.trim() || /^\s*\|/.test(line)) return line;
+      const lead = /^\s*(?:[-*+]|\d+\.)\s+/.exec(line)?.[0] ?? "";
+      const citations = line.match(/\[[^\]\n]*\]\(https?:\/\/[^)\s]+\)|\[S\d+(?:[,-] ?S\d+)*\]/g) ?? [];
+      return `${lead}${DRIFTED.slice(0, -1)}${citations.join("")}。`;
+    })
+    .join("\n");
+}
+
 export function misbehave(input: MisbehaveInput): MisbehaveOutput {
   const { mode, json, firstAttempt } = input;
   const out = (text: string, extra: Partial<MisbehaveOutput> = {}): MisbehaveOutput => ({ text, reasoning: null, finishReason: null, ...extra });
@@ -293,6 +314,15 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
   // Every citation left out, until the request says the report cited nothing (a <problem> in its prompt).
   if (!json && mode === "uncited" && (input.agent === "report-writer" || input.agent === "dr-reply") && !input.prompt.includes("<problem>")) {
     return out(input.text.replace(/ ?\[[^\]\n]*\]\(https?:\/\/[^)\s]+\)/g, "").replace(/ ?\[S\d+(?:, ?S\d+)*\]/g, ""));
+  }
+  if (mode === "language-drift") {
+    const drifting = input.agent === "report-writer" || (input.agent === "dr-reply" && input.prompt.includes("<snippets>"));
+    if (!json && drifting && !input.prompt.includes("<problem>")) return out(inChinese(input.text));
+    const action = json ? (parseOrUndefined(input.text) as { action?: string; answer?: string } | undefined) : undefined;
+    // The answer agent's answer, until an answer was rejected for its language (the lesson is in its knowledge).
+    if (input.agent === "answer-agent" && action?.action === "answer" && typeof action.answer === "string" && !input.prompt.includes("is in Chinese")) {
+      return out(JSON.stringify({ ...action, answer: `${DRIFTED}${DRIFTED}` }));
+    }
   }
   if (!json) return out(mode === "fenced" && input.text ? fenced(input.text, (input.nextNumber("misbehave|fenced") - 1) % 3) : input.text);
   const value = parseOrUndefined(input.text);

@@ -77,6 +77,8 @@ export interface EngineRun {
   references?: number;
   /** Tree: the completed queries given no item from any of their pages (their text). */
   queriesWithoutItems?: string[];
+  /** What the user reads: the stored report (tree), the last assistant message (Deep Research), the answer. */
+  text?: string | null;
   /** The report (tree) or the write-up (Deep Research) as Quarry received it: its verification's original. */
   written?: string;
   /** The tokens recorded for the run (the research's, the conversation's, the answer's). */
@@ -237,6 +239,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       run.completed = row.status === "completed";
       run.error = row.error;
       run.tokens = { prompt: row.promptTokens, completion: row.completionTokens };
+      run.text = row.report;
       const view = await research.getResearchView({ id: row.id, userId });
       const exported = await researchExport({ id: row.id, userId });
       run.leaks = leaksOf({
@@ -281,6 +284,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       run.discoveries = view.discoveries.length;
       run.discoveriesWithEvidence = view.discoveries.filter((d) => d.linkedEvidence).length;
       const last = [...view.messages].reverse().find((m) => m.role === "assistant");
+      run.text = last?.content ?? null;
       const verification = await verificationOfConversation({ conversationId });
       if (last && verification?.messageId === last.id) {
         run.citations = auditCitations(last.content, verification);
@@ -298,6 +302,7 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       run.completed = view.status === "completed";
       run.error = view.error ?? null;
       run.references = view.references?.length ?? 0;
+      run.text = view.answer ?? null;
       run.tokens = view.usage && { prompt: view.usage.promptTokens, completion: view.usage.completionTokens };
       run.leaks = leaksOf({ answer: view.answer, "answer view": JSON.stringify(view) });
     });

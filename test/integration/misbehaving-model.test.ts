@@ -57,6 +57,9 @@
 //   none flagged as an uncited fact.
 //   Under tables (the report's and the write-up's cited list items set out as "| Finding | Source |"): each row is a
 //   claim cited by its Source cell, kept and judged.
+//   Under language-drift (the report, the write-up and the answer in Chinese for English prompts, as Qwen models drift):
+//   each writer is told the user's language by name; each text is asked for again once, told which language it was in,
+//   and what is stored is in the user's.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
 //   report keeps every citation not judged unsupported, its quotes (words reordered) are found in their pages (the
 //   claims judged, the answer referenced), ANALYSIS tasks run when the dataset loaded, and
@@ -341,6 +344,32 @@ for (const mode of MISBEHAVE_MODES) {
         assert.ok(c && c.storedCited > 0, `the stored write-up cites ${c?.storedCited ?? 0} sentences`);
         const asked = harness.fakes.llm.log.filter((e) => e.agent === "dr-reply" && JSON.stringify(e.messages).includes("<problem>"));
         assert.equal(asked.length, 1, "the write-up asked again once");
+      });
+    }
+
+    if (mode === "language-drift") {
+      // A report, a write-up or an answer that came back in Chinese for an English prompt (as Qwen models drift) is
+      // asked for again, the model told which language; what is stored is in the user's (before, stored as written).
+      const han = /\p{Script=Han}/u;
+      const systemOf = (agent: string) => harness.fakes.llm.log.filter((e) => e.agent === agent).map((e) => JSON.stringify(e.messages));
+      test("tree: the report writer is told the researcher's language; a report in Chinese is written again in English", () => {
+        assert.ok(systemOf("report-writer").every((m) => m.includes("Write in English, the language of the researcher's prompt")), "the report writer was told the language");
+        const asked = harness.fakes.llm.log.filter((e) => e.agent === "report-writer" && JSON.stringify(e.messages).includes("is in Chinese, but the user wrote in English"));
+        assert.equal(asked.length, 1, "the report asked again once, told why");
+        const c = runOf("tree").citations;
+        assert.ok(c && c.storedCited > 0 && c.judged > 0, "the stored report cites and is judged");
+        assert.doesNotMatch(runOf("tree").text ?? "", han);
+      });
+      test("deep-research: a write-up in Chinese is written again in English", () => {
+        const asked = harness.fakes.llm.log.filter((e) => e.agent === "dr-reply" && JSON.stringify(e.messages).includes("is in Chinese, but the user wrote in English"));
+        assert.equal(asked.length, 1, "the write-up asked again once, told why");
+        assert.ok(systemOf("dr-reply").every((m) => m.includes("the language of the user's messages")), "the writer was told the language");
+        assert.doesNotMatch(runOf("deep-research").text ?? "", han);
+      });
+      test("answer: an answer in Chinese is rejected for its language, and the one given is not in Chinese", () => {
+        const lessons = harness.fakes.llm.log.filter((e) => e.agent === "answer-agent" && JSON.stringify(e.messages).includes("is in Chinese"));
+        assert.ok(lessons.length > 0, "no answer was rejected for its language");
+        assert.doesNotMatch(runOf("answer").text ?? "", han);
       });
     }
 

@@ -3,6 +3,7 @@
 // read and pages to cite are named by handle (U3, P2), resolved here to the URLs they stand for.
 import { generateStructured } from "../../ai/call";
 import { agentHeader, tag, today } from "../../ai/prompts";
+import { languageOf, languageRule } from "../../ai/language";
 import type { UsageSink } from "../../ai/usage";
 import { actionSchema, handlesFor, MAX_QUERIES, MAX_SUBQUESTIONS, MAX_URLS, PAGE_PREFIX, resolveAction, URL_PREFIX, type AgentAction } from "../actions";
 import type { ActionName } from "../types";
@@ -51,7 +52,8 @@ export async function answerAgentStep({
 Today is ${today()}. You answer a question precisely, with sources. Each step you take exactly one action:
 ${allowed.map((a) => `- ${HELP[a]}`).join("\n")}
 Answer only when your knowledge supports a definitive answer; never hedge. Quotes must be copied exactly from a page in your knowledge.
-Lessons from rejected answers are in your knowledge: do not repeat their mistakes.`;
+Lessons from rejected answers are in your knowledge: do not repeat their mistakes.
+${languageRule(languageOf(question), "the question", "the answer")}`;
   const urlChoices = handlesFor(URL_PREFIX, urls);
   const pageChoices = handlesFor(PAGE_PREFIX, pages);
   const prompt = [

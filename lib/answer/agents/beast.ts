@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { generateStructured } from "../../ai/call";
 import { agentHeader, tag, today } from "../../ai/prompts";
+import { languageOf, languageRule } from "../../ai/language";
 import type { UsageSink } from "../../ai/usage";
 import { handleField, handlesFor, PAGE_PREFIX, resolveReferences, type NamedReference } from "../actions";
 import { knowledgeBlock, pagesBlock, type KnowledgeItem } from "./prompt";
@@ -41,7 +42,8 @@ export async function beastAnswer({
   const agent = "answer-beast";
   const system = `${agentHeader(agent)}
 Today is ${today()}. The research is over (${reason}). Give your final answer now, from the knowledge you have: commit to the
-most likely answer, with no hedging. Cite only pages in your knowledge, by their handles (${PAGE_PREFIX}1, ${PAGE_PREFIX}2…), with sentences copied exactly from them.`;
+most likely answer, with no hedging. Cite only pages in your knowledge, by their handles (${PAGE_PREFIX}1, ${PAGE_PREFIX}2…), with sentences copied exactly from them.
+${languageRule(languageOf(question), "the question", "the answer")}`;
   const pageChoices = handlesFor(PAGE_PREFIX, pages);
   const prompt = [tag("question", question), context ? tag("conversation", context) : "", knowledgeBlock(knowledge, knowledgeTokens, pageChoices), pagesBlock(pageChoices)].filter(Boolean).join("\n");
   const r = await generateStructured({ agent, schema: beastSchema(pageChoices.length), system, prompt, budget, onUsage, signal });

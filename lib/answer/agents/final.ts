@@ -5,6 +5,7 @@
 import type { ReplyFormat } from "../../ai/call";
 import { generateChat } from "../../ai/call";
 import { agentHeader, tag } from "../../ai/prompts";
+import { languageOf, languageRule } from "../../ai/language";
 import type { UsageSink } from "../../ai/usage";
 import type { Reference } from "../types";
 
@@ -48,7 +49,7 @@ export async function writeFinalAnswer({
         : "Reply with the answer's text only.";
   const length = maxTokens ? ` Keep it within ${maxTokens} tokens (about ${Math.max(1, Math.floor(maxTokens * 0.75))} words): say the essential first.` : "";
   const system = `${agentHeader(agent)}
-Restate the researched answer to the question for the reader, keeping its facts and nothing more. ${shape}${length}`;
+Restate the researched answer to the question for the reader, keeping its facts and nothing more. ${languageRule(languageOf(question), "the question", "the answer")} ${shape}${length}`;
   const prompt = [tag("question", question), tag("answer", answer), references.length ? tag("quotes", references.map((r) => `- ${r.exactQuote} (${r.url})`).join("\n")) : ""].filter(Boolean).join("\n");
   const cap = budget(`${system}\n${prompt}`);
   const r = await generateChat({

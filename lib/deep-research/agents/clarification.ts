@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { generateStructured } from "../../ai/call";
 import { agentHeader, tag } from "../../ai/prompts";
+import { languageOf, languageRule, usersLanguage } from "../../ai/language";
 import type { UsageSink } from "../../ai/usage";
 import { datasetChoices, renderDatasetChoices, resolveDrafts, taskDraftSchema, type RawTaskDraft, type TaskDraftOut } from "./common";
 
@@ -36,7 +37,7 @@ export interface ClarificationPlan {
 export async function clarificationQuestions({ query, datasets, onUsage }: { query: string; datasets: string[]; onUsage?: UsageSink }): Promise<ClarificationQuestions> {
   const agent = "dr-clarifier";
   const system = `${agentHeader(agent)}
-Before a long research project starts, ask the few questions whose answers would most change how it is done.`;
+Before a long research project starts, ask the few questions whose answers would most change how it is done. ${languageRule(languageOf(query), "the user's query")}`;
   const out = await generateStructured({ agent, schema: questionsSchema, system, prompt: `${tag("query", query)}\n${tag("datasets", datasets.join("\n") || "(none)")}`, onUsage });
   return { ...out, questions: out.questions.filter((q) => q.question.trim()).slice(0, 5) };
 }
@@ -56,7 +57,7 @@ export async function clarificationPlan({ query, qa, feedback, previousPlan, max
   const system = `${agentHeader(agent)}
 Write the research plan: a refined objective and the first level's tasks (at most the given number). ${
     choices.length ? "An ANALYSIS task analyses datasets of <datasets>, given by their handles (D1 …)." : ""
-  } ${feedback ? "Revise the previous plan as the feedback asks." : ""}`;
+  } ${feedback ? "Revise the previous plan as the feedback asks." : ""} ${languageRule(usersLanguage(query, ...qa.map((x) => x.answer), feedback), "the user's query")}`;
   const prompt = [
     tag("query", query),
     choices.length ? tag("datasets", renderDatasetChoices(choices)) : "",

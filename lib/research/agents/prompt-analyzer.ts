@@ -2,6 +2,7 @@ import { z } from "zod";
 import { generateStructured } from "../../ai/call";
 import { StructuredOutputError } from "../../ai/errors";
 import { agentHeader, tag, today } from "../../ai/prompts";
+import { languageOf, languageRule } from "../../ai/language";
 import type { UsageSink } from "../../ai/usage";
 
 const schema = z.object({
@@ -25,7 +26,7 @@ export async function generateFollowupQuestions({
 Today is ${today()}. A researcher wants a cited research report. Before researching, ask follow-up questions that
 clarify scope, audience, time frame, geography, depth and what a useful answer looks like — only what would
 change how the research is done. Each question must be specific to this prompt, short and self-contained.
-Write exactly the number of questions asked for.`;
+Write exactly the number of questions asked for. ${languageRule(languageOf(prompt), "the researcher's prompt")}`;
   const user = `${tag("prompt", prompt)}\n${tag("count", String(count))}`;
 
   const questions: string[] = [];

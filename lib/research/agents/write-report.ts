@@ -1,6 +1,7 @@
 import { generatePlainText, streamPlainText, type StreamHandlers } from "../../ai/call";
 import { agentHeader, qaBlock, tag, today, trimToTokens, type QA } from "../../ai/prompts";
 import type { UsageSink } from "../../ai/usage";
+import { languageRule, type Language } from "../../ai/language";
 import type { WaitOptions } from "../../concurrency";
 
 export interface Learning {
@@ -28,6 +29,7 @@ end: the numbered source list with each page's title is added for you.`;
 export async function writeReport({
   prompt,
   qa,
+  language,
   sources,
   problem,
   onDelta,
@@ -38,9 +40,11 @@ export async function writeReport({
 }: StreamHandlers & {
   prompt: string;
   qa: QA[];
+  /** The researcher's language (their prompt and answers): the report is written in it. */
+  language: Language | null;
   /** Rendered <source> elements or <branch_summary> elements. */
   sources: string;
-  /** What was wrong with the report written before (it cited no source): the model is told, and writes it again. */
+  /** What was wrong with the report written before (it cited no source, it was in another language): the model is told, and writes it again. */
   problem?: string;
   onUsage?: UsageSink;
   signal?: AbortSignal;
@@ -51,7 +55,7 @@ export async function writeReport({
 Today is ${today()}. Write a research report in Markdown that answers the researcher's prompt and takes their
 clarifications into account, using only the extracted research content provided. Structure: a "# " title, a short
 summary, "## " sections with the findings (use lists and tables where they help), and a section on open questions or
-conflicting evidence.
+conflicting evidence. ${languageRule(language, "the researcher's prompt")}
 ${CITATION_RULES}`;
   const user = [tag("prompt", prompt), qaBlock(qa), tag("learnings", sources), problem ? tag("problem", problem) : ""].filter(Boolean).join("\n");
   return streamPlainText({ agent, system, prompt: user, onDelta, onRestart, onUsage, signal, schedule });
