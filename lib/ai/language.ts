@@ -75,6 +75,9 @@ const BY_SCRIPT: Record<string, string[]> = {
   Arabic: ["ar", "fa", "ur"],
 };
 
+/** A word of a spaced script (an apostrophe inside it kept: "l'énergie"). */
+const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}]+)?/gu;
+
 const NAMES = new Intl.DisplayNames(["en"], { type: "language" });
 
 const nameOf = (code: string): string => NAMES.of(code) ?? code;
@@ -131,7 +134,7 @@ export function languageOf(text: string): Language | null {
   if (found.code) return { script: found.script, code: found.code, name: nameOf(found.code) };
   const candidates = BY_SCRIPT[found.script];
   if (!candidates) return { script: found.script, code: null, name: null };
-  const words = clean.toLowerCase().match(/[\p{L}\p{M}]+(?:['’][\p{L}]+)?/gu) ?? [];
+  const words = clean.toLowerCase().match(WORD) ?? [];
   // A word shared by k of the script's languages counts 1/k for each: the telling words decide.
   const sharing = new Map<string, number>();
   for (const code of candidates) for (const w of WORDS_OF.get(code)!) sharing.set(w, (sharing.get(w) ?? 0) + 1);
@@ -146,6 +149,17 @@ export function languageOf(text: string): Language | null {
   // Clear only when it leads: one and a half telling words at least, and half again the next language's score.
   const clear = first.score >= 1.5 && first.score >= second.score * 1.5;
   return clear ? { script: found.script, code: first.code, name: nameOf(first.code) } : { script: found.script, code: null, name: null };
+}
+
+/**
+ * Whether a text of six words or more has none of a language's function words: not written in it (a quote of
+ * a page in another language than the sentence it supports, too short to tell its own language by).
+ */
+export function notWrittenIn(text: string, code: string): boolean {
+  const own = WORDS_OF.get(code);
+  if (!own) return false;
+  const words = prose(text).toLowerCase().match(WORD) ?? [];
+  return words.length >= 6 && !words.some((w) => own.has(w));
 }
 
 /** The language of what the user wrote (their prompt, their answers): what every text they read is written in. */

@@ -6,6 +6,7 @@
 // support some of the figures and a third of the key terms, or, from a quote stating no figure at
 // all, half the key terms.
 import { normalNumber, tokenize } from "./align";
+import { languageOf, notWrittenIn } from "../ai/language";
 
 export type Carried = "supported" | "partial" | "none";
 
@@ -61,10 +62,50 @@ export function termsHeld(terms: KeyTerms, text: string, tokens = tokenize(text)
   };
 }
 
-/** How much of the sentence's content the quote carries. */
+/** A text's figures as written ("1.200", "14,5"), before they are read. */
+const figuresOf = (text: string): string[] => [...text.normalize("NFKC").matchAll(/\p{N}+(?:[.,]\p{N}+)*/gu)].map((m) => m[0]);
+
+/** The values a figure may be read as, in English's way and in continental Europe's: "1.200" is 1200 or 1.2, "14,5" 14.5. */
+function readings(figure: string): string[] {
+  const english = Number(figure.replace(/,/g, ""));
+  const continental = Number(figure.replace(/\./g, "").replace(",", "."));
+  return [...new Set([english, continental].filter((n) => !Number.isNaN(n)).map(String))];
+}
+
+/** Whether a sentence and its quote are clearly in different languages (a German report citing an English page). */
+function inOtherLanguages(sentence: string, quote: string): boolean {
+  const [a, b] = [languageOf(sentence), languageOf(quote)];
+  if (!a || !b) return false;
+  if (a.script !== b.script) return true;
+  if (a.code && b.code) return a.code !== b.code;
+  // One side's language is told, the other's is not: another when it has none of the told one's function words.
+  if (a.code) return notWrittenIn(quote, a.code);
+  return b.code ? notWrittenIn(sentence, b.code) : false;
+}
+
+/**
+ * A sentence in another language than its quote: its words cannot be compared with the quote's, only its
+ * figures. The verifier judged its meaning; what is checked here is that the quote is a statement (three key
+ * terms at least: not "According to") and holds every figure of the sentence, read either way.
+ */
+function carriedAcross(sentence: string, quote: string): Carried {
+  const own = keyTerms(quote);
+  if (own.stems.length + own.unspaced.length < 3) return "none";
+  const figures = figuresOf(sentence);
+  if (figures.length === 0) return "supported";
+  const held = new Set(figuresOf(quote).flatMap(readings));
+  const found = figures.filter((n) => readings(n).some((r) => held.has(r))).length;
+  return found === figures.length ? "supported" : found > 0 ? "partial" : "none";
+}
+
+/**
+ * How much of the sentence's content the quote carries. A sentence in another language than its quote (the
+ * report is written in the user's, its sources in theirs) is judged by its figures alone.
+ */
 export function carriedBy(sentence: string, quote: string): Carried {
   const terms = keyTerms(sentence);
   const tokens = tokenize(quote);
+  if (tokens.length > 0 && inOtherLanguages(sentence, quote)) return carriedAcross(sentence, quote);
   const { numbers: numbersIn, terms: termsIn } = termsHeld(terms, quote, tokens);
   const termCount = terms.stems.length + terms.unspaced.length;
   if (tokens.length === 0) return "none";

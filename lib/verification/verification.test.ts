@@ -243,6 +243,19 @@ test("a support quote must carry the sentence's content: its figures and a good 
   assert.equal(carriedBy(sentence, "Installations reached 1,300 MW in Spain."), "none", "another figure: no support");
   assert.equal(carriedBy("Installations in Spain reached 1200 MW in 2024.", "Installations in Spain reached 1,200 MW."), "partial", "a figure missing: partial at most");
   assert.equal(carriedBy(sentence, "According to"), "none");
+});
+
+test("a sentence in another language than its quote (a German report, an English page) is carried by its figures, read either way", () => {
+  const quote = "Battery pack prices fell 14.5% in 2023 to an average of 1,200 dollars per kilowatt-hour of storage.";
+  assert.equal(carriedBy("Die Preise für Batteriepakete fielen im Jahr 2023 um 14,5 % auf 1.200 Dollar.", quote), "supported");
+  assert.equal(carriedBy("Die Preise für Batteriepakete fielen im Jahr 2023 um 17 % auf 1.200 Dollar.", quote), "partial", "a figure the quote does not hold");
+  assert.equal(carriedBy("Die Preise für Batteriepakete fielen im Jahr 2021 um 17 % und mehr.", quote), "none");
+  assert.equal(carriedBy("电池组的价格在2023年下降了14.5%，平均为每千瓦时1200美元。", quote), "supported");
+  // Without figures the verifier's judgement stands on a quote that states something; "According to the agency" does not.
+  assert.equal(carriedBy("Die Preise für Batteriepakete sind deutlich gefallen, und der Markt wächst weiter.", "Battery pack prices fell sharply while the market kept growing."), "supported");
+  assert.equal(carriedBy("Die Preise für Batteriepakete sind deutlich gefallen, und der Markt wächst weiter.", "According to the agency."), "none");
+  // The same language is compared word by word, as before: figures alone do not carry an English sentence.
+  assert.equal(carriedBy("Heat pump sales fell 14.5% in 2023 across all of Europe.", quote), "none");
   assert.equal(carriedBy("Battery pack prices fell 20% in 2023.", "In 2023, battery pack prices fell 20 percent"), "supported");
   assert.equal(carriedBy("Battery prices fell 20% in 2023, and demand is expected to double again by 2031.", "In 2023, battery pack prices fell 20 percent"), "partial");
   // A figure added to a source sentence that has none: the rest is carried (the planted overstatement
