@@ -91,6 +91,13 @@ test("a report in another language than the user's is told, by script and by lan
   assert.equal(otherLanguage(REPORT_ZH, null), null);
 });
 
+test("a report that drifts into another script for a paragraph is told; a name or title in it is not", () => {
+  const english = languageOf("How well do heat pumps work in old buildings, and what do they cost?");
+  const drifted = `${REPORT_EN}\n\n${REPORT_ZH.split("\n\n")[1]}`;
+  assert.equal(otherLanguage(drifted, english)?.code, "zh");
+  assert.equal(otherLanguage(`${REPORT_EN}\n\nThe largest maker is 格力电器 (Gree Electric).`, english), null);
+});
+
 test("an English report quoting German titles, and a German one quoting English, keep their language", () => {
   const quoting = `${REPORT_EN}\n\nThe survey "Die Wärmepumpe im Bestand: Ergebnisse der Feldmessung" is the largest of them.`;
   assert.equal(otherLanguage(quoting, languageOf("How well do heat pumps work in old buildings?")), null);

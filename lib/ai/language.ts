@@ -185,10 +185,14 @@ export function conversationLanguage(latestMessage: string | null, objective: st
   return own?.code ? own : usersLanguage(latestMessage, objective);
 }
 
+/** Letters a paragraph in another script must have to be a drift (a Chinese title or name quoted is not). */
+const DRIFTED_PARAGRAPH = 100;
+
 /**
  * The language a text was written in when it is clearly not the one expected: another script, or another
- * language of the same script told apart with confidence. Null when it is the expected one, or cannot be told.
- * A text of fewer than 200 letters is not judged (a short reply may be all names and figures).
+ * language of the same script told apart with confidence; or, in a text of the expected script, a paragraph
+ * of another script (a model that drifted mid-reply, as Qwen's do into Chinese). Null when it is the expected
+ * one, or cannot be told. A text of fewer than 200 letters is not judged (a short reply may be all names and figures).
  */
 export function otherLanguage(written: string, expected: Language | null): Language | null {
   if (!expected) return null;
@@ -197,6 +201,10 @@ export function otherLanguage(written: string, expected: Language | null): Langu
   if (weighedLetters(prose(written)) < 200) return null;
   if (found.script !== expected.script) return found;
   if (found.code && expected.code && found.code !== expected.code) return found;
+  for (const paragraph of written.split(/\n\s*\n/)) {
+    const own = languageOf(paragraph);
+    if (own && own.script !== expected.script && weighedLetters(prose(paragraph)) >= DRIFTED_PARAGRAPH) return own;
+  }
   return null;
 }
 

@@ -67,9 +67,10 @@
 //                    text: their citations go on a line under them, "Sources: [1](…), [2](…)"
 //   uncited          the report and the write-up cite nothing, as small models that let the rule go write them: every citation left out,
 //                    until the request says so (a <problem> in its prompt)
-//   language-drift   the report, the write-up and the answer written in Chinese, citations kept, as Qwen models drift
-//                    into it (the prompts in English), until the request says so (a <problem> in its prompt, or an
-//                    answer's lesson): each prose line of the texts one Chinese sentence, the line's citations after it
+//   language-drift   the write-up and the answer written in Chinese, and the report's last paragraph (a drift mid-reply),
+//                    citations kept, as Qwen models drift into it (the prompts in English), until the request says so
+//                    (a <problem> in its prompt, or an answer's lesson): each prose line one Chinese sentence, the
+//                    line's citations after it
 //   cite-after       the report's and the write-up's citations written right after the sentence's full stop, with no
 //                    space, as in print: "… fell 20%.[1](…)", "… fell 20%.[S2]"
 //   miscite          the report cites every third sentence to the source after the one it comes from (its prompt's
@@ -259,6 +260,15 @@ function inChinese(text: string): string {
     .join("\n");
 }
 
+/** Mode "language-drift": a Markdown text whose last prose paragraph is in Chinese (a drift mid-reply). */
+function driftedAtTheEnd(text: string): string {
+  const paragraphs = text.split("\n\n");
+  const last = paragraphs.findLastIndex((p) => /^[^#|\s]/.test(p.trim()) && /\p{L}{3}/u.test(p));
+  if (last < 0) return inChinese(text);
+  paragraphs[last] = DRIFTED;
+  return paragraphs.join("\n\n");
+}
+
 export function misbehave(input: MisbehaveInput): MisbehaveOutput {
   const { mode, json, firstAttempt } = input;
   const out = (text: string, extra: Partial<MisbehaveOutput> = {}): MisbehaveOutput => ({ text, reasoning: null, finishReason: null, ...extra });
@@ -317,7 +327,8 @@ export function misbehave(input: MisbehaveInput): MisbehaveOutput {
   }
   if (mode === "language-drift") {
     const drifting = input.agent === "report-writer" || (input.agent === "dr-reply" && input.prompt.includes("<snippets>"));
-    if (!json && drifting && !input.prompt.includes("<problem>")) return out(inChinese(input.text));
+    // The report's last paragraph, as a model drifts mid-reply; the write-up whole.
+    if (!json && drifting && !input.prompt.includes("<problem>")) return out(input.agent === "report-writer" ? driftedAtTheEnd(input.text) : inChinese(input.text));
     const action = json ? (parseOrUndefined(input.text) as { action?: string; answer?: string } | undefined) : undefined;
     // The answer agent's answer, until an answer was rejected for its language (the lesson is in its knowledge).
     if (input.agent === "answer-agent" && action?.action === "answer" && typeof action.answer === "string" && !input.prompt.includes("is in Chinese")) {

@@ -57,7 +57,8 @@
 //   none flagged as an uncited fact.
 //   Under tables (the report's and the write-up's cited list items set out as "| Finding | Source |"): each row is a
 //   claim cited by its Source cell, kept and judged.
-//   Under language-drift (the report, the write-up and the answer in Chinese for English prompts, as Qwen models drift):
+//   Under language-drift (the write-up and the answer in Chinese for English prompts, the report from its last paragraph on,
+//   as Qwen models drift):
 //   each writer is told the user's language by name; each text is asked for again once, told which language it was in,
 //   and what is stored is in the user's.
 //   Under the generic model (valid replies in its own words, none of the ids it was given): the tree
@@ -348,11 +349,11 @@ for (const mode of MISBEHAVE_MODES) {
     }
 
     if (mode === "language-drift") {
-      // A report, a write-up or an answer that came back in Chinese for an English prompt (as Qwen models drift) is
+      // A report drifting into Chinese for its last paragraph, a write-up or an answer in Chinese for an English prompt (as Qwen models drift) is
       // asked for again, the model told which language; what is stored is in the user's (before, stored as written).
       const han = /\p{Script=Han}/u;
       const systemOf = (agent: string) => harness.fakes.llm.log.filter((e) => e.agent === agent).map((e) => JSON.stringify(e.messages));
-      test("tree: the report writer is told the researcher's language; a report in Chinese is written again in English", () => {
+      test("tree: the report writer is told the researcher's language; a report drifting into Chinese is written again in English", () => {
         assert.ok(systemOf("report-writer").every((m) => m.includes("Write in English, the language of the researcher's prompt")), "the report writer was told the language");
         const asked = harness.fakes.llm.log.filter((e) => e.agent === "report-writer" && JSON.stringify(e.messages).includes("is in Chinese, but the user wrote in English"));
         assert.equal(asked.length, 1, "the report asked again once, told why");
