@@ -94,7 +94,7 @@ export function ReportPanel({ prerendered = null }: { prerendered?: PrerenderedR
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           {writing ? (
             <p className="inline-flex items-center gap-2 text-sm text-muted" data-testid="report-writing">
-              <Spinner className="size-3.5" /> Writing the report…
+              <Spinner className="size-3.5" /> {live.reportDraftNote ? <span data-testid="report-rewriting">Writing the report again. {live.reportDraftNote}</span> : "Writing the report…"}
             </p>
           ) : (
             <ReportCountsLine research={r} cited={citedSourceCount(report)} />

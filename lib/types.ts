@@ -231,7 +231,8 @@ export type ResearchDataParts = {
   query: SerpQueryView & LiveMeta;
   website: LiveWebsiteView & LiveMeta;
   /** `restart`: the draft begins again with this delta (the earlier text is void). */
-  "report-delta": { delta: string; restart?: true } & LiveMeta;
+  /** `restart`: the draft starts over with this delta; `note`: why, when the report is written again for a fault of the first (it cited nothing, it was in another language). */
+  "report-delta": { delta: string; restart?: true; note?: string } & LiveMeta;
   report: { markdown: string } & LiveMeta;
   run: RunStatusData & LiveMeta;
 };

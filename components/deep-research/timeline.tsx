@@ -62,8 +62,13 @@ function DraftEntry({ draft, reply }: { draft: DrDraft; reply: number }) {
     <li data-testid="dr-draft" aria-busy="true" className="rounded-xl border border-dashed border-border bg-surface px-4 py-3">
       <div className="flex items-center gap-2 text-xs text-muted">
         <span className="font-medium text-fg">Reply {reply}</span>
-        <span>writing…</span>
+        <span>{draft.note ? "writing again…" : "writing…"}</span>
       </div>
+      {draft.note ? (
+        <p className="mt-1 text-xs text-muted" data-testid="dr-draft-note">
+          {draft.note}
+        </p>
+      ) : null}
       <Markdown className="prose-report mt-1 text-sm">{text}</Markdown>
     </li>
   );

@@ -45,6 +45,10 @@ test("a reply being written is a draft: pieces appended at their offsets, starte
   // The step tried again: its first piece starts the draft over.
   c = applyDrChunk(c, piece(0, "Costs", 6))!;
   assert.equal(c.draft?.text, "Costs");
+  // Written again for a fault of the first (it cited nothing, another language): the note comes with the first piece and stays.
+  c = applyDrChunk(c, { type: "data-reply-delta", data: { replyToId: "m1", offset: 0, delta: "Cos", note: "Written again: the write-up cited none of its 3 snippets.", seq: 6, at: 6 } })!;
+  c = applyDrChunk(c, piece(3, "ts", 6))!;
+  assert.deepEqual(c.draft, { replyToId: "m1", text: "Costs", note: "Written again: the write-up cited none of its 3 snippets." });
   // A piece after a gap (a client that joined mid-reply) is not shown as if it were the start.
   const joined = applyDrChunk(applyDrChunk(null, snap())!, piece(120, "rose", 7))!;
   assert.equal(joined.draft, null);

@@ -145,7 +145,12 @@ export interface DrSnapshot {
 export interface DrPhase { messageId: string; iteration: number; level: number; phase: string; at: number }
 
 /** The reply being written: its text so far, for the start message it answers. */
-export interface DrDraft { replyToId: string; text: string }
+export interface DrDraft {
+  replyToId: string;
+  text: string;
+  /** Why the reply is being written again (it cited nothing, another language), when it is. */
+  note?: string;
+}
 
 export interface LiveConversation extends DrSnapshot {
   /** The reply being written, while it streams (null otherwise). */
@@ -167,7 +172,7 @@ export type DrChunk =
   | { type: "data-task"; data: DrTask & Meta }
   | { type: "data-discovery"; data: DrDiscovery & Meta }
   | { type: "data-phase"; data: Omit<DrPhase, "at"> & { phaseStartedAt?: string | null } & Meta }
-  | { type: "data-reply-delta"; data: { replyToId: string; offset: number; delta: string } & Meta };
+  | { type: "data-reply-delta"; data: { replyToId: string; offset: number; delta: string; note?: string } & Meta };
 
 function upsert<T extends { id: string }>(list: T[], item: T): T[] {
   const i = list.findIndex((x) => x.id === item.id);
@@ -210,7 +215,7 @@ export function applyDrChunk(prev: LiveConversation | null, chunk: DrChunk): Liv
       return { ...prev, rowSeq, messages: upsert(prev.messages, message), ...(done ? { draft: null } : {}) };
     }
     case "data-reply-delta": {
-      const { replyToId, offset, delta } = chunk.data;
+      const { replyToId, offset, delta, note } = chunk.data;
       // A run ended has no draft; a piece at offset 0 starts one (again: a step tried again starts over).
       if (!prev.deepResearchRun.isRunning) return prev;
       const text = offset === 0 ? "" : prev.draft?.replyToId === replyToId ? prev.draft.text : null;
@@ -218,7 +223,9 @@ export function applyDrChunk(prev: LiveConversation | null, chunk: DrChunk): Liv
       // reply comes. One the snapshot's draft already holds (taken while it was sent) adds its rest only.
       if (text === null || offset > text.length) return prev;
       const rest = delta.slice(text.length - offset);
-      return rest ? { ...prev, draft: { replyToId, text: text + rest } } : prev;
+      // An attempt's note comes with its first piece; later pieces keep it.
+      const kept = offset === 0 ? note : prev.draft?.replyToId === replyToId ? prev.draft.note : undefined;
+      return rest ? { ...prev, draft: { replyToId, text: text + rest, ...(kept ? { note: kept } : {}) } } : prev;
     }
     case "data-task":
       return { ...prev, rowSeq, plan: upsert(prev.plan, strip(chunk.data) as DrTask) };

@@ -56,8 +56,15 @@ test("report deltas append to the draft until the final report", () => {
   assert.equal(s!.reportDraft, "# Ti");
   s = applyChunk(s, { type: "data-report-delta", data: { delta: "tle", seq: 4, at: 0 } });
   assert.equal(s!.reportDraft, "# Title");
+  assert.equal(s!.reportDraftNote ?? null, null);
+  // Written again for a fault of the first (it cited nothing, another language): the draft says why, until the report.
+  s = applyChunk(s, { type: "data-report-delta", data: { delta: "# T", restart: true, note: "Written again: the report was written in Chinese, not English.", seq: 4.5, at: 0 } });
+  s = applyChunk(s, { type: "data-report-delta", data: { delta: "itle", seq: 4.6, at: 0 } });
+  assert.equal(s!.reportDraft, "# Title");
+  assert.equal(s!.reportDraftNote, "Written again: the report was written in Chinese, not English.");
   s = applyChunk(s, { type: "data-report", data: { markdown: "# Title\n", seq: 5, at: 0 } });
   assert.equal(s!.reportDraft, null);
+  assert.equal(s!.reportDraftNote, null);
   assert.equal(s!.research.report, "# Title\n");
 });
 

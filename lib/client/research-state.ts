@@ -10,6 +10,8 @@ export interface LiveResearch {
   snapshotSeq: number;
   /** The report as it is being written (deltas appended), until the final report arrives. */
   reportDraft: string | null;
+  /** Why the draft started over, when it is written again for a fault of the first (it cited nothing, another language). */
+  reportDraftNote?: string | null;
   /** The number of the part each row was last set from: `q:<id>`, `w:<id>`, `run`, `report`. */
   rowSeq: Readonly<Record<string, number>>;
 }
@@ -61,9 +63,11 @@ export function applyChunk(state: LiveResearch | null, chunk: ResearchDataChunk)
     case "data-report-delta":
       // A delta older than the final report would start a draft again.
       if (!newer(state, "report", seq)) return state;
-      return { ...state, reportDraft: (chunk.data.restart ? "" : (state.reportDraft ?? "")) + chunk.data.delta };
+      return chunk.data.restart
+        ? { ...state, reportDraft: chunk.data.delta, reportDraftNote: chunk.data.note ?? null }
+        : { ...state, reportDraft: (state.reportDraft ?? "") + chunk.data.delta };
     case "data-report":
-      return { ...state, rowSeq, reportDraft: null, research: { ...r, report: chunk.data.markdown } };
+      return { ...state, rowSeq, reportDraft: null, reportDraftNote: null, research: { ...r, report: chunk.data.markdown } };
     case "data-run": {
       const { status, error, tokens, paused, warnings, started_at, completed_at } = chunk.data;
       return { ...state, rowSeq, research: { ...r, status, error, tokens, paused, warnings, started_at, completed_at } };

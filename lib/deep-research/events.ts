@@ -17,4 +17,6 @@ export interface ReplyDelta {
   replyToId: string;
   offset: number;
   delta: string;
+  /** With an attempt's first piece (offset 0): why the reply is written again (it cited nothing, another language). */
+  note?: string;
 }

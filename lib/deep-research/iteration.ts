@@ -182,18 +182,21 @@ const reply: Step = async (ctx, m) => {
     const context = await ctx.context(m.level, sources ? Math.floor(ctx.budgetOf("CONTEXT_TOKEN_BUDGET") / 2) : 0);
     // Shown as it is written; an attempt's first piece has offset 0 (a client drops what an earlier attempt sent).
     let draft = startDraft(ctx.conversationId, m.id);
+    /** Why the attempt starts over, told with its first piece. */
+    let restartNote: string | undefined;
     // Written again (the server cut its prompt, or it cited nothing): a new attempt, its first piece at offset 0.
-    const onRestart = () => {
+    const onRestart = (note?: string) => {
       draft = startDraft(ctx.conversationId, m.id);
+      restartNote = note;
       checks?.restart();
     };
     const onDelta = (delta: string) => {
       const offset = draft.text.length;
       appendDraft(ctx.conversationId, draft, delta);
-      ctx.emit("reply-delta", { replyToId: m.id, offset, delta } satisfies ReplyDelta);
+      ctx.emit("reply-delta", { replyToId: m.id, offset, delta, ...(offset === 0 && restartNote ? { note: restartNote } : {}) } satisfies ReplyDelta);
       checks?.push(delta);
     };
-    const write = (problem?: string) => writeReply({ context, iteration: m.iteration, continuing, snippets: sources?.text, problem, onDelta, onRestart, signal: ctx.signal, onUsage: ctx.usage });
+    const write = (problem?: string) => writeReply({ context, iteration: m.iteration, continuing, snippets: sources?.text, problem, onDelta, onRestart: () => onRestart(), signal: ctx.signal, onUsage: ctx.usage });
     const cited = (written: string) => (sources ? citeSnippets(written, sources.choices, sources.pages) : written);
     content = cited(await write());
     // A write-up citing none of the snippets it was shown (a small model that let the rule go), or written in
@@ -206,7 +209,7 @@ const reply: Step = async (ctx, m) => {
       ];
       if (problems.length > 0) {
         console.warn(`[quarry] conversation ${ctx.conversationId}: ${problems.map((p) => p.log).join("; ")}; asking the model to write it again`);
-        onRestart();
+        onRestart(`Written again: ${problems.map((p) => p.log).join("; ")}.`);
         content = cited(await write(problems.map((p) => p.told).join("\n")));
       }
     }

@@ -6,7 +6,7 @@ export type TreeEvent =
   | EngineEvent<"query.created" | "query.status", SerpQueryView>
   | EngineEvent<"page.status" | "item.extracted", WebsiteView>
   /** `restart`: the report is written again from this delta on (what came before it is void). */
-  | EngineEvent<"report.delta", { delta: string; restart?: true }>
+  | EngineEvent<"report.delta", { delta: string; restart?: true; note?: string }>
   | EngineEvent<"report.done", { markdown: string }>
   | EngineEvent<"run.status", RunStatusData>;
 

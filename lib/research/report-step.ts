@@ -75,9 +75,12 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
       () => early.endSection(),
     );
     let restart = false;
+    /** Why the draft starts over, told with its first delta: what was wrong with the report written before. */
+    let restartNote: string | undefined;
     // Written again (the server cut its prompt, or the report cited nothing): the draft and the parts begin anew.
-    const restartDraft = () => {
+    const restartDraft = (note?: string) => {
       restart = true;
+      restartNote = note;
       ctx.reportDraft = "";
       parts.reset();
     };
@@ -90,11 +93,11 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
         problem,
         onDelta: (delta) => {
           ctx.reportDraft += delta;
-          ctx.emit({ type: "report.delta", data: restart ? { delta, restart: true } : { delta } });
+          ctx.emit({ type: "report.delta", data: restart ? { delta, restart: true, ...(restartNote ? { note: restartNote } : {}) } : { delta } });
           restart = false;
           parts.push(delta);
         },
-        onRestart: restartDraft,
+        onRestart: () => restartDraft(),
         onUsage: ctx.usage(),
         signal: ctx.signal,
         schedule: ctx.schedule({ kind: "report" }),
@@ -110,7 +113,7 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
       const problems = reportProblems(checked.markdown, analysed.size, ctx.language);
       if (problems.length > 0) {
         console.warn(`[quarry] research ${ctx.id}: ${problems.map((p) => p.log).join("; ")}; asking the model to write it again`);
-        restartDraft();
+        restartDraft(`Written again: ${problems.map((p) => p.log).join("; ")}.`);
         checked = check(await write(problems.map((p) => p.told).join("\n")));
       }
       parts.end();

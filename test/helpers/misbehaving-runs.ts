@@ -77,6 +77,8 @@ export interface EngineRun {
   references?: number;
   /** Tree: the completed queries given no item from any of their pages (their text). */
   queriesWithoutItems?: string[];
+  /** Why the report's or the write-up's draft started over, as its stream told the page (a fault of the first one). */
+  restartNotes?: string[];
   /** What the user reads: the stored report (tree), the last assistant message (Deep Research), the answer. */
   text?: string | null;
   /** The report (tree) or the write-up (Deep Research) as Quarry received it: its verification's original. */
@@ -160,6 +162,16 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
   const answers = await import("../../lib/answer/service");
   const { markdownExport } = await import("../../lib/exports/markdown");
   const { verificationOfResearch, verificationOfConversation } = await import("../../lib/db/verifications");
+  const { eventBus } = await import("../../lib/events/bus");
+  /** The notes a run's stream gives with a draft that starts over (report.delta, reply-delta), from now on. */
+  const restartNotesOf = (kind: "tree" | "deep-research", subjectId: string) => {
+    const notes: string[] = [];
+    const stop = eventBus.subscribe({ kind, subjectId }, (e) => {
+      const note = (e.data as { note?: unknown } | null)?.note;
+      if ((e.type === "report.delta" || e.type === "reply-delta") && typeof note === "string") notes.push(note);
+    });
+    return { notes, stop };
+  };
   const { claimsOf, reportBody } = await import("../../lib/verification/claims");
   const { parseAnalysisSourceUrl } = await import("../../lib/exports/query-links");
   const isQueryTarget = (url: string) => parseAnalysisSourceUrl(url) !== null;
@@ -233,7 +245,9 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
       // The follow-up questions first (the prompt analyzer), then the tree, its report and the verification.
       const draft = await research.draftWithQuestions({ userId, input: { initial_prompt: TREE_PROMPT, num_questions: 2 } });
       const started = await research.launchResearch({ userId, input: { research_id: draft.research_id, followup_answers: draft.followup_questions.map(() => "Europe, the last five years."), depth, breadth } });
-      await runRegistry.start("tree", started.research_id);
+      const restarts = restartNotesOf("tree", started.research_id);
+      await runRegistry.start("tree", started.research_id).finally(restarts.stop);
+      run.restartNotes = restarts.notes;
       const row = await db.research.findUniqueOrThrow({ where: { id: started.research_id } });
       run.status = row.status;
       run.completed = row.status === "completed";
@@ -260,7 +274,9 @@ export async function startMisbehaveHarness(options: HarnessOptions = {}) {
     timed("deep-research", async (run) => {
       const reply = await dr.startDeepResearch({ userId, input: { message: DR_MESSAGE, researchMode: "steering" }, files: [new File([salesCsv()], "sales.csv", { type: "text/csv" })] });
       const { conversationId, messageId } = reply.body;
-      await runRegistry.start("deep-research", conversationId);
+      const restarts = restartNotesOf("deep-research", conversationId);
+      await runRegistry.start("deep-research", conversationId).finally(restarts.stop);
+      run.restartNotes = restarts.notes;
       const status = await dr.deepResearchStatus({ messageId, userId });
       run.status = status.status;
       run.completed = status.status === "completed";

@@ -339,12 +339,14 @@ for (const mode of MISBEHAVE_MODES) {
         assert.ok(c.judged > 0 && c.unjudged === 0, `${c.judged} judged, ${c.unjudged} not`);
         const asked = harness.fakes.llm.log.filter((e) => e.agent === "report-writer" && JSON.stringify(e.messages).includes("<problem>"));
         assert.equal(asked.length, 1, "the report asked again once");
+        assert.match(runOf("tree").restartNotes?.join() ?? "", /^Written again: the report cited none of its \d+ sources\.$/, "the page told why its draft started over");
       });
       test("deep-research: a write-up that cites nothing is written again, told so, and the one stored cites its snippets", () => {
         const c = runOf("deep-research").citations;
         assert.ok(c && c.storedCited > 0, `the stored write-up cites ${c?.storedCited ?? 0} sentences`);
         const asked = harness.fakes.llm.log.filter((e) => e.agent === "dr-reply" && JSON.stringify(e.messages).includes("<problem>"));
         assert.equal(asked.length, 1, "the write-up asked again once");
+        assert.match(runOf("deep-research").restartNotes?.join() ?? "", /^Written again: the write-up cited none of its \d+ snippets\.$/, "the page told why its draft started over");
       });
     }
 
@@ -357,6 +359,7 @@ for (const mode of MISBEHAVE_MODES) {
         assert.ok(systemOf("report-writer").every((m) => m.includes("Write in English, the language of the researcher's prompt")), "the report writer was told the language");
         const asked = harness.fakes.llm.log.filter((e) => e.agent === "report-writer" && JSON.stringify(e.messages).includes("is in Chinese, but the user wrote in English"));
         assert.equal(asked.length, 1, "the report asked again once, told why");
+        assert.deepEqual(runOf("tree").restartNotes, ["Written again: the report was written in Chinese, not English."], "the page told why its draft started over");
         const c = runOf("tree").citations;
         assert.ok(c && c.storedCited > 0 && c.judged > 0, "the stored report cites and is judged");
         assert.doesNotMatch(runOf("tree").text ?? "", han);
@@ -364,6 +367,7 @@ for (const mode of MISBEHAVE_MODES) {
       test("deep-research: a write-up in Chinese is written again in English", () => {
         const asked = harness.fakes.llm.log.filter((e) => e.agent === "dr-reply" && JSON.stringify(e.messages).includes("is in Chinese, but the user wrote in English"));
         assert.equal(asked.length, 1, "the write-up asked again once, told why");
+        assert.deepEqual(runOf("deep-research").restartNotes, ["Written again: the write-up was written in Chinese, not English."], "the page told why its draft started over");
         assert.ok(systemOf("dr-reply").every((m) => m.includes("the language of the user's messages")), "the writer was told the language");
         assert.doesNotMatch(runOf("deep-research").text ?? "", han);
       });
