@@ -42,7 +42,7 @@ const SCRIPTS: { script: string; pattern: RegExp; code: string | null }[] = [
 const FUNCTION_WORDS: Record<string, string> = {
   en: "the and of to in is are was were that this these those for with on as by it be from what how which have has not or an at they their do does why who can will would there been about than more most into between",
   de: "der die das und ist sind nicht ein eine einen einer eines dem den des zu mit von für auf im wie welche welcher welches was warum sich auch dass oder bei aus nach wird werden wurde über zwischen noch kann können wir hat haben gibt einem zum zur",
-  fr: "le la les des est sont et un une du dans pour que qui sur avec pas ce cette ces au aux par plus quels quelles quel quelle comment pourquoi entre leur leurs ont être été il elle ne se sa son",
+  fr: "le la les des est sont et un une du dans pour que qui sur avec pas ce cette ces au aux par plus quels quelles quel quelle comment pourquoi entre leur leurs ont être été il elle ne se sa son en ou mais donc soit dont aussi très",
   es: "el la los las y es son un una del en por para que con como qué cuáles cuál cómo entre su sus se al más lo está están ha han fue sobre pero también muy este esta estos",
   it: "il lo la gli le e è sono un una del della dei delle di in per che con come quali quale perché tra fra non si al alla nel nella più ha hanno anche questo questa sul degli",
   pt: "o a os as e é são um uma do da dos das de em no na nos nas para que com como quais qual porque entre não se ao mais foi tem têm também isso este esta pelo pela",
@@ -75,8 +75,8 @@ const BY_SCRIPT: Record<string, string[]> = {
   Arabic: ["ar", "fa", "ur"],
 };
 
-/** A word of a spaced script (an apostrophe inside it kept: "l'énergie"). */
-const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}]+)?/gu;
+/** A word of a spaced script; an apostrophe parts words ("l'est" is "l" and "est", as French elides). */
+const WORD = /[\p{L}\p{M}]+/gu;
 
 const NAMES = new Intl.DisplayNames(["en"], { type: "language" });
 

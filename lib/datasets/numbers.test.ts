@@ -41,6 +41,22 @@ test("kept: the issue's right forms — rounded, a share as a percentage, millio
   ]) assert.deepEqual(check(sentence), [], sentence);
 });
 
+test("a text in German or French writes its figures its own way: 4.079, 20,4 %, 1.234,57 — read so, and cut so", () => {
+  for (const sentence of [
+    "Im Jahr 2023 hatte der Osten 4.079 Bestellungen [q1].",
+    "Der Osten hatte einen Anteil von 20,4 % an allen Bestellungen [q1].",
+    "Der Süden lag im Durchschnitt bei 1.234,57 pro Bestellung [q1].",
+    "Der Umsatz im Norden betrug 28,6 Millionen, also 28.612.345 [q1].",
+    "L'est a reçu 4.079 commandes en 2023, soit 20,4 % du total [q1].",
+    // A result's figure kept as the table wrote it, in a German sentence.
+    "Im Jahr 2023 hatte der Osten 4,079 Bestellungen und einen Umsatz von 480,450 [q1].",
+  ]) assert.deepEqual(check(sentence), [], sentence);
+  assert.deepEqual(check("Der Osten hatte einen Anteil von 20,5 % an allen Bestellungen [q1]."), ["20,5 %"]);
+  assert.deepEqual(check("Im Jahr 2023 hatte der Osten 4.179 Bestellungen [q1]."), ["4.179"]);
+  // English is read as before: "4.079" is four and a bit.
+  assert.deepEqual(check("In 2023, east had 4.079 orders [q1]."), ["4.079"]);
+});
+
 test("cut: the issue's wrong forms — wrong digits, a year the query does not hold", () => {
   assert.deepEqual(check("East brought in about 490,000 in revenue [q1]."), ["490,000"]);
   assert.deepEqual(check("East accounted for 20.5% of orders [q1]."), ["20.5%"]);

@@ -6,7 +6,7 @@
 // figures come from the queries it cites ([q2]); one that cites none takes its line's, then its
 // paragraph's, the next paragraph's or the previous one's citations, or the only query there is. A number the objective itself states ("the
 // top 5") is allowed. Query references and numbers inside words (Q3, ana-1-2, 2nd) are not figures.
-import { cellValues, datePartsIn, numbersIn, stands, type Figure } from "./figures";
+import { cellValues, datePartsIn, numbersIn, stands, writesDecimalComma, type Figure } from "./figures";
 import { clauseOf, figureLabels, labelColumns, labelMentions, namesColumn, touchesColumn, type Mention } from "./labels";
 import type { Cell } from "./values";
 
@@ -125,14 +125,16 @@ function judge(figure: Figure, p: Prepared, sentence: string, mentions: Mention[
 /** Every figure of `text` that is not a value of the query it cites, with the sentence and the reason. */
 export function figureProblems(text: string, results: StoredResult[], { allowedText = "", inlineCitations = false }: CheckOptions = {}): FigureProblem[] {
   const prepared = results.map(prepare);
-  const allowed = numbersIn(allowedText);
+  // A text in German or French writes "4.079" and "20,4 %": its figures are read so (the objective's as it is written).
+  const decimalComma = writesDecimalComma(text);
+  const allowed = numbersIn(allowedText, { decimalComma: writesDecimalComma(allowedText) });
   const problems: FigureProblem[] = [];
   const byId = (ids: string[]) => prepared.filter((p) => p.result.id !== undefined && ids.includes(p.result.id));
   const blocks = text.split(/\n\s*\n/);
   for (const [b, block] of blocks.entries()) {
     for (const line of block.split("\n")) {
       for (const sentence of sentencesOf(line)) {
-        const figures = numbersIn(sentence);
+        const figures = numbersIn(sentence, { decimalComma });
         if (figures.length === 0) continue;
         let scope = prepared;
         if (inlineCitations) {
