@@ -4,7 +4,7 @@ import { getEnv, type Env } from "../env";
 import { eventBus, type EngineEvent, type RunTopic } from "../events/bus";
 import type { RunHandle } from "../runs/engine";
 import { addConversationUsage, beginConversationUsage, getConversation, getMessage, recentMessages } from "../db/conversations";
-import { conversationLanguage, languageRule, type Language } from "../ai/language";
+import { conversationLanguage, type Language } from "../ai/language";
 import type { TokenCount, UsageSink } from "../ai/usage";
 import { getRun } from "../db/runs";
 import { drTopic, type DeepResearchEventType } from "./events";
@@ -62,8 +62,10 @@ export class DrContext {
   async context(level: number, reserve = 0): Promise<string> {
     const budget = Math.max(500, this.budgetOf("CONTEXT_TOKEN_BUDGET") - reserve);
     const view = await retrieveWorldView(this.conversationId, level);
-    const rule = languageRule(conversationLanguage(view.userMessage, view.objective), "the user's messages", "every text meant for the user (messages, questions, objectives, findings)");
-    return `${rule} Names of tables, columns, files and handles stay as they are.\n${renderWorldView(view, budget)}`;
+    // Short: it opens every prompt of the run, small windows included (a window held to a few hundred tokens).
+    const language = conversationLanguage(view.userMessage, view.objective);
+    const rule = `Write all text for the user in ${language?.name ? `${language.name}, their language` : "the language of their messages"}; keep names of tables, columns and handles as they are.`;
+    return `${rule}\n${renderWorldView(view, budget)}`;
   }
 
   /** The language the user writes in (lib/ai/language.ts): what the write-up must be in. */

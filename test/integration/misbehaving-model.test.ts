@@ -368,7 +368,7 @@ for (const mode of MISBEHAVE_MODES) {
         const asked = harness.fakes.llm.log.filter((e) => e.agent === "dr-reply" && JSON.stringify(e.messages).includes("is in Chinese, but the user wrote in English"));
         assert.equal(asked.length, 1, "the write-up asked again once, told why");
         assert.deepEqual(runOf("deep-research").restartNotes, ["Written again: the write-up was written in Chinese, not English."], "the page told why its draft started over");
-        assert.ok(systemOf("dr-reply").every((m) => m.includes("the language of the user's messages")), "the writer was told the language");
+        assert.ok(systemOf("dr-reply").every((m) => m.includes("Write all text for the user in English, their language")), "the writer was told the language");
         assert.doesNotMatch(runOf("deep-research").text ?? "", han);
       });
       test("answer: an answer in Chinese is rejected for its language, and the one given is not in Chinese", () => {
