@@ -75,6 +75,18 @@ const BY_SCRIPT: Record<string, string[]> = {
   Arabic: ["ar", "fa", "ur"],
 };
 
+/** Per script: how many of its languages share each function word (a word shared by k counts 1/k for each). */
+const SHARING = new Map(
+  Object.entries(BY_SCRIPT).map(([script, codes]) => {
+    const sharing = new Map<string, number>();
+    for (const code of codes) for (const w of WORDS_OF.get(code)!) sharing.set(w, (sharing.get(w) ?? 0) + 1);
+    return [script, sharing];
+  }),
+);
+
+/** Han, kana and Hangul: one character says about as much as a word, and weighs three letters against alphabets. */
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
 /** A word of a spaced script; an apostrophe parts words ("l'est" is "l" and "est", as French elides). */
 const WORD = /[\p{L}\p{M}]+/gu;
 
@@ -94,7 +106,7 @@ function prose(text: string): string {
 }
 
 /** The text's writing system: the script most of its letters are in (Han and kana together are Japanese when kana are many). */
-function scriptOf(letters: string): { script: string; code: string | null; count: number } | null {
+function scriptOf(letters: string): { script: string; code: string | null } | null {
   const counts = new Map<string, number>();
   for (const ch of letters) {
     const s = SCRIPTS.find((candidate) => candidate.pattern.test(ch));
@@ -107,19 +119,19 @@ function scriptOf(letters: string): { script: string; code: string | null; count
     counts.set("Kana", han + kana);
     counts.delete("Han");
   }
-  // One Han character says about as much as a word: weighed as three letters against alphabets.
+  // Every letter of a script counts alike (Han, kana and Hangul three each: WIDE), so one letter's weight decides.
   const weight = (script: string, n: number) => (script === "Han" || script === "Kana" || script === "Hangul" ? n * 3 : n);
-  let best: { script: string; count: number } | null = null;
-  for (const [script, n] of counts) if (!best || weight(script, n) > weight(best.script, best.count)) best = { script, count: n };
+  let best: { script: string; weight: number } | null = null;
+  for (const [script, n] of counts) if (!best || weight(script, n) > best.weight) best = { script, weight: weight(script, n) };
   if (!best) return null;
   const code = SCRIPTS.find((s) => s.script === best.script)?.code ?? null;
-  return { script: best.script === "Kana" ? "Japanese" : best.script, code, count: best.count };
+  return { script: best.script === "Kana" ? "Japanese" : best.script, code };
 }
 
 /** A text's letters, a Han, kana or Hangul character counting three (about a word's worth). */
 function weighedLetters(text: string): number {
   let n = 0;
-  for (const ch of text.replace(/[^\p{L}]/gu, "")) n += /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(ch) ? 3 : 1;
+  for (const ch of text.replace(/[^\p{L}]/gu, "")) n += WIDE.test(ch) ? 3 : 1;
   return n;
 }
 
@@ -136,8 +148,7 @@ export function languageOf(text: string): Language | null {
   if (!candidates) return { script: found.script, code: null, name: null };
   const words = clean.toLowerCase().match(WORD) ?? [];
   // A word shared by k of the script's languages counts 1/k for each: the telling words decide.
-  const sharing = new Map<string, number>();
-  for (const code of candidates) for (const w of WORDS_OF.get(code)!) sharing.set(w, (sharing.get(w) ?? 0) + 1);
+  const sharing = SHARING.get(found.script)!;
   const scores = candidates.map((code) => {
     const set = WORDS_OF.get(code)!;
     let score = 0;

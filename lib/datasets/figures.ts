@@ -88,14 +88,15 @@ export function numbersIn(text: string, { decimalComma = false }: { decimalComma
     const forms = formsOf(digits, rawDecimals, decimalComma);
     if (forms.length === 0) continue;
     const scale = SCALES[(word ?? suffix ?? "").toLowerCase()] ?? 1;
+    /** 2023: four digits written with no separator, sign, scale or percent, which may be a year. */
+    const isYear = (plain: string, decimals: string) => !percent && scale === 1 && !decimals && !/[.,]/.test(digits) && !sign && /^[12]\d{3}$/.test(plain);
     const readings: Reading[] = [];
     for (const { plain, decimals } of forms) {
       const base = Number(`${sign ? "-" : ""}${plain}${decimals}`);
       if (!Number.isFinite(base)) continue;
       const places = decimals ? decimals.length - 1 : 0;
-      const year = !percent && scale === 1 && !decimals && !/[.,]/.test(digits) && !sign && /^[12]\d{3}$/.test(plain);
       // Whole numbers written with trailing zeros are rounded to that magnitude ("480,000"), years excepted.
-      const zeros = decimals || year || Number(plain) === 0 ? 0 : (/0+$/.exec(plain)?.[0].length ?? 0);
+      const zeros = decimals || isYear(plain, decimals) || Number(plain) === 0 ? 0 : (/0+$/.exec(plain)?.[0].length ?? 0);
       const step = 10 ** (zeros - places) * scale;
       const coarse = zeros > 0 || scale > 1;
       readings.push({ value: base * scale, step, coarse });
@@ -105,7 +106,8 @@ export function numbersIn(text: string, { decimalComma = false }: { decimalComma
     if (readings.length === 0) continue;
     const { plain, decimals } = forms[0];
     const value = readings[0].value;
-    const yearLike = !percent && scale === 1 && !decimals && !/[.,]/.test(digits) && !sign && /^[12]\d{3}$/.test(plain);
+    // A year has no separator: it reads one way only.
+    const yearLike = isYear(plain, decimals);
     const intDigits = plain.replace(/^0+/, "");
     const significant = (decimals ? intDigits + decimals.slice(1) : intDigits.replace(/0+$/, "")).replace(/^0+/, "").length;
     const index = m.index;
