@@ -1,6 +1,7 @@
 // The Deep Research row of `npm run bench`: a 3-iteration semi-autonomous run (two LITERATURE tasks
 // per level) against its critical-path bound (bound.ts), with LLM calls and tokens per iteration; and
 // a long fully-autonomous run whose per-iteration prompt tokens must stay flat (CONTEXT_TOKEN_BUDGET).
+import { boundQueriesOf } from "../tree/run-tree";
 import type { LlmLogEntry } from "../../test/fakes";
 import { TestApp } from "../../test/helpers/app-server";
 import type { BoundLatencies, BoundLimits } from "../tree/bound";
@@ -92,7 +93,7 @@ async function shapeOf(app: TestApp, conversationId: string, iteration: number, 
     });
     const pages = await app.db.page.count({ where: { researchId: research.id, status: { in: ["scraped", "failed"] } } });
     shapes.push({
-      queries: queries.map((q) => ({ id: q.id, parentId: q.parentId, pages: q.queryPages.length, analyses: q.queryPages.filter((qp) => qp.page.status === "scraped").length, generatedChildren: q.children.length > 0 })),
+      queries: boundQueriesOf(queries, calls),
       llmCalls: research.llmCalls,
       pagesFetched: pages,
       summarised: JSON.parse(t.artifacts).itemCount > 0,

@@ -106,7 +106,7 @@ export async function runLlmTpsBench(o: LlmTpsOptions): Promise<LlmTpsResult> {
     const llmLog: LlmLogEntry[] = (await o.fakes.llmLog()).slice(llmCallsBefore);
     const research = await app.db.research.findUniqueOrThrow({ where: { id } });
     const queries = await app.db.serpQuery.findMany({ where: { researchId: id }, include: { queryPages: { include: { page: { select: { status: true } } } }, children: { select: { id: true } } } });
-    const boundQueries = boundQueriesOf(queries);
+    const boundQueries = boundQueriesOf(queries, llmLog);
     const rounds = verificationRounds(llmLog);
     const bound = computeTpsBound({ latencies: o.latencies, limits: o.limits, tokensPerSecond: o.tokensPerSecond, queries: boundQueries, calls: llmLog, verificationRounds: rounds });
     const report = llmLog.filter((e) => e.agent === "report-writer").at(-1);

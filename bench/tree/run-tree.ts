@@ -154,15 +154,25 @@ export function serverEnv(o: Pick<TreeRunOptions, "limits" | "contextTokenBudget
   };
 }
 
-/** A research's queries as the bound counts them: pages found, pages read (fetched), children planned. */
-export function boundQueriesOf(queries: { id: string; parentId: string | null; queryPages: { page: { status: string } }[]; children: unknown[] }[]): BoundQuery[] {
+/**
+ * A research's queries as the bound counts them: pages found, pages read (fetched), and whether the Query
+ * Generator planned its children (a call after its reads; children chosen from what its reads proposed
+ * cost none), read from the run's LLM log.
+ */
+export function boundQueriesOf(queries: { id: string; parentId: string | null; text: string; queryPages: { page: { status: string } }[]; children: unknown[] }[], llmLog: LlmLogEntry[]): BoundQuery[] {
+  const planned = new Set<string>();
+  for (const e of llmLog) {
+    if (e.agent !== "query-generator") continue;
+    const parent = /<query level="parent">\s*Query: (.*)/.exec(promptText(e))?.[1]?.trim();
+    if (parent) planned.add(parent);
+  }
   return queries.map((sq) => ({
     id: sq.id,
     parentId: sq.parentId,
     pages: sq.queryPages.length,
     // Every page that was fetched got an analysis call, whatever its outcome.
     analyses: sq.queryPages.filter((qp) => qp.page.status === "scraped").length,
-    generatedChildren: sq.children.length > 0,
+    generatedChildren: sq.children.length > 0 && planned.has(sq.text),
   }));
 }
 
@@ -305,7 +315,7 @@ export async function runTree(o: TreeRunOptions): Promise<TreeRunResult> {
     const callsByAgent: Record<string, number> = {};
     for (const e of llmLog) callsByAgent[e.agent] = (callsByAgent[e.agent] ?? 0) + 1;
 
-    const boundQueries = boundQueriesOf(queries);
+    const boundQueries = boundQueriesOf(queries, llmLog);
     const bound = computeBound({
       latencies: o.latencies,
       limits: o.limits,

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  chooseFollowUps,
   generateSerpQueries,
   normaliseQuery,
   QUERY_REPAIR_ROUNDS,
@@ -224,4 +225,13 @@ describe("query generator against the fake LLM", () => {
     });
     assert.equal(llm.calls("query-generator"), 4);
   });
+});
+
+test("a query's children from its reads' follow-ups: round-robin over its pages, distinct, none of its chain's queries", () => {
+  const q = (query: string) => ({ query, objective: `About ${query}` });
+  const proposed = [[q("Lagoon costs 2024"), q("Swansea lagoon decision")], [q("lagoon costs, 2024!"), q("Tidal range output Wales")], [], [q("Parent query")]];
+  assert.deepEqual(chooseFollowUps(proposed, 3, ["Root query", "parent QUERY"]).map((d) => d.query), ["Lagoon costs 2024", "Swansea lagoon decision", "Tidal range output Wales"]);
+  assert.deepEqual(chooseFollowUps(proposed, 2, []).map((d) => d.query), ["Lagoon costs 2024", "Parent query"], "the first of each page first");
+  assert.equal(chooseFollowUps([[q("Only one")]], 2, []).length, 1, "fewer than asked: the Query Generator plans them");
+  assert.deepEqual(chooseFollowUps([], 2, []), []);
 });

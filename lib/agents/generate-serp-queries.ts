@@ -129,6 +129,27 @@ export function normaliseQuery(text: string): string {
     .trim();
 }
 
+/**
+ * A query's children from the follow-up searches its pages' reads proposed (per page, in the query's
+ * order of pages): round-robin over the pages, so that its children follow different sources, each
+ * distinct from the others and from the queries of its chain (`taken`). At most `count`; fewer when the
+ * reads proposed fewer distinct ones (the Query Generator plans them then).
+ */
+export function chooseFollowUps(proposed: SerpQueryDraft[][], count: number, taken: string[]): SerpQueryDraft[] {
+  const seen = new Set(taken.map(normaliseQuery));
+  const chosen: SerpQueryDraft[] = [];
+  for (let round = 0; chosen.length < count && proposed.some((list) => list.length > round); round++) {
+    for (const list of proposed) {
+      const draft = list[round];
+      const key = draft && normaliseQuery(draft.query);
+      if (!key || seen.has(key) || chosen.length >= count) continue;
+      seen.add(key);
+      chosen.push(draft);
+    }
+  }
+  return chosen;
+}
+
 /** The Query Generator Agent: exactly `count` distinct queries with objectives, or QueryShortfallError. */
 export async function generateSerpQueries({
   prompt,

@@ -103,8 +103,9 @@ test("an aborted exploration throws, leaves nothing in progress, and a second ca
 });
 
 test("a branch whose follow-up planning fails is planned again later, and the tree completes", async () => {
-  // The roots are planned; then the first two attempts at one branch's children fail.
-  fakes.llm.configure({ agentFailures: [{ agent: "query-generator", status: 500, skip: 1, times: 2 }] });
+  // The roots are planned; then the first two attempts at one branch's children fail (its reads propose no
+  // follow-ups, so that the Query Generator plans the children).
+  fakes.llm.configure({ readFollowUps: false, agentFailures: [{ agent: "query-generator", status: 500, skip: 1, times: 2 }] });
   const flaky = await newScope("Tidal power in Scotland", 2, 2);
   const { events, sink } = collectingSink();
   await exploreTree({ scope: flaky, sink, signal: new AbortController().signal });
@@ -117,8 +118,8 @@ test("a branch whose follow-up planning fails is planned again later, and the tr
 });
 
 test("a branch whose planning keeps failing ends with a warning; the exploration still completes", async () => {
-  // Each of the two branches fails its try and both retries.
-  fakes.llm.configure({ agentFailures: [{ agent: "query-generator", status: 500, skip: 1, times: 6 }] });
+  // Each of the two branches fails its try and both retries (its reads propose no follow-ups).
+  fakes.llm.configure({ readFollowUps: false, agentFailures: [{ agent: "query-generator", status: 500, skip: 1, times: 6 }] });
   const stuck = await newScope("Wave power in Portugal", 2, 2);
   await exploreTree({ scope: stuck, sink: collectingSink().sink, signal: new AbortController().signal });
   const queries = await db.serpQuery.findMany({ where: { researchId: stuck.researchId } });

@@ -241,12 +241,13 @@ test("in a tree, each page is read once, later queries choose from its items, an
 test("a query's children are planned beside its selection call, from every item it could choose from, not one LLM round after it", async () => {
   const research = await db.research.create({ data: { initialPrompt: "Heat pumps in cold climates, planned early", status: "running", depth: 3, breadth: 3 } });
   const from = fakes.llm.log.length;
-  // Selections slow: a planning that waited for its query's selection would start after it ended.
-  fakes.llm.configure({ latencyRules: [{ match: "item-selector agent", latencyMs: 1_500 }] });
+  // Selections slow: a planning that waited for its query's selection would start after it ended. Reads
+  // propose no follow-ups: the children are planned by the Query Generator (the path checked here).
+  fakes.llm.configure({ readFollowUps: false, latencyRules: [{ match: "item-selector agent", latencyMs: 1_500 }] });
   try {
     await exploreTree({ scope: { researchId: research.id, prompt: research.initialPrompt, qa: [], depth: 3, breadth: 3 }, sink, signal: new AbortController().signal });
   } finally {
-    fakes.llm.configure({ latencyRules: [] });
+    fakes.llm.configure({ readFollowUps: true, latencyRules: [] });
   }
   const queries = await db.serpQuery.findMany({ where: { researchId: research.id }, include: { children: { select: { id: true } } } });
   const log = fakes.llm.log.slice(from);
@@ -265,4 +266,54 @@ test("a query's children are planned beside its selection call, from every item 
     checked++;
   }
   assert.ok(checked > 0, "some query with children chose from another query's read");
+});
+
+test("a query's children are the follow-up searches its reads proposed: no planning call after its reads", async () => {
+  const research = await db.research.create({ data: { initialPrompt: "Tidal lagoons in Wales, planned by the readers", status: "running", depth: 2, breadth: 3 } });
+  const from = fakes.llm.log.length;
+  fakes.llm.configure({ latencyMs: 100 });
+  try {
+    await exploreTree({ scope: { researchId: research.id, prompt: research.initialPrompt, qa: [], depth: 2, breadth: 3 }, sink, signal: new AbortController().signal });
+  } finally {
+    fakes.llm.configure({ latencyMs: 0 });
+  }
+  const log = fakes.llm.log.slice(from);
+  const roots = await db.serpQuery.findMany({ where: { researchId: research.id, depth: 1 }, include: { children: true }, orderBy: { position: "asc" } });
+  assert.equal(roots.length, 3);
+  for (const root of roots) {
+    assert.equal(root.children.length, 2, "ceil(3 / 2) children");
+    // The reads of the root's pages asked for two follow-ups for it, and its children are what they proposed.
+    const reads = log.filter((e) => e.agent === "website-analyzer" && new RegExp(`<query id="(Q\\d+)" search="${root.text}" follow_ups="2">`).test(sent(e)));
+    assert.ok(reads.length > 0, `"${root.text}" took part in a read`);
+    const proposed = reads.flatMap((e) => {
+      const id = new RegExp(`<query id="(Q\\d+)" search="${root.text}"`).exec(sent(e))![1];
+      return (JSON.parse(e.reply!) as { follow_ups: { for: string; query: string }[] }).follow_ups.filter((f) => f.for === id).map((f) => f.query);
+    });
+    for (const child of root.children) assert.ok(proposed.includes(child.text), `"${child.text}" was proposed by a read`);
+    // Its children's searches went out within a fraction of an LLM round of its completion.
+    const firstChild = Math.min(...root.children.map((c) => c.startedAt!.getTime()));
+    assert.ok(firstChild - root.completedAt!.getTime() < 80, `children started ${firstChild - root.completedAt!.getTime()} ms after their parent completed (an LLM round is 100 ms)`);
+  }
+  assert.equal(log.filter((e) => e.agent === "query-generator").length, 1, "only the roots were planned by the Query Generator");
+  // The leaves' reads asked for none.
+  const leaves = log.filter((e) => e.agent === "website-analyzer").flatMap((e) => [...sent(e).matchAll(/<query id="Q\d+" search="[^"]*aspect \d+\.\d+"([^>]*)>/g)].map((m) => m[1]));
+  assert.ok(leaves.length > 0);
+  assert.ok(leaves.every((attrs) => !attrs.includes("follow_ups")));
+});
+
+test("follow-ups as models write them: a near-miss of a query's id resolved, one naming none or in another shape dropped, never the items", () => {
+  const parsed = readSchema(2, true).parse({
+    items: [{ content: "Capacity reached 4.2 GW.", queries: ["Q1"] }],
+    follow_ups: [
+      { for: "q2", query: "grid battery fire codes 2024", objective: "Codes adopted" },
+      { for: "Q9", query: "unrelated", objective: "x" },
+      { query: "no id at all", objective: "y" },
+      "a bare text",
+      { for: "Query 1", query: "battery prices per kWh Europe" },
+    ],
+  });
+  assert.deepEqual(parsed.items.map((i) => i.queries), [["Q1"]]);
+  assert.deepEqual(parsed.follow_ups!.map((f) => [f.for, f.query]), [["Q2", "grid battery fire codes 2024"], ["Q1", "battery prices per kWh Europe"]]);
+  assert.deepEqual(readSchema(1, true).parse({ items: [], follow_ups: "none" }).follow_ups, []);
+  assert.equal(readSchema(1, true).parse({ items: [] }).follow_ups!.length, 0, "left out: none");
 });

@@ -5,7 +5,8 @@
 // extracted (the page's items), to choose from in its own small selection call (query-step.ts) — unless
 // that read went out a moment ago (less than half of a read's time): waiting for it and then choosing would
 // take longer than a read, so the query reads the page too (a hedged read; its items join the first's).
-import { analyzeWebsite, type PageReadItem } from "../agents/analyze-website";
+import { analyzeWebsite, type PageRead } from "../agents/analyze-website";
+import type { SerpQueryDraft } from "../agents/generate-serp-queries";
 import { matchingPassages, rereadBudget } from "../agents/passages";
 import { trimToTokens } from "../ai/prompts";
 import type { RunContext, FetchedPage } from "./context";
@@ -18,12 +19,17 @@ export interface ReadRequest {
   objective: string;
   query: string;
   depth: number;
+  /** How many follow-up searches the read proposes for the query (its children's count; 0 for a leaf). */
+  followUps?: number;
   /** The asking query's run (in queue mode, each node job has its own). */
   ctx: RunContext;
 }
 
-/** A page's items for the asking query (`read`: it took part in the read), or every item the page's read extracted, to choose from (`reuse`). */
-export type ReadOutcome = { kind: "read"; items: string[] } | { kind: "reuse"; items: string[] };
+/**
+ * A page's items for the asking query (`read`: it took part in the read, with the follow-up searches the read
+ * proposed for it), or every item the page's read extracted, to choose from (`reuse`).
+ */
+export type ReadOutcome = { kind: "read" | "reuse"; items: string[]; followUps: SerpQueryDraft[] };
 
 /** A read that another run's stop ended: the request tries again. */
 const AGAIN = Symbol("again");
@@ -70,7 +76,7 @@ export class PageReads {
     for (;;) {
       const state = this.pages.get(pageId) ?? { reading: [] };
       this.pages.set(pageId, state);
-      if (state.items) return { kind: "reuse", items: state.items };
+      if (state.items) return { kind: "reuse", items: state.items, followUps: [] };
       const reading = state.reading[0];
       // A read under way that began a moment ago: waiting for it, then choosing from what it extracted
       // (a call of its own), would take longer than reading the page now; this query reads it too (a
@@ -81,7 +87,7 @@ export class PageReads {
       } else if (reading && !state.batch) {
         waited = true;
         await reading.done.catch(() => {});
-        if (state.items) return { kind: "reuse", items: state.items };
+        if (state.items) return { kind: "reuse", items: state.items, followUps: [] };
         // The read failed (its error went to the queries that took part in it): this query joins another
         // read of the page under way (a hedged one), or reads the page itself.
         if (request.ctx.signal.aborted) throw request.ctx.signal.reason;
@@ -125,7 +131,7 @@ export class PageReads {
     const checks = waiting.flatMap((w) => (w.held ? [w.held] : []));
     const read = () => this.readFor(ctx, page, waiting, batch.excerpt);
     const done = (checks.length ? withOwnership(() => checks.forEach((held) => held()), read) : read()).then(
-      (items) => {
+      ({ items, followUps }) => {
         // A hedged read's items join the first's: later queries choose from all of them.
         state.items = [...new Set([...(state.items ?? []), ...items.map((i) => i.content)])];
         state.reading = state.reading.filter((r) => r.done !== done);
@@ -135,7 +141,7 @@ export class PageReads {
         // selection call, as a query reaching a page read for others does. (A model that tags faithfully
         // and finds nothing for any objective costs a small call that chooses nothing.)
         const untagged = items.length > 0 && items.every((i) => i.serves.length === 0);
-        waiting.forEach((w, index) => w.resolve(untagged ? { kind: "reuse", items: items.map((i) => i.content) } : { kind: "read", items: items.filter((i) => i.serves.includes(index)).map((i) => i.content) }));
+        waiting.forEach((w, index) => w.resolve(untagged ? { kind: "reuse", items: items.map((i) => i.content), followUps: followUps[index] } : { kind: "read", items: items.filter((i) => i.serves.includes(index)).map((i) => i.content), followUps: followUps[index] }));
       },
       (error: unknown) => {
         state.reading = state.reading.filter((r) => r.done !== done);
@@ -152,7 +158,7 @@ export class PageReads {
     done.catch(() => {});
   }
 
-  private async readFor(ctx: RunContext, page: FetchedPage, waiting: Waiting[], excerpt: boolean): Promise<PageReadItem[]> {
+  private async readFor(ctx: RunContext, page: FetchedPage, waiting: Waiting[], excerpt: boolean): Promise<PageRead> {
     const requests = waiting.map((w) => w.request);
     const text = page.content ?? "";
     let sent = text;
@@ -169,7 +175,7 @@ export class PageReads {
       // Read again, the page held to the window, when the server refuses it as longer than its context.
       return await withContextRetry(() => analyzeWebsite({
         prompt: ctx.prompt,
-        objectives: requests.map((r) => ({ objective: r.objective, query: r.query })),
+        objectives: requests.map((r) => ({ objective: r.objective, query: r.query, followUps: r.followUps })),
         url: page.url,
         title: page.title,
         text: sent,

@@ -7,6 +7,7 @@ import { BoundedMap } from "../bounded-map";
 import { allOrFirstError, Semaphore } from "../concurrency";
 import { errorMessage } from "../errors";
 import type { SerpQuery } from "../db/types";
+import type { SerpQueryDraft } from "../agents/generate-serp-queries";
 import { fetchSlot } from "../limits";
 import { SearchError } from "../search";
 import { searchSources } from "../search/knowledge";
@@ -51,12 +52,18 @@ function underWay<T>(write: Promise<T>): Promise<T> {
 export async function processQuery(
   ctx: RunContext,
   query: SerpQuery,
-  /**
-   * Told once every page of the query is settled, with what the query learned from them: its own reads'
-   * items, and every item of the pages another query's read went out for (what its selection chooses
-   * from). Its children's planning starts there, beside that selection, not one LLM round after it.
-   */
-  onLearned?: (learned: { content: string; url: string }[]) => void,
+  /** A query with children to plan: how many, and what its pages taught it. */
+  expansion?: {
+    /** How many follow-up searches each read of a page asks the model for (the children's count). */
+    followUps: number;
+    /**
+     * Told once every page of the query is settled, with what the query learned from them: its own reads'
+     * items, and every item of the pages another query's read went out for (what its selection chooses
+     * from); and, per page it read, the follow-up searches the read proposed (its children are chosen from
+     * them, with no call after the reads). Its children's planning starts there, beside that selection.
+     */
+    onLearned: (learned: { content: string; url: string }[], proposed: SerpQueryDraft[][]) => void;
+  },
 ): Promise<{ completed: Promise<SerpQuery> } | null> {
   let rows: QueryPageRow[];
   if (query.status === "pending" || query.status === "searching") {
@@ -104,6 +111,8 @@ export async function processQuery(
   let unsettled = pending.length;
   /** What the query learned from its pages, in their order: told to onLearned once every page is settled. */
   const learnedByRow = new Map<string, { content: string; url: string }[]>();
+  /** The follow-up searches each page's read proposed for this query (the pages it took part in reading). */
+  const proposedByRow = new Map<string, SerpQueryDraft[]>();
   const selections: Promise<void>[] = [];
   const choose = async (pages: Reused[]): Promise<void> => {
     const usage = ctx.analysisUsage(query.id);
@@ -180,13 +189,14 @@ export async function processQuery(
           const excerpt = ctx.distributed && !ctx.pageReads.known(row.pageId) && (ctx.pageReads.readElsewhere.has(row.pageId) || (!endSeenHere.get(row.pageId) && (await store.pageAnalyzedElsewhere(row.pageId, row.id))));
           let outcome;
           try {
-            outcome = await ctx.pageReads.serve(row.pageId, page, { queryId: query.id, objective: query.objective, query: query.text, depth: query.depth, ctx }, { excerpt, onReading: settle });
+            outcome = await ctx.pageReads.serve(row.pageId, page, { queryId: query.id, objective: query.objective, query: query.text, depth: query.depth, followUps: expansion?.followUps ?? 0, ctx }, { excerpt, onReading: settle });
           } catch (error) {
             // A lost call costs this page's analysis (a resume retries it), never the query.
             if (!isLostCall(error)) throw error;
             return fail(error.message);
           }
           learnedByRow.set(row.id, outcome.items.map((content) => ({ content, url: page.url })));
+          if (outcome.followUps.length > 0) proposedByRow.set(row.id, outcome.followUps);
           if (outcome.kind === "read" || outcome.items.length === 0) return recordAnalysis(outcome.items);
           batch.push({ page, items: outcome.items, record: recordAnalysis, fail });
           // Known to be another's only now, after the query's selection went out: one of its own.
@@ -206,7 +216,10 @@ export async function processQuery(
     throw error;
   }
   // Its pages in their order: those analysed before (a resume) with their stored items.
-  onLearned?.(rows.flatMap((row) => learnedByRow.get(row.id) ?? storedItems(row)));
+  expansion?.onLearned(
+    rows.flatMap((row) => learnedByRow.get(row.id) ?? storedItems(row)),
+    rows.map((row) => proposedByRow.get(row.id) ?? []),
+  );
   // Nothing of this query is written after it ends: its selections included.
   await allOrFirstError(selections).finally(() => analyzingWritten?.catch(() => {}));
   await analyzingWritten;

@@ -6,7 +6,7 @@
 // goes on; a branch whose follow-up queries cannot be planned is tried again later, then ends with a
 // warning. The research fails only when it cannot go on at all (no root queries, no report, the LLM
 // refusing every call, a bug), and then stays resumable.
-import { generateSerpQueries, QueryShortfallError, type SerpQueryDraft } from "../agents/generate-serp-queries";
+import { chooseFollowUps, generateSerpQueries, QueryShortfallError, type SerpQueryDraft } from "../agents/generate-serp-queries";
 import { isLostCall } from "../ai/errors";
 import { allOrFirstError, sleep } from "../concurrency";
 import type { QueryLearnings, SerpQuery } from "../db/types";
@@ -167,8 +167,10 @@ export class TreeRunner {
     let planning: Planning | undefined;
     let done;
     try {
-      // The children's planning starts once the query's pages are settled, beside its selection call.
-      done = await processQuery(this.ctx, query, expands ? (learned) => void (planning = this.startPlanning(query, learned)) : undefined);
+      // The children's planning starts once the query's pages are settled, beside its selection call: from
+      // what its pages' reads proposed when they proposed enough, else by the Query Generator.
+      const expansion = expands ? { followUps: childCount(query.levelBreadth), onLearned: (learned: QueryLearnings["learnings"], proposed: SerpQueryDraft[][]) => void (planning = this.startPlanning(query, learned, proposed)) } : undefined;
+      done = await processQuery(this.ctx, query, expansion);
     } catch (error) {
       if (planning) await this.abandon(planning);
       throw error;
@@ -186,14 +188,18 @@ export class TreeRunner {
   }
 
   /**
-   * Plans a query's children from its whole parent chain: what the ancestors learned, as stored, and what
-   * the query learned (`learned`, while its selection is still being made; as stored when not given).
+   * Plans a query's children: chosen from the follow-up searches its pages' reads proposed (`proposed`, per
+   * page) when they hold enough distinct ones — the readers saw the pages whole, and no call waits after
+   * them — else from its whole parent chain by the Query Generator: what the ancestors learned, as stored,
+   * and what the query learned (`learned`, while its selection is still being made; as stored when not given).
    */
-  private startPlanning(parent: SerpQuery, learned?: QueryLearnings["learnings"]): Planning {
+  private startPlanning(parent: SerpQuery, learned?: QueryLearnings["learnings"], proposed: SerpQueryDraft[][] = []): Planning {
     const { ctx } = this;
     const count = childCount(parent.levelBreadth);
     // The planning's calls are settled with the children's insert, or on their own when there is none.
     const usage = ctx.planningUsage(parent.id);
+    const chosen = chooseFollowUps(proposed, count, this.chainOf(parent).map((q) => q.text));
+    if (chosen.length === count) return { usage, drafts: Promise.resolve(chosen) };
     const drafts = (async () => {
       const chain = await store.chainLearnings(this.chainOf(parent));
       if (learned) chain[chain.length - 1] = { ...chain[chain.length - 1], learnings: learned };

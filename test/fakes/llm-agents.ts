@@ -28,6 +28,8 @@ export interface AgentContext {
   messages: ChatMessage[];
   responseFormat?: ResponseFormat;
   queryCountOverride: QueryCountOverride;
+  /** Whether a page read proposes the follow-up searches it is asked for. */
+  readFollowUps: boolean;
   hallucinateCitation: boolean;
   verify: VerifyScenario;
   /** Next number of a per-prompt counter that lives as long as the fake (until reset). */
@@ -48,7 +50,7 @@ export function agentReply(ctx: AgentContext): AgentReply {
     case "query-generator":
       return json(queries(task, ctx));
     case "website-analyzer":
-      return json(extractItems(task));
+      return json(extractItems(task, ctx));
     case "item-selector":
       return json(selectItems(task));
     case "report-writer":
@@ -114,6 +116,16 @@ function questions(task: string, ctx: AgentContext) {
   return { questions: out };
 }
 
+/** The query's path ("2.1") in the fake's numbering, from its text or a parent chain; "" for the roots' planning. */
+function pathOf(text: string): string {
+  return /aspect (\d+(?:\.\d+)*)/.exec(text)?.[1] ?? `0${hashString(text) % 1000}`;
+}
+
+/** The fake's query for a path: its text and objective ("aspect 2.1" at depth 2). */
+function queryAt(topic: string, path: string) {
+  return { query: `${topic} aspect ${path}`, objective: `Find figures, dates and named sources on ${topic} (aspect ${path}, depth ${path.split(".").length}).` };
+}
+
 /**
  * Query ids are paths: root queries are "aspect 1", "aspect 2"…, children of "aspect 2" are
  * "aspect 2.1", "aspect 2.2"…, so a branch is recognisable by its prefix and numbering does not
@@ -128,18 +140,11 @@ function queries(task: string, ctx: AgentContext) {
   const count = adjustCount(more ? Number(more[1]) : intTag(task, "count", 3), ctx.queryCountOverride);
   const chain = tagContent(task, "parent_chain");
   const parentQuery = chain ? (/level="parent"\s*>\s*Query:\s*(.+)/.exec(chain)?.[1]?.trim() ?? chain) : "";
-  const parentPath = chain ? (/aspect (\d+(?:\.\d+)*)/.exec(parentQuery)?.[1] ?? `0${hashString(parentQuery) % 1000}`) : "";
-  const depth = parentPath ? parentPath.split(".").length + 1 : 1;
+  const parentPath = chain ? pathOf(parentQuery) : "";
   const key = `${prompt.trim().toLowerCase()}|${parentPath}`;
   if (more && ctx.queryCountOverride === "stuck") return { queries: repeated(task, parentQuery) };
   return {
-    queries: Array.from({ length: count }, () => {
-      const path = parentPath ? `${parentPath}.${ctx.nextNumber(key)}` : String(ctx.nextNumber(key));
-      return {
-        query: `${topic} aspect ${path}`,
-        objective: `Find figures, dates and named sources on ${topic} (aspect ${path}, depth ${depth}).`,
-      };
-    }),
+    queries: Array.from({ length: count }, () => queryAt(topic, parentPath ? `${parentPath}.${ctx.nextNumber(key)}` : String(ctx.nextNumber(key)))),
   };
 }
 
@@ -173,11 +178,23 @@ function score(sentence: string, objectiveWords: Set<string>): number {
  * the 1–3 sentences that serve its objective best, tagged with its id; then the page's other sentences with a
  * figure, tagged with no query (what later queries choose from), 12 items at most.
  */
-function extractItems(task: string) {
+function extractItems(task: string, ctx: AgentContext) {
   const { text, url, candidates } = pageSentences(task);
-  if (!text.trim()) return { items: [] };
-  const queries = [...(tagContent(task, "queries") ?? "").matchAll(/<query id="([^"]+)"[^>]*>([\s\S]*?)<\s?\/query>/g)].map((m) => ({ id: m[1], objective: m[2].trim() }));
-  if (candidates.length === 0) return { items: [{ content: text.trim().split("\n")[0].slice(0, 300), queries: queries.map((q) => q.id) }] };
+  const queries = [...(tagContent(task, "queries") ?? "").matchAll(/<query id="([^"]+)"([^>]*)>([\s\S]*?)<\s?\/query>/g)].map((m) => ({
+    id: m[1],
+    objective: m[3].trim(),
+    search: /search="([^"]*)"/.exec(m[2])?.[1] ?? "",
+    followUps: Number(/follow_ups="(\d+)"/.exec(m[2])?.[1] ?? 0),
+  }));
+  // Asked for follow-ups: each query's children, as the query generator would plan them first (every page
+  // of a query proposes the same; a count override applies as to the generator's).
+  const topic = firstWords(tagContent(task, "research_prompt") ?? "", 5);
+  const followUps = ctx.readFollowUps
+    ? queries.flatMap((q) => Array.from({ length: q.followUps > 0 ? adjustCount(q.followUps, ctx.queryCountOverride) : 0 }, (_, i) => ({ for: q.id, ...queryAt(topic, `${pathOf(q.search)}.${i + 1}`) })))
+    : [];
+  const asked = queries.some((q) => q.followUps > 0) ? { follow_ups: followUps } : {};
+  if (!text.trim()) return { items: [], ...asked };
+  if (candidates.length === 0) return { items: [{ content: text.trim().split("\n")[0].slice(0, 300), queries: queries.map((q) => q.id) }], ...asked };
   const wanted = 1 + (hashString(url) % 3);
   const tags = new Map<number, string[]>();
   for (const q of queries) {
@@ -189,6 +206,7 @@ function extractItems(task: string) {
   const notes = others.slice(0, Math.max(0, 12 - tags.size)).map((c) => c.index);
   return {
     items: [...tags.keys(), ...notes].sort((a, b) => a - b).map((index) => ({ content: candidates[index], queries: tags.get(index) ?? [] })),
+    ...asked,
   };
 }
 

@@ -47,6 +47,8 @@ export interface LlmOptions {
   verify: VerifyScenario;
   /** How many queries (and questions) to return against <count>: exact, count + 2, max(1, count - 1), or stuck (see llm-agents.ts). */
   queryCountOverride: QueryCountOverride;
+  /** Whether a page read proposes the follow-up searches it is asked for (off: a model that leaves them out, so that children are planned by the query generator). */
+  readFollowUps: boolean;
   /** A misbehaving model: the scenario's replies transformed as real models and servers answer (llm-misbehave.ts); null: off. */
   misbehave: MisbehaveMode | null;
   /** Prompt tokens counted at most this many (0: off), as a server that cuts prompts to its context window reports them (Ollama's num_ctx). */
@@ -113,6 +115,7 @@ const DEFAULTS: LlmOptions = {
   hallucinateCitation: false,
   verify: { plantUnsupported: false, plantPartial: false, plantUncited: false, forgeQuotes: false },
   queryCountOverride: "exact",
+  readFollowUps: true,
   misbehave: null,
   contextWindow: 0,
   contextLimit: 0,
@@ -296,6 +299,7 @@ export class FakeLlm extends FakeServer<LlmOptions, LlmLogEntry> {
       messages,
       responseFormat: body.response_format,
       queryCountOverride: o.queryCountOverride,
+      readFollowUps: o.readFollowUps,
       hallucinateCitation: o.hallucinateCitation,
       verify: o.verify,
       nextNumber: (key) => this.nextNumber(key),
