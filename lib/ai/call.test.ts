@@ -121,6 +121,20 @@ test("a streamed reply's pieces are handed on together, the first at once, nothi
   assert.ok(deltas.length >= 2 && deltas.length < STREAMED.length / 4, `${deltas.length} deltas`);
 });
 
+test("a streamed reply's last pieces are handed on when its stream ends, not after its usage is recorded nor at the next interval", async () => {
+  const deltas: { text: string; at: number }[] = [];
+  let usageAt = 0;
+  // Its usage is recorded once the stream has ended (a database write): what the stream brought is handed on by then.
+  const onUsage = async () => {
+    usageAt = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  };
+  const text = await streamPlainText({ agent: "test", system: "Test.", prompt: "stream", onUsage, onDelta: (d) => deltas.push({ text: d, at: performance.now() }) });
+  assert.equal(text, STREAMED.join(""));
+  assert.equal(deltas.map((d) => d.text).join(""), STREAMED.join(""));
+  assert.ok(deltas.at(-1)!.at <= usageAt, `the last delta came ${(deltas.at(-1)!.at - usageAt).toFixed(0)} ms after the stream's end`);
+});
+
 test("a piece gathered before the provider pauses is handed on within the interval, not with the next piece", async () => {
   const deltas: string[] = [];
   const text = await streamPlainText({ agent: "test", system: "Test.", prompt: "pause", onDelta: (d) => deltas.push(d) });

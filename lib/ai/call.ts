@@ -554,7 +554,9 @@ async function streamOnce(options: CallOptions & StreamHandlers): Promise<string
   let looped = false;
   try {
     for (let part = 0, restarts = 0; part <= MAX_CONTINUATIONS; part++) {
-      const piece = await settledExchange(options, () => streamPiece(options, written, emit, cutTo));
+      // What a piece's stream gathered is handed on when it ends, not after its usage is recorded (a round
+      // trip) nor at the next DELTA_INTERVAL_MS: a streamed report's last part is verified from there.
+      const piece = await settledExchange(options, () => streamPiece(options, written, emit, cutTo, out.flush));
       if (piece.cut !== undefined && options.onRestart && restarts < MAX_RESTARTS) {
         // Answered without its instructions: begun again, held to the window the cut showed.
         restarts++;
@@ -599,7 +601,7 @@ async function streamOnce(options: CallOptions & StreamHandlers): Promise<string
  * (./reasoning.ts: held back and dropped), handed to `emit` as it arrives. A continuation's start is
  * held until it is known whether it repeats the end of `written` (joinContinued).
  */
-async function streamPiece(options: CallOptions, written: string, emit: (delta: string) => void, cutTo?: number): Promise<{ text: string; finishReason: string; usage: TokenCount; failure?: unknown; cut?: number }> {
+async function streamPiece(options: CallOptions, written: string, emit: (delta: string) => void, cutTo?: number, ended?: () => void): Promise<{ text: string; finishReason: string; usage: TokenCount; failure?: unknown; cut?: number }> {
   const { signal, schedule } = options;
   let streamError: unknown;
   // Held to the server's known context window; one that cuts this prompt teaches its window to the next calls.
@@ -642,6 +644,7 @@ async function streamPiece(options: CallOptions, written: string, emit: (delta: 
     take(reasoning.push(raw));
   }
   take(reasoning.end(), true);
+  ended?.();
   const sentChars = turns.reduce((n, turn) => n + turn.content.length, options.system.length);
   if (streamError) {
     // Failed after text was sent (and not stopped by the caller): the text is the piece, its tokens estimated.

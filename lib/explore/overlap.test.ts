@@ -138,6 +138,8 @@ test("a page's analysis goes out while the page's fetch and the query's `analyzi
 });
 
 test("the children's planning reads the chain while the parent's `completed` status is being written; the children go in after it", { skip }, async () => {
+  // Reads that propose no follow-ups: the Query Generator plans the children from the chain.
+  fakes.llm.configure({ readFollowUps: false });
   const { query } = await rootQuery("Borehole storage", 2, "borehole thermal energy storage field");
   const held = await hold([["SerpQuery", "completed"]]);
   const chainReads = countStatements(/FROM "ExtractedItem" i JOIN "QueryPage" qp/);
@@ -150,10 +152,29 @@ test("the children's planning reads the chain while the parent's `completed` sta
   } finally {
     chainReads.stop();
     await held.release();
+    fakes.llm.configure({ readFollowUps: true });
   }
   assert.equal(await node, "done");
   assert.equal(await statusOf(query.id), "completed");
   assert.ok((await db.serpQuery.count({ where: { parentId: query.id } })) > 0);
+});
+
+test("children chosen from the reads' follow-ups go in after the parent's `completed` status is written too", { skip }, async () => {
+  const { query } = await rootQuery("Aquifer storage", 2, "aquifer thermal energy storage wells");
+  const held = await hold([["SerpQuery", "completed"]]);
+  const from = fakes.llm.log.length;
+  const node = runTreeNode({ researchId: query.researchId, queryId: query.id, nodes });
+  try {
+    await until("the query's reads ended while the status write was held", () => fakes.llm.log.slice(from).some((e) => e.agent === "website-analyzer" && e.endedAt !== null));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(await statusOf(query.id), "analyzing", "still held");
+    assert.equal(await db.serpQuery.count({ where: { parentId: query.id } }), 0, "the children wait for the parent's completion");
+  } finally {
+    await held.release();
+  }
+  assert.equal(await node, "done");
+  assert.equal(fakes.llm.log.slice(from).filter((e) => e.agent === "query-generator").length, 0, "no planning call: the reads proposed them");
+  assert.equal(await db.serpQuery.count({ where: { parentId: query.id } }), 1, "ceil(1 / 2) children");
 });
 
 test("a page fetch that could not be recorded fails its analyses, and is not kept: the node's retry fetches and records it", { skip }, async () => {

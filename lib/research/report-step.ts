@@ -103,10 +103,16 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
         schedule: ctx.schedule({ kind: "report" }),
       });
     // Citations by number to the model's own reference list become links first (lib/report-citations.ts).
-    const check = (markdown: string) => verifyCitations(linkReferenceMarkers(markdown), analysed);
+    // The last part goes to the verification as soon as the stream ends, before the report's own checks: its
+    // checks are what is left after the report (a draft written again drops their verdicts, as its other parts').
+    const check = async (written: Promise<string>) => {
+      const markdown = await written;
+      parts.end();
+      return verifyCitations(linkReferenceMarkers(markdown), analysed);
+    };
     let checked;
     try {
-      checked = check(await write());
+      checked = await check(write());
       // A report that cites none of the sources it was given (a small model that let the rule go, a refusal), or
       // written in another language than the researcher's (a model following its sources' or drifting, as Qwen's
       // do into Chinese): written once more, the model told so. The second stands (its uncited facts are flagged).
@@ -114,9 +120,8 @@ export async function buildReport(ctx: RunContext): Promise<WrittenReport> {
       if (problems.length > 0) {
         console.warn(`[quarry] research ${ctx.id}: ${problems.map((p) => p.log).join("; ")}; asking the model to write it again`);
         restartDraft(`Written again: ${problems.map((p) => p.log).join("; ")}.`);
-        checked = check(await write(problems.map((p) => p.told).join("\n")));
+        checked = await check(write(problems.map((p) => p.told).join("\n")));
       }
-      parts.end();
     } catch (error) {
       early.cancel();
       throw error;
