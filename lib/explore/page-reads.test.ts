@@ -287,7 +287,7 @@ test("a query's children are the follow-up searches its reads proposed: no plann
     assert.ok(reads.length > 0, `"${root.text}" took part in a read`);
     const proposed = reads.flatMap((e) => {
       const id = new RegExp(`<query id="(Q\\d+)" search="${root.text}"`).exec(sent(e))![1];
-      return (JSON.parse(e.reply!) as { follow_ups: { for: string; query: string }[] }).follow_ups.filter((f) => f.for === id).map((f) => f.query);
+      return (JSON.parse(e.reply!) as { follow_ups: Record<string, string[]> }).follow_ups[id];
     });
     for (const child of root.children) assert.ok(proposed.includes(child.text), `"${child.text}" was proposed by a read`);
     // Its children's searches went out within a fraction of an LLM round of its completion.
@@ -301,19 +301,15 @@ test("a query's children are the follow-up searches its reads proposed: no plann
   assert.ok(leaves.every((attrs) => !attrs.includes("follow_ups")));
 });
 
-test("follow-ups as models write them: a near-miss of a query's id resolved, one naming none or in another shape dropped, never the items", () => {
-  const parsed = readSchema(2, true).parse({
+test("follow-ups as models write them: a near-miss of a query's id resolved, one naming no query asked or in another shape dropped, never the items", () => {
+  const parsed = readSchema(3, [0, 1]).parse({
     items: [{ content: "Capacity reached 4.2 GW.", queries: ["Q1"] }],
-    follow_ups: [
-      { for: "q2", query: "grid battery fire codes 2024", objective: "Codes adopted" },
-      { for: "Q9", query: "unrelated", objective: "x" },
-      { query: "no id at all", objective: "y" },
-      "a bare text",
-      { for: "Query 1", query: "battery prices per kWh Europe" },
-    ],
+    follow_ups: { q2: ["grid battery fire codes 2024", { query: "battery fire incidents Arizona" }], "Query 1": "battery prices per kWh Europe", Q3: ["not asked"], Q9: ["unrelated"] },
   });
   assert.deepEqual(parsed.items.map((i) => i.queries), [["Q1"]]);
-  assert.deepEqual(parsed.follow_ups!.map((f) => [f.for, f.query]), [["Q2", "grid battery fire codes 2024"], ["Q1", "battery prices per kWh Europe"]]);
-  assert.deepEqual(readSchema(1, true).parse({ items: [], follow_ups: "none" }).follow_ups, []);
-  assert.equal(readSchema(1, true).parse({ items: [] }).follow_ups!.length, 0, "left out: none");
+  assert.deepEqual(parsed.follow_ups, { Q1: ["battery prices per kWh Europe"], Q2: ["grid battery fire codes 2024", "battery fire incidents Arizona"] });
+  const entries = readSchema(2, [0]).parse({ items: [], follow_ups: [{ for: "Q1", query: "tidal lagoon costs" }, { for: "Q2", query: "not asked" }, "a bare text"] });
+  assert.deepEqual(entries.follow_ups, { Q1: ["tidal lagoon costs"] }, "a list of entries naming their query, as the old shape");
+  assert.deepEqual(readSchema(1, [0]).parse({ items: [], follow_ups: "none" }).follow_ups, { Q1: [] });
+  assert.deepEqual(readSchema(1, [0]).parse({ items: [] }).follow_ups, { Q1: [] }, "left out: none");
 });

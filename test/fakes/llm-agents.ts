@@ -189,10 +189,11 @@ function extractItems(task: string, ctx: AgentContext) {
   // Asked for follow-ups: each query's children, as the query generator would plan them first (every page
   // of a query proposes the same; a count override applies as to the generator's).
   const topic = firstWords(tagContent(task, "research_prompt") ?? "", 5);
-  const followUps = ctx.readFollowUps
-    ? queries.flatMap((q) => Array.from({ length: q.followUps > 0 ? adjustCount(q.followUps, ctx.queryCountOverride) : 0 }, (_, i) => ({ for: q.id, ...queryAt(topic, `${pathOf(q.search)}.${i + 1}`) })))
-    : [];
-  const asked = queries.some((q) => q.followUps > 0) ? { follow_ups: followUps } : {};
+  const asking = queries.filter((q) => q.followUps > 0);
+  const followUps = Object.fromEntries(
+    asking.map((q) => [q.id, ctx.readFollowUps ? Array.from({ length: adjustCount(q.followUps, ctx.queryCountOverride) }, (_, i) => queryAt(topic, `${pathOf(q.search)}.${i + 1}`).query) : []]),
+  );
+  const asked = asking.length > 0 ? { follow_ups: followUps } : {};
   if (!text.trim()) return { items: [], ...asked };
   if (candidates.length === 0) return { items: [{ content: text.trim().split("\n")[0].slice(0, 300), queries: queries.map((q) => q.id) }], ...asked };
   const wanted = 1 + (hashString(url) % 3);
