@@ -1,9 +1,16 @@
 // A page read's query tags as models write them: a handle with their label after it is that handle.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { readSchema } from "./analyze-website";
+import { followUpObjective, readSchema } from "./analyze-website";
 
 test("query tags written with a label after the handle name their queries", () => {
   const read = readSchema(3).parse({ items: [{ content: "Prices fell 14% in 2023.", queries: ["Q1 (battery prices)", "q3: heat pumps", "Q2 and Q3"] }] });
   assert.deepEqual(read.items[0].queries, ["Q1", "Q3"], "'Q2 and Q3' names two: neither is guessed");
+});
+
+test("a follow-up's objective is its search within its parent's planned objective, however deep", () => {
+  const planned = "Find what storage costs per kWh in 2024.";
+  const child = followUpObjective("battery prices Germany 2024", planned);
+  assert.equal(child, `What the pages say on "battery prices Germany 2024", going deeper into: ${planned}`);
+  assert.equal(followUpObjective("pumped hydro costs", child), `What the pages say on "pumped hydro costs", going deeper into: ${planned}`);
 });

@@ -123,9 +123,14 @@ export function readSchema(count: number, askedFollowUps: number[] = []) {
   return schema as z.ZodType<ReadReply>;
 }
 
-/** A follow-up search's objective: the search within the objective of the query it continues. */
+const FOLLOW_UP_OBJECTIVE = /^What the pages say on ".*?", going deeper into: /s;
+
+/**
+ * A follow-up search's objective: the search within the objective of the query it continues — the planned
+ * objective it goes back to, when that query was a follow-up too (objectives do not grow with the depth).
+ */
 export function followUpObjective(search: string, objective: string): string {
-  return `What the pages say on "${search}", going deeper into: ${objective}`;
+  return `What the pages say on "${search}", going deeper into: ${objective.replace(FOLLOW_UP_OBJECTIVE, "")}`;
 }
 
 /**
