@@ -14,3 +14,13 @@ test("a follow-up's objective is its search within its parent's planned objectiv
   assert.equal(child, `What the pages say on "battery prices Germany 2024", going deeper into: ${planned}`);
   assert.equal(followUpObjective("pumped hydro costs", child), `What the pages say on "pumped hydro costs", going deeper into: ${planned}`);
 });
+
+test("follow-ups under keys in a model's own convention reach their query (the reply conformed to the schema first)", async () => {
+  const { z } = await import("zod");
+  const { conform } = await import("../ai/conform");
+  const schema = readSchema(2, [0]);
+  const json = z.toJSONSchema(schema as never, { io: "input" }) as never;
+  for (const reply of [{ items: [], followUps: { q1: ["tidal lagoon costs"] } }, { Items: [], "Follow Ups": { "Q1 (lagoons)": ["tidal lagoon costs"] } }]) {
+    assert.deepEqual(schema.parse(conform(reply as never, json)).follow_ups, { Q1: ["tidal lagoon costs"] });
+  }
+});
